@@ -1,0 +1,71 @@
+/*
+** copy.c — out[i] = in[i], one float, float2 or float4 per thread.
+*/
+#include <string.h>
+#include "common.h"
+#include "slots.h"
+
+extern const char copy_kernel_cu[];
+int copy_launch(const struct gpu_launch *launch);
+
+static const long long vec_widths[] = { 1, 2, 4, 0 };
+
+static const struct param_decl copy_params[] = {
+    COMMON_PARAMS(1LL << 26),
+    { "vec", PARAM_INT, 1, 1, 4, vec_widths, NULL, 0,
+      "floats per thread: 1 (float), 2 (float2) or 4 (float4)" },
+};
+
+static const struct buffer_decl copy_buffers[] = {
+    { "in", BUFFER_IN, 0 },
+    { "out", BUFFER_OUT, 0 },
+};
+
+static int copy_element_bytes(const struct params *p)
+{
+    return 4 * (int)p->v[COPY_VEC];
+}
+
+static void copy_buffer_elements(const struct params *p, size_t *elements)
+{
+    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
+}
+
+static uint64_t copy_useful_bytes(const struct params *p)
+{
+    return 2 * (uint64_t)p->v[PARAM_N] * (uint64_t)copy_element_bytes(p);
+}
+
+static void copy_reference(const struct params *p, void *const *buffers)
+{
+    memcpy(buffers[1], buffers[0], (size_t)p->v[PARAM_N] * (size_t)copy_element_bytes(p));
+}
+
+/* Each thread loads one element and stores it. */
+static int copy_warp_accesses(const struct params *p, const uint64_t *base,
+                              long long warp, struct warp_access *acc)
+{
+    int bytes = copy_element_bytes(p);
+    long long n = p->v[PARAM_N];
+    warp_linear(&acc[0], ACCESS_LOAD, bytes, warp, base[0], 1, 0, n);
+    warp_linear(&acc[1], ACCESS_STORE, bytes, warp, base[1], 1, 0, n);
+    return 2;
+}
+
+const struct family family_copy = {
+    .name = "copy",
+    .summary = "out[i] = in[i] with float, float2 or float4 per thread",
+    .teaches = "a perfectly coalesced stream: the baseline every other pattern is measured against",
+    .params = copy_params,
+    .param_count = COUNT_OF(copy_params),
+    .buffers = copy_buffers,
+    .buffer_count = COUNT_OF(copy_buffers),
+    .element_bytes = copy_element_bytes,
+    .buffer_elements = copy_buffer_elements,
+    .useful_bytes = copy_useful_bytes,
+    .shape = one_thread_per_element,
+    .reference = copy_reference,
+    .warp_accesses = copy_warp_accesses,
+    .launch = GPU_LAUNCHER(copy_launch),
+    .source = copy_kernel_cu,
+};

@@ -1,0 +1,120 @@
+/*
+** family.h — what a kernel family declares.
+** One `const struct family` per file under kernels/, listed once in
+** registry.c; completion, info(), argument checking, --list, both backends
+** and the tests all walk that list.
+*/
+#ifndef WARPLAB_FAMILY_H
+#define WARPLAB_FAMILY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { MAX_PARAMS = 12, MAX_BUFFERS = 6, WARP_SIZE = 32, MAX_WARP_ACCESSES = 16 };
+
+enum param_type {
+    PARAM_INT,     /* an integer in [min, max], or one of `only` */
+    PARAM_CHOICE   /* one of `choices`; the value is the index */
+};
+
+struct param_decl {
+    const char *name;
+    enum param_type type;
+    long long fallback;          /* default value (CHOICE: index into choices) */
+    long long min, max;          /* INT: inclusive range */
+    const long long *only;       /* INT: allowed values ended by 0, or NULL */
+    const char *const *choices;  /* CHOICE: names ended by NULL */
+    long long multiple_of;       /* INT: value must be a multiple (0: any) */
+    const char *doc;
+};
+
+/* Parameter values of one launch, in the order of the family's params. */
+struct params {
+    long long v[MAX_PARAMS];
+};
+
+enum buffer_role { BUFFER_IN, BUFFER_OUT };
+
+struct buffer_decl {
+    const char *name;
+    enum buffer_role role;
+    int element_bytes;   /* 0: the family's element_bytes(params) */
+};
+
+/* One warp-wide memory instruction, as the model sees it. */
+enum access_kind { ACCESS_LOAD, ACCESS_STORE };
+
+struct warp_access {
+    enum access_kind kind;
+    int bytes;                 /* per lane: 1, 2, 4, 8 or 16 */
+    uint32_t active;           /* lanes that execute it */
+    uint64_t addr[WARP_SIZE];  /* byte address per lane (model address space) */
+};
+
+/* Launch shape in threads; the backends derive blocks and warps from it. */
+struct launch_shape {
+    long long threads;   /* total threads, a multiple of block */
+    int block;
+};
+
+/* What the GPU launcher gets: device buffers in declaration order. */
+struct gpu_launch {
+    const struct params *params;
+    struct launch_shape shape;
+    void *buffers[MAX_BUFFERS];
+    void *stream;              /* cudaStream_t */
+};
+
+/* Returns a cudaError_t as int so that this header needs no CUDA. */
+typedef int (*gpu_launcher)(const struct gpu_launch *launch);
+
+struct family {
+    const char *name;
+    const char *summary;        /* one line, shown by --list */
+    const char *teaches;        /* one sentence: what it shows */
+    const struct param_decl *params;
+    int param_count;
+    const struct buffer_decl *buffers;
+    int buffer_count;
+    /* Bytes per element of the family's main arrays. */
+    int (*element_bytes)(const struct params *p);
+    /* Element count of each buffer, in declaration order. */
+    void (*buffer_elements)(const struct params *p, size_t *elements);
+    /* Bytes a launch must move at the least: each input read once, each output written once. */
+    uint64_t (*useful_bytes)(const struct params *p);
+    struct launch_shape (*shape)(const struct params *p);
+    /* CPU reference: fills the out buffers from the in buffers. */
+    void (*reference)(const struct params *p, void *const *buffers);
+    /* Access model: the memory instructions of one warp, in program order;
+       returns how many it wrote into acc (at most MAX_WARP_ACCESSES). */
+    int (*warp_accesses)(const struct params *p, const uint64_t *base,
+                         long long warp, struct warp_access *acc);
+    gpu_launcher launch;        /* NULL in a simulation-only build */
+    const char *source;         /* text of the .cu file that was compiled */
+};
+
+/* In a build without CUDA the launchers do not exist. */
+#ifdef HAVE_CUDA
+#define GPU_LAUNCHER(fn) fn
+#else
+#define GPU_LAUNCHER(fn) NULL
+#endif
+
+#define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* The parameters every family starts with; index 0 and 1. */
+enum { PARAM_N = 0, PARAM_BLOCK = 1 };
+#define COMMON_PARAMS(default_n)                                                   \
+    { "n", PARAM_INT, (default_n), 1, (1LL << 31) - 1, NULL, NULL, 0,              \
+      "elements to process (threads in the grid)" },                               \
+    { "block", PARAM_INT, 256, 32, 1024, NULL, NULL, 32,                           \
+      "threads per block" }
+
+#ifdef __cplusplus
+}
+#endif
+#endif

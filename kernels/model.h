@@ -1,0 +1,41 @@
+/*
+** model.h — exact per-warp accounting of a launch's memory instructions.
+** Counts what Nsight Compute calls requests and sectors for global loads and
+** stores (l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum and friends).
+*/
+#ifndef WARPLAB_MODEL_H
+#define WARPLAB_MODEL_H
+
+#include <signal.h>
+#include "family.h"
+
+enum { SECTOR_BYTES = 32, LINE_BYTES = 128 };
+
+/* Traffic of one kind of instruction (loads or stores) over a launch. */
+struct traffic {
+    uint64_t requests;        /* warp-wide instructions with an active lane */
+    uint64_t sectors;         /* distinct 32-byte sectors, summed per request */
+    uint64_t lines;           /* distinct 128-byte lines, summed per request */
+    uint64_t ideal_sectors;   /* fewest sectors that could hold the bytes asked for */
+    uint64_t bytes;           /* bytes the active lanes asked for */
+};
+
+struct model_counts {
+    struct traffic load, store;
+};
+
+/* Where the model places buffer k: 2^40 apart, so 256-byte aligned like cudaMalloc. */
+void model_buffer_bases(int buffer_count, uint64_t *base);
+
+/* Adds one warp instruction to t. */
+void traffic_add(struct traffic *t, const struct warp_access *a);
+
+/* Runs the model over every warp of the launch. Returns 0, or -1 when
+   *interrupted became non-zero (the counts are then partial). */
+int model_run(const struct family *f, const struct params *p,
+              struct model_counts *out, volatile sig_atomic_t *interrupted);
+
+/* Average sectors per request rounded to 2 decimals, as Nsight Compute shows it. */
+double per_request(uint64_t count, uint64_t requests);
+
+#endif

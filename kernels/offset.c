@@ -1,0 +1,82 @@
+/*
+** offset.c — r[i] = a[i+offset] + b[i+offset]: loads shifted off the
+** 128-byte lines that cudaMalloc's 256-byte alignment gives, stores aligned.
+*/
+#include "common.h"
+#include "slots.h"
+
+extern const char offset_kernel_cu[];
+int offset_launch(const struct gpu_launch *launch);
+
+
+static const struct param_decl offset_params[] = {
+    COMMON_PARAMS(1LL << 26),
+    { "offset", PARAM_INT, 0, 0, 1024, NULL, NULL, 0,
+      "elements the loads are shifted by (threads with i+offset >= n do nothing)" },
+};
+
+static const struct buffer_decl offset_buffers[] = {
+    { "a", BUFFER_IN, 4 },
+    { "b", BUFFER_IN, 4 },
+    { "r", BUFFER_OUT, 4 },
+};
+
+static int offset_element_bytes(const struct params *p)
+{
+    (void)p;
+    return 4;
+}
+
+static void offset_buffer_elements(const struct params *p, size_t *elements)
+{
+    elements[0] = elements[1] = elements[2] = (size_t)p->v[PARAM_N];
+}
+
+/* Threads that do work: i + offset < n. */
+static long long offset_working_threads(const struct params *p)
+{
+    long long working = p->v[PARAM_N] - p->v[OFFSET_OFFSET];
+    return working > 0 ? working : 0;
+}
+
+static uint64_t offset_useful_bytes(const struct params *p)
+{
+    return 3 * 4 * (uint64_t)offset_working_threads(p);
+}
+
+static void offset_reference(const struct params *p, void *const *buffers)
+{
+    const float *a = buffers[0], *b = buffers[1];
+    float *r = buffers[2];
+    long long offset = p->v[OFFSET_OFFSET], working = offset_working_threads(p);
+    for (long long i = 0; i < working; i++)
+        r[i] = a[i + offset] + b[i + offset];
+}
+
+static int offset_warp_accesses(const struct params *p, const uint64_t *base,
+                                long long warp, struct warp_access *acc)
+{
+    long long offset = p->v[OFFSET_OFFSET], working = offset_working_threads(p);
+    warp_linear(&acc[0], ACCESS_LOAD, 4, warp, base[0], 1, offset, working);
+    warp_linear(&acc[1], ACCESS_LOAD, 4, warp, base[1], 1, offset, working);
+    warp_linear(&acc[2], ACCESS_STORE, 4, warp, base[2], 1, 0, working);
+    return 3;
+}
+
+const struct family family_offset = {
+    .name = "offset",
+    .summary = "r[i] = a[i+offset] + b[i+offset]: misaligned loads, aligned stores",
+    .teaches = "a contiguous warp access that starts off a 32-byte boundary touches one sector more",
+    .params = offset_params,
+    .param_count = COUNT_OF(offset_params),
+    .buffers = offset_buffers,
+    .buffer_count = COUNT_OF(offset_buffers),
+    .element_bytes = offset_element_bytes,
+    .buffer_elements = offset_buffer_elements,
+    .useful_bytes = offset_useful_bytes,
+    .shape = one_thread_per_element,
+    .reference = offset_reference,
+    .warp_accesses = offset_warp_accesses,
+    .launch = GPU_LAUNCHER(offset_launch),
+    .source = offset_kernel_cu,
+};

@@ -1,0 +1,108 @@
+/*
+** params.c — range and choice checks with messages that say what was expected.
+*/
+#include <stdio.h>
+#include <string.h>
+#include "params.h"
+#include "registry.h"
+
+/* Joins quoted or plain items as "a, b or c". */
+static void join_alternatives(char *out, size_t size, int count,
+                              const char *(*item)(const struct param_decl *, int, char *),
+                              const struct param_decl *d)
+{
+    char buffer[64];
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < count && used < size; i++) {
+        const char *separator = i == 0 ? "" : i == count - 1 ? " or " : ", ";
+        used += snprintf(out + used, size - used, "%s%s", separator, item(d, i, buffer));
+    }
+}
+
+static const char *int_item(const struct param_decl *d, int i, char *buffer)
+{
+    snprintf(buffer, 64, "%lld", d->only[i]);
+    return buffer;
+}
+
+static const char *choice_item(const struct param_decl *d, int i, char *buffer)
+{
+    snprintf(buffer, 64, "\"%s\"", d->choices[i]);
+    return buffer;
+}
+
+static int count_only(const struct param_decl *d)
+{
+    int count = 0;
+    while (d->only[count])
+        count++;
+    return count;
+}
+
+static int count_choices(const struct param_decl *d)
+{
+    int count = 0;
+    while (d->choices[count])
+        count++;
+    return count;
+}
+
+void param_describe(const struct param_decl *d, char *out, size_t size)
+{
+    if (d->type == PARAM_CHOICE)
+        join_alternatives(out, size, count_choices(d), choice_item, d);
+    else if (d->only)
+        join_alternatives(out, size, count_only(d), int_item, d);
+    else if (d->multiple_of > 1)
+        snprintf(out, size, "a multiple of %lld from %lld to %lld", d->multiple_of, d->min, d->max);
+    else
+        snprintf(out, size, "an integer from %lld to %lld", d->min, d->max);
+}
+
+int param_check_int(const struct param_decl *d, long long value, char *why, size_t why_size)
+{
+    char allowed[256];
+    int ok = value >= d->min && value <= d->max &&
+             (d->multiple_of <= 1 || value % d->multiple_of == 0);
+    if (ok && d->only) {
+        ok = 0;
+        for (int i = 0; d->only[i]; i++)
+            ok |= d->only[i] == value;
+    }
+    if (ok)
+        return 0;
+    param_describe(d, allowed, sizeof allowed);
+    snprintf(why, why_size, "'%s' must be %s, got %lld", d->name, allowed, value);
+    return -1;
+}
+
+int param_choice_index(const struct param_decl *d, const char *name)
+{
+    for (int i = 0; d->choices[i]; i++)
+        if (strcmp(d->choices[i], name) == 0)
+            return i;
+    return -1;
+}
+
+void param_names(const struct family *f, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < f->param_count && used < size; i++)
+        used += snprintf(out + used, size - used, "%s%s", i ? ", " : "", f->params[i].name);
+}
+
+const char *param_nearest(const struct family *f, const char *name)
+{
+    const char *best = NULL;
+    int best_distance = 3;
+    for (int i = 0; i < f->param_count; i++) {
+        int d = edit_distance(name, f->params[i].name);
+        if (d < best_distance) {
+            best_distance = d;
+            best = f->params[i].name;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,74 @@
+/*
+** strided.c — out[i] = in[i*stride]: lanes spread over stride times the bytes.
+*/
+#include "common.h"
+#include "slots.h"
+
+extern const char strided_kernel_cu[];
+int strided_launch(const struct gpu_launch *launch);
+
+
+static const struct param_decl strided_params[] = {
+    COMMON_PARAMS(1LL << 24),
+    { "stride", PARAM_INT, 1, 1, 1024, NULL, NULL, 0,
+      "distance in elements between the loads of neighbouring threads" },
+};
+
+static const struct buffer_decl strided_buffers[] = {
+    { "in", BUFFER_IN, 4 },
+    { "out", BUFFER_OUT, 4 },
+};
+
+static int strided_element_bytes(const struct params *p)
+{
+    (void)p;
+    return 4;
+}
+
+/* The input holds n*stride elements so that every thread's load is in bounds. */
+static void strided_buffer_elements(const struct params *p, size_t *elements)
+{
+    elements[0] = (size_t)p->v[PARAM_N] * (size_t)p->v[STRIDED_STRIDE];
+    elements[1] = (size_t)p->v[PARAM_N];
+}
+
+static uint64_t strided_useful_bytes(const struct params *p)
+{
+    return 2 * 4 * (uint64_t)p->v[PARAM_N];
+}
+
+static void strided_reference(const struct params *p, void *const *buffers)
+{
+    const float *in = buffers[0];
+    float *out = buffers[1];
+    long long n = p->v[PARAM_N], stride = p->v[STRIDED_STRIDE];
+    for (long long i = 0; i < n; i++)
+        out[i] = in[i * stride];
+}
+
+static int strided_warp_accesses(const struct params *p, const uint64_t *base,
+                                 long long warp, struct warp_access *acc)
+{
+    long long n = p->v[PARAM_N];
+    warp_linear(&acc[0], ACCESS_LOAD, 4, warp, base[0], p->v[STRIDED_STRIDE], 0, n);
+    warp_linear(&acc[1], ACCESS_STORE, 4, warp, base[1], 1, 0, n);
+    return 2;
+}
+
+const struct family family_strided = {
+    .name = "strided",
+    .summary = "out[i] = in[i*stride]: a warp's loads spread over stride times the bytes",
+    .teaches = "once the stride passes 8 floats every lane needs a sector of its own",
+    .params = strided_params,
+    .param_count = COUNT_OF(strided_params),
+    .buffers = strided_buffers,
+    .buffer_count = COUNT_OF(strided_buffers),
+    .element_bytes = strided_element_bytes,
+    .buffer_elements = strided_buffer_elements,
+    .useful_bytes = strided_useful_bytes,
+    .shape = one_thread_per_element,
+    .reference = strided_reference,
+    .warp_accesses = strided_warp_accesses,
+    .launch = GPU_LAUNCHER(strided_launch),
+    .source = strided_kernel_cu,
+};

@@ -1,0 +1,301 @@
+-- prelude.lua: the part of warplab's Lua API written in Lua. It is loaded
+-- into every session before anything else, with the C core table as its
+-- argument, and defines how results, devices and kernels look on screen.
+local core = ...
+
+local fmt = string.format
+
+---------------------------------------------------------------------------
+-- Number formatting
+---------------------------------------------------------------------------
+
+-- 81918 -> "81,918"
+local function commas(n)
+  local text = fmt("%d", n)
+  local sign, digits = text:match("^(-?)(%d+)$")
+  digits = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+  return sign .. digits
+end
+
+-- 536870912 -> "536.9 MB" (decimal units, as bandwidth is quoted)
+local function bytes(n)
+  local units = { "B", "kB", "MB", "GB", "TB" }
+  local value, unit = n, 1
+  while value >= 1000 and unit < #units do
+    value, unit = value / 1000, unit + 1
+  end
+  return unit == 1 and fmt("%d B", n) or fmt("%.1f %s", value, units[unit])
+end
+
+-- 62914560 -> "60 MiB" for sizes that are powers of two in spirit
+local function mebibytes(n)
+  return fmt("%g MiB", n / (1 << 20))
+end
+
+local function percent(x)
+  return fmt("%d%%", math.floor(100 * x + 0.5))
+end
+
+-- A bar of `width` cells, `fraction` of them full.
+local function bar(fraction, width)
+  local full = math.floor(fraction * width + 0.5)
+  local on, off = "#", "."
+  if core.fancy() then on, off = "█", "░" end
+  return on:rep(full) .. off:rep(width - full)
+end
+
+---------------------------------------------------------------------------
+-- The registry as Lua sees it
+---------------------------------------------------------------------------
+
+local families = core.families()
+local family_by_name = {}
+for _, family in ipairs(families) do family_by_name[family.name] = family end
+
+-- "n=262,144 block=256 offset=1", in declaration order
+local function params_text(kernel, params)
+  local parts = {}
+  for _, p in ipairs(family_by_name[kernel].params) do
+    local value = params[p.name]
+    parts[#parts + 1] = p.name .. "=" .. (math.type(value) and commas(value) or tostring(value))
+  end
+  return table.concat(parts, " ")
+end
+
+---------------------------------------------------------------------------
+-- Results
+---------------------------------------------------------------------------
+
+local Result = core.Result
+Result.__name = "warplab.result"
+
+local function traffic_lines(label, t, measured_backend)
+  local tag = t.source == "model" and measured_backend and " (model)" or ""
+  local lines = {
+    fmt("  %-10s %.2f sectors/request%s   ideal %.2f   %s %s useful", label,
+        t.sectors_per_request, tag, t.ideal, bar(t.useful_fraction, 10), percent(t.useful_fraction)),
+    fmt("  %-10s %s requests · %s sectors · %s lines", "", commas(t.requests), commas(t.sectors),
+        commas(t.lines)),
+  }
+  return table.concat(lines, "\n")
+end
+
+local function header_line(r)
+  local left = r.kernel .. "  " .. params_text(r.kernel, r.params)
+  local right
+  if r.backend == "gpu" then
+    right = fmt("gpu · %s L2 · %d samples", r.cache, #r.samples)
+  else
+    right = "sim · modelled, not measured"
+  end
+  local gap = math.max(2, 78 - utf8.len(left) - utf8.len(right))
+  return left .. (" "):rep(gap) .. right
+end
+
+local function time_lines(r)
+  if not r.time_ms then
+    return "  time       not measured: the sim backend models traffic, not time"
+  end
+  local device = device()
+  local lines = {
+    fmt("  time       %.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)", r.time_ms,
+        50 * r.time_iqr, r.time_min_ms, r.time_max_ms),
+    fmt("  bandwidth  %.0f GB/s useful · %s of peak %.0f GB/s", r.bandwidth_gbs,
+        percent(r.bandwidth_gbs / device.peak_gbs), device.peak_gbs),
+  }
+  return table.concat(lines, "\n")
+end
+
+local function check_line(r)
+  if r.correct == nil then return nil end
+  if r.correct then return "  check      output matches the CPU reference" end
+  return "  check      WRONG: " .. r.mismatch
+end
+
+function Result.__tostring(r)
+  local measured = r.backend == "gpu"
+  local lines = {
+    header_line(r),
+    time_lines(r),
+    traffic_lines("loads", r.load, measured),
+    traffic_lines("stores", r.store, measured),
+    fmt("  footprint  %s in buffers · %s useful bytes moved", bytes(r.footprint_bytes),
+        bytes(r.useful_bytes)),
+  }
+  lines[#lines + 1] = check_line(r)
+  return table.concat(lines, "\n")
+end
+
+---------------------------------------------------------------------------
+-- Device
+---------------------------------------------------------------------------
+
+local Device = core.Device
+Device.__name = "warplab.device"
+
+function Device.__tostring(d)
+  local lines = {
+    fmt("%s · sm_%s · %d SMs · L2 %s · %s memory", d.name, d.compute_capability:gsub("%.", ""),
+        d.sm_count, mebibytes(d.l2_bytes), bytes(d.memory_bytes)),
+    fmt("memory bus %d bits at %.0f MHz · peak %.0f GB/s (2 × clock × bus width / 8)",
+        d.bus_width_bits, d.memory_clock_mhz, d.peak_gbs),
+    "backend " .. d.backend .. (d.backend == "sim" and ": numbers are the access model's" or ": CUDA"),
+  }
+  if d.notice then lines[#lines + 1] = d.notice end
+  return table.concat(lines, "\n")
+end
+
+---------------------------------------------------------------------------
+-- kernels() and info()
+---------------------------------------------------------------------------
+
+local KernelList = { __name = "warplab.kernels" }
+
+function KernelList.__tostring(list)
+  local lines = {}
+  for _, k in ipairs(list) do lines[#lines + 1] = fmt("  %-10s %s", k.name, k.summary) end
+  return table.concat(lines, "\n")
+end
+
+-- kernels(): the kernel families, each {name=, summary=, teaches=}.
+function kernels()
+  local list = {}
+  for i, f in ipairs(families) do
+    list[i] = { name = f.name, summary = f.summary, teaches = f.teaches }
+  end
+  return setmetatable(list, KernelList)
+end
+
+local Info = { __name = "warplab.info" }
+
+function Info.__tostring(f)
+  local lines = {
+    f.name .. " — " .. f.summary,
+    "teaches: " .. f.teaches,
+    "parameters:",
+  }
+  for _, p in ipairs(f.params) do
+    lines[#lines + 1] = fmt("  %-8s %-8s default %-12s %s", p.name, p.type, tostring(p.default), p.allowed)
+    lines[#lines + 1] = fmt("  %-8s %s", "", p.doc)
+  end
+  lines[#lines + 1] = "kernel source (as compiled):"
+  lines[#lines + 1] = f.source
+  return table.concat(lines, "\n")
+end
+
+local function copy_table(t)
+  local copy = {}
+  for k, v in pairs(t) do copy[k] = type(v) == "table" and copy_table(v) or v end
+  return copy
+end
+
+-- info(name): a family's declaration: summary, parameters, what it teaches, source.
+function info(name)
+  if type(name) ~= "string" then
+    error(fmt("bad argument #1 to 'info' (kernel name expected, got %s)", type(name)), 2)
+  end
+  local family = family_by_name[name]
+  if not family then
+    local ok, message = pcall(launch, name)   -- launch's own message names the nearest kernels
+    error((message:gsub("'launch'", "'info'")), 2)
+  end
+  return setmetatable(copy_table(family), Info)
+end
+
+---------------------------------------------------------------------------
+-- help()
+---------------------------------------------------------------------------
+
+local topics = {
+  launch = [[
+launch(name, params) runs one kernel and returns a result table.
+  launch("offset", {offset=1})       params you leave out take their defaults
+  launch("strided", <stride=4>)      the same as {stride=4}
+  r = launch("copy"); r.load.sectors_per_request
+On a GPU it measures time and checks the output against a CPU reference;
+without one (or with --sim) the access model gives the traffic.]],
+  result = [[
+A result table has: kernel, params, backend ("gpu" or "sim"), useful_bytes,
+footprint_bytes, load and store (requests, sectors, lines, bytes,
+sectors_per_request, ideal, useful_fraction, source), model (the access
+model's load and store), and on a GPU time_ms, time_min_ms, time_max_ms,
+time_iqr, samples, bandwidth_gbs, cache, correct (and mismatch when wrong).
+docs/results.md describes each field.]],
+  kernels = [[
+kernels() lists the kernel families; info(name) shows one: its parameters
+with type, default and allowed values, what it teaches, and its CUDA source.]],
+  device = [[
+device() describes the GPU (or, in sim mode, the modelled one): name,
+compute_capability, sm_count, l2_bytes, memory_bytes, bus_width_bits,
+memory_clock_mhz, peak_gbs.]],
+  commands = [[
+Colon commands at the prompt: :help, :kernels, :quit (unique prefixes work,
+so :q quits). Ctrl-C stops what is running; Ctrl-D leaves.]],
+}
+
+local overview = [[
+warplab shows how GPU memory access patterns become memory traffic.
+  launch("offset", {offset=1})   run a kernel; the result prints itself
+  kernels()                      the kernel families; info("strided") for one
+  device()                       the GPU, or the modelled one
+  help("launch")                 more on a topic: launch, result, kernels, device, commands
+Tab completes names, including kernel names inside launch(".]]
+
+-- help([topic]): an overview, or one topic.
+function help(topic)
+  if topic == nil then return print(overview) end
+  local text = topics[topic]
+  if not text then
+    local names = {}
+    for name in pairs(topics) do names[#names + 1] = name end
+    table.sort(names)
+    error(fmt("bad argument #1 to 'help' (unknown topic '%s'; topics: %s)", tostring(topic),
+              table.concat(names, ", ")), 2)
+  end
+  print(text)
+end
+
+---------------------------------------------------------------------------
+-- What the REPL prints for values
+---------------------------------------------------------------------------
+
+-- A plain table on one line when short, nested one level.
+local function show_table(t, depth)
+  if depth > 2 then return "{...}" end
+  local parts, count = {}, 0
+  for k, v in pairs(t) do
+    count = count + 1
+    if count > 12 then parts[#parts + 1] = "..."; break end
+    local value = type(v) == "table" and not getmetatable(v) and show_table(v, depth + 1)
+                  or type(v) == "string" and fmt("%q", v) or tostring(v)
+    if math.type(k) == "integer" and k == count then
+      parts[#parts + 1] = value
+    else
+      parts[#parts + 1] = tostring(k) .. " = " .. value
+    end
+  end
+  return "{" .. table.concat(parts, ", ") .. "}"
+end
+
+local function show_value(v)
+  local meta = getmetatable(v)
+  if type(v) == "table" and not (meta and meta.__tostring) then return show_table(v, 1) end
+  if type(v) == "string" then return fmt("%q", v) end
+  return tostring(v)
+end
+
+-- core.show(...): prints the values an expression typed at the prompt produced.
+function core.show(...)
+  local n = select("#", ...)
+  for i = 1, n do print(show_value((select(i, ...)))) end
+end
+
+-- core.banner(): the first line of an interactive session.
+function core.banner()
+  local d = device()
+  local where = fmt("%s (sm_%s, %d SMs, L2 %s) · peak %.2f TB/s", d.name,
+                    d.compute_capability:gsub("%.", ""), d.sm_count, mebibytes(d.l2_bytes),
+                    d.peak_gbs / 1000)
+  return fmt("warplab %s · %s\nType :help, or launch(\"offset\", {offset=1}).  Tab completes.",
+             core.version, where)
+end

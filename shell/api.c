@@ -1,0 +1,277 @@
+/*
+** api.c — launch(), device() and the core table: argument checking against
+** the family declarations, the model run, the backend run.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <lauxlib.h>
+#include "api.h"
+#include "interrupt.h"
+#include "model.h"
+#include "output.h"
+#include "params.h"
+#include "registry.h"
+#include "session.h"
+
+/* The family named by argument arg, or an argument error naming the nearest ones. */
+static const struct family *check_family(lua_State *L, int arg)
+{
+    const char *name = luaL_checkstring(L, arg);
+    const struct family *f = family_find(name);
+    if (f)
+        return f;
+    const struct family *near = family_nearest(name);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    lua_pushfstring(L, "unknown kernel '%s'", name);
+    luaL_addvalue(&b);
+    if (near) {
+        lua_pushfstring(L, "; did you mean '%s'?", near->name);
+        luaL_addvalue(&b);
+    }
+    luaL_addstring(&b, " (kernels: ");
+    for (int i = 0; i < family_count; i++) {
+        luaL_addstring(&b, i ? ", " : "");
+        luaL_addstring(&b, families[i]->name);
+    }
+    luaL_addstring(&b, ")");
+    luaL_pushresult(&b);
+    luaL_argerror(L, arg, lua_tostring(L, -1));
+    return NULL;
+}
+
+static void unknown_param(lua_State *L, int arg, const struct family *f, const char *name)
+{
+    char names[512];
+    const char *near = param_nearest(f, name);
+    param_names(f, names, sizeof names);
+    if (near)
+        lua_pushfstring(L, "unknown parameter '%s' for '%s'; did you mean '%s'? (valid: %s)",
+                        name, f->name, near, names);
+    else
+        lua_pushfstring(L, "unknown parameter '%s' for '%s' (valid: %s)", name, f->name, names);
+    luaL_argerror(L, arg, lua_tostring(L, -1));
+}
+
+/* Reads the value on top of the stack into slot i of p, checked against its declaration. */
+static void read_param(lua_State *L, int arg, const struct family *f, int i, struct params *p)
+{
+    const struct param_decl *d = &f->params[i];
+    char why[512];
+    if (d->type == PARAM_CHOICE) {
+        char allowed[256];
+        const char *text = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int index = text ? param_choice_index(d, text) : -1;
+        param_describe(d, allowed, sizeof allowed);
+        if (index < 0) {
+            lua_pushfstring(L, "'%s' must be %s, got %s", d->name, allowed,
+                            text ? lua_pushfstring(L, "\"%s\"", text) : luaL_typename(L, -1));
+            luaL_argerror(L, arg, lua_tostring(L, -1));
+        }
+        p->v[i] = index;
+        return;
+    }
+    int is_integer = 0;
+    lua_Integer value = lua_tointegerx(L, -1, &is_integer);
+    if (!is_integer || lua_type(L, -1) != LUA_TNUMBER) {
+        const char *got = lua_type(L, -1) == LUA_TNUMBER
+                              ? lua_pushfstring(L, "%s", lua_tostring(L, -1)) : luaL_typename(L, -1);
+        lua_pushfstring(L, "'%s' must be an integer, got %s", d->name, got);
+        luaL_argerror(L, arg, lua_tostring(L, -1));
+    }
+    if (param_check_int(d, (long long)value, why, sizeof why))
+        luaL_argerror(L, arg, why);
+    p->v[i] = (long long)value;
+}
+
+/* Parameters of a launch from the table at arg (nil: all defaults). */
+static void check_params(lua_State *L, int arg, const struct family *f, struct params *p)
+{
+    params_defaults(f, p);
+    if (lua_isnoneornil(L, arg))
+        return;
+    luaL_argexpected(L, lua_type(L, arg) == LUA_TTABLE, arg, "table of parameters");
+    lua_pushnil(L);
+    while (lua_next(L, arg)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            luaL_argerror(L, arg, "parameter names must be strings, as in {stride=4}");
+        const char *name = lua_tostring(L, -2);
+        int i = param_index(f, name);
+        if (i < 0)
+            unknown_param(L, arg, f, name);
+        read_param(L, arg, f, i, p);
+        lua_pop(L, 1);
+    }
+}
+
+/* A launch whose buffers cannot fit is a caller's mistake: say the sizes. */
+static void check_footprint(lua_State *L, int arg, const struct family *f, const struct params *p)
+{
+    size_t bytes[MAX_BUFFERS];
+    uint64_t total = family_buffer_bytes(f, p, bytes);
+    if (total <= session.device.memory_bytes)
+        return;
+    lua_pushfstring(L, "n=%I needs %f GB of device memory for its buffers; %s has %f GB",
+                    (lua_Integer)p->v[PARAM_N], (lua_Number)(total / 1e9),
+                    session.device.name, (lua_Number)(session.device.memory_bytes / 1e9));
+    luaL_argerror(L, arg, lua_tostring(L, -1));
+}
+
+static int raise_interrupted(lua_State *L)
+{
+    interrupt_clear(L);
+    return luaL_error(L, "interrupted!");
+}
+
+static int api_launch(lua_State *L)
+{
+    const struct family *f = check_family(L, 1);
+    static struct result r;   /* large (the samples): kept off the C stack */
+    char error[768];
+    memset(&r, 0, sizeof r);
+    r.family = f;
+    check_params(L, 2, f, &r.params);
+    check_footprint(L, 2, f, &r.params);
+    r.backend = session.backend->name;
+    r.correct = -1;
+    r.useful_bytes = f->useful_bytes(&r.params);
+    size_t bytes[MAX_BUFFERS];
+    r.footprint_bytes = family_buffer_bytes(f, &r.params, bytes);
+    if (model_run(f, &r.params, &r.model, &interrupt_requested) != 0)
+        return raise_interrupted(L);
+    enum run_status status = session.backend->run(f, &r.params, &r, error, sizeof error);
+    if (status == RUN_INTERRUPTED)
+        return raise_interrupted(L);
+    if (status == RUN_FAILED)
+        return luaL_error(L, "launch of '%s' failed: %s", f->name, error);
+    result_push(L, &r);
+    return 1;
+}
+
+static int api_device(lua_State *L)
+{
+    const struct device_info *d = &session.device;
+    lua_createtable(L, 0, 16);
+    SET_STRING("backend", session.backend->name);
+    SET_STRING("name", d->name);
+    lua_pushfstring(L, "%d.%d", d->major, d->minor);
+    lua_setfield(L, -2, "compute_capability");
+    SET_INTEGER("sm_count", d->sm_count);
+    SET_INTEGER("l2_bytes", d->l2_bytes);
+    SET_INTEGER("memory_bytes", d->memory_bytes);
+    SET_INTEGER("free_bytes", d->free_bytes);
+    SET_INTEGER("bus_width_bits", d->bus_width_bits);
+    SET_NUMBER("memory_clock_mhz", d->memory_clock_mhz);
+    SET_NUMBER("peak_gbs", d->peak_gbs);
+    SET_INTEGER("ordinal", d->ordinal);
+    if (d->driver_version)
+        SET_INTEGER("driver_version", d->driver_version);
+    if (session.backend_notice[0])
+        SET_STRING("notice", session.backend_notice);
+    luaL_setmetatable(L, "warplab.device");
+    return 1;
+}
+
+/* One parameter's declaration as a table for info(). */
+static void push_param(lua_State *L, const struct param_decl *d)
+{
+    char allowed[256];
+    lua_createtable(L, 0, 6);
+    SET_STRING("name", d->name);
+    SET_STRING("type", d->type == PARAM_CHOICE ? "string" : "integer");
+    if (d->type == PARAM_CHOICE)
+        SET_STRING("default", d->choices[d->fallback]);
+    else
+        SET_INTEGER("default", d->fallback);
+    param_describe(d, allowed, sizeof allowed);
+    SET_STRING("allowed", allowed);
+    if (d->type == PARAM_INT && !d->only) {
+        SET_INTEGER("min", d->min);
+        SET_INTEGER("max", d->max);
+    }
+    SET_STRING("doc", d->doc);
+}
+
+/* core.families(): every family's declaration as plain tables, in registry order. */
+static int core_families(lua_State *L)
+{
+    lua_createtable(L, family_count, 0);
+    for (int i = 0; i < family_count; i++) {
+        const struct family *f = families[i];
+        lua_createtable(L, 0, 6);
+        SET_STRING("name", f->name);
+        SET_STRING("summary", f->summary);
+        SET_STRING("teaches", f->teaches);
+        SET_STRING("source", f->source);
+        lua_createtable(L, f->param_count, 0);
+        for (int k = 0; k < f->param_count; k++) {
+            push_param(L, &f->params[k]);
+            lua_rawseti(L, -2, k + 1);
+        }
+        lua_setfield(L, -2, "params");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/* print() through the one writer. */
+static int api_print(lua_State *L)
+{
+    int count = lua_gettop(L);
+    for (int i = 1; i <= count; i++) {
+        size_t length;
+        const char *text = luaL_tolstring(L, i, &length);
+        if (i > 1)
+            out_write("\t", 1);
+        out_write(text, length);
+        lua_pop(L, 1);
+    }
+    out_write("\n", 1);
+    return 0;
+}
+
+/* core.write(text): output without a newline. */
+static int core_write(lua_State *L)
+{
+    size_t length;
+    const char *text = luaL_checklstring(L, 1, &length);
+    out_write(text, length);
+    return 0;
+}
+
+/* core.fancy(): whether output may use Unicode blocks. */
+static int core_fancy(lua_State *L)
+{
+    lua_pushboolean(L, out_is_fancy());
+    return 1;
+}
+
+static const luaL_Reg globals[] = {
+    { "launch", api_launch },
+    { "device", api_device },
+    { "print", api_print },
+    { NULL, NULL },
+};
+
+static const luaL_Reg core_functions[] = {
+    { "families", core_families },
+    { "write", core_write },
+    { "fancy", core_fancy },
+    { NULL, NULL },
+};
+
+void api_open(lua_State *L)
+{
+    lua_pushglobaltable(L);
+    luaL_setfuncs(L, globals, 0);
+    lua_pop(L, 1);
+    luaL_newlib(L, core_functions);
+    SET_STRING("version", PACKAGE_VERSION);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    luaL_newmetatable(L, RESULT_METATABLE);
+    lua_setfield(L, -2, "Result");
+    luaL_newmetatable(L, "warplab.device");
+    lua_setfield(L, -2, "Device");
+}

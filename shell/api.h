@@ -1,0 +1,22 @@
+/*
+** api.h — the Lua functions written in C: launch() and device(), plus the
+** internal `core` table the prelude builds the rest of the API on.
+*/
+#ifndef WARPLAB_API_H
+#define WARPLAB_API_H
+
+#include <lua.h>
+
+#define RESULT_METATABLE "warplab.result"
+/* Registry key of the core table, which the prelude fills with show() and friends. */
+#define CORE_REGISTRY_KEY "warplab.core"
+
+/* Field setters for the table on top of the stack. */
+#define SET_NUMBER(field, value) (lua_pushnumber(L, (value)), lua_setfield(L, -2, field))
+#define SET_INTEGER(field, value) (lua_pushinteger(L, (lua_Integer)(value)), lua_setfield(L, -2, field))
+#define SET_STRING(field, value) (lua_pushstring(L, (value)), lua_setfield(L, -2, field))
+
+/* Registers the globals and pushes the core table for the prelude. */
+void api_open(lua_State *L);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+** backend.c — picks the backend for a session.
+*/
+#include <stdio.h>
+#include "backend.h"
+
+const struct backend *backend_choose(int force_sim, int ordinal, struct device_info *info,
+                                     char *notice_text, size_t notice_size)
+{
+    char why[256] = "built without CUDA";
+    notice_text[0] = 0;
+    if (force_sim) {
+        sim_backend.open(ordinal, info, why, sizeof why);
+        return &sim_backend;
+    }
+#ifdef HAVE_CUDA
+    if (gpu_backend.open(ordinal, info, why, sizeof why) == 0)
+        return &gpu_backend;
+#endif
+    snprintf(notice_text, notice_size, "%s: using the access model (sim backend)", why);
+    sim_backend.open(ordinal, info, why, sizeof why);
+    return &sim_backend;
+}

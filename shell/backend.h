@@ -1,0 +1,47 @@
+/*
+** backend.h — the two backends behind one interface: gpu measures on a
+** CUDA device, sim runs the access model only.
+*/
+#ifndef WARPLAB_BACKEND_H
+#define WARPLAB_BACKEND_H
+
+#include <stddef.h>
+#include "family.h"
+#include "result.h"
+
+struct device_info {
+    char name[256];
+    int major, minor;                 /* compute capability */
+    int sm_count;
+    uint64_t l2_bytes;
+    uint64_t memory_bytes, free_bytes;
+    int bus_width_bits;
+    double memory_clock_mhz;
+    double peak_gbs;                  /* 2 x memory clock x bus width / 8 */
+    int driver_version, runtime_version;
+    int ordinal;
+};
+
+enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_INTERRUPTED = -2 };
+
+struct backend {
+    const char *name;
+    /* 0 when usable; otherwise why not, in one line. */
+    int (*open)(int ordinal, struct device_info *info, char *why, size_t why_size);
+    /* Measures a launch into r (model counts are already there). */
+    enum run_status (*run)(const struct family *f, const struct params *p,
+                           struct result *r, char *error, size_t error_size);
+    void (*close)(void);
+};
+
+extern const struct backend sim_backend;
+#ifdef HAVE_CUDA
+extern const struct backend gpu_backend;
+#endif
+
+/* Opens the GPU when one is usable (and not force_sim), else the model;
+   a one-line notice says why the model was chosen. */
+const struct backend *backend_choose(int force_sim, int ordinal, struct device_info *info,
+                                     char *notice_text, size_t notice_size);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+** interrupt.c — SIGINT handling that never touches the Lua state itself.
+*/
+#include <lauxlib.h>
+#include "interrupt.h"
+
+volatile sig_atomic_t interrupt_requested = 0;
+static lua_State *interrupted_state;
+
+/* Runs inside Lua at the next instruction after Ctrl-C. */
+static void stop_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lua_sethook(L, NULL, 0, 0);
+    interrupt_requested = 0;
+    luaL_error(L, "interrupted!");
+}
+
+static void on_sigint(int signal_number)
+{
+    (void)signal_number;
+    interrupt_requested = 1;
+    lua_sethook(interrupted_state, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void interrupt_install(lua_State *L)
+{
+    struct sigaction action = { 0 };
+    interrupted_state = L;
+    action.sa_handler = on_sigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;   /* no SA_RESTART: a waiting select() returns EINTR */
+    sigaction(SIGINT, &action, NULL);
+}
+
+void interrupt_clear(lua_State *L)
+{
+    lua_sethook(L, NULL, 0, 0);
+    interrupt_requested = 0;
+}

@@ -1,0 +1,17 @@
+/*
+** interrupt.h — Ctrl-C. The handler only sets a flag and a Lua hook (as
+** lua.c does); Lua code stops at the hook, C loops poll the flag.
+*/
+#ifndef WARPLAB_INTERRUPT_H
+#define WARPLAB_INTERRUPT_H
+
+#include <signal.h>
+#include <lua.h>
+
+extern volatile sig_atomic_t interrupt_requested;
+
+void interrupt_install(lua_State *L);
+/* Forgets a pending Ctrl-C and removes the hook it set. */
+void interrupt_clear(lua_State *L);
+
+#endif

@@ -1,0 +1,204 @@
+/*
+** main.c — the command line: options, then one of REPL, -e code, a script
+** file or a script on stdin. Exit status: 0 success, 1 a script raised an
+** error, 2 a usage error.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <lauxlib.h>
+#include "output.h"
+#include "registry.h"
+#include "repl.h"
+#include "session.h"
+
+enum { EXIT_SCRIPT_ERROR = 1, EXIT_USAGE = 2, MAX_CODE = 64 };
+
+struct options {
+    int force_sim;
+    int ordinal;
+    const char *code[MAX_CODE];   /* each -e, in order */
+    int code_count;
+    const char *script;           /* FILE.lua, or NULL */
+    int script_index;             /* its position in argv: later words are its args */
+};
+
+static const char usage_text[] =
+    "usage: warplab [options] [FILE.lua [args...]]\n"
+    "  (no FILE)        the interactive shell on a terminal; a script on piped stdin\n"
+    "  -e CODE          run CODE (repeatable), then exit\n"
+    "  --sim            use the access model even when a GPU is present\n"
+    "  --device N       use GPU number N (default 0)\n"
+    "  --list           list the kernel families and exit\n"
+    "  --version        print the version and exit\n"
+    "  --help           print this help and exit\n";
+
+static int usage_error(const char *format, const char *argument)
+{
+    fprintf(stderr, "warplab: ");
+    fprintf(stderr, format, argument);
+    fprintf(stderr, "\nTry 'warplab --help'.\n");
+    return EXIT_USAGE;
+}
+
+static void print_version(void)
+{
+#ifdef HAVE_CUDA
+    const char *cuda = "CUDA " CUDA_VERSION_TEXT " (sm_90 + PTX)";
+#else
+    const char *cuda = "simulation only";
+#endif
+    printf("warplab %s (%s, %s)\n", PACKAGE_VERSION, LUA_RELEASE, cuda);
+}
+
+static void print_families(void)
+{
+    for (int i = 0; i < family_count; i++)
+        printf("%-10s %s\n", families[i]->name, families[i]->summary);
+}
+
+static int parse_device(const char *text, int *ordinal)
+{
+    char *end;
+    long value = strtol(text, &end, 10);
+    if (*text == 0 || *end != 0 || value < 0 || value > 1024)
+        return -1;
+    *ordinal = (int)value;
+    return 0;
+}
+
+/* Returns -1 to go on, or the exit status for options that finish the run. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            print_version();
+            return 0;
+        } else if (strcmp(a, "--list") == 0) {
+            print_families();
+            return 0;
+        } else if (strcmp(a, "--sim") == 0) {
+            o->force_sim = 1;
+        } else if (strcmp(a, "--device") == 0) {
+            if (i + 1 >= argc || parse_device(argv[++i], &o->ordinal))
+                return usage_error("--device expects a GPU number, got '%s'", i < argc ? argv[i] : "nothing");
+        } else if (strcmp(a, "-e") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s expects Lua code", a);
+            if (o->code_count == MAX_CODE)
+                return usage_error("too many -e options (at most 64)%s", "");
+            o->code[o->code_count++] = argv[++i];
+        } else if (a[0] == '-' && a[1] != 0) {
+            return usage_error("unknown option '%s'", a);
+        } else {
+            o->script = a;
+            o->script_index = i;
+            return -1;
+        }
+    }
+    return -1;
+}
+
+/* The global `arg`, as lua.c makes it: arg[0] the script, arg[1..] its arguments. */
+static void set_script_args(int argc, char **argv, const struct options *o)
+{
+    lua_State *L = session.L;
+    lua_createtable(L, argc, 1);
+    for (int i = 0; i < argc; i++) {
+        lua_pushstring(L, argv[i]);
+        lua_rawseti(L, -2, i - (o->script ? o->script_index : argc));
+    }
+    lua_setglobal(L, "arg");
+}
+
+static int run_code(const char *code, const char *chunk_name)
+{
+    int status = session_run(code, chunk_name, 0);
+    session_report(status, 1);
+    return status == LUA_OK ? 0 : EXIT_SCRIPT_ERROR;
+}
+
+/* Reads a whole stream; NULL when it cannot. */
+static char *read_all(FILE *stream)
+{
+    size_t size = 0, capacity = 65536;
+    char *text = malloc(capacity);
+    size_t got;
+    while (text && (got = fread(text + size, 1, capacity - size - 1, stream)) > 0) {
+        size += got;
+        if (capacity - size < 4096) {
+            char *bigger = realloc(text, capacity *= 2);
+            if (!bigger)
+                free(text);
+            text = bigger;
+        }
+    }
+    if (text)
+        text[size] = 0;
+    return text;
+}
+
+static int run_stream(FILE *stream, const char *chunk_name)
+{
+    char *text = read_all(stream);
+    if (!text) {
+        notice("cannot read %s: out of memory", chunk_name + 1);
+        return EXIT_SCRIPT_ERROR;
+    }
+    const char *code = text;
+    if (code[0] == '#')
+        code += strcspn(code, "\n");   /* a #! line */
+    int status = run_code(code, chunk_name);
+    free(text);
+    return status;
+}
+
+static int run_script(const char *path)
+{
+    char chunk_name[4096];
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        notice("cannot open %s", path);
+        return EXIT_SCRIPT_ERROR;
+    }
+    snprintf(chunk_name, sizeof chunk_name, "@%s", path);
+    int status = run_stream(file, chunk_name);
+    fclose(file);
+    return status;
+}
+
+static int run(int argc, char **argv, const struct options *o)
+{
+    set_script_args(argc, argv, o);
+    if (o->code_count || o->script || !isatty(STDIN_FILENO)) {
+        if (session.backend_notice[0])
+            notice("%s", session.backend_notice);
+        for (int i = 0; i < o->code_count; i++)
+            if (run_code(o->code[i], "=(command line)") != 0)
+                return EXIT_SCRIPT_ERROR;
+        if (o->script)
+            return run_script(o->script);
+        if (o->code_count == 0)
+            return run_stream(stdin, "=stdin");
+        return 0;
+    }
+    return repl_run();
+}
+
+int main(int argc, char **argv)
+{
+    struct options options = { 0 };
+    int finished = parse_options(argc, argv, &options);
+    if (finished >= 0)
+        return finished;
+    if (session_open(options.force_sim, options.ordinal) != 0)
+        return EXIT_SCRIPT_ERROR;
+    int status = run(argc, argv, &options);
+    session_close();
+    return status;
+}

@@ -1,0 +1,233 @@
+/*
+** repl.c — the read-eval-print loop, after lua.c: a line is first tried as
+** `return <line>` so expressions print; a chunk whose syntax error ends at
+** <eof> keeps reading (multi-line input). Readline runs through its
+** callback interface so that Ctrl-C at the prompt cancels the line cleanly.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+#include <lauxlib.h>
+#include "api.h"
+#include "interrupt.h"
+#include "output.h"
+#include "repl.h"
+#include "session.h"
+
+static const char *const PROMPT = "> ", *const CONTINUATION_PROMPT = ">> ";
+enum { HISTORY_LENGTH = 1000 };
+
+enum read_status { READ_LINE, READ_EOF, READ_INTERRUPTED };
+
+static struct {
+    char *line;
+    int done;
+} reading;
+
+static void on_line(char *line)
+{
+    reading.line = line;
+    reading.done = 1;
+    rl_callback_handler_remove();
+}
+
+/* Throws away the half-typed line after Ctrl-C. */
+static void cancel_line(void)
+{
+    rl_free_line_state();
+    rl_callback_sigcleanup();
+    rl_callback_handler_remove();
+    out_write("\n", 1);
+}
+
+/* Reads one line at prompt; Ctrl-C returns READ_INTERRUPTED. */
+static enum read_status read_line(const char *prompt, char **line)
+{
+    reading.line = NULL;
+    reading.done = 0;
+    rl_callback_handler_install(prompt, on_line);
+    while (!reading.done) {
+        fd_set input;
+        FD_ZERO(&input);
+        FD_SET(fileno(rl_instream), &input);
+        if (select(fileno(rl_instream) + 1, &input, NULL, NULL, NULL) < 0) {
+            if (errno != EINTR)
+                return READ_EOF;
+            if (interrupt_requested) {
+                interrupt_clear(session.L);
+                cancel_line();
+                return READ_INTERRUPTED;
+            }
+            continue;
+        }
+        rl_callback_read_char();
+    }
+    *line = reading.line;
+    return reading.line ? READ_LINE : READ_EOF;
+}
+
+/* $XDG_STATE_HOME/warplab/history, creating the folders; NULL when there is no home. */
+static char *history_path(void)
+{
+    static char path[4096];
+    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    char folder[4000];
+    if (state && *state)
+        snprintf(folder, sizeof folder, "%s/warplab", state);
+    else if (home && *home)
+        snprintf(folder, sizeof folder, "%s/.local/state/warplab", home);
+    else
+        return NULL;
+    for (char *slash = strchr(folder + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = 0;
+        mkdir(folder, 0700);
+        *slash = '/';
+    }
+    mkdir(folder, 0700);
+    snprintf(path, sizeof path, "%s/history", folder);
+    return path;
+}
+
+/* Adds a chunk to the history and appends it to the file at once, so a crash loses nothing. */
+static void remember(const char *chunk, const char *path)
+{
+    add_history(chunk);
+    if (path && append_history(1, path) != 0)
+        write_history(path);   /* the file did not exist yet */
+}
+
+/* Whether the error on top of the stack says the chunk is merely unfinished. */
+static int is_incomplete(int status)
+{
+    static const char eof_mark[] = "<eof>";
+    size_t mark = sizeof eof_mark - 1, length;
+    const char *message;
+    if (status != LUA_ERRSYNTAX)
+        return 0;
+    message = lua_tolstring(session.L, -1, &length);
+    if (length >= mark && strcmp(message + length - mark, eof_mark) == 0) {
+        lua_pop(session.L, 1);
+        return 1;
+    }
+    return 0;
+}
+
+/* Loads chunk as `return <chunk>` if that parses, else as statements. */
+static int load_chunk(const char *chunk)
+{
+    size_t size = strlen(chunk) + 16;
+    char *with_return = malloc(size);
+    int status = LUA_ERRMEM;
+    if (with_return) {
+        snprintf(with_return, size, "return %s;", chunk);
+        status = session_load(with_return, "=stdin");
+        free(with_return);
+        if (status == LUA_OK)
+            return status;
+        lua_pop(session.L, 1);
+    }
+    return session_load(chunk, "=stdin");
+}
+
+/* Reads lines until they form a loadable chunk (or a syntax error, or Ctrl-C);
+   the loaded function or the error is left on the stack. */
+static enum read_status read_chunk(char **chunk, int *status)
+{
+    char *line;
+    enum read_status r = read_line(PROMPT, &line);
+    if (r != READ_LINE)
+        return r;
+    *chunk = line;
+    if (line[0] == ':')
+        return READ_LINE;
+    while (is_incomplete(*status = load_chunk(*chunk))) {
+        r = read_line(CONTINUATION_PROMPT, &line);
+        if (r != READ_LINE) {
+            free(*chunk);
+            return r == READ_EOF ? READ_INTERRUPTED : r;
+        }
+        size_t size = strlen(*chunk) + strlen(line) + 2;
+        char *joined = malloc(size);
+        snprintf(joined, size, "%s\n%s", *chunk, line);
+        free(*chunk);
+        free(line);
+        *chunk = joined;
+    }
+    return READ_LINE;
+}
+
+/* Runs the loaded chunk and shows what it returned through core.show. */
+static void evaluate(int status)
+{
+    int base = lua_gettop(session.L) - 1;
+    if (status == LUA_OK)
+        status = session_call(0, LUA_MULTRET);
+    if (status != LUA_OK) {
+        session_report(status, 0);
+        return;
+    }
+    int count = lua_gettop(session.L) - base;
+    if (count > 0) {
+        lua_getfield(session.L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+        lua_getfield(session.L, -1, "show");
+        lua_remove(session.L, -2);
+        lua_insert(session.L, base + 1);
+        session_report(session_call(count, 0), 0);
+    }
+}
+
+static int blank(const char *text)
+{
+    return text[strspn(text, " \t\r\n")] == 0;
+}
+
+int repl_run(void)
+{
+    char *path = history_path();
+    lua_getfield(session.L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    lua_getfield(session.L, -1, "banner");
+    if (session_call(0, 1) == LUA_OK)
+        out_printf("%s\n", lua_tostring(session.L, -1));
+    lua_settop(session.L, 0);
+    if (session.backend_notice[0])
+        notice("%s", session.backend_notice);
+    rl_catch_signals = 0;   /* Ctrl-C is ours: see read_line */
+    rl_readline_name = "warplab";
+    complete_install();
+    using_history();
+    stifle_history(HISTORY_LENGTH);
+    if (path)
+        read_history(path);
+    for (;;) {
+        char *chunk = NULL;
+        int status = LUA_OK;
+        enum read_status r = read_chunk(&chunk, &status);
+        if (r == READ_EOF)
+            break;
+        if (r == READ_INTERRUPTED) {
+            lua_settop(session.L, 0);
+            continue;
+        }
+        if (!blank(chunk))
+            remember(chunk, path);
+        if (chunk[0] == ':') {
+            enum command_outcome outcome = command_run(chunk);
+            free(chunk);
+            if (outcome == COMMAND_QUIT)
+                break;
+            continue;
+        }
+        evaluate(status);
+        free(chunk);
+        lua_settop(session.L, 0);
+    }
+    if (path)
+        history_truncate_file(path, HISTORY_LENGTH);
+    out_write("\n", 1);
+    return 0;
+}

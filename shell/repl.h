@@ -1,0 +1,20 @@
+/*
+** repl.h — the interactive shell: readline prompt, history, completion,
+** colon commands.
+*/
+#ifndef WARPLAB_REPL_H
+#define WARPLAB_REPL_H
+
+/* Runs the read-eval-print loop until Ctrl-D or :quit; returns the exit status. */
+int repl_run(void);
+
+enum command_outcome { COMMAND_DONE, COMMAND_QUIT };
+/* Runs a line that starts with ':'. */
+enum command_outcome command_run(const char *line);
+/* Names of the colon commands, NULL-terminated, for completion. */
+extern const char *const command_names[];
+
+/* Installs warplab's completion into readline. */
+void complete_install(void);
+
+#endif

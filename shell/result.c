@@ -1,0 +1,82 @@
+/*
+** result.c — a launch's result as a Lua table. docs/results.md documents
+** every field; the prelude's Result metatable prints it.
+*/
+#include <lauxlib.h>
+#include "api.h"
+#include "result.h"
+
+/* One direction's traffic: counts, per-request averages and where they came from. */
+static void push_traffic(lua_State *L, const struct traffic *t, const char *source)
+{
+    lua_createtable(L, 0, 9);
+    SET_INTEGER("requests", t->requests);
+    SET_INTEGER("sectors", t->sectors);
+    SET_INTEGER("lines", t->lines);
+    SET_INTEGER("bytes", t->bytes);
+    SET_NUMBER("sectors_per_request", per_request(t->sectors, t->requests));
+    SET_NUMBER("ideal", per_request(t->ideal_sectors, t->requests));
+    SET_NUMBER("useful_fraction", t->sectors ? (double)t->bytes / (32.0 * t->sectors) : 1.0);
+    SET_STRING("source", source);
+}
+
+static void push_params(lua_State *L, const struct family *f, const struct params *p)
+{
+    lua_createtable(L, 0, f->param_count);
+    for (int i = 0; i < f->param_count; i++) {
+        const struct param_decl *d = &f->params[i];
+        if (d->type == PARAM_CHOICE)
+            lua_pushstring(L, d->choices[p->v[i]]);
+        else
+            lua_pushinteger(L, (lua_Integer)p->v[i]);
+        lua_setfield(L, -2, d->name);
+    }
+}
+
+static void push_timing(lua_State *L, const struct result *r)
+{
+    const struct timing *t = &r->timing;
+    SET_NUMBER("time_ms", t->median_ms);
+    SET_NUMBER("time_min_ms", t->min_ms);
+    SET_NUMBER("time_max_ms", t->max_ms);
+    SET_NUMBER("time_iqr", t->iqr_relative);
+    SET_NUMBER("bandwidth_gbs", r->useful_bytes / (t->median_ms * 1e-3) / 1e9);
+    SET_STRING("cache", r->cache);
+    lua_createtable(L, t->sample_count, 0);
+    for (int i = 0; i < t->sample_count; i++) {
+        lua_pushnumber(L, t->samples_ms[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "samples");
+}
+
+void result_push(lua_State *L, const struct result *r)
+{
+    lua_createtable(L, 0, 20);
+    SET_STRING("kernel", r->family->name);
+    push_params(L, r->family, &r->params);
+    lua_setfield(L, -2, "params");
+    SET_STRING("backend", r->backend);
+    SET_INTEGER("useful_bytes", r->useful_bytes);
+    SET_INTEGER("footprint_bytes", r->footprint_bytes);
+    if (r->measured)
+        push_timing(L, r);
+    /* Until hardware counters are read, load and store are the model's. */
+    push_traffic(L, &r->model.load, "model");
+    lua_setfield(L, -2, "load");
+    push_traffic(L, &r->model.store, "model");
+    lua_setfield(L, -2, "store");
+    lua_createtable(L, 0, 2);
+    push_traffic(L, &r->model.load, "model");
+    lua_setfield(L, -2, "load");
+    push_traffic(L, &r->model.store, "model");
+    lua_setfield(L, -2, "store");
+    lua_setfield(L, -2, "model");
+    if (r->correct >= 0) {
+        lua_pushboolean(L, r->correct);
+        lua_setfield(L, -2, "correct");
+    }
+    if (r->correct == 0)
+        SET_STRING("mismatch", r->mismatch);
+    luaL_setmetatable(L, RESULT_METATABLE);
+}

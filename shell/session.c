@@ -1,0 +1,143 @@
+/*
+** session.c — the Lua state and everything run in it goes through
+** session_run: shorthand rewrite, load, protected call with a traceback.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <lauxlib.h>
+#include <lualib.h>
+#include "api.h"
+#include "interrupt.h"
+#include "output.h"
+#include "session.h"
+#include "shorthand.h"
+
+extern const char prelude_lua[];
+
+struct session session;
+
+/* Keeps the traceback lines that point into Lua code the user wrote:
+   C frames and the chunk's own frame say nothing new. At most five. */
+static void push_short_traceback(lua_State *L, const char *message)
+{
+    luaL_Buffer b;
+    int kept = 0;
+    luaL_traceback(L, L, NULL, 2);
+    const char *line = lua_tostring(L, -1);
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, message);
+    while (line && (line = strchr(line, '\n')) != NULL) {
+        const char *start = ++line, *end = strchr(start, '\n');
+        size_t length = end ? (size_t)(end - start) : strlen(start);
+        int useful = memmem(start, length, "[C]", 3) == NULL &&
+                     memmem(start, length, "in main chunk", 13) == NULL &&
+                     memmem(start, length, "(...tail calls...)", 18) == NULL &&
+                     memmem(start, length, "prelude", 7) == NULL;
+        if (useful && kept++ < 5) {
+            luaL_addstring(&b, kept == 1 ? "\n  traceback:\n  " : "\n  ");
+            luaL_addlstring(&b, start, length);
+        }
+    }
+    luaL_pushresult(&b);
+    lua_remove(L, -2);
+}
+
+/* Message handler: the error text plus a short traceback. */
+static int message_handler(lua_State *L)
+{
+    const char *message = lua_tostring(L, 1);
+    if (message == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            return 1;
+        message = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    push_short_traceback(L, message);
+    return 1;
+}
+
+/* Calls the function below its nargs arguments, protected, Ctrl-C enabled. */
+static int protected_call(lua_State *L, int nargs, int nresults)
+{
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, message_handler);
+    lua_insert(L, base);
+    int status = lua_pcall(L, nargs, nresults, base);
+    lua_remove(L, base);
+    interrupt_clear(L);
+    return status;
+}
+
+int session_load(const char *code, const char *chunk_name)
+{
+    char *expanded = shorthand_expand(code);
+    if (!expanded) {
+        lua_pushliteral(session.L, "out of memory");
+        return LUA_ERRMEM;
+    }
+    int status = luaL_loadbuffer(session.L, expanded, strlen(expanded), chunk_name);
+    free(expanded);
+    return status;
+}
+
+int session_call(int nargs, int nresults)
+{
+    return protected_call(session.L, nargs, nresults);
+}
+
+int session_run(const char *code, const char *chunk_name, int nresults)
+{
+    int status = session_load(code, chunk_name);
+    return status == LUA_OK ? session_call(0, nresults) : status;
+}
+
+void session_report(int status, int to_stderr)
+{
+    if (status == LUA_OK)
+        return;
+    const char *message = lua_tostring(session.L, -1);
+    if (!message)
+        message = "(error object is not a string)";
+    if (to_stderr)
+        notice("%s", message);
+    else
+        out_printf("error: %s\n", message);
+    lua_pop(session.L, 1);
+}
+
+/* Loads the embedded prelude and calls it with the core table. */
+static int load_prelude(lua_State *L)
+{
+    if (luaL_loadbuffer(L, prelude_lua, strlen(prelude_lua), "=prelude") != LUA_OK) {
+        notice("the built-in prelude does not load: %s", lua_tostring(L, -1));
+        return -1;
+    }
+    api_open(L);
+    if (protected_call(L, 1, 0) != LUA_OK) {
+        notice("the built-in prelude failed: %s", lua_tostring(L, -1));
+        return -1;
+    }
+    return 0;
+}
+
+int session_open(int force_sim, int ordinal)
+{
+    session.L = luaL_newstate();
+    if (!session.L) {
+        notice("cannot create the Lua state: out of memory");
+        return -1;
+    }
+    luaL_openlibs(session.L);
+    session.backend = backend_choose(force_sim, ordinal, &session.device,
+                                     session.backend_notice, sizeof session.backend_notice);
+    interrupt_install(session.L);
+    return load_prelude(session.L);
+}
+
+void session_close(void)
+{
+    if (session.backend)
+        session.backend->close();
+    if (session.L)
+        lua_close(session.L);
+    memset(&session, 0, sizeof session);
+}

@@ -1,0 +1,34 @@
+/*
+** session.h — the state one warplab process keeps: its Lua state, its
+** backend and the device it describes.
+*/
+#ifndef WARPLAB_SESSION_H
+#define WARPLAB_SESSION_H
+
+#include <lua.h>
+#include "backend.h"
+
+struct session {
+    lua_State *L;
+    const struct backend *backend;
+    struct device_info device;
+    char backend_notice[256];    /* why the model was chosen, or empty */
+};
+
+extern struct session session;
+
+/* Creates the Lua state, opens the backend, loads the prelude. 0 on success. */
+int session_open(int force_sim, int ordinal);
+void session_close(void);
+/* Loads code after the shorthand rewrite; pushes the chunk or the error. */
+int session_load(const char *code, const char *chunk_name);
+/* Calls the function below nargs arguments in protected mode with a short
+   traceback and Ctrl-C enabled; leaves the results or the error message. */
+int session_call(int nargs, int nresults);
+/* session_load, then session_call with no arguments. */
+int session_run(const char *code, const char *chunk_name, int nresults);
+/* Prints and pops the error message on top of the stack when status is an error:
+   "error: ..." on stdout at the prompt, "warplab: ..." on stderr for scripts. */
+void session_report(int status, int to_stderr);
+
+#endif
