@@ -158,13 +158,25 @@ static void destroy_session_objects(void)
     gpu.stream = NULL;
 }
 
+/* Why cudaGetDeviceCount found nothing, in the words a student needs. */
+static const char *no_gpu_reason(cudaError_t status)
+{
+    switch (status) {
+    case cudaSuccess: case cudaErrorNoDevice:
+        return "no CUDA device on this machine";
+    case cudaErrorInsufficientDriver:
+        return "no NVIDIA driver, or one older than CUDA " CUDA_VERSION_TEXT " needs";
+    default:
+        return cudaGetErrorString(status);
+    }
+}
+
 static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why_size)
 {
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
-        snprintf(why, why_size, "no GPU (%s)",
-                 status != cudaSuccess ? cudaGetErrorString(status) : "no CUDA device");
+        snprintf(why, why_size, "no GPU (%s)", no_gpu_reason(status));
         return -1;
     }
     if (ordinal < 0 || ordinal >= count) {

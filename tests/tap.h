@@ -9,7 +9,7 @@
 
 static int tap_count, tap_failed;
 
-static int ok(int condition, const char *name)
+static __attribute__((unused)) int ok(int condition, const char *name)
 {
     tap_count++;
     if (!condition)
@@ -18,7 +18,7 @@ static int ok(int condition, const char *name)
     return condition;
 }
 
-static int is_int(long long got, long long expected, const char *name)
+static __attribute__((unused)) int is_int(long long got, long long expected, const char *name)
 {
     int passed = ok(got == expected, name);
     if (!passed)
@@ -26,7 +26,7 @@ static int is_int(long long got, long long expected, const char *name)
     return passed;
 }
 
-static int is_string(const char *got, const char *expected, const char *name)
+static __attribute__((unused)) int is_string(const char *got, const char *expected, const char *name)
 {
     int passed = ok(got && strcmp(got, expected) == 0, name);
     if (!passed)
@@ -34,7 +34,7 @@ static int is_string(const char *got, const char *expected, const char *name)
     return passed;
 }
 
-static int done(void)
+static __attribute__((unused)) int done(void)
 {
     printf("1..%d\n", tap_count);
     return tap_failed ? 1 : 0;

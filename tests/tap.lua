@@ -1,0 +1,43 @@
+-- tap.lua: TAP output for Lua tests run inside warplab.
+-- local t = dofile(os.getenv("srcdir") .. "/tests/tap.lua")
+local tap = { count = 0, failed = 0 }
+
+local function diagnose(text)
+  for line in tostring(text):gmatch("[^\n]+") do print("#   " .. line) end
+end
+
+function tap.ok(condition, name)
+  tap.count = tap.count + 1
+  if not condition then tap.failed = tap.failed + 1 end
+  print(string.format("%sok %d - %s", condition and "" or "not ", tap.count, name))
+  return condition
+end
+
+function tap.is(got, expected, name)
+  local passed = tap.ok(got == expected, name)
+  if not passed then diagnose(string.format("got %s, expected %s", tostring(got), tostring(expected))) end
+  return passed
+end
+
+-- Passes when fn raises an error whose message contains every one of the plain texts.
+function tap.raises(fn, texts, name)
+  local ok, message = pcall(fn)
+  message = tostring(message)
+  local passed = not ok
+  for _, text in ipairs(texts) do passed = passed and message:find(text, 1, true) ~= nil end
+  tap.ok(passed, name)
+  if not passed then diagnose(ok and "no error was raised" or "message: " .. message) end
+  return message
+end
+
+function tap.skip_all(reason)
+  print("1..0 # SKIP " .. reason)
+  os.exit(0)
+end
+
+function tap.done()
+  print("1.." .. tap.count)
+  if tap.failed > 0 then error(tap.failed .. " of " .. tap.count .. " tests failed", 0) end
+end
+
+return tap
