@@ -7,13 +7,23 @@
 #include "registry.h"
 
 extern const struct family family_copy, family_offset, family_strided;
+extern const struct family family_wrong, family_fault;
 
 const struct family *const families[] = {
     &family_copy,
     &family_offset,
     &family_strided,
+    /* test-only families last: hidden unless registry_enable_test_families() */
+    &family_wrong,
+    &family_fault,
 };
-const int family_count = COUNT_OF(families);
+enum { TEST_FAMILIES = 2 };
+int family_count = COUNT_OF(families) - TEST_FAMILIES;
+
+void registry_enable_test_families(void)
+{
+    family_count = COUNT_OF(families);
+}
 
 const struct family *family_find(const char *name)
 {

@@ -7,7 +7,10 @@
 #include "family.h"
 
 extern const struct family *const families[];
-extern const int family_count;
+extern int family_count;   /* the families visible in this session */
+
+/* Makes the test suite's own families (wrong, fault) visible too. */
+void registry_enable_test_families(void);
 
 const struct family *family_find(const char *name);
 /* The family whose name is closest to `name` (edit distance), or NULL when none is close. */

@@ -96,12 +96,14 @@ local function time_lines(r)
   if not r.time_ms then
     return "  time       not measured: the sim backend models traffic, not time"
   end
-  local device = device()
+  local d = device()
+  local clock = r.sm_clock_mhz and fmt(" · SM %.0f MHz", r.sm_clock_mhz) or ""
+  local copy = r.copy_fraction and fmt(" · %s of copy %.0f GB/s", percent(r.copy_fraction), d.copy_gbs) or ""
   local lines = {
-    fmt("  time       %.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)", r.time_ms,
-        50 * r.time_iqr, r.time_min_ms, r.time_max_ms),
-    fmt("  bandwidth  %.0f GB/s useful · %s of peak %.0f GB/s", r.bandwidth_gbs,
-        percent(r.bandwidth_gbs / device.peak_gbs), device.peak_gbs),
+    fmt("  time       %.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)%s", r.time_ms,
+        50 * r.time_iqr, r.time_min_ms, r.time_max_ms, clock),
+    fmt("  bandwidth  %.0f GB/s useful · %s of peak %.0f GB/s%s", r.bandwidth_gbs,
+        percent(r.peak_fraction), d.peak_gbs, copy),
   }
   return table.concat(lines, "\n")
 end
@@ -123,6 +125,7 @@ function Result.__tostring(r)
         bytes(r.useful_bytes)),
   }
   lines[#lines + 1] = check_line(r)
+  for _, warning in ipairs(r.warnings) do lines[#lines + 1] = "  note       " .. warning end
   return table.concat(lines, "\n")
 end
 
@@ -139,6 +142,8 @@ function Device.__tostring(d)
         d.sm_count, mebibytes(d.l2_bytes), bytes(d.memory_bytes)),
     fmt("memory bus %d bits at %.0f MHz · peak %.0f GB/s (2 × clock × bus width / 8)",
         d.bus_width_bits, d.memory_clock_mhz, d.peak_gbs),
+    d.copy_gbs and fmt("measured copy ceiling %.0f GB/s (cudaMemcpy device to device, read + written)",
+                       d.copy_gbs) or "copy ceiling: not measured (no GPU)",
     "backend " .. d.backend .. (d.backend == "sim" and ": numbers are the access model's" or ": CUDA"),
   }
   if d.notice then lines[#lines + 1] = d.notice end
@@ -296,6 +301,7 @@ function core.banner()
   local where = fmt("%s (sm_%s, %d SMs, L2 %s) · peak %.2f TB/s", d.name,
                     d.compute_capability:gsub("%.", ""), d.sm_count, mebibytes(d.l2_bytes),
                     d.peak_gbs / 1000)
+  if d.copy_gbs then where = where .. fmt(" · copy %.2f TB/s", d.copy_gbs / 1000) end
   return fmt("warplab %s · %s\nType :help, or launch(\"offset\", {offset=1}).  Tab completes.",
              core.version, where)
 end

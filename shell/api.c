@@ -47,10 +47,11 @@ static void unknown_param(lua_State *L, int arg, const struct family *f, const c
     const char *near = param_nearest(f, name);
     param_names(f, names, sizeof names);
     if (near)
-        lua_pushfstring(L, "unknown parameter '%s' for '%s'; did you mean '%s'? (valid: %s)",
-                        name, f->name, near, names);
+        lua_pushfstring(L, "unknown parameter '%s' for '%s'; did you mean '%s'? (valid: %s; "
+                           "options: cache, min_samples, budget_ms, check)", name, f->name, near, names);
     else
-        lua_pushfstring(L, "unknown parameter '%s' for '%s' (valid: %s)", name, f->name, names);
+        lua_pushfstring(L, "unknown parameter '%s' for '%s' (valid: %s; options: cache, "
+                           "min_samples, budget_ms, check)", name, f->name, names);
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
@@ -85,10 +86,80 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
     p->v[i] = (long long)value;
 }
 
-/* Parameters of a launch from the table at arg (nil: all defaults). */
-static void check_params(lua_State *L, int arg, const struct family *f, struct params *p)
+/* Measurement options: set for the session by config{}, per launch by its params. */
+struct option_decl {
+    const char *name;
+    const char *expected;
+    /* Reads the value on top of the stack into o; 0, or -1 when it is not allowed. */
+    int (*read)(lua_State *L, struct measure_options *o);
+};
+
+static int read_cache(lua_State *L, struct measure_options *o)
+{
+    const char *text = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    if (strcmp(text, "cold") && strcmp(text, "warm"))
+        return -1;
+    o->warm = strcmp(text, "warm") == 0;
+    return 0;
+}
+
+static int read_min_samples(lua_State *L, struct measure_options *o)
+{
+    int is_integer;
+    lua_Integer value = lua_tointegerx(L, -1, &is_integer);
+    if (!is_integer || lua_type(L, -1) != LUA_TNUMBER || value < 1 || value > MAX_SAMPLES)
+        return -1;
+    o->min_samples = (int)value;
+    return 0;
+}
+
+static int read_budget_ms(lua_State *L, struct measure_options *o)
+{
+    if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) <= 0 || lua_tonumber(L, -1) > 60000)
+        return -1;
+    o->budget_ms = lua_tonumber(L, -1);
+    return 0;
+}
+
+static int read_check(lua_State *L, struct measure_options *o)
+{
+    if (lua_type(L, -1) != LUA_TBOOLEAN)
+        return -1;
+    o->check = lua_toboolean(L, -1);
+    return 0;
+}
+
+static const struct option_decl options[] = {
+    { "cache", "\"cold\" (flush L2 before each sample) or \"warm\"", read_cache },
+    { "min_samples", "an integer from 1 to 1000", read_min_samples },
+    { "budget_ms", "a number of milliseconds above 0, at most 60000", read_budget_ms },
+    { "check", "true or false (compare with the CPU reference)", read_check },
+};
+
+static const struct option_decl *find_option(const char *name)
+{
+    for (int i = 0; i < COUNT_OF(options); i++)
+        if (strcmp(options[i].name, name) == 0)
+            return &options[i];
+    return NULL;
+}
+
+/* Reads the option value on top of the stack, or raises an argument error. */
+static void read_option(lua_State *L, int arg, const struct option_decl *d, struct measure_options *o)
+{
+    if (d->read(L, o) == 0)
+        return;
+    lua_pushfstring(L, "'%s' must be %s, got %s", d->name, d->expected, luaL_tolstring(L, -1, NULL));
+    luaL_argerror(L, arg, lua_tostring(L, -1));
+}
+
+/* Parameters of a launch from the table at arg (nil: all defaults); measurement
+   options in the same table override the session's for this launch. */
+static void check_params(lua_State *L, int arg, const struct family *f, struct params *p,
+                         struct measure_options *o)
 {
     params_defaults(f, p);
+    *o = session.options;
     if (lua_isnoneornil(L, arg))
         return;
     luaL_argexpected(L, lua_type(L, arg) == LUA_TTABLE, arg, "table of parameters");
@@ -98,11 +169,47 @@ static void check_params(lua_State *L, int arg, const struct family *f, struct p
             luaL_argerror(L, arg, "parameter names must be strings, as in {stride=4}");
         const char *name = lua_tostring(L, -2);
         int i = param_index(f, name);
-        if (i < 0)
+        const struct option_decl *option = i < 0 ? find_option(name) : NULL;
+        if (option)
+            read_option(L, arg, option, o);
+        else if (i < 0)
             unknown_param(L, arg, f, name);
-        read_param(L, arg, f, i, p);
+        else
+            read_param(L, arg, f, i, p);
         lua_pop(L, 1);
     }
+}
+
+static void push_options(lua_State *L, const struct measure_options *o)
+{
+    lua_createtable(L, 0, 4);
+    SET_STRING("cache", o->warm ? "warm" : "cold");
+    SET_INTEGER("min_samples", o->min_samples);
+    SET_NUMBER("budget_ms", o->budget_ms);
+    lua_pushboolean(L, o->check);
+    lua_setfield(L, -2, "check");
+}
+
+/* config{...}: changes how the session measures; returns the settings now. */
+static int api_config(lua_State *L)
+{
+    struct measure_options o = session.options;
+    if (!lua_isnoneornil(L, 1)) {
+        luaL_argexpected(L, lua_type(L, 1) == LUA_TTABLE, 1, "table of settings");
+        lua_pushnil(L);
+        while (lua_next(L, 1)) {
+            const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
+            const struct option_decl *option = find_option(name);
+            if (!option)
+                luaL_argerror(L, 1, lua_pushfstring(L, "unknown setting '%s' (settings: cache, "
+                                                       "min_samples, budget_ms, check)", name));
+            read_option(L, 1, option, &o);
+            lua_pop(L, 1);
+        }
+    }
+    session.options = o;
+    push_options(L, &o);
+    return 1;
 }
 
 /* A launch whose buffers cannot fit is a caller's mistake: say the sizes. */
@@ -124,14 +231,26 @@ static int raise_interrupted(lua_State *L)
     return luaL_error(L, "interrupted!");
 }
 
+/* Says so when the buffers would largely sit in L2, so time measures the cache. */
+static void warn_if_cached(struct result *r)
+{
+    uint64_t l2 = session.device.l2_bytes;
+    int measured = session.backend->measure_copy != NULL;
+    if (r->footprint_bytes < 2 * l2)
+        result_warn(r, "the buffers (%.1f MB) are under twice the L2 (%.1f MB): %s largely "
+                       "measures the cache, not DRAM", r->footprint_bytes / 1e6, l2 / 1e6,
+                    measured ? "this" : "on a GPU, a timing");
+}
+
 static int api_launch(lua_State *L)
 {
     const struct family *f = check_family(L, 1);
     static struct result r;   /* large (the samples): kept off the C stack */
+    struct measure_options o;
     char error[768];
     memset(&r, 0, sizeof r);
     r.family = f;
-    check_params(L, 2, f, &r.params);
+    check_params(L, 2, f, &r.params, &o);
     check_footprint(L, 2, f, &r.params);
     r.backend = session.backend->name;
     r.correct = -1;
@@ -140,7 +259,8 @@ static int api_launch(lua_State *L)
     r.footprint_bytes = family_buffer_bytes(f, &r.params, bytes);
     if (model_run(f, &r.params, &r.model, &interrupt_requested) != 0)
         return raise_interrupted(L);
-    enum run_status status = session.backend->run(f, &r.params, &r, error, sizeof error);
+    warn_if_cached(&r);
+    enum run_status status = session.backend->run(f, &r.params, &o, &r, error, sizeof error);
     if (status == RUN_INTERRUPTED)
         return raise_interrupted(L);
     if (status == RUN_FAILED)
@@ -164,6 +284,9 @@ static int api_device(lua_State *L)
     SET_INTEGER("bus_width_bits", d->bus_width_bits);
     SET_NUMBER("memory_clock_mhz", d->memory_clock_mhz);
     SET_NUMBER("peak_gbs", d->peak_gbs);
+    SET_NUMBER("sm_clock_mhz", d->sm_clock_mhz);
+    if (d->copy_gbs > 0)
+        SET_NUMBER("copy_gbs", d->copy_gbs);
     SET_INTEGER("ordinal", d->ordinal);
     if (d->driver_version)
         SET_INTEGER("driver_version", d->driver_version);
@@ -247,8 +370,23 @@ static int core_fancy(lua_State *L)
     return 1;
 }
 
+/* measure_copy(): measures the copy ceiling again (and caches it); returns GB/s. */
+static int api_measure_copy(lua_State *L)
+{
+    char error[512];
+    if (!session.backend->measure_copy)
+        return luaL_error(L, "measure_copy needs a GPU: the %s backend has nothing to measure",
+                          session.backend->name);
+    if (session.backend->measure_copy(&session.device, error, sizeof error) != 0)
+        return luaL_error(L, "measure_copy failed: %s", error);
+    lua_pushnumber(L, session.device.copy_gbs);
+    return 1;
+}
+
 static const luaL_Reg globals[] = {
     { "launch", api_launch },
+    { "config", api_config },
+    { "measure_copy", api_measure_copy },
     { "device", api_device },
     { "print", api_print },
     { NULL, NULL },

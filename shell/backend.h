@@ -18,8 +18,18 @@ struct device_info {
     int bus_width_bits;
     double memory_clock_mhz;
     double peak_gbs;                  /* 2 x memory clock x bus width / 8 */
+    double sm_clock_mhz;              /* the SM clock the device reports as its peak */
+    double copy_gbs;                  /* measured device-to-device copy, read + written; 0: not yet */
     int driver_version, runtime_version;
     int ordinal;
+};
+
+/* How the GPU backend measures; config{} sets them, a launch may override. */
+struct measure_options {
+    int warm;            /* 1: no L2 flush before each sample */
+    int min_samples;
+    double budget_ms;    /* GPU time the samples may take */
+    int check;           /* compare outputs with the CPU reference */
 };
 
 enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_INTERRUPTED = -2 };
@@ -30,7 +40,10 @@ struct backend {
     int (*open)(int ordinal, struct device_info *info, char *why, size_t why_size);
     /* Measures a launch into r (model counts are already there). */
     enum run_status (*run)(const struct family *f, const struct params *p,
+                           const struct measure_options *options,
                            struct result *r, char *error, size_t error_size);
+    /* Measures the device-to-device copy ceiling now (NULL: no device to measure). */
+    int (*measure_copy)(struct device_info *info, char *error, size_t error_size);
     void (*close)(void);
 };
 

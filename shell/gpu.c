@@ -1,25 +1,34 @@
 /*
 ** gpu.c — the CUDA backend: device buffers from a pool reused across
 ** launches, random inputs, poisoned outputs checked against the CPU
-** reference, and event-timed samples with L2 flushed before each.
+** reference, and event-timed samples with L2 flushed before each (outside
+** the timed window). The SM clock is read on the device between samples.
 ** Every CUDA call goes through CUDA_TRY, which records the failure and
 ** returns a status: nothing here exits the process.
 */
 #ifdef HAVE_CUDA
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cuda_runtime_api.h>
 #include "backend.h"
 #include "interrupt.h"
+#include "output.h"
+#include "paths.h"
 #include "registry.h"
 
-enum { MIN_SAMPLES = 10, WARMUP_LAUNCHES = 2 };
-static const double SAMPLE_BUDGET_MS = 500.0;   /* GPU time spent on samples */
+enum { WARMUP_LAUNCHES = 2, COPY_CEILING_SAMPLES = 10 };
 static const double WALL_LIMIT_S = 15.0;
 static const double TARGET_MEDIAN_ERROR = 0.005;
+static const long long CLOCK_PROBE_NS = 20000;
+static const size_t COPY_CEILING_BYTES = (size_t)1 << 30;
+
+int flush_read_launch(const void *buf, size_t bytes, int *sink, int sm_count, void *stream);
+int clock_probe_launch(long long ns, long long *out, void *stream);
 
 static char cuda_failure[512];
 static cudaError_t cuda_status;
@@ -54,6 +63,9 @@ static struct {
     struct slot slots[MAX_BUFFERS];
     void *flush;
     size_t flush_bytes;
+    int *flush_sink;
+    long long *clock_counts;   /* the probe's cycles and nanoseconds */
+    void *reserved;            /* WARPLAB_TEST_RESERVE_BYTES: memory held to test running out */
     uint64_t seed;
 } gpu;
 
@@ -126,12 +138,25 @@ static void read_device_info(int ordinal, struct device_info *info)
     info->bus_width_bits = bus;
     info->memory_clock_mhz = memory_clock_khz / 1e3;
     info->peak_gbs = 2.0 * memory_clock_khz * 1e3 * bus / 8 / 1e9;
+    int sm_clock_khz = 0;
+    cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, ordinal);
+    info->sm_clock_mhz = sm_clock_khz / 1e3;
     info->ordinal = ordinal;
     cudaDriverGetVersion(&info->driver_version);
     cudaRuntimeGetVersion(&info->runtime_version);
 }
 
-/* Stream, events and the L2 flush buffer: everything a session reuses. */
+/* Holds WARPLAB_TEST_RESERVE_BYTES of device memory, as another program would:
+   the test suite's way to make a launch run out of memory. */
+static int reserve_for_tests(void)
+{
+    const char *text = getenv("WARPLAB_TEST_RESERVE_BYTES");
+    if (!text || !*text)
+        return 0;
+    return CUDA_TRY(cudaMalloc(&gpu.reserved, (size_t)strtoull(text, NULL, 10)));
+}
+
+/* Stream, events, the L2 flush buffer and the probe's words: everything a session reuses. */
 static int create_session_objects(void)
 {
     if (CUDA_TRY(cudaSetDevice(gpu.ordinal)) || CUDA_TRY(cudaFree(0)) ||
@@ -139,21 +164,34 @@ static int create_session_objects(void)
         CUDA_TRY(cudaEventCreate(&gpu.start)) || CUDA_TRY(cudaEventCreate(&gpu.stop)))
         return -1;
     gpu.flush_bytes = 2 * (size_t)gpu.info.l2_bytes;
-    return CUDA_TRY(cudaMalloc(&gpu.flush, gpu.flush_bytes));
+    if (CUDA_TRY(cudaMalloc(&gpu.flush, gpu.flush_bytes)) ||
+        CUDA_TRY(cudaMemset(gpu.flush, 1, gpu.flush_bytes)) ||
+        CUDA_TRY(cudaMalloc((void **)&gpu.flush_sink, sizeof(int))) ||
+        CUDA_TRY(cudaMalloc((void **)&gpu.clock_counts, 2 * sizeof(long long))))
+        return -1;
+    return reserve_for_tests();
+}
+
+static void free_device(void **pointer)
+{
+    if (*pointer)
+        cudaFree(*pointer);
+    *pointer = NULL;
 }
 
 static void destroy_session_objects(void)
 {
     pool_release();
-    if (gpu.flush)
-        cudaFree(gpu.flush);
+    free_device(&gpu.flush);
+    free_device((void **)&gpu.flush_sink);
+    free_device((void **)&gpu.clock_counts);
+    free_device(&gpu.reserved);
     if (gpu.start)
         cudaEventDestroy(gpu.start);
     if (gpu.stop)
         cudaEventDestroy(gpu.stop);
     if (gpu.stream)
         cudaStreamDestroy(gpu.stream);
-    gpu.flush = NULL;
     gpu.start = gpu.stop = NULL;
     gpu.stream = NULL;
 }
@@ -171,6 +209,86 @@ static const char *no_gpu_reason(cudaError_t status)
     }
 }
 
+/* The cache file for this device and driver's copy ceiling. */
+static int copy_ceiling_path(const struct device_info *info, char *path, size_t size)
+{
+    char name[320];
+    int n = snprintf(name, sizeof name, "copy-ceiling-%s-driver-%d", info->name, info->driver_version);
+    for (int i = 0; i < n && i < (int)sizeof name; i++)
+        if (!(isalnum((unsigned char)name[i]) || name[i] == '-'))
+            name[i] = '_';
+    return xdg_file("XDG_CACHE_HOME", ".cache", name, path, size);
+}
+
+/* Reads a cached copy ceiling into info; -1 when there is none. */
+static int read_copy_ceiling(struct device_info *info)
+{
+    char path[4096];
+    double gbs = 0;
+    FILE *file;
+    if (copy_ceiling_path(info, path, sizeof path) || !(file = fopen(path, "r")))
+        return -1;
+    int found = fscanf(file, "%lf", &gbs) == 1 && gbs > 0;
+    fclose(file);
+    if (found)
+        info->copy_gbs = gbs;
+    return found ? 0 : -1;
+}
+
+static void write_copy_ceiling(const struct device_info *info)
+{
+    char path[4096];
+    FILE *file;
+    if (copy_ceiling_path(info, path, sizeof path) || !(file = fopen(path, "w")))
+        return;
+    fprintf(file, "%.1f\n# GB/s, read + written, of a %zu-byte cudaMemcpy device to device\n",
+            info->copy_gbs, COPY_CEILING_BYTES);
+    fclose(file);
+}
+
+/* Times COPY_CEILING_SAMPLES device-to-device copies into ms (after warm-up). */
+static int time_device_copies(void *from, void *to, size_t bytes, struct timing *t)
+{
+    for (int i = 0; i < WARMUP_LAUNCHES; i++)
+        if (CUDA_TRY(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, gpu.stream)))
+            return -1;
+    t->sample_count = 0;
+    for (int i = 0; i < COPY_CEILING_SAMPLES; i++) {
+        float ms = 0;
+        if (CUDA_TRY(cudaEventRecord(gpu.start, gpu.stream)) ||
+            CUDA_TRY(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, gpu.stream)) ||
+            CUDA_TRY(cudaEventRecord(gpu.stop, gpu.stream)) ||
+            CUDA_TRY(cudaEventSynchronize(gpu.stop)) ||
+            CUDA_TRY(cudaEventElapsedTime(&ms, gpu.start, gpu.stop)))
+            return -1;
+        t->samples_ms[t->sample_count++] = ms;
+    }
+    return 0;
+}
+
+/* The copy ceiling: a large cudaMemcpy device to device, counting bytes read
+   plus bytes written, median of the samples; cached per device and driver. */
+static int gpu_measure_copy(struct device_info *info, char *error, size_t error_size)
+{
+    static struct timing t;
+    void *from = NULL, *to = NULL;
+    size_t bytes = COPY_CEILING_BYTES;
+    int failed = CUDA_TRY(cudaMalloc(&from, bytes)) || CUDA_TRY(cudaMalloc(&to, bytes)) ||
+                 CUDA_TRY(cudaMemset(from, 1, bytes)) || time_device_copies(from, to, bytes, &t);
+    free_device(&from);
+    free_device(&to);
+    if (failed) {
+        cudaGetLastError();
+        snprintf(error, error_size, "%s", cuda_failure);
+        return -1;
+    }
+    timing_summarize(&t);
+    info->copy_gbs = 2.0 * bytes / (t.median_ms * 1e-3) / 1e9;
+    gpu.info.copy_gbs = info->copy_gbs;
+    write_copy_ceiling(info);
+    return 0;
+}
+
 static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why_size)
 {
     int count = 0;
@@ -184,7 +302,7 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
         return -1;
     }
     gpu.ordinal = ordinal;
-    gpu.seed = 0x5eed;
+    gpu.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     read_device_info(ordinal, &gpu.info);
     if (create_session_objects() != 0) {
         snprintf(why, why_size, "GPU %d unusable: %s", ordinal, cuda_failure);
@@ -192,6 +310,11 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
         return -1;
     }
     gpu.open = 1;
+    if (read_copy_ceiling(&gpu.info) != 0) {
+        char error[512];
+        if (gpu_measure_copy(&gpu.info, error, sizeof error) != 0)
+            notice("the copy ceiling could not be measured: %s", error);
+    }
     *info = gpu.info;
     return 0;
 }
@@ -311,43 +434,6 @@ static int check_outputs(const struct family *f, const struct params *p, const s
     return 0;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Quantile of sorted values by linear interpolation. */
-static double quantile(const double *sorted, int count, double q)
-{
-    double position = q * (count - 1);
-    int below = (int)position;
-    if (below + 1 >= count)
-        return sorted[count - 1];
-    return sorted[below] + (position - below) * (sorted[below + 1] - sorted[below]);
-}
-
-static void summarize(struct timing *t)
-{
-    double sorted[MAX_SAMPLES];
-    memcpy(sorted, t->samples_ms, t->sample_count * sizeof(double));
-    qsort(sorted, t->sample_count, sizeof(double), compare_doubles);
-    t->median_ms = quantile(sorted, t->sample_count, 0.5);
-    t->min_ms = sorted[0];
-    t->max_ms = sorted[t->sample_count - 1];
-    t->iqr_relative = (quantile(sorted, t->sample_count, 0.75) -
-                       quantile(sorted, t->sample_count, 0.25)) / t->median_ms;
-}
-
-/* Whether the median is known to within TARGET_MEDIAN_ERROR (its standard
-   error estimated from the interquartile range). */
-static int median_is_stable(struct timing *t)
-{
-    summarize(t);
-    double sigma = t->iqr_relative / 1.349;
-    return 1.2533 * sigma / sqrt((double)t->sample_count) < TARGET_MEDIAN_ERROR;
-}
-
 static double wall_seconds(void)
 {
     struct timespec now;
@@ -355,11 +441,22 @@ static double wall_seconds(void)
     return now.tv_sec + now.tv_nsec / 1e9;
 }
 
-/* One sample: flush L2 outside the timed window, then events around the kernel only. */
-static int time_one(const struct family *f, const struct gpu_launch *launch, double *ms)
+/* Empties L2 of everything a kernel could reuse: write a buffer twice the L2
+   size, then read it back so that the lines left behind are clean and nothing
+   is written back to DRAM during the next kernel. Also forgets persisting lines. */
+static int flush_l2(void)
+{
+    return CUDA_TRY(cudaCtxResetPersistingL2Cache()) ||
+           CUDA_TRY(cudaMemsetAsync(gpu.flush, 1, gpu.flush_bytes, gpu.stream)) ||
+           CUDA_TRY((cudaError_t)flush_read_launch(gpu.flush, gpu.flush_bytes, gpu.flush_sink,
+                                                   gpu.info.sm_count, gpu.stream));
+}
+
+/* One sample: flush (unless warm) outside the timed window, events around the kernel only. */
+static int time_one(const struct family *f, const struct gpu_launch *launch, int warm, double *ms)
 {
     float elapsed = 0;
-    if (CUDA_TRY(cudaMemsetAsync(gpu.flush, 0, gpu.flush_bytes, gpu.stream)) ||
+    if ((!warm && flush_l2()) ||
         CUDA_TRY(cudaEventRecord(gpu.start, gpu.stream)) ||
         CUDA_TRY((cudaError_t)f->launch(launch)) ||
         CUDA_TRY(cudaEventRecord(gpu.stop, gpu.stream)) ||
@@ -370,30 +467,59 @@ static int time_one(const struct family *f, const struct gpu_launch *launch, dou
     return 0;
 }
 
-static enum run_status take_samples(const struct family *f, const struct gpu_launch *launch,
-                                    struct timing *t, char *error, size_t error_size)
+/* Adds one clock probe's SM cycles and nanoseconds to the totals. */
+static int probe_clock(long long *cycles, long long *ns)
 {
+    long long counts[2];
+    if (CUDA_TRY((cudaError_t)clock_probe_launch(CLOCK_PROBE_NS, gpu.clock_counts, gpu.stream)) ||
+        CUDA_TRY(cudaMemcpyAsync(counts, gpu.clock_counts, sizeof counts, cudaMemcpyDeviceToHost, gpu.stream)) ||
+        CUDA_TRY(cudaStreamSynchronize(gpu.stream)))
+        return -1;
+    *cycles += counts[0];
+    *ns += counts[1];
+    return 0;
+}
+
+/* Whether sampling may stop: enough samples, and a stable median or a spent budget. */
+static int enough_samples(struct timing *t, const struct measure_options *options,
+                          double spent_ms, double started)
+{
+    if (t->sample_count >= MAX_SAMPLES)
+        return 1;
+    if (t->sample_count < options->min_samples)
+        return 0;
+    return timing_median_is_stable(t, TARGET_MEDIAN_ERROR) || spent_ms >= options->budget_ms ||
+           wall_seconds() - started > WALL_LIMIT_S;
+}
+
+/* Warm-up launches, then samples until enough_samples; the SM clock is probed
+   after each sample, outside the timed window. */
+static enum run_status take_samples(const struct family *f, const struct gpu_launch *launch,
+                                    const struct measure_options *options, struct result *r,
+                                    char *error, size_t error_size)
+{
+    struct timing *t = &r->timing;
     double spent_ms = 0, started = wall_seconds();
+    long long cycles = 0, ns = 0;
     for (int i = 0; i < WARMUP_LAUNCHES; i++)
         if (launch_once(f, launch))
             return fail(error, error_size);
     t->sample_count = 0;
-    while (t->sample_count < MAX_SAMPLES) {
+    do {
         if (interrupt_requested)
             return RUN_INTERRUPTED;
-        if (time_one(f, launch, &t->samples_ms[t->sample_count]))
+        if (time_one(f, launch, options->warm, &t->samples_ms[t->sample_count]) ||
+            probe_clock(&cycles, &ns))
             return fail(error, error_size);
         spent_ms += t->samples_ms[t->sample_count++];
-        if (t->sample_count < MIN_SAMPLES)
-            continue;
-        if (median_is_stable(t) || spent_ms >= SAMPLE_BUDGET_MS || wall_seconds() - started > WALL_LIMIT_S)
-            break;
-    }
-    summarize(t);
+    } while (!enough_samples(t, options, spent_ms, started));
+    timing_summarize(t);
+    r->sm_clock_mhz = ns > 0 ? 1e3 * (double)cycles / (double)ns : 0;
     return RUN_OK;
 }
 
 static enum run_status gpu_run(const struct family *f, const struct params *p,
+                               const struct measure_options *options,
                                struct result *r, char *error, size_t error_size)
 {
     size_t bytes[MAX_BUFFERS];
@@ -404,15 +530,20 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
             return RUN_FAILED;
         launch.buffers[i] = gpu.slots[i].device;
     }
-    if (prepare_buffers(f, bytes) || launch_once(f, &launch) || check_outputs(f, p, bytes, r))
+    if (prepare_buffers(f, bytes) || launch_once(f, &launch) ||
+        (options->check && check_outputs(f, p, bytes, r)))
         return fail(error, error_size);
-    enum run_status status = take_samples(f, &launch, &r->timing, error, error_size);
+    enum run_status status = take_samples(f, &launch, options, r, error, error_size);
     if (status != RUN_OK)
         return status;
     r->measured = 1;
-    r->cache = "cold";
+    r->cache = options->warm ? "warm" : "cold";
+    if (r->sm_clock_mhz > 0 && r->sm_clock_mhz < 0.75 * gpu.info.sm_clock_mhz)
+        result_warn(r, "the SM clock ran at %.0f MHz during the samples, under 75%% of its %.0f MHz: "
+                    "the GPU was throttled or idling, and times are slower than it can do",
+                    r->sm_clock_mhz, gpu.info.sm_clock_mhz);
     return RUN_OK;
 }
 
-const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_close };
+const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_measure_copy, gpu_close };
 #endif

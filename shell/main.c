@@ -196,6 +196,8 @@ int main(int argc, char **argv)
     int finished = parse_options(argc, argv, &options);
     if (finished >= 0)
         return finished;
+    if (getenv("WARPLAB_TEST_KERNELS") && strcmp(getenv("WARPLAB_TEST_KERNELS"), "1") == 0)
+        registry_enable_test_families();
     if (session_open(options.force_sim, options.ordinal) != 0)
         return EXIT_SCRIPT_ERROR;
     int status = run(argc, argv, &options);

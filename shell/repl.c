@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
-#include <sys/stat.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 #include <lauxlib.h>
 #include "api.h"
 #include "interrupt.h"
 #include "output.h"
+#include "paths.h"
 #include "repl.h"
 #include "session.h"
 
@@ -71,26 +71,11 @@ static enum read_status read_line(const char *prompt, char **line)
     return reading.line ? READ_LINE : READ_EOF;
 }
 
-/* $XDG_STATE_HOME/warplab/history, creating the folders; NULL when there is no home. */
+/* $XDG_STATE_HOME/warplab/history; NULL when there is no home. */
 static char *history_path(void)
 {
     static char path[4096];
-    const char *state = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    char folder[4000];
-    if (state && *state)
-        snprintf(folder, sizeof folder, "%s/warplab", state);
-    else if (home && *home)
-        snprintf(folder, sizeof folder, "%s/.local/state/warplab", home);
-    else
-        return NULL;
-    for (char *slash = strchr(folder + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-        *slash = 0;
-        mkdir(folder, 0700);
-        *slash = '/';
-    }
-    mkdir(folder, 0700);
-    snprintf(path, sizeof path, "%s/history", folder);
-    return path;
+    return xdg_file("XDG_STATE_HOME", ".local/state", "history", path, sizeof path) ? NULL : path;
 }
 
 /* Adds a chunk to the history and appends it to the file at once, so a crash loses nothing. */

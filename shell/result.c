@@ -2,9 +2,22 @@
 ** result.c — a launch's result as a Lua table. docs/results.md documents
 ** every field; the prelude's Result metatable prints it.
 */
+#include <stdarg.h>
+#include <stdio.h>
 #include <lauxlib.h>
 #include "api.h"
 #include "result.h"
+#include "session.h"
+
+void result_warn(struct result *r, const char *format, ...)
+{
+    va_list args;
+    if (r->warning_count == MAX_WARNINGS)
+        return;
+    va_start(args, format);
+    vsnprintf(r->warnings[r->warning_count++], sizeof r->warnings[0], format, args);
+    va_end(args);
+}
 
 /* One direction's traffic: counts, per-request averages and where they came from. */
 static void push_traffic(lua_State *L, const struct traffic *t, const char *source)
@@ -40,7 +53,13 @@ static void push_timing(lua_State *L, const struct result *r)
     SET_NUMBER("time_min_ms", t->min_ms);
     SET_NUMBER("time_max_ms", t->max_ms);
     SET_NUMBER("time_iqr", t->iqr_relative);
-    SET_NUMBER("bandwidth_gbs", r->useful_bytes / (t->median_ms * 1e-3) / 1e9);
+    double bandwidth = r->useful_bytes / (t->median_ms * 1e-3) / 1e9;
+    SET_NUMBER("bandwidth_gbs", bandwidth);
+    SET_NUMBER("peak_fraction", bandwidth / session.device.peak_gbs);
+    if (session.device.copy_gbs > 0)
+        SET_NUMBER("copy_fraction", bandwidth / session.device.copy_gbs);
+    if (r->sm_clock_mhz > 0)
+        SET_NUMBER("sm_clock_mhz", r->sm_clock_mhz);
     SET_STRING("cache", r->cache);
     lua_createtable(L, t->sample_count, 0);
     for (int i = 0; i < t->sample_count; i++) {
@@ -78,5 +97,11 @@ void result_push(lua_State *L, const struct result *r)
     }
     if (r->correct == 0)
         SET_STRING("mismatch", r->mismatch);
+    lua_createtable(L, r->warning_count, 0);
+    for (int i = 0; i < r->warning_count; i++) {
+        lua_pushstring(L, r->warnings[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "warnings");
     luaL_setmetatable(L, RESULT_METATABLE);
 }

@@ -8,7 +8,7 @@
 #include "family.h"
 #include "model.h"
 
-enum { MAX_SAMPLES = 1000 };
+enum { MAX_SAMPLES = 1000, MAX_WARNINGS = 4 };
 
 struct timing {
     int sample_count;
@@ -27,9 +27,21 @@ struct result {
     uint64_t footprint_bytes;         /* all buffers together */
     int measured;                     /* timing holds GPU measurements */
     struct timing timing;
+    double sm_clock_mhz;              /* measured on the device during the samples; 0: not */
     int correct;                      /* 1 or 0; -1 when not checked */
     char mismatch[256];               /* first wrong element, when correct is 0 */
+    int warning_count;
+    char warnings[MAX_WARNINGS][256]; /* said on screen under the result */
 };
+
+/* Adds a warning line to r (printf-style); extra ones beyond MAX_WARNINGS are dropped. */
+void result_warn(struct result *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+/* Fills median, extremes and relative IQR from the samples. */
+void timing_summarize(struct timing *t);
+/* Whether the median's standard error (estimated from the IQR) is under
+   target, relative to the median. Summarizes t as a side effect. */
+int timing_median_is_stable(struct timing *t, double target);
 
 /* Pushes r as a result table (docs/results.md lists the fields). */
 void result_push(lua_State *L, const struct result *r);

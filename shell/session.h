@@ -13,6 +13,7 @@ struct session {
     const struct backend *backend;
     struct device_info device;
     char backend_notice[256];    /* why the model was chosen, or empty */
+    struct measure_options options;   /* config{}: the session's way of measuring */
 };
 
 extern struct session session;

@@ -17,6 +17,7 @@ static const struct device_info modelled_h200 = {
     .bus_width_bits = 6144,
     .memory_clock_mhz = 3201,
     .peak_gbs = 2 * 3201e6 * 6144 / 8 / 1e9,
+    .sm_clock_mhz = 1980,
 };
 
 static int sim_open(int ordinal, struct device_info *info, char *why, size_t why_size)
@@ -27,6 +28,7 @@ static int sim_open(int ordinal, struct device_info *info, char *why, size_t why
 }
 
 static enum run_status sim_run(const struct family *f, const struct params *p,
+                               const struct measure_options *options,
                                struct result *r, char *error, size_t error_size)
 {
     r->measured = 0;
@@ -38,4 +40,4 @@ static void sim_close(void)
 {
 }
 
-const struct backend sim_backend = { "sim", sim_open, sim_run, sim_close };
+const struct backend sim_backend = { "sim", sim_open, sim_run, NULL, sim_close };

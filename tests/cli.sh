@@ -32,7 +32,7 @@ check "a missing script exits 1" 1 "cannot open" "$warplab" --sim "$tmp/missing.
 check "an unknown option exits 2" 2 "unknown option '--bogus'" "$warplab" --bogus
 check "-e without code exits 2" 2 "-e expects Lua code" "$warplab" -e
 check "--device without a number exits 2" 2 "--device expects a GPU number" "$warplab" --device x
-check "without a GPU the backend is the model, said in one line" 0 "sim" "$warplab" -e 'print(device().backend)'
+check "--sim forces the model" 0 "^sim$" "$warplab" --sim -e 'print(device().backend)'
 if "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)' 2>/dev/null; then
   echo "ok $((count += 1)) - # SKIP the no-GPU notice (this machine has a GPU)"
 else

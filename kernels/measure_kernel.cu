@@ -1,0 +1,43 @@
+// measure_kernel.cu: device code the GPU backend measures with; not a family.
+#include <cuda_runtime.h>
+
+// Reads every word of buf so that L2 ends up holding only clean lines of it:
+// a flush that leaves no dirty lines to be written back during the next kernel.
+__global__ void flush_read(const int4 *buf, long long count, int *sink)
+{
+    int4 acc = make_int4(0, 0, 0, 0);
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count;
+         i += (long long)gridDim.x * blockDim.x) {
+        int4 v = __ldcg(buf + i);
+        acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
+    }
+    if ((acc.x & acc.y & acc.z & acc.w) == 0x7fffffff)   // practically never: keeps the loads
+        *sink = acc.x;
+}
+
+extern "C" int flush_read_launch(const void *buf, size_t bytes, int *sink, int sm_count, void *stream)
+{
+    flush_read<<<sm_count * 4, 512, 0, (cudaStream_t)stream>>>((const int4 *)buf, (long long)(bytes / 16), sink);
+    return cudaGetLastError();
+}
+
+// Spins for about `ns` nanoseconds and reports SM cycles and global-timer
+// nanoseconds elapsed: cycles per ns is the SM clock while it ran.
+__global__ void clock_probe(long long ns, long long *out)
+{
+    unsigned long long t0, t1;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    long long c0 = clock64();
+    do {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+    } while ((long long)(t1 - t0) < ns);
+    long long c1 = clock64();
+    out[0] = c1 - c0;
+    out[1] = (long long)(t1 - t0);
+}
+
+extern "C" int clock_probe_launch(long long ns, long long *out, void *stream)
+{
+    clock_probe<<<1, 1, 0, (cudaStream_t)stream>>>(ns, out);
+    return cudaGetLastError();
+}

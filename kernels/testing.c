@@ -1,0 +1,74 @@
+/*
+** testing.c — two families that exist only for the test suite, listed after
+** the real ones and visible only with WARPLAB_TEST_KERNELS=1:
+** `wrong` writes one wrong element (the correctness check must catch it),
+** `fault` writes far out of bounds (the backend must recover from it).
+*/
+#include <string.h>
+#include "common.h"
+
+extern const char testing_kernel_cu[];
+int wrong_launch(const struct gpu_launch *launch);
+int fault_launch(const struct gpu_launch *launch);
+
+static const struct param_decl testing_params[] = {
+    COMMON_PARAMS(1LL << 20),
+};
+
+static const struct buffer_decl testing_buffers[] = {
+    { "in", BUFFER_IN, 4 },
+    { "out", BUFFER_OUT, 4 },
+};
+
+static int float_bytes(const struct params *p)
+{
+    return 4;
+}
+
+static void testing_buffer_elements(const struct params *p, size_t *elements)
+{
+    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
+}
+
+static uint64_t testing_useful_bytes(const struct params *p)
+{
+    return 8 * (uint64_t)p->v[PARAM_N];
+}
+
+/* What both kernels should compute: a copy. */
+static void copy_reference(const struct params *p, void *const *buffers)
+{
+    memcpy(buffers[1], buffers[0], 4 * (size_t)p->v[PARAM_N]);
+}
+
+static int copy_accesses(const struct params *p, const uint64_t *base,
+                         long long warp, struct warp_access *acc)
+{
+    warp_linear(&acc[0], ACCESS_LOAD, 4, warp, base[0], 1, 0, p->v[PARAM_N]);
+    warp_linear(&acc[1], ACCESS_STORE, 4, warp, base[1], 1, 0, p->v[PARAM_N]);
+    return 2;
+}
+
+#define TESTING_FAMILY(family_name, text, launcher)                      \
+    {                                                                    \
+        .name = family_name,                                             \
+        .summary = text,                                                 \
+        .teaches = "nothing: it tests warplab itself",                   \
+        .params = testing_params,                                        \
+        .param_count = COUNT_OF(testing_params),                         \
+        .buffers = testing_buffers,                                      \
+        .buffer_count = COUNT_OF(testing_buffers),                       \
+        .element_bytes = float_bytes,                                    \
+        .buffer_elements = testing_buffer_elements,                      \
+        .useful_bytes = testing_useful_bytes,                            \
+        .shape = one_thread_per_element,                                 \
+        .reference = copy_reference,                                     \
+        .warp_accesses = copy_accesses,                                  \
+        .launch = GPU_LAUNCHER(launcher),                                \
+        .source = testing_kernel_cu,                                     \
+    }
+
+const struct family family_wrong =
+    TESTING_FAMILY("wrong", "test only: a copy that gets element n/2 wrong", wrong_launch);
+const struct family family_fault =
+    TESTING_FAMILY("fault", "test only: a copy that writes far out of bounds", fault_launch);
