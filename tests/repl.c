@@ -1,2 +1,532 @@
+/*
+** repl.c — terminal tests: drive the real warplab binary through a
+** pseudo-terminal, as a person at the keyboard would, and check what the
+** screen shows: prompts, results, Tab completion, Ctrl-C, colon commands
+** and the history file. Each case runs in a fresh shell, so one that hangs
+** or fails cannot spoil the next.
+**
+** Readline echoes what is typed and wraps each answer in terminal escapes
+** (bracketed paste: "\e[?2004l\r3\r\n\e[?2004h> "), so a bare expect("4")
+** would match the "2004" of an escape. Hence type_line() waits for the echo
+** of its line first, and answers are matched with the "\r\n" that ends them.
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 #include "tap.h"
-int main(void) { ok(1, "placeholder"); return done(); }
+
+enum { TIMEOUT = 10, TAIL_BYTES = 400, ROWS = 24, COLUMNS = 80 };
+
+static const char PROMPT[] = "> ", CONTINUATION_PROMPT[] = ">> ";
+static const char CTRL_C[] = "\x03", CTRL_D[] = "\x04", TAB[] = "\t", UP_ARROW[] = "\x1b[A";
+
+/* The shell under test and everything its terminal has shown. */
+static struct {
+    pid_t pid;
+    int fd;              /* the master side of the pseudo-terminal */
+    char *shown;         /* all output of this session, NUL-terminated */
+    size_t length, capacity;
+    size_t match_start;  /* where the last expect() found its text */
+    size_t searched_to;  /* where that text ended: the next search starts here */
+} shell;
+
+/* One temporary folder holds HOME, XDG_STATE_HOME and an inputrc. */
+static char temp_dir[] = "/tmp/warplab-repl-XXXXXX";
+static char home_dir[64], state_dir[64], inputrc_path[80], history_path[96];
+
+/* Seconds on a clock that never jumps. */
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Sleeps for a fraction of a second. */
+static void pause_for(double seconds)
+{
+    struct timespec t = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
+    while (nanosleep(&t, &t) != 0 && errno == EINTR)
+        ;
+}
+
+/* The binary under test: $WARPLAB (make check sets it), else ./warplab. */
+static const char *warplab_path(void)
+{
+    const char *path = getenv("WARPLAB");
+    return path && *path ? path : "./warplab";
+}
+
+/* Prints bytes with the control characters made visible: \r, \n, \e, \xNN. */
+static void print_visible(const char *bytes, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        unsigned char c = (unsigned char)bytes[i];
+        if (c == '\r')
+            fputs("\\r", stdout);
+        else if (c == '\n')
+            fputs("\\n", stdout);
+        else if (c == 0x1b)
+            fputs("\\e", stdout);
+        else if (c < 0x20 || c == 0x7f)
+            printf("\\x%02x", c);
+        else
+            putchar(c);
+    }
+}
+
+/* Prints the end of what the terminal showed as TAP diagnostics, a '# ' line per line. */
+static void show_tail(void)
+{
+    size_t from = shell.length > TAIL_BYTES ? shell.length - TAIL_BYTES : 0;
+    printf("#   the terminal showed (last %zu bytes):\n", shell.length - from);
+    while (from < shell.length) {
+        const char *end = memchr(shell.shown + from, '\n', shell.length - from);
+        size_t count = end ? (size_t)(end - shell.shown) + 1 - from : shell.length - from;
+        fputs("#     ", stdout);
+        print_visible(shell.shown + from, count);
+        putchar('\n');
+        from += count;
+    }
+}
+
+/* Appends bytes to what the terminal has shown. */
+static void keep_output(const char *bytes, size_t count)
+{
+    if (shell.length + count + 1 > shell.capacity) {
+        size_t capacity = shell.capacity ? shell.capacity : 4096;
+        while (capacity < shell.length + count + 1)
+            capacity *= 2;
+        char *bigger = realloc(shell.shown, capacity);
+        if (!bigger) {
+            printf("Bail out! out of memory\n");
+            exit(1);
+        }
+        shell.shown = bigger;
+        shell.capacity = capacity;
+    }
+    memcpy(shell.shown + shell.length, bytes, count);
+    shell.length += count;
+    shell.shown[shell.length] = 0;
+}
+
+/* Waits until deadline for output and keeps it: 1 got some, 0 timed out, -1 the terminal closed. */
+static int read_output(double deadline)
+{
+    char bytes[4096];
+    for (;;) {
+        double left = deadline - now();
+        if (left <= 0)
+            return 0;
+        struct pollfd input = { .fd = shell.fd, .events = POLLIN };
+        int ready = poll(&input, 1, (int)(left * 1000) + 1);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready <= 0)
+            return 0;
+        ssize_t got = read(shell.fd, bytes, sizeof bytes);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;   /* EIO: every process on the terminal has gone */
+        keep_output(bytes, (size_t)got);
+        return 1;
+    }
+}
+
+/* Starts `warplab --sim` on a fresh 80x24 pseudo-terminal with the test's HOME and state folder. */
+static int start(void)
+{
+    struct winsize size = { .ws_row = ROWS, .ws_col = COLUMNS };
+    shell.length = shell.match_start = shell.searched_to = 0;
+    keep_output("", 0);
+    fflush(stdout);   /* the child must not inherit unwritten TAP lines */
+    shell.pid = forkpty(&shell.fd, NULL, NULL, &size);
+    if (shell.pid < 0) {
+        printf("#   forkpty: %s\n", strerror(errno));
+        return 0;
+    }
+    if (shell.pid == 0) {
+        setenv("HOME", home_dir, 1);
+        setenv("XDG_STATE_HOME", state_dir, 1);
+        setenv("INPUTRC", inputrc_path, 1);   /* no /etc/inputrc: vi mode there would break us */
+        setenv("TERM", "xterm", 1);
+        unsetenv("LINES");
+        unsetenv("COLUMNS");
+        unsetenv("WARPLAB_TEST_KERNELS");   /* the kernel list a user sees */
+        execl(warplab_path(), "warplab", "--sim", (char *)NULL);
+        fprintf(stderr, "cannot run %s: %s\n", warplab_path(), strerror(errno));
+        _exit(127);
+    }
+    return 1;
+}
+
+/* Types text into the terminal. */
+static int send(const char *text)
+{
+    size_t left = strlen(text);
+    while (left > 0) {
+        ssize_t wrote = write(shell.fd, text, left);
+        if (wrote < 0 && errno == EINTR)
+            continue;
+        if (wrote <= 0) {
+            printf("#   cannot type into the terminal: %s\n", strerror(errno));
+            return 0;
+        }
+        text += wrote;
+        left -= (size_t)wrote;
+    }
+    return 1;
+}
+
+/* Where text occurs after the previous match, or NULL. */
+static const char *find_after_last_match(const char *text)
+{
+    return memmem(shell.shown + shell.searched_to, shell.length - shell.searched_to, text, strlen(text));
+}
+
+/* Reads output until text appears after the previous match; says what came instead when it does not within seconds. */
+static int expect(const char *text, double seconds)
+{
+    double deadline = now() + seconds;
+    const char *found;
+    int outcome = 1;
+    while ((found = find_after_last_match(text)) == NULL && outcome > 0)
+        outcome = read_output(deadline);
+    if (found) {
+        shell.match_start = (size_t)(found - shell.shown);
+        shell.searched_to = shell.match_start + strlen(text);
+        return 1;
+    }
+    fputs("#   expected \"", stdout);
+    print_visible(text, strlen(text));
+    if (outcome < 0)
+        printf("\" but warplab closed the terminal\n");
+    else
+        printf("\" but it did not come within %g s\n", seconds);
+    show_tail();
+    return 0;
+}
+
+/* Waits for the shell to exit, reading what it still prints, and kills it after seconds.
+   Returns its exit status, 128 + the signal that ended it, or -1 when it had to be killed. */
+static int finish(double seconds)
+{
+    double deadline = now() + seconds;
+    int status = 0;
+    pid_t exited;
+    if (shell.pid <= 0)
+        return -1;   /* it never started */
+    while ((exited = waitpid(shell.pid, &status, WNOHANG)) == 0 && now() < deadline)
+        if (read_output(now() + 0.05 < deadline ? now() + 0.05 : deadline) < 0)
+            pause_for(0.01);
+    if (exited == 0) {
+        printf("#   warplab did not exit within %g s; killed it\n", seconds);
+        show_tail();
+        kill(shell.pid, SIGKILL);
+        waitpid(shell.pid, &status, 0);
+    }
+    close(shell.fd);
+    shell.pid = 0;   /* reaped: never signal that number again */
+    if (exited <= 0)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Starts a shell and waits for its first prompt. */
+static int start_at_prompt(void)
+{
+    return start() && expect(PROMPT, TIMEOUT);
+}
+
+/* The shell's exit status once the steps before it went well; when they did not, kills it and gives -1. */
+static int exit_status_after(int steps_passed)
+{
+    if (!steps_passed) {
+        if (shell.pid > 0)
+            kill(shell.pid, SIGKILL);
+        finish(TIMEOUT);
+        return -1;
+    }
+    return finish(TIMEOUT);
+}
+
+/* Ends a case's shell with Ctrl-D, or a kill when the case failed.
+   Whether the case passed and the shell then exited with status 0. */
+static int close_session(int passed)
+{
+    int status = exit_status_after(passed && send(CTRL_D));
+    if (passed && status != 0)
+        printf("#   warplab exited with status %d after Ctrl-D\n", status);
+    return passed && status == 0;
+}
+
+/* The state letter in /proc/PID/stat (R running, S sleeping, ...), or 0 when there is no /proc. */
+static char process_state(pid_t pid)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return 0;
+    size_t length = fread(line, 1, sizeof line - 1, file);
+    fclose(file);
+    line[length] = 0;
+    const char *name_end = strrchr(line, ')');   /* the command name may hold spaces */
+    return name_end && name_end[1] == ' ' ? name_end[2] : 0;
+}
+
+/* Waits (a second at most) until the shell sleeps, i.e. sits in select() for the next key.
+   Readline echoes a key before it returns to select(), and a Ctrl-C that lands in between
+   is lost at the prompt and stops the next command instead (see the report). */
+static void wait_until_idle(void)
+{
+    double deadline = now() + 1;
+    char state;
+    while ((state = process_state(shell.pid)) != 'S' && state != 0 && now() < deadline)
+        pause_for(0.005);
+    if (state == 0)
+        pause_for(0.2);   /* no /proc: a pause has to do */
+}
+
+/* Types a line and Enter, then waits for its echo, so that what follows is the shell's answer. */
+static int type_line(const char *line)
+{
+    char echo[256];
+    snprintf(echo, sizeof echo, "%s\r\n", line);
+    return send(line) && send("\r") && expect(echo, TIMEOUT);
+}
+
+/* Whether typing line shows a line of output ending in answer, then the prompt again. */
+static int gives(const char *line, const char *answer)
+{
+    char answer_line[256];
+    snprintf(answer_line, sizeof answer_line, "%s\r\n", answer);
+    return type_line(line) && expect(answer_line, TIMEOUT) && expect(PROMPT, TIMEOUT);
+}
+
+/* How many line ends the terminal showed from offset up to the last match. */
+static int lines_since(size_t offset)
+{
+    int count = 0;
+    for (size_t i = offset; i < shell.match_start; i++)
+        count += shell.shown[i] == '\n';
+    return count;
+}
+
+/* Whether the file at path contains text. */
+static int file_contains(const char *path, const char *text)
+{
+    char content[65536];
+    FILE *file = fopen(path, "r");
+    if (!file) {
+        printf("#   cannot open %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    size_t length = fread(content, 1, sizeof content - 1, file);
+    fclose(file);
+    content[length] = 0;
+    if (strstr(content, text))
+        return 1;
+    printf("#   %s does not contain \"%s\"; it holds:\n#     ", path, text);
+    print_visible(content, length);
+    putchar('\n');
+    return 0;
+}
+
+/* Case 1: the banner, then the prompt. */
+static void test_banner_and_prompt(void)
+{
+    int passed = start() && expect("warplab 0.1", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), "the banner shows warplab 0.1, then the prompt");
+}
+
+/* Case 2: an expression prints its value. */
+static void test_expression_prints_value(void)
+{
+    ok(close_session(start_at_prompt() && gives("1+2", "3")), "1+2 prints 3");
+}
+
+/* Case 3: an unfinished chunk asks for more with >> and runs once complete. */
+static void test_multi_line_input(void)
+{
+    int passed = start_at_prompt() && type_line("function f(x)") && expect(CONTINUATION_PROMPT, TIMEOUT) &&
+                 type_line("return x*2") && expect(CONTINUATION_PROMPT, TIMEOUT) &&
+                 type_line("end") && expect(PROMPT, TIMEOUT) && gives("f(21)", "42");
+    ok(close_session(passed), "a function typed over three lines with >> prompts, then f(21) prints 42");
+}
+
+/* Case 4a: Tab completes a kernel name inside launch(" and closes the quote. */
+static void test_complete_kernel_name(void)
+{
+    int passed = start_at_prompt() && send("launch(\"stri") && send(TAB) &&
+                 expect("launch(\"strided\"", TIMEOUT) &&
+                 send(", {n=1024}).load.sectors_per_request\r") && expect("4.0\r\n", TIMEOUT) &&
+                 expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), "Tab completes launch(\"stri to launch(\"strided\", which runs");
+}
+
+/* Case 4b: Tab completes a Lua global. */
+static void test_complete_global(void)
+{
+    int passed = start_at_prompt() && send("kern") && send(TAB) && expect("kernels", TIMEOUT) &&
+                 send("()\r") && expect("strided", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), "Tab completes kern to kernels, and kernels() lists strided");
+}
+
+/* Case 5: the <...> shorthand for a parameter table. */
+static void test_shorthand(void)
+{
+    int passed = start_at_prompt() &&
+                 gives("launch(\"strided\", <stride=4, n=1024>).load.sectors_per_request", "16.0");
+    ok(close_session(passed), "launch(\"strided\", <stride=4, n=1024>) gives 16.0 sectors/request");
+}
+
+/* Case 6: a bad call reports one line and the shell goes on. */
+static void test_error_is_one_line(void)
+{
+    int passed = start_at_prompt() && type_line("launch(\"strided2\")");
+    size_t answer_start = shell.searched_to;
+    passed = passed && expect("unknown kernel 'strided2'", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    if (passed && lines_since(answer_start) != 1) {
+        printf("#   the error took %d lines, not 1\n", lines_since(answer_start));
+        show_tail();
+        passed = 0;
+    }
+    passed = passed && gives("1+1", "2");
+    ok(close_session(passed), "launch(\"strided2\") gives a one-line error, then 1+1 prints 2");
+}
+
+/* Case 7: Ctrl-C stops a running Lua loop. */
+static void test_ctrl_c_stops_loop(void)
+{
+    int passed = start_at_prompt() && type_line("while true do end");
+    pause_for(0.3);   /* let the loop start */
+    passed = passed && send(CTRL_C) && expect("interrupted!", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
+             gives("2+2", "4");
+    ok(close_session(passed), "Ctrl-C stops while true do end with interrupted!, then 2+2 prints 4");
+}
+
+/* Case 8: Ctrl-C at the prompt throws the half-typed line away. */
+static void test_ctrl_c_discards_line(void)
+{
+    int passed = start_at_prompt() && send("abc") && expect("abc", TIMEOUT);
+    wait_until_idle();
+    passed = passed && send(CTRL_C) && expect(PROMPT, TIMEOUT) && gives("3+3", "6");
+    ok(close_session(passed), "Ctrl-C at the prompt discards abc, then 3+3 prints 6");
+}
+
+/* Case 9: a colon command in a fresh shell shows expected. */
+static void test_colon_command(const char *command, const char *expected, const char *name)
+{
+    int passed = start_at_prompt() && type_line(command) && expect(expected, TIMEOUT) &&
+                 expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), name);
+}
+
+/* Case 10: a line typed in one session is in the history file and comes back with Up in the next. */
+static void test_history_persists(void)
+{
+    int typed = start_at_prompt() && type_line("x_hist = 99") && expect(PROMPT, TIMEOUT) && send(CTRL_D);
+    is_int(exit_status_after(typed), 0, "Ctrl-D at the prompt leaves with status 0");
+    ok(file_contains(history_path, "x_hist = 99"), "the history file holds x_hist = 99");
+    int recalled = start_at_prompt() && send(UP_ARROW) && expect("x_hist = 99", TIMEOUT) && send("\r") &&
+                   expect(PROMPT, TIMEOUT) && gives("x_hist", "99");
+    ok(close_session(recalled), "Up in a new session recalls x_hist = 99, which runs again");
+}
+
+/* Case 11: :quit leaves with status 0. */
+static void test_quit(void)
+{
+    is_int(exit_status_after(start_at_prompt() && type_line(":quit")), 0, ":quit leaves with status 0");
+}
+
+/* Fills the temporary folder: HOME with an inputrc; the state folder is left for warplab to create. */
+static int make_home(void)
+{
+    snprintf(home_dir, sizeof home_dir, "%s/home", temp_dir);
+    snprintf(state_dir, sizeof state_dir, "%s/state", temp_dir);
+    snprintf(inputrc_path, sizeof inputrc_path, "%s/inputrc", home_dir);
+    snprintf(history_path, sizeof history_path, "%s/warplab/history", state_dir);
+    if (mkdir(home_dir, 0700) != 0)
+        return 0;
+    FILE *inputrc = fopen(inputrc_path, "w");
+    if (!inputrc)
+        return 0;
+    fputs("# warplab's terminal tests: readline's defaults only\n", inputrc);
+    return fclose(inputrc) == 0;
+}
+
+/* nftw callback: removes one file or (emptied) folder. */
+static int remove_entry(const char *path, const struct stat *info, int type, struct FTW *where)
+{
+    (void)info;
+    (void)type;
+    (void)where;
+    return remove(path);
+}
+
+/* Removes the temporary folder and everything in it. */
+static void remove_temp_dirs(void)
+{
+    if (nftw(temp_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        printf("# could not remove %s: %s\n", temp_dir, strerror(errno));
+}
+
+/* Whether this system can give us a pseudo-terminal at all. */
+static int have_pty(void)
+{
+    int fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
+int main(void)
+{
+    if (!have_pty()) {
+        printf("1..0 # SKIP no pseudo-terminal: %s\n", strerror(errno));
+        return 0;
+    }
+    if (access(warplab_path(), X_OK) != 0) {
+        printf("Bail out! cannot run %s: %s\n", warplab_path(), strerror(errno));
+        return 1;
+    }
+    if (!mkdtemp(temp_dir)) {
+        printf("Bail out! cannot make a temporary folder %s: %s\n", temp_dir, strerror(errno));
+        return 1;
+    }
+    if (!make_home()) {
+        printf("Bail out! cannot make a HOME in %s: %s\n", temp_dir, strerror(errno));
+        remove_temp_dirs();
+        return 1;
+    }
+    test_banner_and_prompt();
+    test_expression_prints_value();
+    test_multi_line_input();
+    test_complete_kernel_name();
+    test_complete_global();
+    test_shorthand();
+    test_error_is_one_line();
+    test_ctrl_c_stops_loop();
+    test_ctrl_c_discards_line();
+    test_colon_command(":k", "offset", ":k lists the kernels");
+    test_colon_command(":help", ":quit", ":help lists the commands");
+    test_colon_command(":zz", "unknown command", ":zz says unknown command");
+    test_history_persists();
+    test_quit();
+    remove_temp_dirs();
+    free(shell.shown);
+    return done();
+}
