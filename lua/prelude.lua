@@ -232,7 +232,13 @@ with type, default and allowed values, what it teaches, and its CUDA source.]],
   device = [[
 device() describes the GPU (or, in sim mode, the modelled one): name,
 compute_capability, sm_count, l2_bytes, memory_bytes, bus_width_bits,
-memory_clock_mhz, peak_gbs.]],
+memory_clock_mhz, peak_gbs, sm_clock_mhz, and on a GPU copy_gbs: the
+measured copy ceiling (measure_copy() measures it again).]],
+  config = [[
+config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true}
+changes how launches measure for the rest of the session and returns the
+settings; the same keys in one launch's params change that launch only:
+  launch("copy", {n=2^16, cache="warm"})]],
   commands = [[
 Colon commands at the prompt: :help, :kernels, :quit (unique prefixes work,
 so :q quits). Ctrl-C stops what is running; Ctrl-D leaves.]],
@@ -243,7 +249,7 @@ warplab shows how GPU memory access patterns become memory traffic.
   launch("offset", {offset=1})   run a kernel; the result prints itself
   kernels()                      the kernel families; info("strided") for one
   device()                       the GPU, or the modelled one
-  help("launch")                 more on a topic: launch, result, kernels, device, commands
+  help("launch")                 more on a topic: launch, result, kernels, device, config, commands
 Tab completes names, including kernel names inside launch(".]]
 
 -- help([topic]): an overview, or one topic.

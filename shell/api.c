@@ -216,12 +216,13 @@ static int api_config(lua_State *L)
 static void check_footprint(lua_State *L, int arg, const struct family *f, const struct params *p)
 {
     size_t bytes[MAX_BUFFERS];
+    char needed[32], memory[32];
     uint64_t total = family_buffer_bytes(f, p, bytes);
     if (total <= session.device.memory_bytes)
         return;
-    lua_pushfstring(L, "n=%I needs %f GB of device memory for its buffers; %s has %f GB",
-                    (lua_Integer)p->v[PARAM_N], (lua_Number)(total / 1e9),
-                    session.device.name, (lua_Number)(session.device.memory_bytes / 1e9));
+    lua_pushfstring(L, "n=%I needs %s of device memory for its buffers; %s has %s",
+                    (lua_Integer)p->v[PARAM_N], format_bytes(total, needed, sizeof needed),
+                    session.device.name, format_bytes(session.device.memory_bytes, memory, sizeof memory));
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
@@ -236,10 +237,11 @@ static void warn_if_cached(struct result *r)
 {
     uint64_t l2 = session.device.l2_bytes;
     int measured = session.backend->measure_copy != NULL;
+    char footprint[32], cache[32];
     if (r->footprint_bytes < 2 * l2)
-        result_warn(r, "the buffers (%.1f MB) are under twice the L2 (%.1f MB): %s largely "
-                       "measures the cache, not DRAM", r->footprint_bytes / 1e6, l2 / 1e6,
-                    measured ? "this" : "on a GPU, a timing");
+        result_warn(r, "the buffers (%s) are under twice the L2 (%s): %s largely measures the "
+                       "cache, not DRAM", format_bytes(r->footprint_bytes, footprint, sizeof footprint),
+                    format_bytes(l2, cache, sizeof cache), measured ? "this" : "on a GPU, a timing");
 }
 
 static int api_launch(lua_State *L)

@@ -138,7 +138,6 @@ static char **complete(const char *text, int start, int end)
     reset_candidates();
     if (in_kernel_name(rl_line_buffer, start)) {
         collect_kernels(text);
-        rl_completion_append_character = rl_line_buffer[start - 1];   /* close the quote */
     } else if (start == 0 && text[0] == ':') {
         collect_commands(text);
         rl_completion_append_character = ' ';

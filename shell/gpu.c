@@ -21,7 +21,8 @@
 #include "paths.h"
 #include "registry.h"
 
-enum { WARMUP_LAUNCHES = 2, COPY_CEILING_SAMPLES = 10 };
+enum { WARMUP_LAUNCHES = 2, COPY_CEILING_SAMPLES = 20 };
+static const double COPY_WARMUP_S = 0.2;
 static const double WALL_LIMIT_S = 15.0;
 static const double TARGET_MEDIAN_ERROR = 0.005;
 static const long long CLOCK_PROBE_NS = 20000;
@@ -56,6 +57,7 @@ struct slot {
 
 static struct {
     int open;
+    int ready;                 /* stream, events and flush buffer exist */
     int ordinal;
     struct device_info info;
     cudaStream_t stream;
@@ -84,33 +86,46 @@ static void pool_release(void)
         slot_release(&gpu.slots[i]);
 }
 
-/* Makes slot i hold at least bytes; device memory is only reallocated to grow. */
-static int slot_reserve(int i, size_t bytes, char *error, size_t error_size)
+/* Explains a failed allocation: out of memory with the sizes, or the CUDA error. */
+static void allocation_failure(size_t launch_bytes, char *error, size_t error_size)
+{
+    size_t free_bytes = 0, total = 0;
+    char wanted[32], available[32], all[32];
+    if (cuda_status != cudaErrorMemoryAllocation) {
+        snprintf(error, error_size, "CUDA error: %s", cuda_failure);
+        return;
+    }
+    cudaGetLastError();
+    cudaMemGetInfo(&free_bytes, &total);
+    snprintf(error, error_size, "out of device memory: this launch needs %s of buffers and the device "
+             "has %s free (of %s)", format_bytes(launch_bytes, wanted, sizeof wanted),
+             format_bytes(free_bytes, available, sizeof available), format_bytes(total, all, sizeof all));
+}
+
+/* Makes slot i hold at least bytes; device memory is only reallocated to grow.
+   When memory is short, every slot is given back and the allocation tried again. */
+static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, size_t error_size)
 {
     struct slot *s = &gpu.slots[i];
     if (s->capacity >= bytes)
         return 0;
     slot_release(s);
-    if (cudaMalloc(&s->device, bytes) != cudaSuccess) {
-        size_t free_bytes = 0, total = 0;
-        cudaGetLastError();
+    if (CUDA_TRY(cudaMalloc(&s->device, bytes))) {
         s->device = NULL;
-        pool_release();   /* give back every slot, then try once more */
-        cudaMemGetInfo(&free_bytes, &total);
-        if (cudaMalloc(&s->device, bytes) != cudaSuccess) {
-            cudaGetLastError();
+        pool_release();
+        if (CUDA_TRY(cudaMalloc(&s->device, bytes))) {
             s->device = NULL;
-            snprintf(error, error_size,
-                     "out of device memory: a buffer of %.2f GB was asked for and %.2f GB are free",
-                     bytes / 1e9, free_bytes / 1e9);
+            allocation_failure(launch_bytes, error, error_size);
             return -1;
         }
     }
     s->host = malloc(bytes);
     s->expected = malloc(bytes);
     if (!s->host || !s->expected) {
+        char wanted[32];
         slot_release(s);
-        snprintf(error, error_size, "out of host memory: %.2f GB asked for", 2 * bytes / 1e9);
+        snprintf(error, error_size, "out of host memory: the check needs %s more",
+                 format_bytes(2.0 * bytes, wanted, sizeof wanted));
         return -1;
     }
     s->capacity = bytes;
@@ -209,6 +224,13 @@ static const char *no_gpu_reason(cudaError_t status)
     }
 }
 
+static double wall_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec + now.tv_nsec / 1e9;
+}
+
 /* The cache file for this device and driver's copy ceiling. */
 static int copy_ceiling_path(const struct device_info *info, char *path, size_t size)
 {
@@ -246,11 +268,14 @@ static void write_copy_ceiling(const struct device_info *info)
     fclose(file);
 }
 
-/* Times COPY_CEILING_SAMPLES device-to-device copies into ms (after warm-up). */
+/* Times COPY_CEILING_SAMPLES device-to-device copies into ms, after copying
+   for COPY_WARMUP_S so that the clocks have left their idle state. */
 static int time_device_copies(void *from, void *to, size_t bytes, struct timing *t)
 {
-    for (int i = 0; i < WARMUP_LAUNCHES; i++)
-        if (CUDA_TRY(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, gpu.stream)))
+    double started = wall_seconds();
+    while (wall_seconds() - started < COPY_WARMUP_S)
+        if (CUDA_TRY(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, gpu.stream)) ||
+            CUDA_TRY(cudaStreamSynchronize(gpu.stream)))
             return -1;
     t->sample_count = 0;
     for (int i = 0; i < COPY_CEILING_SAMPLES; i++) {
@@ -310,6 +335,7 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
         return -1;
     }
     gpu.open = 1;
+    gpu.ready = 1;
     if (read_copy_ceiling(&gpu.info) != 0) {
         char error[512];
         if (gpu_measure_copy(&gpu.info, error, sizeof error) != 0)
@@ -341,6 +367,21 @@ static int is_sticky(cudaError_t status)
     }
 }
 
+/* Resets the device after a sticky error and rebuilds what the session reuses;
+   a second reset is tried when the first leaves the device unusable. */
+static int reset_device(void)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        destroy_session_objects();
+        cudaDeviceReset();
+        cudaGetLastError();
+        gpu.ready = create_session_objects() == 0;
+        if (gpu.ready)
+            return 0;
+    }
+    return -1;
+}
+
 /* Reports a CUDA failure; after a sticky one, resets the device and rebuilds the session. */
 static enum run_status fail(char *error, size_t error_size)
 {
@@ -352,11 +393,11 @@ static enum run_status fail(char *error, size_t error_size)
     }
     char failure[512];
     snprintf(failure, sizeof failure, "%s", cuda_failure);
-    destroy_session_objects();
-    cudaDeviceReset();
-    int rebuilt = create_session_objects() == 0;
-    snprintf(error, error_size, "CUDA error: %s; the device was reset%s", failure,
-             rebuilt ? " and is ready again" : ", but could not be set up again");
+    if (reset_device() == 0)
+        snprintf(error, error_size, "CUDA error: %s; the device was reset and is ready again", failure);
+    else
+        snprintf(error, error_size, "CUDA error: %s; the device was reset but could not be set up "
+                 "again (%s)", failure, cuda_failure);
     return RUN_FAILED;
 }
 
@@ -434,12 +475,6 @@ static int check_outputs(const struct family *f, const struct params *p, const s
     return 0;
 }
 
-static double wall_seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec + now.tv_nsec / 1e9;
-}
 
 /* Empties L2 of everything a kernel could reuse: write a buffer twice the L2
    size, then read it back so that the lines left behind are clean and nothing
@@ -523,10 +558,14 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
                                struct result *r, char *error, size_t error_size)
 {
     size_t bytes[MAX_BUFFERS];
+    if (!gpu.ready && reset_device() != 0) {
+        snprintf(error, error_size, "the GPU is not usable after an earlier error: %s", cuda_failure);
+        return RUN_FAILED;
+    }
     struct gpu_launch launch = { .params = p, .shape = f->shape(p), .stream = gpu.stream };
-    family_buffer_bytes(f, p, bytes);
+    size_t launch_bytes = family_buffer_bytes(f, p, bytes);
     for (int i = 0; i < f->buffer_count; i++) {
-        if (slot_reserve(i, bytes[i] ? bytes[i] : 4, error, error_size))
+        if (slot_reserve(i, bytes[i] ? bytes[i] : 4, launch_bytes, error, error_size))
             return RUN_FAILED;
         launch.buffers[i] = gpu.slots[i].device;
     }

@@ -11,6 +11,8 @@ void out_write(const char *text, size_t length);
 void out_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* Notices and errors: to stderr, one line each, "warplab: " first. */
 void notice(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* "512 B", "4.2 MB", "1.07 GB": decimal units, as memory sizes are quoted to students. */
+const char *format_bytes(double bytes, char *buffer, size_t size);
 /* Whether stdout can show Unicode blocks and colour (a terminal, TERM not dumb, no NO_COLOR). */
 int out_is_fancy(void);
 

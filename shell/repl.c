@@ -5,6 +5,7 @@
 ** callback interface so that Ctrl-C at the prompt cancels the line cleanly.
 */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,29 +46,48 @@ static void cancel_line(void)
     out_write("\n", 1);
 }
 
+/* Waits for input or Ctrl-C; SIGINT is blocked everywhere else while reading,
+   so a Ctrl-C can only arrive here and never in the middle of readline. */
+static int wait_for_input(const sigset_t *unblocked)
+{
+    fd_set input;
+    FD_ZERO(&input);
+    FD_SET(fileno(rl_instream), &input);
+    return pselect(fileno(rl_instream) + 1, &input, NULL, NULL, NULL, unblocked);
+}
+
 /* Reads one line at prompt; Ctrl-C returns READ_INTERRUPTED. */
 static enum read_status read_line(const char *prompt, char **line)
 {
+    sigset_t sigint, previous;
+    enum read_status status = READ_LINE;
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    sigprocmask(SIG_BLOCK, &sigint, &previous);
     reading.line = NULL;
     reading.done = 0;
     rl_callback_handler_install(prompt, on_line);
     while (!reading.done) {
-        fd_set input;
-        FD_ZERO(&input);
-        FD_SET(fileno(rl_instream), &input);
-        if (select(fileno(rl_instream) + 1, &input, NULL, NULL, NULL) < 0) {
-            if (errno != EINTR)
-                return READ_EOF;
+        if (wait_for_input(&previous) < 0) {
+            if (errno != EINTR) {
+                status = READ_EOF;
+                break;
+            }
             if (interrupt_requested) {
                 interrupt_clear(session.L);
                 cancel_line();
-                return READ_INTERRUPTED;
+                status = READ_INTERRUPTED;
+                break;
             }
             continue;
         }
         rl_callback_read_char();
     }
+    sigprocmask(SIG_SETMASK, &previous, NULL);
+    if (status != READ_LINE)
+        return status;
     *line = reading.line;
+    rl_eof_found = 0;   /* else readline 8.2 keeps treating later lines as after EOF */
     return reading.line ? READ_LINE : READ_EOF;
 }
 
@@ -186,6 +206,10 @@ int repl_run(void)
     complete_install();
     using_history();
     stifle_history(HISTORY_LENGTH);
+    /* "#<time>" lines delimit entries in the file, so multi-line chunks stay whole */
+    history_write_timestamps = 1;
+    history_comment_char = '#';
+    history_multiline_entries = 1;
     if (path)
         read_history(path);
     for (;;) {
@@ -213,6 +237,5 @@ int repl_run(void)
     }
     if (path)
         history_truncate_file(path, HISTORY_LENGTH);
-    out_write("\n", 1);
     return 0;
 }
