@@ -29,3 +29,24 @@ for _, case in ipairs({ {"offset", {offset = 1}}, {"strided", {stride = 4}}, {"c
   print(case[1] .. "_repeat_spread", (medians[5] - medians[1]) / medians[3])
   print(case[1] .. "_repeat_median_ms", medians[3])
 end
+
+-- Counters (issue 4): one launch end to end, and a sweep of 33 configurations.
+local probe = launch("offset", {offset = 1})
+if probe.counters then
+  local metrics = {}
+  for _, c in pairs(probe.counters) do metrics[#metrics + 1] = c.metric end
+  print("metrics", table.concat(metrics, ","))
+  local walls = {}
+  for i = 1, 5 do walls[i] = launch("offset", {offset = 1}).wall_ms end
+  table.sort(walls)
+  print("launch_with_counters_ms", walls[3])
+  walls = {}
+  for i = 1, 5 do walls[i] = launch("offset", {offset = 1, counters = false}).wall_ms end
+  table.sort(walls)
+  print("launch_without_counters_ms", walls[3])
+  local total = 0
+  for offset = 0, 32 do total = total + launch("offset", {offset = offset}).wall_ms end
+  print("sweep33_per_config_ms", total / 33)
+else
+  print("counters_unavailable", probe.counters_unavailable)
+end

@@ -14,16 +14,27 @@ void warp_linear(struct warp_access *acc, enum access_kind kind, int bytes,
                  long long warp, uint64_t base, long long stride,
                  long long offset, long long active_threads)
 {
+    long long first_thread = warp * WARP_SIZE;
+    long long lanes = active_threads - first_thread;
     acc->kind = kind;
     acc->bytes = bytes;
+    acc->affine = 1;
+    acc->first_lane = 0;
+    acc->lane_count = (int)(lanes < 0 ? 0 : lanes > WARP_SIZE ? WARP_SIZE : lanes);
+    acc->first_addr = base + (uint64_t)(first_thread * stride + offset) * (uint64_t)bytes;
+    acc->step = stride * bytes;
+}
+
+void warp_access_expand(struct warp_access *acc)
+{
+    if (!acc->affine)
+        return;
     acc->active = 0;
     for (int lane = 0; lane < WARP_SIZE; lane++) {
-        long long t = warp * WARP_SIZE + lane;
-        if (t >= active_threads) {
-            acc->addr[lane] = 0;
-            continue;
-        }
-        acc->active |= 1u << lane;
-        acc->addr[lane] = base + (uint64_t)(t * stride + offset) * (uint64_t)bytes;
+        int k = lane - acc->first_lane;
+        int on = k >= 0 && k < acc->lane_count;
+        acc->addr[lane] = on ? acc->first_addr + (uint64_t)((int64_t)k * acc->step) : 0;
+        acc->active |= (uint32_t)on << lane;
     }
+    acc->affine = 0;
 }

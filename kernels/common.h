@@ -15,4 +15,7 @@ void warp_linear(struct warp_access *acc, enum access_kind kind, int bytes,
                  long long warp, uint64_t base, long long stride,
                  long long offset, long long active_threads);
 
+/* Fills addr[] and active of an affine access (and clears `affine`). */
+void warp_access_expand(struct warp_access *acc);
+
 #endif

@@ -45,12 +45,20 @@ struct buffer_decl {
     int element_bytes;   /* 0: the family's element_bytes(params) */
 };
 
-/* One warp-wide memory instruction, as the model sees it. */
+/* One warp-wide memory instruction, as the model sees it: either lane by
+   lane (addr[] and active), or, when `affine` is set, as lanes first_lane ..
+   first_lane + lane_count - 1 at first_addr + k * step; then addr[] and
+   active are only filled on demand (warp_access_expand), which keeps the
+   model fast for the common streaming patterns. */
 enum access_kind { ACCESS_LOAD, ACCESS_STORE };
 
 struct warp_access {
     enum access_kind kind;
     int bytes;                 /* per lane: 1, 2, 4, 8 or 16 */
+    int affine;
+    int first_lane, lane_count;
+    uint64_t first_addr;
+    int64_t step;
     uint32_t active;           /* lanes that execute it */
     uint64_t addr[WARP_SIZE];  /* byte address per lane (model address space) */
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "model.h"
 #include "registry.h"
+#include "common.h"
 
 void model_buffer_bases(int buffer_count, uint64_t *base)
 {
@@ -49,14 +50,55 @@ static int distinct_units(const struct warp_access *a, int unit_bytes)
     return count_distinct(unit, n);
 }
 
+/* Sectors and lines of one instruction. */
+struct units {
+    int sectors, lines;
+};
+
+static struct units count_units(const struct warp_access *a)
+{
+    struct units u = { distinct_units(a, SECTOR_BYTES), distinct_units(a, LINE_BYTES) };
+    return u;
+}
+
+/* Affine accesses: the counts depend only on where the first address falls
+   within a 128-byte line, the step, the width and the lane count, so they
+   are computed once per such key and remembered. */
+enum { AFFINE_CACHE_SIZE = 4096 };
+static struct affine_entry {
+    int used;
+    uint64_t first_in_line;
+    int64_t step;
+    int bytes, lane_count;
+    struct units units;
+} affine_cache[AFFINE_CACHE_SIZE];
+
+static struct units affine_units(const struct warp_access *a)
+{
+    uint64_t first_in_line = a->first_addr % LINE_BYTES;
+    uint64_t hash = (first_in_line * 31 + (uint64_t)a->step * 131 + (uint64_t)a->bytes * 7 +
+                     (uint64_t)a->lane_count) % AFFINE_CACHE_SIZE;
+    struct affine_entry *e = &affine_cache[hash];
+    if (e->used && e->first_in_line == first_in_line && e->step == a->step &&
+        e->bytes == a->bytes && e->lane_count == a->lane_count)
+        return e->units;
+    struct warp_access expanded = *a;
+    expanded.first_addr = first_in_line;   /* same counts, smaller numbers */
+    warp_access_expand(&expanded);
+    *e = (struct affine_entry){ 1, first_in_line, a->step, a->bytes, a->lane_count, count_units(&expanded) };
+    return e->units;
+}
+
 void traffic_add(struct traffic *t, const struct warp_access *a)
 {
-    if (a->active == 0)
+    int lanes = a->affine ? a->lane_count : __builtin_popcount(a->active);
+    if (lanes == 0)
         return;   /* the whole warp branched around it: no request */
-    uint64_t bytes = (uint64_t)__builtin_popcount(a->active) * (uint64_t)a->bytes;
+    uint64_t bytes = (uint64_t)lanes * (uint64_t)a->bytes;
+    struct units u = a->affine ? affine_units(a) : count_units(a);
     t->requests++;
-    t->sectors += distinct_units(a, SECTOR_BYTES);
-    t->lines += distinct_units(a, LINE_BYTES);
+    t->sectors += u.sectors;
+    t->lines += u.lines;
     t->ideal_sectors += (bytes + SECTOR_BYTES - 1) / SECTOR_BYTES;
     t->bytes += bytes;
 }

@@ -69,15 +69,46 @@ end
 local Result = core.Result
 Result.__name = "warplab.result"
 
-local function traffic_lines(label, t, measured_backend)
+-- "5.00 sectors/request   model 5.00   ideal 4.00   bar", then the counts;
+-- a disagreement between the hardware and the model is marked with "!=".
+local function traffic_lines(label, t, model, measured_backend)
   local tag = t.source == "model" and measured_backend and " (model)" or ""
+  local beside = t.source == "hardware" and fmt("   model %.2f", model.sectors_per_request) or ""
+  local counts = fmt("%s requests · %s sectors · %s lines", commas(t.requests), commas(t.sectors),
+                     commas(t.lines))
+  if t.source == "hardware" then
+    local same = t.requests == model.requests and t.sectors == model.sectors
+    counts = fmt("%s requests · %s sectors (hardware)%s", commas(t.requests), commas(t.sectors),
+                 same and " = model" or fmt("  != model %s requests · %s sectors",
+                                             commas(model.requests), commas(model.sectors)))
+  end
+  return table.concat({
+    fmt("  %-10s %.2f sectors/request%s%s   ideal %.2f   %s %s useful", label, t.sectors_per_request,
+        tag, beside, t.ideal, bar(t.useful_fraction, 10), percent(t.useful_fraction)),
+    fmt("  %-10s %s", "", counts),
+  }, "\n")
+end
+
+-- DRAM, cache and shared-memory lines from the hardware counters.
+local function counter_lines(r)
+  local c = r.counters
+  if not c then
+    return r.counters_unavailable and { "  counters   unavailable: " .. r.counters_unavailable } or {}
+  end
   local lines = {
-    fmt("  %-10s %.2f sectors/request%s   ideal %.2f   %s %s useful", label,
-        t.sectors_per_request, tag, t.ideal, bar(t.useful_fraction, 10), percent(t.useful_fraction)),
-    fmt("  %-10s %s requests · %s sectors · %s lines", "", commas(t.requests), commas(t.sectors),
-        commas(t.lines)),
+    fmt("  DRAM       %s read · %s written (hardware)", bytes(c.dram_read_bytes.value),
+        bytes(c.dram_write_bytes.value)),
+    fmt("  caches     L1 hit %.1f%% · L2 hit %.1f%% · L2 served %s sectors to L1, took %s from it",
+        c.l1_hit_rate.value, c.l2_hit_rate.value, commas(c.l2_read_sectors.value),
+        commas(c.l2_write_sectors.value)),
   }
-  return table.concat(lines, "\n")
+  local wavefronts = c.shared_load_wavefronts.value + c.shared_store_wavefronts.value
+  if wavefronts > 0 then
+    lines[#lines + 1] = fmt("  shared     %s load / %s store wavefronts · %s / %s bank conflicts",
+      commas(c.shared_load_wavefronts.value), commas(c.shared_store_wavefronts.value),
+      commas(c.shared_load_conflicts.value), commas(c.shared_store_conflicts.value))
+  end
+  return lines
 end
 
 local function header_line(r)
@@ -119,11 +150,12 @@ function Result.__tostring(r)
   local lines = {
     header_line(r),
     time_lines(r),
-    traffic_lines("loads", r.load, measured),
-    traffic_lines("stores", r.store, measured),
-    fmt("  footprint  %s in buffers · %s useful bytes moved", bytes(r.footprint_bytes),
-        bytes(r.useful_bytes)),
+    traffic_lines("loads", r.load, r.model.load, measured),
+    traffic_lines("stores", r.store, r.model.store, measured),
   }
+  for _, line in ipairs(counter_lines(r)) do lines[#lines + 1] = line end
+  lines[#lines + 1] = fmt("  footprint  %s in buffers · %s useful bytes moved", bytes(r.footprint_bytes),
+                          bytes(r.useful_bytes))
   lines[#lines + 1] = check_line(r)
   for _, warning in ipairs(r.warnings) do lines[#lines + 1] = "  note       " .. warning end
   return table.concat(lines, "\n")
@@ -234,8 +266,14 @@ device() describes the GPU (or, in sim mode, the modelled one): name,
 compute_capability, sm_count, l2_bytes, memory_bytes, bus_width_bits,
 memory_clock_mhz, peak_gbs, sm_clock_mhz, and on a GPU copy_gbs: the
 measured copy ceiling (measure_copy() measures it again).]],
+  counters = [[
+On a GPU each launch also reads hardware counters in one profiled run after
+the timed samples: result.counters holds each value with its Nsight Compute
+metric name, and load/store take their requests and sectors from the
+hardware. explain("sectors_per_request") (or any counter's name) says what a
+number means. config{counters=false} turns them off.]],
   config = [[
-config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true}
+config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true}
 changes how launches measure for the rest of the session and returns the
 settings; the same keys in one launch's params change that launch only:
   launch("copy", {n=2^16, cache="warm"})]],
@@ -249,7 +287,8 @@ warplab shows how GPU memory access patterns become memory traffic.
   launch("offset", {offset=1})   run a kernel; the result prints itself
   kernels()                      the kernel families; info("strided") for one
   device()                       the GPU, or the modelled one
-  help("launch")                 more on a topic: launch, result, kernels, device, config, commands
+  explain("sectors_per_request") what a number means, and its Nsight Compute metric
+  help("launch")                 more on a topic: launch, result, kernels, device, counters, config, commands
 Tab completes names, including kernel names inside launch(".]]
 
 -- help([topic]): an overview, or one topic.

@@ -5,8 +5,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "counter_table.h"
 #include "interrupt.h"
 #include "model.h"
 #include "output.h"
@@ -39,20 +41,6 @@ static const struct family *check_family(lua_State *L, int arg)
     luaL_pushresult(&b);
     luaL_argerror(L, arg, lua_tostring(L, -1));
     return NULL;
-}
-
-static void unknown_param(lua_State *L, int arg, const struct family *f, const char *name)
-{
-    char names[512];
-    const char *near = param_nearest(f, name);
-    param_names(f, names, sizeof names);
-    if (near)
-        lua_pushfstring(L, "unknown parameter '%s' for '%s'; did you mean '%s'? (valid: %s; "
-                           "options: cache, min_samples, budget_ms, check)", name, f->name, near, names);
-    else
-        lua_pushfstring(L, "unknown parameter '%s' for '%s' (valid: %s; options: cache, "
-                           "min_samples, budget_ms, check)", name, f->name, names);
-    luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
 /* Reads the value on top of the stack into slot i of p, checked against its declaration. */
@@ -129,11 +117,20 @@ static int read_check(lua_State *L, struct measure_options *o)
     return 0;
 }
 
+static int read_counters(lua_State *L, struct measure_options *o)
+{
+    if (lua_type(L, -1) != LUA_TBOOLEAN)
+        return -1;
+    o->counters = lua_toboolean(L, -1);
+    return 0;
+}
+
 static const struct option_decl options[] = {
     { "cache", "\"cold\" (flush L2 before each sample) or \"warm\"", read_cache },
     { "min_samples", "an integer from 1 to 1000", read_min_samples },
     { "budget_ms", "a number of milliseconds above 0, at most 60000", read_budget_ms },
     { "check", "true or false (compare with the CPU reference)", read_check },
+    { "counters", "true or false (read hardware counters)", read_counters },
 };
 
 static const struct option_decl *find_option(const char *name)
@@ -142,6 +139,31 @@ static const struct option_decl *find_option(const char *name)
         if (strcmp(options[i].name, name) == 0)
             return &options[i];
     return NULL;
+}
+
+/* "cache, min_samples, ...": the measurement options, for messages. */
+static const char *option_names(char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < COUNT_OF(options) && used < size; i++)
+        used += snprintf(out + used, size - used, "%s%s", i ? ", " : "", options[i].name);
+    return out;
+}
+
+static void unknown_param(lua_State *L, int arg, const struct family *f, const char *name)
+{
+    char names[512], option_list[128];
+    const char *near = param_nearest(f, name);
+    param_names(f, names, sizeof names);
+    option_names(option_list, sizeof option_list);
+    if (near)
+        lua_pushfstring(L, "unknown parameter '%s' for '%s'; did you mean '%s'? (valid: %s; options: %s)",
+                        name, f->name, near, names, option_list);
+    else
+        lua_pushfstring(L, "unknown parameter '%s' for '%s' (valid: %s; options: %s)", name, f->name,
+                        names, option_list);
+    luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
 /* Reads the option value on top of the stack, or raises an argument error. */
@@ -188,6 +210,8 @@ static void push_options(lua_State *L, const struct measure_options *o)
     SET_NUMBER("budget_ms", o->budget_ms);
     lua_pushboolean(L, o->check);
     lua_setfield(L, -2, "check");
+    lua_pushboolean(L, o->counters);
+    lua_setfield(L, -2, "counters");
 }
 
 /* config{...}: changes how the session measures; returns the settings now. */
@@ -200,9 +224,10 @@ static int api_config(lua_State *L)
         while (lua_next(L, 1)) {
             const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
             const struct option_decl *option = find_option(name);
+            char option_list[128];
             if (!option)
-                luaL_argerror(L, 1, lua_pushfstring(L, "unknown setting '%s' (settings: cache, "
-                                                       "min_samples, budget_ms, check)", name));
+                luaL_argerror(L, 1, lua_pushfstring(L, "unknown setting '%s' (settings: %s)", name,
+                                                       option_names(option_list, sizeof option_list)));
             read_option(L, 1, option, &o);
             lua_pop(L, 1);
         }
@@ -224,6 +249,13 @@ static void check_footprint(lua_State *L, int arg, const struct family *f, const
                     (lua_Integer)p->v[PARAM_N], format_bytes(total, needed, sizeof needed),
                     session.device.name, format_bytes(session.device.memory_bytes, memory, sizeof memory));
     luaL_argerror(L, arg, lua_tostring(L, -1));
+}
+
+static double monotonic_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
 }
 
 static int raise_interrupted(lua_State *L)
@@ -250,6 +282,7 @@ static int api_launch(lua_State *L)
     static struct result r;   /* large (the samples): kept off the C stack */
     struct measure_options o;
     char error[768];
+    double started = monotonic_ms();
     memset(&r, 0, sizeof r);
     r.family = f;
     check_params(L, 2, f, &r.params, &o);
@@ -267,6 +300,7 @@ static int api_launch(lua_State *L)
         return raise_interrupted(L);
     if (status == RUN_FAILED)
         return luaL_error(L, "launch of '%s' failed: %s", f->name, error);
+    r.wall_ms = monotonic_ms() - started;
     result_push(L, &r);
     return 1;
 }
@@ -385,7 +419,58 @@ static int api_measure_copy(lua_State *L)
     return 1;
 }
 
+/* The counter or derived term named `name`, or NULL. */
+static const struct counter_decl *find_term(const char *name)
+{
+    for (int i = 0; i < COUNTER_COUNT; i++)
+        if (strcmp(counter_table[i].field, name) == 0)
+            return &counter_table[i];
+    for (int i = 0; i < derived_term_count; i++)
+        if (strcmp(derived_terms[i].field, name) == 0)
+            return &derived_terms[i];
+    return NULL;
+}
+
+static void add_term_names(luaL_Buffer *b)
+{
+    for (int i = 0; i < derived_term_count; i++) {
+        luaL_addstring(b, i ? ", " : "");
+        luaL_addstring(b, derived_terms[i].field);
+    }
+    for (int i = 0; i < COUNTER_COUNT; i++) {
+        luaL_addstring(b, ", ");
+        luaL_addstring(b, counter_table[i].field);
+    }
+}
+
+/* explain(term): what a counter or derived number means, and its Nsight Compute metric. */
+static int api_explain(lua_State *L)
+{
+    luaL_Buffer b;
+    const char *name = luaL_optstring(L, 1, NULL);
+    const struct counter_decl *term = name ? find_term(name) : NULL;
+    if (term) {
+        out_printf("%s: %s\n  Nsight Compute: %s\n", term->field, term->meaning, term->metric);
+        return 0;
+    }
+    luaL_buffinit(L, &b);
+    if (name) {
+        lua_pushfstring(L, "unknown term '%s' (terms: ", name);
+        luaL_addvalue(&b);
+        add_term_names(&b);
+        luaL_addstring(&b, ")");
+        luaL_pushresult(&b);
+        return luaL_argerror(L, 1, lua_tostring(L, -1));
+    }
+    luaL_addstring(&b, "explain(term) knows: ");
+    add_term_names(&b);
+    luaL_pushresult(&b);
+    out_printf("%s\n", lua_tostring(L, -1));
+    return 0;
+}
+
 static const luaL_Reg globals[] = {
+    { "explain", api_explain },
     { "launch", api_launch },
     { "config", api_config },
     { "measure_copy", api_measure_copy },

@@ -30,6 +30,7 @@ struct measure_options {
     int min_samples;
     double budget_ms;    /* GPU time the samples may take */
     int check;           /* compare outputs with the CPU reference */
+    int counters;        /* read hardware counters in a profiled run after the samples */
 };
 
 enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_INTERRUPTED = -2 };

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cuda_runtime_api.h>
 #include "backend.h"
+#include "counters.h"
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
@@ -68,6 +69,8 @@ static struct {
     int *flush_sink;
     long long *clock_counts;   /* the probe's cycles and nanoseconds */
     void *reserved;            /* WARPLAB_TEST_RESERVE_BYTES: memory held to test running out */
+    int counters_tried;        /* counters_open was called in this context */
+    char counters_unavailable[256];   /* why counters_open failed, or empty */
     uint64_t seed;
 } gpu;
 
@@ -196,6 +199,8 @@ static void free_device(void **pointer)
 
 static void destroy_session_objects(void)
 {
+    counters_close();   /* the profiler belongs to the context a reset destroys */
+    gpu.counters_tried = 0;
     pool_release();
     free_device(&gpu.flush);
     free_device((void **)&gpu.flush_sink);
@@ -553,6 +558,45 @@ static enum run_status take_samples(const struct family *f, const struct gpu_lau
     return RUN_OK;
 }
 
+/* What the profiled run launches for one item: an L2 flush, then the kernel. */
+struct profiled_launch {
+    const struct family *family;
+    const struct gpu_launch *launch;
+};
+
+static int enqueue_flush_and_kernel(int index, void *user)
+{
+    const struct profiled_launch *item = (const struct profiled_launch *)user + index;
+    return CUDA_TRY((cudaError_t)flush_read_launch(gpu.flush, gpu.flush_bytes, gpu.flush_sink,
+                                                   gpu.info.sm_count, gpu.stream)) ||
+           CUDA_TRY((cudaError_t)item->family->launch(item->launch));
+}
+
+/* Sets the profiler up on first use; 0, or -1 with the reason kept for later launches. */
+static int ensure_counters(void)
+{
+    if (!gpu.counters_tried) {
+        gpu.counters_tried = 1;
+        gpu.counters_unavailable[0] = 0;
+        counters_open(gpu.ordinal, gpu.counters_unavailable, sizeof gpu.counters_unavailable);
+    }
+    return gpu.counters_unavailable[0] ? -1 : 0;
+}
+
+/* One profiled run of the kernel, apart from the timed samples: hardware counters into r. */
+static void read_counters(const struct family *f, const struct gpu_launch *launch, struct result *r)
+{
+    struct profiled_launch item = { f, launch };
+    if (ensure_counters() != 0) {
+        snprintf(r->counters_unavailable, sizeof r->counters_unavailable, "%s", gpu.counters_unavailable);
+        return;
+    }
+    if (counters_profile(1, 2, enqueue_flush_and_kernel, &item, &r->counters,
+                         r->counters_unavailable, sizeof r->counters_unavailable) == 0)
+        r->have_counters = 1;
+    cudaGetLastError();
+}
+
 static enum run_status gpu_run(const struct family *f, const struct params *p,
                                const struct measure_options *options,
                                struct result *r, char *error, size_t error_size)
@@ -577,6 +621,8 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
         return status;
     r->measured = 1;
     r->cache = options->warm ? "warm" : "cold";
+    if (options->counters)
+        read_counters(f, &launch, r);
     if (r->sm_clock_mhz > 0 && r->sm_clock_mhz < 0.75 * gpu.info.sm_clock_mhz)
         result_warn(r, "the SM clock ran at %.0f MHz during the samples, under 75%% of its %.0f MHz: "
                     "the GPU was throttled or idling, and times are slower than it can do",

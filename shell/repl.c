@@ -5,11 +5,13 @@
 ** callback interface so that Ctrl-C at the prompt cancels the line cleanly.
 */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <unistd.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 #include <lauxlib.h>
@@ -46,44 +48,96 @@ static void cancel_line(void)
     out_write("\n", 1);
 }
 
-/* Waits for input or Ctrl-C; SIGINT is blocked everywhere else while reading,
-   so a Ctrl-C can only arrive here and never in the middle of readline. */
-static int wait_for_input(const sigset_t *unblocked)
+/* SIGINT is blocked while a line is read, except inside the two waits for
+   input below (ours and readline's), so a Ctrl-C always ends a wait instead
+   of landing where it could be lost. */
+static sigset_t unblocked_mask;
+
+/* A key readline gets when Ctrl-C ended its own wait for a byte; it is bound
+   to nothing, and read_line sees the flag and cancels the line. */
+enum { INTERRUPT_KEY = 0x1e };
+
+static int wait_for_input(void)
 {
     fd_set input;
     FD_ZERO(&input);
     FD_SET(fileno(rl_instream), &input);
-    return pselect(fileno(rl_instream) + 1, &input, NULL, NULL, NULL, unblocked);
+    return pselect(fileno(rl_instream) + 1, &input, NULL, NULL, NULL, &unblocked_mask);
+}
+
+/* Reads a byte without waiting: a Ctrl-C makes the terminal throw typed-ahead
+   input away, so a byte select() saw may be gone by the time it is read. The
+   read goes through a second, non-blocking handle on the same terminal, so
+   stdin (which shares its flags with stdout) stays as it was. */
+static ssize_t read_without_waiting(int fd, unsigned char *byte)
+{
+    static int nonblocking_fd = -2;
+    if (nonblocking_fd == -2) {
+        const char *name = ttyname(fd);
+        nonblocking_fd = name ? open(name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1;
+    }
+    return read(nonblocking_fd >= 0 ? nonblocking_fd : fd, byte, 1);
+}
+
+/* readline's byte reader: like its own, but a Ctrl-C while it waits returns INTERRUPT_KEY. */
+static int read_byte(FILE *stream)
+{
+    unsigned char byte;
+    for (;;) {
+        if (interrupt_requested)
+            return INTERRUPT_KEY;
+        if (wait_for_input() < 0) {
+            if (errno == EINTR)
+                continue;
+            return EOF;
+        }
+        if (interrupt_requested)
+            return INTERRUPT_KEY;
+        ssize_t got = read_without_waiting(fileno(stream), &byte);
+        if (got == 1)
+            return byte;
+        if (got == 0 || (errno != EINTR && errno != EAGAIN))
+            return EOF;
+    }
+}
+
+static int ignore_key(int count, int key)
+{
+    return 0;
 }
 
 /* Reads one line at prompt; Ctrl-C returns READ_INTERRUPTED. */
 static enum read_status read_line(const char *prompt, char **line)
 {
-    sigset_t sigint, previous;
+    sigset_t sigint;
     enum read_status status = READ_LINE;
     sigemptyset(&sigint);
     sigaddset(&sigint, SIGINT);
-    sigprocmask(SIG_BLOCK, &sigint, &previous);
+    sigprocmask(SIG_BLOCK, &sigint, &unblocked_mask);
+    sigdelset(&unblocked_mask, SIGINT);
     reading.line = NULL;
     reading.done = 0;
-    rl_callback_handler_install(prompt, on_line);
-    while (!reading.done) {
-        if (wait_for_input(&previous) < 0) {
+    if (!interrupt_requested)
+        rl_callback_handler_install(prompt, on_line);
+    while (!reading.done && !interrupt_requested) {
+        if (wait_for_input() < 0) {
             if (errno != EINTR) {
                 status = READ_EOF;
-                break;
-            }
-            if (interrupt_requested) {
-                interrupt_clear(session.L);
-                cancel_line();
-                status = READ_INTERRUPTED;
                 break;
             }
             continue;
         }
         rl_callback_read_char();
     }
-    sigprocmask(SIG_SETMASK, &previous, NULL);
+    if (interrupt_requested && status == READ_LINE) {
+        interrupt_clear(session.L);
+        if (reading.done)
+            free(reading.line);
+        else
+            cancel_line();
+        status = READ_INTERRUPTED;
+    }
+    sigprocmask(SIG_UNBLOCK, &sigint, NULL);
     if (status != READ_LINE)
         return status;
     *line = reading.line;
@@ -203,6 +257,8 @@ int repl_run(void)
         notice("%s", session.backend_notice);
     rl_catch_signals = 0;   /* Ctrl-C is ours: see read_line */
     rl_readline_name = "warplab";
+    rl_getc_function = read_byte;
+    rl_bind_key(INTERRUPT_KEY, ignore_key);
     complete_install();
     using_history();
     stifle_history(HISTORY_LENGTH);

@@ -19,6 +19,15 @@ void result_warn(struct result *r, const char *format, ...)
     va_end(args);
 }
 
+/* The model's traffic with requests and sectors replaced by the hardware's. */
+static struct traffic measured_traffic(const struct traffic *model, double requests, double sectors)
+{
+    struct traffic t = *model;
+    t.requests = (uint64_t)requests;
+    t.sectors = (uint64_t)sectors;
+    return t;
+}
+
 /* One direction's traffic: counts, per-request averages and where they came from. */
 static void push_traffic(lua_State *L, const struct traffic *t, const char *source)
 {
@@ -69,6 +78,38 @@ static void push_timing(lua_State *L, const struct result *r)
     lua_setfield(L, -2, "samples");
 }
 
+/* load and store: the hardware's requests and sectors when counters were read, else the model's. */
+static void push_load_store(lua_State *L, const struct result *r)
+{
+    const double *c = r->counters.value;
+    if (!r->have_counters) {
+        push_traffic(L, &r->model.load, "model");
+        lua_setfield(L, -2, "load");
+        push_traffic(L, &r->model.store, "model");
+        lua_setfield(L, -2, "store");
+        return;
+    }
+    struct traffic load = measured_traffic(&r->model.load, c[COUNTER_LOAD_REQUESTS], c[COUNTER_LOAD_SECTORS]);
+    struct traffic store = measured_traffic(&r->model.store, c[COUNTER_STORE_REQUESTS], c[COUNTER_STORE_SECTORS]);
+    push_traffic(L, &load, "hardware");
+    lua_setfield(L, -2, "load");
+    push_traffic(L, &store, "hardware");
+    lua_setfield(L, -2, "store");
+}
+
+/* counters: each hardware value with its Nsight Compute metric name. */
+static void push_counters(lua_State *L, const struct result *r)
+{
+    lua_createtable(L, 0, COUNTER_COUNT);
+    for (int i = 0; i < COUNTER_COUNT; i++) {
+        lua_createtable(L, 0, 2);
+        SET_NUMBER("value", r->counters.value[i]);
+        SET_STRING("metric", counter_table[i].metric);
+        lua_setfield(L, -2, counter_table[i].field);
+    }
+    lua_setfield(L, -2, "counters");
+}
+
 void result_push(lua_State *L, const struct result *r)
 {
     lua_createtable(L, 0, 20);
@@ -78,13 +119,10 @@ void result_push(lua_State *L, const struct result *r)
     SET_STRING("backend", r->backend);
     SET_INTEGER("useful_bytes", r->useful_bytes);
     SET_INTEGER("footprint_bytes", r->footprint_bytes);
+    SET_NUMBER("wall_ms", r->wall_ms);
     if (r->measured)
         push_timing(L, r);
-    /* Until hardware counters are read, load and store are the model's. */
-    push_traffic(L, &r->model.load, "model");
-    lua_setfield(L, -2, "load");
-    push_traffic(L, &r->model.store, "model");
-    lua_setfield(L, -2, "store");
+    push_load_store(L, r);
     lua_createtable(L, 0, 2);
     push_traffic(L, &r->model.load, "model");
     lua_setfield(L, -2, "load");
@@ -97,6 +135,10 @@ void result_push(lua_State *L, const struct result *r)
     }
     if (r->correct == 0)
         SET_STRING("mismatch", r->mismatch);
+    if (r->have_counters)
+        push_counters(L, r);
+    if (r->counters_unavailable[0])
+        SET_STRING("counters_unavailable", r->counters_unavailable);
     lua_createtable(L, r->warning_count, 0);
     for (int i = 0; i < r->warning_count; i++) {
         lua_pushstring(L, r->warnings[i]);

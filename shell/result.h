@@ -7,6 +7,7 @@
 #include <lua.h>
 #include "family.h"
 #include "model.h"
+#include "counters.h"
 
 enum { MAX_SAMPLES = 1000, MAX_WARNINGS = 4 };
 
@@ -26,8 +27,12 @@ struct result {
     uint64_t useful_bytes;
     uint64_t footprint_bytes;         /* all buffers together */
     int measured;                     /* timing holds GPU measurements */
+    double wall_ms;                   /* the whole launch() call, model and counters included */
     struct timing timing;
     double sm_clock_mhz;              /* measured on the device during the samples; 0: not */
+    int have_counters;                /* counters holds the hardware's values */
+    struct counter_values counters;
+    char counters_unavailable[256];   /* why not, when counters were asked for and are missing */
     int correct;                      /* 1 or 0; -1 when not checked */
     char mismatch[256];               /* first wrong element, when correct is 0 */
     int warning_count;

@@ -127,7 +127,7 @@ int session_open(int force_sim, int ordinal)
         return -1;
     }
     luaL_openlibs(session.L);
-    session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1 };
+    session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1 };
     session.backend = backend_choose(force_sim, ordinal, &session.device,
                                      session.backend_notice, sizeof session.backend_notice);
     interrupt_install(session.L);

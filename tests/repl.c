@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include "tap.h"
 
-enum { TIMEOUT = 10, TAIL_BYTES = 400, ROWS = 24, COLUMNS = 80 };
+enum { TIMEOUT = 10, TAIL_BYTES = 400, ROWS = 24, COLUMNS = 80, BURST_LENGTH = 2000, GAP_BYTES = 64 };
 
 static const char PROMPT[] = "> ", CONTINUATION_PROMPT[] = ">> ";
 static const char CTRL_C[] = "\x03", CTRL_D[] = "\x04", TAB[] = "\t", UP_ARROW[] = "\x1b[A";
@@ -344,6 +344,78 @@ static int file_contains(const char *path, const char *text)
     return 0;
 }
 
+/* Waits for the main prompt "> ", and not the ">> " that asks for more of a chunk. */
+static int expect_main_prompt(void)
+{
+    if (!expect(PROMPT, TIMEOUT))
+        return 0;
+    if (shell.match_start > 0 && shell.shown[shell.match_start - 1] == '>') {
+        printf("#   expected the main prompt \"> \" but the shell still asks for more with \">> \"\n");
+        show_tail();
+        return 0;
+    }
+    return 1;
+}
+
+/* How many line ends the terminal showed from offset to the end of its output. */
+static int lines_after(size_t offset)
+{
+    int count = 0;
+    for (size_t i = offset; i < shell.length; i++)
+        count += shell.shown[i] == '\n';
+    return count;
+}
+
+/* Types line and keeps in gap the bytes shown between its echo and answer: escapes only, no line end. */
+static int answer_gap(const char *line, const char *answer, char *gap, size_t size)
+{
+    char answer_line[256];
+    snprintf(answer_line, sizeof answer_line, "%s\r\n", answer);
+    if (!type_line(line))
+        return 0;
+    size_t echo_end = shell.searched_to;
+    if (!expect(answer_line, TIMEOUT))
+        return 0;
+    size_t length = shell.match_start - echo_end;
+    if (length >= size)
+        length = size - 1;
+    memcpy(gap, shell.shown + echo_end, length);
+    gap[length] = 0;
+    return expect(PROMPT, TIMEOUT);
+}
+
+/* Whether /proc says the shell holds a Ctrl-C that it has blocked and not yet handled (0 when there is no /proc). */
+static int sigint_held_blocked(pid_t pid)
+{
+    char path[64], line[256];
+    unsigned long long pending = 0, blocked = 0, value, sigint = 1ull << (SIGINT - 1);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return 0;
+    while (fgets(line, sizeof line, file)) {
+        if (sscanf(line, "SigPnd: %llx", &value) == 1 || sscanf(line, "ShdPnd: %llx", &value) == 1)
+            pending |= value;
+        else if (sscanf(line, "SigBlk: %llx", &value) == 1)
+            blocked = value;
+    }
+    fclose(file);
+    return (pending & sigint) && (blocked & sigint);
+}
+
+/* Types a burst of 'a's and Ctrl-C pause seconds after, while readline is likely still busy with them. */
+static int interrupt_burst(double pause)
+{
+    char burst[BURST_LENGTH + 1];
+    memset(burst, 'a', BURST_LENGTH);
+    burst[BURST_LENGTH] = 0;
+    if (!send(burst))
+        return 0;
+    if (pause > 0)
+        pause_for(pause);
+    return send(CTRL_C);
+}
+
 /* Case 1: the banner, then the prompt. */
 static void test_banner_and_prompt(void)
 {
@@ -451,6 +523,70 @@ static void test_quit(void)
     is_int(exit_status_after(start_at_prompt() && type_line(":quit")), 0, ":quit leaves with status 0");
 }
 
+/* Case 12: a Ctrl-C right behind a burst of typing is never lost, nor left to stop the next command.
+   The pauses spread the Ctrl-C over the time readline spends on the burst, where select() lost it. */
+static void test_ctrl_c_after_burst(void)
+{
+    static const double pauses[] = { 0, 0.0005, 0.001, 0.0015, 0.002 };
+    int passed = start_at_prompt();
+    for (size_t i = 0; passed && i < sizeof pauses / sizeof pauses[0]; i++) {
+        passed = interrupt_burst(pauses[i]) && expect_main_prompt() && gives("1+1", "2");
+        if (!passed)
+            printf("#   that was Ctrl-C number %zu, %g ms after %d a's%s\n", i + 1, pauses[i] * 1000, BURST_LENGTH,
+                   sigint_held_blocked(shell.pid) ? "; warplab holds it pending with SIGINT blocked" : "");
+    }
+    if (passed && memmem(shell.shown, shell.length, "interrupted!", strlen("interrupted!"))) {
+        printf("#   a Ctrl-C at the prompt stopped a command with interrupted!\n");
+        show_tail();
+        passed = 0;
+    }
+    ok(close_session(passed), "Ctrl-C right after 2000 typed a's gives the prompt back, then 1+1 prints 2 (5 times)");
+}
+
+/* Case 13: Ctrl-D at >> drops the unfinished chunk, and the next answer shows as any other does. */
+static void test_ctrl_d_at_continuation(void)
+{
+    char normal_gap[GAP_BYTES], gap_after_ctrl_d[GAP_BYTES];
+    int passed = start_at_prompt() && answer_gap("1+1", "2", normal_gap, sizeof normal_gap) &&
+                 type_line("function g()") && expect(CONTINUATION_PROMPT, TIMEOUT) && send(CTRL_D) &&
+                 expect_main_prompt() && answer_gap("1+1", "2", gap_after_ctrl_d, sizeof gap_after_ctrl_d);
+    if (passed && (strcmp(gap_after_ctrl_d, normal_gap) != 0 || strchr(gap_after_ctrl_d, '\n'))) {
+        fputs("#   between the echo of 1+1 and its answer, a normal answer shows \"", stdout);
+        print_visible(normal_gap, strlen(normal_gap));
+        fputs("\"\n#   but after Ctrl-D at >> the terminal showed \"", stdout);
+        print_visible(gap_after_ctrl_d, strlen(gap_after_ctrl_d));
+        fputs("\"\n", stdout);
+        show_tail();
+        passed = 0;
+    }
+    ok(close_session(passed), "Ctrl-D at >> goes back to >, and 1+1 then prints 2 with no blank line before it");
+}
+
+/* Case 14: Ctrl-D at the prompt leaves with status 0 and ends the prompt's line once, with no blank line. */
+static void test_ctrl_d_ends_with_one_newline(void)
+{
+    int started = start_at_prompt();
+    size_t prompt_end = shell.searched_to;
+    is_int(exit_status_after(started && send(CTRL_D)), 0, "Ctrl-D at a fresh prompt leaves with status 0");
+    int newlines = started ? lines_after(prompt_end) : -1;
+    if (started && newlines != 1)
+        show_tail();
+    is_int(newlines, 1, "Ctrl-D at the prompt prints exactly one newline after it");
+}
+
+/* Case 15: a chunk typed over three lines comes back whole with one Up in the next session. */
+static void test_multi_line_history(void)
+{
+    int typed = start_at_prompt() && type_line("function g(x)") && expect(CONTINUATION_PROMPT, TIMEOUT) &&
+                type_line("return x+1") && expect(CONTINUATION_PROMPT, TIMEOUT) && type_line("end") &&
+                expect_main_prompt() && send(CTRL_D);
+    is_int(exit_status_after(typed), 0, "a session that defines g over three lines leaves with status 0");
+    int recalled = start_at_prompt() && send(UP_ARROW) && expect("function g(x)", TIMEOUT) &&
+                   expect("return x+1", TIMEOUT) && expect("end", TIMEOUT) && send("\r") &&
+                   expect_main_prompt() && gives("g(1)", "2");
+    ok(close_session(recalled), "one Up in a new session recalls the whole three-line g, which runs: g(1) prints 2");
+}
+
 /* Fills the temporary folder: HOME with an inputrc; the state folder is left for warplab to create. */
 static int make_home(void)
 {
@@ -526,6 +662,10 @@ int main(void)
     test_colon_command(":zz", "unknown command", ":zz says unknown command");
     test_history_persists();
     test_quit();
+    test_ctrl_c_after_burst();
+    test_ctrl_d_at_continuation();
+    test_ctrl_d_ends_with_one_newline();
+    test_multi_line_history();
     remove_temp_dirs();
     free(shell.shown);
     return done();

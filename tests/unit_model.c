@@ -3,6 +3,7 @@
 */
 #include "model.h"
 #include "registry.h"
+#include "common.h"
 #include "tap.h"
 
 static struct model_counts run(const char *kernel, long long n, const char *name, long long value)
@@ -21,7 +22,7 @@ static struct model_counts run(const char *kernel, long long n, const char *name
 /* One warp instruction over explicit lane addresses. */
 static struct traffic one_access(int bytes, uint32_t active, uint64_t first, uint64_t step)
 {
-    struct warp_access a = { ACCESS_LOAD, bytes, active, { 0 } };
+    struct warp_access a = { .kind = ACCESS_LOAD, .bytes = bytes, .active = active };
     struct traffic t = { 0 };
     for (int lane = 0; lane < WARP_SIZE; lane++)
         a.addr[lane] = first + lane * step;
@@ -101,8 +102,36 @@ static void test_lane_patterns(void)
     is_int(t.lines, 32, "a 128-byte stride: a line per lane");
 }
 
+/* The affine shortcut (remembered counts) agrees with lane-by-lane counting. */
+static void test_affine_matches_lanes(void)
+{
+    static const int64_t steps[] = { 0, 1, 4, 8, 12, 16, 32, 36, 100, 128, 4096 };
+    static const int widths[] = { 1, 2, 4, 8, 16 };
+    static const int lane_counts[] = { 1, 7, 31, 32 };
+    int mismatches = 0, cases = 0;
+    for (uint64_t first = 0; first < 256; first += 1)
+        for (int s = 0; s < 11; s++)
+            for (int w = 0; w < 5; w++)
+                for (int l = 0; l < 4; l++) {
+                    struct warp_access a = { .kind = ACCESS_LOAD, .bytes = widths[w], .affine = 1,
+                                             .first_lane = 32 - lane_counts[l], .lane_count = lane_counts[l],
+                                             .first_addr = (1ull << 40) + first, .step = steps[s] };
+                    struct warp_access expanded = a;
+                    struct traffic fast = { 0 }, slow = { 0 };
+                    warp_access_expand(&expanded);
+                    traffic_add(&fast, &a);
+                    traffic_add(&slow, &expanded);
+                    mismatches += memcmp(&fast, &slow, sizeof fast) != 0;
+                    cases++;
+                }
+    char name[96];
+    snprintf(name, sizeof name, "affine shortcut equals lane-by-lane counting in %d cases", cases);
+    is_int(mismatches, 0, name);
+}
+
 int main(void)
 {
+    test_affine_matches_lanes();
     test_offset_notes_experiment();
     test_strided();
     test_copy_widths();

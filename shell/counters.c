@@ -1,0 +1,360 @@
+/*
+** counters.c — CUPTI Range Profiler, in C, loaded with dlopen. The call
+** sequence is the one in ../shared/notes/cupti.md: host object and config
+** image once; per profiling session, a fresh counter data image, SetConfig,
+** Start, the kernels, Stop, Decode, and one evaluation per range.
+*/
+#ifdef HAVE_CUDA
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_target.h>
+#include <cupti_profiler_target.h>
+#include <cupti_profiler_host.h>
+#include <cupti_range_profiler.h>
+#include "counters.h"
+
+/* Every CUPTI function warplab calls, looked up by name once. */
+#define CUPTI_FUNCTIONS(X)                                                                   \
+    X(cuptiGetResultString) X(cuptiProfilerInitialize) X(cuptiProfilerDeviceSupported)       \
+    X(cuptiDeviceGetChipName) X(cuptiProfilerGetCounterAvailability)                         \
+    X(cuptiProfilerHostInitialize) X(cuptiProfilerHostDeinitialize)                          \
+    X(cuptiProfilerHostConfigAddMetrics) X(cuptiProfilerHostGetConfigImageSize)              \
+    X(cuptiProfilerHostGetConfigImage) X(cuptiProfilerHostGetNumOfPasses)                    \
+    X(cuptiProfilerHostEvaluateToGpuValues) X(cuptiRangeProfilerEnable)                      \
+    X(cuptiRangeProfilerDisable) X(cuptiRangeProfilerGetCounterDataSize)                     \
+    X(cuptiRangeProfilerCounterDataImageInitialize) X(cuptiRangeProfilerSetConfig)           \
+    X(cuptiRangeProfilerStart) X(cuptiRangeProfilerStop) X(cuptiRangeProfilerDecodeData)     \
+    X(cuptiRangeProfilerGetCounterDataInfo)
+
+#define DECLARE_POINTER(name) __typeof__(&name) name;
+static struct {
+    CUPTI_FUNCTIONS(DECLARE_POINTER)
+} cupti;
+
+#define FUNCTION_ENTRY(name) { #name, (void **)&cupti.name },
+static const struct {
+    const char *name;
+    void **pointer;
+} cupti_symbols[] = { CUPTI_FUNCTIONS(FUNCTION_ENTRY) };
+
+static struct {
+    void *library;
+    int open;
+    CUcontext context;
+    CUpti_Profiler_Host_Object *host;
+    CUpti_RangeProfiler_Object *profiler;
+    uint8_t *config, *counter_data;
+    size_t config_size, counter_data_size;
+    size_t passes;
+    const char *metrics[COUNTER_COUNT];
+} profiler;
+
+/* Where libcupti may be: the loader's path, then the toolkit warplab was built with. */
+static const char *const cupti_paths[] = {
+    "libcupti.so.13",
+    "libcupti.so",
+    CUDA_DIR "/lib64/libcupti.so.13",
+    CUDA_DIR "/extras/CUPTI/lib64/libcupti.so.13",
+};
+
+/* The reason counters are unavailable, in the words the user needs, for the codes that say why. */
+static const char *explain_result(CUptiResult result)
+{
+    switch ((int)result) {
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+        return "another profiler (Nsight Compute, Nsight Systems or cuda-gdb) is attached to warplab";
+    case CUPTI_ERROR_HARDWARE_BUSY:
+        return "another process is profiling this GPU";
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        return "reading counters is restricted to administrators: run as root, or load the NVIDIA "
+               "driver with NVreg_RestrictProfilingToAdminUsers=0";
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+        return "this is a virtualised GPU without profiling support";
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+        return "counters are not available on a MIG instance";
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+        return "counters are not available with confidential computing on";
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+        return "counters are not available on this GPU under WSL";
+    default:
+        return NULL;
+    }
+}
+
+/* Calls a CUPTI function; on failure writes why and returns -1. */
+#define CUPTI_TRY(call, what) cupti_try((call), what, why, why_size)
+static int cupti_try(CUptiResult result, const char *what, char *why, size_t why_size)
+{
+    const char *text = NULL, *reason = explain_result(result);
+    if (result == CUPTI_SUCCESS)
+        return 0;
+    if (reason) {
+        snprintf(why, why_size, "%s", reason);
+        return -1;
+    }
+    if (cupti.cuptiGetResultString)
+        cupti.cuptiGetResultString(result, &text);
+    snprintf(why, why_size, "CUPTI failed in %s: %s (%d)", what, text ? text : "unknown error", (int)result);
+    return -1;
+}
+
+static int load_library(char *why, size_t why_size)
+{
+    for (size_t i = 0; i < sizeof cupti_paths / sizeof cupti_paths[0] && !profiler.library; i++)
+        profiler.library = dlopen(cupti_paths[i], RTLD_NOW | RTLD_LOCAL);
+    if (!profiler.library) {
+        snprintf(why, why_size, "CUPTI (libcupti.so.13) was not found: install the CUDA toolkit's CUPTI");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof cupti_symbols / sizeof cupti_symbols[0]; i++) {
+        *cupti_symbols[i].pointer = dlsym(profiler.library, cupti_symbols[i].name);
+        if (!*cupti_symbols[i].pointer) {
+            snprintf(why, why_size, "this CUPTI lacks %s: it needs CUDA 12.6 or newer", cupti_symbols[i].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The current driver context, through the runtime (warplab does not link libcuda). */
+static int current_context(char *why, size_t why_size)
+{
+    CUresult (*get_current)(CUcontext *) = NULL;
+    enum cudaDriverEntryPointQueryResult status;
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&get_current, 12000,
+                                         cudaEnableDefault, &status) != cudaSuccess ||
+        !get_current || get_current(&profiler.context) != CUDA_SUCCESS || !profiler.context) {
+        snprintf(why, why_size, "no CUDA context to profile");
+        return -1;
+    }
+    return 0;
+}
+
+/* Says why the device cannot be profiled, ahead of time, when CUPTI can tell. */
+static int check_device(int ordinal, char *why, size_t why_size)
+{
+    CUpti_Profiler_DeviceSupported_Params p = { .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE };
+    p.cuDevice = ordinal;
+    p.api = CUPTI_PROFILER_RANGE_PROFILING;
+    if (CUPTI_TRY(cupti.cuptiProfilerDeviceSupported(&p), "cuptiProfilerDeviceSupported"))
+        return -1;
+    if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+        return 0;
+    const char *reason = p.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "the GPU is older than compute capability 7.5"
+                       : p.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "this is a virtualised GPU (vGPU) with profiling off"
+                       : p.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "confidential computing is on"
+                       : p.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "WSL does not allow profiling on this GPU"
+                       : p.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "SLI is on"
+                       : "CUPTI says this device cannot be profiled";
+    snprintf(why, why_size, "%s", reason);
+    return -1;
+}
+
+/* Chip name and counter availability: what the host object needs to build a config. */
+static int create_host_object(int ordinal, char *why, size_t why_size)
+{
+    CUpti_Device_GetChipName_Params chip = { .structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE };
+    CUpti_Profiler_GetCounterAvailability_Params availability = { .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE };
+    CUpti_Profiler_Host_Initialize_Params host = { .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE };
+    chip.deviceIndex = (size_t)ordinal;
+    availability.ctx = profiler.context;
+    if (CUPTI_TRY(cupti.cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") ||
+        CUPTI_TRY(cupti.cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability"))
+        return -1;
+    uint8_t *image = malloc(availability.counterAvailabilityImageSize);
+    availability.pCounterAvailabilityImage = image;
+    int failed = !image || CUPTI_TRY(cupti.cuptiProfilerGetCounterAvailability(&availability),
+                                     "cuptiProfilerGetCounterAvailability");
+    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    host.pChipName = chip.pChipName;
+    host.pCounterAvailabilityImage = image;
+    failed = failed || CUPTI_TRY(cupti.cuptiProfilerHostInitialize(&host), "cuptiProfilerHostInitialize");
+    free(image);
+    profiler.host = host.pHostObject;
+    return failed ? -1 : 0;
+}
+
+/* The config image for every counter in counter_table, built once. */
+static int build_config(char *why, size_t why_size)
+{
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = { .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE };
+    CUpti_Profiler_Host_GetConfigImageSize_Params size = { .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE };
+    CUpti_Profiler_Host_GetConfigImage_Params image = { .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE };
+    CUpti_Profiler_Host_GetNumOfPasses_Params passes = { .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE };
+    for (int i = 0; i < COUNTER_COUNT; i++)
+        profiler.metrics[i] = counter_table[i].metric;
+    add.pHostObject = size.pHostObject = image.pHostObject = profiler.host;
+    add.ppMetricNames = profiler.metrics;
+    add.numMetrics = COUNTER_COUNT;
+    if (CUPTI_TRY(cupti.cuptiProfilerHostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics") ||
+        CUPTI_TRY(cupti.cuptiProfilerHostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize"))
+        return -1;
+    profiler.config_size = image.configImageSize = size.configImageSize;
+    profiler.config = image.pConfigImage = malloc(size.configImageSize);
+    if (!profiler.config ||
+        CUPTI_TRY(cupti.cuptiProfilerHostGetConfigImage(&image), "cuptiProfilerHostGetConfigImage"))
+        return -1;
+    passes.configImageSize = profiler.config_size;
+    passes.pConfigImage = profiler.config;
+    if (CUPTI_TRY(cupti.cuptiProfilerHostGetNumOfPasses(&passes), "cuptiProfilerHostGetNumOfPasses"))
+        return -1;
+    profiler.passes = passes.numOfPasses;
+    return 0;
+}
+
+/* Enables range profiling on the context and sizes a counter data image for MAX_PROFILED_RANGES. */
+static int enable_profiler(char *why, size_t why_size)
+{
+    CUpti_RangeProfiler_Enable_Params enable = { .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
+    CUpti_RangeProfiler_GetCounterDataSize_Params size = { .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE };
+    enable.ctx = profiler.context;
+    if (CUPTI_TRY(cupti.cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable"))
+        return -1;
+    profiler.profiler = enable.pRangeProfilerObject;
+    size.pRangeProfilerObject = profiler.profiler;
+    size.pMetricNames = profiler.metrics;
+    size.numMetrics = COUNTER_COUNT;
+    size.maxNumOfRanges = MAX_PROFILED_RANGES;
+    size.maxNumRangeTreeNodes = MAX_PROFILED_RANGES;
+    if (CUPTI_TRY(cupti.cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize"))
+        return -1;
+    profiler.counter_data_size = size.counterDataSize;
+    profiler.counter_data = malloc(size.counterDataSize);
+    if (!profiler.counter_data) {
+        snprintf(why, why_size, "out of host memory for the counter data image");
+        return -1;
+    }
+    return 0;
+}
+
+int counters_open(int ordinal, char *why, size_t why_size)
+{
+    CUpti_Profiler_Initialize_Params initialize = { .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
+    if (profiler.open)
+        return 0;
+    int failed = load_library(why, why_size) || current_context(why, why_size) ||
+                 CUPTI_TRY(cupti.cuptiProfilerInitialize(&initialize), "cuptiProfilerInitialize") ||
+                 check_device(ordinal, why, why_size) || create_host_object(ordinal, why, why_size) ||
+                 build_config(why, why_size) || enable_profiler(why, why_size);
+    if (failed) {
+        counters_close();
+        return -1;
+    }
+    profiler.open = 1;
+    return 0;
+}
+
+/* A fresh counter data image bound to the config: the start of a profiling session. */
+static int begin_session(int ranges, char *why, size_t why_size)
+{
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params reset = { .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE };
+    CUpti_RangeProfiler_SetConfig_Params config = { .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE };
+    reset.pRangeProfilerObject = config.pRangeProfilerObject = profiler.profiler;
+    reset.counterDataSize = config.counterDataImageSize = profiler.counter_data_size;
+    reset.pCounterData = config.pCounterDataImage = profiler.counter_data;
+    config.configSize = profiler.config_size;
+    config.pConfig = profiler.config;
+    config.range = CUPTI_AutoRange;
+    config.replayMode = CUPTI_KernelReplay;
+    config.maxRangesPerPass = (size_t)ranges;
+    config.numNestingLevels = 1;
+    config.minNestingLevel = 1;
+    config.targetNestingLevel = 1;
+    return CUPTI_TRY(cupti.cuptiRangeProfilerCounterDataImageInitialize(&reset), "cuptiRangeProfilerCounterDataImageInitialize") ||
+           CUPTI_TRY(cupti.cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig");
+}
+
+/* Start, the kernels, Stop and Decode; returns how many ranges were recorded, or -1. */
+static int record_ranges(int items, enqueue_fn enqueue, void *user, char *why, size_t why_size)
+{
+    CUpti_RangeProfiler_Start_Params start = { .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
+    CUpti_RangeProfiler_Stop_Params stop = { .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
+    CUpti_RangeProfiler_DecodeData_Params decode = { .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = { .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
+    start.pRangeProfilerObject = stop.pRangeProfilerObject = decode.pRangeProfilerObject = profiler.profiler;
+    if (CUPTI_TRY(cupti.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart"))
+        return -1;
+    int enqueued = 0;
+    for (int i = 0; i < items && enqueue(i, user) == 0; i++)
+        enqueued++;
+    cudaDeviceSynchronize();
+    if (CUPTI_TRY(cupti.cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop") ||
+        CUPTI_TRY(cupti.cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
+        return -1;
+    if (enqueued < items) {
+        snprintf(why, why_size, "a profiled launch failed");
+        return -1;
+    }
+    info.pCounterDataImage = profiler.counter_data;
+    info.counterDataImageSize = profiler.counter_data_size;
+    if (CUPTI_TRY(cupti.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo"))
+        return -1;
+    return (int)info.numTotalRanges;
+}
+
+static int evaluate_range(size_t range, struct counter_values *values, char *why, size_t why_size)
+{
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate = { .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
+    evaluate.pHostObject = profiler.host;
+    evaluate.pCounterDataImage = profiler.counter_data;
+    evaluate.counterDataImageSize = profiler.counter_data_size;
+    evaluate.rangeIndex = range;
+    evaluate.ppMetricNames = profiler.metrics;
+    evaluate.numMetrics = COUNTER_COUNT;
+    evaluate.pMetricValues = values->value;
+    return CUPTI_TRY(cupti.cuptiProfilerHostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues");
+}
+
+int counters_profile(int items, int ranges_per_item, enqueue_fn enqueue, void *user,
+                     struct counter_values *values, char *why, size_t why_size)
+{
+    int ranges = items * ranges_per_item;
+    if (!profiler.open) {
+        snprintf(why, why_size, "the profiler is not set up");
+        return -1;
+    }
+    if (ranges > MAX_PROFILED_RANGES) {
+        snprintf(why, why_size, "at most %d kernels can be profiled at once", MAX_PROFILED_RANGES);
+        return -1;
+    }
+    if (begin_session(ranges, why, why_size))
+        return -1;
+    int recorded = record_ranges(items, enqueue, user, why, why_size);
+    if (recorded < 0)
+        return -1;
+    if (recorded != ranges) {
+        snprintf(why, why_size, "the profiler recorded %d kernels where %d were launched", recorded, ranges);
+        return -1;
+    }
+    for (int i = 0; i < items; i++)
+        if (evaluate_range((size_t)(i * ranges_per_item + ranges_per_item - 1), &values[i], why, why_size))
+            return -1;
+    return 0;
+}
+
+void counters_close(void)
+{
+    char why[256];
+    size_t why_size = sizeof why;
+    if (profiler.profiler) {
+        CUpti_RangeProfiler_Disable_Params disable = { .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
+        disable.pRangeProfilerObject = profiler.profiler;
+        CUPTI_TRY(cupti.cuptiRangeProfilerDisable(&disable), "cuptiRangeProfilerDisable");
+    }
+    if (profiler.host) {
+        CUpti_Profiler_Host_Deinitialize_Params host = { .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE };
+        host.pHostObject = profiler.host;
+        CUPTI_TRY(cupti.cuptiProfilerHostDeinitialize(&host), "cuptiProfilerHostDeinitialize");
+    }
+    free(profiler.config);
+    free(profiler.counter_data);
+    void *library = profiler.library;
+    memset(&profiler, 0, sizeof profiler);
+    profiler.library = library;   /* stays loaded: CUPTI does not like being unloaded */
+}
+#endif

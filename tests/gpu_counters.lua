@@ -1,0 +1,124 @@
+-- gpu_counters.lua: hardware counters inside the shell. The model and the
+-- hardware agree exactly on requests and sectors for every family over a
+-- grid of parameters; the H200's known values come out; and, where ncu is
+-- installed, warplab's counters equal Nsight Compute's for the same launch
+-- (requests and sectors exactly, DRAM read bytes within 1%). SKIP without a
+-- GPU; with WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+
+local d = device()
+if d.backend ~= "gpu" then
+  if os.getenv("WARPLAB_REQUIRE_GPU") == "1" then
+    t.ok(false, "a GPU is required here (WARPLAB_REQUIRE_GPU=1) but " .. (d.notice or "none is usable"))
+    return t.done()
+  end
+  t.skip_all("no GPU: " .. (d.notice or "sim backend"))
+end
+
+local first = launch("copy", {n = 1 << 20})
+if not t.ok(first.counters ~= nil, "counters are read on this GPU" ..
+            (first.counters_unavailable and ": " .. first.counters_unavailable or "")) then
+  return t.done()
+end
+t.is(first.counters.dram_read_bytes.metric, "dram__bytes_read.sum", "each counter carries its ncu metric name")
+t.is(first.load.source, "hardware", "load comes from the hardware")
+
+-- The grid: every family, parameters that change the access pattern.
+local grid = {
+  {"copy", {vec = 1, n = 1 << 22}}, {"copy", {vec = 2, n = 1 << 22}}, {"copy", {vec = 4, n = 1 << 22}},
+  {"copy", {n = 1000, block = 96}},
+  {"strided", {stride = 3, n = 4097}}, {"offset", {offset = 5, n = 1001, block = 64}},
+}
+for offset = 0, 8 do grid[#grid + 1] = {"offset", {offset = offset, n = 262144}} end
+for _, stride in ipairs({1, 2, 4, 8, 16, 32}) do grid[#grid + 1] = {"strided", {stride = stride, n = 4194304}} end
+
+local function label(name, params)
+  local keys = {}
+  for k, v in pairs(params) do keys[#keys + 1] = k .. "=" .. v end
+  table.sort(keys)
+  return name .. " " .. table.concat(keys, ",")
+end
+
+local results = {}
+for _, case in ipairs(grid) do
+  local name, params = case[1], case[2]
+  params.min_samples = 3
+  local r = launch(name, params)
+  results[#results + 1] = {name = name, params = params, result = r}
+  local c = r.counters
+  t.ok(c and c.load_requests.value == r.model.load.requests and c.load_sectors.value == r.model.load.sectors and
+       c.store_requests.value == r.model.store.requests and c.store_sectors.value == r.model.store.sectors,
+       label(name, params) .. ": model = hardware, requests and sectors" ..
+       (c and string.format(" (hw %d/%d %d/%d, model %d/%d %d/%d)", c.load_requests.value, c.load_sectors.value,
+          c.store_requests.value, c.store_sectors.value, r.model.load.requests, r.model.load.sectors,
+          r.model.store.requests, r.model.store.sectors) or ""))
+end
+
+-- The H200's known values.
+local function spr(name, params) params.min_samples = 3; return launch(name, params).load.sectors_per_request end
+t.is(spr("offset", {offset = 0, n = 262144}), 4.0, "offset 0: 4.00 sectors per request")
+for offset = 1, 7 do t.is(spr("offset", {offset = offset, n = 262144}), 5.0, "offset " .. offset .. ": 5.00") end
+t.is(spr("offset", {offset = 8, n = 262144}), 4.0, "offset 8: 4.00")
+for stride, expected in pairs({[1] = 4, [2] = 8, [4] = 16, [8] = 32, [16] = 32, [32] = 32}) do
+  t.is(spr("strided", {stride = stride, n = 4194304}), expected, "strided " .. stride .. ": " .. expected)
+end
+
+-- config{counters=false} turns the profiled run off.
+t.is(launch("copy", {n = 4096, counters = false}).counters, nil, "counters = false: no counters")
+
+-- Against Nsight Compute, where it is installed.
+local ncu = io.popen("command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null"):read("l")
+if not ncu or ncu == "" then
+  print("ok " .. (t.count + 1) .. " - # SKIP ncu not installed: no comparison with Nsight Compute")
+  t.count = t.count + 1
+  return t.done()
+end
+local warplab = os.getenv("WARPLAB") or "./warplab"
+local metrics = {}
+for _, key in ipairs({"load_requests", "load_sectors", "store_requests", "store_sectors", "dram_read_bytes"}) do
+  metrics[key] = first.counters[key].metric
+end
+local metric_list = {}
+for _, metric in pairs(metrics) do metric_list[#metric_list + 1] = metric end
+
+-- Runs one launch under ncu (warplab's own counters off) and returns metric -> value.
+local function ncu_values(name, params, extra)
+  local fields = {}
+  for k, v in pairs(params) do fields[#fields + 1] = k .. "=" .. v end
+  local code = string.format("r = launch(%q, {%s, counters = %s}); print('unavailable:', r.counters_unavailable)",
+                             name, table.concat(fields, ","), extra or "false")
+  local command = string.format("%s --clock-control none --csv --metrics %s -k regex:'^%s$' --launch-count 1 %s -e %q 2>&1",
+                                ncu, table.concat(metric_list, ","), name, warplab, code)
+  local output = io.popen(command):read("a")
+  local values = {}
+  for line in output:gmatch("[^\n]+") do
+    local metric, value = line:match('"([%w_%.]+)","[^"]*","([%d,%.]+)"$')
+    if metric then values[metric] = tonumber((value:gsub(",", ""))) end
+  end
+  return values, output
+end
+
+local rows = {}
+for i, row in ipairs(results) do
+  if i % 2 == 1 or row.name ~= "offset" then   -- a grid over every family, kept short: ncu takes seconds a run
+    local values, output = ncu_values(row.name, row.params)
+    local c = row.result.counters
+    local exact = values[metrics.load_requests] == c.load_requests.value and values[metrics.load_sectors] == c.load_sectors.value
+                  and values[metrics.store_requests] == c.store_requests.value and values[metrics.store_sectors] == c.store_sectors.value
+    local dram_ncu, dram = values[metrics.dram_read_bytes], c.dram_read_bytes.value
+    local close = dram_ncu and math.abs(dram - dram_ncu) <= 0.01 * math.max(dram_ncu, 1)
+    t.ok(exact, label(row.name, row.params) .. ": requests and sectors equal ncu's")
+    t.ok(close, label(row.name, row.params) .. string.format(": DRAM read %s vs ncu %s, within 1%%", dram, tostring(dram_ncu)))
+    if not (exact and close) then print("# " .. output:gsub("\n", "\n# ")) end
+    rows[#rows + 1] = string.format("# %-34s %10s %12s %10s %12s %14s %14s", label(row.name, row.params),
+      c.load_requests.value, c.load_sectors.value, tostring(values[metrics.load_requests]),
+      tostring(values[metrics.load_sectors]), dram, tostring(dram_ncu))
+  end
+end
+print(string.format("# %-34s %10s %12s %10s %12s %14s %14s", "launch", "ld req", "ld sectors", "ncu req", "ncu sectors", "DRAM read", "ncu DRAM read"))
+for _, row in ipairs(rows) do print(row) end
+
+-- Under another profiler warplab's own counters give way, with the reason, and the launch works.
+local _, output = ncu_values("copy", {n = 4096}, "true")
+t.ok(output:find("unavailable:%s+another profiler") ~= nil, "under ncu, counters are unavailable with the reason")
+t.done()
