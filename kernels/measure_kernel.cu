@@ -41,3 +41,23 @@ extern "C" int clock_probe_launch(long long ns, long long *out, void *stream)
     clock_probe<<<1, 1, 0, (cudaStream_t)stream>>>(ns, out);
     return cudaGetLastError();
 }
+
+// Fills count floats with values in [-1, 1) from a counter-based hash of
+// (seed, index): fresh inputs for every launch without a trip from the host.
+__global__ void fill_random(float *data, long long count, unsigned long long seed)
+{
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count;
+         i += (long long)gridDim.x * blockDim.x) {
+        unsigned long long z = seed + (unsigned long long)i * 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        data[i] = (float)((long long)(z >> 40) - (1 << 23)) / (float)(1 << 23);
+    }
+}
+
+extern "C" int fill_random_launch(void *data, size_t bytes, unsigned long long seed, int sm_count, void *stream)
+{
+    fill_random<<<sm_count * 8, 256, 0, (cudaStream_t)stream>>>((float *)data, (long long)(bytes / 4), seed);
+    return cudaGetLastError();
+}

@@ -3,6 +3,7 @@
 ** the family declarations, the model run, the backend run.
 */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -276,6 +277,37 @@ static void warn_if_cached(struct result *r)
                     format_bytes(l2, cache, sizeof cache), measured ? "this" : "on a GPU, a timing");
 }
 
+/* The access model runs on a worker thread while the backend measures. */
+struct model_job {
+    const struct family *family;
+    const struct params *params;
+    struct model_counts *counts;
+    pthread_t thread;
+    int started, status;
+};
+
+static void *run_model(void *argument)
+{
+    struct model_job *job = argument;
+    job->status = model_run(job->family, job->params, job->counts, &interrupt_requested);
+    return NULL;
+}
+
+static void start_model(struct model_job *job)
+{
+    job->started = start_worker(&job->thread, run_model, job) == 0;
+    if (!job->started)
+        run_model(job);
+}
+
+/* Waits for the model; its status (-1 when Ctrl-C stopped it). */
+static int finish_model(struct model_job *job)
+{
+    if (job->started)
+        pthread_join(job->thread, NULL);
+    return job->status;
+}
+
 static int api_launch(lua_State *L)
 {
     const struct family *f = check_family(L, 1);
@@ -292,11 +324,11 @@ static int api_launch(lua_State *L)
     r.useful_bytes = f->useful_bytes(&r.params);
     size_t bytes[MAX_BUFFERS];
     r.footprint_bytes = family_buffer_bytes(f, &r.params, bytes);
-    if (model_run(f, &r.params, &r.model, &interrupt_requested) != 0)
-        return raise_interrupted(L);
     warn_if_cached(&r);
+    struct model_job model = { f, &r.params, &r.model, 0, 0, 0 };
+    start_model(&model);
     enum run_status status = session.backend->run(f, &r.params, &o, &r, error, sizeof error);
-    if (status == RUN_INTERRUPTED)
+    if (finish_model(&model) != 0 || status == RUN_INTERRUPTED)
         return raise_interrupted(L);
     if (status == RUN_FAILED)
         return luaL_error(L, "launch of '%s' failed: %s", f->name, error);

@@ -48,6 +48,7 @@ static struct {
     CUpti_Profiler_Host_Object *host;
     CUpti_RangeProfiler_Object *profiler;
     uint8_t *config, *counter_data;
+    uint8_t *availability;     /* counter availability image: the host object keeps using it */
     size_t config_size, counter_data_size;
     size_t passes;
     const char *metrics[COUNTER_COUNT];
@@ -91,6 +92,8 @@ static const char *explain_result(CUptiResult result)
 static int cupti_try(CUptiResult result, const char *what, char *why, size_t why_size)
 {
     const char *text = NULL, *reason = explain_result(result);
+    if (getenv("WARPLAB_TRACE_CUPTI"))   /* for diagnosing a machine whose counters misbehave */
+        fprintf(stderr, "warplab: cupti: %s -> %d\n", what, (int)result);
     if (result == CUPTI_SUCCESS)
         return 0;
     if (reason) {
@@ -166,17 +169,18 @@ static int create_host_object(int ordinal, char *why, size_t why_size)
     if (CUPTI_TRY(cupti.cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") ||
         CUPTI_TRY(cupti.cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability"))
         return -1;
-    uint8_t *image = malloc(availability.counterAvailabilityImageSize);
-    availability.pCounterAvailabilityImage = image;
-    int failed = !image || CUPTI_TRY(cupti.cuptiProfilerGetCounterAvailability(&availability),
-                                     "cuptiProfilerGetCounterAvailability");
+    profiler.availability = malloc(availability.counterAvailabilityImageSize);
+    availability.pCounterAvailabilityImage = profiler.availability;
+    if (!profiler.availability ||
+        CUPTI_TRY(cupti.cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability"))
+        return -1;
     host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     host.pChipName = chip.pChipName;
-    host.pCounterAvailabilityImage = image;
-    failed = failed || CUPTI_TRY(cupti.cuptiProfilerHostInitialize(&host), "cuptiProfilerHostInitialize");
-    free(image);
+    host.pCounterAvailabilityImage = profiler.availability;
+    if (CUPTI_TRY(cupti.cuptiProfilerHostInitialize(&host), "cuptiProfilerHostInitialize"))
+        return -1;
     profiler.host = host.pHostObject;
-    return failed ? -1 : 0;
+    return 0;
 }
 
 /* The config image for every counter in counter_table, built once. */
@@ -353,6 +357,7 @@ void counters_close(void)
     }
     free(profiler.config);
     free(profiler.counter_data);
+    free(profiler.availability);
     void *library = profiler.library;
     memset(&profiler, 0, sizeof profiler);
     profiler.library = library;   /* stays loaded: CUPTI does not like being unloaded */

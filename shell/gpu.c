@@ -8,6 +8,7 @@
 */
 #ifdef HAVE_CUDA
 #include <ctype.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@ static const size_t COPY_CEILING_BYTES = (size_t)1 << 30;
 
 int flush_read_launch(const void *buf, size_t bytes, int *sink, int sm_count, void *stream);
 int clock_probe_launch(long long ns, long long *out, void *stream);
+int fill_random_launch(void *data, size_t bytes, unsigned long long seed, int sm_count, void *stream);
 
 static char cuda_failure[512];
 static cudaError_t cuda_status;
@@ -78,8 +80,10 @@ static void slot_release(struct slot *s)
 {
     if (s->device)
         cudaFree(s->device);
-    free(s->host);
-    free(s->expected);
+    if (s->host)
+        cudaFreeHost(s->host);
+    if (s->expected)
+        cudaFreeHost(s->expected);
     memset(s, 0, sizeof *s);
 }
 
@@ -122,9 +126,9 @@ static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, s
             return -1;
         }
     }
-    s->host = malloc(bytes);
-    s->expected = malloc(bytes);
-    if (!s->host || !s->expected) {
+    /* pinned, so that copies run at full speed */
+    if (cudaMallocHost(&s->host, bytes) != cudaSuccess || cudaMallocHost(&s->expected, bytes) != cudaSuccess) {
+        cudaGetLastError();
         char wanted[32];
         slot_release(s);
         snprintf(error, error_size, "out of host memory: the check needs %s more",
@@ -406,32 +410,18 @@ static enum run_status fail(char *error, size_t error_size)
     return RUN_FAILED;
 }
 
-/* splitmix64: fast, and every launch gets fresh values. */
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Random floats in [-1, 1) with 24 significant bits. */
-static void fill_random(float *data, size_t count, uint64_t *state)
-{
-    for (size_t i = 0; i < count; i++)
-        data[i] = (float)((int64_t)(next_random(state) >> 40) - (1 << 23)) / (float)(1 << 23);
-}
-
 static const unsigned char POISON = 0xff;   /* a NaN in every float */
 
-/* Sends fresh random inputs and poisons the outputs, on the GPU and in the reference. */
+/* Fresh random inputs, made on the GPU and copied back for the reference;
+   poisoned outputs, on the GPU and in the reference's copy. */
 static int prepare_buffers(const struct family *f, const size_t *bytes)
 {
     for (int i = 0; i < f->buffer_count; i++) {
         struct slot *s = &gpu.slots[i];
         if (f->buffers[i].role == BUFFER_IN) {
-            fill_random(s->host, bytes[i] / sizeof(float), &gpu.seed);
-            if (CUDA_TRY(cudaMemcpyAsync(s->device, s->host, bytes[i], cudaMemcpyHostToDevice, gpu.stream)))
+            gpu.seed = gpu.seed * 6364136223846793005ull + 1442695040888963407ull;
+            if (CUDA_TRY((cudaError_t)fill_random_launch(s->device, bytes[i], gpu.seed, gpu.info.sm_count, gpu.stream)) ||
+                CUDA_TRY(cudaMemcpyAsync(s->host, s->device, bytes[i], cudaMemcpyDeviceToHost, gpu.stream)))
                 return -1;
         } else {
             memset(s->expected, POISON, bytes[i]);
@@ -449,22 +439,57 @@ static int launch_once(const struct family *f, const struct gpu_launch *launch)
     return CUDA_TRY(cudaStreamSynchronize(gpu.stream));
 }
 
-/* Compares every output with the reference; describes the first difference. */
-static int check_outputs(const struct family *f, const struct params *p, const size_t *bytes,
-                         struct result *r)
+/* The CPU reference, run on a worker thread while the GPU samples. */
+struct reference_job {
+    const struct family *family;
+    const struct params *params;
+    pthread_t thread;
+    int started;
+};
+
+static void *run_reference(void *argument)
 {
-    void *reference_buffers[MAX_BUFFERS];
+    struct reference_job *job = argument;
+    void *buffers[MAX_BUFFERS];
+    for (int i = 0; i < job->family->buffer_count; i++)
+        buffers[i] = job->family->buffers[i].role == BUFFER_IN ? gpu.slots[i].host : gpu.slots[i].expected;
+    job->family->reference(job->params, buffers);
+    return NULL;
+}
+
+static void start_reference(struct reference_job *job)
+{
+    job->started = start_worker(&job->thread, run_reference, job) == 0;
+    if (!job->started)
+        run_reference(job);   /* no thread to be had: compute it here */
+}
+
+static void finish_reference(struct reference_job *job)
+{
+    if (job->started)
+        pthread_join(job->thread, NULL);
+    job->started = 0;
+}
+
+/* Queues copies of what the checked launch wrote, before the samples run it again. */
+static int copy_outputs_back(const struct family *f, const size_t *bytes)
+{
     for (int i = 0; i < f->buffer_count; i++)
-        reference_buffers[i] = f->buffers[i].role == BUFFER_IN ? gpu.slots[i].host : gpu.slots[i].expected;
-    f->reference(p, reference_buffers);
+        if (f->buffers[i].role == BUFFER_OUT &&
+            CUDA_TRY(cudaMemcpyAsync(gpu.slots[i].host, gpu.slots[i].device, bytes[i],
+                                     cudaMemcpyDeviceToHost, gpu.stream)))
+            return -1;
+    return 0;
+}
+
+/* Compares the checked launch's outputs with the reference; describes the first difference. */
+static void check_outputs(const struct family *f, const size_t *bytes, struct result *r)
+{
     r->correct = 1;
     for (int i = 0; i < f->buffer_count && r->correct; i++) {
-        struct slot *s = &gpu.slots[i];
         if (f->buffers[i].role != BUFFER_OUT)
             continue;
-        if (CUDA_TRY(cudaMemcpy(s->host, s->device, bytes[i], cudaMemcpyDeviceToHost)))
-            return -1;
-        const uint32_t *got = s->host, *want = s->expected;
+        const uint32_t *got = gpu.slots[i].host, *want = gpu.slots[i].expected;
         for (size_t k = 0; k < bytes[i] / 4; k++) {
             if (got[k] == want[k])
                 continue;
@@ -477,7 +502,6 @@ static int check_outputs(const struct family *f, const struct params *p, const s
             break;
         }
     }
-    return 0;
 }
 
 
@@ -558,6 +582,17 @@ static enum run_status take_samples(const struct family *f, const struct gpu_lau
     return RUN_OK;
 }
 
+/* With WARPLAB_TRACE_TIMES set, prints how long each phase of a launch took
+   (NULL starts the clock): where a slow launch spends its time. */
+static void trace_phase(const char *phase)
+{
+    static double last;
+    double now = wall_seconds();
+    if (phase && getenv("WARPLAB_TRACE_TIMES"))
+        fprintf(stderr, "warplab: %-26s %8.1f ms\n", phase, (now - last) * 1e3);
+    last = now;
+}
+
 /* What the profiled run launches for one item: an L2 flush, then the kernel. */
 struct profiled_launch {
     const struct family *family;
@@ -613,16 +648,28 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
             return RUN_FAILED;
         launch.buffers[i] = gpu.slots[i].device;
     }
+    struct reference_job reference = { f, p, 0, 0 };
+    trace_phase(NULL);
     if (prepare_buffers(f, bytes) || launch_once(f, &launch) ||
-        (options->check && check_outputs(f, p, bytes, r)))
+        (options->check && copy_outputs_back(f, bytes)))
         return fail(error, error_size);
+    trace_phase("inputs, checked launch");
+    if (options->check)
+        start_reference(&reference);
     enum run_status status = take_samples(f, &launch, options, r, error, error_size);
+    trace_phase("samples");
+    finish_reference(&reference);
+    trace_phase("waiting for the reference");
     if (status != RUN_OK)
         return status;
+    if (options->check)
+        check_outputs(f, bytes, r);
+    trace_phase("compare");
     r->measured = 1;
     r->cache = options->warm ? "warm" : "cold";
     if (options->counters)
         read_counters(f, &launch, r);
+    trace_phase("counters");
     if (r->sm_clock_mhz > 0 && r->sm_clock_mhz < 0.75 * gpu.info.sm_clock_mhz)
         result_warn(r, "the SM clock ran at %.0f MHz during the samples, under 75%% of its %.0f MHz: "
                     "the GPU was throttled or idling, and times are slower than it can do",

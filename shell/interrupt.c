@@ -38,3 +38,14 @@ void interrupt_clear(lua_State *L)
     lua_sethook(L, NULL, 0, 0);
     interrupt_requested = 0;
 }
+
+int start_worker(pthread_t *thread, void *(*run)(void *), void *argument)
+{
+    sigset_t sigint, previous;
+    sigemptyset(&sigint);
+    sigaddset(&sigint, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &sigint, &previous);   /* the new thread inherits this mask */
+    int status = pthread_create(thread, NULL, run, argument);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    return status;
+}

@@ -5,6 +5,7 @@
 #ifndef WARPLAB_INTERRUPT_H
 #define WARPLAB_INTERRUPT_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <lua.h>
 
@@ -13,5 +14,9 @@ extern volatile sig_atomic_t interrupt_requested;
 void interrupt_install(lua_State *L);
 /* Forgets a pending Ctrl-C and removes the hook it set. */
 void interrupt_clear(lua_State *L);
+
+/* Starts a worker thread that never receives Ctrl-C (the main thread does);
+   0 on success, as pthread_create. */
+int start_worker(pthread_t *thread, void *(*run)(void *), void *argument);
 
 #endif

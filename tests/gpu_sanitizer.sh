@@ -12,7 +12,9 @@ fi
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$sanitizer" ] || { echo "1..0 # SKIP compute-sanitizer not found"; exit 0; }
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-"$sanitizer" --tool memcheck --leak-check full --error-exitcode 9 "$warplab" -e '
+lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU tests take turns (see tests/run-lua)
+flock_if_any() { if command -v flock >/dev/null; then flock "$lock" "$@"; else "$@"; fi; }
+flock_if_any "$sanitizer" --tool memcheck --leak-check full --error-exitcode 9 "$warplab" -e '
   launch("copy", {n = 1 << 20, min_samples = 2, counters = false})
   launch("offset", {offset = 1, n = 1 << 20, min_samples = 2, counters = false})
   launch("strided", {stride = 4, n = 1 << 18, min_samples = 2, counters = false})' > "$log" 2>&1
