@@ -44,9 +44,19 @@ if probe.counters then
   for i = 1, 5 do walls[i] = launch("offset", {offset = 1, counters = false}).wall_ms end
   table.sort(walls)
   print("launch_without_counters_ms", walls[3])
+  -- the sweep of issue 7, offset 0..32: launched together, counters read in one session
+  local configs = {}
+  for offset = 0, 32 do configs[#configs + 1] = {offset = offset} end
+  local started = os.clock()
+  local results = launch("offset", configs)
   local total = 0
-  for offset = 0, 32 do total = total + launch("offset", {offset = offset}).wall_ms end
+  for _, r in ipairs(results) do total = total + r.wall_ms end
   print("sweep33_per_config_ms", total / 33)
+  local agree = 0
+  for _, r in ipairs(results) do
+    if r.counters and r.load.sectors == r.model.load.sectors then agree = agree + 1 end
+  end
+  print("sweep33_model_equals_hardware", agree)
 else
   print("counters_unavailable", probe.counters_unavailable)
 end

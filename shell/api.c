@@ -176,18 +176,19 @@ static void read_option(lua_State *L, int arg, const struct option_decl *d, stru
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
-/* Parameters of a launch from the table at arg (nil: all defaults); measurement
-   options in the same table override the session's for this launch. */
-static void check_params(lua_State *L, int arg, const struct family *f, struct params *p,
+/* Parameters of a launch from the table at stack index `table` (nil: all
+   defaults), errors naming argument `arg`; measurement options in the same
+   table override the session's for this launch. */
+static void check_params(lua_State *L, int table, int arg, const struct family *f, struct params *p,
                          struct measure_options *o)
 {
     params_defaults(f, p);
     *o = session.options;
-    if (lua_isnoneornil(L, arg))
+    if (lua_isnoneornil(L, table))
         return;
-    luaL_argexpected(L, lua_type(L, arg) == LUA_TTABLE, arg, "table of parameters");
+    luaL_argexpected(L, lua_type(L, table) == LUA_TTABLE, arg, "table of parameters");
     lua_pushnil(L);
-    while (lua_next(L, arg)) {
+    while (lua_next(L, table)) {
         if (lua_type(L, -2) != LUA_TSTRING)
             luaL_argerror(L, arg, "parameter names must be strings, as in {stride=4}");
         const char *name = lua_tostring(L, -2);
@@ -252,6 +253,8 @@ static void check_footprint(lua_State *L, int arg, const struct family *f, const
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
+enum { MAX_BATCH = 1024 };
+
 static double monotonic_ms(void)
 {
     struct timespec now;
@@ -308,32 +311,89 @@ static int finish_model(struct model_job *job)
     return job->status;
 }
 
+/* Checks one launch's parameters (the table at stack index `table`) into r and o. */
+static void prepare_result(lua_State *L, int table, const struct family *f, struct result *r,
+                           struct measure_options *o)
+{
+    size_t bytes[MAX_BUFFERS];
+    memset(r, 0, sizeof *r);
+    r->family = f;
+    check_params(L, table, 2, f, &r->params, o);
+    check_footprint(L, 2, f, &r->params);
+    r->backend = session.backend->name;
+    r->correct = -1;
+    r->useful_bytes = f->useful_bytes(&r->params);
+    r->footprint_bytes = family_buffer_bytes(f, &r->params, bytes);
+    warn_if_cached(r);
+}
+
+/* Runs one prepared launch: the model on a worker thread while the backend measures. */
+static void run_one(lua_State *L, struct result *r, const struct measure_options *o)
+{
+    char error[768];
+    double started = monotonic_ms();
+    struct model_job model = { r->family, &r->params, &r->model, 0, 0, 0 };
+    start_model(&model);
+    enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
+    if (finish_model(&model) != 0 || status == RUN_INTERRUPTED)
+        raise_interrupted(L);
+    if (status == RUN_FAILED)
+        luaL_error(L, "launch of '%s' failed: %s", r->family->name, error);
+    r->wall_ms = monotonic_ms() - started;
+}
+
+/* Counters for every launch that asked for them, in one go (see backend.profile). */
+static void profile_launches(struct result *results, const struct measure_options *options, int count)
+{
+    struct result *wanted[MAX_BATCH];
+    int n = 0;
+    double started = monotonic_ms();
+    for (int i = 0; i < count; i++)
+        if (options[i].counters)
+            wanted[n++] = &results[i];
+    if (n == 0 || !session.backend->profile)
+        return;
+    session.backend->profile(wanted, n);
+    double each = (monotonic_ms() - started) / n;
+    for (int i = 0; i < n; i++)
+        wanted[i]->wall_ms += each;   /* each launch's share of the profiling */
+}
+
+/* launch(name, params) runs one launch; launch(name, {params, params, ...})
+   runs several and reads their counters in one profiling session. */
 static int api_launch(lua_State *L)
 {
     const struct family *f = check_family(L, 1);
-    static struct result r;   /* large (the samples): kept off the C stack */
-    struct measure_options o;
-    char error[768];
-    double started = monotonic_ms();
-    memset(&r, 0, sizeof r);
-    r.family = f;
-    check_params(L, 2, f, &r.params, &o);
-    check_footprint(L, 2, f, &r.params);
-    r.backend = session.backend->name;
-    r.correct = -1;
-    r.useful_bytes = f->useful_bytes(&r.params);
-    size_t bytes[MAX_BUFFERS];
-    r.footprint_bytes = family_buffer_bytes(f, &r.params, bytes);
-    warn_if_cached(&r);
-    struct model_job model = { f, &r.params, &r.model, 0, 0, 0 };
-    start_model(&model);
-    enum run_status status = session.backend->run(f, &r.params, &o, &r, error, sizeof error);
-    if (finish_model(&model) != 0 || status == RUN_INTERRUPTED)
-        return raise_interrupted(L);
-    if (status == RUN_FAILED)
-        return luaL_error(L, "launch of '%s' failed: %s", f->name, error);
-    r.wall_ms = monotonic_ms() - started;
-    result_push(L, &r);
+    int batch = lua_type(L, 2) == LUA_TTABLE && lua_rawgeti(L, 2, 1) == LUA_TTABLE;
+    int count = batch ? (int)lua_rawlen(L, 2) : 1;
+    if (batch)
+        lua_pop(L, 1);
+    luaL_argcheck(L, count <= MAX_BATCH, 2, "at most 1024 launches at once");
+    /* owned by Lua, so that an error anywhere below frees them */
+    struct result *results = lua_newuserdatauv(L, count * sizeof *results, 0);
+    struct measure_options *options = lua_newuserdatauv(L, count * sizeof *options, 0);
+    for (int i = 0; i < count; i++) {
+        int table = 2;
+        if (batch) {
+            lua_rawgeti(L, 2, i + 1);
+            table = lua_gettop(L);
+        }
+        prepare_result(L, table, f, &results[i], &options[i]);
+        if (batch)
+            lua_pop(L, 1);
+    }
+    for (int i = 0; i < count; i++)
+        run_one(L, &results[i], &options[i]);
+    profile_launches(results, options, count);
+    if (!batch) {
+        result_push(L, &results[0]);
+        return 1;
+    }
+    lua_createtable(L, count, 0);
+    for (int i = 0; i < count; i++) {
+        result_push(L, &results[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
     return 1;
 }
 

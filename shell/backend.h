@@ -43,6 +43,9 @@ struct backend {
     enum run_status (*run)(const struct family *f, const struct params *p,
                            const struct measure_options *options,
                            struct result *r, char *error, size_t error_size);
+    /* Reads hardware counters for measured launches, in as few profiling
+       sessions as it can (NULL: no counters on this backend). */
+    void (*profile)(struct result *const *results, int count);
     /* Measures the device-to-device copy ceiling now (NULL: no device to measure). */
     int (*measure_copy)(struct device_info *info, char *error, size_t error_size);
     void (*close)(void);

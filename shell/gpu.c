@@ -596,7 +596,7 @@ static void trace_phase(const char *phase)
 /* What the profiled run launches for one item: an L2 flush, then the kernel. */
 struct profiled_launch {
     const struct family *family;
-    const struct gpu_launch *launch;
+    struct gpu_launch launch;
 };
 
 static int enqueue_flush_and_kernel(int index, void *user)
@@ -604,7 +604,7 @@ static int enqueue_flush_and_kernel(int index, void *user)
     const struct profiled_launch *item = (const struct profiled_launch *)user + index;
     return CUDA_TRY((cudaError_t)flush_read_launch(gpu.flush, gpu.flush_bytes, gpu.flush_sink,
                                                    gpu.info.sm_count, gpu.stream)) ||
-           CUDA_TRY((cudaError_t)item->family->launch(item->launch));
+           CUDA_TRY((cudaError_t)item->family->launch(&item->launch));
 }
 
 /* Sets the profiler up on first use; 0, or -1 with the reason kept for later launches. */
@@ -618,18 +618,67 @@ static int ensure_counters(void)
     return gpu.counters_unavailable[0] ? -1 : 0;
 }
 
-/* One profiled run of the kernel, apart from the timed samples: hardware counters into r. */
-static void read_counters(const struct family *f, const struct gpu_launch *launch, struct result *r)
+/* Grows the pool to hold every item's buffers (their contents do not matter
+   for counting: the families' addresses do not depend on their data). */
+static int reserve_for_all(struct result *const *results, int count, char *why, size_t why_size)
 {
-    struct profiled_launch item = { f, launch };
-    if (ensure_counters() != 0) {
-        snprintf(r->counters_unavailable, sizeof r->counters_unavailable, "%s", gpu.counters_unavailable);
+    size_t most[MAX_BUFFERS] = { 0 }, bytes[MAX_BUFFERS], largest = 0;
+    for (int k = 0; k < count; k++) {
+        size_t total = family_buffer_bytes(results[k]->family, &results[k]->params, bytes);
+        largest = total > largest ? total : largest;
+        for (int i = 0; i < results[k]->family->buffer_count; i++)
+            most[i] = bytes[i] > most[i] ? bytes[i] : most[i];
+    }
+    for (int i = 0; i < MAX_BUFFERS; i++)
+        if (most[i] && slot_reserve(i, most[i], largest, why, why_size))
+            return -1;
+    return 0;
+}
+
+/* Profiles up to MAX_PROFILED_RANGES / 2 items in one session. */
+static void profile_chunk(struct result *const *results, int count)
+{
+    static struct profiled_launch items[MAX_PROFILED_RANGES / 2];
+    static struct counter_values values[MAX_PROFILED_RANGES / 2];
+    char why[256] = "";
+    for (int k = 0; k < count; k++) {
+        items[k].family = results[k]->family;
+        items[k].launch = (struct gpu_launch){ .params = &results[k]->params,
+                                               .shape = results[k]->family->shape(&results[k]->params),
+                                               .stream = gpu.stream };
+        for (int i = 0; i < MAX_BUFFERS; i++)
+            items[k].launch.buffers[i] = gpu.slots[i].device;
+    }
+    int failed = counters_profile(count, 2, enqueue_flush_and_kernel, items, values, why, sizeof why);
+    cudaGetLastError();
+    for (int k = 0; k < count; k++) {
+        results[k]->have_counters = !failed;
+        results[k]->counters = values[k];
+        if (failed)
+            snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
+    }
+}
+
+/* Hardware counters for launches already measured, all in as few profiling
+   sessions as possible: the session's fixed cost is paid once, not per launch. */
+static void gpu_profile(struct result *const *results, int count)
+{
+    char why[256] = "";
+    if (ensure_counters() != 0)
+        snprintf(why, sizeof why, "%s", gpu.counters_unavailable);
+    else if (!gpu.ready || reserve_for_all(results, count, why, sizeof why) != 0)
+        snprintf(why, sizeof why, "%s", why[0] ? why : "the GPU is not usable after an earlier error");
+    if (why[0]) {
+        for (int k = 0; k < count; k++)
+            snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
         return;
     }
-    if (counters_profile(1, 2, enqueue_flush_and_kernel, &item, &r->counters,
-                         r->counters_unavailable, sizeof r->counters_unavailable) == 0)
-        r->have_counters = 1;
-    cudaGetLastError();
+    trace_phase(NULL);
+    for (int first = 0; first < count; first += MAX_PROFILED_RANGES / 2) {
+        int chunk = count - first < MAX_PROFILED_RANGES / 2 ? count - first : MAX_PROFILED_RANGES / 2;
+        profile_chunk(results + first, chunk);
+    }
+    trace_phase("counters");
 }
 
 static enum run_status gpu_run(const struct family *f, const struct params *p,
@@ -667,9 +716,6 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     trace_phase("compare");
     r->measured = 1;
     r->cache = options->warm ? "warm" : "cold";
-    if (options->counters)
-        read_counters(f, &launch, r);
-    trace_phase("counters");
     if (r->sm_clock_mhz > 0 && r->sm_clock_mhz < 0.75 * gpu.info.sm_clock_mhz)
         result_warn(r, "the SM clock ran at %.0f MHz during the samples, under 75%% of its %.0f MHz: "
                     "the GPU was throttled or idling, and times are slower than it can do",
@@ -677,5 +723,5 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     return RUN_OK;
 }
 
-const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_measure_copy, gpu_close };
+const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy, gpu_close };
 #endif

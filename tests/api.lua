@@ -28,6 +28,13 @@ end
 t.is(launch("copy", {n = 1 << 20}).load.sectors_per_request, 4.0, "copy: 4 sectors per request")
 t.is(launch("copy", {n = 1 << 20, vec = 4}).load.sectors_per_request, 16.0, "copy float4: 16")
 
+-- Several launches at once: a list of results, in order.
+local many = launch("offset", {{offset = 0, n = 4096}, {offset = 1, n = 4096}, {offset = 8, n = 4096}})
+t.is(#many, 3, "launch with a list of params returns a list of results")
+t.is(many[2].params.offset, 1, "... in the order given")
+t.is(many[2].load.sectors_per_request, launch("offset", {offset = 1, n = 4096}).load.sectors_per_request,
+     "... each the same as launched alone")
+
 -- The shorthand means exactly the table form.
 local short = load('return launch("strided", <stride=4, n=1024>)')
 t.ok(short == nil, "plain load() does not know the shorthand (only warplab's chunks do)")

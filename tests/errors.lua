@@ -31,6 +31,8 @@ local huge = t.raises(function() launch("strided", {n = 1 << 30, stride = 1024})
   {"bad argument #2 to 'launch'", "n=1073741824 needs 4.40 TB of device memory", "has 150.1 GB"},
   "n too large for memory names the sizes")
 t.ok(one_line(huge), "... in one line")
+t.raises(function() launch("offset", {{offset = 1}, {ofset = 2}}) end,
+  {"bad argument #2 to 'launch'", "unknown parameter 'ofset'"}, "a bad item in a list of launches")
 t.raises(function() info("nope") end, {"bad argument #1 to 'info'", "unknown kernel 'nope'"}, "info of an unknown kernel")
 t.raises(function() help("nope") end, {"unknown topic 'nope'"}, "help of an unknown topic")
 

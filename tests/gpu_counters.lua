@@ -54,6 +54,17 @@ for _, case in ipairs(grid) do
           r.model.store.requests, r.model.store.sectors) or ""))
 end
 
+-- Launched together, counters come from one profiling session and equal those of single launches.
+local batch = launch("strided", {{stride = 1, n = 1 << 20, min_samples = 3}, {stride = 8, n = 1 << 20, min_samples = 3},
+                                 {stride = 32, n = 1 << 20, min_samples = 3}})
+for i, stride in ipairs({1, 8, 32}) do
+  local alone = launch("strided", {stride = stride, n = 1 << 20, min_samples = 3})
+  t.ok(batch[i].counters and batch[i].counters.load_sectors.value == alone.counters.load_sectors.value and
+       math.abs(batch[i].counters.dram_read_bytes.value - alone.counters.dram_read_bytes.value) <=
+         0.01 * alone.counters.dram_read_bytes.value,
+       "stride " .. stride .. ": counters of a batched launch equal a single launch's")
+end
+
 -- The H200's known values.
 local function spr(name, params) params.min_samples = 3; return launch(name, params).load.sectors_per_request end
 t.is(spr("offset", {offset = 0, n = 262144}), 4.0, "offset 0: 4.00 sectors per request")
