@@ -80,10 +80,8 @@ static void slot_release(struct slot *s)
 {
     if (s->device)
         cudaFree(s->device);
-    if (s->host)
-        cudaFreeHost(s->host);
-    if (s->expected)
-        cudaFreeHost(s->expected);
+    free(s->host);
+    free(s->expected);
     memset(s, 0, sizeof *s);
 }
 
@@ -126,9 +124,11 @@ static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, s
             return -1;
         }
     }
-    /* pinned, so that copies run at full speed */
-    if (cudaMallocHost(&s->host, bytes) != cudaSuccess || cudaMallocHost(&s->expected, bytes) != cudaSuccess) {
-        cudaGetLastError();
+    /* pageable, not pinned: CUPTI's kernel replay saves and restores every
+       allocation the GPU can reach, pinned host memory included (2.7 s a launch) */
+    s->host = malloc(bytes);
+    s->expected = malloc(bytes);
+    if (!s->host || !s->expected) {
         char wanted[32];
         slot_release(s);
         snprintf(error, error_size, "out of host memory: the check needs %s more",
@@ -380,13 +380,14 @@ static int is_sticky(cudaError_t status)
    a second reset is tried when the first leaves the device unusable. */
 static int reset_device(void)
 {
-    for (int attempt = 0; attempt < 2; attempt++) {
+    for (int attempt = 0; attempt < 5; attempt++) {
         destroy_session_objects();
         cudaDeviceReset();
         cudaGetLastError();
         gpu.ready = create_session_objects() == 0;
         if (gpu.ready)
             return 0;
+        usleep(200000 << attempt);   /* the driver may still be tearing the old context down */
     }
     return -1;
 }
@@ -490,6 +491,8 @@ static void check_outputs(const struct family *f, const size_t *bytes, struct re
         if (f->buffers[i].role != BUFFER_OUT)
             continue;
         const uint32_t *got = gpu.slots[i].host, *want = gpu.slots[i].expected;
+        if (memcmp(got, want, bytes[i]) == 0)
+            continue;   /* the usual case, at memcmp's speed */
         for (size_t k = 0; k < bytes[i] / 4; k++) {
             if (got[k] == want[k])
                 continue;

@@ -33,7 +33,8 @@ check "an unknown option exits 2" 2 "unknown option '--bogus'" "$warplab" --bogu
 check "-e without code exits 2" 2 "-e expects Lua code" "$warplab" -e
 check "--device without a number exits 2" 2 "--device expects a GPU number" "$warplab" --device x
 check "--sim forces the model" 0 "^sim$" "$warplab" --sim -e 'print(device().backend)'
-if "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)' 2>/dev/null; then
+lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU work takes turns (see tests/run-lua)
+if { if command -v flock >/dev/null; then flock "$lock" "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)'; else "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)'; fi; } 2>/dev/null; then
   echo "ok $((count += 1)) - # SKIP the no-GPU notice (this machine has a GPU)"
 else
   check "the no-GPU notice says why and what is used instead" 0 "using the access model" "$warplab" -e 'x = 1'

@@ -1,0 +1,115 @@
+-- gpu_processes.lua: tests that need several warplab processes on the GPU,
+-- one after another. This script itself runs with --sim and holds no CUDA
+-- context, so the children can have the GPU even in exclusive-process mode.
+--  * running out of device memory is one clear line, and the next launch works;
+--  * warplab's counters equal Nsight Compute's for the same launches (requests
+--    and sectors exactly, DRAM read bytes within 1%), where ncu is installed;
+--  * under ncu, warplab's own counters give way with the reason.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local warplab = os.getenv("WARPLAB") or "./warplab"
+
+local function run(command)
+  local pipe = io.popen(command .. " 2>&1")
+  local output = pipe:read("a")
+  pipe:close()
+  return output
+end
+
+local function child(code, environment)
+  return run(string.format("%s %s -e %q", environment or "", warplab, code))
+end
+
+if not child("io.write(device().backend)"):find("gpu", 1, true) then
+  if os.getenv("WARPLAB_REQUIRE_GPU") == "1" then
+    t.ok(false, "a GPU is required here (WARPLAB_REQUIRE_GPU=1) but a child warplab has none")
+    return t.done()
+  end
+  t.skip_all("no GPU")
+end
+
+-- Out of device memory: a child that leaves itself 3 GB free asks for 4.3 GB.
+local free = tonumber(child("io.write(string.format('%d', device().free_bytes))"):match("%d+"))
+local hold = string.format("WARPLAB_TEST_RESERVE_BYTES=%d", math.max(0, free - (3 << 30)))
+local output = child("print(pcall(launch, 'copy', {n = 1 << 30})); print('next', launch('copy', {n = 1024}).correct)", hold)
+t.ok(output:find("out of device memory: this launch needs 8.59 GB of buffers", 1, true) ~= nil,
+     "running out of memory names the sizes")
+t.ok(output:find("next\ttrue", 1, true) ~= nil, "... and the next launch works")
+if not output:find("next\ttrue", 1, true) then print("# " .. output:gsub("\n", "\n# ")) end
+
+-- Against Nsight Compute.
+local ncu = run("command -v ncu || ls /usr/local/cuda/bin/ncu"):match("^(%S+)\n")
+if not ncu or not ncu:find("ncu") then
+  print(string.format("ok %d - # SKIP ncu not installed: no comparison with Nsight Compute", t.count + 1))
+  t.count = t.count + 1
+  return t.done()
+end
+
+local grid = {
+  {"copy", "vec=1, n=4194304"}, {"copy", "vec=4, n=4194304"}, {"copy", "n=1000, block=96"},
+  {"offset", "offset=0, n=262144"}, {"offset", "offset=1, n=262144"}, {"offset", "offset=8, n=262144"},
+  {"offset", "offset=1, n=67108864"},
+  {"strided", "stride=1, n=4194304"}, {"strided", "stride=2, n=4194304"}, {"strided", "stride=8, n=4194304"},
+  {"strided", "stride=32, n=4194304"}, {"strided", "stride=3, n=4097"},
+}
+local keys = {"load_requests", "load_sectors", "store_requests", "store_sectors", "dram_read_bytes"}
+
+-- warplab's own counters for the whole grid, in one child.
+local lines = {}
+for i, case in ipairs(grid) do
+  lines[i] = string.format("r = launch(%q, {%s, min_samples = 3}); io.write(%d, ' ')" ..
+    " for _, k in ipairs({'load_requests', 'load_sectors', 'store_requests', 'store_sectors', 'dram_read_bytes'})" ..
+    " do io.write(string.format('%%s=%%s %%s ', k, string.format('%%.0f', r.counters[k].value), r.counters[k].metric)) end print()",
+    case[1], case[2], i)
+end
+local ours = {}
+output = child(table.concat(lines, "; "))
+for line in output:gmatch("[^\n]+") do
+  local index = tonumber(line:match("^(%d+) "))
+  if index then
+    ours[index] = {}
+    for key, value, metric in line:gmatch("(%S+)=(%d+) (%S+)") do ours[index][key] = {value = tonumber(value), metric = metric} end
+  end
+end
+if not t.ok(ours[1] and ours[1].load_requests, "warplab read its own counters for the grid") then
+  print("# " .. output:gsub("\n", "\n# "))
+  return t.done()
+end
+local metrics = {}
+for _, key in ipairs(keys) do metrics[#metrics + 1] = ours[1][key].metric end
+
+-- One launch under ncu: metric -> value, and what the child printed.
+local function under_ncu(name, params, counters)
+  local code = string.format("r = launch(%q, {%s, counters = %s}); print('unavailable:', r.counters_unavailable)",
+                             name, params, counters)
+  local out = run(string.format("%s --clock-control none --csv --metrics %s -k regex:'^%s$' --launch-count 1 %s -e %q",
+                                ncu, table.concat(metrics, ","), name, warplab, code))
+  local values = {}
+  for line in out:gmatch("[^\n]+") do
+    local metric, value = line:match('"([%w_%.]+)","[^"]*","([%d,%.]+)"$')
+    if metric then values[metric] = tonumber((value:gsub(",", ""))) end
+  end
+  return values, out
+end
+
+print(string.format("# %-28s %8s %10s %8s %10s %12s %12s", "launch", "ld req", "ld sectors", "st req", "st sectors",
+                    "DRAM read", "ncu DRAM"))
+for i, case in ipairs(grid) do
+  local values, out = under_ncu(case[1], case[2], "false")
+  local mine, label = ours[i], case[1] .. " " .. case[2]
+  local exact = true
+  for _, key in ipairs(keys) do
+    if key ~= "dram_read_bytes" then exact = exact and values[mine[key].metric] == mine[key].value end
+  end
+  local dram, dram_ncu = mine.dram_read_bytes.value, values[mine.dram_read_bytes.metric]
+  t.ok(exact, label .. ": requests and sectors equal ncu's")
+  t.ok(dram_ncu and math.abs(dram - dram_ncu) <= 0.01 * math.max(dram_ncu, 1),
+       label .. string.format(": DRAM read %d, ncu %s: within 1%%", dram, tostring(dram_ncu)))
+  if not exact or not dram_ncu then print("# " .. out:gsub("\n", "\n# ")) end
+  print(string.format("# %-28s %8d %10d %8d %10d %12d %12s", label, mine.load_requests.value, mine.load_sectors.value,
+                      mine.store_requests.value, mine.store_sectors.value, dram, tostring(dram_ncu)))
+end
+
+-- Under another profiler warplab's own counters give way, with the reason.
+local _, out = under_ncu("copy", "n=4096", "true")
+t.ok(out:find("unavailable:%s+another profiler") ~= nil, "under ncu, counters are unavailable and say why")
+t.done()
