@@ -211,34 +211,15 @@ static int build_config(char *why, size_t why_size)
     return 0;
 }
 
-/* Enables range profiling on the context. warplab holds the profiler only
-   while it profiles, so other tools can profile the GPU in between. */
+/* Enables range profiling on the context and sizes a counter data image for MAX_PROFILED_RANGES. */
 static int enable_profiler(char *why, size_t why_size)
 {
     CUpti_RangeProfiler_Enable_Params enable = { .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
+    CUpti_RangeProfiler_GetCounterDataSize_Params size = { .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE };
     enable.ctx = profiler.context;
     if (CUPTI_TRY(cupti.cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable"))
         return -1;
     profiler.profiler = enable.pRangeProfilerObject;
-    return 0;
-}
-
-static void disable_profiler(void)
-{
-    char why[256];
-    size_t why_size = sizeof why;
-    CUpti_RangeProfiler_Disable_Params disable = { .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
-    if (!profiler.profiler)
-        return;
-    disable.pRangeProfilerObject = profiler.profiler;
-    CUPTI_TRY(cupti.cuptiRangeProfilerDisable(&disable), "cuptiRangeProfilerDisable");
-    profiler.profiler = NULL;
-}
-
-/* Sizes a counter data image for MAX_PROFILED_RANGES (the profiler must be enabled). */
-static int size_counter_data(char *why, size_t why_size)
-{
-    CUpti_RangeProfiler_GetCounterDataSize_Params size = { .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE };
     size.pRangeProfilerObject = profiler.profiler;
     size.pMetricNames = profiler.metrics;
     size.numMetrics = COUNTER_COUNT;
@@ -263,9 +244,7 @@ int counters_open(int ordinal, char *why, size_t why_size)
     int failed = load_library(why, why_size) || current_context(why, why_size) ||
                  CUPTI_TRY(cupti.cuptiProfilerInitialize(&initialize), "cuptiProfilerInitialize") ||
                  check_device(ordinal, why, why_size) || create_host_object(ordinal, why, why_size) ||
-                 build_config(why, why_size) || enable_profiler(why, why_size) ||
-                 size_counter_data(why, why_size);
-    disable_profiler();
+                 build_config(why, why_size) || enable_profiler(why, why_size);
     if (failed) {
         counters_close();
         return -1;
@@ -347,19 +326,15 @@ int counters_profile(int items, int ranges_per_item, enqueue_fn enqueue, void *u
         snprintf(why, why_size, "at most %d kernels can be profiled at once", MAX_PROFILED_RANGES);
         return -1;
     }
-    if (enable_profiler(why, why_size))
+    if (begin_session(ranges, why, why_size))
         return -1;
-    int recorded = begin_session(ranges, why, why_size) ? -1 : record_ranges(items, enqueue, user, why, why_size);
-    if (recorded < 0) {
-        disable_profiler();
+    int recorded = record_ranges(items, enqueue, user, why, why_size);
+    if (recorded < 0)
         return -1;
-    }
     if (recorded != ranges) {
-        disable_profiler();
         snprintf(why, why_size, "the profiler recorded %d kernels where %d were launched", recorded, ranges);
         return -1;
     }
-    disable_profiler();   /* evaluation needs only the host object and the counter data */
     for (int i = 0; i < items; i++)
         if (evaluate_range((size_t)(i * ranges_per_item + ranges_per_item - 1), &values[i], why, why_size))
             return -1;
@@ -370,7 +345,11 @@ void counters_close(void)
 {
     char why[256];
     size_t why_size = sizeof why;
-    disable_profiler();
+    if (profiler.profiler) {
+        CUpti_RangeProfiler_Disable_Params disable = { .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
+        disable.pRangeProfilerObject = profiler.profiler;
+        CUPTI_TRY(cupti.cuptiRangeProfilerDisable(&disable), "cuptiRangeProfilerDisable");
+    }
     if (profiler.host) {
         CUpti_Profiler_Host_Deinitialize_Params host = { .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE };
         host.pHostObject = profiler.host;
