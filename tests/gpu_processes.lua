@@ -30,7 +30,9 @@ end
 -- Out of device memory: a child that leaves itself 3 GB free asks for 4.3 GB.
 local free = tonumber(child("io.write(string.format('%d', device().free_bytes))"):match("%d+"))
 local hold = string.format("WARPLAB_TEST_RESERVE_BYTES=%d", math.max(0, free - (3 << 30)))
-local output = child("print(pcall(launch, 'copy', {n = 1 << 30})); print('next', launch('copy', {n = 1024}).correct)", hold)
+-- (counters off: CUPTI's kernel replay would try to save the memory the child holds)
+local output = child("print(pcall(launch, 'copy', {n = 1 << 30, counters = false}));" ..
+                     " print('next', launch('copy', {n = 1024, counters = false}).correct)", hold)
 t.ok(output:find("out of device memory: this launch needs 8.59 GB of buffers", 1, true) ~= nil,
      "running out of memory names the sizes")
 t.ok(output:find("next\ttrue", 1, true) ~= nil, "... and the next launch works")
@@ -102,8 +104,10 @@ for i, case in ipairs(grid) do
   end
   local dram, dram_ncu = mine.dram_read_bytes.value, values[mine.dram_read_bytes.metric]
   t.ok(exact, label .. ": requests and sectors equal ncu's")
-  t.ok(dram_ncu and math.abs(dram - dram_ncu) <= 0.01 * math.max(dram_ncu, 1),
-       label .. string.format(": DRAM read %d, ncu %s: within 1%%", dram, tostring(dram_ncu)))
+  -- Launches that read under 1 MB differ from ncu by a few kB of its own traffic.
+  local tolerance = math.max(0.01 * (dram_ncu or 0), (dram_ncu or 0) < 1e6 and 4096 or 0)
+  t.ok(dram_ncu and math.abs(dram - dram_ncu) <= tolerance,
+       label .. string.format(": DRAM read %d, ncu %s: within 1%% (4 kB under 1 MB)", dram, tostring(dram_ncu)))
   if not exact or not dram_ncu then print("# " .. out:gsub("\n", "\n# ")) end
   print(string.format("# %-28s %8d %10d %8d %10d %12d %12s", label, mine.load_requests.value, mine.load_sectors.value,
                       mine.store_requests.value, mine.store_sectors.value, dram, tostring(dram_ncu)))
