@@ -249,8 +249,10 @@ launch(name, params) runs one kernel and returns a result table.
   launch("offset", {offset=1})       params you leave out take their defaults
   launch("strided", <stride=4>)      the same as {stride=4}
   r = launch("copy"); r.load.sectors_per_request
-On a GPU it measures time and checks the output against a CPU reference;
-without one (or with --sim) the access model gives the traffic.]],
+  launch("offset", {{offset=0}, {offset=1}})   several at once: a list of results
+On a GPU it measures time, checks the output against a CPU reference and
+reads hardware counters; without one (or with --sim) the access model
+gives the traffic.]],
   result = [[
 A result table has: kernel, params, backend ("gpu" or "sim"), useful_bytes,
 footprint_bytes, load and store (requests, sectors, lines, bytes,
