@@ -3,14 +3,7 @@
 -- SKIP without a GPU; with WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 
-local d = device()
-if d.backend ~= "gpu" then
-  if os.getenv("WARPLAB_REQUIRE_GPU") == "1" then
-    t.ok(false, "a GPU is required here (WARPLAB_REQUIRE_GPU=1) but " .. (d.notice or "none is usable"))
-    return t.done()
-  end
-  t.skip_all("no GPU: " .. (d.notice or "sim backend"))
-end
+local d = t.require_gpu()
 
 t.ok(d.l2_bytes > 0 and d.sm_count > 0 and d.peak_gbs > 100, "device() describes the GPU")
 

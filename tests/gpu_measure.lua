@@ -5,14 +5,7 @@
 -- WARPLAB_REQUIRE_GPU=1). Needs WARPLAB_TEST_KERNELS=1 (tests/run-lua sets it).
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 
-local d = device()
-if d.backend ~= "gpu" then
-  if os.getenv("WARPLAB_REQUIRE_GPU") == "1" then
-    t.ok(false, "a GPU is required here (WARPLAB_REQUIRE_GPU=1) but " .. (d.notice or "none is usable"))
-    return t.done()
-  end
-  t.skip_all("no GPU: " .. (d.notice or "sim backend"))
-end
+local d = t.require_gpu()
 
 -- device()
 t.ok(d.name:find("NVIDIA", 1, true) ~= nil, "device() names the GPU: " .. d.name)

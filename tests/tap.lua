@@ -43,6 +43,18 @@ function tap.skip_all(reason)
   os.exit(0)
 end
 
+-- Returns device() when the backend is the GPU. Otherwise the whole file is
+-- skipped, or, with WARPLAB_REQUIRE_GPU=1 (the GPU machine), it fails.
+function tap.require_gpu()
+  local d = device()
+  if d.backend == "gpu" then return d end
+  if os.getenv("WARPLAB_REQUIRE_GPU") == "1" then
+    tap.ok(false, "a GPU is required here (WARPLAB_REQUIRE_GPU=1) but " .. (d.notice or "none is usable"))
+    tap.done()
+  end
+  tap.skip_all("no GPU: " .. (d.notice or "sim backend"))
+end
+
 function tap.done()
   print("1.." .. tap.count)
   if tap.failed > 0 then error(tap.failed .. " of " .. tap.count .. " tests failed", 0) end
