@@ -337,8 +337,11 @@ static void run_one(lua_State *L, struct result *r, const struct measure_options
     enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
     if (finish_model(&model) != 0 || status == RUN_INTERRUPTED)
         raise_interrupted(L);
-    if (status == RUN_FAILED)
+    if (status == RUN_FAILED) {
+        backend_fall_back(&session.backend, &session.device, session.backend_notice,
+                          sizeof session.backend_notice);
         luaL_error(L, "launch of '%s' failed: %s", r->family->name, error);
+    }
     r->wall_ms = monotonic_ms() - started;
 }
 

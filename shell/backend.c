@@ -21,3 +21,16 @@ const struct backend *backend_choose(int force_sim, int ordinal, struct device_i
     sim_backend.open(ordinal, info, why, sizeof why);
     return &sim_backend;
 }
+
+void backend_fall_back(const struct backend **backend, struct device_info *info,
+                       char *notice_text, size_t notice_size)
+{
+    char why[256];
+    if (!(*backend)->usable || (*backend)->usable())
+        return;
+    snprintf(notice_text, notice_size, "the %s became unusable after an error: using the access "
+             "model (sim backend) until warplab restarts", info->name);
+    (*backend)->close();
+    *backend = &sim_backend;
+    sim_backend.open(info->ordinal, info, why, sizeof why);
+}

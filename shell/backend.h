@@ -48,6 +48,8 @@ struct backend {
     void (*profile)(struct result *const *results, int count);
     /* Measures the device-to-device copy ceiling now (NULL: no device to measure). */
     int (*measure_copy)(struct device_info *info, char *error, size_t error_size);
+    /* Whether launches can still run here (NULL: always). */
+    int (*usable)(void);
     void (*close)(void);
 };
 
@@ -55,6 +57,11 @@ extern const struct backend sim_backend;
 #ifdef HAVE_CUDA
 extern const struct backend gpu_backend;
 #endif
+
+/* After a failure that left the backend unusable, the session goes on with
+   the model, and says so in the device's notice. */
+void backend_fall_back(const struct backend **backend, struct device_info *info,
+                       char *notice_text, size_t notice_size);
 
 /* Opens the GPU when one is usable (and not force_sim), else the model;
    a one-line notice says why the model was chosen. */

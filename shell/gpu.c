@@ -354,6 +354,12 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
     return 0;
 }
 
+/* Whether the GPU can take launches (after a failed reset it cannot). */
+static int gpu_usable(void)
+{
+    return gpu.open && gpu.ready;
+}
+
 static void gpu_close(void)
 {
     if (!gpu.open)
@@ -407,7 +413,8 @@ static enum run_status fail(char *error, size_t error_size)
         snprintf(error, error_size, "CUDA error: %s; the device was reset and is ready again", failure);
     else
         snprintf(error, error_size, "CUDA error: %s; the device was reset but could not be set up "
-                 "again (%s)", failure, cuda_failure);
+                 "again (%s), so launches now use the access model: restart warplab to measure on "
+                 "the GPU", failure, cuda_failure);
     return RUN_FAILED;
 }
 
@@ -726,5 +733,6 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     return RUN_OK;
 }
 
-const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy, gpu_close };
+const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
+                                     gpu_usable, gpu_close };
 #endif

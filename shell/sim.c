@@ -41,4 +41,4 @@ static void sim_close(void)
 {
 }
 
-const struct backend sim_backend = { "sim", sim_open, sim_run, NULL, NULL, sim_close };
+const struct backend sim_backend = { "sim", sim_open, sim_run, NULL, NULL, NULL, sim_close };

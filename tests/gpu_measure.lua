@@ -52,6 +52,8 @@ local next_ok, after = pcall(launch, "offset", {offset = 1, n = 1 << 20})
 t.todo(next_ok and after.correct, "the next launch works and is correct",
        "on the H200 of the GPU machine cudaSetDevice answers cudaErrorDevicesUnavailable after cudaDeviceReset")
 if not next_ok then print("# " .. tostring(after)) end
-t.ok(launch ~= nil and pcall(device), "the shell itself carries on after the fault")
+local again_ok, again = pcall(launch, "copy", {n = 4096})
+t.ok(again_ok and again.load.sectors > 0, "the shell carries on after the fault: the next launch runs (on the " ..
+     (again_ok and again.backend or "?") .. " backend)")
 
 t.done()
