@@ -111,15 +111,25 @@ int model_run(const struct family *f, const struct params *p,
     struct launch_shape shape = f->shape(p);
     long long warps = (shape.threads + WARP_SIZE - 1) / WARP_SIZE;
 
+    size_t bytes[MAX_BUFFERS];
     memset(out, 0, sizeof *out);
     model_buffer_bases(f->buffer_count, base);
+    family_buffer_bytes(f, p, bytes);
+    struct dram_tracker *dram = dram_tracker_new(f->buffer_count, bytes);
+    out->dram.estimated = dram != NULL;
     for (long long w = 0; w < warps; w++) {
-        if ((w & 0xffff) == 0 && interrupted && *interrupted)
+        if ((w & 0xffff) == 0 && interrupted && *interrupted) {
+            dram_tracker_free(dram);
             return -1;
+        }
         int count = f->warp_accesses(p, base, w, acc);
-        for (int i = 0; i < count; i++)
+        for (int i = 0; i < count; i++) {
             traffic_add(acc[i].kind == ACCESS_LOAD ? &out->load : &out->store, &acc[i]);
+            if (dram && (acc[i].affine ? acc[i].lane_count > 0 : acc[i].active != 0))
+                dram_add(dram, &out->dram, &acc[i]);
+        }
     }
+    dram_tracker_free(dram);
     return 0;
 }
 

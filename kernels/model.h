@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include "family.h"
+#include "dram.h"
 
 enum { SECTOR_BYTES = 32, LINE_BYTES = 128 };
 
@@ -22,6 +23,7 @@ struct traffic {
 
 struct model_counts {
     struct traffic load, store;
+    struct dram_estimate dram;
 };
 
 /* Where the model places buffer k: 2^40 apart, so 256-byte aligned like cudaMalloc. */

@@ -89,15 +89,23 @@ local function traffic_lines(label, t, model, measured_backend)
   }, "\n")
 end
 
--- DRAM, cache and shared-memory lines from the hardware counters.
+-- The model's DRAM estimate, for a cold L2.
+local function model_dram_text(dram)
+  if not dram.read_bytes then return "not estimated: " .. dram.note end
+  return fmt("%s read · at most %s written", bytes(dram.read_bytes), bytes(dram.write_bytes))
+end
+
+-- DRAM, cache and shared-memory lines from the hardware counters (or the model's DRAM estimate).
 local function counter_lines(r)
   local c = r.counters
   if not c then
-    return r.counters_unavailable and { "  counters   unavailable: " .. r.counters_unavailable } or {}
+    local lines = { fmt("  DRAM       %s (modelled, cold L2)", model_dram_text(r.model.dram)) }
+    if r.counters_unavailable then lines[2] = "  counters   unavailable: " .. r.counters_unavailable end
+    return lines
   end
   local lines = {
-    fmt("  DRAM       %s read · %s written (hardware)", bytes(c.dram_read_bytes.value),
-        bytes(c.dram_write_bytes.value)),
+    fmt("  DRAM       %s read · %s written (hardware)   model %s", bytes(c.dram_read_bytes.value),
+        bytes(c.dram_write_bytes.value), model_dram_text(r.model.dram)),
     fmt("  caches     L1 hit %.1f%% · L2 hit %.1f%% · L2 served %s sectors to L1, took %s from it",
         c.l1_hit_rate.value, c.l2_hit_rate.value, commas(c.l2_read_sectors.value),
         commas(c.l2_write_sectors.value)),

@@ -97,6 +97,27 @@ static void push_load_store(lua_State *L, const struct result *r)
     lua_setfield(L, -2, "store");
 }
 
+/* dram: bytes that crossed DRAM, from the hardware when counters were read, else the model's estimate. */
+static void push_dram(lua_State *L, const struct result *r, int from_hardware)
+{
+    const struct dram_estimate *d = &r->model.dram;
+    lua_createtable(L, 0, 5);
+    if (from_hardware) {
+        SET_NUMBER("read_bytes", r->counters.value[COUNTER_DRAM_READ_BYTES]);
+        SET_NUMBER("write_bytes", r->counters.value[COUNTER_DRAM_WRITE_BYTES]);
+        SET_STRING("source", "hardware");
+    } else if (d->estimated) {
+        SET_INTEGER("read_bytes", d->read_bytes);
+        SET_INTEGER("write_bytes", d->write_bytes);
+        SET_INTEGER("write_allocate_bytes", d->write_allocate_bytes);
+        SET_STRING("source", "model");
+        SET_STRING("write_note", "an upper bound: output still in L2 when the kernel ends is written back later");
+    } else {
+        SET_STRING("source", "model");
+        SET_STRING("note", "the buffers are too large for the model to track each block");
+    }
+}
+
 /* counters: each hardware value with its Nsight Compute metric name. */
 static void push_counters(lua_State *L, const struct result *r)
 {
@@ -123,11 +144,15 @@ void result_push(lua_State *L, const struct result *r)
     if (r->measured)
         push_timing(L, r);
     push_load_store(L, r);
-    lua_createtable(L, 0, 2);
+    push_dram(L, r, r->have_counters);
+    lua_setfield(L, -2, "dram");
+    lua_createtable(L, 0, 3);
     push_traffic(L, &r->model.load, "model");
     lua_setfield(L, -2, "load");
     push_traffic(L, &r->model.store, "model");
     lua_setfield(L, -2, "store");
+    push_dram(L, r, 0);
+    lua_setfield(L, -2, "dram");
     lua_setfield(L, -2, "model");
     if (r->correct >= 0) {
         lua_pushboolean(L, r->correct);

@@ -129,9 +129,28 @@ static void test_affine_matches_lanes(void)
     is_int(mismatches, 0, name);
 }
 
+/* The cold-L2 DRAM estimate against hand-computed cases (and the H200's
+   dram__bytes_read for the same launches, 2026-11-30, in the comments). */
+static void test_dram_estimate(void)
+{
+    struct model_counts c = run("offset", 262144, "offset", 1);
+    /* a and b: bytes 4..1048575 each, 16,384 blocks of 64; r's last sector is written in part */
+    is_int(c.dram.read_bytes, 2 * 16384 * 64 + 32, "offset=1: two arrays of 64-byte blocks, one write-allocate (H200: 2,097,152)");
+    is_int(c.dram.write_allocate_bytes, 32, "offset=1: the last store sector is partial");
+    is_int(c.dram.write_bytes, 262144 * 4, "offset=1: every stored sector written once, at most");
+    c = run("strided", 4194304, "stride", 16);
+    is_int(c.dram.read_bytes, 4194304LL * 64 + 4194304LL * 0, "stride 16: a 64-byte block per lane (H200: 268,449,792)");
+    c = run("strided", 4194304, "stride", 8);
+    is_int(c.dram.read_bytes, 4194304LL * 32, "stride 8: every 64-byte block, half used twice (H200: 134,220,800)");
+    c = run("copy", 1000, NULL, 0);
+    is_int(c.dram.read_bytes, 63 * 64, "copy n=1000: 63 blocks (H200: 4,096)");
+    ok(c.dram.estimated, "small launches are tracked");
+}
+
 int main(void)
 {
     test_affine_matches_lanes();
+    test_dram_estimate();
     test_offset_notes_experiment();
     test_strided();
     test_copy_widths();

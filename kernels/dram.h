@@ -1,0 +1,31 @@
+/*
+** dram.h — the access model's DRAM estimate for a cold L2: every distinct
+** 64-byte block the launch loads is read once (the H200 reads DRAM in 64-byte
+** units), a sector written only in part is read first (write-allocate at
+** sector granularity), and every distinct sector stored is written back
+** once — an upper bound, since what is still in L2 when the kernel ends is
+** written later. Reuse beyond the L2 size is not modelled.
+*/
+#ifndef WARPLAB_DRAM_H
+#define WARPLAB_DRAM_H
+
+#include "family.h"
+
+enum { DRAM_READ_BYTES = 64 };
+
+struct dram_estimate {
+    uint64_t read_bytes;             /* loads plus write-allocate reads */
+    uint64_t write_allocate_bytes;   /* of read_bytes: sectors read because a store filled them in part */
+    uint64_t write_bytes;            /* upper bound: every stored sector written back once */
+    int estimated;                   /* 0 when the footprint was too large to track */
+};
+
+struct dram_tracker;
+
+/* A tracker for a launch with these buffer sizes; NULL when too large to track. */
+struct dram_tracker *dram_tracker_new(int buffer_count, const size_t *bytes);
+void dram_tracker_free(struct dram_tracker *t);
+/* Adds one warp instruction's DRAM traffic. */
+void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp_access *a);
+
+#endif
