@@ -137,3 +137,15 @@ void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp
     d->write_allocate_bytes += allocate;
     d->read_bytes += allocate;
 }
+
+void dram_tracker_finish(const struct dram_tracker *t, struct dram_estimate *d)
+{
+    /* bits 2k and 2k+1 are the two 64-byte halves of one 128-byte line */
+    const uint64_t even = 0x5555555555555555ull;
+    d->read_lines = 0;
+    for (int i = 0; i < t->buffer_count; i++)
+        for (size_t w = 0; w <= t->blocks[i] / 64; w++) {
+            uint64_t bits = t->loaded[i][w];
+            d->read_lines += (uint64_t)__builtin_popcountll((bits | bits >> 1) & even);
+        }
+}

@@ -17,6 +17,7 @@ struct dram_estimate {
     uint64_t read_bytes;             /* loads plus write-allocate reads */
     uint64_t write_allocate_bytes;   /* of read_bytes: sectors read because a store filled them in part */
     uint64_t write_bytes;            /* upper bound: every stored sector written back once */
+    uint64_t read_lines;             /* 128-byte lines with at least one 64-byte block loaded */
     int estimated;                   /* 0 when the footprint was too large to track */
 };
 
@@ -25,6 +26,8 @@ struct dram_tracker;
 /* A tracker for a launch with these buffer sizes; NULL when too large to track. */
 struct dram_tracker *dram_tracker_new(int buffer_count, const size_t *bytes);
 void dram_tracker_free(struct dram_tracker *t);
+/* Fills what is counted over the whole launch at its end (read_lines). */
+void dram_tracker_finish(const struct dram_tracker *t, struct dram_estimate *d);
 /* Adds one warp instruction's DRAM traffic. */
 void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp_access *a);
 

@@ -129,6 +129,8 @@ int model_run(const struct family *f, const struct params *p,
                 dram_add(dram, &out->dram, &acc[i]);
         }
     }
+    if (dram)
+        dram_tracker_finish(dram, &out->dram);
     dram_tracker_free(dram);
     return 0;
 }

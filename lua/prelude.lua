@@ -132,15 +132,19 @@ local function header_line(r)
 end
 
 local function time_lines(r)
+  local m = r.model
   if not r.time_ms then
-    return "  time       not measured: the sim backend models traffic, not time"
+    return table.concat({
+      fmt("  time       ≈ %.4f ms (modelled for %s, limited by %s)", m.time_ms, m.device, m.limit),
+      fmt("  bandwidth  ≈ %.0f GB/s useful (modelled)", m.bandwidth_gbs),
+    }, "\n")
   end
   local d = device()
   local clock = r.sm_clock_mhz and fmt(" · SM %.0f MHz", r.sm_clock_mhz) or ""
   local copy = r.copy_fraction and fmt(" · %s of copy %.0f GB/s", percent(r.copy_fraction), d.copy_gbs) or ""
   local lines = {
-    fmt("  time       %.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)%s", r.time_ms,
-        50 * r.time_iqr, r.time_min_ms, r.time_max_ms, clock),
+    fmt("  time       %.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)%s   model %.4f", r.time_ms,
+        50 * r.time_iqr, r.time_min_ms, r.time_max_ms, clock, m.time_ms),
     fmt("  bandwidth  %.0f GB/s useful · %s of peak %.0f GB/s%s", r.bandwidth_gbs,
         percent(r.peak_fraction), d.peak_gbs, copy),
   }

@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 #include "api.h"
 #include "counter_table.h"
+#include "profiles.h"
 #include "interrupt.h"
 #include "model.h"
 #include "output.h"
@@ -126,12 +127,23 @@ static int read_counters(lua_State *L, struct measure_options *o)
     return 0;
 }
 
+static int read_profile(lua_State *L, struct measure_options *o)
+{
+    const struct device_profile *profile =
+        lua_type(L, -1) == LUA_TSTRING ? profile_find(lua_tostring(L, -1)) : NULL;
+    if (!profile)
+        return -1;
+    o->profile = profile;
+    return 0;
+}
+
 static const struct option_decl options[] = {
     { "cache", "\"cold\" (flush L2 before each sample) or \"warm\"", read_cache },
     { "min_samples", "an integer from 1 to 1000", read_min_samples },
     { "budget_ms", "a number of milliseconds above 0, at most 60000", read_budget_ms },
     { "check", "true or false (compare with the CPU reference)", read_check },
     { "counters", "true or false (read hardware counters)", read_counters },
+    { "profile", "a device profile: \"h200\", \"h100\", \"a100\", \"rtx4090\" or \"rtx4060\"", read_profile },
 };
 
 static const struct option_decl *find_option(const char *name)
@@ -214,6 +226,7 @@ static void push_options(lua_State *L, const struct measure_options *o)
     lua_setfield(L, -2, "check");
     lua_pushboolean(L, o->counters);
     lua_setfield(L, -2, "counters");
+    SET_STRING("profile", o->profile->key);
 }
 
 /* config{...}: changes how the session measures; returns the settings now. */
@@ -235,6 +248,7 @@ static int api_config(lua_State *L)
         }
     }
     session.options = o;
+    session_use_profile(o.profile);
     push_options(L, &o);
     return 1;
 }
@@ -337,6 +351,8 @@ static void run_one(lua_State *L, struct result *r, const struct measure_options
     enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
     if (finish_model(&model) != 0 || status == RUN_INTERRUPTED)
         raise_interrupted(L);
+    r->profile = o->profile;
+    r->estimate = estimate_time(o->profile, &r->model, r->family->shape(&r->params).threads);
     if (status == RUN_FAILED) {
         backend_fall_back(&session.backend, &session.device, session.backend_notice,
                           sizeof session.backend_notice);

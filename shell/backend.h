@@ -7,22 +7,12 @@
 
 #include <stddef.h>
 #include "family.h"
+#include "device.h"
 #include "result.h"
 
-struct device_info {
-    char name[256];
-    int major, minor;                 /* compute capability */
-    int sm_count;
-    uint64_t l2_bytes;
-    uint64_t memory_bytes, free_bytes;
-    int bus_width_bits;
-    double memory_clock_mhz;
-    double peak_gbs;                  /* 2 x memory clock x bus width / 8 */
-    double sm_clock_mhz;              /* the SM clock the device reports as its peak */
-    double copy_gbs;                  /* measured device-to-device copy, read + written; 0: not yet */
-    int driver_version, runtime_version;
-    int ordinal;
-};
+
+
+struct device_profile;
 
 /* How the GPU backend measures; config{} sets them, a launch may override. */
 struct measure_options {
@@ -31,6 +21,7 @@ struct measure_options {
     double budget_ms;    /* GPU time the samples may take */
     int check;           /* compare outputs with the CPU reference */
     int counters;        /* read hardware counters in a profiled run after the samples */
+    const struct device_profile *profile;   /* the device the model's time estimate is for */
 };
 
 enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_INTERRUPTED = -2 };

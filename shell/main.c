@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <lauxlib.h>
 #include "output.h"
+#include "profiles.h"
 #include "registry.h"
 #include "repl.h"
 #include "session.h"
@@ -22,6 +23,7 @@ struct options {
     int code_count;
     const char *script;           /* FILE.lua, or NULL */
     int script_index;             /* its position in argv: later words are its args */
+    const struct device_profile *profile;
 };
 
 static const char usage_text[] =
@@ -30,6 +32,7 @@ static const char usage_text[] =
     "  -e CODE          run CODE (repeatable), then exit\n"
     "  --sim            use the access model even when a GPU is present\n"
     "  --device N       use GPU number N (default 0)\n"
+    "  --profile NAME   the device the model describes (h200, h100, a100, rtx4090, rtx4060)\n"
     "  --list           list the kernel families and exit\n"
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n";
@@ -87,6 +90,10 @@ static int parse_options(int argc, char **argv, struct options *o)
         } else if (strcmp(a, "--device") == 0) {
             if (i + 1 >= argc || parse_device(argv[++i], &o->ordinal))
                 return usage_error("--device expects a GPU number, got '%s'", i < argc ? argv[i] : "nothing");
+        } else if (strcmp(a, "--profile") == 0) {
+            char names[128];
+            if (i + 1 >= argc || !(o->profile = profile_find(argv[++i])))
+                return usage_error("--profile expects one of: %s", profile_names(names, sizeof names));
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s expects Lua code", a);
@@ -198,7 +205,7 @@ int main(int argc, char **argv)
         return finished;
     if (getenv("WARPLAB_TEST_KERNELS") && strcmp(getenv("WARPLAB_TEST_KERNELS"), "1") == 0)
         registry_enable_test_families();
-    if (session_open(options.force_sim, options.ordinal) != 0)
+    if (session_open(options.force_sim, options.ordinal, options.profile) != 0)
         return EXIT_SCRIPT_ERROR;
     int status = run(argc, argv, &options);
     session_close();

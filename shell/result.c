@@ -118,6 +118,18 @@ static void push_dram(lua_State *L, const struct result *r, int from_hardware)
     }
 }
 
+/* The model's time for the profile's device: time_ms, bandwidth_gbs, what limits it. */
+static void push_estimate(lua_State *L, const struct result *r)
+{
+    if (!r->profile)
+        return;
+    SET_NUMBER("time_ms", r->estimate.time_ms);
+    SET_NUMBER("bandwidth_gbs", r->useful_bytes / (r->estimate.time_ms * 1e-3) / 1e9);
+    SET_STRING("limit", r->estimate.limit);
+    SET_STRING("profile", r->profile->key);
+    SET_STRING("device", r->profile->info.name);
+}
+
 /* counters: each hardware value with its Nsight Compute metric name. */
 static void push_counters(lua_State *L, const struct result *r)
 {
@@ -153,6 +165,7 @@ void result_push(lua_State *L, const struct result *r)
     lua_setfield(L, -2, "store");
     push_dram(L, r, 0);
     lua_setfield(L, -2, "dram");
+    push_estimate(L, r);
     lua_setfield(L, -2, "model");
     if (r->correct >= 0) {
         lua_pushboolean(L, r->correct);

@@ -8,6 +8,7 @@
 #include "family.h"
 #include "model.h"
 #include "counters.h"
+#include "profiles.h"
 
 enum { MAX_SAMPLES = 1000, MAX_WARNINGS = 4 };
 
@@ -30,6 +31,8 @@ struct result {
     double wall_ms;                   /* the whole launch() call, model and counters included */
     struct timing timing;
     double sm_clock_mhz;              /* measured on the device during the samples; 0: not */
+    const struct device_profile *profile;   /* the device the estimate is for */
+    struct time_estimate estimate;    /* the model's time */
     int have_counters;                /* counters holds the hardware's values */
     struct counter_values counters;
     char counters_unavailable[256];   /* why not, when counters were asked for and are missing */

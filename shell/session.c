@@ -11,6 +11,7 @@
 #include "output.h"
 #include "session.h"
 #include "shorthand.h"
+#include "profiles.h"
 
 extern const char prelude_lua[];
 
@@ -119,7 +120,17 @@ static int load_prelude(lua_State *L)
     return 0;
 }
 
-int session_open(int force_sim, int ordinal)
+void session_use_profile(const struct device_profile *profile)
+{
+    session.options.profile = profile;
+    if (!session.backend->measure_copy) {   /* the model stands in for the device */
+        int ordinal = session.device.ordinal;
+        session.device = profile->info;
+        session.device.ordinal = ordinal;
+    }
+}
+
+int session_open(int force_sim, int ordinal, const struct device_profile *profile)
 {
     session.L = luaL_newstate();
     if (!session.L) {
@@ -130,6 +141,8 @@ int session_open(int force_sim, int ordinal)
     session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1 };
     session.backend = backend_choose(force_sim, ordinal, &session.device,
                                      session.backend_notice, sizeof session.backend_notice);
+    session_use_profile(profile ? profile : session.backend->measure_copy
+                                              ? profile_for_device(&session.device) : &device_profiles[0]);
     interrupt_install(session.L);
     return load_prelude(session.L);
 }

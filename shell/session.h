@@ -16,10 +16,16 @@ struct session {
     struct measure_options options;   /* config{}: the session's way of measuring */
 };
 
+struct device_profile;
+/* Makes profile the device the model describes: on the sim backend device()
+   becomes it too. */
+void session_use_profile(const struct device_profile *profile);
+
 extern struct session session;
 
 /* Creates the Lua state, opens the backend, loads the prelude. 0 on success. */
-int session_open(int force_sim, int ordinal);
+/* profile: NULL for the default (the GPU's own, or the H200 on the sim backend). */
+int session_open(int force_sim, int ordinal, const struct device_profile *profile);
 void session_close(void);
 /* Loads code after the shorthand rewrite; pushes the chunk or the error. */
 int session_load(const char *code, const char *chunk_name);

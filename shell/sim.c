@@ -5,25 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "backend.h"
-
-/* The device the model describes by default: the H200 of the GPU machine,
-   as its CUDA attributes read there on 2026-11-30. */
-static const struct device_info modelled_h200 = {
-    .name = "NVIDIA H200 (modelled)",
-    .major = 9, .minor = 0,
-    .sm_count = 132,
-    .l2_bytes = 60ull << 20,
-    .memory_bytes = 150100000000ull,
-    .free_bytes = 150100000000ull,
-    .bus_width_bits = 6016,
-    .memory_clock_mhz = 3201,
-    .peak_gbs = 2 * 3201e6 * 6016 / 8 / 1e9,
-    .sm_clock_mhz = 1980,
-};
+#include "profiles.h"
 
 static int sim_open(int ordinal, struct device_info *info, char *why, size_t why_size)
 {
-    *info = modelled_h200;
+    *info = device_profiles[0].info;   /* the session may pick another profile */
     info->ordinal = ordinal;
     return 0;
 }
