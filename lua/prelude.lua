@@ -69,6 +69,7 @@ end
 local Result = core.Result
 Result.__name = "warplab.result"
 
+
 -- "5.00 sectors/request   model 5.00   ideal 4.00   bar", then the counts;
 -- a disagreement between the hardware and the model is marked with "!=".
 local function traffic_lines(label, t, model, measured_backend)
@@ -171,6 +172,124 @@ function Result.__tostring(r)
   lines[#lines + 1] = check_line(r)
   for _, warning in ipairs(r.warnings) do lines[#lines + 1] = "  note       " .. warning end
   return table.concat(lines, "\n")
+end
+
+---------------------------------------------------------------------------
+-- Warp maps: one warp's accesses, line by line, sector by sector
+---------------------------------------------------------------------------
+
+-- "0-30", "31", "0, 4, 8-11": sorted lane numbers as ranges.
+local function lane_ranges(lanes)
+  table.sort(lanes)
+  local parts, first = {}, 1
+  for i = 1, #lanes do
+    if i == #lanes or lanes[i + 1] ~= lanes[i] + 1 then
+      parts[#parts + 1] = first == i and tostring(lanes[i]) or lanes[first] .. "-" .. lanes[i]
+      first = i + 1
+    end
+  end
+  return table.concat(parts, ", ")
+end
+
+-- Marks, for one access, the bytes used per 128-byte line and the lanes in each line.
+local function lines_of(access)
+  local lines = {}
+  for lane = 0, 31 do
+    local offset = access.lanes[lane + 1]
+    if offset then
+      for byte = offset, offset + access.bytes - 1 do
+        local line = byte // 128
+        local entry = lines[line] or { used = {}, lanes = {}, seen = {} }
+        lines[line] = entry
+        entry.used[byte % 128] = true
+        if not entry.seen[lane] then entry.seen[lane] = true; entry.lanes[#entry.lanes + 1] = lane end
+      end
+    end
+  end
+  return lines
+end
+
+-- One line as 4 sectors of 8 four-byte cells: used, fetched but unused, not fetched.
+local function line_row(entry, marks)
+  local sectors, fetched, used = {}, 0, 0
+  for sector = 0, 3 do
+    local cells, any = {}, false
+    for cell = 0, 7 do
+      local hit = false
+      for byte = 0, 3 do
+        if entry.used[sector * 32 + cell * 4 + byte] then hit = true; used = used + 1 end
+      end
+      cells[cell + 1] = hit
+      any = any or hit
+    end
+    local text = {}
+    for cell = 1, 8 do text[cell] = not any and marks.none or cells[cell] and marks.used or marks.unused end
+    sectors[#sectors + 1] = table.concat(text)
+    if any then fetched = fetched + 1 end
+  end
+  return table.concat(sectors, " "), fetched, used
+end
+
+local function draw_access(access, marks)
+  local lines = lines_of(access)
+  local order = {}
+  for line in pairs(lines) do order[#order + 1] = line end
+  table.sort(order)
+  local rows, sectors, used, lanes = {}, 0, 0, 0
+  for _ in pairs(access.lanes) do lanes = lanes + 1 end
+  for _, line in ipairs(order) do
+    local row, fetched, bytes_used = line_row(lines[line], marks)
+    sectors, used = sectors + fetched, used + bytes_used
+    rows[#rows + 1] = fmt("  +%-9d %s   lane%s %s", line * 128, row, #lines[line].lanes > 1 and "s" or "",
+                          lane_ranges(lines[line].lanes))
+  end
+  local ideal = (lanes * access.bytes + 31) // 32
+  table.insert(rows, 1, fmt("%s %s[] · %d-byte elements · %d lanes · %d sector%s (ideal %d) · %d of %d fetched bytes used (%s)",
+    access.kind, access.buffer or "?", access.bytes, lanes, sectors, sectors == 1 and "" or "s", ideal, used,
+    32 * sectors, percent(sectors > 0 and used / (32 * sectors) or 1)))
+  return table.concat(rows, "\n"), sectors, used
+end
+
+-- The map of one warp of a launch: every memory instruction, then the totals.
+local function warp_map(kernel, params, warp)
+  warp = warp or 0
+  local marks = core.fancy() and { used = "█", unused = "░", none = "·" } or { used = "#", unused = ".", none = "-" }
+  local accesses = core.warp(kernel, params, warp)
+  local parts = { fmt("warp %d of %s  %s · lanes 0-31 are threads %d-%d · one cell = 4 bytes, %s used, %s fetched and unused, %s not fetched",
+                      warp, kernel, params_text(kernel, params), warp * 32, warp * 32 + 31, marks.used, marks.unused, marks.none) }
+  local requests, sectors, used = 0, 0, 0
+  for _, access in ipairs(accesses) do
+    if next(access.lanes) then
+      local text, s, u = draw_access(access, marks)
+      parts[#parts + 1] = text
+      requests, sectors, used = requests + 1, sectors + s, used + u
+    end
+  end
+  parts[#parts + 1] = fmt("warp %d: %d requests · %d sectors · %d of %d fetched bytes used (%s)", warp, requests,
+                          sectors, used, 32 * sectors, percent(sectors > 0 and used / (32 * sectors) or 1))
+  return table.concat(parts, "\n")
+end
+
+-- result.map: the warp map of warp 0, drawn when it is first read.
+function Result.__index(r, key)
+  if key == "map" then
+    local map = warp_map(rawget(r, "kernel"), rawget(r, "params"), 0)
+    rawset(r, "map", map)
+    return map
+  end
+end
+
+-- show(result [, warp]): draws the warp map of one warp of a launch (warp 0 by default).
+function show(result, warp)
+  if type(result) ~= "table" or getmetatable(result) ~= core.Result then
+    error(fmt("bad argument #1 to 'show' (result of launch() expected, got %s)", type(result)), 2)
+  end
+  if warp ~= nil and math.type(warp) ~= "integer" then
+    error(fmt("bad argument #2 to 'show' (warp number expected, got %s)", type(warp)), 2)
+  end
+  local ok, map = pcall(warp_map, result.kernel, result.params, warp)
+  if not ok then error((tostring(map):gsub("^.-bad argument #3 to 'warp'", "bad argument #2 to 'show'")), 2) end
+  print(map)
 end
 
 ---------------------------------------------------------------------------
@@ -280,6 +399,12 @@ device() describes the GPU (or, in sim mode, the modelled one): name,
 compute_capability, sm_count, l2_bytes, memory_bytes, bus_width_bits,
 memory_clock_mhz, peak_gbs, sm_clock_mhz, and on a GPU copy_gbs: the
 measured copy ceiling (measure_copy() measures it again).]],
+  show = [[
+show(r [, warp]) draws one warp of a launch (warp 0 by default): each memory
+instruction, each 128-byte line it touches as four 32-byte sectors of eight
+4-byte cells, marking the bytes the lanes used, the bytes fetched with them
+and the sectors not fetched, with the lanes in each line and the totals.
+r.map holds the same drawing of warp 0 as text.]],
   counters = [[
 On a GPU each launch also reads hardware counters in one profiled run after
 the timed samples: result.counters holds each value with its Nsight Compute
@@ -302,7 +427,8 @@ warplab shows how GPU memory access patterns become memory traffic.
   kernels()                      the kernel families; info("strided") for one
   device()                       the GPU, or the modelled one
   explain("sectors_per_request") what a number means, and its Nsight Compute metric
-  help("launch")                 more on a topic: launch, result, kernels, device, counters, config, commands
+  show(r)                        the warp map of warp 0 of a result r (show(r, 5) for warp 5)
+  help("launch")                 more on a topic: launch, result, show, kernels, device, counters, config, commands
 Tab completes names, including kernel names inside launch(".]]
 
 -- help([topic]): an overview, or one topic.

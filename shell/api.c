@@ -13,6 +13,7 @@
 #include "profiles.h"
 #include "interrupt.h"
 #include "model.h"
+#include "common.h"
 #include "output.h"
 #include "params.h"
 #include "registry.h"
@@ -485,6 +486,48 @@ static int core_families(lua_State *L)
     return 1;
 }
 
+/* core.warp(kernel, params, warp): one warp's memory instructions, each
+   {kind=, buffer=, bytes=, lanes={[lane+1] = byte offset in the buffer}},
+   for the warp maps that show() draws. */
+static int core_warp(lua_State *L)
+{
+    const struct family *f = check_family(L, 1);
+    struct params p;
+    struct measure_options o;
+    struct warp_access acc[MAX_WARP_ACCESSES];
+    uint64_t base[MAX_BUFFERS];
+    check_params(L, 2, 2, f, &p, &o);
+    long long warps = (f->shape(&p).threads + WARP_SIZE - 1) / WARP_SIZE;
+    lua_Integer warp = luaL_optinteger(L, 3, 0);
+    luaL_argcheck(L, warp >= 0 && warp < warps, 3,
+                  lua_pushfstring(L, "warp must be from 0 to %I", (lua_Integer)(warps - 1)));
+    model_buffer_bases(f->buffer_count, base);
+    int count = f->warp_accesses(&p, base, warp, acc);
+    lua_createtable(L, count, 0);
+    for (int i = 0; i < count; i++) {
+        warp_access_expand(&acc[i]);
+        lua_createtable(L, 0, 4);
+        SET_STRING("kind", acc[i].kind == ACCESS_LOAD ? "load" : "store");
+        SET_INTEGER("bytes", acc[i].bytes);
+        lua_createtable(L, WARP_SIZE, 0);
+        for (int lane = 0; lane < WARP_SIZE; lane++) {
+            if (!(acc[i].active >> lane & 1))
+                continue;
+            int buffer = (int)(acc[i].addr[lane] >> 40) - 1;
+            lua_pushinteger(L, (lua_Integer)(acc[i].addr[lane] - base[buffer]));
+            lua_rawseti(L, -2, lane + 1);
+            if (!lua_getfield(L, -2, "buffer")) {
+                lua_pushstring(L, f->buffers[buffer].name);
+                lua_setfield(L, -4, "buffer");
+            }
+            lua_pop(L, 1);
+        }
+        lua_setfield(L, -2, "lanes");
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
 /* print() through the one writer. */
 static int api_print(lua_State *L)
 {
@@ -592,6 +635,7 @@ static const luaL_Reg globals[] = {
 
 static const luaL_Reg core_functions[] = {
     { "families", core_families },
+    { "warp", core_warp },
     { "write", core_write },
     { "fancy", core_fancy },
     { NULL, NULL },
