@@ -103,6 +103,70 @@ void traffic_add(struct traffic *t, const struct warp_access *a)
     t->bytes += bytes;
 }
 
+/* The most distinct words any bank holds for lanes first .. first + count - 1. */
+static int phase_wavefronts(const struct warp_access *a, int first, int count)
+{
+    uint64_t words[WARP_SIZE * 4];
+    int banks_of[WARP_SIZE * 4], n = 0, most = 0;
+    for (int lane = first; lane < first + count; lane++) {
+        if (!(a->active >> lane & 1))
+            continue;
+        for (uint64_t word = a->addr[lane] / BANK_BYTES; word <= (a->addr[lane] + a->bytes - 1) / BANK_BYTES; word++) {
+            int seen = 0;
+            for (int k = 0; k < n && !seen; k++)
+                seen = words[k] == word;
+            if (!seen) {
+                words[n] = word;
+                banks_of[n++] = (int)(word % SHARED_BANKS);
+            }
+        }
+    }
+    for (int bank = 0; bank < SHARED_BANKS; bank++) {
+        int in_bank = 0;
+        for (int k = 0; k < n; k++)
+            in_bank += banks_of[k] == bank;
+        most = in_bank > most ? in_bank : most;
+    }
+    return most;
+}
+
+int shared_wavefronts(const struct warp_access *a)
+{
+    struct warp_access expanded = *a;
+    int lanes_per_phase = a->bytes <= 4 ? WARP_SIZE : 128 / a->bytes, total = 0;
+    warp_access_expand(&expanded);
+    for (int first = 0; first < WARP_SIZE; first += lanes_per_phase)
+        total += phase_wavefronts(&expanded, first, lanes_per_phase);
+    return total;
+}
+
+void shared_add(struct shared_traffic *t, const struct warp_access *a)
+{
+    int lanes = a->affine ? a->lane_count : __builtin_popcount(a->active);
+    if (lanes == 0)
+        return;
+    t->requests++;
+    t->wavefronts += (uint64_t)shared_wavefronts(a);
+    t->ideal_wavefronts += (uint64_t)((lanes * a->bytes + 127) / 128);
+}
+
+/* Routes one instruction to the counts of its kind. */
+static void count_access(struct model_counts *out, struct dram_tracker *dram, const struct warp_access *a)
+{
+    switch (a->kind) {
+    case ACCESS_SHARED_LOAD:
+        shared_add(&out->shared_load, a);
+        return;
+    case ACCESS_SHARED_STORE:
+        shared_add(&out->shared_store, a);
+        return;
+    default:
+        traffic_add(a->kind == ACCESS_LOAD ? &out->load : &out->store, a);
+        if (dram && (a->affine ? a->lane_count > 0 : a->active != 0))
+            dram_add(dram, &out->dram, a);
+    }
+}
+
 int model_run(const struct family *f, const struct params *p,
               struct model_counts *out, volatile sig_atomic_t *interrupted)
 {
@@ -123,11 +187,8 @@ int model_run(const struct family *f, const struct params *p,
             return -1;
         }
         int count = f->warp_accesses(p, base, w, acc);
-        for (int i = 0; i < count; i++) {
-            traffic_add(acc[i].kind == ACCESS_LOAD ? &out->load : &out->store, &acc[i]);
-            if (dram && (acc[i].affine ? acc[i].lane_count > 0 : acc[i].active != 0))
-                dram_add(dram, &out->dram, &acc[i]);
-        }
+        for (int i = 0; i < count; i++)
+            count_access(out, dram, &acc[i]);
     }
     if (dram)
         dram_tracker_finish(dram, &out->dram);

@@ -21,10 +21,28 @@ struct traffic {
     uint64_t bytes;           /* bytes the active lanes asked for */
 };
 
+/* Shared-memory traffic: 32 banks of 4 bytes; lanes reading one word share it. */
+struct shared_traffic {
+    uint64_t requests;
+    uint64_t wavefronts;          /* passes the shared-memory pipeline needed */
+    uint64_t ideal_wavefronts;    /* without bank conflicts: 1, 2 or 4 per request by width */
+};
+
 struct model_counts {
     struct traffic load, store;
+    struct shared_traffic shared_load, shared_store;
     struct dram_estimate dram;
 };
+
+enum { SHARED_BANKS = 32, BANK_BYTES = 4 };
+
+/* Wavefronts of one shared-memory instruction: the lanes go in phases of 128
+   bytes (all 32 lanes for 4-byte elements, 16 for 8-byte, 8 for 16-byte), and
+   each phase needs as many wavefronts as the most distinct words any one bank
+   holds for it. */
+int shared_wavefronts(const struct warp_access *a);
+/* Adds one shared-memory instruction. */
+void shared_add(struct shared_traffic *t, const struct warp_access *a);
 
 /* Where the model places buffer k: 2^40 apart, so 256-byte aligned like cudaMalloc. */
 void model_buffer_bases(int buffer_count, uint64_t *base);

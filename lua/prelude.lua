@@ -250,6 +250,32 @@ local function draw_access(access, marks)
   return table.concat(rows, "\n"), sectors, used
 end
 
+-- A shared-memory access: for each of the 32 banks, how many distinct words the lanes hit in it.
+local function draw_shared(access)
+  local words, lanes = {}, 0
+  for lane = 0, 31 do
+    local offset = access.lanes[lane + 1]
+    if offset then
+      lanes = lanes + 1
+      for word = offset // 4, (offset + access.bytes - 1) // 4 do words[word] = true end
+    end
+  end
+  local per_bank, header, counts = {}, {}, {}
+  for word in pairs(words) do per_bank[word % 32] = (per_bank[word % 32] or 0) + 1 end
+  for bank = 0, 31 do
+    header[#header + 1] = fmt("%2d", bank)
+    counts[#counts + 1] = fmt("%2s", per_bank[bank] and tostring(per_bank[bank]) or "-")
+  end
+  local ideal = (lanes * access.bytes + 127) // 128
+  return table.concat({
+    fmt("%s · %d-byte elements · %d lanes · %d wavefront%s (ideal %d)%s", access.kind, access.bytes, lanes,
+        access.wavefronts, access.wavefronts == 1 and "" or "s", ideal,
+        access.wavefronts > ideal and fmt(" · %d extra from bank conflicts", access.wavefronts - ideal) or ""),
+    "  bank  " .. table.concat(header, " "),
+    "  words " .. table.concat(counts, " "),
+  }, "\n"), 0, 0
+end
+
 -- The map of one warp of a launch: every memory instruction, then the totals.
 local function warp_map(kernel, params, warp)
   warp = warp or 0
@@ -260,12 +286,15 @@ local function warp_map(kernel, params, warp)
   local requests, sectors, used = 0, 0, 0
   for _, access in ipairs(accesses) do
     if next(access.lanes) then
-      local text, s, u = draw_access(access, marks)
+      local text, s, u
+      if access.kind:find("shared", 1, true) then text, s, u = draw_shared(access)
+      else text, s, u = draw_access(access, marks) end
       parts[#parts + 1] = text
-      requests, sectors, used = requests + 1, sectors + s, used + u
+      if not access.kind:find("shared", 1, true) then requests = requests + 1 end
+      sectors, used = sectors + s, used + u
     end
   end
-  parts[#parts + 1] = fmt("warp %d: %d requests · %d sectors · %d of %d fetched bytes used (%s)", warp, requests,
+  parts[#parts + 1] = fmt("warp %d: %d global requests · %d sectors · %d of %d fetched bytes used (%s)", warp, requests,
                           sectors, used, 32 * sectors, percent(sectors > 0 and used / (32 * sectors) or 1))
   return table.concat(parts, "\n")
 end

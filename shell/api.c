@@ -507,17 +507,21 @@ static int core_warp(lua_State *L)
     for (int i = 0; i < count; i++) {
         warp_access_expand(&acc[i]);
         lua_createtable(L, 0, 4);
-        SET_STRING("kind", acc[i].kind == ACCESS_LOAD ? "load" : "store");
+        static const char *const kinds[] = { "load", "store", "shared load", "shared store" };
+        int shared = acc[i].kind == ACCESS_SHARED_LOAD || acc[i].kind == ACCESS_SHARED_STORE;
+        SET_STRING("kind", kinds[acc[i].kind]);
+        if (shared)
+            SET_INTEGER("wavefronts", shared_wavefronts(&acc[i]));
         SET_INTEGER("bytes", acc[i].bytes);
         lua_createtable(L, WARP_SIZE, 0);
         for (int lane = 0; lane < WARP_SIZE; lane++) {
             if (!(acc[i].active >> lane & 1))
                 continue;
-            int buffer = (int)(acc[i].addr[lane] >> 40) - 1;
-            lua_pushinteger(L, (lua_Integer)(acc[i].addr[lane] - base[buffer]));
+            int buffer = shared ? -1 : (int)(acc[i].addr[lane] >> 40) - 1;
+            lua_pushinteger(L, (lua_Integer)(acc[i].addr[lane] - (shared ? 0 : base[buffer])));
             lua_rawseti(L, -2, lane + 1);
             if (!lua_getfield(L, -2, "buffer")) {
-                lua_pushstring(L, f->buffers[buffer].name);
+                lua_pushstring(L, shared ? "shared" : f->buffers[buffer].name);
                 lua_setfield(L, -4, "buffer");
             }
             lua_pop(L, 1);

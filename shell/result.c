@@ -130,6 +130,28 @@ static void push_estimate(lua_State *L, const struct result *r)
     SET_STRING("device", r->profile->info.name);
 }
 
+/* shared_load / shared_store: wavefronts and bank conflicts, the hardware's when counters were read. */
+static void push_shared(lua_State *L, const struct shared_traffic *t, const struct result *r,
+                        enum counter_id wavefronts, enum counter_id conflicts, const char *field)
+{
+    if (t->requests == 0 && !(r->have_counters && r->counters.value[wavefronts] > 0))
+        return;
+    lua_createtable(L, 0, 6);
+    SET_INTEGER("requests", t->requests);
+    SET_INTEGER("ideal_wavefronts", t->ideal_wavefronts);
+    if (r->have_counters) {
+        SET_NUMBER("wavefronts", r->counters.value[wavefronts]);
+        SET_NUMBER("bank_conflicts", r->counters.value[conflicts]);
+        SET_STRING("source", "hardware");
+    } else {
+        SET_INTEGER("wavefronts", t->wavefronts);
+        SET_INTEGER("bank_conflicts", t->wavefronts - t->ideal_wavefronts);
+        SET_STRING("source", "model");
+    }
+    SET_INTEGER("model_wavefronts", t->wavefronts);
+    lua_setfield(L, -2, field);
+}
+
 /* counters: each hardware value with its Nsight Compute metric name. */
 static void push_counters(lua_State *L, const struct result *r)
 {
@@ -156,6 +178,8 @@ void result_push(lua_State *L, const struct result *r)
     if (r->measured)
         push_timing(L, r);
     push_load_store(L, r);
+    push_shared(L, &r->model.shared_load, r, COUNTER_SHARED_LOAD_WAVEFRONTS, COUNTER_SHARED_LOAD_CONFLICTS, "shared_load");
+    push_shared(L, &r->model.shared_store, r, COUNTER_SHARED_STORE_WAVEFRONTS, COUNTER_SHARED_STORE_CONFLICTS, "shared_store");
     push_dram(L, r, r->have_counters);
     lua_setfield(L, -2, "dram");
     lua_createtable(L, 0, 3);

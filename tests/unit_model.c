@@ -147,8 +147,78 @@ static void test_dram_estimate(void)
     ok(c.dram.estimated, "small launches are tracked");
 }
 
+/* A shared-memory access with explicit lane addresses. */
+static int wavefronts_of(int bytes, const uint64_t *addr)
+{
+    struct warp_access a = { .kind = ACCESS_SHARED_LOAD, .bytes = bytes, .active = 0xffffffffu };
+    memcpy(a.addr, addr, sizeof a.addr);
+    return shared_wavefronts(&a);
+}
+
+static void test_bank_conflicts(void)
+{
+    uint64_t addr[WARP_SIZE];
+    int all_degrees = 1;
+    for (int degree = 1; degree <= 32; degree++) {
+        /* lanes 0..degree-1 hit distinct words of bank 0; the rest one word each in other banks */
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            addr[lane] = lane < degree ? (uint64_t)lane * 128 : (uint64_t)(lane % 31 + 1) * 4 + 4096;
+        int got = wavefronts_of(4, addr);
+        if (got != degree) {
+            printf("#   degree %d gave %d wavefronts\n", degree, got);
+            all_degrees = 0;
+        }
+    }
+    ok(all_degrees, "every bank-conflict degree from 1 to 32 gives that many wavefronts");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = 64;
+    is_int(wavefronts_of(4, addr), 1, "broadcast: 32 lanes on one word, one wavefront");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = (uint64_t)(lane / 2) * 4;
+    is_int(wavefronts_of(4, addr), 1, "pairs of lanes on a word: still one wavefront");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = (uint64_t)lane * 4 * 2;
+    is_int(wavefronts_of(4, addr), 2, "stride of 2 words: 2-way conflict");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = (uint64_t)lane * 4 * 33;
+    is_int(wavefronts_of(4, addr), 1, "stride of 33 words (a padded column): no conflict");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = (uint64_t)lane * 8;
+    is_int(wavefronts_of(8, addr), 2, "consecutive doubles: two half-warp wavefronts");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = (uint64_t)lane * 16;
+    is_int(wavefronts_of(16, addr), 4, "consecutive 16-byte elements: four quarter-warp wavefronts");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = (uint64_t)lane * 16;
+    is_int(wavefronts_of(8, addr), 4, "doubles two apart: each half-warp 2-way");
+    struct shared_traffic t = { 0 };
+    struct warp_access a = { .kind = ACCESS_SHARED_STORE, .bytes = 4, .affine = 1, .lane_count = 32,
+                             .first_addr = 0, .step = 4 * 32 };
+    shared_add(&t, &a);
+    is_int(t.wavefronts - t.ideal_wavefronts, 31, "a column of a 32-wide tile: 31 extra wavefronts");
+}
+
+/* Strides 1 to 64 floats and misalignments of 1 to 8 floats, against the closed forms. */
+static void test_strides_and_offsets(void)
+{
+    int strides_ok = 1, offsets_ok = 1;
+    for (int stride = 1; stride <= 64; stride++) {
+        struct traffic t = one_access(4, 0xffffffffu, 1ull << 40, 4ull * stride);
+        long long expected = stride >= 8 ? 32 : 4LL * stride;   /* a sector per lane once 8 floats apart */
+        strides_ok &= (long long)t.sectors == expected;
+    }
+    ok(strides_ok, "strides 1..64: 4 x stride sectors, at most 32");
+    for (int offset = 1; offset <= 8; offset++) {
+        struct traffic t = one_access(4, 0xffffffffu, (1ull << 40) + 4ull * offset, 4);
+        offsets_ok &= (long long)t.sectors == (offset % 8 ? 5 : 4);
+    }
+    ok(offsets_ok, "misaligned by 1..7 floats: 5 sectors; by 8: 4");
+}
+
 int main(void)
 {
+    test_bank_conflicts();
+    test_strides_and_offsets();
     test_affine_matches_lanes();
     test_dram_estimate();
     test_offset_notes_experiment();

@@ -19,7 +19,7 @@ load b[] · 4-byte elements · 32 lanes · 5 sectors (ideal 4) · 128 of 160 fet
   +128       #....... -------- -------- --------   lane 31
 store r[] · 4-byte elements · 32 lanes · 4 sectors (ideal 4) · 128 of 128 fetched bytes used (100%)
   +0         ######## ######## ######## ########   lanes 0-31
-warp 0: 3 requests · 14 sectors · 384 of 448 fetched bytes used (86%)]], "offset 1: the fifth sector, drawn")
+warp 0: 3 global requests · 14 sectors · 384 of 448 fetched bytes used (86%)]], "offset 1: the fifth sector, drawn")
 
 t.is(map("strided", {stride = 4, n = 1024}), [[
 warp 0 of strided  n=1,024 block=256 stride=4 · lanes 0-31 are threads 0-31 · one cell = 4 bytes, # used, . fetched and unused, - not fetched
@@ -30,7 +30,7 @@ load in[] · 4-byte elements · 32 lanes · 16 sectors (ideal 4) · 128 of 512 f
   +384       #...#... #...#... #...#... #...#...   lanes 24-31
 store out[] · 4-byte elements · 32 lanes · 4 sectors (ideal 4) · 128 of 128 fetched bytes used (100%)
   +0         ######## ######## ######## ########   lanes 0-31
-warp 0: 2 requests · 20 sectors · 256 of 640 fetched bytes used (40%)]], "stride 4: a quarter of each sector used")
+warp 0: 2 global requests · 20 sectors · 256 of 640 fetched bytes used (40%)]], "stride 4: a quarter of each sector used")
 
 t.is(map("copy", {n = 100}, 3), [[
 warp 3 of copy  n=100 block=256 vec=1 · lanes 0-31 are threads 96-127 · one cell = 4 bytes, # used, . fetched and unused, - not fetched
@@ -38,9 +38,9 @@ load in[] · 4-byte elements · 4 lanes · 1 sector (ideal 1) · 16 of 32 fetche
   +384       ####.... -------- -------- --------   lanes 0-3
 store out[] · 4-byte elements · 4 lanes · 1 sector (ideal 1) · 16 of 32 fetched bytes used (50%)
   +384       ####.... -------- -------- --------   lanes 0-3
-warp 3: 2 requests · 2 sectors · 32 of 64 fetched bytes used (50%)]], "a partial last warp: 4 lanes")
+warp 3: 2 global requests · 2 sectors · 32 of 64 fetched bytes used (50%)]], "a partial last warp: 4 lanes")
 
-t.is(map("copy", {n = 100}, 4):match("warp 4: (%d+) requests"), "0", "an idle warp (threads 128-159 of n=100) makes no request")
+t.is(map("copy", {n = 100}, 4):match("warp 4: (%d+) global requests"), "0", "an idle warp (threads 128-159 of n=100) makes no request")
 t.raises(function() show(launch("copy", {n = 64}), 8) end, {"bad argument #2 to 'show'", "warp must be from 0 to 7"},
          "a warp past the launch")
 t.raises(function() show(42) end, {"bad argument #1 to 'show'"}, "show needs a result")
