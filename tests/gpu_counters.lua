@@ -42,6 +42,11 @@ for _, case in ipairs(grid) do
        (c and string.format(" (hw %d/%d %d/%d, model %d/%d %d/%d)", c.load_requests.value, c.load_sectors.value,
           c.store_requests.value, c.store_sectors.value, r.model.load.requests, r.model.load.sectors,
           r.model.store.requests, r.model.store.sectors) or ""))
+  if c and r.footprint_bytes > 2 * d.l2_bytes then
+    local err = math.abs(r.model.dram.read_bytes - c.dram_read_bytes.value) / c.dram_read_bytes.value
+    t.ok(err <= 0.05, label(name, params) .. string.format(": model DRAM read %d vs hardware %d (%.2f%%, within 5%%)",
+         r.model.dram.read_bytes, c.dram_read_bytes.value, 100 * err))
+  end
 end
 
 -- Launched together, counters come from one profiling session and equal those of single launches.
