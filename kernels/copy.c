@@ -13,7 +13,8 @@ static const long long vec_widths[] = { 1, 2, 4, 0 };
 static const struct param_decl copy_params[] = {
     COMMON_PARAMS(1LL << 26),
     { "vec", PARAM_INT, 1, 1, 4, vec_widths, NULL, 0,
-      "floats per thread: 1 (float), 2 (float2) or 4 (float4)" },
+      "floats per thread: 1 (float), 2 (float2) or 4 (float4)",
+      "每个线程处理的 float 个数：1（float）、2（float2）或 4（float4）" },
 };
 
 static const struct buffer_decl copy_buffers[] = {
@@ -56,6 +57,8 @@ const struct family family_copy = {
     .name = "copy",
     .summary = "out[i] = in[i] with float, float2 or float4 per thread",
     .teaches = "a perfectly coalesced stream: the baseline every other pattern is measured against",
+    .summary_zh = "out[i] = in[i]，每个线程复制一个 float、float2 或 float4",
+    .teaches_zh = "完全合并的连续访问：衡量其他访问模式的基准",
     .params = copy_params,
     .param_count = COUNT_OF(copy_params),
     .buffers = copy_buffers,

@@ -18,8 +18,14 @@ enum { MAX_PARAMS = 12, MAX_BUFFERS = 6, WARP_SIZE = 32, MAX_WARP_ACCESSES = 16 
 
 enum param_type {
     PARAM_INT,     /* an integer in [min, max], or one of `only` */
-    PARAM_CHOICE   /* one of `choices`; the value is the index */
+    PARAM_CHOICE,  /* one of `choices`; the value is the index */
+    PARAM_SHAPE    /* a 2-D block shape {x, y}: x*y threads, a multiple of 32, at most max */
 };
+
+/* A PARAM_SHAPE value packs x and y. */
+#define SHAPE(x, y) ((long long)(x) | ((long long)(y) << 16))
+#define SHAPE_X(v) ((int)((v) & 0xffff))
+#define SHAPE_Y(v) ((int)((v) >> 16))
 
 struct param_decl {
     const char *name;
@@ -30,6 +36,7 @@ struct param_decl {
     const char *const *choices;  /* CHOICE: names ended by NULL */
     long long multiple_of;       /* INT: value must be a multiple (0: any) */
     const char *doc;
+    const char *doc_zh;          /* the same in Simplified Chinese */
 };
 
 /* Parameter values of one launch, in the order of the family's params. */
@@ -85,6 +92,8 @@ struct family {
     const char *name;
     const char *summary;        /* one line, shown by --list */
     const char *teaches;        /* one sentence: what it shows */
+    const char *summary_zh;     /* the same two in Simplified Chinese */
+    const char *teaches_zh;
     const struct param_decl *params;
     int param_count;
     const struct buffer_decl *buffers;
@@ -104,6 +113,12 @@ struct family {
                          long long warp, struct warp_access *acc);
     gpu_launcher launch;        /* NULL in a simulation-only build */
     const char *source;         /* text of the .cu file that was compiled */
+    /* Optional: fills the inputs on the host (index arrays, structured data)
+       instead of random floats made on the GPU; a pure function of p and seed. */
+    void (*fill_inputs)(const struct params *p, void *const *buffers, uint64_t seed);
+    double tolerance;           /* relative tolerance of the check; 0: bit for bit */
+    int accumulates;            /* the kernel adds into its outputs: they are reset before every run */
+    int min_compute_capability; /* e.g. 80 for cp.async; 0: any */
 };
 
 /* In a build without CUDA the launchers do not exist. */
@@ -119,9 +134,9 @@ struct family {
 enum { PARAM_N = 0, PARAM_BLOCK = 1 };
 #define COMMON_PARAMS(default_n)                                                   \
     { "n", PARAM_INT, (default_n), 1, (1LL << 31) - 1, NULL, NULL, 0,              \
-      "elements to process (threads in the grid)" },                               \
+      "elements to process (threads in the grid)", "要处理的元素个数（网格中的线程数）" },          \
     { "block", PARAM_INT, 256, 32, 1024, NULL, NULL, 32,                           \
-      "threads per block" }
+      "threads per block", "每个线程块的线程数" }
 
 #ifdef __cplusplus
 }

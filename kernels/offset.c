@@ -12,7 +12,8 @@ int offset_launch(const struct gpu_launch *launch);
 static const struct param_decl offset_params[] = {
     COMMON_PARAMS(1LL << 26),
     { "offset", PARAM_INT, 0, 0, 1024, NULL, NULL, 0,
-      "elements the loads are shifted by (threads with i+offset >= n do nothing)" },
+      "elements the loads are shifted by (threads with i+offset >= n do nothing)",
+      "读取偏移的元素个数（i+offset >= n 的线程不做事）" },
 };
 
 static const struct buffer_decl offset_buffers[] = {
@@ -67,6 +68,8 @@ const struct family family_offset = {
     .name = "offset",
     .summary = "r[i] = a[i+offset] + b[i+offset]: misaligned loads, aligned stores",
     .teaches = "a contiguous warp access that starts off a 32-byte boundary touches one sector more",
+    .summary_zh = "r[i] = a[i+offset] + b[i+offset]：读取未对齐，写入对齐",
+    .teaches_zh = "连续的 warp 访问若不从 32 字节边界开始，就要多碰一个扇区",
     .params = offset_params,
     .param_count = COUNT_OF(offset_params),
     .buffers = offset_buffers,

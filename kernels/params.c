@@ -50,7 +50,9 @@ static int count_choices(const struct param_decl *d)
 
 void param_describe(const struct param_decl *d, char *out, size_t size)
 {
-    if (d->type == PARAM_CHOICE)
+    if (d->type == PARAM_SHAPE)
+        snprintf(out, size, "a block shape {x, y} of at most %lld threads, a multiple of 32", d->max);
+    else if (d->type == PARAM_CHOICE)
         join_alternatives(out, size, count_choices(d), choice_item, d);
     else if (d->only)
         join_alternatives(out, size, count_only(d), int_item, d);
@@ -58,6 +60,15 @@ void param_describe(const struct param_decl *d, char *out, size_t size)
         snprintf(out, size, "a multiple of %lld from %lld to %lld", d->multiple_of, d->min, d->max);
     else
         snprintf(out, size, "an integer from %lld to %lld", d->min, d->max);
+}
+
+int param_check_shape(const struct param_decl *d, long long x, long long y, char *why, size_t why_size)
+{
+    if (x >= 1 && y >= 1 && x <= d->max && y <= d->max && x * y <= d->max && (x * y) % 32 == 0)
+        return 0;
+    snprintf(why, why_size, "'%s' must be a block shape {x, y} with x*y a multiple of 32 and at most "
+             "%lld threads, got {%lld, %lld}", d->name, d->max, x, y);
+    return -1;
 }
 
 int param_check_int(const struct param_decl *d, long long value, char *why, size_t why_size)

@@ -11,7 +11,8 @@ int strided_launch(const struct gpu_launch *launch);
 static const struct param_decl strided_params[] = {
     COMMON_PARAMS(1LL << 24),
     { "stride", PARAM_INT, 1, 1, 1024, NULL, NULL, 0,
-      "distance in elements between the loads of neighbouring threads" },
+      "distance in elements between the loads of neighbouring threads",
+      "相邻线程读取位置之间相隔的元素个数" },
 };
 
 static const struct buffer_decl strided_buffers[] = {
@@ -59,6 +60,8 @@ const struct family family_strided = {
     .name = "strided",
     .summary = "out[i] = in[i*stride]: a warp's loads spread over stride times the bytes",
     .teaches = "once the stride passes 8 floats every lane needs a sector of its own",
+    .summary_zh = "out[i] = in[i*stride]：一个 warp 的读取分散到 stride 倍的字节上",
+    .teaches_zh = "步长达到 8 个 float 之后，每个线程都需要单独一个扇区",
     .params = strided_params,
     .param_count = COUNT_OF(strided_params),
     .buffers = strided_buffers,

@@ -54,6 +54,8 @@ static int copy_accesses(const struct params *p, const uint64_t *base,
         .name = family_name,                                             \
         .summary = text,                                                 \
         .teaches = "nothing: it tests warplab itself",                   \
+        .summary_zh = "仅供测试",                                         \
+        .teaches_zh = "无：用于测试 warplab 本身",                         \
         .params = testing_params,                                        \
         .param_count = COUNT_OF(testing_params),                         \
         .buffers = testing_buffers,                                      \

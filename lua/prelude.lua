@@ -57,7 +57,9 @@ local function params_text(kernel, params)
   local parts = {}
   for _, p in ipairs(family_by_name[kernel].params) do
     local value = params[p.name]
-    parts[#parts + 1] = p.name .. "=" .. (math.type(value) and commas(value) or tostring(value))
+    local text = type(value) == "table" and fmt("{%d,%d}", value[1], value[2])
+                 or math.type(value) and commas(value) or tostring(value)
+    parts[#parts + 1] = p.name .. "=" .. text
   end
   return table.concat(parts, " ")
 end
@@ -354,11 +356,16 @@ function KernelList.__tostring(list)
   return table.concat(lines, "\n")
 end
 
--- kernels(): the kernel families, each {name=, summary=, teaches=}.
+-- A family's text in the session's language (--lang, else LANG).
+local function localized(t, field)
+  return core.lang() == "zh" and t[field .. "_zh"] or t[field]
+end
+
+-- kernels(): the kernel families, each {name=, summary=, teaches=}, in the session's language.
 function kernels()
   local list = {}
   for i, f in ipairs(families) do
-    list[i] = { name = f.name, summary = f.summary, teaches = f.teaches }
+    list[i] = { name = f.name, summary = localized(f, "summary"), teaches = localized(f, "teaches") }
   end
   return setmetatable(list, KernelList)
 end
@@ -366,14 +373,16 @@ end
 local Info = { __name = "warplab.info" }
 
 function Info.__tostring(f)
+  local zh = core.lang() == "zh"
   local lines = {
-    f.name .. " — " .. f.summary,
-    "teaches: " .. f.teaches,
-    "parameters:",
+    f.name .. " — " .. localized(f, "summary"),
+    (zh and "教学要点：" or "teaches: ") .. localized(f, "teaches"),
+    zh and "参数：" or "parameters:",
   }
   for _, p in ipairs(f.params) do
-    lines[#lines + 1] = fmt("  %-8s %-8s default %-12s %s", p.name, p.type, tostring(p.default), p.allowed)
-    lines[#lines + 1] = fmt("  %-8s %s", "", p.doc)
+    local default = type(p.default) == "table" and fmt("{%d,%d}", p.default[1], p.default[2]) or tostring(p.default)
+    lines[#lines + 1] = fmt("  %-8s %-8s default %-12s %s", p.name, p.type, default, p.allowed)
+    lines[#lines + 1] = fmt("  %-8s %s", "", localized(p, "doc"))
   end
   lines[#lines + 1] = "kernel source (as compiled):"
   lines[#lines + 1] = f.source

@@ -46,6 +46,26 @@ static const struct family *check_family(lua_State *L, int arg)
     return NULL;
 }
 
+/* A block shape {x, y} on top of the stack into slot i of p. */
+static void read_shape(lua_State *L, int arg, const struct param_decl *d, int i, struct params *p)
+{
+    char why[256];
+    lua_Integer xy[2] = { 0, 0 };
+    int ok = lua_type(L, -1) == LUA_TTABLE && lua_rawlen(L, -1) == 2;
+    for (int k = 0; ok && k < 2; k++) {
+        lua_rawgeti(L, -1, k + 1);
+        xy[k] = lua_tointegerx(L, -1, &ok);
+        lua_pop(L, 1);
+    }
+    if (!ok) {
+        lua_pushfstring(L, "'%s' must be a block shape such as {32, 8}, got %s", d->name, luaL_typename(L, -1));
+        luaL_argerror(L, arg, lua_tostring(L, -1));
+    }
+    if (param_check_shape(d, xy[0], xy[1], why, sizeof why))
+        luaL_argerror(L, arg, why);
+    p->v[i] = SHAPE(xy[0], xy[1]);
+}
+
 /* Reads the value on top of the stack into slot i of p, checked against its declaration. */
 static void read_param(lua_State *L, int arg, const struct family *f, int i, struct params *p)
 {
@@ -62,6 +82,10 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
             luaL_argerror(L, arg, lua_tostring(L, -1));
         }
         p->v[i] = index;
+        return;
+    }
+    if (d->type == PARAM_SHAPE) {
+        read_shape(L, arg, d, i, p);
         return;
     }
     int is_integer = 0;
@@ -450,9 +474,12 @@ static void push_param(lua_State *L, const struct param_decl *d)
     char allowed[256];
     lua_createtable(L, 0, 6);
     SET_STRING("name", d->name);
-    SET_STRING("type", d->type == PARAM_CHOICE ? "string" : "integer");
+    static const char *const type_names[] = { "integer", "string", "block shape" };
+    SET_STRING("type", type_names[d->type]);
     if (d->type == PARAM_CHOICE)
         SET_STRING("default", d->choices[d->fallback]);
+    else if (d->type == PARAM_SHAPE)
+        push_shape(L, d->fallback), lua_setfield(L, -2, "default");
     else
         SET_INTEGER("default", d->fallback);
     param_describe(d, allowed, sizeof allowed);
@@ -462,6 +489,7 @@ static void push_param(lua_State *L, const struct param_decl *d)
         SET_INTEGER("max", d->max);
     }
     SET_STRING("doc", d->doc);
+    SET_STRING("doc_zh", d->doc_zh ? d->doc_zh : d->doc);
 }
 
 /* core.families(): every family's declaration as plain tables, in registry order. */
@@ -474,6 +502,8 @@ static int core_families(lua_State *L)
         SET_STRING("name", f->name);
         SET_STRING("summary", f->summary);
         SET_STRING("teaches", f->teaches);
+        SET_STRING("summary_zh", f->summary_zh ? f->summary_zh : f->summary);
+        SET_STRING("teaches_zh", f->teaches_zh ? f->teaches_zh : f->teaches);
         SET_STRING("source", f->source);
         lua_createtable(L, f->param_count, 0);
         for (int k = 0; k < f->param_count; k++) {
@@ -555,6 +585,13 @@ static int core_write(lua_State *L)
     const char *text = luaL_checklstring(L, 1, &length);
     out_write(text, length);
     return 0;
+}
+
+/* core.lang(): "en" or "zh". */
+static int core_lang(lua_State *L)
+{
+    lua_pushstring(L, session.lang[0] ? session.lang : "en");
+    return 1;
 }
 
 /* core.fancy(): whether output may use Unicode blocks. */
@@ -642,6 +679,7 @@ static const luaL_Reg core_functions[] = {
     { "warp", core_warp },
     { "write", core_write },
     { "fancy", core_fancy },
+    { "lang", core_lang },
     { NULL, NULL },
 };
 

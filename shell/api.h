@@ -16,6 +16,9 @@
 #define SET_INTEGER(field, value) (lua_pushinteger(L, (lua_Integer)(value)), lua_setfield(L, -2, field))
 #define SET_STRING(field, value) (lua_pushstring(L, (value)), lua_setfield(L, -2, field))
 
+/* Pushes a block shape value as {x, y}. */
+void push_shape(lua_State *L, long long value);
+
 /* Registers the globals and pushes the core table for the prelude. */
 void api_open(lua_State *L);
 

@@ -420,10 +420,40 @@ static enum run_status fail(char *error, size_t error_size)
 
 static const unsigned char POISON = 0xff;   /* a NaN in every float */
 
+/* What outputs hold before the checked launch: poison, so that an element the
+   kernel never wrote shows; zero for kernels that add into their outputs. */
+static int output_start(const struct family *f)
+{
+    return f->accumulates ? 0 : POISON;
+}
+
+/* Inputs the family makes itself on the host (index arrays, structured data),
+   sent to the GPU; outputs poisoned as for every family. */
+static int prepare_family_inputs(const struct family *f, const struct params *p, const size_t *bytes)
+{
+    void *host[MAX_BUFFERS];
+    gpu.seed = gpu.seed * 6364136223846793005ull + 1442695040888963407ull;
+    for (int i = 0; i < f->buffer_count; i++)
+        host[i] = gpu.slots[i].host;
+    f->fill_inputs(p, host, gpu.seed);
+    for (int i = 0; i < f->buffer_count; i++) {
+        struct slot *s = &gpu.slots[i];
+        int input = f->buffers[i].role == BUFFER_IN;
+        if (!input)
+            memset(s->expected, output_start(f), bytes[i]);
+        if (input ? CUDA_TRY(cudaMemcpyAsync(s->device, s->host, bytes[i], cudaMemcpyHostToDevice, gpu.stream))
+                  : CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
+            return -1;
+    }
+    return CUDA_TRY(cudaStreamSynchronize(gpu.stream));
+}
+
 /* Fresh random inputs, made on the GPU and copied back for the reference;
    poisoned outputs, on the GPU and in the reference's copy. */
-static int prepare_buffers(const struct family *f, const size_t *bytes)
+static int prepare_buffers(const struct family *f, const struct params *p, const size_t *bytes)
 {
+    if (f->fill_inputs)
+        return prepare_family_inputs(f, p, bytes);
     for (int i = 0; i < f->buffer_count; i++) {
         struct slot *s = &gpu.slots[i];
         if (f->buffers[i].role == BUFFER_IN) {
@@ -432,8 +462,8 @@ static int prepare_buffers(const struct family *f, const size_t *bytes)
                 CUDA_TRY(cudaMemcpyAsync(s->host, s->device, bytes[i], cudaMemcpyDeviceToHost, gpu.stream)))
                 return -1;
         } else {
-            memset(s->expected, POISON, bytes[i]);
-            if (CUDA_TRY(cudaMemsetAsync(s->device, POISON, bytes[i], gpu.stream)))
+            memset(s->expected, output_start(f), bytes[i]);
+            if (CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
                 return -1;
         }
     }
@@ -490,6 +520,17 @@ static int copy_outputs_back(const struct family *f, const size_t *bytes)
     return 0;
 }
 
+/* Whether two float words differ by no more than tolerance, relative to the expected value. */
+static int within_tolerance(uint32_t got_word, uint32_t want_word, double tolerance)
+{
+    float got, want;
+    if (tolerance <= 0)
+        return 0;
+    memcpy(&got, &got_word, 4);
+    memcpy(&want, &want_word, 4);
+    return fabs((double)got - (double)want) <= tolerance * fmax(1.0, fabs((double)want));
+}
+
 /* Compares the checked launch's outputs with the reference; describes the first difference. */
 static void check_outputs(const struct family *f, const size_t *bytes, struct result *r)
 {
@@ -501,7 +542,7 @@ static void check_outputs(const struct family *f, const size_t *bytes, struct re
         if (memcmp(got, want, bytes[i]) == 0)
             continue;   /* the usual case, at memcmp's speed */
         for (size_t k = 0; k < bytes[i] / 4; k++) {
-            if (got[k] == want[k])
+            if (got[k] == want[k] || within_tolerance(got[k], want[k], f->tolerance))
                 continue;
             float got_value, want_value;
             memcpy(&got_value, &got[k], 4);
@@ -700,6 +741,11 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
         snprintf(error, error_size, "the GPU is not usable after an earlier error: %s", cuda_failure);
         return RUN_FAILED;
     }
+    if (f->min_compute_capability > 10 * gpu.info.major + gpu.info.minor) {
+        snprintf(error, error_size, "'%s' needs sm_%d or newer; this GPU is sm_%d%d", f->name,
+                 f->min_compute_capability, gpu.info.major, gpu.info.minor);
+        return RUN_FAILED;
+    }
     struct gpu_launch launch = { .params = p, .shape = f->shape(p), .stream = gpu.stream };
     size_t launch_bytes = family_buffer_bytes(f, p, bytes);
     for (int i = 0; i < f->buffer_count; i++) {
@@ -709,7 +755,7 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     }
     struct reference_job reference = { f, p, 0, 0 };
     trace_phase(NULL);
-    if (prepare_buffers(f, bytes) || launch_once(f, &launch) ||
+    if (prepare_buffers(f, p, bytes) || launch_once(f, &launch) ||
         (options->check && copy_outputs_back(f, bytes)))
         return fail(error, error_size);
     trace_phase("inputs, checked launch");

@@ -24,6 +24,7 @@ struct options {
     const char *script;           /* FILE.lua, or NULL */
     int script_index;             /* its position in argv: later words are its args */
     const struct device_profile *profile;
+    const char *lang;             /* NULL: from the environment */
 };
 
 static const char usage_text[] =
@@ -33,6 +34,7 @@ static const char usage_text[] =
     "  --sim            use the access model even when a GPU is present\n"
     "  --device N       use GPU number N (default 0)\n"
     "  --profile NAME   the device the model describes (h200, h100, a100, rtx4090, rtx4060)\n"
+    "  --lang en|zh     the language of descriptions (default: from LANG)\n"
     "  --list           list the kernel families and exit\n"
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n";
@@ -71,6 +73,18 @@ static int parse_device(const char *text, int *ordinal)
     return 0;
 }
 
+/* "zh" when LC_ALL, LC_MESSAGES or LANG (the first one set) asks for Chinese, else "en". */
+static const char *language_from_environment(void)
+{
+    static const char *const variables[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+    for (int i = 0; i < 3; i++) {
+        const char *value = getenv(variables[i]);
+        if (value && *value)
+            return strncmp(value, "zh", 2) == 0 ? "zh" : "en";
+    }
+    return "en";
+}
+
 /* Returns -1 to go on, or the exit status for options that finish the run. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -94,6 +108,10 @@ static int parse_options(int argc, char **argv, struct options *o)
             char names[128];
             if (i + 1 >= argc || !(o->profile = profile_find(argv[++i])))
                 return usage_error("--profile expects one of: %s", profile_names(names, sizeof names));
+        } else if (strcmp(a, "--lang") == 0) {
+            if (i + 1 >= argc || (strcmp(argv[i + 1], "en") && strcmp(argv[i + 1], "zh")))
+                return usage_error("--lang expects en or zh, got '%s'", i + 1 < argc ? argv[i + 1] : "nothing");
+            o->lang = argv[++i];
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s expects Lua code", a);
@@ -207,6 +225,7 @@ int main(int argc, char **argv)
         registry_enable_test_families();
     if (session_open(options.force_sim, options.ordinal, options.profile) != 0)
         return EXIT_SCRIPT_ERROR;
+    snprintf(session.lang, sizeof session.lang, "%s", options.lang ? options.lang : language_from_environment());
     int status = run(argc, argv, &options);
     session_close();
     return status;

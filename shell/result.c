@@ -9,6 +9,15 @@
 #include "result.h"
 #include "session.h"
 
+void push_shape(lua_State *L, long long value)
+{
+    lua_createtable(L, 2, 0);
+    lua_pushinteger(L, SHAPE_X(value));
+    lua_rawseti(L, -2, 1);
+    lua_pushinteger(L, SHAPE_Y(value));
+    lua_rawseti(L, -2, 2);
+}
+
 void result_warn(struct result *r, const char *format, ...)
 {
     va_list args;
@@ -49,6 +58,8 @@ static void push_params(lua_State *L, const struct family *f, const struct param
         const struct param_decl *d = &f->params[i];
         if (d->type == PARAM_CHOICE)
             lua_pushstring(L, d->choices[p->v[i]]);
+        else if (d->type == PARAM_SHAPE)
+            push_shape(L, p->v[i]);
         else
             lua_pushinteger(L, (lua_Integer)p->v[i]);
         lua_setfield(L, -2, d->name);

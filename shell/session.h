@@ -14,6 +14,7 @@ struct session {
     struct device_info device;
     char backend_notice[256];    /* why the model was chosen, or empty */
     struct measure_options options;   /* config{}: the session's way of measuring */
+    char lang[8];                     /* "en" or "zh": the language of descriptions and labs */
 };
 
 struct device_profile;
