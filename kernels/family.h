@@ -57,8 +57,9 @@ struct buffer_decl {
    first_lane + lane_count - 1 at first_addr + k * step; then addr[] and
    active are only filled on demand (warp_access_expand), which keeps the
    model fast for the common streaming patterns. */
-enum access_kind { ACCESS_LOAD, ACCESS_STORE, ACCESS_SHARED_LOAD, ACCESS_SHARED_STORE };
-/* Shared-memory accesses give addr as a byte offset into the block's shared memory. */
+enum access_kind { ACCESS_LOAD, ACCESS_STORE, ACCESS_SHARED_LOAD, ACCESS_SHARED_STORE, ACCESS_CONSTANT_LOAD };
+/* Shared-memory accesses give addr as a byte offset into the block's shared
+   memory; constant-memory loads as a byte offset into the __constant__ bank. */
 
 struct warp_access {
     enum access_kind kind;

@@ -150,6 +150,22 @@ void shared_add(struct shared_traffic *t, const struct warp_access *a)
     t->ideal_wavefronts += (uint64_t)((lanes * a->bytes + 127) / 128);
 }
 
+/* A constant-memory load: the constant cache serves one address per pass. */
+static void constant_add(struct constant_traffic *t, const struct warp_access *a)
+{
+    struct warp_access expanded = *a;
+    uint64_t addresses[WARP_SIZE];
+    int n = 0;
+    warp_access_expand(&expanded);
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        if (expanded.active >> lane & 1)
+            addresses[n++] = expanded.addr[lane];
+    if (n == 0)
+        return;
+    t->requests++;
+    t->passes += (uint64_t)count_distinct(addresses, n);
+}
+
 /* Routes one instruction to the counts of its kind. */
 static void count_access(struct model_counts *out, struct dram_tracker *dram, const struct warp_access *a)
 {
@@ -159,6 +175,9 @@ static void count_access(struct model_counts *out, struct dram_tracker *dram, co
         return;
     case ACCESS_SHARED_STORE:
         shared_add(&out->shared_store, a);
+        return;
+    case ACCESS_CONSTANT_LOAD:
+        constant_add(&out->constant, a);
         return;
     default:
         traffic_add(a->kind == ACCESS_LOAD ? &out->load : &out->store, a);

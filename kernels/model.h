@@ -28,9 +28,16 @@ struct shared_traffic {
     uint64_t ideal_wavefronts;    /* without bank conflicts: 1, 2 or 4 per request by width */
 };
 
+/* Constant-memory loads: one address per pass, so distinct addresses serialise. */
+struct constant_traffic {
+    uint64_t requests;
+    uint64_t passes;              /* distinct addresses, summed per request */
+};
+
 struct model_counts {
     struct traffic load, store;
     struct shared_traffic shared_load, shared_store;
+    struct constant_traffic constant;
     struct dram_estimate dram;
 };
 

@@ -191,6 +191,13 @@ void result_push(lua_State *L, const struct result *r)
     push_load_store(L, r);
     push_shared(L, &r->model.shared_load, r, COUNTER_SHARED_LOAD_WAVEFRONTS, COUNTER_SHARED_LOAD_CONFLICTS, "shared_load");
     push_shared(L, &r->model.shared_store, r, COUNTER_SHARED_STORE_WAVEFRONTS, COUNTER_SHARED_STORE_CONFLICTS, "shared_store");
+    if (r->model.constant.requests) {
+        lua_createtable(L, 0, 3);
+        SET_INTEGER("requests", r->model.constant.requests);
+        SET_INTEGER("passes", r->model.constant.passes);
+        SET_STRING("source", "model");
+        lua_setfield(L, -2, "constant");
+    }
     push_dram(L, r, r->have_counters);
     lua_setfield(L, -2, "dram");
     lua_createtable(L, 0, 3);
