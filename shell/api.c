@@ -552,7 +552,8 @@ static int core_warp(lua_State *L)
             lua_pushinteger(L, (lua_Integer)(acc[i].addr[lane] - (shared ? 0 : base[buffer])));
             lua_rawseti(L, -2, lane + 1);
             if (!lua_getfield(L, -2, "buffer")) {
-                lua_pushstring(L, shared ? "shared" : f->buffers[buffer].name);
+                lua_pushstring(L, !shared ? f->buffers[buffer].name
+                                  : acc[i].kind == ACCESS_CONSTANT_LOAD ? "constant" : "shared");
                 lua_setfield(L, -4, "buffer");
             }
             lua_pop(L, 1);
