@@ -409,6 +409,24 @@ function info(name)
 end
 
 ---------------------------------------------------------------------------
+-- alloc_alignment(): addresses and the power of two each is aligned to
+---------------------------------------------------------------------------
+
+local Allocations = core.Allocations
+
+function Allocations.__tostring(list)
+  local lines = {}
+  for i, a in ipairs(list) do
+    local power = math.floor(math.log(a.alignment, 2) + 0.5)
+    lines[i] = fmt("  %2d  %-18s aligned to 2^%d = %s bytes%s", i, a.address, power, commas(a.alignment),
+                   a.alignment >= 256 and "" or "  (under 256!)")
+  end
+  lines[#lines + 1] = list.modelled and "  (modelled: the sim backend has no cudaMalloc to ask)"
+                      or "  (from cudaMalloc on this GPU)"
+  return table.concat(lines, "\n")
+end
+
+---------------------------------------------------------------------------
 -- help()
 ---------------------------------------------------------------------------
 

@@ -666,7 +666,34 @@ static int api_explain(lua_State *L)
     return 0;
 }
 
+/* alloc_alignment(count, bytes): the addresses of count allocations and the
+   largest power of two each is aligned to (cudaMalloc promises 256). */
+static int api_alloc_alignment(lua_State *L)
+{
+    lua_Integer count = luaL_checkinteger(L, 1), bytes = luaL_optinteger(L, 2, 1);
+    uint64_t addresses[256];
+    char error[512];
+    luaL_argcheck(L, count >= 1 && count <= 256, 1, "count must be from 1 to 256");
+    luaL_argcheck(L, bytes >= 1 && (uint64_t)bytes <= session.device.memory_bytes / 2, 2,
+                  "bytes must be at least 1 and at most half the device memory");
+    if (session.backend->allocate((int)count, (size_t)bytes, addresses, error, sizeof error) != 0)
+        return luaL_error(L, "alloc_alignment failed: %s", error);
+    lua_createtable(L, (int)count, 1);
+    for (int i = 0; i < count; i++) {
+        lua_createtable(L, 0, 2);
+        lua_pushfstring(L, "%p", (void *)(uintptr_t)addresses[i]);
+        lua_setfield(L, -2, "address");
+        SET_INTEGER("alignment", addresses[i] & (~addresses[i] + 1));
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pushboolean(L, session.backend->measure_copy == NULL);
+    lua_setfield(L, -2, "modelled");
+    luaL_setmetatable(L, "warplab.allocations");
+    return 1;
+}
+
 static const luaL_Reg globals[] = {
+    { "alloc_alignment", api_alloc_alignment },
     { "explain", api_explain },
     { "launch", api_launch },
     { "config", api_config },
@@ -698,4 +725,6 @@ void api_open(lua_State *L)
     lua_setfield(L, -2, "Result");
     luaL_newmetatable(L, "warplab.device");
     lua_setfield(L, -2, "Device");
+    luaL_newmetatable(L, "warplab.allocations");
+    lua_setfield(L, -2, "Allocations");
 }

@@ -39,6 +39,9 @@ struct backend {
     void (*profile)(struct result *const *results, int count);
     /* Measures the device-to-device copy ceiling now (NULL: no device to measure). */
     int (*measure_copy)(struct device_info *info, char *error, size_t error_size);
+    /* Makes count allocations of bytes each, writes their addresses and frees
+       them (the alloc_alignment experiment); 0, or -1 with an error. */
+    int (*allocate)(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size);
     /* Whether launches can still run here (NULL: always). */
     int (*usable)(void);
     void (*close)(void);

@@ -354,6 +354,22 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
     return 0;
 }
 
+/* The alloc_alignment experiment: count real cudaMalloc calls, addresses kept, then freed. */
+static int gpu_allocate(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size)
+{
+    void *blocks[256] = { 0 };
+    int made = 0, failed = 0;
+    for (; made < count && !failed; made++) {
+        failed = CUDA_TRY(cudaMalloc(&blocks[made], bytes));
+        addresses[made] = (uint64_t)(uintptr_t)blocks[made];
+    }
+    for (int i = 0; i < made; i++)
+        free_device(&blocks[i]);
+    if (failed)
+        allocation_failure(bytes, error, error_size);
+    return failed ? -1 : 0;
+}
+
 /* Whether the GPU can take launches (after a failed reset it cannot). */
 static int gpu_usable(void)
 {
@@ -780,5 +796,5 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
 }
 
 const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
-                                     gpu_usable, gpu_close };
+                                     gpu_allocate, gpu_usable, gpu_close };
 #endif

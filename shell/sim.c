@@ -23,8 +23,18 @@ static enum run_status sim_run(const struct family *f, const struct params *p,
     return RUN_OK;
 }
 
+/* Modelled cudaMalloc: 256-byte aligned blocks from a 2 MiB-aligned start,
+   each rounded up to 512 bytes (what the model assumes, not what a driver does). */
+static int sim_allocate(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size)
+{
+    uint64_t next = 0x7f0000000000ull, step = (bytes + 511) / 512 * 512;
+    for (int i = 0; i < count; i++, next += step)
+        addresses[i] = next;
+    return 0;
+}
+
 static void sim_close(void)
 {
 }
 
-const struct backend sim_backend = { "sim", sim_open, sim_run, NULL, NULL, NULL, sim_close };
+const struct backend sim_backend = { "sim", sim_open, sim_run, NULL, NULL, sim_allocate, NULL, sim_close };

@@ -66,4 +66,12 @@ t.ok(tostring(d):find("peak", 1, true), "device() prints itself")
 t.ok(pcall(help), "help() prints an overview")
 t.ok(pcall(help, "launch"), "help('launch') prints a topic")
 
+-- alloc_alignment: modelled here, 256-byte aligned at least.
+local blocks = alloc_alignment(4, 1000)
+t.is(#blocks, 4, "alloc_alignment makes the allocations asked for")
+t.ok(blocks.modelled, "... and says the sim backend modelled them")
+local aligned = true
+for _, b in ipairs(blocks) do aligned = aligned and b.alignment >= 256 and b.alignment & (b.alignment - 1) == 0 end
+t.ok(aligned, "each alignment is a power of two of at least 256")
+t.ok(tostring(blocks):find("aligned to 2^", 1, true), "the list prints itself")
 t.done()

@@ -37,6 +37,12 @@ t.is(unchecked.correct, nil, "config{check=false}: no check")
 t.ok(#unchecked.samples >= 12, "config{min_samples=12} holds for the session")
 config{min_samples = 10, check = true}
 
+-- cudaMalloc's alignment, asked of the driver.
+local blocks = alloc_alignment(16, 1000)
+local least = math.huge
+for _, b in ipairs(blocks) do least = math.min(least, b.alignment) end
+t.ok(not blocks.modelled and least >= 256, "cudaMalloc gives at least 256-byte alignment: " .. least)
+
 -- A wrong kernel is caught and named.
 local wrong = launch("wrong", {n = 1000})
 t.is(wrong.correct, false, "the check catches a wrong kernel")
