@@ -11,6 +11,7 @@
 #include "api.h"
 #include "counter_table.h"
 #include "profiles.h"
+#include "progress.h"
 #include "interrupt.h"
 #include "model.h"
 #include "common.h"
@@ -366,16 +367,21 @@ static void prepare_result(lua_State *L, int table, const struct family *f, stru
     warn_if_cached(r);
 }
 
-/* Runs one prepared launch: the model on a worker thread while the backend measures. */
-static void run_one(lua_State *L, struct result *r, const struct measure_options *o)
+/* Runs one prepared launch: the model on a worker thread while the backend
+   measures. Ctrl-C raises "interrupted!", or, with keep_partial, returns RUN_INTERRUPTED. */
+static enum run_status run_one(lua_State *L, struct result *r, const struct measure_options *o, int keep_partial)
 {
     char error[768];
     double started = monotonic_ms();
     struct model_job model = { r->family, &r->params, &r->model, 0, 0, 0 };
     start_model(&model);
     enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
-    if (finish_model(&model) != 0 || status == RUN_INTERRUPTED)
-        raise_interrupted(L);
+    if (finish_model(&model) != 0 || status == RUN_INTERRUPTED) {
+        if (!keep_partial)
+            raise_interrupted(L);
+        interrupt_clear(L);
+        return RUN_INTERRUPTED;
+    }
     r->profile = o->profile;
     r->estimate = estimate_time(o->profile, &r->model, r->family->shape(&r->params).threads);
     if (status == RUN_FAILED) {
@@ -384,6 +390,7 @@ static void run_one(lua_State *L, struct result *r, const struct measure_options
         luaL_error(L, "launch of '%s' failed: %s", r->family->name, error);
     }
     r->wall_ms = monotonic_ms() - started;
+    return RUN_OK;
 }
 
 /* Counters for every launch that asked for them, in one go (see backend.profile). */
@@ -403,41 +410,92 @@ static void profile_launches(struct result *results, const struct measure_option
         wanted[i]->wall_ms += each;   /* each launch's share of the profiling */
 }
 
-/* launch(name, params) runs one launch; launch(name, {params, params, ...})
-   runs several and reads their counters in one profiling session. */
-static int api_launch(lua_State *L)
+/* Runs the launches in order and reads their counters together; returns how
+   many completed (fewer only when keep_partial and Ctrl-C stopped them). */
+static int run_all(lua_State *L, struct result *results, struct measure_options *options, int count,
+                   int keep_partial, int show_progress)
 {
-    const struct family *f = check_family(L, 1);
-    int batch = lua_type(L, 2) == LUA_TTABLE && lua_rawgeti(L, 2, 1) == LUA_TTABLE;
+    struct progress bar;
+    int done = 0;
+    progress_start(&bar, "launches", count, show_progress);
+    while (done < count && !(keep_partial && interrupt_requested)) {
+        if (run_one(L, &results[done], &options[done], keep_partial) != RUN_OK)
+            break;
+        done++;
+        progress_step(&bar);
+    }
+    progress_end(&bar);
+    if (keep_partial)
+        interrupt_clear(L);
+    profile_launches(results, options, done);
+    return done;
+}
+
+
+/* Checks every launch's parameters; the results and options live in userdata
+   (owned by Lua, so that an error anywhere frees them) pushed on the stack. */
+static int prepare_all(lua_State *L, const struct family *f, int batch, struct result **results,
+                       struct measure_options **options)
+{
     int count = batch ? (int)lua_rawlen(L, 2) : 1;
-    if (batch)
-        lua_pop(L, 1);
     luaL_argcheck(L, count <= MAX_BATCH, 2, "at most 1024 launches at once");
-    /* owned by Lua, so that an error anywhere below frees them */
-    struct result *results = lua_newuserdatauv(L, count * sizeof *results, 0);
-    struct measure_options *options = lua_newuserdatauv(L, count * sizeof *options, 0);
+    *results = lua_newuserdatauv(L, count * sizeof **results, 0);
+    *options = lua_newuserdatauv(L, count * sizeof **options, 0);
     for (int i = 0; i < count; i++) {
         int table = 2;
         if (batch) {
             lua_rawgeti(L, 2, i + 1);
             table = lua_gettop(L);
         }
-        prepare_result(L, table, f, &results[i], &options[i]);
+        prepare_result(L, table, f, &(*results)[i], &(*options)[i]);
         if (batch)
             lua_pop(L, 1);
     }
-    for (int i = 0; i < count; i++)
-        run_one(L, &results[i], &options[i]);
-    profile_launches(results, options, count);
-    if (!batch) {
-        result_push(L, &results[0]);
-        return 1;
-    }
+    return count;
+}
+
+static void push_results(lua_State *L, const struct result *results, int count)
+{
     lua_createtable(L, count, 0);
     for (int i = 0; i < count; i++) {
         result_push(L, &results[i]);
         lua_rawseti(L, -2, i + 1);
     }
+}
+
+/* core.launch_many(name, {params, ...}, progress): like launch with a list, but
+   Ctrl-C stops after the current launch and the results so far come back,
+   with true as a second value; a progress bar when asked and on a terminal. */
+static int core_launch_many(lua_State *L)
+{
+    const struct family *f = check_family(L, 1);
+    struct result *results;
+    struct measure_options *options;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    int count = prepare_all(L, f, 1, &results, &options);
+    int done = run_all(L, results, options, count, 1, lua_toboolean(L, 3));
+    push_results(L, results, done);
+    lua_pushboolean(L, done < count);
+    return 2;
+}
+
+/* launch(name, params) runs one launch; launch(name, {params, params, ...})
+   runs several and reads their counters in one profiling session. */
+static int api_launch(lua_State *L)
+{
+    const struct family *f = check_family(L, 1);
+    int batch = lua_type(L, 2) == LUA_TTABLE && lua_rawgeti(L, 2, 1) == LUA_TTABLE;
+    if (batch)
+        lua_pop(L, 1);
+    struct result *results;
+    struct measure_options *options;
+    int count = prepare_all(L, f, batch, &results, &options);
+    run_all(L, results, options, count, 0, 0);
+    if (!batch) {
+        result_push(L, &results[0]);
+        return 1;
+    }
+    push_results(L, results, count);
     return 1;
 }
 
@@ -706,6 +764,7 @@ static const luaL_Reg globals[] = {
 static const luaL_Reg core_functions[] = {
     { "families", core_families },
     { "warp", core_warp },
+    { "launch_many", core_launch_many },
     { "write", core_write },
     { "fancy", core_fancy },
     { "lang", core_lang },
