@@ -484,6 +484,8 @@ warplab shows how GPU memory access patterns become memory traffic.
   device()                       the GPU, or the modelled one
   explain("sectors_per_request") what a number means, and its Nsight Compute metric
   show(r)                        the warp map of warp 0 of a result r (show(r, 5) for warp 5)
+  sweep("offset", {offset = range(0, 32)})   a table and a chart over a parameter
+  compare(a, b), plot(rs, {file="out.svg"}), export(rs, "out.csv"), record("session.json")
   help("launch")                 more on a topic: launch, result, show, kernels, device, counters, config, commands
 Tab completes names, including kernel names inside launch(".]]
 
@@ -546,3 +548,10 @@ function core.banner()
   return fmt("warplab %s · %s\nType :help, or launch(\"offset\", {offset=1}).  Tab completes.",
              core.version, where)
 end
+
+-- What the other modules (chart, export, plot, sweep) share with this one.
+core.util = {
+  fmt = fmt, commas = commas, bytes = bytes, percent = percent, bar = bar,
+  params_text = params_text, families = families, family_by_name = family_by_name,
+  localized = localized, show_value = show_value,
+}

@@ -647,6 +647,13 @@ static int core_write(lua_State *L)
     return 0;
 }
 
+/* core.format(): "table", "csv" or "json" (--format). */
+static int core_format(lua_State *L)
+{
+    lua_pushstring(L, session.format[0] ? session.format : "table");
+    return 1;
+}
+
 /* core.lang(): "en" or "zh". */
 static int core_lang(lua_State *L)
 {
@@ -768,6 +775,7 @@ static const luaL_Reg core_functions[] = {
     { "write", core_write },
     { "fancy", core_fancy },
     { "lang", core_lang },
+    { "format", core_format },
     { NULL, NULL },
 };
 

@@ -25,6 +25,7 @@ struct options {
     int script_index;             /* its position in argv: later words are its args */
     const struct device_profile *profile;
     const char *lang;             /* NULL: from the environment */
+    const char *format;           /* NULL: table */
 };
 
 static const char usage_text[] =
@@ -35,6 +36,7 @@ static const char usage_text[] =
     "  --device N       use GPU number N (default 0)\n"
     "  --profile NAME   the device the model describes (h200, h100, a100, rtx4090, rtx4060)\n"
     "  --lang en|zh     the language of descriptions (default: from LANG)\n"
+    "  --format F       how results print: table (default), csv or json\n"
     "  --list           list the kernel families and exit\n"
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n";
@@ -112,6 +114,12 @@ static int parse_options(int argc, char **argv, struct options *o)
             if (i + 1 >= argc || (strcmp(argv[i + 1], "en") && strcmp(argv[i + 1], "zh")))
                 return usage_error("--lang expects en or zh, got '%s'", i + 1 < argc ? argv[i + 1] : "nothing");
             o->lang = argv[++i];
+        } else if (strcmp(a, "--format") == 0) {
+            if (i + 1 >= argc || (strcmp(argv[i + 1], "table") && strcmp(argv[i + 1], "csv") &&
+                                  strcmp(argv[i + 1], "json")))
+                return usage_error("--format expects table, csv or json, got '%s'",
+                                   i + 1 < argc ? argv[i + 1] : "nothing");
+            o->format = argv[++i];
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s expects Lua code", a);
@@ -226,6 +234,7 @@ int main(int argc, char **argv)
     if (session_open(options.force_sim, options.ordinal, options.profile) != 0)
         return EXIT_SCRIPT_ERROR;
     snprintf(session.lang, sizeof session.lang, "%s", options.lang ? options.lang : language_from_environment());
+    snprintf(session.format, sizeof session.format, "%s", options.format ? options.format : "table");
     int status = run(argc, argv, &options);
     session_close();
     return status;

@@ -36,7 +36,9 @@ void notice(const char *format, ...)
 
 int out_is_fancy(void)
 {
-    const char *term = getenv("TERM");
+    const char *term = getenv("TERM"), *unicode = getenv("WARPLAB_UNICODE");
+    if (unicode && *unicode)
+        return strcmp(unicode, "1") == 0;   /* tests and UTF-8 pipes can ask either way */
     if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
         return 0;
     if (term && strcmp(term, "dumb") == 0)

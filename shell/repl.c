@@ -220,8 +220,24 @@ static enum read_status read_chunk(char **chunk, int *status)
     return READ_LINE;
 }
 
-/* Runs the loaded chunk and shows what it returned through core.show. */
-static void evaluate(int status)
+/* Calls core.<name>(first, values...) on the count values above base, keeping them. */
+static void call_core(const char *name, const char *first, int base, int count)
+{
+    lua_getfield(session.L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    lua_getfield(session.L, -1, name);
+    lua_remove(session.L, -2);
+    int arguments = 0;
+    if (first) {
+        lua_pushstring(session.L, first);
+        arguments++;
+    }
+    for (int i = 1; i <= count; i++)
+        lua_pushvalue(session.L, base + i);
+    session_report(session_call(arguments + count, 0), 0);
+}
+
+/* Runs the loaded chunk, lets record() see it, and shows what it returned through core.show. */
+static void evaluate(const char *chunk, int status)
 {
     int base = lua_gettop(session.L) - 1;
     if (status == LUA_OK)
@@ -231,13 +247,9 @@ static void evaluate(int status)
         return;
     }
     int count = lua_gettop(session.L) - base;
-    if (count > 0) {
-        lua_getfield(session.L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
-        lua_getfield(session.L, -1, "show");
-        lua_remove(session.L, -2);
-        lua_insert(session.L, base + 1);
-        session_report(session_call(count, 0), 0);
-    }
+    call_core("after_chunk", chunk, base, count);
+    if (count > 0)
+        call_core("show", NULL, base, count);
 }
 
 static int blank(const char *text)
@@ -287,7 +299,7 @@ int repl_run(void)
                 break;
             continue;
         }
-        evaluate(status);
+        evaluate(chunk, status);
         free(chunk);
         lua_settop(session.L, 0);
     }

@@ -13,7 +13,19 @@
 #include "shorthand.h"
 #include "profiles.h"
 
-extern const char prelude_lua[];
+extern const char prelude_lua[], sweep_lua[], chart_lua[], export_lua[], plot_lua[];
+
+/* The Lua part of warplab, loaded in this order, each called with the core table. */
+static const struct {
+    const char *name;
+    const char *text;
+} lua_modules[] = {
+    { "=prelude", prelude_lua },
+    { "=chart", chart_lua },
+    { "=export", export_lua },
+    { "=plot", plot_lua },
+    { "=sweep", sweep_lua },
+};
 
 struct session session;
 
@@ -105,18 +117,23 @@ void session_report(int status, int to_stderr)
     lua_pop(session.L, 1);
 }
 
-/* Loads the embedded prelude and calls it with the core table. */
+/* Loads the embedded Lua modules, each called with the core table. */
 static int load_prelude(lua_State *L)
 {
-    if (luaL_loadbuffer(L, prelude_lua, strlen(prelude_lua), "=prelude") != LUA_OK) {
-        notice("the built-in prelude does not load: %s", lua_tostring(L, -1));
-        return -1;
+    api_open(L);   /* leaves the core table on the stack */
+    for (size_t i = 0; i < sizeof lua_modules / sizeof lua_modules[0]; i++) {
+        const char *name = lua_modules[i].name;
+        if (luaL_loadbuffer(L, lua_modules[i].text, strlen(lua_modules[i].text), name) != LUA_OK) {
+            notice("the built-in %s module does not load: %s", name + 1, lua_tostring(L, -1));
+            return -1;
+        }
+        lua_pushvalue(L, -2);
+        if (protected_call(L, 1, 0) != LUA_OK) {
+            notice("the built-in %s module failed: %s", name + 1, lua_tostring(L, -1));
+            return -1;
+        }
     }
-    api_open(L);
-    if (protected_call(L, 1, 0) != LUA_OK) {
-        notice("the built-in prelude failed: %s", lua_tostring(L, -1));
-        return -1;
-    }
+    lua_pop(L, 1);
     return 0;
 }
 

@@ -15,6 +15,7 @@ struct session {
     char backend_notice[256];    /* why the model was chosen, or empty */
     struct measure_options options;   /* config{}: the session's way of measuring */
     char lang[8];                     /* "en" or "zh": the language of descriptions and labs */
+    char format[8];                   /* --format: "table", "csv" or "json" */
 };
 
 struct device_profile;

@@ -1,0 +1,345 @@
+-- export.lua: results as CSV and JSON (files, --format on stdout), and
+-- record(), which keeps what a student typed and got, to hand in.
+local core = ...
+local u = core.util
+local fmt = u.fmt
+
+---------------------------------------------------------------------------
+-- JSON
+---------------------------------------------------------------------------
+
+local json = {}
+core.json = json
+
+local escapes = { ['"'] = '\\"', ["\\"] = "\\\\", ["\b"] = "\\b", ["\f"] = "\\f", ["\n"] = "\\n",
+                  ["\r"] = "\\r", ["\t"] = "\\t" }
+
+local function encode_string(s)
+  return '"' .. s:gsub('[%c"\\]', function(c) return escapes[c] or fmt("\\u%04x", c:byte()) end) .. '"'
+end
+
+local function is_array(t)
+  local n = 0
+  for _ in pairs(t) do n = n + 1 end
+  return n == #t
+end
+
+-- json.encode(value): objects with their keys sorted, so the same data gives the same text.
+function json.encode(value, indent, depth)
+  depth = depth or 0
+  local kind = type(value)
+  if kind == "nil" then return "null" end
+  if kind == "boolean" then return tostring(value) end
+  if kind == "number" then
+    if value ~= value or value == math.huge or value == -math.huge then return "null" end
+    return math.type(value) == "integer" and tostring(value) or fmt("%.17g", value)
+  end
+  if kind == "string" then return encode_string(value) end
+  if kind ~= "table" then return encode_string(tostring(value)) end
+  local pad = indent and "\n" .. (" "):rep((depth + 1) * indent) or ""
+  local close = indent and "\n" .. (" "):rep(depth * indent) or ""
+  local parts = {}
+  if next(value) ~= nil and is_array(value) then
+    for i, v in ipairs(value) do parts[i] = pad .. json.encode(v, indent, depth + 1) end
+    return "[" .. table.concat(parts, ",") .. close .. "]"
+  end
+  local keys = {}
+  for k in pairs(value) do keys[#keys + 1] = tostring(k) end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    local v = value[k]
+    if v == nil then v = value[tonumber(k)] end
+    parts[#parts + 1] = pad .. encode_string(k) .. (indent and ": " or ":") .. json.encode(v, indent, depth + 1)
+  end
+  return "{" .. table.concat(parts, ",") .. close .. "}"
+end
+
+-- json.decode(text): the value, or nil and where it went wrong.
+function json.decode(text)
+  local pos = 1
+  local function fail(what) error(fmt("JSON: %s at character %d", what, pos), 0) end
+  local function skip() pos = text:find("[^ \t\r\n]", pos) or #text + 1 end
+  local value
+  local function string_at()
+    local out = {}
+    pos = pos + 1
+    while true do
+      local c = text:sub(pos, pos)
+      if c == "" then fail("unfinished string") end
+      if c == '"' then pos = pos + 1; return table.concat(out) end
+      if c == "\\" then
+        local e = text:sub(pos + 1, pos + 1)
+        local simple = { b = "\b", f = "\f", n = "\n", r = "\r", t = "\t", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" }
+        if simple[e] then out[#out + 1] = simple[e]; pos = pos + 2
+        elseif e == "u" then out[#out + 1] = utf8.char(tonumber(text:sub(pos + 2, pos + 5), 16)); pos = pos + 6
+        else fail("bad escape") end
+      else
+        out[#out + 1] = c
+        pos = pos + 1
+      end
+    end
+  end
+  function value()
+    skip()
+    local c = text:sub(pos, pos)
+    if c == "{" then
+      local object = {}
+      pos = pos + 1; skip()
+      if text:sub(pos, pos) == "}" then pos = pos + 1; return object end
+      repeat
+        skip()
+        if text:sub(pos, pos) ~= '"' then fail("key expected") end
+        local key = string_at()
+        skip()
+        if text:sub(pos, pos) ~= ":" then fail("':' expected") end
+        pos = pos + 1
+        object[key] = value()
+        skip()
+        local sep = text:sub(pos, pos)
+        pos = pos + 1
+      until sep ~= ","
+      if text:sub(pos - 1, pos - 1) ~= "}" then fail("'}' expected") end
+      return object
+    elseif c == "[" then
+      local array = {}
+      pos = pos + 1; skip()
+      if text:sub(pos, pos) == "]" then pos = pos + 1; return array end
+      repeat
+        array[#array + 1] = value()
+        skip()
+        local sep = text:sub(pos, pos)
+        pos = pos + 1
+      until sep ~= ","
+      if text:sub(pos - 1, pos - 1) ~= "]" then fail("']' expected") end
+      return array
+    elseif c == '"' then
+      return string_at()
+    end
+    for word, v in pairs({ ["true"] = true, ["false"] = false, null = json.null }) do
+      if text:sub(pos, pos + #word - 1) == word then pos = pos + #word; return v end
+    end
+    local number = text:match("^-?%d+%.?%d*[eE]?[-+]?%d*", pos)
+    if not number or number == "" then fail("value expected") end
+    pos = pos + #number
+    return math.tointeger(tonumber(number)) or tonumber(number)
+  end
+  local ok, result = pcall(value)
+  if not ok then return nil, result end
+  return result
+end
+json.null = setmetatable({}, { __name = "json.null", __tostring = function() return "null" end })
+
+---------------------------------------------------------------------------
+-- Results as plain data: every field, the device, the units
+---------------------------------------------------------------------------
+
+local units = {
+  time_ms = "ms", time_min_ms = "ms", time_max_ms = "ms", samples = "ms", wall_ms = "ms",
+  bandwidth_gbs = "GB/s (10^9 bytes per second)", useful_bytes = "bytes", footprint_bytes = "bytes",
+  sm_clock_mhz = "MHz", ["dram.read_bytes"] = "bytes", ["dram.write_bytes"] = "bytes",
+  ["load.sectors"] = "32-byte sectors", ["store.sectors"] = "32-byte sectors",
+  ["load.lines"] = "128-byte lines", ["store.lines"] = "128-byte lines",
+  ["device.peak_gbs"] = "GB/s", ["device.copy_gbs"] = "GB/s", ["device.l2_bytes"] = "bytes",
+  ["device.memory_bytes"] = "bytes", ["device.memory_clock_mhz"] = "MHz", ["device.sm_clock_mhz"] = "MHz",
+}
+core.units = units
+
+-- A result as plain nested tables (no metatables), with the device it ran on.
+local function plain(value, seen)
+  if type(value) ~= "table" then return value end
+  local copy = {}
+  for k, v in pairs(value) do
+    if k ~= "map" then copy[k] = plain(v) end
+  end
+  return copy
+end
+
+local function device_facts()
+  local d = plain(device())
+  d.notice = nil
+  return d
+end
+
+local function result_data(r)
+  local data = plain(r)
+  data.device = device_facts()
+  return data
+end
+core.result_data = result_data
+
+-- The results in a value: one result, a results list, or a list of results.
+local function result_list(value)
+  if getmetatable(value) == core.Result then return { value } end
+  if type(value) == "table" and (getmetatable(value) == core.Results or getmetatable(value[1]) == core.Result) then
+    return value
+  end
+  return nil
+end
+
+---------------------------------------------------------------------------
+-- CSV: one row per result, one column per field ("params.offset", "load.sectors", ...)
+---------------------------------------------------------------------------
+
+local function flatten(value, prefix, out)
+  for k, v in pairs(value) do
+    local key = prefix and prefix .. "." .. k or tostring(k)
+    if type(v) == "table" and not (#v > 0 and type(v[1]) ~= "table") then
+      flatten(v, key, out)
+    elseif type(v) == "table" then
+      local parts = {}
+      for i, x in ipairs(v) do parts[i] = tostring(x) end
+      out[key] = table.concat(parts, ";")   -- samples and block shapes: one cell, ';' between values
+    else
+      out[key] = v
+    end
+  end
+  return out
+end
+
+local function csv_cell(v)
+  if v == nil then return "" end
+  if type(v) == "number" then return math.type(v) == "integer" and tostring(v) or fmt("%.17g", v) end
+  local s = tostring(v)
+  if s:find('[,"\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
+  return s
+end
+
+local leading = { kernel = 1, backend = 2 }
+
+-- CSV text for a list of results: a header line, then one line per result.
+function core.csv(results)
+  local rows, keys, seen = {}, {}, {}
+  for i, r in ipairs(results) do
+    rows[i] = flatten(result_data(r), nil, {})
+    for k in pairs(rows[i]) do
+      if not seen[k] then seen[k] = true; keys[#keys + 1] = k end
+    end
+  end
+  table.sort(keys, function(a, b)
+    local pa, pb = leading[a] or (a:find("^params%.") and 3) or 9, leading[b] or (b:find("^params%.") and 3) or 9
+    if pa ~= pb then return pa < pb end
+    return a < b
+  end)
+  local lines = { table.concat(keys, ",") }
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for i, k in ipairs(keys) do cells[i] = csv_cell(row[k]) end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+-- Reads CSV text back: a list of rows, each {column = text}.
+function core.parse_csv(text)
+  local records, fields, field, quoted, i = {}, {}, {}, false, 1
+  local function end_field() fields[#fields + 1] = table.concat(field); field = {} end
+  while i <= #text do
+    local c = text:sub(i, i)
+    if quoted then
+      if c == '"' and text:sub(i + 1, i + 1) == '"' then field[#field + 1] = '"'; i = i + 1
+      elseif c == '"' then quoted = false
+      else field[#field + 1] = c end
+    elseif c == '"' then quoted = true
+    elseif c == "," then end_field()
+    elseif c == "\n" then end_field(); records[#records + 1] = fields; fields = {}
+    else field[#field + 1] = c end
+    i = i + 1
+  end
+  local header, rows = records[1] or {}, {}
+  for r = 2, #records do
+    local row = {}
+    for k, name in ipairs(header) do row[name] = records[r][k] end
+    rows[#rows + 1] = row
+  end
+  return rows, header
+end
+
+-- JSON text for a list of results, with the units of the fields.
+function core.json_results(results)
+  local list = {}
+  for i, r in ipairs(results) do list[i] = result_data(r) end
+  return json.encode({ results = list, units = units }, 2) .. "\n"
+end
+
+---------------------------------------------------------------------------
+-- export(), --format
+---------------------------------------------------------------------------
+
+local writers = {
+  csv = core.csv,
+  json = core.json_results,
+}
+
+-- export(results, "file.csv" | "file.json"): writes every field of every result.
+function export(value, path)
+  local results = result_list(value)
+  if not results then error("bad argument #1 to 'export' (a result or a list of results expected)", 2) end
+  local kind = type(path) == "string" and path:match("%.(%w+)$")
+  if not writers[kind] then error("bad argument #2 to 'export' (a file name ending in .csv or .json expected)", 2) end
+  local file, why = io.open(path, "w")
+  if not file then error("export: cannot write " .. path .. ": " .. tostring(why), 2) end
+  file:write(writers[kind](results))
+  file:close()
+  return path
+end
+
+-- Under --format csv|json, results print as data instead of text: true when it printed them.
+function core.format_results(results)
+  local writer = writers[core.format()]
+  if not writer then return false end
+  core.write(writer(results))
+  return true
+end
+
+local text_tostring = core.Result.__tostring
+core.Result.__tostring = function(r)
+  local writer = writers[core.format()]
+  if writer then return (writer({ r }):gsub("\n$", "")) end
+  return text_tostring(r)
+end
+
+---------------------------------------------------------------------------
+-- record()
+---------------------------------------------------------------------------
+
+local recording
+
+-- Called by the prompt after each chunk it ran, with what the chunk returned.
+function core.after_chunk(code, ...)
+  if not recording then return end
+  local values = {}
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    local results = result_list(v)
+    if results then
+      local list = {}
+      for k, r in ipairs(results) do list[k] = plain(r) end
+      values[i] = { results = list }
+    else
+      values[i] = type(v) == "table" and u.show_value(v) or v
+    end
+  end
+  recording.commands[#recording.commands + 1] = { code = code, at = os.date("!%Y-%m-%dT%H:%M:%SZ"), values = values }
+end
+
+-- record("session.json") starts keeping every command typed at the prompt and what it returned;
+-- record() stops and writes them, with the device, to the file. Returns the file name.
+function record(path)
+  if path ~= nil then
+    if type(path) ~= "string" or not path:find("%.json$") then
+      error("bad argument #1 to 'record' (a file name ending in .json expected)", 2)
+    end
+    recording = { path = path, started = os.date("!%Y-%m-%dT%H:%M:%SZ"), device = device_facts(),
+                  version = core.version, commands = {} }
+    return path
+  end
+  if not recording then error("record: nothing is being recorded (record(\"file.json\") starts)", 2) end
+  local file, why = io.open(recording.path, "w")
+  if not file then error("record: cannot write " .. recording.path .. ": " .. tostring(why), 2) end
+  local done = recording
+  recording = nil
+  done.stopped = os.date("!%Y-%m-%dT%H:%M:%SZ")
+  file:write(json.encode(done, 2), "\n")
+  file:close()
+  return done.path
+end

@@ -1,0 +1,201 @@
+-- plot.lua: plot(results, {x=, y=, file=, title=}) writes a self-contained
+-- SVG chart (axes, ticks, labels, legend, the device's peak and L2 size as
+-- marks where they mean something); PNG too, through gnuplot when installed.
+local core = ...
+local u = core.util
+local fmt = u.fmt
+
+local WIDTH, HEIGHT = 760, 460
+local LEFT, RIGHT, TOP, BOTTOM = 80, 190, 50, 60
+local COLORS = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf" }
+
+local function escape(text)
+  return (tostring(text):gsub("[<>&\"]", { ["<"] = "&lt;", [">"] = "&gt;", ["&"] = "&amp;", ['"'] = "&quot;" }))
+end
+
+-- 1, 2 or 5 times a power of ten: tick steps people read easily.
+local function nice_step(span, ticks)
+  local raw = span / ticks
+  local power = 10 ^ math.floor(math.log(raw, 10))
+  for _, f in ipairs({ 1, 2, 5, 10 }) do
+    if raw <= f * power then return f * power end
+  end
+  return 10 * power
+end
+
+local function number_label(v)
+  if v == 0 then return "0" end
+  if math.abs(v) >= 1e4 or math.abs(v) < 1e-2 then return fmt("%.3g", v) end
+  return (fmt("%.6g", v))
+end
+
+-- A scale from data values to pixels: linear, or log2 for powers of two spanning a wide range.
+local function make_scale(values, from, to, force_zero)
+  local lo, hi = math.huge, -math.huge
+  for _, v in ipairs(values) do lo, hi = math.min(lo, v), math.max(hi, v) end
+  if lo == math.huge then lo, hi = 0, 1 end
+  local powers = lo > 0
+  for _, v in ipairs(values) do powers = powers and math.type(v) == "integer" and v & (v - 1) == 0 end
+  local scale = {}
+  if powers and hi / lo >= 8 then
+    local a, b = math.log(lo, 2), math.log(hi, 2)
+    scale.at = function(v) return from + (math.log(v, 2) - a) / (b - a) * (to - from) end
+    scale.ticks = {}
+    local step = math.max(1, math.floor((b - a) / 8 + 0.5))
+    for e = math.floor(a + 0.5), math.floor(b + 0.5), step do scale.ticks[#scale.ticks + 1] = 2 ^ e end
+    scale.log = true
+    return scale
+  end
+  if force_zero then lo = math.min(lo, 0) end
+  if hi == lo then hi = lo + 1 end
+  local integers = true
+  for _, v in ipairs(values) do integers = integers and math.type(v) == "integer" end
+  local step = nice_step(hi - lo, 6)
+  if integers then step = math.max(1, math.floor(step + 0.5)) end   -- no tick between two integers
+  lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+  scale.at = function(v) return from + (v - lo) / (hi - lo) * (to - from) end
+  scale.ticks = {}
+  for v = lo, hi + step / 2, step do scale.ticks[#scale.ticks + 1] = v end
+  return scale
+end
+
+-- The series to draw: x and y values per value of the second swept parameter.
+local function series_of(results, x, metric)
+  local list, by_key = { modelled = false }, {}
+  local second = results.swept and results.swept[2]
+  for _, r in ipairs(results) do
+    local key = second and (second .. "=" .. tostring(r.params[second])) or metric.label
+    if not by_key[key] then
+      by_key[key] = { name = key, x = {}, y = {} }
+      list[#list + 1] = by_key[key]
+    end
+    local s, value, modelled = by_key[key], core.metric_value(metric, r)
+    list.modelled = list.modelled or modelled
+    local xv = r.params[x]
+    if type(xv) == "table" then xv = xv[1] * xv[2] end
+    if value ~= nil and type(xv) == "number" then
+      s.x[#s.x + 1], s.y[#s.y + 1] = xv, value
+    end
+  end
+  return list
+end
+
+local function svg_document(spec)
+  local out = {}
+  local function add(...) out[#out + 1] = fmt(...) end
+  local all_x, all_y = {}, { 0 }
+  for _, s in ipairs(spec.series) do
+    for i = 1, #s.x do all_x[#all_x + 1], all_y[#all_y + 1] = s.x[i], s.y[i] end
+  end
+  for _, m in ipairs(spec.y_marks) do all_y[#all_y + 1] = m.at end
+  local xs = make_scale(all_x, LEFT, WIDTH - RIGHT)
+  local ys = make_scale(all_y, HEIGHT - BOTTOM, TOP, true)
+  add('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">',
+      WIDTH, HEIGHT, WIDTH, HEIGHT)
+  add('<rect width="100%%" height="100%%" fill="white"/>')
+  add('<text class="title" x="%d" y="24" font-size="15" font-weight="bold">%s</text>', LEFT, escape(spec.title))
+  add('<g class="axes" stroke="black"><line x1="%d" y1="%d" x2="%d" y2="%d"/><line x1="%d" y1="%d" x2="%d" y2="%d"/></g>',
+      LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM, LEFT, HEIGHT - BOTTOM, LEFT, TOP)
+  for _, v in ipairs(xs.ticks) do
+    local px = xs.at(v)
+    add('<g class="tick"><line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="black"/><text x="%.1f" y="%d" text-anchor="middle">%s</text></g>',
+        px, HEIGHT - BOTTOM, px, HEIGHT - BOTTOM + 5, px, HEIGHT - BOTTOM + 19,
+        escape(spec.x_is_bytes and u.bytes(v) or number_label(v)))
+  end
+  for _, v in ipairs(ys.ticks) do
+    local py = ys.at(v)
+    add('<g class="tick"><line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/><text x="%d" y="%.1f" text-anchor="end">%s</text></g>',
+        LEFT, py, WIDTH - RIGHT, py, LEFT - 6, py + 4, escape(number_label(v)))
+  end
+  add('<text class="axis-label" x="%d" y="%d" text-anchor="middle">%s</text>', (LEFT + WIDTH - RIGHT) // 2,
+      HEIGHT - 16, escape(spec.x_label))
+  add('<text class="axis-label" transform="translate(18,%d) rotate(-90)" text-anchor="middle">%s</text>',
+      (TOP + HEIGHT - BOTTOM) // 2, escape(spec.y_label))
+  for _, m in ipairs(spec.y_marks) do
+    local py = ys.at(m.at)
+    add('<g class="mark"><line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#888" stroke-dasharray="6 4"/><text x="%d" y="%.1f" fill="#555">%s</text></g>',
+        LEFT, py, WIDTH - RIGHT, py, WIDTH - RIGHT + 6, py + 4, escape(m.label))
+  end
+  for _, m in ipairs(spec.x_marks) do
+    local px = xs.at(m.at)
+    if px >= LEFT and px <= WIDTH - RIGHT then
+      add('<g class="mark"><line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#888" stroke-dasharray="6 4"/><text x="%.1f" y="%d" fill="#555">%s</text></g>',
+          px, TOP, px, HEIGHT - BOTTOM, px + 4, TOP + 12, escape(m.label))
+    end
+  end
+  for k, s in ipairs(spec.series) do
+    local color, points = COLORS[(k - 1) % #COLORS + 1], {}
+    for i = 1, #s.x do points[i] = fmt("%.1f,%.1f", xs.at(s.x[i]), ys.at(s.y[i])) end
+    add('<polyline class="series" fill="none" stroke="%s" stroke-width="2" points="%s"/>', color, table.concat(points, " "))
+    for i = 1, #s.x do
+      add('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s</title></circle>', xs.at(s.x[i]), ys.at(s.y[i]),
+          color, escape(number_label(s.x[i])), escape(number_label(s.y[i])))
+    end
+    local ly = TOP + 20 * k
+    add('<g class="legend"><line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="3"/><text x="%d" y="%d">%s</text></g>',
+        WIDTH - RIGHT + 10, ly + 30, WIDTH - RIGHT + 30, ly + 30, color, WIDTH - RIGHT + 36, ly + 34, escape(s.name))
+  end
+  add("</svg>")
+  return table.concat(out, "\n") .. "\n"
+end
+
+-- Writes a PNG through gnuplot, when it is installed.
+local function write_png(spec, path)
+  local found = io.popen("command -v gnuplot 2>/dev/null"):read("l")
+  if not found or found == "" then
+    error("plot: a PNG needs gnuplot (apt-get install gnuplot-nox); an .svg file needs nothing", 3)
+  end
+  local data = os.tmpname()
+  local file = assert(io.open(data, "w"))
+  for k, s in ipairs(spec.series) do
+    for i = 1, #s.x do file:write(fmt("%.17g %.17g\n", s.x[i], s.y[i])) end
+    file:write("\n\n")
+  end
+  file:close()
+  local plots = {}
+  for k, s in ipairs(spec.series) do plots[k] = fmt("'%s' index %d with linespoints title \"%s\"", data, k - 1, s.name) end
+  local script = fmt("set terminal pngcairo size %d,%d; set output '%s'; set title \"%s\"; set xlabel \"%s\"; set ylabel \"%s\"; set yrange [0:*]; plot %s",
+                     WIDTH, HEIGHT, path, spec.title, spec.x_label, spec.y_label, table.concat(plots, ", "))
+  local ok = os.execute(fmt("gnuplot -e %q", script))
+  os.remove(data)
+  if not ok then error("plot: gnuplot failed to write " .. path, 3) end
+end
+
+-- plot(results, {x=, y=, file=, title=}): a chart of metric y against parameter x; returns the file name.
+function plot(results, options)
+  options = options or {}
+  if type(results) ~= "table" or getmetatable(results[1]) ~= core.Result then
+    error("bad argument #1 to 'plot' (a list of results expected, such as sweep() returns)", 2)
+  end
+  local x = options.x or (results.swept and results.swept[1])
+  local y = options.y or results.y or "bandwidth"
+  local metric = core.metrics[y]
+  if not x then error("bad argument #2 to 'plot' (x = the parameter for the horizontal axis)", 2) end
+  if not metric then error(fmt("bad argument #2 to 'plot' (y = a metric such as bandwidth; got %s)", tostring(y)), 2) end
+  local file = options.file or "plot.svg"
+  local kind = file:match("%.(%w+)$")
+  if kind ~= "svg" and kind ~= "png" then error("bad argument #2 to 'plot' (file must end in .svg or .png)", 2) end
+  local d = device()
+  local series = series_of(results, x, metric)
+  local spec = {
+    title = options.title or fmt("%s: %s by %s%s", results[1].kernel, metric.label, x,
+                                 series.modelled and " (modelled for " .. results[1].model.device .. ")" or ""),
+    x_label = x .. (x == "bytes" and " (bytes)" or ""),
+    y_label = metric.label .. (metric.unit ~= "" and " (" .. metric.unit .. ")" or ""),
+    series = series, x_is_bytes = x == "bytes", y_marks = {}, x_marks = {},
+  }
+  if y == "bandwidth" then
+    spec.y_marks[#spec.y_marks + 1] = { at = d.peak_gbs, label = fmt("peak %.0f GB/s", d.peak_gbs) }
+    if d.copy_gbs then spec.y_marks[#spec.y_marks + 1] = { at = d.copy_gbs, label = fmt("copy %.0f GB/s", d.copy_gbs) } end
+  end
+  if x == "bytes" then spec.x_marks[#spec.x_marks + 1] = { at = d.l2_bytes, label = "L2 " .. u.bytes(d.l2_bytes) } end
+  if kind == "png" then
+    write_png(spec, file)
+    return file
+  end
+  local out, why = io.open(file, "w")
+  if not out then error("plot: cannot write " .. file .. ": " .. tostring(why), 2) end
+  out:write(svg_document(spec))
+  out:close()
+  return file
+end

@@ -1,0 +1,71 @@
+-- sweep.lua: range(), pow2(), sweep() with its table, results lists,
+-- compare(), export() to CSV and JSON read back, and plot()'s SVG.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+
+t.is(table.concat(range(0, 4), ","), "0,1,2,3,4", "range is inclusive")
+t.is(table.concat(range(0, 32, 8), ","), "0,8,16,24,32", "range with a step")
+t.is(table.concat(pow2(0, 6), ","), "1,2,4,8,16,32,64", "pow2 gives powers of two")
+t.raises(function() range(0, 1.5) end, {"bad argument #2 to 'range'", "integer expected"}, "range needs integers")
+t.raises(function() pow2(3, 1) end, {"bad argument #2 to 'pow2'"}, "pow2 needs first <= last")
+
+-- The done-when sweep: 0, 8, 16, 24, 32 at 4 sectors per request, the rest at 5.
+local r = sweep("offset", {offset = range(0, 32), n = 1 << 16})
+t.is(#r, 33, "33 configurations")
+local ok = true
+for i, v in ipairs(r:column("sectors_per_request")) do
+  local offset = r[i].params.offset
+  ok = ok and v == (offset % 8 == 0 and 4.0 or 5.0)
+end
+t.ok(ok, "multiples of 8 give 4.00 sectors per request, the rest 5.00")
+t.is(r:column("offset")[9], 8, "column() gives parameters")
+t.is(r:column("load.requests")[1], r[1].load.requests, "column() follows field paths")
+t.ok(tostring(r):find("33 results of offset", 1, true), "a results list prints a summary")
+t.is(r.y, "sectors_per_request", "on the sim backend the chart shows sectors per request")
+t.ok(r:table_text():find("load sect/req", 1, true), "the table names its columns")
+t.ok(r:chart_text():find("sectors/request", 1, true), "the chart's axis has units")
+
+-- Two swept parameters: one series per value of the second.
+local grid = sweep("copy", {vec = {1, 2, 4}, block = {128, 256}, n = 1 << 16})
+t.is(#grid, 6, "two lists sweep every combination")
+t.ok(grid:chart_text():find("block=256", 1, true), "the chart has a series per value of the second parameter")
+
+t.raises(function() sweep("offset", {offset = 1}) end, {"one or two parameters must be lists"}, "a sweep needs a list")
+t.raises(function() sweep("offset", {offset = range(0, 1), y = "speed"}) end, {"y must be one of"}, "an unknown metric")
+
+-- compare(): ratios and verdicts.
+local c = compare(r[1], r[2])
+local text = tostring(c)
+t.ok(text:find("load sectors", 1, true) and text:find("more", 1, true), "compare says which reads more sectors")
+t.ok(text:find("same", 1, true), "... and what stayed the same")
+t.raises(function() compare(r[1]) end, {"at least two results"}, "compare needs two")
+
+-- export(): CSV and JSON, read back.
+local dir = os.tmpname()
+os.remove(dir)
+os.execute("mkdir -p " .. dir)
+export(r, dir .. "/sweep.csv")
+local csv_text = io.open(dir .. "/sweep.csv"):read("a")
+local rows, header
+local parse_csv = debug.getregistry()["warplab.core"].parse_csv
+rows, header = parse_csv(csv_text)
+t.is(#rows, 33, "the CSV has a row per result")
+t.is(tonumber(rows[2]["params.offset"]), 1, "... with the parameters")
+t.is(tonumber(rows[2]["load.sectors"]), r[2].load.sectors, "... and the counts")
+t.ok(rows[1]["device.name"] ~= nil and rows[1]["device.peak_gbs"] ~= nil, "... and the device")
+export(r[3], dir .. "/one.json")
+local json = debug.getregistry()["warplab.core"].json
+local data = json.decode(io.open(dir .. "/one.json"):read("a"))
+t.is(data.results[1].params.offset, 2, "the JSON has the parameters")
+t.is(data.results[1].load.sectors, r[3].load.sectors, "... the counts")
+t.is(data.units.time_ms, "ms", "... and the units")
+t.raises(function() export(r, dir .. "/x.txt") end, {"ending in .csv or .json"}, "export wants a known format")
+
+-- plot(): a self-contained SVG with axes, labels and a series.
+local svg_file = plot(sweep("strided", {stride = pow2(0, 5), n = 1 << 16}), {file = dir .. "/plot.svg"})
+local svg = io.open(svg_file):read("a")
+t.ok(svg:find("<svg", 1, true) and svg:find('class="series"', 1, true), "the SVG has a series")
+t.ok(svg:find("load sectors per request (sectors/request)", 1, true) and svg:find(">stride<", 1, true),
+     "... and both axis labels")
+t.raises(function() plot(r, {file = dir .. "/p.gif"}) end, {"must end in .svg or .png"}, "plot wants .svg or .png")
+os.execute("rm -rf " .. dir)
+t.done()
