@@ -588,6 +588,33 @@ static void test_multi_line_history(void)
 }
 
 /* Fills the temporary folder: HOME with an inputrc; the state folder is left for warplab to create. */
+/* Case 16: Ctrl-C during a sweep stops it after the current launch and keeps what was measured;
+   the progress bar shows on the terminal's stderr once a second has passed. */
+static void test_ctrl_c_during_sweep(void)
+{
+    int passed = start_at_prompt() && type_line("s = sweep(\"offset\", {offset = range(0, 63)})") &&
+                 expect("launches [", TIMEOUT);   /* the bar, after a second of launches */
+    passed = passed && send(CTRL_C) && expect("stopped by Ctrl-C after", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    passed = passed && type_line("print(#s > 0 and #s < 64, s.interrupted)") && expect("true\ttrue\r\n", TIMEOUT) &&
+             expect(PROMPT, TIMEOUT) && gives("1+1", "2");
+    ok(close_session(passed), "Ctrl-C during a sweep keeps the partial results and the prompt comes back");
+}
+
+/* Case 17: record() keeps the commands typed and their results, to hand in. */
+static void test_record(void)
+{
+    char path[160], command[200];
+    snprintf(path, sizeof path, "%s/session.json", temp_dir);
+    snprintf(command, sizeof command, "record(\"%s\")", path);
+    int passed = start_at_prompt() && type_line(command) && expect(PROMPT, TIMEOUT) &&
+                 type_line("r = launch(\"offset\", {offset = 1, n = 4096})") && expect(PROMPT, TIMEOUT) &&
+                 type_line("r.load.sectors") && expect(PROMPT, TIMEOUT) &&
+                 type_line("record()") && expect(PROMPT, TIMEOUT);
+    ok(close_session(passed) && file_contains(path, "\"code\": \"r.load.sectors\"") &&
+       file_contains(path, "\"values\"") && file_contains(path, "\"device\""),
+       "record() writes the commands, what they returned and the device");
+}
+
 static int make_home(void)
 {
     snprintf(home_dir, sizeof home_dir, "%s/home", temp_dir);
@@ -666,6 +693,8 @@ int main(void)
     test_ctrl_d_at_continuation();
     test_ctrl_d_ends_with_one_newline();
     test_multi_line_history();
+    test_ctrl_c_during_sweep();
+    test_record();
     remove_temp_dirs();
     free(shell.shown);
     return done();
