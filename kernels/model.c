@@ -89,12 +89,36 @@ static struct units affine_units(const struct warp_access *a)
     return e->units;
 }
 
+/* Bytes the lanes asked for, each byte once: lanes reading the same element share it. */
+static uint64_t distinct_bytes(const struct warp_access *a, int lanes)
+{
+    if (a->affine) {
+        uint64_t step = (uint64_t)(a->step < 0 ? -a->step : a->step);
+        return step >= (uint64_t)a->bytes ? (uint64_t)lanes * (uint64_t)a->bytes
+                                           : (uint64_t)(lanes - 1) * step + (uint64_t)a->bytes;
+    }
+    uint64_t first[WARP_SIZE], covered = 0, end = 0;
+    int n = 0;
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        if (a->active >> lane & 1)
+            first[n++] = a->addr[lane];
+    count_distinct(first, n);   /* sorts them */
+    for (int i = 0; i < n; i++) {   /* the union of [first, first + bytes) */
+        uint64_t from = first[i] > end ? first[i] : end, to = first[i] + (uint64_t)a->bytes;
+        if (to > from)
+            covered += to - from;
+        if (to > end)
+            end = to;
+    }
+    return covered;
+}
+
 void traffic_add(struct traffic *t, const struct warp_access *a)
 {
     int lanes = a->affine ? a->lane_count : __builtin_popcount(a->active);
     if (lanes == 0)
         return;   /* the whole warp branched around it: no request */
-    uint64_t bytes = (uint64_t)lanes * (uint64_t)a->bytes;
+    uint64_t bytes = distinct_bytes(a, lanes);
     struct units u = a->affine ? affine_units(a) : count_units(a);
     t->requests++;
     t->sectors += u.sectors;

@@ -18,7 +18,7 @@ struct traffic {
     uint64_t sectors;         /* distinct 32-byte sectors, summed per request */
     uint64_t lines;           /* distinct 128-byte lines, summed per request */
     uint64_t ideal_sectors;   /* fewest sectors that could hold the bytes asked for */
-    uint64_t bytes;           /* bytes the active lanes asked for */
+    uint64_t bytes;           /* bytes the active lanes asked for, each byte once */
 };
 
 /* Shared-memory traffic: 32 banks of 4 bytes; lanes reading one word share it. */

@@ -168,6 +168,10 @@ function Result.__tostring(r)
     traffic_lines("loads", r.load, r.model.load, measured),
     traffic_lines("stores", r.store, r.model.store, measured),
   }
+  if r.constant then
+    lines[#lines + 1] = fmt("  constant   %s requests · %s passes (%.2f a request: the constant cache serves one address a pass, model)",
+                            commas(r.constant.requests), commas(r.constant.passes), r.constant.passes / r.constant.requests)
+  end
   for _, line in ipairs(counter_lines(r)) do lines[#lines + 1] = line end
   lines[#lines + 1] = fmt("  footprint  %s in buffers · %s useful bytes moved", bytes(r.footprint_bytes),
                           bytes(r.useful_bytes))
@@ -278,6 +282,20 @@ local function draw_shared(access)
   }, "\n"), 0, 0
 end
 
+-- A constant-memory load: one pass per distinct address.
+local function draw_constant(access)
+  local seen, passes, lanes = {}, 0, 0
+  for lane = 0, 31 do
+    local offset = access.lanes[lane + 1]
+    if offset then
+      lanes = lanes + 1
+      if not seen[offset] then seen[offset] = true; passes = passes + 1 end
+    end
+  end
+  return fmt("constant load · %d-byte elements · %d lanes · %d distinct address%s: %d pass%s of the constant cache",
+             access.bytes, lanes, passes, passes == 1 and "" or "es", passes, passes == 1 and "" or "es"), 0, 0
+end
+
 -- The map of one warp of a launch: every memory instruction, then the totals.
 local function warp_map(kernel, params, warp)
   warp = warp or 0
@@ -289,10 +307,12 @@ local function warp_map(kernel, params, warp)
   for _, access in ipairs(accesses) do
     if next(access.lanes) then
       local text, s, u
-      if access.kind:find("shared", 1, true) then text, s, u = draw_shared(access)
+      local global = access.kind == "load" or access.kind == "store"
+      if access.kind == "constant load" then text, s, u = draw_constant(access)
+      elseif not global then text, s, u = draw_shared(access)
       else text, s, u = draw_access(access, marks) end
       parts[#parts + 1] = text
-      if not access.kind:find("shared", 1, true) then requests = requests + 1 end
+      if global then requests = requests + 1 end
       sectors, used = sectors + s, used + u
     end
   end

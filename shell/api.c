@@ -468,6 +468,7 @@ static void push_results(lua_State *L, const struct result *results, int count)
    with true as a second value; a progress bar when asked and on a terminal. */
 static int core_launch_many(lua_State *L)
 {
+    lua_settop(L, 3);   /* the userdata below must not land where the params are looked for */
     const struct family *f = check_family(L, 1);
     struct result *results;
     struct measure_options *options;
@@ -483,6 +484,7 @@ static int core_launch_many(lua_State *L)
    runs several and reads their counters in one profiling session. */
 static int api_launch(lua_State *L)
 {
+    lua_settop(L, 2);   /* the userdata below must not land where the params are looked for */
     const struct family *f = check_family(L, 1);
     int batch = lua_type(L, 2) == LUA_TTABLE && lua_rawgeti(L, 2, 1) == LUA_TTABLE;
     if (batch)

@@ -557,6 +557,13 @@ static void check_outputs(const struct family *f, const size_t *bytes, struct re
         const uint32_t *got = gpu.slots[i].host, *want = gpu.slots[i].expected;
         if (memcmp(got, want, bytes[i]) == 0)
             continue;   /* the usual case, at memcmp's speed */
+        size_t whole = bytes[i] / 4 * 4;
+        if (memcmp(got, want, whole) == 0) {   /* only the last 1 to 3 bytes (char and short outputs) differ */
+            snprintf(r->mismatch, sizeof r->mismatch, "%s: the last %zu bytes differ from the reference",
+                     f->buffers[i].name, bytes[i] - whole);
+            r->correct = 0;
+            break;
+        }
         for (size_t k = 0; k < bytes[i] / 4; k++) {
             if (got[k] == want[k] || within_tolerance(got[k], want[k], f->tolerance))
                 continue;

@@ -13,9 +13,12 @@
 /* peak = 2 x memory clock x bus width / 8, so the clock is derived from the datasheet peak. */
 #define MEMORY_MHZ(peak_gbs, bus_bits) ((peak_gbs) * 1e3 * 8 / (2.0 * (bus_bits)))
 
-/* The H200's: 858 GB/s per byte in flight per thread (copy with float: 2.68 TB/s); the
-   sector rate is a bound none of the measured launches reached (1.76 per SM-clock). */
-static const double H200_INFLIGHT_PER_SM = 858.0 / 132;
+/* The H200's: 547 GB/s per byte each thread reads in flight (copy with float:
+   2.68 TB/s with its writes at the streaming rate); the sector rate is a bound
+   none of the measured launches reached (1.76 per SM-clock); constant-cache
+   passes are taken as one per SM-clock until measured. */
+static const double H200_INFLIGHT_PER_SM = 547.0 / 132;
+static const double CONSTANT_PASSES_PER_CLOCK = 1.0;
 static const double H200_SECTORS_PER_CLOCK = 1.76;
 /* strided 32 at n = 2^24 (one 64-byte half of each 128-byte line read, 1.07 GB)
    moved 3.85 TB/s where streaming reaches about 4.27: 0.90 = 0.5 ^ 0.15 */
@@ -34,7 +37,7 @@ const struct device_profile device_profiles[] = {
       { .name = "NVIDIA H200 (modelled)", .major = 9, .minor = 0, .sm_count = 132, .l2_bytes = 60ull << 20,
         .memory_bytes = 150100000000ull, .free_bytes = 150100000000ull, .bus_width_bits = 6016,
         .memory_clock_mhz = 3201, .peak_gbs = 2 * 3201e6 * 6016 / 8 / 1e9, .sm_clock_mhz = 1980 },
-      4300, 858, H200_SECTORS_PER_CLOCK, H200_SPARSE_EXPONENT, 3.0 },
+      4300, 547, H200_SECTORS_PER_CLOCK, H200_SPARSE_EXPONENT, 3.0 },
     DATASHEET_PROFILE("h100", "NVIDIA H100 SXM5 80GB (modelled)", 9, 0, 132, 50, 80, 5120, 3352, 1980),
     DATASHEET_PROFILE("a100", "NVIDIA A100 SXM4 80GB (modelled)", 8, 0, 108, 40, 80, 5120, 2039, 1410),
     DATASHEET_PROFILE("rtx4090", "NVIDIA GeForce RTX 4090 (modelled)", 8, 9, 128, 72, 24, 384, 1008, 2520),
@@ -76,8 +79,8 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
                                    long long threads)
 {
     struct time_estimate e = { 0 };
-    double dram_bytes = (double)counts->dram.read_bytes + (double)counts->dram.write_bytes;
-    double in_flight = threads > 0 ? (double)counts->dram.read_bytes / (double)threads : 0;
+    double reads = (double)counts->dram.read_bytes, writes = (double)counts->dram.write_bytes;
+    double in_flight = threads > 0 ? reads / (double)threads : 0;
     double inflight_gbs = profile->inflight_gbs_per_byte * in_flight;
     /* the slower of the two limits dominates, and near the crossing both cost */
     double gbs = inflight_gbs > 0 ? 1 / sqrt(1 / (profile->stream_gbs * profile->stream_gbs) +
@@ -87,9 +90,11 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     if (line_use < 1)
         gbs *= pow(line_use, profile->sparse_exponent);   /* scattered reads use DRAM poorly */
     double sectors = (double)(counts->load.sectors + counts->store.sectors);
-    e.dram_ms = dram_bytes / (gbs * 1e9) * 1e3;
-    e.sectors_ms = sectors / (profile->sectors_per_clock_per_sm * profile->info.sm_count *
-                              profile->info.sm_clock_mhz * 1e6) * 1e3;
+    double sm_clocks_per_ms = profile->info.sm_count * profile->info.sm_clock_mhz * 1e3;
+    /* reads wait on what each thread keeps in flight; writes drain at the streaming rate */
+    e.dram_ms = (reads / (gbs * 1e9) + writes / (profile->stream_gbs * 1e9)) * 1e3;
+    e.sectors_ms = sectors / (profile->sectors_per_clock_per_sm * sm_clocks_per_ms) +
+                   (double)counts->constant.passes / (CONSTANT_PASSES_PER_CLOCK * sm_clocks_per_ms);
     e.limit = e.sectors_ms > e.dram_ms ? "L1 sector throughput"
             : line_use < 0.9 ? "DRAM reads scattered over 128-byte lines"
             : inflight_gbs < profile->stream_gbs ? "bytes in flight per thread" : "DRAM bandwidth";
