@@ -230,6 +230,8 @@ static int finish(double seconds)
     while ((exited = waitpid(shell.pid, &status, WNOHANG)) == 0 && now() < deadline)
         if (read_output(now() + 0.05 < deadline ? now() + 0.05 : deadline) < 0)
             pause_for(0.01);
+    while (exited > 0 && read_output(now() + 0.2) > 0)
+        ;   /* what it wrote just before exiting is still in the terminal: read it all */
     if (exited == 0) {
         printf("#   warplab did not exit within %g s; killed it\n", seconds);
         show_tail();
