@@ -9,5 +9,6 @@
 enum { COPY_VEC = 2 };
 enum { OFFSET_OFFSET = 2 };
 enum { STRIDED_STRIDE = 2 };
+enum { WIDTH_TYPE = 2 };
 
 #endif
