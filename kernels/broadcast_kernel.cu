@@ -9,6 +9,7 @@ struct broadcast_table {
     float value[BROADCAST_TABLE_FLOATS];
 };
 
+// table[j] = j + 0.25 (BROADCAST_TABLE_VALUE in slots.h): distinct, exact floats.
 constexpr broadcast_table make_broadcast_table()
 {
     broadcast_table t{};
