@@ -7,7 +7,9 @@
 #define WARPLAB_SLOTS_H
 
 enum { COPY_VEC = 2 };
-enum { OFFSET_OFFSET = 2 };
-enum { STRIDED_STRIDE = 2 };
+enum { OFFSET_OFFSET = 2, OFFSET_LOAD = 3 };
+enum { STRIDED_STRIDE = 2, STRIDED_LOAD = 3 };
+/* Choice values of the `load` cache hint (offset, strided). */
+enum { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_LDG, LOAD_CS };
 
 #endif
