@@ -9,7 +9,11 @@
 enum { COPY_VEC = 2 };
 enum { OFFSET_OFFSET = 2, OFFSET_LOAD = 3 };
 enum { STRIDED_STRIDE = 2, STRIDED_LOAD = 3 };
-/* Choice values of the `load` cache hint (offset, strided). */
+enum { STENCIL1D_RADIUS = 2, STENCIL1D_LOAD = 3 };
+enum { STORE_POLICY_STORE = 2, STORE_POLICY_FILL = 3 };
+/* Choice values of the cache hints: `load` (offset, strided, stencil1d), and store_policy's `store` and `fill`. */
 enum { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_LDG, LOAD_CS };
+enum { STORE_DEFAULT, STORE_CS, STORE_CG };
+enum { FILL_FULL, FILL_PARTIAL };
 
 #endif
