@@ -1,7 +1,9 @@
 /*
 ** offset.c — r[i] = a[i+offset] + b[i+offset]: loads shifted off the
 ** 128-byte lines that cudaMalloc's 256-byte alignment gives, stores aligned.
+** `load` picks the loads' cache hint (cache_hints.h); the model is the same for all.
 */
+#include "cache_hints.h"
 #include "common.h"
 #include "slots.h"
 
@@ -14,6 +16,7 @@ static const struct param_decl offset_params[] = {
     { "offset", PARAM_INT, 0, 0, 1024, NULL, NULL, 0,
       "elements the loads are shifted by (threads with i+offset >= n do nothing)",
       "读取偏移的元素个数（i+offset >= n 的线程不做事）" },
+    LOAD_HINT_PARAM,
 };
 
 static const struct buffer_decl offset_buffers[] = {
@@ -54,6 +57,8 @@ static void offset_reference(const struct params *p, void *const *buffers)
         r[i] = a[i + offset] + b[i + offset];
 }
 
+/* Two loads and a store per thread, whatever the load hint: a hint changes
+   which cache keeps a sector, not which sectors the warp asks for. */
 static int offset_warp_accesses(const struct params *p, const uint64_t *base,
                                 long long warp, struct warp_access *acc)
 {
@@ -67,9 +72,11 @@ static int offset_warp_accesses(const struct params *p, const uint64_t *base,
 const struct family family_offset = {
     .name = "offset",
     .summary = "r[i] = a[i+offset] + b[i+offset]: misaligned loads, aligned stores",
-    .teaches = "a contiguous warp access that starts off a 32-byte boundary touches one sector more",
+    .teaches = "a contiguous warp access that starts off a 32-byte boundary touches one sector more, "
+               "which L1 may already hold from the neighbouring warp unless load=\"cg\" sends every sector to L2",
     .summary_zh = "r[i] = a[i+offset] + b[i+offset]：读取未对齐，写入对齐",
-    .teaches_zh = "连续的 warp 访问若不从 32 字节边界开始，就要多碰一个扇区",
+    .teaches_zh = "连续的 warp 访问若不从 32 字节边界开始，就要多碰一个扇区；这个扇区 L1 可能已从相邻 warp "
+                  "取来，除非 load=\"cg\" 让每个扇区都去 L2",
     .params = offset_params,
     .param_count = COUNT_OF(offset_params),
     .buffers = offset_buffers,

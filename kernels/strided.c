@@ -1,6 +1,8 @@
 /*
 ** strided.c — out[i] = in[i*stride]: lanes spread over stride times the bytes.
+** `load` picks the load's cache hint (cache_hints.h); the model is the same for all.
 */
+#include "cache_hints.h"
 #include "common.h"
 #include "slots.h"
 
@@ -13,6 +15,7 @@ static const struct param_decl strided_params[] = {
     { "stride", PARAM_INT, 1, 1, 1024, NULL, NULL, 0,
       "distance in elements between the loads of neighbouring threads",
       "相邻线程读取位置之间相隔的元素个数" },
+    LOAD_HINT_PARAM,
 };
 
 static const struct buffer_decl strided_buffers[] = {
@@ -47,6 +50,7 @@ static void strided_reference(const struct params *p, void *const *buffers)
         out[i] = in[i * stride];
 }
 
+/* One load and one store per thread, whatever the load hint. */
 static int strided_warp_accesses(const struct params *p, const uint64_t *base,
                                  long long warp, struct warp_access *acc)
 {
@@ -59,9 +63,10 @@ static int strided_warp_accesses(const struct params *p, const uint64_t *base,
 const struct family family_strided = {
     .name = "strided",
     .summary = "out[i] = in[i*stride]: a warp's loads spread over stride times the bytes",
-    .teaches = "once the stride passes 8 floats every lane needs a sector of its own",
+    .teaches = "once the stride passes 8 floats every lane needs a sector of its own, "
+               "and no cache hint (load=) can make those sectors fewer",
     .summary_zh = "out[i] = in[i*stride]：一个 warp 的读取分散到 stride 倍的字节上",
-    .teaches_zh = "步长达到 8 个 float 之后，每个线程都需要单独一个扇区",
+    .teaches_zh = "步长达到 8 个 float 之后，每个线程都需要单独一个扇区，任何缓存提示（load=）都不能让扇区变少",
     .params = strided_params,
     .param_count = COUNT_OF(strided_params),
     .buffers = strided_buffers,

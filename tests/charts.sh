@@ -22,8 +22,8 @@ for mode in unicode ascii; do
 done
 
 "$warplab" --sim --format csv -e 'print(launch("offset", {offset = 1, n = 4096}))' > "$tmp/out.csv" 2>/dev/null
-head -1 "$tmp/out.csv" | grep -q '^kernel,backend,params.block,params.n,params.offset,' && \
-  sed -n 2p "$tmp/out.csv" | grep -q '^offset,sim,256,4096,1,'
+head -1 "$tmp/out.csv" | grep -q '^kernel,backend,params.block,params.load,params.n,params.offset,' && \
+  sed -n 2p "$tmp/out.csv" | grep -q '^offset,sim,256,default,4096,1,'
 result "--format csv prints a result as a header and a row" $?
 "$warplab" --sim --format json -e 'print(launch("offset", {offset = 1, n = 4096}))' > "$tmp/out.json" 2>/dev/null
 "$warplab" --sim -e "local j = debug.getregistry()['warplab.core'].json

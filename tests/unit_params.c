@@ -32,7 +32,7 @@ static void test_suggestions(void)
     is_int(edit_distance("kitten", "sitting"), 3, "edit distance kitten/sitting");
     char names[128];
     param_names(strided, names, sizeof names);
-    is_string(names, "n, block, stride", "parameter names in declaration order");
+    is_string(names, "n, block, stride, load", "parameter names in declaration order");
 }
 
 static void test_checks(void)

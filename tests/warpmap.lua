@@ -10,7 +10,7 @@ local function map(kernel, params, warp)
 end
 
 t.is(map("offset", {offset = 1, n = 262144}), [[
-warp 0 of offset  n=262,144 block=256 offset=1 · lanes 0-31 are threads 0-31 · one cell = 4 bytes, # used, . fetched and unused, - not fetched
+warp 0 of offset  n=262,144 block=256 offset=1 load=default · lanes 0-31 are threads 0-31 · one cell = 4 bytes, # used, . fetched and unused, - not fetched
 load a[] · 4-byte elements · 32 lanes · 5 sectors (ideal 4) · 128 of 160 fetched bytes used (80%)
   +0         .####### ######## ######## ########   lanes 0-30
   +128       #....... -------- -------- --------   lane 31
@@ -22,7 +22,7 @@ store r[] · 4-byte elements · 32 lanes · 4 sectors (ideal 4) · 128 of 128 fe
 warp 0: 3 global requests · 14 sectors · 384 of 448 fetched bytes used (86%)]], "offset 1: the fifth sector, drawn")
 
 t.is(map("strided", {stride = 4, n = 1024}), [[
-warp 0 of strided  n=1,024 block=256 stride=4 · lanes 0-31 are threads 0-31 · one cell = 4 bytes, # used, . fetched and unused, - not fetched
+warp 0 of strided  n=1,024 block=256 stride=4 load=default · lanes 0-31 are threads 0-31 · one cell = 4 bytes, # used, . fetched and unused, - not fetched
 load in[] · 4-byte elements · 32 lanes · 16 sectors (ideal 4) · 128 of 512 fetched bytes used (25%)
   +0         #...#... #...#... #...#... #...#...   lanes 0-7
   +128       #...#... #...#... #...#... #...#...   lanes 8-15

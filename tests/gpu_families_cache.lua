@@ -1,0 +1,97 @@
+-- gpu_families_cache.lua: the cache families on the GPU. Every load and
+-- store hint gives output equal to the CPU reference and the model's
+-- requests and sectors exactly; stencil1d's reuse is served by L1 unless
+-- load="cg"; store_policy's full sectors read nothing from DRAM and its half
+-- sectors do (write-allocate). The other effects of the hints (L1 hit rate,
+-- DRAM writes during the kernel, time) are printed as diagnostics for the
+-- docs. SKIP without a GPU; with WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+
+t.require_gpu()
+
+local function label(name, params)
+  local keys = {}
+  for k, v in pairs(params) do if k ~= "min_samples" then keys[#keys + 1] = k .. "=" .. tostring(v) end end
+  table.sort(keys)
+  return name .. " " .. table.concat(keys, ",")
+end
+
+local function note(format, ...) print("# " .. string.format(format, ...)) end
+
+local hints = {"default", "ca", "cg", "ldg", "cs"}
+local grid = {
+  {"stencil1d", {radius = 0, n = 1 << 20}}, {"stencil1d", {radius = 7, n = 1 << 20}},
+  {"stencil1d", {radius = 3, n = 1000, block = 96}},
+  {"store_policy", {n = 99, block = 64}}, {"store_policy", {n = 99, block = 64, fill = "partial"}},
+}
+for _, hint in ipairs(hints) do
+  grid[#grid + 1] = {"offset", {offset = 1, n = 262144, load = hint}}
+  grid[#grid + 1] = {"strided", {stride = 4, n = 1 << 20, load = hint}}
+  grid[#grid + 1] = {"stencil1d", {radius = 2, n = 1 << 20, load = hint}}
+end
+for _, store in ipairs({"default", "cs", "cg"}) do
+  for _, fill in ipairs({"full", "partial"}) do
+    grid[#grid + 1] = {"store_policy", {store = store, fill = fill, n = 1 << 20}}
+  end
+end
+
+-- Correct output and the model's requests and sectors, for every case.
+for _, case in ipairs(grid) do
+  local name, params = case[1], case[2]
+  params.min_samples = 3
+  local r = launch(name, params)
+  t.ok(r.correct == true, label(name, params) .. ": output matches the CPU reference" ..
+       (r.mismatch and " (" .. r.mismatch .. ")" or ""))
+  local c, m = r.counters, r.model
+  t.ok(c and c.load_requests.value == m.load.requests and c.load_sectors.value == m.load.sectors and
+       c.store_requests.value == m.store.requests and c.store_sectors.value == m.store.sectors,
+       label(name, params) .. ": model = hardware, requests and sectors" ..
+       (c and string.format(" (hw %d/%d %d/%d, model %d/%d %d/%d)", c.load_requests.value, c.load_sectors.value,
+          c.store_requests.value, c.store_sectors.value, m.load.requests, m.load.sectors,
+          m.store.requests, m.store.sectors) or ": " .. (r.counters_unavailable or "no counters")))
+end
+
+-- stencil1d at its default size: with load="cg" every load sector is fetched
+-- from L2; with the default hint L1 serves most of the 2r+1 repeats.
+local by_hint = {}
+for _, hint in ipairs(hints) do
+  local r = launch("stencil1d", {load = hint, min_samples = 3})
+  by_hint[hint] = r
+  if r.counters then
+    note("stencil1d load=%-7s %.4f ms · L1 hit %5.1f%% · L2 read sectors %d of %d load sectors · DRAM read %d (model %d)",
+         hint, r.time_ms, r.counters.l1_hit_rate.value, r.counters.l2_read_sectors.value, r.model.load.sectors,
+         r.counters.dram_read_bytes.value, r.model.dram.read_bytes)
+  end
+end
+local cg, default = by_hint.cg.counters, by_hint.default.counters
+if t.ok(cg and default, "stencil1d: counters for the default and cg hints") then
+  t.ok(cg.l2_read_sectors.value >= 0.9 * by_hint.cg.model.load.sectors,
+       "stencil1d load=cg: (nearly) every load sector is fetched from L2")
+  t.ok(default.l2_read_sectors.value < 0.75 * cg.l2_read_sectors.value,
+       "stencil1d load=default: L1 serves the repeats, L2 sends far fewer sectors than with cg")
+end
+
+-- store_policy at its default size (footprint over twice the L2).
+for _, fill in ipairs({"full", "partial"}) do
+  for _, store in ipairs({"default", "cs", "cg"}) do
+    local r = launch("store_policy", {store = store, fill = fill, min_samples = 3})
+    local c = r.counters
+    if c then
+      note("store_policy fill=%-7s store=%-7s %.4f ms · DRAM read %d (model %d) · written %d during the kernel (model at most %d)",
+           fill, store, r.time_ms, c.dram_read_bytes.value, r.model.dram.read_bytes, c.dram_write_bytes.value,
+           r.model.dram.write_bytes)
+      if fill == "full" then
+        t.ok(c.dram_read_bytes.value < 0.05 * r.useful_bytes,
+             "store_policy full store=" .. store .. ": whole sectors read (almost) nothing from DRAM")
+      else
+        t.ok(c.dram_read_bytes.value >= 0.5 * r.model.dram.write_allocate_bytes,
+             "store_policy partial store=" .. store .. ": half-written sectors are read from DRAM (write-allocate)" ..
+             string.format(", hardware %.2fx the model", c.dram_read_bytes.value / r.model.dram.write_allocate_bytes))
+      end
+    else
+      t.ok(false, "store_policy: counters" .. (r.counters_unavailable and ": " .. r.counters_unavailable or ""))
+    end
+  end
+end
+
+t.done()
