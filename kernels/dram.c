@@ -124,6 +124,53 @@ static uint64_t add_units(const struct dram_tracker *t, uint64_t **bits, const s
     return added;
 }
 
+/* Where one sector's written bytes are collected: a bit per byte. */
+struct sector_bytes {
+    uint64_t sector;   /* address / SECTOR_BYTES */
+    uint32_t written;
+};
+
+/* Marks bytes [from, to) of the address space in the sector list, adding
+   sectors as met. When lanes walk upwards a sector met before is the last one. */
+static void mark_written(struct sector_bytes *list, int *count, uint64_t from, uint64_t to, int ascending)
+{
+    for (uint64_t sector = from / SECTOR_BYTES; sector * SECTOR_BYTES < to; sector++) {
+        uint64_t begin = from > sector * SECTOR_BYTES ? from - sector * SECTOR_BYTES : 0;
+        uint64_t end = to < (sector + 1) * SECTOR_BYTES ? to - sector * SECTOR_BYTES : SECTOR_BYTES;
+        int k = *count - 1;
+        while (!ascending && k >= 0 && list[k].sector != sector)
+            k--;
+        if (k < 0 || list[k].sector != sector) {
+            k = (*count)++;
+            list[k] = (struct sector_bytes){ sector, 0 };
+        }
+        list[k].written |= (uint32_t)(((1ull << end) - 1) & ~((1ull << begin) - 1));
+    }
+}
+
+/* Sectors a store fills only in part whose 64-byte block a load of the launch
+   has already brought into L2: the store completes them there, so a
+   read-modify-write (x += ...) costs no write-allocate read. */
+static uint64_t partial_sectors_loaded(const struct dram_tracker *t, const struct warp_access *a)
+{
+    struct sector_bytes list[2 * WARP_SIZE];
+    struct warp_access expanded = *a;
+    int count = 0, ascending = a->affine && a->step >= 0;
+    uint64_t loaded = 0, offset;
+    warp_access_expand(&expanded);
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        if (expanded.active >> lane & 1)
+            mark_written(list, &count, expanded.addr[lane], expanded.addr[lane] + (uint64_t)a->bytes, ascending);
+    for (int k = 0; k < count; k++) {
+        int buffer = locate(t, list[k].sector * SECTOR_BYTES, &offset);
+        uint64_t block = offset / DRAM_READ_BYTES;
+        if (list[k].written != ~0u && buffer >= 0 && block < t->blocks[buffer] &&
+            (t->loaded[buffer][block / 64] >> (block % 64) & 1))
+            loaded++;
+    }
+    return loaded;
+}
+
 void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp_access *a)
 {
     if (a->kind == ACCESS_LOAD) {
@@ -132,7 +179,12 @@ void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp
     }
     uint64_t new_sectors = add_units(t, t->stored, t->sectors, SECTOR_BYTES, a);
     uint64_t partial = partial_sectors(a);
-    uint64_t allocate = SECTOR_BYTES * (partial < new_sectors ? partial : new_sectors);
+    uint64_t allocate = partial < new_sectors ? partial : new_sectors;
+    if (allocate > 0) {
+        uint64_t in_l2 = partial_sectors_loaded(t, a);
+        allocate = allocate > in_l2 ? allocate - in_l2 : 0;
+    }
+    allocate *= SECTOR_BYTES;
     d->write_bytes += SECTOR_BYTES * new_sectors;
     d->write_allocate_bytes += allocate;
     d->read_bytes += allocate;

@@ -2,7 +2,8 @@
 ** dram.h — the access model's DRAM estimate for a cold L2: every distinct
 ** 64-byte block the launch loads is read once (the H200 reads DRAM in 64-byte
 ** units), a sector written only in part is read first (write-allocate at
-** sector granularity), and every distinct sector stored is written back
+** sector granularity) unless a load of the launch already brought its
+** 64-byte block into L2 (x += ...), and every distinct sector stored is written back
 ** once — an upper bound, since what is still in L2 when the kernel ends is
 ** written later. Reuse beyond the L2 size is not modelled.
 */

@@ -18,5 +18,18 @@ enum { STORE_POLICY_STORE = 2, STORE_POLICY_FILL = 3 };
 enum { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_LDG, LOAD_CS };
 enum { STORE_DEFAULT, STORE_CS, STORE_CG };
 enum { FILL_FULL, FILL_PARTIAL };
+enum { AOS_SOA_LAYOUT = 2, AOS_SOA_FIELDS = 3, AOS_SOA_ACCESS = 4 };
+enum { AOS_SOA_READ, AOS_SOA_WRITE, AOS_SOA_UPDATE };   /* aos_soa's `access` choices */
+enum { AOS_SOA_STRUCTS_IN, AOS_SOA_A, AOS_SOA_B, AOS_SOA_STRUCTS, AOS_SOA_OUT };   /* its buffers */
+enum { PARTICLES_LAYOUT = 2 };
+enum { LAYOUT_AOS, LAYOUT_SOA };   /* the `layout` choices of aos_soa and particles */
+/* Floats between the arrays of a struct of arrays kept in one buffer: n rounded
+   up to 64 floats, so that each array starts 256-byte aligned as cudaMalloc's would. */
+#define SOA_PITCH(n) (((n) + 63) / 64 * 64)
+/* The chapter's velocity update: v += a * dt with these a and dt. */
+#define PARTICLES_AX 0.1f
+#define PARTICLES_AY 0.2f
+#define PARTICLES_AZ 0.3f
+#define PARTICLES_DT 0.01f
 
 #endif
