@@ -107,11 +107,11 @@ static int traverse_warp_accesses(const struct params *p, const uint64_t *base,
 
 const struct family family_traverse = {
     .name = "traverse",
-    .summary = "out = 2 * in over a row-major matrix, lanes walking a row, a column, or a row through shared memory",
+    .summary = "out = 2 * in over a row-major matrix: lanes walk a row, a column, or a tile in shared memory",
     .teaches = "walking a row costs a warp 4 sectors and walking a column one per lane (a 16-wide block puts two rows "
                "or two columns in each warp); staging a tile in shared memory adds shared traffic and saves no sector "
                "when each element is used once",
-    .summary_zh = "对行主序矩阵做 out = 2 * in，各线程沿行、沿列或经共享内存沿行遍历",
+    .summary_zh = "对行主序矩阵做 out = 2 * in：各线程沿行、沿列遍历，或经共享内存中的分块遍历",
     .teaches_zh = "沿行遍历每个 warp 只需 4 个扇区，沿列遍历每个线程各需一个扇区（16 宽的线程块让每个 warp 跨两行或两列）；"
                   "每个元素只用一次时，经共享内存分块中转只会多出共享内存访问，省不下一个扇区",
     .params = traverse_params,
