@@ -59,6 +59,11 @@ static uint64_t set_range(uint64_t *bits, size_t limit, uint64_t first, uint64_t
     uint64_t added = 0;
     if (last >= limit)
         last = limit - 1;
+    if (first == last) {   /* one unit, as for most scattered lanes */
+        uint64_t bit = 1ull << (first % 64), had = bits[first / 64] & bit;
+        bits[first / 64] |= bit;
+        return had == 0;
+    }
     for (uint64_t i = first; i <= last;) {
         uint64_t word = i / 64, from = i % 64;
         uint64_t to = (last / 64 == word) ? last % 64 : 63;
@@ -78,6 +83,40 @@ static int locate(const struct dram_tracker *t, uint64_t address, uint64_t *offs
     return buffer >= 0 && buffer < t->buffer_count ? buffer : -1;
 }
 
+/* Sectors of a lane-by-lane store that its lanes cover only in part: the
+   bytes each touched sector gets are gathered in a small open-addressed table
+   (at most 64 sectors: 32 lanes, each in at most two). Rows of a warp split
+   over two matrix rows fill whole sectors; scattered lanes do not. */
+static uint64_t partial_sectors_of_lanes(const struct warp_access *a)
+{
+    enum { SLOTS = 128 };
+    uint64_t key[SLOTS];
+    uint32_t covered[SLOTS];
+    unsigned char used[SLOTS] = { 0 };
+    int touched[2 * WARP_SIZE], n = 0;
+    uint64_t partial = 0;
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        if (!(a->active >> lane & 1))
+            continue;
+        for (uint64_t byte = a->addr[lane], end = byte + (uint64_t)a->bytes; byte < end;) {
+            uint64_t sector = byte / SECTOR_BYTES, stop = (sector + 1) * SECTOR_BYTES;
+            stop = stop < end ? stop : end;
+            int width = (int)(stop - byte), slot = (int)((sector * 0x9e3779b97f4a7c15ull) >> 57);
+            while (used[slot] && key[slot] != sector)
+                slot = (slot + 1) % SLOTS;
+            if (!used[slot]) {
+                used[slot] = 1, key[slot] = sector, covered[slot] = 0;
+                touched[n++] = slot;
+            }
+            covered[slot] |= (width == 32 ? ~0u : (1u << width) - 1) << (byte % SECTOR_BYTES);
+            byte = stop;
+        }
+    }
+    for (int k = 0; k < n; k++)
+        partial += covered[touched[k]] != ~0u;
+    return partial;
+}
+
 /* Bytes of one lane's element that fall in each 32-byte sector are counted
    per request: a sector the request covers only in part needs a read first. */
 static uint64_t partial_sectors(const struct warp_access *a)
@@ -91,20 +130,23 @@ static uint64_t partial_sectors(const struct warp_access *a)
     }
     if (a->bytes >= SECTOR_BYTES)
         return 0;
-    return (uint64_t)(a->affine ? a->lane_count : __builtin_popcount(a->active));   /* scattered: each lane's sector */
+    if (a->affine)
+        return (uint64_t)a->lane_count;   /* spread lanes: each lane's sector */
+    return partial_sectors_of_lanes(a);
 }
 
 /* Lane by lane: the element's first and last unit. */
 static void add_lanes(const struct dram_tracker *t, uint64_t **bits, const size_t *limits, int unit,
                       const struct warp_access *a, uint64_t *added)
 {
+    int shift = __builtin_ctz((unsigned)unit);   /* units are powers of two: no division per lane */
     for (int lane = 0; lane < WARP_SIZE; lane++) {
         uint64_t offset;
         if (!(a->active >> lane & 1))
             continue;
         int buffer = locate(t, a->addr[lane], &offset);
         if (buffer >= 0)
-            *added += set_range(bits[buffer], limits[buffer], offset / unit, (offset + a->bytes - 1) / unit);
+            *added += set_range(bits[buffer], limits[buffer], offset >> shift, (offset + a->bytes - 1) >> shift);
     }
 }
 

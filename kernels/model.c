@@ -37,12 +37,12 @@ static int count_distinct(uint64_t *unit, int n)
 static int distinct_units(const struct warp_access *a, int unit_bytes)
 {
     uint64_t unit[2 * WARP_SIZE];
-    int n = 0;
+    int n = 0, shift = __builtin_ctz((unsigned)unit_bytes);   /* units are powers of two */
     for (int lane = 0; lane < WARP_SIZE; lane++) {
         if (!(a->active >> lane & 1))
             continue;
-        uint64_t first = a->addr[lane] / unit_bytes;
-        uint64_t last = (a->addr[lane] + a->bytes - 1) / unit_bytes;
+        uint64_t first = a->addr[lane] >> shift;
+        uint64_t last = (a->addr[lane] + a->bytes - 1) >> shift;
         unit[n++] = first;
         if (last != first)
             unit[n++] = last;
@@ -127,34 +127,35 @@ void traffic_add(struct traffic *t, const struct warp_access *a)
     t->bytes += bytes;
 }
 
-/* The most distinct words any bank holds for lanes first .. first + count - 1. */
+/* The most distinct words any bank holds for lanes first .. first + count - 1.
+   Each bank keeps a chain of its words, so a word is only compared with the
+   words of its own bank: linear without conflicts. */
 static int phase_wavefronts(const struct warp_access *a, int first, int count)
 {
     uint64_t words[WARP_SIZE * 4];
-    int banks_of[WARP_SIZE * 4], n = 0, most = 0;
+    int next[WARP_SIZE * 4], head[SHARED_BANKS], in_bank[SHARED_BANKS] = { 0 }, n = 0, most = 0;
+    for (int bank = 0; bank < SHARED_BANKS; bank++)
+        head[bank] = -1;
     for (int lane = first; lane < first + count; lane++) {
         if (!(a->active >> lane & 1))
             continue;
         for (uint64_t word = a->addr[lane] / BANK_BYTES; word <= (a->addr[lane] + a->bytes - 1) / BANK_BYTES; word++) {
-            int seen = 0;
-            for (int k = 0; k < n && !seen; k++)
-                seen = words[k] == word;
-            if (!seen) {
-                words[n] = word;
-                banks_of[n++] = (int)(word % SHARED_BANKS);
-            }
+            int bank = (int)(word % SHARED_BANKS), k = head[bank];
+            while (k >= 0 && words[k] != word)
+                k = next[k];
+            if (k >= 0)
+                continue;   /* another lane reads this word too: no extra pass */
+            words[n] = word;
+            next[n] = head[bank];
+            head[bank] = n++;
+            most = ++in_bank[bank] > most ? in_bank[bank] : most;
         }
-    }
-    for (int bank = 0; bank < SHARED_BANKS; bank++) {
-        int in_bank = 0;
-        for (int k = 0; k < n; k++)
-            in_bank += banks_of[k] == bank;
-        most = in_bank > most ? in_bank : most;
     }
     return most;
 }
 
-int shared_wavefronts(const struct warp_access *a)
+/* Wavefronts of an instruction, lane by lane. */
+static int shared_wavefronts_of_lanes(const struct warp_access *a)
 {
     struct warp_access expanded = *a;
     int lanes_per_phase = a->bytes <= 4 ? WARP_SIZE : 128 / a->bytes, total = 0;
@@ -162,6 +163,32 @@ int shared_wavefronts(const struct warp_access *a)
     for (int first = 0; first < WARP_SIZE; first += lanes_per_phase)
         total += phase_wavefronts(&expanded, first, lanes_per_phase);
     return total;
+}
+
+/* Affine shared accesses: the wavefronts depend only on where the first
+   address falls within 128 bytes (the banks' width), the step, the width and
+   the lanes, so they are computed once per such key and remembered. */
+static struct shared_entry {
+    int used;
+    uint64_t first_in_banks;
+    int64_t step;
+    int bytes, first_lane, lane_count, wavefronts;
+} shared_cache[AFFINE_CACHE_SIZE];
+
+int shared_wavefronts(const struct warp_access *a)
+{
+    if (!a->affine)
+        return shared_wavefronts_of_lanes(a);
+    uint64_t first_in_banks = a->first_addr % (SHARED_BANKS * BANK_BYTES);
+    uint64_t hash = (first_in_banks * 31 + (uint64_t)a->step * 131 + (uint64_t)a->bytes * 7 +
+                     (uint64_t)a->first_lane * 17 + (uint64_t)a->lane_count) % AFFINE_CACHE_SIZE;
+    struct shared_entry *e = &shared_cache[hash];
+    if (e->used && e->first_in_banks == first_in_banks && e->step == a->step && e->bytes == a->bytes &&
+        e->first_lane == a->first_lane && e->lane_count == a->lane_count)
+        return e->wavefronts;
+    *e = (struct shared_entry){ 1, first_in_banks, a->step, a->bytes, a->first_lane, a->lane_count,
+                                shared_wavefronts_of_lanes(a) };
+    return e->wavefronts;
 }
 
 void shared_add(struct shared_traffic *t, const struct warp_access *a)

@@ -10,6 +10,7 @@ extern const struct family family_copy, family_offset, family_strided;
 extern const struct family family_width, family_broadcast;
 extern const struct family family_stencil1d, family_store_policy;
 extern const struct family family_aos_soa, family_particles;
+extern const struct family family_traverse, family_transpose;
 extern const struct family family_wrong, family_fault;
 
 const struct family *const families[] = {
@@ -22,6 +23,8 @@ const struct family *const families[] = {
     &family_store_policy,
     &family_aos_soa,
     &family_particles,
+    &family_traverse,
+    &family_transpose,
     /* test-only families last: hidden unless registry_enable_test_families() */
     &family_wrong,
     &family_fault,

@@ -31,5 +31,9 @@ enum { LAYOUT_AOS, LAYOUT_SOA };   /* the `layout` choices of aos_soa and partic
 #define PARTICLES_AY 0.2f
 #define PARTICLES_AZ 0.3f
 #define PARTICLES_DT 0.01f
+enum { TRAVERSE_ROWS = 0, TRAVERSE_COLS = 1, TRAVERSE_BLOCK = 2, TRAVERSE_ORDER = 3 };
+enum { TRAVERSE_BY_ROW = 0, TRAVERSE_BY_COL = 1, TRAVERSE_TILED = 2 };   /* order's choices */
+enum { TRANSPOSE_ROWS = 0, TRANSPOSE_COLS = 1, TRANSPOSE_VARIANT = 2, TRANSPOSE_TILE = 3 };
+enum { TRANSPOSE_NAIVE = 0, TRANSPOSE_SHARED = 1, TRANSPOSE_PADDED = 2 };   /* variant's choices */
 
 #endif

@@ -1,0 +1,129 @@
+/*
+** traverse.c — out = 2 * in over a rows x cols row-major matrix, with lanes
+** walking a row, a column, or a row through a tile in shared memory.
+*/
+#include "common.h"
+#include "grid2d.h"
+#include "slots.h"
+
+extern const char traverse_kernel_cu[];
+int traverse_launch(const struct gpu_launch *launch);
+struct grid2d traverse_grid(const struct params *p);
+
+static const char *const traverse_orders[] = { "row", "col", "tiled", NULL };
+
+static const struct param_decl traverse_params[] = {
+    { "rows", PARAM_INT, 4096, 1, 32768, NULL, NULL, 0,
+      "rows of the matrix", "矩阵的行数" },
+    { "cols", PARAM_INT, 4096, 1, 32768, NULL, NULL, 0,
+      "columns of the matrix (floats per row)", "矩阵的列数（每行的 float 个数）" },
+    { "block", PARAM_SHAPE, SHAPE(32, 8), 0, 1024, NULL, NULL, 0,
+      "block shape {x, y}: threadIdx.x is the direction the lanes walk",
+      "线程块形状 {x, y}：threadIdx.x 是各线程依次排开的方向" },
+    { "order", PARAM_CHOICE, TRAVERSE_BY_ROW, 0, 0, NULL, traverse_orders, 0,
+      "\"row\": lanes walk along a row; \"col\": down a column; \"tiled\": along a row, through shared memory",
+      "\"row\"：各线程沿一行排开；\"col\"：沿一列排开；\"tiled\"：沿一行，经共享内存中转" },
+};
+
+static const struct buffer_decl traverse_buffers[] = {
+    { "in", BUFFER_IN, 4 },
+    { "out", BUFFER_OUT, 4 },
+};
+
+static int float_bytes(const struct params *p)
+{
+    return 4;
+}
+
+static long long traverse_elements(const struct params *p)
+{
+    return p->v[TRAVERSE_ROWS] * p->v[TRAVERSE_COLS];
+}
+
+static void traverse_buffer_elements(const struct params *p, size_t *elements)
+{
+    elements[0] = elements[1] = (size_t)traverse_elements(p);
+}
+
+static uint64_t traverse_useful_bytes(const struct params *p)
+{
+    return 2 * 4 * (uint64_t)traverse_elements(p);
+}
+
+/* Blocks cover the columns along x for "row" and "tiled", the rows for "col";
+   the launcher uses this too. */
+struct grid2d traverse_grid(const struct params *p)
+{
+    int bx = SHAPE_X(p->v[TRAVERSE_BLOCK]), by = SHAPE_Y(p->v[TRAVERSE_BLOCK]);
+    long long rows = p->v[TRAVERSE_ROWS], cols = p->v[TRAVERSE_COLS];
+    int by_col = p->v[TRAVERSE_ORDER] == TRAVERSE_BY_COL;
+    struct grid2d g = { grid2d_blocks(by_col ? rows : cols, bx), grid2d_blocks(by_col ? cols : rows, by), bx, by };
+    return g;
+}
+
+static struct launch_shape traverse_shape(const struct params *p)
+{
+    return grid2d_shape(traverse_grid(p));
+}
+
+static void traverse_reference(const struct params *p, void *const *buffers)
+{
+    const float *in = buffers[0];
+    float *out = buffers[1];
+    for (long long i = 0; i < traverse_elements(p); i++)
+        out[i] = 2.0f * in[i];
+}
+
+/* Per lane: the element it scales (as the kernel computes row and col) and
+   its place in the block's shared tile; load, [shared store, shared load,] store. */
+static int traverse_warp_accesses(const struct params *p, const uint64_t *base,
+                                  long long warp, struct warp_access *acc)
+{
+    struct grid2d g = traverse_grid(p);
+    struct warp2d w;
+    long long rows = p->v[TRAVERSE_ROWS], cols = p->v[TRAVERSE_COLS];
+    int order = (int)p->v[TRAVERSE_ORDER], count = 0;
+    uint64_t in[WARP_SIZE], out[WARP_SIZE], tile[WARP_SIZE];
+    uint32_t active = 0;
+    grid2d_warp(g, warp, &w);
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        long long across = w.block_x * g.block_x + w.x[lane], down = w.block_y * g.block_y + w.y[lane];
+        long long row = order == TRAVERSE_BY_COL ? across : down;
+        long long col = order == TRAVERSE_BY_COL ? down : across;
+        uint64_t element = (uint64_t)(row * cols + col);
+        in[lane] = base[0] + 4 * element;
+        out[lane] = base[1] + 4 * element;
+        tile[lane] = 4 * (uint64_t)(w.y[lane] * g.block_x + w.x[lane]);
+        active |= (uint32_t)(row < rows && col < cols) << lane;
+    }
+    access_from_lanes(&acc[count++], ACCESS_LOAD, 4, in, active);
+    if (order == TRAVERSE_TILED) {
+        access_from_lanes(&acc[count++], ACCESS_SHARED_STORE, 4, tile, active);
+        access_from_lanes(&acc[count++], ACCESS_SHARED_LOAD, 4, tile, active);
+    }
+    access_from_lanes(&acc[count++], ACCESS_STORE, 4, out, active);
+    return count;
+}
+
+const struct family family_traverse = {
+    .name = "traverse",
+    .summary = "out = 2 * in over a row-major matrix: lanes walk a row, a column, or a tile in shared memory",
+    .teaches = "walking a row costs a warp 4 sectors and walking a column one per lane (a 16-wide block puts two rows "
+               "or two columns in each warp); staging a tile in shared memory adds shared traffic and saves no sector "
+               "when each element is used once",
+    .summary_zh = "对行主序矩阵做 out = 2 * in：各线程沿行、沿列遍历，或经共享内存中的分块遍历",
+    .teaches_zh = "沿行遍历每个 warp 只需 4 个扇区，沿列遍历每个线程各需一个扇区（16 宽的线程块让每个 warp 跨两行或两列）；"
+                  "每个元素只用一次时，经共享内存分块中转只会多出共享内存访问，省不下一个扇区",
+    .params = traverse_params,
+    .param_count = COUNT_OF(traverse_params),
+    .buffers = traverse_buffers,
+    .buffer_count = COUNT_OF(traverse_buffers),
+    .element_bytes = float_bytes,
+    .buffer_elements = traverse_buffer_elements,
+    .useful_bytes = traverse_useful_bytes,
+    .shape = traverse_shape,
+    .reference = traverse_reference,
+    .warp_accesses = traverse_warp_accesses,
+    .launch = GPU_LAUNCHER(traverse_launch),
+    .source = traverse_kernel_cu,
+};
