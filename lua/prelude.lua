@@ -372,7 +372,7 @@ local KernelList = { __name = "warplab.kernels" }
 
 function KernelList.__tostring(list)
   local lines = {}
-  for _, k in ipairs(list) do lines[#lines + 1] = fmt("  %-10s %s", k.name, k.summary) end
+  for _, k in ipairs(list) do lines[#lines + 1] = fmt("  %-13s %s", k.name, k.summary) end
   return table.concat(lines, "\n")
 end
 

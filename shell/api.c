@@ -287,8 +287,8 @@ static void check_footprint(lua_State *L, int arg, const struct family *f, const
     uint64_t total = family_buffer_bytes(f, p, bytes);
     if (total <= session.device.memory_bytes)
         return;
-    lua_pushfstring(L, "n=%I needs %s of device memory for its buffers; %s has %s",
-                    (lua_Integer)p->v[PARAM_N], format_bytes(total, needed, sizeof needed),
+    lua_pushfstring(L, "%s=%I needs %s of device memory for its buffers; %s has %s",
+                    f->params[0].name, (lua_Integer)p->v[0], format_bytes(total, needed, sizeof needed),
                     session.device.name, format_bytes(session.device.memory_bytes, memory, sizeof memory));
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }

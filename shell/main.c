@@ -62,7 +62,7 @@ static void print_version(void)
 static void print_families(void)
 {
     for (int i = 0; i < family_count; i++)
-        printf("%-10s %s\n", families[i]->name, families[i]->summary);
+        printf("%-13s %s\n", families[i]->name, families[i]->summary);
 }
 
 static int parse_device(const char *text, int *ordinal)

@@ -97,7 +97,7 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
                    (double)counts->constant.passes / (CONSTANT_PASSES_PER_CLOCK * sm_clocks_per_ms);
     e.limit = e.sectors_ms > e.dram_ms ? "L1 sector throughput"
             : line_use < 0.9 ? "DRAM reads scattered over 128-byte lines"
-            : inflight_gbs < profile->stream_gbs ? "bytes in flight per thread" : "DRAM bandwidth";
+            : reads > 0 && inflight_gbs < profile->stream_gbs ? "bytes in flight per thread" : "DRAM bandwidth";
     e.time_ms = profile->overhead_us * 1e-3 + (e.sectors_ms > e.dram_ms ? e.sectors_ms : e.dram_ms);
     return e;
 }

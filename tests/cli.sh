@@ -20,7 +20,7 @@ printf 'error("boom")\n' > "$tmp/fails.lua"
 
 check "--version names Lua" 0 "warplab 0.1 (Lua 5.4" "$warplab" --version
 check "--help shows usage" 0 "usage: warplab" "$warplab" --help
-check "--list shows each family with its summary" 0 "strided    out\[i\] = in\[i\*stride\]" "$warplab" --list
+check "--list shows each family with its summary" 0 "strided       out\[i\] = in\[i\*stride\]" "$warplab" --list
 check "-e prints the notes' figure" 0 "^5.0$" "$warplab" --sim -e 'r = launch("offset", {offset=1, n=262144}); print(r.load.sectors_per_request)'
 check "-e runs in order" 0 "12" "$warplab" --sim -e 'x = 1' -e 'io.write(x, 2, "\n")'
 check "a script file gets its arguments" 0 "from file	a	b" "$warplab" --sim "$tmp/script.lua" a b
