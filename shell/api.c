@@ -432,6 +432,22 @@ static int run_all(lua_State *L, struct result *results, struct measure_options 
 }
 
 
+/* Keeps the result on top of the stack (the last one, for a list) for the lab runner. */
+static void remember_last_result(lua_State *L)
+{
+    if (luaL_getmetafield(L, -1, "__name") != LUA_TNIL) {   /* a result */
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+    } else if (lua_rawlen(L, -1) > 0) {
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, LAST_RESULTS_KEY);
+        lua_rawgeti(L, -1, (lua_Integer)lua_rawlen(L, -1));
+    } else {
+        return;
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, LAST_RESULT_KEY);
+}
+
 /* Checks every launch's parameters; the results and options live in userdata
    (owned by Lua, so that an error anywhere frees them) pushed on the stack. */
 static int prepare_all(lua_State *L, const struct family *f, int batch, struct result **results,
@@ -476,6 +492,7 @@ static int core_launch_many(lua_State *L)
     int count = prepare_all(L, f, 1, &results, &options);
     int done = run_all(L, results, options, count, 1, lua_toboolean(L, 3));
     push_results(L, results, done);
+    remember_last_result(L);
     lua_pushboolean(L, done < count);
     return 2;
 }
@@ -493,11 +510,11 @@ static int api_launch(lua_State *L)
     struct measure_options *options;
     int count = prepare_all(L, f, batch, &results, &options);
     run_all(L, results, options, count, 0, 0);
-    if (!batch) {
+    if (!batch)
         result_push(L, &results[0]);
-        return 1;
-    }
-    push_results(L, results, count);
+    else
+        push_results(L, results, count);
+    remember_last_result(L);
     return 1;
 }
 
@@ -787,6 +804,7 @@ void api_open(lua_State *L)
     luaL_setfuncs(L, globals, 0);
     lua_pop(L, 1);
     luaL_newlib(L, core_functions);
+    labs_open(L);
     SET_STRING("version", PACKAGE_VERSION);
     lua_pushvalue(L, -1);
     lua_setfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);

@@ -19,6 +19,14 @@
 /* Pushes a block shape value as {x, y}. */
 void push_shape(lua_State *L, long long value);
 
+/* Registry key of the latest launch's result, for the lab runner's checks. */
+#define LAST_RESULT_KEY "warplab.last_result"
+/* ... and of the latest list of launches (a sweep's). */
+#define LAST_RESULTS_KEY "warplab.last_results"
+
+/* Adds the lab runner's functions to the core table on top of the stack. */
+void labs_open(lua_State *L);
+
 /* Registers the globals and pushes the core table for the prelude. */
 void api_open(lua_State *L);
 

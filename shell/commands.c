@@ -4,6 +4,8 @@
 */
 #include <stdio.h>
 #include <string.h>
+#include <lauxlib.h>
+#include "api.h"
 #include "output.h"
 #include "repl.h"
 #include "session.h"
@@ -46,6 +48,47 @@ static enum command_outcome command_kernels(const char *args)
     return COMMAND_DONE;
 }
 
+/* Calls core.labs.<function>(args) in protected mode, reporting any error. */
+static enum command_outcome lab_call(const char *function, const char *args)
+{
+    lua_State *L = session.L;
+    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    lua_getfield(L, -1, "labs");
+    lua_getfield(L, -1, function);
+    lua_remove(L, -2);
+    lua_remove(L, -2);
+    lua_pushstring(L, args);
+    session_report(session_call(1, 0), 0);
+    return COMMAND_DONE;
+}
+
+/* USAGE: :lab NAME — open a lab (where you left it), or an instructor's lab file. */
+static enum command_outcome command_lab(const char *args)
+{
+    if (!*args) {
+        out_printf("usage: :lab NAME (:labs lists them)\n");
+        return COMMAND_DONE;
+    }
+    return lab_call("open", args);
+}
+
+/* USAGE: :labs — the labs, with your progress. */
+static enum command_outcome command_labs(const char *args) { return lab_call("list", args); }
+/* USAGE: :next — the next step. */
+static enum command_outcome command_next(const char *args) { return lab_call("next", args); }
+/* USAGE: :back — the step before. */
+static enum command_outcome command_back(const char *args) { return lab_call("back", args); }
+/* USAGE: :hint — the next hint for this step. */
+static enum command_outcome command_hint(const char *args) { return lab_call("hint", args); }
+/* USAGE: :answer VALUE — answer this step's question. */
+static enum command_outcome command_answer(const char *args) { return lab_call("answer", args); }
+/* USAGE: :where — which lab and step you are at, and the step again. */
+static enum command_outcome command_where(const char *args) { return lab_call("where", args); }
+/* USAGE: :run — run this step's experiment as it is. */
+static enum command_outcome command_run_step(const char *args) { return lab_call("run", args); }
+/* USAGE: :reset [NAME] — forget your progress in a lab (the open one by default). */
+static enum command_outcome command_reset(const char *args) { return lab_call("reset", args); }
+
 /* USAGE: :quit — leave warplab (as Ctrl-D does). */
 static enum command_outcome command_quit(const char *args)
 {
@@ -55,11 +98,21 @@ static enum command_outcome command_quit(const char *args)
 static const struct colon_command commands[] = {
     { ":help", "[topic]  commands and the API overview, or one topic", command_help },
     { ":kernels", "kernel families and what each shows", command_kernels },
+    { ":labs", "the labs, with your progress", command_labs },
+    { ":lab", "NAME  open a lab where you left it", command_lab },
+    { ":next", "the lab's next step", command_next },
+    { ":back", "the step before", command_back },
+    { ":hint", "the next hint for this step", command_hint },
+    { ":answer", "VALUE  answer this step's question", command_answer },
+    { ":run", "run this step's experiment as it is", command_run_step },
+    { ":where", "which lab and step you are at", command_where },
+    { ":reset", "[NAME]  forget your progress in a lab", command_reset },
     { ":quit", "leave warplab (Ctrl-D does too)", command_quit },
     { NULL, NULL, NULL },
 };
 
-const char *const command_names[] = { ":help", ":kernels", ":quit", NULL };
+const char *const command_names[] = { ":help", ":kernels", ":labs", ":lab", ":next", ":back", ":hint",
+                                      ":answer", ":run", ":where", ":reset", ":quit", NULL };
 
 /* The command that name (with its colon) is a unique prefix of, or NULL with a message printed. */
 static const struct colon_command *find_command(const char *name, size_t length)

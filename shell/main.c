@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <lauxlib.h>
+#include "api.h"
 #include "output.h"
 #include "profiles.h"
 #include "registry.h"
@@ -26,6 +27,7 @@ struct options {
     const struct device_profile *profile;
     const char *lang;             /* NULL: from the environment */
     const char *format;           /* NULL: table */
+    const char *lab, *answers;    /* --lab NAME [--answers FILE] */
 };
 
 static const char usage_text[] =
@@ -37,6 +39,8 @@ static const char usage_text[] =
     "  --profile NAME   the device the model describes (h200, h100, a100, rtx4090, rtx4060)\n"
     "  --lang en|zh     the language of descriptions (default: from LANG)\n"
     "  --format F       how results print: table (default), csv or json\n"
+    "  --lab NAME       open a lab (a built-in one, or a .lua file) at the prompt\n"
+    "  --answers FILE   with --lab: run the lab in batch with these answers; exit 0 if all are right\n"
     "  --list           list the kernel families and exit\n"
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n";
@@ -120,6 +124,10 @@ static int parse_options(int argc, char **argv, struct options *o)
                 return usage_error("--format expects table, csv or json, got '%s'",
                                    i + 1 < argc ? argv[i + 1] : "nothing");
             o->format = argv[++i];
+        } else if (strcmp(a, "--lab") == 0 || strcmp(a, "--answers") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s expects a name", a);
+            *(strcmp(a, "--lab") == 0 ? &o->lab : &o->answers) = argv[++i];
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s expects Lua code", a);
@@ -205,9 +213,35 @@ static int run_script(const char *path)
     return status;
 }
 
+/* Calls core.labs.<function>(argument, second) in protected mode; its first result's truth, or -1 on an error. */
+static int call_labs(const char *function, const char *argument, const char *second, int to_stderr)
+{
+    lua_State *L = session.L;
+    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    lua_getfield(L, -1, "labs");
+    lua_getfield(L, -1, function);
+    lua_pushstring(L, argument);
+    lua_pushstring(L, second);
+    int status = session_call(2, 1);
+    if (status != LUA_OK) {
+        session_report(status, to_stderr);
+        lua_pop(L, 2);
+        return -1;
+    }
+    int truth = lua_toboolean(L, -1);
+    lua_pop(L, 3);
+    return truth;
+}
+
 static int run(int argc, char **argv, const struct options *o)
 {
     set_script_args(argc, argv, o);
+    if (o->answers && !o->lab)
+        return usage_error("--answers goes with --lab NAME%s", "");
+    if (o->lab && o->answers)
+        return call_labs("batch", o->lab, o->answers, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
+    if (o->lab && call_labs("open", o->lab, NULL, 1) < 0)
+        return EXIT_SCRIPT_ERROR;
     if (o->code_count || o->script || !isatty(STDIN_FILENO)) {
         if (session.backend_notice[0])
             notice("%s", session.backend_notice);

@@ -176,21 +176,36 @@ static int is_incomplete(int status)
     return 0;
 }
 
-/* Loads chunk as `return <chunk>` if that parses, else as statements. */
-static int load_chunk(const char *chunk)
+/* Loads `prefix return suffix;` (the suffix from split onwards); LUA_OK or the error, popped. */
+static int load_with_return(const char *chunk, size_t split)
 {
     size_t size = strlen(chunk) + 16;
-    char *with_return = malloc(size);
-    int status = LUA_ERRMEM;
-    if (with_return) {
-        snprintf(with_return, size, "return %s;", chunk);
-        status = session_load(with_return, "=stdin");
-        free(with_return);
-        if (status == LUA_OK)
-            return status;
+    char *text = malloc(size);
+    if (!text)
+        return LUA_ERRMEM;
+    snprintf(text, size, "%.*s return %s;", (int)split, chunk, chunk + split);
+    int status = session_load(text, "=stdin");
+    free(text);
+    if (status != LUA_OK)
         lua_pop(session.L, 1);
+    return status;
+}
+
+/* Loads chunk as `return <chunk>` if that parses, else as statements, else as
+   statements ending in an expression after the last ';' (`r = launch(...); r`),
+   which then prints. */
+static int load_chunk(const char *chunk)
+{
+    if (load_with_return(chunk, 0) == LUA_OK)
+        return LUA_OK;
+    int status = session_load(chunk, "=stdin");
+    const char *last = strrchr(chunk, ';');
+    if (status == LUA_ERRSYNTAX && last && last[1] &&
+        load_with_return(chunk, (size_t)(last - chunk + 1)) == LUA_OK) {
+        lua_remove(session.L, -2);   /* the statements' syntax error */
+        return LUA_OK;
     }
-    return session_load(chunk, "=stdin");
+    return status;
 }
 
 /* Reads lines until they form a loadable chunk (or a syntax error, or Ctrl-C);
@@ -250,6 +265,13 @@ static void evaluate(const char *chunk, int status)
     call_core("after_chunk", chunk, base, count);
     if (count > 0)
         call_core("show", NULL, base, count);
+}
+
+void repl_run_code(const char *code)
+{
+    int top = lua_gettop(session.L);
+    evaluate(code, load_chunk(code));
+    lua_settop(session.L, top);
 }
 
 static int blank(const char *text)

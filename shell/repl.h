@@ -14,6 +14,9 @@ enum command_outcome command_run(const char *line);
 /* Names of the colon commands, NULL-terminated, for completion. */
 extern const char *const command_names[];
 
+/* Runs code as if typed at the prompt: expressions print, record() sees it. */
+void repl_run_code(const char *code);
+
 /* Installs warplab's completion into readline. */
 void complete_install(void);
 

@@ -1,0 +1,112 @@
+-- alignment: cudaMalloc's alignment, the offset experiment, and what the
+-- fifth sector costs in DRAM bytes.
+
+lab {
+  title = { en = "Alignment and the fifth sector", zh = "对齐与第五个扇区" },
+  topics = { "alignment", "sectors", "offset", "DRAM" },
+}
+
+step {
+  text = {
+    en = [[Every buffer cudaMalloc returns starts on a boundary of at least 256 bytes, so element 0 of a float array begins a 32-byte sector and a 128-byte line. alloc_alignment(count, bytes) asks for some allocations and shows the largest power of two each address is a multiple of.]],
+    zh = [[cudaMalloc 返回的每个缓冲区都至少从 256 字节边界开始，所以 float 数组的第 0 个元素正好位于一个 32 字节扇区和一条 128 字节缓存行的开头。alloc_alignment(个数, 字节数) 申请几块内存，并显示每个地址是 2 的多少次幂的倍数。]],
+  },
+  run = [[alloc_alignment(8, 1000)]],
+  ask = {
+    question = { en = "What alignment, in bytes, does cudaMalloc promise at the least (every address in the list is a multiple of it)?",
+                 zh = "cudaMalloc 至少保证多少字节的对齐（列表里每个地址都是它的倍数）？" },
+    answer = 256, tolerance = 0, unit = "bytes",
+  },
+  hint = { { en = "It is a power of two between 128 and 512.", zh = "它是 128 到 512 之间的一个 2 的幂。" } },
+  explain = {
+    en = [[256 bytes: two 128-byte lines, eight sectors. Drivers often give more (the list shows it), never less, so element 0 always starts a sector.]],
+    zh = [[256 字节：两条 128 字节缓存行，八个扇区。驱动经常给出更大的对齐（列表里能看到），但不会更小，所以第 0 个元素总是从扇区开头开始。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Now the reference notes' experiment: r[i] = a[i+offset] + b[i+offset]. With offset 0 each warp reads 128 aligned bytes from a and from b. Before you run it with offset 1, predict: how many sectors will one load request touch?]],
+    zh = [[现在做参考笔记里的实验：r[i] = a[i+offset] + b[i+offset]。offset 为 0 时，每个 warp 从 a 和 b 各读 128 个对齐的字节。在用 offset 1 运行之前，先预测：一个读请求会碰到多少个扇区？]],
+  },
+  run = [[r = launch("offset", {offset = 1, n = 262144}); r]],
+  ask = {
+    predict = { en = "Load sectors per request with offset 1?", zh = "offset 为 1 时每个读请求的扇区数？" },
+    measure = function(ctx) return ctx.result.load.sectors_per_request, ctx.result.model.load.sectors_per_request end,
+    unit = "sectors/request",
+  },
+  explain = {
+    en = [[The warp still asks for 128 bytes, but they start 4 bytes into a sector: bytes 4..131 cover sectors 0 to 4, five of them. show(r) draws it: the first cell of the first line and seven cells of the fifth sector are fetched and unused.]],
+    zh = [[warp 要的还是 128 字节，但它们从扇区里的第 4 个字节开始：字节 4..131 跨越扇区 0 到 4，共 5 个。show(r) 能画出来：第一条缓存行的第一个格子和第五个扇区的七个格子被取回却没有用到。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Sweep the offset from 0 to 32 and watch which offsets come back to 4 sectors per request.]],
+    zh = [[把 offset 从 0 扫到 32，看看哪些 offset 又回到每请求 4 个扇区。]],
+  },
+  run = [[s = sweep("offset", {offset = range(0, 32), n = 262144})]],
+  ask = {
+    question = { en = "Which is the smallest offset above 0 that gives 4 sectors per request again?",
+                 zh = "大于 0 的 offset 中，最小的哪个又回到每请求 4 个扇区？" },
+    answer = function(ctx)
+      local best
+      for _, r in ipairs(ctx.results or {}) do
+        local o = r.params.offset
+        if o and o > 0 and r.load.sectors_per_request <= 4.0 and (not best or o < best) then best = o end
+      end
+      return best
+    end,
+    tolerance = 0,
+  },
+  hint = {
+    { en = "A sector is 32 bytes; a float is 4.", zh = "一个扇区 32 字节，一个 float 4 字节。" },
+    { en = "When does a + offset land on a sector boundary again?", zh = "a + offset 什么时候又落在扇区边界上？" },
+  },
+  explain = {
+    en = [[8 floats are 32 bytes: at offset 8 each warp's 128 bytes start on a sector boundary again, so 4 sectors; so do 16, 24 and 32. Offsets 1 to 7 (and 9 to 15, ...) always straddle one more sector.]],
+    zh = [[8 个 float 正好 32 字节：offset 为 8 时每个 warp 的 128 字节又从扇区边界开始，所以是 4 个扇区；16、24、32 也一样。offset 1 到 7（以及 9 到 15……）总是多跨一个扇区。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Now change only the offset of this launch so that its loads touch 4 sectors per request, as few as an aligned warp. Run your version, then :answer (with anything) to check it.]],
+    zh = [[现在只改这次启动的 offset，让读操作每请求只碰 4 个扇区，和对齐的 warp 一样少。运行你改好的版本，然后输入 :answer（随便写什么）检查。]],
+  },
+  run = [[launch("offset", {offset = 3, n = 262144})]],
+  ask = {
+    goal = { en = "offset with 4.00 load sectors per request, n unchanged.", zh = "offset 族，每读请求 4.00 个扇区，n 不变。" },
+    check = function(ctx)
+      local r = ctx.result
+      return r.kernel == "offset" and r.params.n == 262144 and r.load.sectors_per_request == 4.0
+    end,
+  },
+  hint = {
+    { en = "Any multiple of 8 works, 0 included.", zh = "任何 8 的倍数都可以，包括 0。" },
+  },
+}
+
+step {
+  text = {
+    en = [[Does the fifth sector cost DRAM bytes? The neighbouring warp reads that same sector next, so with a cold L2 each sector is read from DRAM once either way. Compare the DRAM reads of offset 0 and offset 1 (on a GPU they are measured; here they are the model's estimate for a cold L2).]],
+    zh = [[第五个扇区会多花 DRAM 流量吗？相邻的 warp 紧接着会读同一个扇区，所以在冷 L2 下每个扇区无论如何只从 DRAM 读一次。比较 offset 0 和 offset 1 的 DRAM 读取量（在 GPU 上是实测，这里是冷 L2 的模型估算）。]],
+  },
+  run = [[c = compare(launch("offset", {offset = 0}), launch("offset", {offset = 1})); c]],
+  ask = {
+    question = { en = "DRAM bytes read with offset 1 divided by those with offset 0 — about how much (to 2 decimals)?",
+                 zh = "offset 1 的 DRAM 读取字节数除以 offset 0 的，大约是多少（保留两位小数）？" },
+    answer = function(ctx)   -- the student's offset-1 result against a fresh offset-0 launch of the same size
+      local one = ctx.result
+      local zero = launch("offset", {offset = 0, n = one.params.n, min_samples = 3})
+      return one.dram.read_bytes / zero.dram.read_bytes
+    end,
+    tolerance = 0.02,
+  },
+  hint = { { en = "Look at the DRAM line of each result, or at the compare() table.", zh = "看每个结果的 DRAM 行，或 compare() 表。" } },
+  explain = {
+    en = [[About 1.00: misalignment costs L1-to-L2 traffic (25% more sectors), not DRAM bytes, because the extra sector is the next warp's first. The reference notes measured offset 0 reading slightly more than offset 1 on their GPU; here the difference is noise.]],
+    zh = [[大约 1.00：未对齐多花的是 L1 到 L2 的流量（多 25% 的扇区），而不是 DRAM 字节，因为多出来的扇区正是下一个 warp 的第一个扇区。参考笔记在他们的 GPU 上测到 offset 0 的 DRAM 读取反而略多于 offset 1；这里的差别只是噪声。]],
+  },
+}

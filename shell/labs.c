@@ -1,0 +1,102 @@
+/*
+** labs.c — what the lab runner (lua/labs.lua) needs from C: the labs built
+** into the binary, where progress is kept, the terminal's width, the last
+** launch result, and running a student's code as the prompt would.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <lauxlib.h>
+#include "api.h"
+#include "paths.h"
+#include "repl.h"
+
+extern const struct { const char *name; const char *text; } lab_texts[];
+extern const int lab_texts_count;
+
+/* core.lab_source(name): a built-in lab's text, or nil. */
+static int core_lab_source(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    for (int i = 0; i < lab_texts_count; i++)
+        if (strcmp(lab_texts[i].name, name) == 0) {
+            lua_pushstring(L, lab_texts[i].text);
+            return 1;
+        }
+    lua_pushnil(L);
+    return 1;
+}
+
+/* core.lab_names(): the built-in labs, in order. */
+static int core_lab_names(lua_State *L)
+{
+    lua_createtable(L, lab_texts_count, 0);
+    for (int i = 0; i < lab_texts_count; i++) {
+        lua_pushstring(L, lab_texts[i].name);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/* core.data_path(name): $XDG_DATA_HOME/warplab/name (folders made), or nil without a home. */
+static int core_data_path(lua_State *L)
+{
+    char path[4096];
+    if (xdg_file("XDG_DATA_HOME", ".local/share", luaL_checkstring(L, 1), path, sizeof path) != 0)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, path);
+    return 1;
+}
+
+/* core.columns(): the terminal's width, else $COLUMNS, else 80. */
+static int core_columns(lua_State *L)
+{
+    struct winsize size;
+    const char *columns = getenv("COLUMNS");
+    int width = 80;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+        width = size.ws_col;
+    else if (columns && atoi(columns) > 0)
+        width = atoi(columns);
+    lua_pushinteger(L, width);
+    return 1;
+}
+
+/* core.last_result(): the result of the latest launch, or nil. */
+static int core_last_result(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, LAST_RESULT_KEY);
+    return 1;
+}
+
+/* core.last_results(): the results of the latest list of launches (a sweep), or nil. */
+static int core_last_results(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, LAST_RESULTS_KEY);
+    return 1;
+}
+
+/* core.run_student_code(code): runs code as if typed at the prompt, values printed. */
+static int core_run_student_code(lua_State *L)
+{
+    repl_run_code(luaL_checkstring(L, 1));
+    return 0;
+}
+
+static const luaL_Reg lab_functions[] = {
+    { "lab_source", core_lab_source },
+    { "lab_names", core_lab_names },
+    { "data_path", core_data_path },
+    { "columns", core_columns },
+    { "last_result", core_last_result },
+    { "last_results", core_last_results },
+    { "run_student_code", core_run_student_code },
+    { NULL, NULL },
+};
+
+void labs_open(lua_State *L)
+{
+    luaL_setfuncs(L, lab_functions, 0);
+}
