@@ -7,12 +7,17 @@
 #include "registry.h"
 
 extern const struct family family_copy, family_offset, family_strided;
+extern const struct family family_reuse, family_bank, family_working_set, family_prefetch;
 extern const struct family family_wrong, family_fault;
 
 const struct family *const families[] = {
     &family_copy,
     &family_offset,
     &family_strided,
+    &family_reuse,
+    &family_bank,
+    &family_working_set,
+    &family_prefetch,
     /* test-only families last: hidden unless registry_enable_test_families() */
     &family_wrong,
     &family_fault,

@@ -1,0 +1,2 @@
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+t.done()
