@@ -1,6 +1,6 @@
 /*
 ** bank.c — shared-memory bank conflicts: lane l reads element l*stride of a
-** 1024-element tile (4, 8 or 16 bytes each), 8 times, shifted by one element
+** 2048-element tile (4, 8 or 16 bytes each), 7 times, shifted by one element
 ** each time. A 4-byte read with stride s is a gcd(s, 32)-way conflict;
 ** stride 32 with `lanes` active lanes is a lanes-way one, so every degree
 ** from 1 to 32 can be made.
@@ -12,18 +12,18 @@
 extern const char bank_kernel_cu[];
 int bank_launch(const struct gpu_launch *launch);
 
-enum { TILE_ELEMENTS = 1024, READS = 8, FILL_CHUNK_BYTES = 16 };
+enum { TILE_ELEMENTS = 2048, READS = 7, FILL_CHUNK_BYTES = 16 };
 
 static const long long element_sizes[] = { 4, 8, 16, 0 };
 
 static const struct param_decl bank_params[] = {
-    { "n", PARAM_INT, 1LL << 18, 1, (1LL << 31) - 1, NULL, NULL, 0,
-      "threads in the grid (each active one makes 8 shared-memory reads)",
-      "网格中的线程数（每个活动线程做 8 次共享内存读取）" },
-    { "block", PARAM_INT, 256, 256, 1024, NULL, NULL, 32,
-      "threads per block (at least 256, so that the tile fill takes at most 4 stores a thread)",
-      "每个线程块的线程数（至少 256，使填充数据块时每个线程最多存储 4 次）" },
-    { "stride", PARAM_INT, 1, 0, 63, NULL, NULL, 0,
+    { "n", PARAM_INT, 1LL << 22, 1, (1LL << 31) - 1, NULL, NULL, 0,
+      "threads in the grid (each reading one makes 7 shared-memory reads)",
+      "网格中的线程数（每个参与读取的线程做 7 次共享内存读取）" },
+    { "block", PARAM_INT, 1024, 256, 1024, NULL, NULL, 32,
+      "threads per block; they share the filling of the block's tile, at most 8 16-byte stores each (so at least 256)",
+      "每个线程块的线程数；它们分担本块数据块的填充，每个线程最多 8 次 16 字节存储（因此至少 256）" },
+    { "stride", PARAM_INT, 1, 0, 64, NULL, NULL, 0,
       "elements between the reads of neighbouring lanes (0: all lanes read one element, a broadcast)",
       "相邻 lane 读取位置之间相隔的元素个数（0：所有 lane 读同一个元素，即广播）" },
     { "bytes", PARAM_INT, 4, 4, 16, element_sizes, NULL, 0,
@@ -66,17 +66,17 @@ static uint64_t bank_useful_bytes(const struct params *p)
 /* Word `word` of block b's tile, as the kernel's tile_word makes it. */
 static uint32_t tile_word(uint32_t block, uint32_t word)
 {
-    return (block * 4096u + word) * 2654435761u;
+    return (block * 8192u + word) * 2654435761u;
 }
 
-/* One thread's sum of its 8 elements, word by word; 8-byte elements are
+/* One thread's sum of its 7 elements, word by word; 8-byte elements are
    added as 64-bit numbers whose low word comes first. */
 static void thread_sum(const struct params *p, uint32_t block, long long lane, uint32_t *sum)
 {
     int words = bank_element_bytes(p) / 4;
     uint64_t wide = 0;
     for (long long r = 0; r < READS; r++) {
-        uint32_t first = (uint32_t)((lane * p->v[BANK_STRIDE] + r) % TILE_ELEMENTS * words);
+        uint32_t first = (uint32_t)((lane * p->v[BANK_STRIDE] + r) * words);
         if (words == 2)
             wide += tile_word(block, first) | (uint64_t)tile_word(block, first + 1) << 32;
         else
@@ -120,38 +120,22 @@ static int fill_accesses(const struct params *p, long long warp, struct warp_acc
     return count;
 }
 
-/* Read r: lane l at element (l*stride + r) % 1024; affine unless it wraps. */
-static void read_access(const struct params *p, int lanes, long long r, struct warp_access *a)
+/* Read r: lane l at element l*stride + r (64*31 + 6 < 2048: always in the tile). */
+static struct warp_access read_access(const struct params *p, int lanes, long long r)
 {
-    long long stride = p->v[BANK_STRIDE];
     int bytes = bank_element_bytes(p);
-    a->kind = ACCESS_SHARED_LOAD;
-    a->bytes = bytes;
-    if ((lanes - 1) * stride + r < TILE_ELEMENTS) {
-        a->affine = 1;
-        a->first_lane = 0;
-        a->lane_count = lanes;
-        a->first_addr = (uint64_t)(r * bytes);
-        a->step = stride * bytes;
-        return;
-    }
-    a->affine = 0;
-    a->active = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane++) {
-        int on = lane < lanes;
-        a->active |= (uint32_t)on << lane;
-        a->addr[lane] = on ? (uint64_t)((lane * stride + r) % TILE_ELEMENTS * bytes) : 0;
-    }
+    return (struct warp_access){ .kind = ACCESS_SHARED_LOAD, .bytes = bytes, .affine = 1, .lane_count = lanes,
+                                 .first_addr = (uint64_t)(r * bytes), .step = p->v[BANK_STRIDE] * bytes };
 }
 
-/* The tile fill (1 to 4 shared stores), 8 shared loads, the store of the sums. */
+/* The tile fill (up to 8 shared stores), 7 shared loads, the store of the sums. */
 static int bank_warp_accesses(const struct params *p, const uint64_t *base,
                               long long warp, struct warp_access *acc)
 {
     int lanes = reading_lanes(p, warp), bytes = bank_element_bytes(p);
     int count = fill_accesses(p, warp, acc);
     for (long long r = 0; r < READS; r++)
-        read_access(p, lanes, r, &acc[count++]);
+        acc[count++] = read_access(p, lanes, r);
     acc[count++] = (struct warp_access){ .kind = ACCESS_STORE, .bytes = bytes, .affine = 1, .lane_count = lanes,
                                          .first_addr = base[0] + (uint64_t)(warp * WARP_SIZE * bytes),
                                          .step = bytes };

@@ -16,7 +16,7 @@ enum { VARIANT_SHARED, VARIANT_GLOBAL };
 enum { MAX_REUSE = 13 };
 
 static const struct param_decl reuse_params[] = {
-    COMMON_PARAMS(1LL << 20),
+    COMMON_PARAMS(1LL << 21),
     { "reuse", PARAM_INT, 10, 1, MAX_REUSE, NULL, NULL, 0,
       "times each loaded element is used: thread t sums the block's elements t, t+1, ..., t+reuse-1 (wrapping)",
       "每个读入的元素被使用的次数：线程 t 对本线程块的第 t, t+1, ..., t+reuse-1 个元素求和（循环回绕）" },
