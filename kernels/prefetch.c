@@ -16,7 +16,11 @@ enum { VARIANT_NONE, VARIANT_REGISTER, VARIANT_CP_ASYNC };
 enum { CHUNKS = 4, WORK_STEPS = 8 };
 
 static const struct param_decl prefetch_params[] = {
-    COMMON_PARAMS(1LL << 24),
+    { "n", PARAM_INT, 1LL << 24, 1, (1LL << 31) - 1, NULL, NULL, 0,
+      "elements to process; each thread takes 4 of them, one in each chunk of its block",
+      "要处理的元素个数；每个线程处理其中 4 个，在本块的每个分块中各一个" },
+    { "block", PARAM_INT, 256, 32, 1024, NULL, NULL, 32,
+      "threads per block, and elements per chunk", "每个线程块的线程数，也是每个分块的元素个数" },
     { "variant", PARAM_CHOICE, VARIANT_NONE, 0, 0, NULL, prefetch_variants, 0,
       "\"none\": load, compute, store chunk by chunk; \"register\": load the next chunk into a register first; "
       "\"cp_async\": copy the next chunk into shared memory asynchronously (sm_80+)",

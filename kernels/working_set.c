@@ -114,10 +114,10 @@ static int working_set_warp_accesses(const struct params *p, const uint64_t *bas
 
 const struct family family_working_set = {
     .name = "working_set",
-    .summary = "8 loads a thread in passes over a buffer of `bytes` bytes: L1, L2 or DRAM bandwidth",
+    .summary = "repeated passes over a buffer of `bytes` bytes: L1, L2 or DRAM bandwidth as it grows",
     .teaches = "the same loads run at L1, L2 or DRAM speed depending on whether the working set fits the cache: "
                "launch it with cache=\"warm\", since a flushed L2 makes the first pass pay DRAM prices",
-    .summary_zh = "每个线程读取 8 次，反复遍历 bytes 字节的缓冲区：L1、L2 或 DRAM 的带宽",
+    .summary_zh = "反复遍历 bytes 字节的缓冲区：随着它变大，依次是 L1、L2 或 DRAM 的带宽",
     .teaches_zh = "同样的读取，工作集放得进哪一级缓存，就以哪一级的速度运行（L1、L2 或 DRAM）："
                   "请用 cache=\"warm\" 启动，因为清空的 L2 会让第一遍按 DRAM 的代价读取",
     .params = working_set_params,
