@@ -11,6 +11,7 @@ extern const struct family family_width, family_broadcast;
 extern const struct family family_stencil1d, family_store_policy;
 extern const struct family family_aos_soa, family_particles;
 extern const struct family family_traverse, family_transpose;
+extern const struct family family_reuse, family_bank, family_working_set, family_prefetch;
 extern const struct family family_wrong, family_fault;
 
 const struct family *const families[] = {
@@ -25,6 +26,10 @@ const struct family *const families[] = {
     &family_particles,
     &family_traverse,
     &family_transpose,
+    &family_reuse,
+    &family_bank,
+    &family_working_set,
+    &family_prefetch,
     /* test-only families last: hidden unless registry_enable_test_families() */
     &family_wrong,
     &family_fault,

@@ -129,6 +129,37 @@ static void test_affine_matches_lanes(void)
     is_int(mismatches, 0, name);
 }
 
+/* Remembered wavefronts of affine shared accesses agree with lane-by-lane
+   counting, whatever the first address. Passes 1 and 3 read what passes 0
+   and 2 remembered; pass 2 moves the lanes up, which must not find pass 1's. */
+static void test_shared_affine_matches_lanes(void)
+{
+    static const int64_t steps[] = { 0, 4, 8, 12, 16, 32, 64, 128, 132, 256, 512 };
+    static const int widths[] = { 4, 8, 16 };
+    static const int lane_counts[] = { 1, 5, 16, 17, 32 };
+    int mismatches = 0, cases = 0;
+    for (int pass = 0; pass < 4; pass++)
+        for (uint64_t first = 0; first < 512; first += 4)
+            for (int s = 0; s < 11; s++)
+                for (int w = 0; w < 3; w++)
+                    for (int l = 0; l < 5; l++) {
+                        struct warp_access a = { .kind = ACCESS_SHARED_LOAD, .bytes = widths[w], .affine = 1,
+                                                 .first_lane = pass / 2 * (32 - lane_counts[l]) / 2,
+                                                 .lane_count = lane_counts[l],
+                                                 .first_addr = first / widths[w] * widths[w], .step = steps[s] * widths[w] / 4 };
+                        struct shared_traffic fast = { 0 }, slow = { 0 };
+                        struct warp_access expanded = a;
+                        warp_access_expand(&expanded);
+                        shared_add(&fast, &a);
+                        shared_add(&slow, &expanded);
+                        mismatches += memcmp(&fast, &slow, sizeof fast) != 0;
+                        cases++;
+                    }
+    char name[96];
+    snprintf(name, sizeof name, "shared: remembered wavefronts equal lane-by-lane counting in %d cases", cases);
+    is_int(mismatches, 0, name);
+}
+
 /* The cold-L2 DRAM estimate against hand-computed cases (and the H200's
    dram__bytes_read for the same launches, 2026-11-30, in the comments). */
 static void test_dram_estimate(void)
@@ -220,6 +251,7 @@ int main(void)
     test_bank_conflicts();
     test_strides_and_offsets();
     test_affine_matches_lanes();
+    test_shared_affine_matches_lanes();
     test_dram_estimate();
     test_offset_notes_experiment();
     test_strided();

@@ -1,0 +1,65 @@
+// bank: shared-memory reads with a lane stride. Each block fills a tile of
+// 2048 elements (4, 8 or 16 bytes each) with a hash of its words; then lane
+// l of every warp, if l < lanes, sums the 7 elements l*stride + r, r = 0..6,
+// and writes the sum. Shifting every lane by r moves all of them to the next
+// bank together, so each of the 7 reads has the same conflicts.
+#include <cuda_runtime.h>
+#include "family.h"
+#include "slots.h"
+
+enum { TILE_ELEMENTS = 2048, READS = 7 };
+
+// A 32-bit word of block b's tile: the same hash the CPU reference uses.
+__device__ __forceinline__ unsigned tile_word(unsigned block, unsigned word)
+{
+    return (block * 8192u + word) * 2654435761u;
+}
+
+__device__ __forceinline__ void add(unsigned &sum, unsigned v) { sum += v; }
+__device__ __forceinline__ void add(unsigned long long &sum, unsigned long long v) { sum += v; }
+__device__ __forceinline__ void add(uint4 &sum, uint4 v)
+{
+    sum.x += v.x; sum.y += v.y; sum.z += v.z; sum.w += v.w;
+}
+
+template <typename T>
+__global__ void bank(T *out, int stride, int lanes, long long n)
+{
+    extern __shared__ uint4 tile_chunks[];     // the tile as 16-byte chunks, for the fill
+    const T *tile = (const T *)tile_chunks;
+    const int chunks = TILE_ELEMENTS * (int)sizeof(T) / 16;
+    for (int c = threadIdx.x; c < chunks; c += blockDim.x) {
+        unsigned w = 4 * c;
+        tile_chunks[c] = make_uint4(tile_word(blockIdx.x, w), tile_word(blockIdx.x, w + 1),
+                                    tile_word(blockIdx.x, w + 2), tile_word(blockIdx.x, w + 3));
+    }
+    __syncthreads();
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x % 32;
+    if (i < n && lane < lanes) {
+        T sum = {};
+        #pragma unroll
+        for (int r = 0; r < READS; r++)
+            add(sum, tile[lane * stride + r]);
+        out[i] = sum;
+    }
+}
+
+template <typename T>
+static int launch_bank(const gpu_launch *l)
+{
+    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
+    const long long *v = l->params->v;
+    bank<T><<<blocks, l->shape.block, TILE_ELEMENTS * sizeof(T), (cudaStream_t)l->stream>>>(
+        (T *)l->buffers[0], (int)v[BANK_STRIDE], (int)v[BANK_LANES], v[PARAM_N]);
+    return cudaGetLastError();
+}
+
+extern "C" int bank_launch(const gpu_launch *l)
+{
+    switch (l->params->v[BANK_ELEMENT_BYTES]) {
+    case 16: return launch_bank<uint4>(l);
+    case 8:  return launch_bank<unsigned long long>(l);
+    default: return launch_bank<unsigned>(l);
+    }
+}
