@@ -161,6 +161,7 @@ static int start(void)
         setenv("XDG_STATE_HOME", state_dir, 1);
         setenv("INPUTRC", inputrc_path, 1);   /* no /etc/inputrc: vi mode there would break us */
         setenv("TERM", "xterm", 1);
+        unsetenv("XDG_DATA_HOME");   /* progress under the temporary HOME */
         unsetenv("LINES");
         unsetenv("COLUMNS");
         unsetenv("WARPLAB_TEST_KERNELS");   /* the kernel list a user sees */
@@ -617,6 +618,25 @@ static void test_record(void)
        "record() writes the commands, what they returned and the device");
 }
 
+/* Case 18: a lab at the prompt: open it, answer wrong, ask for a hint, answer right, move on,
+   quit, and come back to the same step in a new session. */
+static void test_lab_flow(void)
+{
+    int passed = start_at_prompt() && type_line(":lab tour") && expect("step 1 of 6", TIMEOUT) &&
+                 expect(PROMPT, TIMEOUT) && type_line(":run") && expect("loads", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
+                 type_line(":answer 7") && expect("Not quite (attempt 1)", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
+                 type_line(":hint") && expect(PROMPT, TIMEOUT) &&
+                 type_line(":answer 4") && expect("Correct.", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
+                 type_line(":next") && expect("step 2 of 6", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
+                 type_line(":quit");
+    int quit_status = exit_status_after(passed);
+    int resumed = start_at_prompt() && type_line(":lab tour") && expect("step 2 of 6", TIMEOUT) &&
+                  expect(PROMPT, TIMEOUT) && type_line(":where") && expect("Lab tour, step 2 of 6", TIMEOUT) &&
+                  expect(PROMPT, TIMEOUT);
+    ok(passed && quit_status == 0 && close_session(resumed),
+       "a lab at the prompt: :lab, :run, a wrong :answer, :hint, the right one, :next, :quit, then resumed at step 2");
+}
+
 static int make_home(void)
 {
     snprintf(home_dir, sizeof home_dir, "%s/home", temp_dir);
@@ -697,6 +717,7 @@ int main(void)
     test_multi_line_history();
     test_ctrl_c_during_sweep();
     test_record();
+    test_lab_flow();
     remove_temp_dirs();
     free(shell.shown);
     return done();
