@@ -35,6 +35,10 @@ step {
     measure = function(ctx) return ctx.result.load.sectors_per_request, ctx.result.model.load.sectors_per_request end,
     unit = "sectors/request",
   },
+  claims = {
+    { text = "offset 1 touches 5 sectors per load request",
+      holds = function(ctx) return ctx.result.load.sectors_per_request == 5.0 end },
+  },
   explain = {
     en = [[The warp still asks for 128 bytes, but they start 4 bytes into a sector: bytes 4..131 cover sectors 0 to 4, five of them. show(r) draws it: the first cell of the first line and seven cells of the fifth sector are fetched and unused.]],
     zh = [[warp 要的还是 128 字节，但它们从扇区里的第 4 个字节开始：字节 4..131 跨越扇区 0 到 4，共 5 个。show(r) 能画出来：第一条缓存行的第一个格子和第五个扇区的七个格子被取回却没有用到。]],
@@ -105,6 +109,13 @@ step {
     tolerance = 0.02,
   },
   hint = { { en = "Look at the DRAM line of each result, or at the compare() table.", zh = "看每个结果的 DRAM 行，或 compare() 表。" } },
+  claims = {
+    { text = "offset 1 reads no more than 1% more DRAM bytes than offset 0 (cold L2)", gpu = true,
+      holds = function(ctx)
+        local zero = launch("offset", {offset = 0})
+        return ctx.result.dram.read_bytes <= 1.01 * zero.dram.read_bytes
+      end },
+  },
   explain = {
     en = [[About 1.00: misalignment costs L1-to-L2 traffic (25% more sectors), not DRAM bytes, because the extra sector is the next warp's first. The reference notes measured offset 0 reading slightly more than offset 1 on their GPU; here the difference is noise.]],
     zh = [[大约 1.00：未对齐多花的是 L1 到 L2 的流量（多 25% 的扇区），而不是 DRAM 字节，因为多出来的扇区正是下一个 warp 的第一个扇区。参考笔记在他们的 GPU 上测到 offset 0 的 DRAM 读取反而略多于 offset 1；这里的差别只是噪声。]],

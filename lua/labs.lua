@@ -389,6 +389,34 @@ function answer(value)
 end
 
 ---------------------------------------------------------------------------
+-- Claims: what a lab's text says about the hardware, checked on a GPU
+---------------------------------------------------------------------------
+
+-- Runs every step's experiment and evaluates its `claims`: a list of
+-- {text = ..., holds = function(ctx) return true_or_false end, gpu = true (only
+-- measured results can show it)}. Returns {lab=, step=, text=, holds=, skipped=} per claim.
+function labs.check_claims(name)
+  local definition = find_lab(name)
+  local measured = device().backend == "gpu"
+  local outcomes = {}
+  for i, step in ipairs(definition.steps) do
+    if step.run then core.run_student_code(step.run) end
+    for _, claim in ipairs(step.claims or {}) do
+      local outcome = { lab = definition.name, step = i, text = text_of(claim.text) }
+      if claim.gpu and not measured then
+        outcome.skipped = true
+      else
+        local ok, holds = pcall(limited, claim.holds, context({}))
+        outcome.holds = ok and holds == true
+        if not ok then outcome.error = tostring(holds) end
+      end
+      outcomes[#outcomes + 1] = outcome
+    end
+  end
+  return outcomes
+end
+
+---------------------------------------------------------------------------
 -- Batch mode: warplab --lab NAME --answers FILE
 ---------------------------------------------------------------------------
 
