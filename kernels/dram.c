@@ -59,6 +59,12 @@ static uint64_t set_range(uint64_t *bits, size_t limit, uint64_t first, uint64_t
     uint64_t added = 0;
     if (last >= limit)
         last = limit - 1;
+    if (first == last) {   /* one unit: the usual case for a scattered lane */
+        uint64_t bit = 1ull << (first % 64), *word = &bits[first / 64];
+        added = !(*word & bit);
+        *word |= bit;
+        return added;
+    }
     for (uint64_t i = first; i <= last;) {
         uint64_t word = i / 64, from = i % 64;
         uint64_t to = (last / 64 == word) ? last % 64 : 63;
@@ -98,13 +104,14 @@ static uint64_t partial_sectors(const struct warp_access *a)
 static void add_lanes(const struct dram_tracker *t, uint64_t **bits, const size_t *limits, int unit,
                       const struct warp_access *a, uint64_t *added)
 {
+    int shift = __builtin_ctz((unsigned)unit);   /* units are powers of two: no division per lane */
     for (int lane = 0; lane < WARP_SIZE; lane++) {
         uint64_t offset;
         if (!(a->active >> lane & 1))
             continue;
         int buffer = locate(t, a->addr[lane], &offset);
         if (buffer >= 0)
-            *added += set_range(bits[buffer], limits[buffer], offset / unit, (offset + a->bytes - 1) / unit);
+            *added += set_range(bits[buffer], limits[buffer], offset >> shift, (offset + a->bytes - 1) >> shift);
     }
 }
 

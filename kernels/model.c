@@ -14,35 +14,41 @@ void model_buffer_bases(int buffer_count, uint64_t *base)
         base[i] = (uint64_t)(i + 1) << 40;
 }
 
-/* Number of distinct values among n unit indices (n <= 64); insertion sort
-   first, since lanes usually walk upwards and the sort is then linear. */
-static int count_distinct(uint64_t *unit, int n)
+/* Number of distinct values among n unit indices (n <= 64): a set of 128
+   open-addressed slots, so that lanes scattered at random cost no more than
+   lanes walking upwards (an insertion sort was quadratic for them). */
+static int count_distinct(const uint64_t *unit, int n)
 {
-    for (int i = 1; i < n; i++) {
-        uint64_t key = unit[i];
-        int j = i - 1;
-        while (j >= 0 && unit[j] > key) {
-            unit[j + 1] = unit[j];
-            j--;
+    enum { SLOTS = 128 };
+    uint64_t slot[SLOTS];
+    unsigned char used[SLOTS] = { 0 };
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned h = (unsigned)((unit[i] * 0x9e3779b97f4a7c15ull) >> 57);   /* 7 bits */
+        while (used[h] && slot[h] != unit[i])
+            h = (h + 1) % SLOTS;
+        if (!used[h]) {
+            used[h] = 1;
+            slot[h] = unit[i];
+            distinct++;
         }
-        unit[j + 1] = key;
     }
-    int distinct = n > 0;
-    for (int i = 1; i < n; i++)
-        distinct += unit[i] != unit[i - 1];
     return distinct;
 }
 
-/* Distinct units of `unit_bytes` covered by the active lanes' bytes. */
-static int distinct_units(const struct warp_access *a, int unit_bytes)
+/* Distinct units of 2^unit_shift bytes covered by the active lanes' bytes
+   (a shift, not a division: this runs for every lane of every scattered access). */
+enum { SECTOR_SHIFT = 5, LINE_SHIFT = 7 };
+_Static_assert(1 << SECTOR_SHIFT == SECTOR_BYTES && 1 << LINE_SHIFT == LINE_BYTES, "unit sizes");
+static int distinct_units(const struct warp_access *a, int unit_shift)
 {
     uint64_t unit[2 * WARP_SIZE];
     int n = 0;
     for (int lane = 0; lane < WARP_SIZE; lane++) {
         if (!(a->active >> lane & 1))
             continue;
-        uint64_t first = a->addr[lane] / unit_bytes;
-        uint64_t last = (a->addr[lane] + a->bytes - 1) / unit_bytes;
+        uint64_t first = a->addr[lane] >> unit_shift;
+        uint64_t last = (a->addr[lane] + a->bytes - 1) >> unit_shift;
         unit[n++] = first;
         if (last != first)
             unit[n++] = last;
@@ -57,7 +63,7 @@ struct units {
 
 static struct units count_units(const struct warp_access *a)
 {
-    struct units u = { distinct_units(a, SECTOR_BYTES), distinct_units(a, LINE_BYTES) };
+    struct units u = { distinct_units(a, SECTOR_SHIFT), distinct_units(a, LINE_SHIFT) };
     return u;
 }
 
@@ -140,13 +146,40 @@ int shared_wavefronts(const struct warp_access *a)
     return total;
 }
 
+/* Affine shared accesses: the wavefronts depend only on where the first
+   address falls within the 128 bytes the 32 banks span, the step, the width,
+   the first lane and the lane count, so they are worked out once per such key
+   and remembered (lane by lane they cost a few microseconds each). */
+static struct shared_entry {
+    int used;
+    uint64_t first_in_banks;
+    int64_t step;
+    int bytes, first_lane, lane_count, wavefronts;
+} shared_cache[AFFINE_CACHE_SIZE];
+
+static int affine_shared_wavefronts(const struct warp_access *a)
+{
+    uint64_t first_in_banks = a->first_addr % (SHARED_BANKS * BANK_BYTES);
+    uint64_t hash = (first_in_banks * 31 + (uint64_t)a->step * 131 + (uint64_t)a->bytes * 7 +
+                     (uint64_t)a->first_lane * 17 + (uint64_t)a->lane_count) % AFFINE_CACHE_SIZE;
+    struct shared_entry *e = &shared_cache[hash];
+    if (e->used && e->first_in_banks == first_in_banks && e->step == a->step && e->bytes == a->bytes &&
+        e->first_lane == a->first_lane && e->lane_count == a->lane_count)
+        return e->wavefronts;
+    struct warp_access moved = *a;
+    moved.first_addr = first_in_banks;   /* the same banks and the same shared words */
+    *e = (struct shared_entry){ 1, first_in_banks, a->step, a->bytes, a->first_lane, a->lane_count,
+                                shared_wavefronts(&moved) };
+    return e->wavefronts;
+}
+
 void shared_add(struct shared_traffic *t, const struct warp_access *a)
 {
     int lanes = a->affine ? a->lane_count : __builtin_popcount(a->active);
     if (lanes == 0)
         return;
     t->requests++;
-    t->wavefronts += (uint64_t)shared_wavefronts(a);
+    t->wavefronts += (uint64_t)(a->affine ? affine_shared_wavefronts(a) : shared_wavefronts(a));
     t->ideal_wavefronts += (uint64_t)((lanes * a->bytes + 127) / 128);
 }
 
