@@ -4,6 +4,7 @@
 ** idx[] is a pure function of (pattern, window, seed, n), computed in groups
 ** of 32 (one warp's worth) by fill_inputs and by the model alike.
 */
+#include <string.h>
 #include "common.h"
 #include "indirect.h"
 #include "slots.h"
@@ -55,16 +56,19 @@ static uint64_t gather_useful_bytes(const struct params *p)
     return 12 * (uint64_t)p->v[PARAM_N];
 }
 
-/* Sorts a group's few indices in place (at most 32). */
-static void sort_indices(int32_t *idx, int count)
+/* Sorts a group's draws (each below count, count at most 32) by counting:
+   below[v] ends up as how many draws are under v, which is where v goes. */
+static void sort_draws(int32_t *draws, int count)
 {
-    for (int i = 1; i < count; i++) {
-        int32_t key = idx[i];
-        int j = i - 1;
-        for (; j >= 0 && idx[j] > key; j--)
-            idx[j + 1] = idx[j];
-        idx[j + 1] = key;
-    }
+    int below[WARP_SIZE + 1] = { 0 };
+    int32_t sorted[WARP_SIZE];
+    for (int i = 0; i < count; i++)
+        below[draws[i] + 1]++;
+    for (int value = 1; value <= count; value++)
+        below[value] += below[value - 1];
+    for (int i = 0; i < count; i++)
+        sorted[below[draws[i]]++] = draws[i];
+    memcpy(draws, sorted, (size_t)count * sizeof *draws);
 }
 
 /* idx[] of group g (elements 32g .. 32g+31, one warp's): writes them to idx
@@ -76,16 +80,25 @@ static int gather_group(const struct params *p, long long group, int32_t *idx)
 {
     long long n = p->v[PARAM_N], first = group * WARP_SIZE;
     long long pattern = p->v[GATHER_PATTERN], seed = p->v[GATHER_SEED];
-    long long width = pattern == GATHER_WINDOWED ? p->v[GATHER_WINDOW]
-                    : pattern == GATHER_SORTED ? WARP_SIZE : n;
+    long long width = pattern == GATHER_WINDOWED ? p->v[GATHER_WINDOW] : n;
     int count = first >= n ? 0 : n - first < WARP_SIZE ? (int)(n - first) : WARP_SIZE;
+    uint64_t key = indirect_mix((uint64_t)seed);
+    if (pattern == GATHER_SORTED) {   /* the group is its own slice: draw below count, sort, shift */
+        for (int lane = 0; lane < count; lane++)
+            idx[lane] = (int32_t)indirect_below(indirect_hash_keyed(key, (uint64_t)(first + lane)), (uint64_t)count);
+        sort_draws(idx, count);
+        for (int lane = 0; lane < count; lane++)
+            idx[lane] += (int32_t)first;
+        return count;
+    }
+    long long start = first / width * width;   /* the slice of lane 0; later lanes step into the next */
     for (int lane = 0; lane < count; lane++) {
         long long i = first + lane;
-        long long start = i / width * width, length = n - start < width ? n - start : width;
-        idx[lane] = (int32_t)(start + (long long)indirect_below(indirect_hash((uint64_t)seed, (uint64_t)i), (uint64_t)length));
+        if (i - start == width)
+            start = i;
+        long long length = n - start < width ? n - start : width;
+        idx[lane] = (int32_t)(start + (long long)indirect_below(indirect_hash_keyed(key, (uint64_t)i), (uint64_t)length));
     }
-    if (pattern == GATHER_SORTED)
-        sort_indices(idx, count);
     return count;
 }
 
