@@ -17,7 +17,7 @@ enum { GATHER_IN, GATHER_IDX, GATHER_OUT };
 static const char *const gather_patterns[] = { "random", "sorted", "window", NULL };
 
 static const struct param_decl gather_params[] = {
-    COMMON_PARAMS(3LL << 22),   /* 151 MB of buffers; the model's scattered lanes cost ~30 ns an element */
+    COMMON_PARAMS(3LL << 22),   /* 151 MB of buffers, about 0.25 s of model */
     { "pattern", PARAM_CHOICE, GATHER_RANDOM, 0, 0, NULL, gather_patterns, 0,
       "how idx[] is made: \"random\" (anywhere in in[]), \"sorted\" (ascending: each 32 outputs read "
       "32 random elements of their own 32-element slice, in order), \"window\" (random within aligned "

@@ -66,6 +66,8 @@ local expected = random_gather_sectors(65536, 5)
 t.is(gathered_sectors(launch("gather", {pattern = "random", n = 65536, seed = 5}), 65536), expected,
      ("gather random, n=65536, seed=5: %d sectors through idx, as counted in Lua"):format(expected))
 t.ok(expected > 31.5 * 2048, "... nearly one sector per lane (over 31.5 per warp)")
+t.is(launch("gather", {pattern = "window", window = 65536, n = 65536, seed = 5}).load.sectors,
+     launch("gather", {pattern = "random", n = 65536, seed = 5}).load.sectors, "gather: a window of n is random")
 t.ok(launch("gather", {n = 65536, seed = 6}).load.sectors ~= launch("gather", {n = 65536, seed = 5}).load.sectors,
      "gather: another seed, other indices")
 
