@@ -2,10 +2,9 @@
 ** spmv.c — y = A·x for an n×n CSR matrix with exactly nnz_per_row
 ** non-zeros in every row. Row r's j-th column is drawn from the j-th of
 ** nnz_per_row equal strips of the columns, so each row's columns ascend,
-** differ (when n >= nnz_per_row), and land anywhere in x[]: an
-** unstructured sparse matrix. The
-** structure is a pure function of (n, nnz_per_row, seed); the values come
-** from the backend's seed.
+** differ (when n >= nnz_per_row), and land anywhere in x[]: an unstructured
+** sparse matrix. The structure is a pure function of (n, nnz_per_row, seed);
+** the values come from the backend's seed.
 */
 #include "common.h"
 #include "indirect.h"
