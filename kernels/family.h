@@ -14,7 +14,10 @@
 extern "C" {
 #endif
 
-enum { MAX_PARAMS = 12, MAX_BUFFERS = 6, WARP_SIZE = 32, MAX_WARP_ACCESSES = 16 };
+/* MAX_WARP_ACCESSES: every loop iteration is an instruction of its own (a CSR
+   row of 64 non-zeros read by one thread is 195); acc[] of that many sits on
+   the stack of model_run and of the warp maps (about 78 kB). */
+enum { MAX_PARAMS = 12, MAX_BUFFERS = 6, WARP_SIZE = 32, MAX_WARP_ACCESSES = 256 };
 
 enum param_type {
     PARAM_INT,     /* an integer in [min, max], or one of `only` */

@@ -14,25 +14,39 @@ void model_buffer_bases(int buffer_count, uint64_t *base)
         base[i] = (uint64_t)(i + 1) << 40;
 }
 
-/* Number of distinct values among n unit indices (n <= 64); insertion sort
-   first, since lanes usually walk upwards and the sort is then linear. */
-static int count_distinct(uint64_t *unit, int n)
+/* Number of distinct values among n unit indices (n <= 64). */
+static int count_distinct(const uint64_t *unit, int n)
 {
-    for (int i = 1; i < n; i++) {
-        uint64_t key = unit[i];
-        int j = i - 1;
-        while (j >= 0 && unit[j] > key) {
-            unit[j + 1] = unit[j];
-            j--;
+    enum { SLOTS = 128 };   /* a small open-addressing set: at most 64 units come in */
+    uint64_t slot[SLOTS];
+    unsigned char used[SLOTS] = { 0 };
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned h = (unsigned)((unit[i] * 0x9e3779b97f4a7c15ull) >> 57);   /* 7 bits */
+        while (used[h] && slot[h] != unit[i])
+            h = (h + 1) % SLOTS;
+        if (!used[h]) {
+            used[h] = 1;
+            slot[h] = unit[i];
+            distinct++;
         }
-        unit[j + 1] = key;
     }
-    int distinct = n > 0;
-    for (int i = 1; i < n; i++)
-        distinct += unit[i] != unit[i - 1];
     return distinct;
 }
 
+/* Sorts up to 32 addresses in place (insertion sort: lanes usually come in order). */
+static void sort_addresses(uint64_t *value, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t key = value[i];
+        int j = i - 1;
+        while (j >= 0 && value[j] > key) {
+            value[j + 1] = value[j];
+            j--;
+        }
+        value[j + 1] = key;
+    }
+}
 /* Distinct units of `unit_bytes` covered by the active lanes' bytes. */
 static int distinct_units(const struct warp_access *a, int unit_bytes)
 {
@@ -102,7 +116,7 @@ static uint64_t distinct_bytes(const struct warp_access *a, int lanes)
     for (int lane = 0; lane < WARP_SIZE; lane++)
         if (a->active >> lane & 1)
             first[n++] = a->addr[lane];
-    count_distinct(first, n);   /* sorts them */
+    sort_addresses(first, n);
     for (int i = 0; i < n; i++) {   /* the union of [first, first + bytes) */
         uint64_t from = first[i] > end ? first[i] : end, to = first[i] + (uint64_t)a->bytes;
         if (to > from)

@@ -673,10 +673,29 @@ struct profiled_launch {
     struct gpu_launch launch;
 };
 
+/* A family whose addresses come from its data (gather's indices, spmv's rows) gets
+   its own inputs back before its profiled run: the pool holds the last launch's.
+   Copies are not kernels, so they make no range of their own. */
+static int refill_inputs(const struct family *f, const struct params *p)
+{
+    size_t bytes[MAX_BUFFERS];
+    void *host[MAX_BUFFERS];
+    family_buffer_bytes(f, p, bytes);
+    for (int i = 0; i < f->buffer_count; i++)
+        host[i] = gpu.slots[i].host;
+    f->fill_inputs(p, host, gpu.seed);
+    for (int i = 0; i < f->buffer_count; i++)
+        if (f->buffers[i].role == BUFFER_IN &&
+            CUDA_TRY(cudaMemcpyAsync(gpu.slots[i].device, host[i], bytes[i], cudaMemcpyHostToDevice, gpu.stream)))
+            return -1;
+    return 0;
+}
+
 static int enqueue_flush_and_kernel(int index, void *user)
 {
     const struct profiled_launch *item = (const struct profiled_launch *)user + index;
-    return CUDA_TRY((cudaError_t)flush_read_launch(gpu.flush, gpu.flush_bytes, gpu.flush_sink,
+    return (item->family->fill_inputs && refill_inputs(item->family, item->launch.params)) ||
+           CUDA_TRY((cudaError_t)flush_read_launch(gpu.flush, gpu.flush_bytes, gpu.flush_sink,
                                                    gpu.info.sm_count, gpu.stream)) ||
            CUDA_TRY((cudaError_t)item->family->launch(&item->launch));
 }
@@ -692,8 +711,8 @@ static int ensure_counters(void)
     return gpu.counters_unavailable[0] ? -1 : 0;
 }
 
-/* Grows the pool to hold every item's buffers (their contents do not matter
-   for counting: the families' addresses do not depend on their data). */
+/* Grows the pool to hold every item's buffers (their contents do not matter for
+   counting, except for families with fill_inputs, which refill_inputs restores). */
 static int reserve_for_all(struct result *const *results, int count, char *why, size_t why_size)
 {
     size_t most[MAX_BUFFERS] = { 0 }, bytes[MAX_BUFFERS], largest = 0;

@@ -1,0 +1,156 @@
+/*
+** histogram.c — counts[in[i] % bins] += 1 with atomics in global memory,
+** or in a per-block copy in shared memory added to the global counts at
+** the end. in[] is a pure function of (n, bins, distribution): element i's
+** bin comes from a hash of i under a fixed seed, so a model of the atomics
+** could compute every lane's bin without the buffer.
+**
+** The model lists the loads and stores only: the loads of in[], and for the
+** shared variant the stores that zero the shared bins and the loads that
+** read them back. Atomics are neither (Nsight Compute counts global ones in
+** its op_red/op_atom counters, shared ones in op_atom), and the model has
+** no kind for them, so they are not counted.
+*/
+#include <string.h>
+#include "common.h"
+#include "indirect.h"
+#include "slots.h"
+
+extern const char histogram_kernel_cu[];
+int histogram_launch(const struct gpu_launch *launch);
+
+enum { HISTOGRAM_IN, HISTOGRAM_COUNTS };
+enum { HISTOGRAM_MAX_BINS = 1024 };
+static const uint64_t HISTOGRAM_DATA_SEED = 0x6869737467726d;   /* fixed: no parameter picks the data */
+
+/* The shared variant with blocks of 32 zeroes and reads back bins/32 rounds each. */
+_Static_assert(1 + 2 * (HISTOGRAM_MAX_BINS / 32) <= MAX_WARP_ACCESSES, "the bins must fit one warp's list");
+
+static const char *const histogram_variants[] = { "global", "shared", NULL };
+static const char *const histogram_distributions[] = { "uniform", "skewed", NULL };
+
+static const struct param_decl histogram_params[] = {
+    COMMON_PARAMS(1LL << 25),
+    { "variant", PARAM_CHOICE, HISTOGRAM_GLOBAL, 0, 0, NULL, histogram_variants, 0,
+      "\"global\": atomics on the counts in global memory; \"shared\": each block counts in shared "
+      "memory, then adds its counts to the global ones",
+      "\"global\"：直接对全局内存中的计数做原子加；\"shared\"：每个线程块先在共享内存中计数，再加到全局计数上" },
+    { "bins", PARAM_INT, 256, 1, HISTOGRAM_MAX_BINS, NULL, NULL, 0,
+      "number of bins", "直方图的桶数" },
+    { "distribution", PARAM_CHOICE, HISTOGRAM_UNIFORM, 0, 0, NULL, histogram_distributions, 0,
+      "\"uniform\": every bin equally likely; \"skewed\": half the elements in bin 0, a quarter in bin 1, "
+      "and so on (the last bin takes the rest)",
+      "\"uniform\"：各桶概率相同；\"skewed\"：一半元素落在 0 号桶，四分之一落在 1 号桶，依此类推（最后一个桶收下其余的）" },
+};
+
+static const struct buffer_decl histogram_buffers[] = {
+    { "in", BUFFER_IN, 4 },
+    { "counts", BUFFER_OUT, 4 },
+};
+
+static int histogram_element_bytes(const struct params *p)
+{
+    (void)p;
+    return 4;
+}
+
+static void histogram_buffer_elements(const struct params *p, size_t *elements)
+{
+    elements[HISTOGRAM_IN] = (size_t)p->v[PARAM_N];
+    elements[HISTOGRAM_COUNTS] = (size_t)p->v[HISTOGRAM_BINS];
+}
+
+static uint64_t histogram_useful_bytes(const struct params *p)
+{
+    return 4 * ((uint64_t)p->v[PARAM_N] + (uint64_t)p->v[HISTOGRAM_BINS]);
+}
+
+/* Element i's bin: uniform, or the number of trailing zero bits of its hash. */
+static uint32_t histogram_bin(const struct params *p, long long i)
+{
+    uint64_t hash = indirect_hash(HISTOGRAM_DATA_SEED, (uint64_t)i);
+    uint32_t bins = (uint32_t)p->v[HISTOGRAM_BINS];
+    if (p->v[HISTOGRAM_DISTRIBUTION] == HISTOGRAM_UNIFORM)
+        return (uint32_t)indirect_below(hash, bins);
+    uint32_t zeros = hash ? (uint32_t)__builtin_ctzll(hash) : 64;
+    return zeros < bins - 1 ? zeros : bins - 1;
+}
+
+static void histogram_fill_inputs(const struct params *p, void *const *buffers, uint64_t seed)
+{
+    uint32_t *in = buffers[HISTOGRAM_IN];
+    (void)seed;   /* the data is a function of the params alone */
+    for (long long i = 0; i < p->v[PARAM_N]; i++)
+        in[i] = histogram_bin(p, i);
+}
+
+static void histogram_reference(const struct params *p, void *const *buffers)
+{
+    const uint32_t *in = buffers[HISTOGRAM_IN];
+    uint32_t *counts = buffers[HISTOGRAM_COUNTS];
+    uint32_t bins = (uint32_t)p->v[HISTOGRAM_BINS];
+    memset(counts, 0, bins * sizeof *counts);
+    for (long long i = 0; i < p->v[PARAM_N]; i++)
+        counts[in[i] % bins]++;
+}
+
+/* One round of `for (b = threadIdx.x; b < bins; b += blockDim.x)` over the
+   shared bins: lanes whose b is under bins, 4 bytes apart. */
+static void shared_round(struct warp_access *a, enum access_kind kind, long long first_bin, long long bins)
+{
+    long long left = bins - first_bin;
+    a->kind = kind;
+    a->bytes = 4;
+    a->affine = 1;
+    a->first_lane = 0;
+    a->lane_count = left < WARP_SIZE ? (int)left : WARP_SIZE;
+    a->first_addr = 4 * (uint64_t)first_bin;
+    a->step = 4;
+}
+
+/* global: ld in[i]. shared: st.shared per round zeroing the bins, ld in[i],
+   ld.shared per round reading them back (the atomics in between and after
+   are not listed). Every warp of a block takes part in both rounds loops,
+   whether or not its threads have elements. */
+static int histogram_warp_accesses(const struct params *p, const uint64_t *base,
+                                   long long warp, struct warp_access *acc)
+{
+    long long n = p->v[PARAM_N], bins = p->v[HISTOGRAM_BINS], block = p->v[PARAM_BLOCK];
+    long long first_bin = warp % (block / WARP_SIZE) * WARP_SIZE;
+    int count = 0;
+    if (p->v[HISTOGRAM_VARIANT] == HISTOGRAM_GLOBAL) {
+        warp_linear(&acc[count++], ACCESS_LOAD, 4, warp, base[HISTOGRAM_IN], 1, 0, n);
+        return count;
+    }
+    for (long long b = first_bin; b < bins; b += block)
+        shared_round(&acc[count++], ACCESS_SHARED_STORE, b, bins);
+    warp_linear(&acc[count++], ACCESS_LOAD, 4, warp, base[HISTOGRAM_IN], 1, 0, n);
+    for (long long b = first_bin; b < bins; b += block)
+        shared_round(&acc[count++], ACCESS_SHARED_LOAD, b, bins);
+    return count;
+}
+
+const struct family family_histogram = {
+    .name = "histogram",
+    .summary = "counts[in[i] % bins] += 1 with atomics in global memory or in a per-block shared copy",
+    .teaches = "global atomics make every element a read-modify-write in L2 and pile up on popular bins; a "
+               "per-block copy in shared memory keeps them on the SM and leaves one global atomic per bin "
+               "and block (atomics are not loads or stores: the model lists only the loads and stores)",
+    .summary_zh = "counts[in[i] % bins] += 1：在全局内存上做原子加，或先在每个线程块的共享内存副本中计数",
+    .teaches_zh = "全局原子操作让每个元素都在 L2 中做一次读-改-写，并堆积在热门的桶上；每个线程块在共享内存中的副本"
+                  "把它们留在 SM 内，每个桶每个线程块只剩一次全局原子操作（原子操作既非读取也非写入：模型只列出读取和写入）",
+    .params = histogram_params,
+    .param_count = COUNT_OF(histogram_params),
+    .buffers = histogram_buffers,
+    .buffer_count = COUNT_OF(histogram_buffers),
+    .element_bytes = histogram_element_bytes,
+    .buffer_elements = histogram_buffer_elements,
+    .useful_bytes = histogram_useful_bytes,
+    .shape = one_thread_per_element,
+    .reference = histogram_reference,
+    .warp_accesses = histogram_warp_accesses,
+    .launch = GPU_LAUNCHER(histogram_launch),
+    .source = histogram_kernel_cu,
+    .fill_inputs = histogram_fill_inputs,
+    .accumulates = 1,
+};

@@ -1,0 +1,50 @@
+// histogram: counts[in[i] % bins] += 1 for every element.
+// global: every thread adds 1 to its bin in global memory: with few bins, or
+//         skewed data, many lanes and warps add to the same word.
+// shared: each block counts into its own copy of the bins in shared memory,
+//         then adds that copy to the global counts, one atomic per bin.
+// The atomics' results are unused; neither kind is a load or a store, and
+// Nsight Compute counts them apart from both (global: op_red/op_atom).
+#include "family.h"
+#include "slots.h"
+
+__global__ void histogram_global(const unsigned *__restrict__ in, unsigned *counts,
+                                 long long n, int bins)
+{
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(&counts[in[i] % bins], 1u);
+}
+
+__global__ void histogram_shared(const unsigned *__restrict__ in, unsigned *counts,
+                                 long long n, int bins)
+{
+    extern __shared__ unsigned local[];
+    // Both loops are kept rolled so that one warp instruction is one round.
+#pragma unroll 1
+    for (int b = threadIdx.x; b < bins; b += blockDim.x)
+        local[b] = 0;
+    __syncthreads();
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(&local[in[i] % bins], 1u);
+    __syncthreads();
+#pragma unroll 1
+    for (int b = threadIdx.x; b < bins; b += blockDim.x)
+        atomicAdd(&counts[b], local[b]);
+}
+
+extern "C" int histogram_launch(const gpu_launch *l)
+{
+    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
+    int bins = (int)l->params->v[HISTOGRAM_BINS];
+    const unsigned *in = (const unsigned *)l->buffers[0];
+    unsigned *counts = (unsigned *)l->buffers[1];
+    if (l->params->v[HISTOGRAM_VARIANT] == HISTOGRAM_SHARED)
+        histogram_shared<<<blocks, l->shape.block, bins * sizeof(unsigned), (cudaStream_t)l->stream>>>(
+            in, counts, l->params->v[PARAM_N], bins);
+    else
+        histogram_global<<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
+            in, counts, l->params->v[PARAM_N], bins);
+    return cudaGetLastError();
+}
