@@ -168,6 +168,16 @@ function Result.__tostring(r)
     traffic_lines("loads", r.load, r.model.load, measured),
     traffic_lines("stores", r.store, r.model.store, measured),
   }
+  for _, kind in ipairs({ "shared_load", "shared_store" }) do
+    local sh = r[kind]
+    if sh then
+      lines[#lines + 1] = fmt("  %-10s %s requests · %s wavefronts (ideal %s) · %s bank conflicts%s",
+                              kind == "shared_load" and "shared ld" or "shared st", commas(sh.requests),
+                              commas(sh.wavefronts), commas(sh.ideal_wavefronts), commas(sh.bank_conflicts),
+                              sh.source == "hardware" and fmt(" (hardware; model %s)", commas(sh.model_wavefronts))
+                              or (r.backend == "gpu" and " (model)" or ""))
+    end
+  end
   if r.constant then
     lines[#lines + 1] = fmt("  constant   %s requests · %s passes (%.2f a request: the constant cache serves one address a pass, model)",
                             commas(r.constant.requests), commas(r.constant.passes), r.constant.passes / r.constant.requests)
