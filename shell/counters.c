@@ -253,6 +253,17 @@ int counters_open(int ordinal, char *why, size_t why_size)
     return 0;
 }
 
+/* WARPLAB_REPLAY=user: CUPTI's user replay, where warplab runs every pass itself
+   and nothing is saved and restored between passes (warplab's kernels compute
+   the same outputs each time, and counts do not depend on outputs). Kernel
+   replay, the default, saves and restores the memory a kernel may write, which
+   costs time in proportion to the buffers (docs/performance.md). */
+static int user_replay(void)
+{
+    const char *mode = getenv("WARPLAB_REPLAY");
+    return mode && strcmp(mode, "user") == 0;
+}
+
 /* A fresh counter data image bound to the config: the start of a profiling session. */
 static int begin_session(int ranges, char *why, size_t why_size)
 {
@@ -264,7 +275,7 @@ static int begin_session(int ranges, char *why, size_t why_size)
     config.configSize = profiler.config_size;
     config.pConfig = profiler.config;
     config.range = CUPTI_AutoRange;
-    config.replayMode = CUPTI_KernelReplay;
+    config.replayMode = user_replay() ? CUPTI_UserReplay : CUPTI_KernelReplay;
     config.maxRangesPerPass = (size_t)ranges;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
@@ -273,22 +284,40 @@ static int begin_session(int ranges, char *why, size_t why_size)
            CUPTI_TRY(cupti.cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig");
 }
 
-/* Start, the kernels, Stop and Decode; returns how many ranges were recorded, or -1. */
-static int record_ranges(int items, enqueue_fn enqueue, void *user, char *why, size_t why_size)
+/* One pass: Start, the kernels, Stop; returns how many items were enqueued, -1 on failure. */
+static int record_pass(int items, enqueue_fn enqueue, void *user, int *all_submitted, char *why, size_t why_size)
 {
     CUpti_RangeProfiler_Start_Params start = { .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
     CUpti_RangeProfiler_Stop_Params stop = { .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
-    CUpti_RangeProfiler_DecodeData_Params decode = { .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
-    CUpti_RangeProfiler_GetCounterDataInfo_Params info = { .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
-    start.pRangeProfilerObject = stop.pRangeProfilerObject = decode.pRangeProfilerObject = profiler.profiler;
+    start.pRangeProfilerObject = stop.pRangeProfilerObject = profiler.profiler;
     if (CUPTI_TRY(cupti.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart"))
         return -1;
     int enqueued = 0;
     for (int i = 0; i < items && enqueue(i, user) == 0; i++)
         enqueued++;
     cudaDeviceSynchronize();
-    if (CUPTI_TRY(cupti.cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop") ||
-        CUPTI_TRY(cupti.cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
+    if (CUPTI_TRY(cupti.cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop"))
+        return -1;
+    *all_submitted = stop.isAllPassSubmitted;
+    return enqueued;
+}
+
+/* The passes, Decode; returns how many ranges were recorded, or -1. */
+static int record_ranges(int items, enqueue_fn enqueue, void *user, char *why, size_t why_size)
+{
+    CUpti_RangeProfiler_DecodeData_Params decode = { .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = { .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
+    int all_submitted = 0, enqueued = 0;
+    decode.pRangeProfilerObject = profiler.profiler;
+    /* kernel replay: one Start/Stop does every pass; user replay: one a pass */
+    for (size_t pass = 0; !all_submitted && pass <= profiler.passes + 1; pass++) {
+        enqueued = record_pass(items, enqueue, user, &all_submitted, why, why_size);
+        if (enqueued < 0)
+            return -1;
+        if (!user_replay())
+            break;
+    }
+    if (CUPTI_TRY(cupti.cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
         return -1;
     if (enqueued < items) {
         snprintf(why, why_size, "a profiled launch failed");
