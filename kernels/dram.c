@@ -78,6 +78,37 @@ static int locate(const struct dram_tracker *t, uint64_t address, uint64_t *offs
     return buffer >= 0 && buffer < t->buffer_count ? buffer : -1;
 }
 
+/* Sectors the lanes of one request cover only in part: the lanes' byte
+   ranges in address order, merged, summed sector by sector. */
+static uint64_t partial_sectors_by_lane(const struct warp_access *a)
+{
+    struct warp_access e = *a;
+    uint64_t start[WARP_SIZE], sector = 0, covered = 0, partial = 0, reached = 0;
+    int n = 0;
+    warp_access_expand(&e);
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        if (e.active >> lane & 1) {
+            int k = n++;
+            for (; k > 0 && start[k - 1] > e.addr[lane]; k--)
+                start[k] = start[k - 1];
+            start[k] = e.addr[lane];
+        }
+    for (int i = 0; i < n; i++) {
+        uint64_t from = start[i] > reached ? start[i] : reached, end = start[i] + (uint64_t)e.bytes;
+        for (; from < end; from = (from / SECTOR_BYTES + 1) * SECTOR_BYTES) {
+            uint64_t upto = (from / SECTOR_BYTES + 1) * SECTOR_BYTES;
+            if (from / SECTOR_BYTES != sector || covered == 0) {
+                partial += covered > 0 && covered < SECTOR_BYTES;
+                sector = from / SECTOR_BYTES;
+                covered = 0;
+            }
+            covered += (end < upto ? end : upto) - from;
+        }
+        reached = end > reached ? end : reached;
+    }
+    return partial + (covered > 0 && covered < SECTOR_BYTES);
+}
+
 /* Bytes of one lane's element that fall in each 32-byte sector are counted
    per request: a sector the request covers only in part needs a read first. */
 static uint64_t partial_sectors(const struct warp_access *a)
@@ -91,7 +122,7 @@ static uint64_t partial_sectors(const struct warp_access *a)
     }
     if (a->bytes >= SECTOR_BYTES)
         return 0;
-    return (uint64_t)(a->affine ? a->lane_count : __builtin_popcount(a->active));   /* scattered: each lane's sector */
+    return partial_sectors_by_lane(a);   /* scattered or in several runs: sector by sector */
 }
 
 /* Lane by lane: the element's first and last unit. */

@@ -147,6 +147,30 @@ static void test_dram_estimate(void)
     ok(c.dram.estimated, "small launches are tracked");
 }
 
+/* Write-allocate for a store whose lanes form several runs (a warp over two
+   or four rows of a 16- or 8-wide block): only sectors it fills in part are read. */
+static uint64_t allocate_bytes(int run_lanes, uint64_t first, uint64_t row_bytes)
+{
+    size_t bytes[1] = { 1 << 20 };
+    struct dram_tracker *t = dram_tracker_new(1, bytes);
+    struct dram_estimate d = { 0 };
+    struct warp_access a = { .kind = ACCESS_STORE, .bytes = 4, .active = 0xffffffffu };
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        a.addr[lane] = (1ull << 40) + first + (uint64_t)(lane / run_lanes) * row_bytes + 4ull * (lane % run_lanes);
+    dram_add(t, &d, &a);
+    dram_tracker_free(t);
+    return d.write_allocate_bytes;
+}
+
+static void test_write_allocate_runs(void)
+{
+    is_int(allocate_bytes(16, 0, 4096), 0, "two runs of 64 aligned bytes: whole sectors, no write-allocate");
+    is_int(allocate_bytes(8, 0, 4096), 0, "four runs of 32 aligned bytes: whole sectors, no write-allocate");
+    is_int(allocate_bytes(16, 4, 4096), 4 * 32, "two runs of 64 bytes off by 4: 2 partial sectors each");
+    is_int(allocate_bytes(8, 16, 4096), 8 * 32, "four runs of 32 bytes off by 16: 2 partial sectors each");
+    is_int(allocate_bytes(16, 0, 32), 0, "two runs that overlap in half: whole sectors still");
+}
+
 /* A shared-memory access with explicit lane addresses. */
 static int wavefronts_of(int bytes, const uint64_t *addr)
 {
@@ -221,6 +245,7 @@ int main(void)
     test_strides_and_offsets();
     test_affine_matches_lanes();
     test_dram_estimate();
+    test_write_allocate_runs();
     test_offset_notes_experiment();
     test_strided();
     test_copy_widths();
