@@ -125,17 +125,33 @@ static uint64_t partial_sectors(const struct warp_access *a)
     return partial_sectors_by_lane(a);   /* scattered or in several runs: sector by sector */
 }
 
-/* Lane by lane: the element's first and last unit. */
+/* Sets bit i (when under limit); returns 1 when it was new. */
+static uint64_t set_bit(uint64_t *bits, size_t limit, uint64_t i)
+{
+    if (i >= limit)
+        return 0;
+    uint64_t mask = 1ull << (i % 64), was = bits[i / 64] & mask;
+    bits[i / 64] |= mask;
+    return was == 0;
+}
+
+/* Lane by lane: the element's first and last unit (elements of at most 16
+   bytes touch at most two units of 32 or 64). */
 static void add_lanes(const struct dram_tracker *t, uint64_t **bits, const size_t *limits, int unit,
                       const struct warp_access *a, uint64_t *added)
 {
+    int shift = __builtin_ctz((unsigned)unit);
     for (int lane = 0; lane < WARP_SIZE; lane++) {
         uint64_t offset;
         if (!(a->active >> lane & 1))
             continue;
         int buffer = locate(t, a->addr[lane], &offset);
-        if (buffer >= 0)
-            *added += set_range(bits[buffer], limits[buffer], offset / unit, (offset + a->bytes - 1) / unit);
+        if (buffer < 0)
+            continue;
+        uint64_t first = offset >> shift, last = (offset + a->bytes - 1) >> shift;
+        *added += set_bit(bits[buffer], limits[buffer], first);
+        if (last != first)
+            *added += set_bit(bits[buffer], limits[buffer], last);
     }
 }
 

@@ -33,31 +33,29 @@ static int count_distinct(uint64_t *unit, int n)
     return distinct;
 }
 
-/* Distinct units of `unit_bytes` covered by the active lanes' bytes. */
-static int distinct_units(const struct warp_access *a, int unit_bytes)
-{
-    uint64_t unit[2 * WARP_SIZE];
-    int n = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane++) {
-        if (!(a->active >> lane & 1))
-            continue;
-        uint64_t first = a->addr[lane] / unit_bytes;
-        uint64_t last = (a->addr[lane] + a->bytes - 1) / unit_bytes;
-        unit[n++] = first;
-        if (last != first)
-            unit[n++] = last;
-    }
-    return count_distinct(unit, n);
-}
-
 /* Sectors and lines of one instruction. */
 struct units {
     int sectors, lines;
 };
 
+/* The distinct 32-byte sectors the active lanes' bytes touch, sorted; then the
+   distinct 128-byte lines among them (a line is 4 sectors). Shifts, not
+   divisions: this runs for every instruction that is not affine. */
 static struct units count_units(const struct warp_access *a)
 {
-    struct units u = { distinct_units(a, SECTOR_BYTES), distinct_units(a, LINE_BYTES) };
+    uint64_t sector[2 * WARP_SIZE];
+    int n = 0;
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        if (!(a->active >> lane & 1))
+            continue;
+        uint64_t first = a->addr[lane] >> 5, last = (a->addr[lane] + a->bytes - 1) >> 5;
+        sector[n++] = first;
+        if (last != first)
+            sector[n++] = last;
+    }
+    struct units u = { count_distinct(sector, n), n > 0 };
+    for (int i = 1; i < n; i++)
+        u.lines += sector[i] >> 2 != sector[i - 1] >> 2;
     return u;
 }
 
@@ -103,29 +101,27 @@ void traffic_add(struct traffic *t, const struct warp_access *a)
     t->bytes += bytes;
 }
 
-/* The most distinct words any bank holds for lanes first .. first + count - 1. */
+/* The most distinct words any bank holds for lanes first .. first + count - 1:
+   the words in order (lanes mostly walk upwards), each new one counted in its bank. */
 static int phase_wavefronts(const struct warp_access *a, int first, int count)
 {
     uint64_t words[WARP_SIZE * 4];
-    int banks_of[WARP_SIZE * 4], n = 0, most = 0;
+    int n = 0, in_bank[SHARED_BANKS] = { 0 }, most = 0;
     for (int lane = first; lane < first + count; lane++) {
         if (!(a->active >> lane & 1))
             continue;
         for (uint64_t word = a->addr[lane] / BANK_BYTES; word <= (a->addr[lane] + a->bytes - 1) / BANK_BYTES; word++) {
-            int seen = 0;
-            for (int k = 0; k < n && !seen; k++)
-                seen = words[k] == word;
-            if (!seen) {
-                words[n] = word;
-                banks_of[n++] = (int)(word % SHARED_BANKS);
-            }
+            int k = n++;
+            for (; k > 0 && words[k - 1] > word; k--)
+                words[k] = words[k - 1];
+            words[k] = word;
         }
     }
-    for (int bank = 0; bank < SHARED_BANKS; bank++) {
-        int in_bank = 0;
-        for (int k = 0; k < n; k++)
-            in_bank += banks_of[k] == bank;
-        most = in_bank > most ? in_bank : most;
+    for (int k = 0; k < n; k++) {
+        if (k > 0 && words[k] == words[k - 1])
+            continue;   /* lanes on one word share it */
+        int bank = (int)(words[k] % SHARED_BANKS);
+        most = ++in_bank[bank] > most ? in_bank[bank] : most;
     }
     return most;
 }
@@ -153,6 +149,13 @@ void shared_add(struct shared_traffic *t, const struct warp_access *a)
 /* A constant-memory load: the constant cache serves one address per pass. */
 static void constant_add(struct constant_traffic *t, const struct warp_access *a)
 {
+    if (a->affine) {   /* evenly spaced: one address (step 0) or all distinct */
+        if (a->lane_count > 0) {
+            t->requests++;
+            t->passes += a->step == 0 ? 1 : (uint64_t)a->lane_count;
+        }
+        return;
+    }
     struct warp_access expanded = *a;
     uint64_t addresses[WARP_SIZE];
     int n = 0;
