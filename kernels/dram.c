@@ -140,7 +140,8 @@ static uint64_t set_bit(uint64_t *bits, size_t limit, uint64_t i)
 static void add_lanes(const struct dram_tracker *t, uint64_t **bits, const size_t *limits, int unit,
                       const struct warp_access *a, uint64_t *added)
 {
-    int shift = __builtin_ctz((unsigned)unit);
+    int shift = __builtin_ctz((unsigned)unit), previous_buffer = -1;
+    uint64_t previous_first = 0, previous_last = 0;
     for (int lane = 0; lane < WARP_SIZE; lane++) {
         uint64_t offset;
         if (!(a->active >> lane & 1))
@@ -149,6 +150,11 @@ static void add_lanes(const struct dram_tracker *t, uint64_t **bits, const size_
         if (buffer < 0)
             continue;
         uint64_t first = offset >> shift, last = (offset + a->bytes - 1) >> shift;
+        if (buffer == previous_buffer && first == previous_first && last == previous_last)
+            continue;   /* the same units as the lane before: already set */
+        previous_buffer = buffer;
+        previous_first = first;
+        previous_last = last;
         *added += set_bit(bits[buffer], limits[buffer], first);
         if (last != first)
             *added += set_bit(bits[buffer], limits[buffer], last);

@@ -49,7 +49,8 @@ static struct units count_units(const struct warp_access *a)
         if (!(a->active >> lane & 1))
             continue;
         uint64_t first = a->addr[lane] >> 5, last = (a->addr[lane] + a->bytes - 1) >> 5;
-        sector[n++] = first;
+        if (n == 0 || sector[n - 1] != first)   /* neighbouring lanes often share a sector */
+            sector[n++] = first;
         if (last != first)
             sector[n++] = last;
     }
@@ -105,12 +106,15 @@ void traffic_add(struct traffic *t, const struct warp_access *a)
    the words in order (lanes mostly walk upwards), each new one counted in its bank. */
 static int phase_wavefronts(const struct warp_access *a, int first, int count)
 {
-    uint64_t words[WARP_SIZE * 4];
+    uint64_t words[WARP_SIZE * 4], last_word = 0;
     int n = 0, in_bank[SHARED_BANKS] = { 0 }, most = 0;
     for (int lane = first; lane < first + count; lane++) {
         if (!(a->active >> lane & 1))
             continue;
         for (uint64_t word = a->addr[lane] / BANK_BYTES; word <= (a->addr[lane] + a->bytes - 1) / BANK_BYTES; word++) {
+            if (n > 0 && word == last_word)
+                continue;   /* the word just added (a broadcast): nothing new */
+            last_word = word;
             int k = n++;
             for (; k > 0 && words[k - 1] > word; k--)
                 words[k] = words[k - 1];
