@@ -140,21 +140,22 @@ static uint64_t set_bit(uint64_t *bits, size_t limit, uint64_t i)
 static void add_lanes(const struct dram_tracker *t, uint64_t **bits, const size_t *limits, int unit,
                       const struct warp_access *a, uint64_t *added)
 {
-    int shift = __builtin_ctz((unsigned)unit), previous_buffer = -1;
+    int shift = __builtin_ctz((unsigned)unit), seen = 0;
     uint64_t previous_first = 0, previous_last = 0;
     for (int lane = 0; lane < WARP_SIZE; lane++) {
         uint64_t offset;
         if (!(a->active >> lane & 1))
             continue;
+        uint64_t unit_first = a->addr[lane] >> shift, unit_last = (a->addr[lane] + a->bytes - 1) >> shift;
+        if (seen && unit_first == previous_first && unit_last == previous_last)
+            continue;   /* the same units as the lane before: already set */
+        seen = 1;
+        previous_first = unit_first;
+        previous_last = unit_last;
         int buffer = locate(t, a->addr[lane], &offset);
         if (buffer < 0)
             continue;
         uint64_t first = offset >> shift, last = (offset + a->bytes - 1) >> shift;
-        if (buffer == previous_buffer && first == previous_first && last == previous_last)
-            continue;   /* the same units as the lane before: already set */
-        previous_buffer = buffer;
-        previous_first = first;
-        previous_last = last;
         *added += set_bit(bits[buffer], limits[buffer], first);
         if (last != first)
             *added += set_bit(bits[buffer], limits[buffer], last);
@@ -171,9 +172,13 @@ static uint64_t add_units(const struct dram_tracker *t, uint64_t **bits, const s
         uint64_t end = offset + (uint64_t)(a->lane_count - 1) * (uint64_t)a->step + (uint64_t)a->bytes - 1;
         return buffer < 0 ? 0 : set_range(bits[buffer], limits[buffer], offset / unit, end / unit);
     }
-    struct warp_access expanded = *a;
-    warp_access_expand(&expanded);
-    add_lanes(t, bits, limits, unit, &expanded, &added);
+    struct warp_access expanded;
+    if (a->affine) {
+        expanded = *a;
+        warp_access_expand(&expanded);
+        a = &expanded;
+    }
+    add_lanes(t, bits, limits, unit, a, &added);
     return added;
 }
 

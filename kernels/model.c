@@ -103,40 +103,45 @@ void traffic_add(struct traffic *t, const struct warp_access *a)
 }
 
 /* The most distinct words any bank holds for lanes first .. first + count - 1:
-   the words in order (lanes mostly walk upwards), each new one counted in its bank. */
+   each bank keeps a chain of the words seen in it, so a word is looked up
+   among its bank's words only. */
 static int phase_wavefronts(const struct warp_access *a, int first, int count)
 {
     uint64_t words[WARP_SIZE * 4], last_word = 0;
-    int n = 0, in_bank[SHARED_BANKS] = { 0 }, most = 0;
+    int next[WARP_SIZE * 4], head[SHARED_BANKS], in_bank[SHARED_BANKS] = { 0 }, n = 0, most = 0;
+    memset(head, -1, sizeof head);
     for (int lane = first; lane < first + count; lane++) {
         if (!(a->active >> lane & 1))
             continue;
         for (uint64_t word = a->addr[lane] / BANK_BYTES; word <= (a->addr[lane] + a->bytes - 1) / BANK_BYTES; word++) {
             if (n > 0 && word == last_word)
-                continue;   /* the word just added (a broadcast): nothing new */
+                continue;   /* the word just seen (a broadcast): nothing new */
             last_word = word;
-            int k = n++;
-            for (; k > 0 && words[k - 1] > word; k--)
-                words[k] = words[k - 1];
-            words[k] = word;
+            int bank = (int)(word % SHARED_BANKS), k = head[bank];
+            while (k >= 0 && words[k] != word)
+                k = next[k];
+            if (k >= 0)
+                continue;   /* lanes on one word share it */
+            words[n] = word;
+            next[n] = head[bank];
+            head[bank] = n++;
+            most = ++in_bank[bank] > most ? in_bank[bank] : most;
         }
-    }
-    for (int k = 0; k < n; k++) {
-        if (k > 0 && words[k] == words[k - 1])
-            continue;   /* lanes on one word share it */
-        int bank = (int)(words[k] % SHARED_BANKS);
-        most = ++in_bank[bank] > most ? in_bank[bank] : most;
     }
     return most;
 }
 
 int shared_wavefronts(const struct warp_access *a)
 {
-    struct warp_access expanded = *a;
+    struct warp_access expanded;
     int lanes_per_phase = a->bytes <= 4 ? WARP_SIZE : 128 / a->bytes, total = 0;
-    warp_access_expand(&expanded);
+    if (a->affine) {
+        expanded = *a;
+        warp_access_expand(&expanded);
+        a = &expanded;
+    }
     for (int first = 0; first < WARP_SIZE; first += lanes_per_phase)
-        total += phase_wavefronts(&expanded, first, lanes_per_phase);
+        total += phase_wavefronts(a, first, lanes_per_phase);
     return total;
 }
 
