@@ -145,13 +145,41 @@ int shared_wavefronts(const struct warp_access *a)
     return total;
 }
 
+/* Affine shared-memory accesses: the wavefronts depend only on where the
+   first address falls in a 128-byte row of the 32 banks, the step, the
+   width, the first lane (phases go by lane) and the lane count, so they are
+   computed once per such key and remembered. */
+enum { SHARED_CACHE_SIZE = 1024 };
+static struct shared_entry {
+    int used;
+    uint64_t first_in_row;
+    int64_t step;
+    int bytes, first_lane, lane_count, wavefronts;
+} shared_cache[SHARED_CACHE_SIZE];
+
+static int affine_wavefronts(const struct warp_access *a)
+{
+    uint64_t first_in_row = a->first_addr % (SHARED_BANKS * BANK_BYTES);
+    uint64_t hash = (first_in_row * 31 + (uint64_t)a->step * 131 + (uint64_t)a->bytes * 7 +
+                     (uint64_t)a->first_lane * 17 + (uint64_t)a->lane_count) % SHARED_CACHE_SIZE;
+    struct shared_entry *e = &shared_cache[hash];
+    if (e->used && e->first_in_row == first_in_row && e->step == a->step && e->bytes == a->bytes &&
+        e->first_lane == a->first_lane && e->lane_count == a->lane_count)
+        return e->wavefronts;
+    struct warp_access moved = *a;
+    moved.first_addr = first_in_row + (1ull << 39);   /* same banks, same words apart, no lane below 0 */
+    *e = (struct shared_entry){ 1, first_in_row, a->step, a->bytes, a->first_lane, a->lane_count,
+                                shared_wavefronts(&moved) };
+    return e->wavefronts;
+}
+
 void shared_add(struct shared_traffic *t, const struct warp_access *a)
 {
     int lanes = a->affine ? a->lane_count : __builtin_popcount(a->active);
     if (lanes == 0)
         return;
     t->requests++;
-    t->wavefronts += (uint64_t)shared_wavefronts(a);
+    t->wavefronts += (uint64_t)(a->affine ? affine_wavefronts(a) : shared_wavefronts(a));
     t->ideal_wavefronts += (uint64_t)((lanes * a->bytes + 127) / 128);
 }
 
