@@ -7,12 +7,15 @@
 #include "registry.h"
 
 extern const struct family family_copy, family_offset, family_strided;
+extern const struct family family_conv2d, family_matmul;
 extern const struct family family_wrong, family_fault;
 
 const struct family *const families[] = {
     &family_copy,
     &family_offset,
     &family_strided,
+    &family_conv2d,
+    &family_matmul,
     /* test-only families last: hidden unless registry_enable_test_families() */
     &family_wrong,
     &family_fault,
