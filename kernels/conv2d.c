@@ -23,9 +23,9 @@ static const long long conv2d_tiles[] = { 8, 16, 32, 0 };
 enum { CONV2D_NAIVE, CONV2D_TILED };
 
 static const struct param_decl conv2d_params[] = {
-    { "width", PARAM_INT, 2048, 1, 16384, NULL, NULL, 0,
+    { "width", PARAM_INT, 1024, 1, 16384, NULL, NULL, 0,
       "image width in pixels (floats per row)", "图像宽度（像素数，每行的 float 个数）" },
-    { "height", PARAM_INT, 2048, 1, 16384, NULL, NULL, 0,
+    { "height", PARAM_INT, 1024, 1, 16384, NULL, NULL, 0,
       "image height in pixels (rows)", "图像高度（像素数，行数）" },
     { "variant", PARAM_CHOICE, CONV2D_NAIVE, 0, 0, NULL, conv2d_variants, 0,
       "\"naive\" reads every neighbour from global memory; \"tiled\" copies the block's tile and its halo into shared memory first",

@@ -16,11 +16,11 @@ enum { MATMUL_NAIVE, MATMUL_TILED };
 enum { MATMUL_MAX_SIZE = 2048 };
 
 static const struct param_decl matmul_params[] = {
-    { "m", PARAM_INT, 512, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
+    { "m", PARAM_INT, 256, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
       "rows of A and C", "A 和 C 的行数" },
-    { "n", PARAM_INT, 512, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
+    { "n", PARAM_INT, 256, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
       "columns of B and C", "B 和 C 的列数" },
-    { "k", PARAM_INT, 512, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
+    { "k", PARAM_INT, 256, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
       "columns of A and rows of B: the products summed for each element of C",
       "A 的列数、B 的行数：C 的每个元素累加的乘积个数" },
     { "variant", PARAM_CHOICE, MATMUL_NAIVE, 0, 0, NULL, matmul_variants, 0,
