@@ -11,6 +11,7 @@
 ** variant's own image loads). The model counts each ld.const as a constant
 ** load of the tap's offset in the bank.
 */
+#include <string.h>
 #include "tile_grid.h"
 #include "slots.h"
 #include "conv2d.h"
@@ -91,28 +92,22 @@ static void conv2d_reference(const struct params *p, void *const *buffers)
         }
 }
 
-/* One warp, worked out once per page. */
+/* One warp, worked out once and kept while the model asks for its pages. */
 struct conv2d_warp {
-    const struct params *p;
-    const uint64_t *base;
+    struct params params;
+    uint64_t base[2];
+    long long warp;
+    int valid, tiled;
     long long width, height;
     int radius, size, span, rounds;
-    long long x[WARP_SIZE], y[WARP_SIZE];   /* each lane's output pixel */
     int thread[WARP_SIZE];                  /* each lane's thread index in its block */
     long long left, top;                    /* the halo region's top-left pixel (tiled) */
     uint32_t in_image;                      /* lanes whose pixel is in the image */
+    uint64_t row_at[2 * CONV2D_MAX_RADIUS + 1][WARP_SIZE];   /* &in[clamped y + fy - r][0] */
+    uint64_t column_at[2 * CONV2D_MAX_RADIUS + 1][WARP_SIZE];   /* 4 * clamped (x + fx - r) */
+    uint64_t out_at[WARP_SIZE];             /* &out[y][x] */
     struct tile_warp w;
 };
-
-/* Global load of tap (fy, fx) by every lane in the image (naive). */
-static void naive_tap_load(const struct conv2d_warp *s, int fy, int fx, struct warp_access *acc)
-{
-    uint64_t addr[WARP_SIZE];
-    for (int lane = 0; lane < WARP_SIZE; lane++)
-        addr[lane] = s->base[0] + 4 * (uint64_t)(clamp_to(s->y[lane] + fy - s->radius, s->height) * s->width +
-                                                 clamp_to(s->x[lane] + fx - s->radius, s->width));
-    warp_lanes(acc, ACCESS_LOAD, 4, s->in_image, addr);
-}
 
 /* Round j of the halo copy: region element thread + j * tile^2, global load or shared store. */
 static void region_copy(const struct conv2d_warp *s, int round, int store, struct warp_access *acc)
@@ -134,13 +129,18 @@ static void region_copy(const struct conv2d_warp *s, int round, int store, struc
     warp_lanes(acc, store ? ACCESS_SHARED_STORE : ACCESS_LOAD, 4, active, addr);
 }
 
-/* Shared load of tap (fy, fx) from the halo region (tiled). */
-static void tiled_tap_load(const struct conv2d_warp *s, int fy, int fx, struct warp_access *acc)
+/* Tap (fy, fx): the neighbour from global memory (naive) or from the halo region (tiled). */
+static void tap_load(const struct conv2d_warp *s, int fy, int fx, struct warp_access *acc)
 {
     uint64_t addr[WARP_SIZE];
-    for (int lane = 0; lane < WARP_SIZE; lane++)
-        addr[lane] = 4 * (uint64_t)((s->w.ty[lane] + fy) * s->span + s->w.tx[lane] + fx);
-    warp_lanes(acc, ACCESS_SHARED_LOAD, 4, s->in_image, addr);
+    if (s->tiled) {
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            addr[lane] = 4 * (uint64_t)((s->w.ty[lane] + fy) * s->span + s->w.tx[lane] + fx);
+    } else {
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            addr[lane] = s->row_at[fy][lane] + s->column_at[fx][lane];
+    }
+    warp_lanes(acc, s->tiled ? ACCESS_SHARED_LOAD : ACCESS_LOAD, 4, s->in_image, addr);
 }
 
 /* Instruction `index` of the warp, in the kernel's order: (tiled) the halo
@@ -150,36 +150,35 @@ static void conv2d_instruction(const void *state, long long index, struct warp_a
 {
     const struct conv2d_warp *s = state;
     uint64_t addr[WARP_SIZE];
-    int tiled = s->p->v[CONV2D_VARIANT] == CONV2D_TILED;
-    long long copies = tiled ? 2LL * s->rounds : 0, taps = taps_of(s->radius);
+    long long copies = s->tiled ? 2LL * s->rounds : 0, taps = taps_of(s->radius);
     if (index < copies) {
         region_copy(s, (int)(index / 2), (int)(index % 2), acc);
         return;
     }
     index -= copies;
-    if (index < 2 * taps) {
-        int tap = (int)(index / 2), fy = tap / s->size, fx = tap % s->size;
-        if (index % 2 == 0) {
-            for (int lane = 0; lane < WARP_SIZE; lane++)
-                addr[lane] = 4 * (uint64_t)tap;
-            warp_lanes(acc, ACCESS_CONSTANT_LOAD, 4, s->in_image, addr);
-        } else if (tiled) {
-            tiled_tap_load(s, fy, fx, acc);
-        } else {
-            naive_tap_load(s, fy, fx, acc);
-        }
+    if (index >= 2 * taps) {
+        warp_lanes(acc, ACCESS_STORE, 4, s->in_image, s->out_at);
+        return;
+    }
+    int tap = (int)(index / 2);
+    if (index % 2 == 1) {
+        tap_load(s, tap / s->size, tap % s->size, acc);
         return;
     }
     for (int lane = 0; lane < WARP_SIZE; lane++)
-        addr[lane] = s->base[1] + 4 * (uint64_t)(s->y[lane] * s->width + s->x[lane]);
-    warp_lanes(acc, ACCESS_STORE, 4, s->in_image, addr);
+        addr[lane] = 4 * (uint64_t)tap;   /* the weight's offset in the constant bank */
+    warp_lanes(acc, ACCESS_CONSTANT_LOAD, 4, s->in_image, addr);
 }
 
 static void conv2d_locate(struct conv2d_warp *s, const struct params *p, const uint64_t *base, long long warp)
 {
     int tile = (int)p->v[CONV2D_TILE];
-    s->p = p;
-    s->base = base;
+    s->params = *p;
+    s->base[0] = base[0];
+    s->base[1] = base[1];
+    s->warp = warp;
+    s->valid = 1;
+    s->tiled = p->v[CONV2D_VARIANT] == CONV2D_TILED;
     s->width = p->v[CONV2D_WIDTH];
     s->height = p->v[CONV2D_HEIGHT];
     s->radius = (int)p->v[CONV2D_RADIUS];
@@ -191,21 +190,26 @@ static void conv2d_locate(struct conv2d_warp *s, const struct params *p, const u
     s->top = s->w.block_y * tile - s->radius;
     s->in_image = 0;
     for (int lane = 0; lane < WARP_SIZE; lane++) {
-        s->x[lane] = s->w.block_x * tile + s->w.tx[lane];
-        s->y[lane] = s->w.block_y * tile + s->w.ty[lane];
+        long long x = s->w.block_x * tile + s->w.tx[lane], y = s->w.block_y * tile + s->w.ty[lane];
         s->thread[lane] = s->w.ty[lane] * tile + s->w.tx[lane];
-        s->in_image |= (uint32_t)(s->x[lane] < s->width && s->y[lane] < s->height) << lane;
+        s->in_image |= (uint32_t)(x < s->width && y < s->height) << lane;
+        s->out_at[lane] = base[1] + 4 * (uint64_t)(y * s->width + x);
+        for (int f = 0; f < s->size; f++) {
+            s->row_at[f][lane] = base[0] + 4 * (uint64_t)(clamp_to(y + f - s->radius, s->height) * s->width);
+            s->column_at[f][lane] = 4 * (uint64_t)clamp_to(x + f - s->radius, s->width);
+        }
     }
 }
 
+/* The model asks for a warp's pages in turn: the warp is worked out at its first page. */
 static int conv2d_warp_page(const struct params *p, const uint64_t *base, long long warp,
                             long long page, struct warp_access *acc)
 {
-    struct conv2d_warp s;
-    conv2d_locate(&s, p, base, warp);
-    long long instructions = 2LL * taps_of(s.radius) + 1;
-    if (p->v[CONV2D_VARIANT] == CONV2D_TILED)
-        instructions += 2LL * s.rounds;
+    static _Thread_local struct conv2d_warp s;
+    if (!s.valid || s.warp != warp || s.base[0] != base[0] || s.base[1] != base[1] ||
+        memcmp(&s.params, p, sizeof *p) != 0)
+        conv2d_locate(&s, p, base, warp);
+    long long instructions = 2LL * taps_of(s.radius) + 1 + (s.tiled ? 2LL * s.rounds : 0);
     return tile_page(page, instructions, conv2d_instruction, &s, acc);
 }
 

@@ -3,7 +3,7 @@
 ** product read from global memory (naive), or tiles of A and B staged in
 ** shared memory, each element fetched once per block (tiled).
 */
-#include <stdlib.h>
+#include <string.h>
 #include "tile_grid.h"
 #include "slots.h"
 
@@ -80,9 +80,12 @@ static void matmul_reference(const struct params *p, void *const *buffers)
     }
 }
 
-/* One warp, worked out once per page. */
+/* One warp, worked out once and kept while the model asks for its pages. */
 struct matmul_warp {
-    const uint64_t *base;
+    struct params params;
+    uint64_t base[3];
+    long long warp;
+    int valid;
     long long m, n, k;
     int tile;
     long long row[WARP_SIZE], col[WARP_SIZE];
@@ -154,21 +157,30 @@ static void tiled_instruction(const void *state, long long index, struct warp_ac
     warp_lanes(acc, ACCESS_SHARED_LOAD, 4, 0xffffffffu, addr);
 }
 
+static void matmul_locate(struct matmul_warp *s, const struct params *p, const uint64_t *base, long long warp)
+{
+    *s = (struct matmul_warp){ .params = *p, .base = { base[0], base[1], base[2] }, .warp = warp, .valid = 1,
+                               .m = p->v[MATMUL_M], .n = p->v[MATMUL_N], .k = p->v[MATMUL_K],
+                               .tile = (int)p->v[MATMUL_TILE] };
+    tile_warp_locate(&s->w, s->tile, s->n, warp);
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        s->row[lane] = s->w.block_y * s->tile + s->w.ty[lane];
+        s->col[lane] = s->w.block_x * s->tile + s->w.tx[lane];
+        s->in_c |= (uint32_t)(s->row[lane] < s->m && s->col[lane] < s->n) << lane;
+        s->a_row[lane] = base[0] + 4 * (uint64_t)(s->row[lane] * s->k);
+        s->b_col[lane] = base[1] + 4 * (uint64_t)s->col[lane];
+        s->c_at[lane] = base[2] + 4 * (uint64_t)(s->row[lane] * s->n + s->col[lane]);
+    }
+}
+
+/* The model asks for a warp's pages in turn: the warp is worked out at its first page. */
 static int matmul_warp_page(const struct params *p, const uint64_t *base, long long warp,
                             long long page, struct warp_access *acc)
 {
-    struct matmul_warp s = { .base = base, .m = p->v[MATMUL_M], .n = p->v[MATMUL_N], .k = p->v[MATMUL_K],
-                             .tile = (int)p->v[MATMUL_TILE] };
-    tile_warp_locate(&s.w, s.tile, s.n, warp);
-    s.in_c = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane++) {
-        s.row[lane] = s.w.block_y * s.tile + s.w.ty[lane];
-        s.col[lane] = s.w.block_x * s.tile + s.w.tx[lane];
-        s.in_c |= (uint32_t)(s.row[lane] < s.m && s.col[lane] < s.n) << lane;
-        s.a_row[lane] = base[0] + 4 * (uint64_t)(s.row[lane] * s.k);
-        s.b_col[lane] = base[1] + 4 * (uint64_t)s.col[lane];
-        s.c_at[lane] = base[2] + 4 * (uint64_t)(s.row[lane] * s.n + s.col[lane]);
-    }
+    static _Thread_local struct matmul_warp s;
+    if (!s.valid || s.warp != warp || memcmp(s.base, base, sizeof s.base) != 0 ||
+        memcmp(&s.params, p, sizeof *p) != 0)
+        matmul_locate(&s, p, base, warp);
     if (p->v[MATMUL_VARIANT] == MATMUL_NAIVE)   /* threads outside C return at once */
         return s.in_c ? tile_page(page, 2 * s.k + 1, naive_instruction, &s, acc) : 0;
     long long steps = (s.k + s.tile - 1) / s.tile;
