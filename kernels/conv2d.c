@@ -8,8 +8,10 @@
 ** serves in one pass, and the image's loads stay the only global loads, so
 ** load sectors per request describe the image alone (a global filter would
 ** add (2r+1)^2 one-sector requests per warp to them, more than the tiled
-** variant's own image loads). The model counts each ld.const as a constant
-** load of the tap's offset in the bank.
+** variant's own image loads). The filters of every radius sit in one table
+** built when the kernel is compiled (kernels/conv2d.h), so a launch copies
+** nothing into constant memory. The model counts each ld.const as a
+** constant load of the weight's offset in that table.
 */
 #include <string.h>
 #include "tile_grid.h"
@@ -165,8 +167,8 @@ static void conv2d_instruction(const void *state, long long index, struct warp_a
         tap_load(s, tap / s->size, tap % s->size, acc);
         return;
     }
-    for (int lane = 0; lane < WARP_SIZE; lane++)
-        addr[lane] = 4 * (uint64_t)tap;   /* the weight's offset in the constant bank */
+    for (int lane = 0; lane < WARP_SIZE; lane++)   /* the weight's place in the constant table */
+        addr[lane] = 4 * (uint64_t)(conv2d_first_tap(s->radius) + tap);
     warp_lanes(acc, ACCESS_CONSTANT_LOAD, 4, s->in_image, addr);
 }
 
