@@ -123,6 +123,14 @@ struct family {
     double tolerance;           /* relative tolerance of the check; 0: bit for bit */
     int accumulates;            /* the kernel adds into its outputs: they are reset before every run */
     int min_compute_capability; /* e.g. 80 for cp.async; 0: any */
+    /* Optional, for warps that run more memory instructions than one call of
+       warp_accesses may return (loops): page `page` of the warp's
+       instructions in program order, at most MAX_WARP_ACCESSES of them;
+       returns 0 past the last page (only the last page may hold fewer than
+       MAX_WARP_ACCESSES). The model walks every page; warp_accesses then gives
+       page 0 (what warp maps draw). */
+    int (*warp_page)(const struct params *p, const uint64_t *base, long long warp,
+                     long long page, struct warp_access *acc);
 };
 
 /* In a build without CUDA the launchers do not exist. */

@@ -270,6 +270,13 @@ int model_run(const struct family *f, const struct params *p,
             dram_tracker_free(dram);
             return -1;
         }
+        if (f->warp_page) {   /* loops: the warp's instructions page by page */
+            int count;
+            for (long long page = 0; (count = f->warp_page(p, base, w, page, acc)) > 0; page++)
+                for (int i = 0; i < count; i++)
+                    count_access(out, dram, &acc[i]);
+            continue;
+        }
         int count = f->warp_accesses(p, base, w, acc);
         for (int i = 0; i < count; i++)
             count_access(out, dram, &acc[i]);

@@ -13,6 +13,7 @@ extern const struct family family_aos_soa, family_particles;
 extern const struct family family_traverse, family_transpose;
 extern const struct family family_reuse, family_bank, family_working_set, family_prefetch;
 extern const struct family family_gather, family_spmv, family_histogram;
+extern const struct family family_conv2d, family_matmul;
 extern const struct family family_wrong, family_fault;
 
 const struct family *const families[] = {
@@ -34,6 +35,8 @@ const struct family *const families[] = {
     &family_gather,
     &family_spmv,
     &family_histogram,
+    &family_conv2d,
+    &family_matmul,
     /* test-only families last: hidden unless registry_enable_test_families() */
     &family_wrong,
     &family_fault,

@@ -178,6 +178,57 @@ static void test_dram_estimate(void)
     ok(c.dram.estimated, "small launches are tracked");
 }
 
+/* The remembered wavefronts of affine shared-memory accesses agree with lane-by-lane counting. */
+static void test_affine_shared_matches_lanes(void)
+{
+    static const int64_t steps[] = { 0, 4, 8, 12, 16, 32, 36, 64, 128, 132, 260, -4, -132 };
+    static const int widths[] = { 1, 2, 4, 8, 16 };
+    static const int lanes[][2] = { { 0, 32 }, { 0, 7 }, { 5, 16 }, { 16, 16 }, { 31, 1 } };
+    int mismatches = 0, cases = 0;
+    for (uint64_t first = 4096; first < 4096 + 512; first += 4)
+        for (int s = 0; s < COUNT_OF(steps); s++)
+            for (int w = 0; w < COUNT_OF(widths); w++)
+                for (int l = 0; l < COUNT_OF(lanes); l++) {
+                    struct warp_access a = { .kind = ACCESS_SHARED_LOAD, .bytes = widths[w], .affine = 1,
+                                             .first_lane = lanes[l][0], .lane_count = lanes[l][1],
+                                             .first_addr = first, .step = steps[s] };
+                    struct warp_access expanded = a;
+                    struct shared_traffic fast = { 0 }, slow = { 0 };
+                    warp_access_expand(&expanded);
+                    shared_add(&fast, &a);
+                    shared_add(&slow, &expanded);
+                    mismatches += memcmp(&fast, &slow, sizeof fast) != 0;
+                    cases++;
+                }
+    char name[96];
+    snprintf(name, sizeof name, "remembered shared wavefronts equal lane-by-lane counting in %d cases", cases);
+    is_int(mismatches, 0, name);
+}
+
+/* Write-allocate for a store whose lanes form several runs (a warp over two
+   or four rows of a 16- or 8-wide block): only sectors it fills in part are read. */
+static uint64_t allocate_bytes(int run_lanes, uint64_t first, uint64_t row_bytes)
+{
+    size_t bytes[1] = { 1 << 20 };
+    struct dram_tracker *t = dram_tracker_new(1, bytes);
+    struct dram_estimate d = { 0 };
+    struct warp_access a = { .kind = ACCESS_STORE, .bytes = 4, .active = 0xffffffffu };
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        a.addr[lane] = (1ull << 40) + first + (uint64_t)(lane / run_lanes) * row_bytes + 4ull * (lane % run_lanes);
+    dram_add(t, &d, &a);
+    dram_tracker_free(t);
+    return d.write_allocate_bytes;
+}
+
+static void test_write_allocate_runs(void)
+{
+    is_int(allocate_bytes(16, 0, 4096), 0, "two runs of 64 aligned bytes: whole sectors, no write-allocate");
+    is_int(allocate_bytes(8, 0, 4096), 0, "four runs of 32 aligned bytes: whole sectors, no write-allocate");
+    is_int(allocate_bytes(16, 4, 4096), 4 * 32, "two runs of 64 bytes off by 4: 2 partial sectors each");
+    is_int(allocate_bytes(8, 16, 4096), 8 * 32, "four runs of 32 bytes off by 16: 2 partial sectors each");
+    is_int(allocate_bytes(16, 0, 32), 0, "two runs that overlap in half: whole sectors still");
+}
+
 /* A shared-memory access with explicit lane addresses. */
 static int wavefronts_of(int bytes, const uint64_t *addr)
 {
@@ -253,6 +304,8 @@ int main(void)
     test_affine_matches_lanes();
     test_shared_affine_matches_lanes();
     test_dram_estimate();
+    test_write_allocate_runs();
+    test_affine_shared_matches_lanes();
     test_offset_notes_experiment();
     test_strided();
     test_copy_widths();

@@ -1,0 +1,67 @@
+// matmul: C = A x B in float, A m x k, B k x n, C m x n, all row-major.
+// Blocks are tile x tile threads; thread (tx, ty) computes C[row][col] with
+// row = blockIdx.y * tile + ty and col = blockIdx.x * tile + tx, summing over
+// i = 0 .. k-1 in order.
+//   naive: every product reads A[row][i] and B[i][col] from global memory.
+//   tiled: the block walks k in steps of tile; each step, every thread copies
+//          one element of A and one of B into shared memory (zero past an
+//          edge), and the products read them from there: each element
+//          fetched from global memory serves tile threads.
+#include "family.h"
+#include "slots.h"
+
+__global__ void matmul_naive(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= m || col >= n)
+        return;
+    float sum = 0.0f;
+    for (int i = 0; i < k; i++)
+        sum += a[(long long)row * k + i] * b[(long long)i * n + col];
+    c[(long long)row * n + col] = sum;
+}
+
+template <int TILE>
+__global__ void matmul_tiled(const float *a, const float *b, float *c, int m, int n, int k)
+{
+    __shared__ float as[TILE][TILE], bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+    float sum = 0.0f;
+    for (int step = 0; step < k; step += TILE) {
+        as[ty][tx] = row < m && step + tx < k ? a[(long long)row * k + step + tx] : 0.0f;
+        bs[ty][tx] = step + ty < k && col < n ? b[(long long)(step + ty) * n + col] : 0.0f;
+        __syncthreads();
+        for (int i = 0; i < TILE; i++)
+            sum += as[ty][i] * bs[i][tx];
+        __syncthreads();
+    }
+    if (row < m && col < n)
+        c[(long long)row * n + col] = sum;
+}
+
+template <int TILE>
+static void launch_tiled(dim3 grid, const gpu_launch *l, const float *a, const float *b, float *c,
+                         int m, int n, int k)
+{
+    matmul_tiled<TILE><<<grid, dim3(TILE, TILE), 0, (cudaStream_t)l->stream>>>(a, b, c, m, n, k);
+}
+
+extern "C" int matmul_launch(const gpu_launch *l)
+{
+    const long long *v = l->params->v;
+    int m = (int)v[MATMUL_M], n = (int)v[MATMUL_N], k = (int)v[MATMUL_K], tile = (int)v[MATMUL_TILE];
+    const float *a = (const float *)l->buffers[0], *b = (const float *)l->buffers[1];
+    float *c = (float *)l->buffers[2];
+    dim3 grid((n + tile - 1) / tile, (m + tile - 1) / tile);
+    if (v[MATMUL_VARIANT] == 0)
+        matmul_naive<<<grid, dim3(tile, tile), 0, (cudaStream_t)l->stream>>>(a, b, c, m, n, k);
+    else if (tile == 8)
+        launch_tiled<8>(grid, l, a, b, c, m, n, k);
+    else if (tile == 16)
+        launch_tiled<16>(grid, l, a, b, c, m, n, k);
+    else
+        launch_tiled<32>(grid, l, a, b, c, m, n, k);
+    return cudaGetLastError();
+}
