@@ -38,3 +38,40 @@ void warp_access_expand(struct warp_access *acc)
     }
     acc->affine = 0;
 }
+
+/* Whether the active lanes are first .. first+count-1 at a constant step. */
+static int lanes_affine(const uint64_t *addr, uint32_t active, int *first, int *count, int64_t *step)
+{
+    if (active == 0)
+        return 0;
+    *first = __builtin_ctz(active);
+    *count = __builtin_popcount(active);
+    if (*first + *count > WARP_SIZE || active >> *first != (*count == 32 ? ~0u : (1u << *count) - 1))
+        return 0;   /* a gap among the active lanes */
+    *step = *count > 1 ? (int64_t)(addr[*first + 1] - addr[*first]) : 0;
+    for (int k = 2; k < *count; k++)
+        if ((int64_t)(addr[*first + k] - addr[*first + k - 1]) != *step)
+            return 0;
+    return 1;
+}
+
+void access_from_lanes(struct warp_access *acc, enum access_kind kind, int bytes,
+                       const uint64_t *addr, uint32_t active)
+{
+    int first, count;
+    int64_t step;
+    acc->kind = kind;
+    acc->bytes = bytes;
+    if (lanes_affine(addr, active, &first, &count, &step)) {
+        acc->affine = 1;
+        acc->first_lane = first;
+        acc->lane_count = count;
+        acc->first_addr = addr[first];
+        acc->step = step;
+        return;
+    }
+    acc->affine = 0;
+    acc->active = active;
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        acc->addr[lane] = active >> lane & 1 ? addr[lane] : 0;
+}

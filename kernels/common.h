@@ -18,4 +18,10 @@ void warp_linear(struct warp_access *acc, enum access_kind kind, int bytes,
 /* Fills addr[] and active of an affine access (and clears `affine`). */
 void warp_access_expand(struct warp_access *acc);
 
+/* A warp instruction from per-lane addresses and the lanes that run it;
+   marked affine when the active lanes are consecutive and evenly spaced,
+   which the model counts faster (the counts are the same either way). */
+void access_from_lanes(struct warp_access *acc, enum access_kind kind, int bytes,
+                       const uint64_t *addr, uint32_t active);
+
 #endif

@@ -128,7 +128,7 @@ static void region_copy(const struct conv2d_warp *s, int round, int store, struc
                            : s->base[0] + 4 * (uint64_t)(clamp_to(s->top + i / s->span, s->height) * s->width +
                                                          clamp_to(s->left + i % s->span, s->width));
     }
-    warp_lanes(acc, store ? ACCESS_SHARED_STORE : ACCESS_LOAD, 4, active, addr);
+    access_from_lanes(acc, store ? ACCESS_SHARED_STORE : ACCESS_LOAD, 4, addr, active);
 }
 
 /* Tap (fy, fx): the neighbour from global memory (naive) or from the halo region (tiled). */
@@ -142,7 +142,7 @@ static void tap_load(const struct conv2d_warp *s, int fy, int fx, struct warp_ac
         for (int lane = 0; lane < WARP_SIZE; lane++)
             addr[lane] = s->row_at[fy][lane] + s->column_at[fx][lane];
     }
-    warp_lanes(acc, s->tiled ? ACCESS_SHARED_LOAD : ACCESS_LOAD, 4, s->in_image, addr);
+    access_from_lanes(acc, s->tiled ? ACCESS_SHARED_LOAD : ACCESS_LOAD, 4, addr, s->in_image);
 }
 
 /* Instruction `index` of the warp, in the kernel's order: (tiled) the halo
@@ -159,7 +159,7 @@ static void conv2d_instruction(const void *state, long long index, struct warp_a
     }
     index -= copies;
     if (index >= 2 * taps) {
-        warp_lanes(acc, ACCESS_STORE, 4, s->in_image, s->out_at);
+        access_from_lanes(acc, ACCESS_STORE, 4, s->out_at, s->in_image);
         return;
     }
     int tap = (int)(index / 2);
@@ -169,7 +169,7 @@ static void conv2d_instruction(const void *state, long long index, struct warp_a
     }
     for (int lane = 0; lane < WARP_SIZE; lane++)   /* the weight's place in the constant table */
         addr[lane] = 4 * (uint64_t)(conv2d_first_tap(s->radius) + tap);
-    warp_lanes(acc, ACCESS_CONSTANT_LOAD, 4, s->in_image, addr);
+    access_from_lanes(acc, ACCESS_CONSTANT_LOAD, 4, addr, s->in_image);
 }
 
 static void conv2d_locate(struct conv2d_warp *s, const struct params *p, const uint64_t *base, long long warp)

@@ -34,11 +34,6 @@ struct warp2d {
 };
 void grid2d_warp(struct grid2d g, long long warp, struct warp2d *w);
 
-/* A warp instruction from per-lane addresses and the lanes that run it;
-   marked affine when the active lanes are consecutive and evenly spaced,
-   which the model counts faster (the counts are the same either way). */
-void access_from_lanes(struct warp_access *acc, enum access_kind kind, int bytes,
-                       const uint64_t *addr, uint32_t active);
 
 #ifdef __cplusplus
 }

@@ -101,12 +101,12 @@ static void naive_instruction(const void *state, long long index, struct warp_ac
     uint64_t addr[WARP_SIZE];
     long long i = index / 2;
     if (index == 2 * s->k) {
-        warp_lanes(acc, ACCESS_STORE, 4, s->in_c, s->c_at);
+        access_from_lanes(acc, ACCESS_STORE, 4, s->c_at, s->in_c);
         return;
     }
     for (int lane = 0; lane < WARP_SIZE; lane++)
         addr[lane] = index % 2 == 0 ? s->a_row[lane] + 4 * (uint64_t)i : s->b_col[lane] + 4 * (uint64_t)(i * s->n);
-    warp_lanes(acc, ACCESS_LOAD, 4, s->in_c, addr);
+    access_from_lanes(acc, ACCESS_LOAD, 4, addr, s->in_c);
 }
 
 /* Tiled, step `step` (k from step * tile): a load of A and its store into
@@ -129,7 +129,7 @@ static void tiled_copy(const struct matmul_warp *s, long long step, int which, s
             active |= (uint32_t)inside << lane;
         }
     }
-    warp_lanes(acc, which % 2 == 1 ? ACCESS_SHARED_STORE : ACCESS_LOAD, 4, active, addr);
+    access_from_lanes(acc, which % 2 == 1 ? ACCESS_SHARED_STORE : ACCESS_LOAD, 4, addr, active);
 }
 
 /* Tiled: per step, the four copies, then per i < tile a shared load of
@@ -142,7 +142,7 @@ static void tiled_instruction(const void *state, long long index, struct warp_ac
     int tile = s->tile, per_step = 4 + 2 * tile;
     long long steps = (s->k + tile - 1) / tile;
     if (index == steps * per_step) {
-        warp_lanes(acc, ACCESS_STORE, 4, s->in_c, s->c_at);
+        access_from_lanes(acc, ACCESS_STORE, 4, s->c_at, s->in_c);
         return;
     }
     long long step = index / per_step;
@@ -154,7 +154,7 @@ static void tiled_instruction(const void *state, long long index, struct warp_ac
     int i = (within - 4) / 2, from_b = within % 2 == 0;
     for (int lane = 0; lane < WARP_SIZE; lane++)
         addr[lane] = 4 * (uint64_t)(from_b ? tile * tile + i * tile + s->w.tx[lane] : s->w.ty[lane] * tile + i);
-    warp_lanes(acc, ACCESS_SHARED_LOAD, 4, 0xffffffffu, addr);
+    access_from_lanes(acc, ACCESS_SHARED_LOAD, 4, addr, 0xffffffffu);
 }
 
 static void matmul_locate(struct matmul_warp *s, const struct params *p, const uint64_t *base, long long warp)

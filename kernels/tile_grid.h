@@ -21,10 +21,6 @@ struct launch_shape tile_grid_shape(int tile, long long width, long long height)
    and a block's threads row by row (a warp of 8- or 16-wide blocks spans 4 or 2 rows). */
 void tile_warp_locate(struct tile_warp *w, int tile, long long width, long long warp);
 
-/* One instruction whose lanes in `active` touch addr[lane]; kept affine when
-   the active lanes are consecutive and evenly spaced (the model's fast path). */
-void warp_lanes(struct warp_access *acc, enum access_kind kind, int bytes,
-                uint32_t active, const uint64_t *addr);
 
 /* Fills instruction `index` of a warp's program into acc. */
 typedef void (*instruction_fill)(const void *warp_state, long long index, struct warp_access *acc);
