@@ -65,15 +65,15 @@ step {
       holds = function(ctx) return ctx.result.dram.write_bytes >= 0.5 * ctx.result.useful_bytes end },
   },
   explain = {
-    en = [[The model's bound is 100%. Measured, it is a little less: the last few tens of MB are still in L2 when the kernel ends. Write-back saves DRAM traffic only when the same data is written again before it leaves L2 or the output is small; a stream of new data goes to DRAM all the same, one sector at a time.]],
-    zh = [[模型的上限是 100%。实测会少一点：最后的几十 MB 在内核结束时还在 L2 里。写回只有在数据离开 L2 之前又被写一次，或者输出很小时，才能节省 DRAM 流量；源源不断的新数据照样一个扇区一个扇区地写往 DRAM。]],
+    en = [[The model's bound is 100%. On a GPU expect somewhat less: up to an L2's worth of output can still be in L2 when the kernel ends. Write-back saves DRAM traffic only when the same data is written again before it leaves L2 or the output is small; a stream of new data goes to DRAM all the same, one sector at a time.]],
+    zh = [[模型的上限是 100%。在 GPU 上预计会少一些：内核结束时，最多可能还有相当于整个 L2 容量的输出留在 L2 里。写回只有在数据离开 L2 之前又被写一次，或者输出很小时，才能节省 DRAM 流量；源源不断的新数据照样一个扇区一个扇区地写往 DRAM。]],
   },
 }
 
 step {
   text = {
-    en = [[Write-allocate. L2 holds 32-byte sectors. A store that covers a sector whole replaces it; a store that covers part of one leaves L2 with a sector it only half knows, and before it can write it back it reads the sector from DRAM. fill = "full" writes contiguous float4s; fill = "partial" writes them 32 bytes apart, the first 16 bytes of every sector. Predict: how many MB will the partial launch read from DRAM? (It loads nothing.)]],
-    zh = [[写分配。L2 以 32 字节扇区为单位保存数据。一次写如果盖住整个扇区，就直接替换它；如果只盖住一部分，L2 手里就是一个只知道一半的扇区，写回之前要先从 DRAM 把这个扇区读进来。fill = "full" 写连续的 float4；fill = "partial" 让它们相隔 32 字节，只写每个扇区的前 16 字节。先预测：partial 这次启动会从 DRAM 读多少 MB？（它什么都不读取。）]],
+    en = [[Write-allocate. L2 holds 32-byte sectors. A store that covers a sector whole replaces it; a store that covers part of one leaves L2 with a sector it only half knows, and before it can write it back it reads the sector from DRAM. fill = "full" writes contiguous float4s; fill = "partial" writes them 32 bytes apart, the first 16 bytes of every sector. Predict: how many MB will the partial launch read from DRAM? (Its kernel has no loads at all.)]],
+    zh = [[写分配。L2 以 32 字节扇区为单位保存数据。一次写如果盖住整个扇区，就直接替换它；如果只盖住一部分，L2 手里就是一个只知道一半的扇区，写回之前要先从 DRAM 把这个扇区读进来。fill = "full" 写连续的 float4；fill = "partial" 让它们相隔 32 字节，只写每个扇区的前 16 字节。先预测：partial 这次启动会从 DRAM 读多少 MB？（它的内核里没有一条读指令。）]],
   },
   run = [[rs = launch("store_policy", {{fill = "full"}, {fill = "partial"}}); show(rs[2])]],
   ask = {
