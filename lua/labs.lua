@@ -49,7 +49,45 @@ local function say(key, ...)
   return fmt(text_of(messages[key]), ...)
 end
 
--- Wraps text to the terminal's width, keeping blank lines and indented lines as they are.
+-- Whether a code point is a wide (East Asian) character: two columns on a terminal.
+local function wide(cp)
+  return (cp >= 0x1100 and cp <= 0x115F) or (cp >= 0x2E80 and cp <= 0xA4CF) or (cp >= 0xAC00 and cp <= 0xD7A3) or
+         (cp >= 0xF900 and cp <= 0xFAFF) or (cp >= 0xFE30 and cp <= 0xFE4F) or (cp >= 0xFF00 and cp <= 0xFF60) or
+         (cp >= 0xFFE0 and cp <= 0xFFE6)
+end
+
+-- Columns a text takes on a terminal.
+local function display_width(text)
+  local columns = 0
+  for _, cp in utf8.codes(text) do columns = columns + (wide(cp) and 2 or 1) end
+  return columns
+end
+labs.display_width = display_width
+
+-- Pieces a line may break between: words of Latin text, and each wide character on its own.
+local function pieces(paragraph)
+  local list, word = {}, {}
+  local function flush()
+    if #word > 0 then list[#list + 1] = { text = table.concat(word), space = false }; word = {} end
+  end
+  for _, cp in utf8.codes(paragraph) do
+    local ch = utf8.char(cp)
+    if ch == " " then
+      flush()
+      list[#list + 1] = { text = " ", space = true }
+    elseif wide(cp) then
+      flush()
+      list[#list + 1] = { text = ch, space = false }
+    else
+      word[#word + 1] = ch
+    end
+  end
+  flush()
+  return list
+end
+
+-- Wraps text to the terminal's width, keeping blank lines and indented lines as
+-- they are; Chinese text breaks between characters, other text between words.
 local function wrap(text, width)
   width = width or math.max(40, math.min(core.columns() - 2, 100))
   local out = {}
@@ -57,17 +95,19 @@ local function wrap(text, width)
     if paragraph:match("^%s") or paragraph == "" then
       out[#out + 1] = paragraph
     else
-      local line, line_width = {}, 0
-      for word in paragraph:gmatch("%S+") do
-        local w = utf8.len(word) or #word
-        if line_width > 0 and line_width + 1 + w > width then
-          out[#out + 1] = table.concat(line, " ")
-          line, line_width = {}, 0
+      local line, columns = {}, 0
+      for _, piece in ipairs(pieces(paragraph)) do
+        local w = display_width(piece.text)
+        if columns + w > width and columns > 0 and not piece.space then
+          out[#out + 1] = (table.concat(line):gsub("%s+$", ""))
+          line, columns = {}, 0
         end
-        line[#line + 1] = word
-        line_width = line_width + (line_width > 0 and 1 or 0) + w
+        if not (piece.space and columns == 0) then
+          line[#line + 1] = piece.text
+          columns = columns + w
+        end
       end
-      out[#out + 1] = table.concat(line, " ")
+      out[#out + 1] = (table.concat(line):gsub("%s+$", ""))
     end
   end
   while out[#out] == "" do out[#out] = nil end
@@ -376,7 +416,9 @@ function labs.list()
     local steps = ok and #definition.steps or 0
     local questions = 0
     if ok then for _, s in ipairs(definition.steps) do if s.ask then questions = questions + 1 end end end
-    lines[#lines + 1] = fmt("  %-12s %-52s %s", name, ok and text_of(definition.spec.title) or "(does not load)",
+    local title = ok and text_of(definition.spec.title) or "(does not load)"
+    local pad = (" "):rep(math.max(1, 52 - display_width(title)))   -- by columns: Chinese titles line up
+    lines[#lines + 1] = fmt("  %-12s %s%s%s", name, title, pad,
                             p and p.finished and "finished" or p and fmt("%d/%d answered", done, questions) or
                             fmt("%d steps", steps))
   end
