@@ -17,6 +17,10 @@ step {
     measure = function(ctx) return ctx.result.load.sectors_per_request, ctx.result.model.load.sectors_per_request end,
     unit = "sectors/request",
   },
+  claims = {
+    { text = "stride 2 touches 8 sectors per load request",
+      holds = function(ctx) return ctx.result.load.sectors_per_request == 8.0 end },
+  },
   explain = {
     en = [[32 lanes × 8 bytes apart span 256 bytes: 8 sectors, half of each used.]],
     zh = [[32 个线程相隔 8 字节，跨越 256 字节：8 个扇区，每个只用了一半。]],
@@ -38,6 +42,26 @@ step {
       end
     end,
     tolerance = 0.5, unit = "%",
+  },
+  claims = {
+    { text = "from stride 8 on, every lane needs a sector of its own (32 sectors per request)",
+      holds = function(ctx)
+        for _, r in ipairs(ctx.results or {}) do
+          if r.params.stride >= 8 and r.load.sectors_per_request ~= 32.0 then return false end
+        end
+        return true
+      end },
+    { text = "at stride 16 and beyond, DRAM reads 64 bytes per useful float (scattered sectors come in 64-byte units)",
+      gpu = true,
+      holds = function(ctx)
+        for _, r in ipairs(ctx.results or {}) do
+          if r.params.stride == 16 then
+            local per_float = r.dram.read_bytes / r.params.n
+            return per_float > 56 and per_float < 72
+          end
+        end
+        return false
+      end },
   },
   hint = { { en = "4 useful bytes in each 32-byte sector.", zh = "每个 32 字节扇区里有 4 个有用字节。" } },
   explain = {
@@ -79,6 +103,15 @@ step {
                  zh = "地址各不相同时，一个 warp 请求要常量缓存传送几次？" },
     answer = function(ctx) return ctx.result.constant.passes / ctx.result.constant.requests end,
     tolerance = 0.01,
+  },
+  claims = {
+    { text = "distinct constant addresses take 32 passes a request, the same address 1",
+      holds = function(ctx) return ctx.result.constant.passes == 32 * ctx.result.constant.requests end },
+    { text = "distinct constant addresses make the launch slower than one broadcast address", gpu = true,
+      holds = function(ctx)
+        local same = launch("broadcast", {space = "constant", pattern = "same"})
+        return ctx.result.time_ms > 1.2 * same.time_ms
+      end },
   },
   explain = {
     en = [[32: one per distinct address. Constant memory is for values every lane of a warp reads at once, like a filter's weights.]],
