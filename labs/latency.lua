@@ -1,0 +1,243 @@
+-- latency: hiding memory latency. Little's law (bandwidth = bytes in flight
+-- / latency) in the model's time estimate, wider loads, occupancy,
+-- prefetching into registers and with cp.async, and when prefetching pays.
+
+lab {
+  title = { en = "Latency: bytes in flight, occupancy and prefetching", zh = "延迟：在途字节、占用率与预取" },
+  topics = { "latency", "Little's law", "bytes in flight", "occupancy", "prefetch", "cp.async" },
+}
+
+-- The result in a list whose params match every key of want (nil when none does).
+local function find(list, want)
+  for _, r in ipairs(list or {}) do
+    local all = true
+    for k, v in pairs(want) do all = all and r.params[k] == v end
+    if all then return r end
+  end
+end
+
+local function time_of(r) return r.time_ms or r.model.time_ms end
+local function bandwidth(r) return r.bandwidth_gbs or r.model.bandwidth_gbs end
+
+local LIMITS = { "DRAM bandwidth", "bytes in flight per thread", "L1 sector throughput" }
+
+step {
+  text = {
+    en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time from this (docs/model.md): its read bandwidth is the smaller, softly, of the DRAM's streaming rate and a rate proportional to the DRAM bytes each thread reads. r.model.limit says which one its estimate hit.]],
+    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。Little 定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型就是这样估算一次启动的时间的（docs/model.md）：它的读带宽取两者中较小的那个（平滑地取）：DRAM 的流式速率，以及一个与每个线程读取的 DRAM 字节数成正比的速率。r.model.limit 说明估算碰到的是哪一个限制。]],
+  },
+  run = [[r = launch("copy", {vec = 1}); r]],
+  ask = {
+    question = { en = "What does the model say limits a copy of one float per thread?",
+                 zh = "模型认为，每个线程复制一个 float 时受什么限制？" },
+    choices = {
+      { en = "DRAM bandwidth", zh = "DRAM 带宽（DRAM bandwidth）" },
+      { en = "bytes in flight per thread", zh = "每个线程的在途字节数（bytes in flight per thread）" },
+      { en = "L1 sector throughput", zh = "L1 扇区吞吐量（L1 sector throughput）" },
+    },
+    answer = function(ctx)
+      for i, limit in ipairs(LIMITS) do
+        if ctx.result.model.limit == limit then return i end
+      end
+    end,
+  },
+  hint = { { en = "The time line of the result ends with 'limited by ...'.", zh = "结果的 time 一行末尾写着 limited by ……。" } },
+  claims = {
+    { text = "the model's estimate for a float copy is limited by bytes in flight per thread",
+      holds = function(ctx) return ctx.result.model.limit == "bytes in flight per thread" end },
+  },
+  explain = {
+    en = [[Bytes in flight per thread: each thread has a single 4-byte load outstanding, and even a full GPU of such threads does not keep enough bytes on their way to reach the DRAM's rate. The model's H200 coefficients come from measured copies: one float per thread reached 2.68 TB/s of useful bandwidth, one float4 per thread about 4.3.]],
+    zh = [[每个线程的在途字节数：每个线程只有一个 4 字节的读请求在途，即使整块 GPU 都是这样的线程，在路上的字节也不够多，达不到 DRAM 的速率。模型的 H200 系数来自实测的复制：每个线程一个 float 时有用带宽是 2.68 TB/s，每个线程一个 float4 时约 4.3 TB/s。]],
+  },
+}
+
+step {
+  text = {
+    en = [[The first lever: more bytes per load. copy's vec = 2 or 4 moves a float2 or a float4 per thread: the same sectors per useful byte, two or four times the bytes in flight per thread. Sweep it and chart the bandwidth.]],
+    zh = [[第一个杠杆：每次读更多字节。copy 的 vec = 2 或 4 让每个线程搬一个 float2 或 float4：每个有用字节对应的扇区数不变，每个线程的在途字节数变成两倍或四倍。扫描它，画出带宽。]],
+  },
+  run = [[s = sweep("copy", {vec = {1, 2, 4}, y = "bandwidth"})]],
+  ask = {
+    question = { en = "Bandwidth with vec = 4 divided by the bandwidth with vec = 1 (two decimals)?",
+                 zh = "vec = 4 的带宽除以 vec = 1 的带宽（保留两位小数）？" },
+    answer = function(ctx)
+      local one, four = find(ctx.results, {vec = 1}), find(ctx.results, {vec = 4})
+      return one and four and bandwidth(four) / bandwidth(one)
+    end,
+    tolerance = 0.03, relative = true,
+  },
+  hint = { { en = "The GB/s column of the table, vec 4 over vec 1.", zh = "表里 GB/s 一栏，vec 4 除以 vec 1。" } },
+  claims = {
+    { text = "the model: vec = 1 is limited by bytes in flight per thread, vec = 4 by DRAM bandwidth",
+      holds = function(ctx)
+        return find(ctx.results, {vec = 1}).model.limit == "bytes in flight per thread" and
+               find(ctx.results, {vec = 4}).model.limit == "DRAM bandwidth"
+      end },
+    { text = "copy with float4 reaches at least 1.3 times the bandwidth of copy with float", gpu = true,
+      holds = function(ctx)
+        return bandwidth(find(ctx.results, {vec = 4})) >= 1.3 * bandwidth(find(ctx.results, {vec = 1}))
+      end },
+  },
+  explain = {
+    en = [[About 1.5 in the model; the H200 measured about 1.6 when the model was fitted. Every sector is used in all three; what changed is how much each thread has on its way. That is instruction-level parallelism: one thread, more independent bytes in flight. Unrolled loops with several independent loads do the same.]],
+    zh = [[模型给出约 1.5；拟合模型时 H200 实测约 1.6。三种情况下每个扇区都被用满；改变的是每个线程在路上的数据量。这就是指令级并行：一个线程，更多互不依赖的在途字节。把循环展开、放几个互不依赖的读，效果一样。]],
+  },
+}
+
+step {
+  text = {
+    en = [[The other lever is occupancy: how many threads an SM holds at once, each with its loads in flight. An SM of this GPU holds at most 2048 threads and at most 32 blocks, and fewer when the blocks use many registers or much shared memory. With blocks of 32 threads, 32 blocks are only 1024 threads: half the bytes in flight. The model has no occupancy (its in-flight term is per thread), so here both times are equal; on a GPU measure the difference. (In the compare() table, a is the 256-thread blocks, b the 32-thread ones.)]],
+    zh = [[另一个杠杆是占用率：一个 SM 同时容纳多少线程，每个线程都有自己的在途读请求。这块 GPU 的一个 SM 最多容纳 2048 个线程、最多 32 个线程块；线程块用的寄存器或共享内存多时还会更少。线程块只有 32 个线程时，32 个线程块才 1024 个线程：在途字节减半。模型没有占用率的概念（它的在途项是按线程算的），所以这里两个时间相同；在 GPU 上测出差别。（compare() 表里 a 是 256 线程的线程块，b 是 32 线程的。）]],
+  },
+  run = [[s = launch("copy", {{vec = 1, block = 256}, {vec = 1, block = 32}}); c = compare(s[1], s[2]); c]],
+  ask = {
+    question = { en = "The time with blocks of 32 threads divided by the time with blocks of 256 (two decimals)?",
+                 zh = "32 线程的线程块所用时间除以 256 线程的线程块所用时间（保留两位小数）？" },
+    answer = function(ctx)
+      local big, small = find(ctx.results, {vec = 1, block = 256}), find(ctx.results, {vec = 1, block = 32})
+      return big and small and time_of(small) / time_of(big)
+    end,
+    tolerance = 0.03, relative = true,
+  },
+  hint = { { en = "The b/a column of the time row in the compare() table.", zh = "compare() 表里时间一行的 b/a 一栏。" } },
+  claims = {
+    { text = "copy (float) with blocks of 32 threads takes at least 1.15 times as long as with blocks of 256", gpu = true,
+      holds = function(ctx)
+        local big, small = find(ctx.results, {vec = 1, block = 256}), find(ctx.results, {vec = 1, block = 32})
+        return time_of(small) >= 1.15 * time_of(big)
+      end },
+  },
+  explain = {
+    en = [[1.00 in the model, which cannot see occupancy. On a GPU the 32-thread blocks leave half of every SM's thread slots empty, and a copy that was already short of bytes in flight slows down. The chapter lists occupancy first among the ways to hide latency: while one warp waits, another issues.]],
+    zh = [[模型给出 1.00，因为它看不到占用率。在 GPU 上，32 线程的线程块让每个 SM 一半的线程槽位空着，一个本来在途字节就不够的复制会因此变慢。本章把占用率列为隐藏延迟的第一种办法：一个 warp 等待时，另一个 warp 发射指令。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Prefetching issues the next loads before the current data is used. The prefetch family streams 4 consecutive chunks per block, out[i] = work(in[i]) with 8 multiply-adds: "none" loads a chunk, computes, stores, then loads the next (the store might alias the next load, so the load waits behind it); "register" loads the next chunk into a register before computing this one; "cp_async" copies the next chunk into shared memory with cp.async (sm_80 and newer), which needs no register, and waits for it with a pipeline barrier. The chapter's own prefetch example loads the next chunk into shared memory and then never reads it: the current element is loaded from global memory again. Here the prefetched data is what gets used.]],
+    zh = [[预取就是在使用当前数据之前，先发出下一批读取。prefetch 族让每个线程块处理 4 个连续的数据块，out[i] = work(in[i])，含 8 次乘加：“none”读一块、计算、写回，再读下一块（写操作可能和下一次读的地址重叠，所以读只能排在它后面）；“register”在计算这一块之前，先把下一块读进寄存器；“cp_async”用 cp.async（sm_80 及更新）把下一块异步复制进共享内存，不占寄存器，再用流水线屏障等待它。本章自己的预取示例把下一块读进共享内存，之后却从不读它：当前元素又从全局内存读了一遍。这里预取进来的数据真的被用上了。]],
+  },
+  run = [[s = launch("prefetch", {{variant = "none"}, {variant = "register"}, {variant = "cp_async"}}); c = compare(s[1], s[2], s[3]); c]],
+  ask = {
+    question = { en = "What does prefetching change?", zh = "预取改变了什么？" },
+    choices = {
+      { en = "The bytes moved: a prefetched chunk is read only once.", zh = "搬运的字节数：预取的块只读一次。" },
+      { en = "The sectors per request: prefetched loads are better coalesced.", zh = "每请求扇区数：预取的读合并得更好。" },
+      { en = "Only when the loads are issued: the same requests and sectors.", zh = "只改变读请求发出的时机：请求数和扇区数都一样。" },
+    },
+    answer = function(ctx)
+      local none, reg = find(ctx.results, {variant = "none"}), find(ctx.results, {variant = "register"})
+      if not (none and reg) then return nil end
+      return (none.model.load.sectors == reg.model.load.sectors and none.model.store.sectors == reg.model.store.sectors)
+             and 3 or 2
+    end,
+  },
+  claims = {
+    { text = "the model counts the same global load and store sectors for none, register and cp_async",
+      holds = function(ctx)
+        local none = find(ctx.results, {variant = "none"})
+        for _, v in ipairs({ "register", "cp_async" }) do
+          local r = find(ctx.results, {variant = v})
+          if r.model.load.sectors ~= none.model.load.sectors or r.model.store.sectors ~= none.model.store.sectors then
+            return false
+          end
+        end
+        return true
+      end },
+    { text = "prefetching the next chunk into a register is faster than no prefetch", gpu = true,
+      holds = function(ctx)
+        return time_of(find(ctx.results, {variant = "register"})) < time_of(find(ctx.results, {variant = "none"}))
+      end },
+    { text = "prefetching the next chunk with cp.async is faster than no prefetch", gpu = true,
+      holds = function(ctx)
+        return time_of(find(ctx.results, {variant = "cp_async"})) < time_of(find(ctx.results, {variant = "none"}))
+      end },
+  },
+  explain = {
+    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async adds a shared-memory store and load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). On a GPU, look at the time row's verdicts: the prefetching variants keep two loads per thread in flight instead of one.]],
+    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 每个元素多一次共享内存写和一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。在 GPU 上看时间一行的判定：预取的版本让每个线程同时有两个读在途，而不是一个。]],
+  },
+}
+
+step {
+  text = {
+    en = [[How does the model see the three variants? Its in-flight term divides a launch's DRAM reads by its threads, as if all of a thread's loads could be on their way at once. The prefetch family runs n/4 threads, each handling 4 elements.]],
+    zh = [[模型是怎么看这三个版本的？它的在途项把一次启动的 DRAM 读取量除以线程数，好像一个线程的所有读取都能同时在途。prefetch 族运行 n/4 个线程，每个处理 4 个元素。]],
+  },
+  run = [[r = launch("prefetch", {variant = "none"}); r]],
+  ask = {
+    question = { en = "How many DRAM bytes does each thread read in the model (r.model.dram.read_bytes / (n / 4))?",
+                 zh = "在模型里每个线程从 DRAM 读多少字节（r.model.dram.read_bytes / (n / 4)）？" },
+    answer = function(ctx)
+      local r = ctx.result
+      return r.kernel == "prefetch" and r.model.dram.read_bytes / (r.params.n / 4) or nil
+    end,
+    tolerance = 0.1, unit = "bytes",
+  },
+  hint = { { en = "4 elements of 4 bytes.", zh = "4 个 4 字节的元素。" } },
+  claims = {
+    { text = "the model reads 16 DRAM bytes per prefetch thread and puts every variant at the DRAM bandwidth limit",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.model.dram.read_bytes == 4 * r.params.n and r.model.limit == "DRAM bandwidth"
+      end },
+  },
+  explain = {
+    en = [[16 bytes, like a float4 copy, so the model puts all three variants at the DRAM limit with the same time. That is the ideal prefetching aims at, not what "none" does: its next load waits for its store, so it has one 4-byte load on its way at a time; "register" and "cp_async" keep two. What separates them can only be measured.]],
+    zh = [[16 字节，和 float4 复制一样，所以模型把三个版本都放在 DRAM 带宽的限制上，时间相同。这是预取追求的理想情况，而不是“none”实际的样子：它的下一次读要等写完成，所以每次只有一个 4 字节的读在途；“register”和“cp_async”保持两个。它们之间的差别只能靠测量。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Put Little's law to work in the model. Change only vec in this launch so that the model's estimate is no longer limited by bytes in flight per thread.]],
+    zh = [[在模型里用一用 Little 定律。只修改这次启动的 vec，让模型的估算不再受每个线程的在途字节数限制。]],
+  },
+  run = [[r = launch("copy", {vec = 1}); r.model.limit]],
+  ask = {
+    goal = { en = "copy with the default n, limit no longer 'bytes in flight per thread'.",
+             zh = "copy，n 取默认值，限制不再是 bytes in flight per thread。" },
+    check = function(ctx)
+      local r = ctx.result
+      return r.kernel == "copy" and r.params.n == 1 << 26 and r.model.limit ~= "bytes in flight per thread"
+    end,
+  },
+  hint = {
+    { en = "vec = 2 doubles the bytes each thread has on its way.", zh = "vec = 2 让每个线程在途的字节数翻倍。" },
+  },
+  explain = {
+    en = [[8 bytes per thread are enough for the model to call the copy DRAM-bound. More threads would not help in the model (its term is per thread); on a GPU they help only up to the occupancy limit, which is why the bytes each thread keeps in flight are the lever you control.]],
+    zh = [[每个线程 8 字节就足以让模型认为这次复制受 DRAM 带宽限制。在模型里增加线程不起作用（它的在途项是按线程算的）；在 GPU 上增加线程也只在占用率上限以内有用，所以每个线程的在途字节数才是你能掌控的杠杆。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Exercise 6 of the chapter: a stream reads each element once and throws it away. Is hardware prefetching useful there, and does software prefetching make sense?]],
+    zh = [[本章第 6 题：一个流式程序每个元素只读一次，用完就丢。硬件预取在这里有用吗？软件预取有意义吗？]],
+  },
+  ask = {
+    question = { en = "Which answer fits what you measured and modelled?", zh = "哪个答案符合你测量和建模的结果？" },
+    choices = {
+      { en = "Neither: data used once gains nothing from caching or from prefetching.",
+        zh = "都没有用：只用一次的数据从缓存和预取中都得不到好处。" },
+      { en = "Caching gains nothing, but issuing loads early pays whenever the bytes in flight are too few to cover the latency.",
+        zh = "缓存得不到好处，但只要在途字节不够覆盖延迟，提前发出读请求就有回报。" },
+      { en = "Software prefetching always doubles a stream's bandwidth.", zh = "软件预取总能让流式程序的带宽翻倍。" },
+    },
+    answer = 2,
+  },
+  explain = {
+    en = [[A stream has no reuse, so keeping its data in a cache is worthless; but its speed is set by Little's law, and prefetching is one way to have more bytes on their way, next to wider loads and higher occupancy. When those already fill the pipe (a float4 copy at full occupancy), prefetching has little left to gain. A GPU hides latency mostly with many warps rather than with a hardware prefetcher you can count on, so measure before adding one.]],
+    zh = [[流式程序没有重用，把它的数据留在缓存里毫无价值；但它的速度由 Little 定律决定，而预取和更宽的读取、更高的占用率一样，都是让更多字节在途的办法。当那些办法已经把管道填满时（满占用率下的 float4 复制），预取就没有多少可赚的了。GPU 主要靠大量 warp 来隐藏延迟，而不是靠一个你可以依赖的硬件预取器，所以加预取之前先测量。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Summing up, the ways to hide memory latency: more warps per SM (occupancy: mind the thread, block, register and shared-memory limits), more independent bytes per thread (wider loads, unrolled loads), loads issued early (a register prefetch, or cp.async into shared memory, which also frees the registers), and on the host, several streams whose kernels and copies overlap. Each one raises the bytes in flight; none of them moves fewer bytes. Type :next to finish.]],
+    zh = [[小结，隐藏内存延迟的办法有：每个 SM 更多的 warp（占用率：注意线程数、线程块数、寄存器和共享内存的上限），每个线程更多互不依赖的字节（更宽的读取、展开的读取），提前发出读请求（预取到寄存器，或用 cp.async 取到共享内存，后者还能省下寄存器），以及在主机端用多个流让内核与拷贝重叠。每一种都提高了在途字节数；没有一种减少了搬运的字节。输入 :next 结束。]],
+  },
+}

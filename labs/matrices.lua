@@ -1,0 +1,360 @@
+-- matrices: walking a row-major matrix by rows and by columns, what a 2-D
+-- block shape puts into a warp, the transpose (naive, through a shared tile,
+-- padded), shared-memory banks and the +1 padding.
+
+lab {
+  title = { en = "Matrices: rows, columns, transposes and banks", zh = "矩阵：行、列、转置与存储体" },
+  topics = { "row-major", "column walk", "2-D blocks", "transpose", "shared memory", "bank conflicts", "padding" },
+}
+
+-- The result in a list whose params match every key of want (nil when none does).
+local function find(list, want)
+  for _, r in ipairs(list or {}) do
+    local all = true
+    for k, v in pairs(want) do
+      local p = r.params[k]
+      if type(v) == "table" then
+        all = all and type(p) == "table" and p[1] == v[1] and p[2] == v[2]
+      else
+        all = all and p == v
+      end
+    end
+    if all then return r end
+  end
+end
+
+local function time_of(r) return r.time_ms or r.model.time_ms end
+
+local function per_request(t) return t.wavefronts / t.requests end
+
+local function gcd(a, b)
+  while b ~= 0 do a, b = b, a % b end
+  return a
+end
+
+step {
+  text = {
+    en = [[A C matrix is stored row-major: the floats of one row sit side by side, and element (r, c) of a rows x cols matrix is element r*cols + c of one long array. Stepping along a row moves 4 bytes; stepping down a column moves a whole row. The traverse family computes out = 2 * in over a 4096 x 4096 matrix with 2-D blocks; with order = "row" the lanes of a warp (consecutive threadIdx.x) walk along a row. show(r) draws warp 0: one line of cells per 128 bytes touched.]],
+    zh = [[C 语言的矩阵按行优先存储：同一行的 float 紧挨着，rows x cols 矩阵的元素 (r, c) 就是一个长数组里的第 r*cols + c 个元素。沿着一行走一步移动 4 字节；沿着一列往下走一步要跨过整整一行。traverse 族在 4096 x 4096 的矩阵上用二维线程块计算 out = 2 * in；order = "row" 时，一个 warp 的各个线程（threadIdx.x 连续）沿着一行走。show(r) 画出 warp 0：每碰到 128 字节就画一行格子。]],
+  },
+  run = [[r = launch("traverse", {order = "row", block = {32, 8}}); show(r)]],
+  ask = {
+    question = { en = "How many bytes apart are in[r][c] and in[r+1][c] in this matrix?",
+                 zh = "在这个矩阵里，in[r][c] 和 in[r+1][c] 相隔多少字节？" },
+    answer = function(ctx) return 4 * ctx.result.params.cols end,
+    tolerance = 0, unit = "bytes",
+  },
+  hint = {
+    { en = "One row holds cols floats (r.params.cols).", zh = "一行有 cols 个 float（r.params.cols）。" },
+    { en = "cols x 4 bytes.", zh = "cols x 4 字节。" },
+  },
+  explain = {
+    en = [[16,384 bytes: 4096 floats of 4 bytes. Along a row the warp's 32 lanes read 128 contiguous, aligned bytes: 4 sectors, one line, the ideal. Down a column, neighbouring lanes would be 16 KB apart, each in a line of its own.]],
+    zh = [[16,384 字节：4096 个 4 字节的 float。沿着一行，warp 的 32 个线程读取 128 个连续且对齐的字节：4 个扇区、一条缓存行，这是理想情况。沿着一列往下走，相邻线程就相隔 16 KB，各自落在不同的缓存行里。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Now the same kernel with order = "col": threadIdx.x runs down a column, so lane k reads row r+k of the same column, and writes out the same way. Before you run it, predict: how many sectors does one load request touch?]],
+    zh = [[现在用 order = "col" 运行同一个内核：threadIdx.x 沿着一列往下走，所以第 k 个线程读同一列的第 r+k 行，写 out 时也一样。运行之前先预测：一个读请求碰到多少个扇区？]],
+  },
+  run = [[c = launch("traverse", {order = "col", block = {32, 8}}); c]],
+  ask = {
+    predict = { en = "Load sectors per request of the column walk?", zh = "按列遍历时每个读请求的扇区数？" },
+    measure = function(ctx) return ctx.result.load.sectors_per_request, ctx.result.model.load.sectors_per_request end,
+    unit = "sectors/request",
+  },
+  claims = {
+    { text = "column walk, block {32,8}: 32 sectors per load request and per store request; the row walk 4",
+      holds = function(ctx)
+        local row = launch("traverse", {order = "row", block = {32, 8}})
+        return ctx.result.load.sectors_per_request == 32 and ctx.result.store.sectors_per_request == 32 and
+               row.load.sectors_per_request == 4 and row.store.sectors_per_request == 4
+      end },
+  },
+  explain = {
+    en = [[32: every lane's 4 bytes lie in a line of their own, a row (16 KB) from the next lane's, so every lane costs a 32-byte sector: 128 useful bytes in 1024 fetched, 12.5%. The stores are just as scattered: each lane writes 4 bytes of a sector of its own.]],
+    zh = [[32 个：每个线程的 4 个字节各自落在一条缓存行里，与下一个线程相隔一行（16 KB），所以每个线程都要一个 32 字节扇区：取回 1024 字节只用到 128 字节，12.5%。写操作同样分散：每个线程只写自己那个扇区里的 4 个字节。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Sectors are counts; what do they cost in time? Launch both walks in one call and compare them. On a GPU the times are measured (the model's figure is printed beside them); here both are the model's, which charges the column walk for its eight times as many sectors going through L1. The chapter warns that a column walk can be several times slower; find out on your device.]],
+    zh = [[扇区数只是计数；它们在时间上代价多大？在一次调用里启动两种遍历并比较。在 GPU 上时间是实测的（旁边印着模型的估算）；这里两者都是模型的估算，模型按列遍历经过 L1 的扇区多出 8 倍来计算代价。本章提醒说按列遍历可能慢好几倍；在你的设备上看看到底如何。]],
+  },
+  run = [[s = launch("traverse", {{order = "row"}, {order = "col"}}); c = compare(s[1], s[2]); c]],
+  ask = {
+    question = { en = "The column walk's time divided by the row walk's (two decimals)?",
+                 zh = "按列遍历的时间除以按行遍历的时间（保留两位小数）？" },
+    answer = function(ctx)
+      local row, col = find(ctx.results, {order = "row"}), find(ctx.results, {order = "col"})
+      return row and col and time_of(col) / time_of(row)
+    end,
+    tolerance = 0.03, relative = true,
+  },
+  hint = { { en = "The ratio column of compare() shows it on the time row.", zh = "compare() 表格的时间那一行，比值一栏就是。" } },
+  claims = {
+    { text = "the column walk (block {32,8}) takes at least 1.3 times as long as the row walk", gpu = true,
+      holds = function(ctx)
+        local row, col = find(ctx.results, {order = "row"}), find(ctx.results, {order = "col"})
+        return time_of(col) >= 1.3 * time_of(row)
+      end },
+  },
+  explain = {
+    en = [[Both walks move the same useful bytes. The column walk makes L1 handle 32 sectors for every request instead of 4, and each of its stores writes one eighth of a sector, which L2 must merge with the neighbouring warps' writes. The model only counts the sectors; on a GPU the measured ratio is usually larger.]],
+    zh = [[两种遍历搬运的有用字节一样多。按列遍历让 L1 每个请求处理 32 个扇区而不是 4 个，而且每次写只写一个扇区的八分之一，L2 还要把相邻 warp 的写合并起来。模型只数扇区；在 GPU 上实测的比值通常更大。]],
+  },
+}
+
+step {
+  text = {
+    en = [[The names row and col only say which index threadIdx.x walks. What one warp covers is decided by the block shape: warps are cut from a block's threads x-fastest, so a {16, 16} block puts two half-rows into each warp. That is the chapter's "column-major" kernel: its block is 16 x 16 and threadIdx.x picks the column, so neighbouring lanes read neighbouring floats of a row; despite its name and its comment (stride = cols) it reads half-rows, 4 sectors per request, in two lines. With order = "col" a narrow block does the opposite trick: lanes 0-3 take four rows of one column, lanes 4-7 the same rows of the next column, and so on. Goal: keep order = "col" and find a block shape with 4 load sectors per request.]],
+    zh = [[row 和 col 这两个名字只说明 threadIdx.x 沿哪个下标走。一个 warp 覆盖哪些元素，是由线程块形状决定的：warp 按 x 优先从线程块里切出来，所以 {16, 16} 的线程块让每个 warp 装两段半行。这正是本章那个“按列访问”的内核：它的线程块是 16 x 16，threadIdx.x 选的是列，所以相邻线程读的是同一行里相邻的 float；尽管名字和注释（stride = cols）都说按列，它实际读的是半行，每请求 4 个扇区，分布在两条缓存行里。order = "col" 时，窄的线程块反过来起作用：线程 0-3 取一列里的四行，线程 4-7 取下一列的同样四行，依此类推。目标：保持 order = "col"，找一个让每个读请求只碰 4 个扇区的线程块形状。]],
+  },
+  run = [[r = launch("traverse", {order = "col", block = {16, 16}}); show(r)]],
+  ask = {
+    goal = { en = "traverse with order = \"col\" and 4.00 load sectors per request.",
+             zh = "traverse，order = \"col\"，每读请求 4.00 个扇区。" },
+    check = function(ctx)
+      local r = ctx.result
+      return r.kernel == "traverse" and r.params.order == "col" and r.load.sectors_per_request <= 4.0
+    end,
+  },
+  hint = {
+    { en = "A sector holds 8 floats of one row. With order = \"col\", the y direction of the block walks along the row.",
+      zh = "一个扇区装一行里的 8 个 float。order = \"col\" 时，线程块的 y 方向沿着行走。" },
+    { en = "If blockDim.x is 4, a warp of 32 lanes covers 4 rows and 8 columns.", zh = "如果 blockDim.x 是 4，一个 32 线程的 warp 覆盖 4 行、8 列。" },
+  },
+  claims = {
+    { text = "a {16,16} row walk touches 4 sectors in 2 lines per load request",
+      holds = function(ctx)
+        local r = launch("traverse", {order = "row", block = {16, 16}})
+        return r.load.sectors_per_request == 4 and r.load.lines == 2 * r.load.requests
+      end },
+    { text = "a {4,64} column walk touches 4 sectors per load and store request",
+      holds = function(ctx)
+        local r = launch("traverse", {order = "col", block = {4, 64}})
+        return r.load.sectors_per_request == 4 and r.store.sectors_per_request == 4
+      end },
+  },
+  explain = {
+    en = [[{4, 64}, {2, 128} and {1, 256} all reach 4 sectors: each row's part of the warp is at least 8 consecutive floats, a whole sector. {4, 64} and {2, 128} still spread a request over 4 or 2 lines, where a {32, 8} row walk needs one; {1, 256} is a row walk in disguise: with one thread in x, the y direction is the row. Whatever you name the loop, count what one warp touches.]],
+    zh = [[{4, 64}、{2, 128} 和 {1, 256} 都能做到 4 个扇区：warp 在每一行里取的至少是连续 8 个 float，正好一个扇区。{4, 64} 和 {2, 128} 的一个请求仍要跨 4 条或 2 条缓存行，而 {32, 8} 的按行遍历只要 1 条；{1, 256} 其实就是换了个样子的按行遍历：x 方向只有一个线程，y 方向就是行。不管循环叫什么名字，都要数一个 warp 实际碰到了什么。]],
+  },
+}
+
+step {
+  text = {
+    en = [[The chapter's third traversal first stages a 16 x 16 tile in shared memory, then writes it back from there. order = "tiled" does the same. Each element is still read once and written once.]],
+    zh = [[本章的第三种遍历先把 16 x 16 的小块放进共享内存，再从那里写回。order = "tiled" 做的是同样的事。每个元素仍然只读一次、写一次。]],
+  },
+  run = [[s = launch("traverse", {{order = "row", block = {16, 16}}, {order = "tiled", block = {16, 16}}}); c = compare(s[1], s[2]); c]],
+  ask = {
+    question = { en = "What does staging the tile in shared memory save over the plain row walk?",
+                 zh = "与直接按行遍历相比，把小块放进共享内存省下了什么？" },
+    choices = {
+      { en = "Half of the global load sectors.", zh = "一半的全局读扇区。" },
+      { en = "Nothing: the same global sectors, plus a shared store and a shared load per element.",
+        zh = "什么也没省：全局扇区一样多，每个元素还多了一次共享内存写和一次共享内存读。" },
+      { en = "The DRAM reads that the stores would otherwise cause.", zh = "写操作本来会引起的 DRAM 读取。" },
+    },
+    answer = function(ctx)
+      local row, tiled = find(ctx.results, {order = "row"}), find(ctx.results, {order = "tiled"})
+      if not (row and tiled) then return nil end
+      if tiled.load.sectors < row.load.sectors then return 1 end
+      return 2
+    end,
+  },
+  claims = {
+    { text = "the tiled traversal has the same global load and store sectors as the row walk",
+      holds = function(ctx)
+        local row, tiled = find(ctx.results, {order = "row"}), find(ctx.results, {order = "tiled"})
+        return tiled.load.sectors == row.load.sectors and tiled.store.sectors == row.store.sectors
+      end },
+    { text = "staging the tile saves no time: the tiled traversal takes at least 95% of the row walk's time", gpu = true,
+      holds = function(ctx)
+        local row, tiled = find(ctx.results, {order = "row"}), find(ctx.results, {order = "tiled"})
+        return time_of(tiled) >= 0.95 * time_of(row)
+      end },
+  },
+  explain = {
+    en = [[Nothing. Shared memory pays when a block reuses what it loaded (the tiling lab: matrix multiply, a convolution's halo), or when the order of the data must change between reading and writing, as in the transpose next. A pass that touches each element once, already in the best order, has nothing to gain.]],
+    zh = [[什么也没省。共享内存只在两种情况下有回报：线程块会重复使用它读进来的数据（见 tiling 实验：矩阵乘法、卷积的边缘区），或者读和写之间数据的顺序必须改变，比如下一步的转置。每个元素只碰一次、而且已经是最佳顺序的遍历，没有什么可省的。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Exercise 8 of the chapter: a transpose, out (cols x rows) = the transpose of in. The naive kernel reads a row of in, coalesced, and writes it as a column of out: neighbouring lanes write a whole output row apart. Before you run it, predict the store sectors per request with tile = 32 (blocks of 32 x 32 threads).]],
+    zh = [[本章第 8 题：矩阵转置，out（cols x rows）= in 的转置。朴素内核按行读 in（合并访问），再把它写成 out 的一列：相邻线程写的位置相隔 out 的整整一行。运行之前先预测：tile = 32（32 x 32 个线程的线程块）时，每个写请求碰到多少个扇区？]],
+  },
+  run = [[t = launch("transpose", {variant = "naive", tile = 32}); show(t)]],
+  ask = {
+    predict = { en = "Store sectors per request of the naive transpose?", zh = "朴素转置每个写请求的扇区数？" },
+    measure = function(ctx) return ctx.result.store.sectors_per_request, ctx.result.model.store.sectors_per_request end,
+    unit = "sectors/request",
+  },
+  claims = {
+    { text = "naive transpose, tile 32: 4 sectors per load request, 32 per store request",
+      holds = function(ctx)
+        return ctx.result.load.sectors_per_request == 4 and ctx.result.store.sectors_per_request == 32
+      end },
+  },
+  explain = {
+    en = [[32: the reads are a perfect row, the writes a column, one sector per lane. With tile 16 a warp spans two rows of the block, so pairs of lanes share a sector (16 per request), and with tile 8, four rows (8): the block shape again. Either way one side of a transpose walks a column; to make both sides walk rows, the data must be reordered on chip.]],
+    zh = [[32 个：读是完整的一行，写是一列，每个线程一个扇区。tile 为 16 时一个 warp 跨线程块的两行，所以每两个线程共用一个扇区（每请求 16 个）；tile 为 8 时跨四行（8 个）：又是线程块形状的作用。无论如何，转置总有一边是在走列；要让两边都走行，数据必须在片上重新排列。]],
+  },
+}
+
+step {
+  text = {
+    en = [[The cure: each block reads a tile of in, row by row, into shared memory, waits for the whole block (__syncthreads), then writes rows of out from the columns of the tile. Both global sides now read and write rows. But shared memory has a rule of its own: it is split into 32 banks of 4-byte words, word w in bank w mod 32, and one warp request takes as many passes (wavefronts) as the busiest bank has distinct words to serve. In a 32 x 32 float tile the words of one column are 32 apart. show(t) draws, for each shared access, how many words each bank serves.]],
+    zh = [[解决办法：每个线程块按行把 in 的一个小块读进共享内存，等整个线程块读完（__syncthreads），再从小块的列读出数据，按行写 out。这样全局内存两边都是按行读写。但共享内存有它自己的规则：它分成 32 个存储体（bank），每个 4 字节宽，第 w 个字在第 w mod 32 个存储体里；一个 warp 请求需要的传送次数（wavefront），等于最忙的那个存储体要服务的不同字数。在 32 x 32 的 float 小块里，同一列的字相隔 32 个字。show(t) 会为每次共享内存访问画出每个存储体要服务几个字。]],
+  },
+  run = [[t = launch("transpose", {variant = "shared", tile = 32}); show(t)]],
+  ask = {
+    question = { en = "How many wavefronts does one shared-load request (reading a column of the tile) take?",
+                 zh = "一个共享内存读请求（读小块的一列）需要多少次 wavefront？" },
+    answer = function(ctx)
+      local r = ctx.result
+      return r.shared_load and per_request(r.shared_load)
+    end,
+    tolerance = 0.05, unit = "wavefronts",
+  },
+  hint = {
+    { en = "Look at the 'shared load' line of the map: how many words does bank 0 serve?", zh = "看图里 shared load 那一行：存储体 0 要服务几个字？" },
+    { en = "r.shared_load.wavefronts / r.shared_load.requests", zh = "r.shared_load.wavefronts / r.shared_load.requests" },
+  },
+  claims = {
+    { text = "shared transpose, tile 32: 4 sectors per global load and store request, 32 wavefronts per shared load request, 1 per shared store",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.load.sectors_per_request == 4 and r.store.sectors_per_request == 4 and
+               per_request(r.shared_load) == 32 and per_request(r.shared_store) == 1
+      end },
+  },
+  explain = {
+    en = [[32: all 32 words of the column sit in one bank, so the warp's reads are served one after another, a 32-way bank conflict. Writing a tile row hits 32 different banks: one wavefront. The model's time does not count shared-memory wavefronts, so here this launch costs the same as the padded one of the last step; on a GPU the conflicts show in the time and in the shared_load_conflicts counter (explain("shared_load_conflicts")).]],
+    zh = [[32 次：这一列的 32 个字都在同一个存储体里，所以 warp 的读只能一个接一个地服务，这就是 32 路存储体冲突。写小块的一行碰到 32 个不同的存储体：一次 wavefront。模型的时间不计共享内存的 wavefront，所以在这里这次启动和最后一步加了填充的版本时间一样；在 GPU 上冲突会体现在时间和 shared_load_conflicts 计数器上（explain("shared_load_conflicts")）。]],
+  },
+}
+
+step {
+  text = {
+    en = [[The bank family isolates the rule: lane l reads the 4-byte element l*stride of a shared tile (7 times, one bank further each time). Sweep the stride from 0 to 32 and chart the bank conflicts.]],
+    zh = [[bank 族把这条规则单独拿出来：第 l 个线程读共享内存小块里的第 l*stride 个 4 字节元素（读 7 次，每次整体往后挪一个存储体）。把 stride 从 0 扫到 32，画出存储体冲突数。]],
+  },
+  run = [[s = sweep("bank", {stride = range(0, 32), y = "bank_conflicts"})]],
+  ask = {
+    question = { en = "How many wavefronts does one shared-load request take at stride 12?",
+                 zh = "stride 为 12 时，一个共享内存读请求需要多少次 wavefront？" },
+    answer = function(ctx)
+      local r = find(ctx.results, {stride = 12, bytes = 4, lanes = 32})
+      return r and per_request(r.shared_load)
+    end,
+    tolerance = 0.05, unit = "wavefronts",
+  },
+  hint = {
+    { en = "Lanes l and l+8 read words 96 apart, and 96 is a multiple of 32: the same bank.", zh = "线程 l 和 l+8 读的字相隔 96，而 96 是 32 的倍数：同一个存储体。" },
+    { en = "How many of the 32 lanes land in each bank that is used? It is gcd(12, 32).", zh = "每个被用到的存储体里落了几个线程？就是 gcd(12, 32)。" },
+  },
+  claims = {
+    { text = "a 4-byte stride s costs gcd(s, 32) wavefronts per request for s = 1..32, and stride 0 (a broadcast) one",
+      holds = function(ctx)
+        for s = 0, 32 do
+          local r = find(ctx.results, {stride = s})
+          local want = s == 0 and 1 or gcd(s, 32)
+          if not r or per_request(r.shared_load) ~= want then return false end
+        end
+        return true
+      end },
+  },
+  explain = {
+    en = [[4 = gcd(12, 32): the lanes use only 8 banks, 4 lanes in each. Every odd stride reaches all 32 banks and is free; stride 0 is a broadcast (all lanes read one word: one wavefront); stride 32 is the transpose's column, 32-way. The reference notes say an array of structs makes neighbouring lanes fall into the same bank: that holds for even struct sizes (2 or 4 floats: 2- and 4-way), not for odd ones such as 3 floats.]],
+    zh = [[4 = gcd(12, 32)：这些线程只用到 8 个存储体，每个存储体 4 个线程。所有奇数步长都能用满 32 个存储体，没有冲突；stride 0 是广播（所有线程读同一个字：一次 wavefront）；stride 32 就是转置里读列的情况，32 路冲突。参考笔记说结构体数组会让相邻线程落进同一个存储体：这对偶数大小的结构体成立（2 或 4 个 float：2 路和 4 路冲突），对 3 个 float 这样的奇数大小则不成立。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Wider elements and fewer lanes. A request of 8-byte elements is served in two halves of 16 lanes, 16-byte elements in four quarters, 128 bytes each: two or four wavefronts even with no conflict at all (the ideal wavefronts). And with stride 32, only the lanes that read collide: lanes = 4 leaves 4 words in bank 0.]],
+    zh = [[更宽的元素、更少的线程。8 字节元素的请求分两半服务，每半 16 个线程；16 字节元素分四份，每份 128 字节：即使完全没有冲突，也要两次或四次 wavefront（理想 wavefront 数）。而 stride 为 32 时，只有真正在读的线程才会冲突：lanes = 4 时存储体 0 里只有 4 个字。]],
+  },
+  run = [[s = launch("bank", {{bytes = 8, stride = 1}, {bytes = 16, stride = 1}, {stride = 32, lanes = 4}})
+for _, r in ipairs(s) do
+  print(string.format("bytes %2d  lanes %2d  %.0f wavefronts per request  %.0f bank conflicts", r.params.bytes,
+                      r.params.lanes, r.shared_load.wavefronts / r.shared_load.requests, r.shared_load.bank_conflicts))
+end]],
+  ask = {
+    question = { en = "How many wavefronts does one shared-load request of 16-byte elements (stride 1) take?",
+                 zh = "16 字节元素（stride 1）的一个共享内存读请求需要多少次 wavefront？" },
+    answer = function(ctx)
+      local r = find(ctx.results, {bytes = 16, stride = 1})
+      return r and per_request(r.shared_load)
+    end,
+    tolerance = 0.05, unit = "wavefronts",
+  },
+  hint = { { en = "32 lanes x 16 bytes = 512 bytes, served 128 bytes at a time.", zh = "32 个线程 x 16 字节 = 512 字节，每次服务 128 字节。" } },
+  claims = {
+    { text = "stride 1: 8-byte elements take 2 wavefronts and 16-byte ones 4, without conflicts; stride 32 with 4 lanes is 4-way",
+      holds = function(ctx)
+        local r8, r16 = find(ctx.results, {bytes = 8, stride = 1}), find(ctx.results, {bytes = 16, stride = 1})
+        local r4 = find(ctx.results, {stride = 32, lanes = 4})
+        return per_request(r8.shared_load) == 2 and r8.shared_load.bank_conflicts == 0 and
+               per_request(r16.shared_load) == 4 and r16.shared_load.bank_conflicts == 0 and
+               per_request(r4.shared_load) == 4
+      end },
+  },
+  explain = {
+    en = [[4 wavefronts, and no bank conflict: the ideal is 4 too, since 512 bytes cannot pass in fewer 128-byte phases. A conflict is only what goes beyond the ideal. Reading float2 or float4 from shared memory moves the same 128 bytes per wavefront as float does, with fewer instructions.]],
+    zh = [[4 次 wavefront，但没有存储体冲突：理想值也是 4，因为 512 字节不可能用少于 4 个 128 字节的阶段传完。只有超出理想值的部分才算冲突。从共享内存读 float2 或 float4，每次 wavefront 搬的仍是 128 字节，和 float 一样，只是指令更少。]],
+  },
+}
+
+step {
+  text = {
+    en = [[The +1: declare the tile as float tile[32][33]. The words of a column are now 33 apart, an odd stride, so a column falls on 32 different banks, and the extra float per row costs only 32 of 1056 floats. Goal: launch a transpose whose global loads and stores are both 4 sectors per request and whose shared loads have no bank conflicts.]],
+    zh = [[加一：把小块声明成 float tile[32][33]。这样同一列的字相隔 33 个，是奇数步长，一列正好落在 32 个不同的存储体上；每行多出的那个 float 只占 1056 个 float 里的 32 个。目标：启动一个转置，让全局读和写都是每请求 4 个扇区，而且共享内存读没有存储体冲突。]],
+  },
+  run = [[t = launch("transpose", {variant = "shared", tile = 32}); show(t)]],
+  ask = {
+    goal = { en = "transpose: 4.00 load and store sectors per request, no shared-load bank conflicts.",
+             zh = "transpose：读和写都是每请求 4.00 个扇区，共享内存读没有存储体冲突。" },
+    check = function(ctx)
+      local r = ctx.result
+      return r.kernel == "transpose" and r.load.sectors_per_request <= 4.0 and r.store.sectors_per_request <= 4.0 and
+             r.shared_load ~= nil and r.shared_load.bank_conflicts <= 0.01 * r.shared_load.requests
+    end,
+  },
+  hint = {
+    { en = "variant = \"padded\".", zh = "variant = \"padded\"。" },
+    { en = "Keep tile = 32: with 16 or 8, a warp holds several rows of the tile and some banks still serve two words.",
+      zh = "保持 tile = 32：tile 为 16 或 8 时，一个 warp 包含小块的好几行，有些存储体仍要服务两个字。" },
+  },
+  claims = {
+    { text = "padded transpose, tile 32: no bank conflicts on its shared loads or stores",
+      holds = function(ctx)
+        local r = launch("transpose", {variant = "padded", tile = 32})
+        return r.shared_load.bank_conflicts == 0 and r.shared_store.bank_conflicts == 0
+      end },
+    { text = "padded transpose, tile 16: still 2 wavefronts per shared load request",
+      holds = function(ctx)
+        local r = launch("transpose", {variant = "padded", tile = 16})
+        return per_request(r.shared_load) == 2
+      end },
+    { text = "tile 32: the padded transpose is faster than the unpadded shared one and than the naive one", gpu = true,
+      holds = function(ctx)
+        local runs = launch("transpose", {{variant = "naive", tile = 32}, {variant = "shared", tile = 32},
+                                          {variant = "padded", tile = 32}})
+        local naive, shared, padded = find(runs, {variant = "naive"}), find(runs, {variant = "shared"}),
+                                      find(runs, {variant = "padded"})
+        return time_of(padded) < time_of(shared) and time_of(padded) < time_of(naive)
+      end },
+  },
+  explain = {
+    en = [[variant = "padded", tile 32: one wavefront per shared load, both global sides coalesced. With tile 16 or 8 a warp holds two or four tile rows, and no row length spreads all of them over 32 banks: the model shows 2-way conflicts on both shared accesses. The model's time ignores shared memory, so compare the variants on a GPU: there the padded tile is expected to beat both the conflicted tile and the naive transpose.]],
+    zh = [[variant = "padded"，tile 32：每个共享内存读只要一次 wavefront，全局读写两边都是合并访问。tile 为 16 或 8 时，一个 warp 包含小块的两行或四行，没有哪种行长能把它们全部分散到 32 个存储体上：模型显示两种共享内存访问都有 2 路冲突。模型的时间不计共享内存，所以要在 GPU 上比较这几个版本：在那里，加了填充的小块预计会比有冲突的小块和朴素转置都快。]],
+  },
+}
