@@ -19,6 +19,8 @@
    passes are taken as one per SM-clock until measured. */
 static const double H200_INFLIGHT_PER_SM = 547.0 / 132;
 static const double CONSTANT_PASSES_PER_CLOCK = 1.0;
+/* Shared memory serves one wavefront (32 banks of 4 bytes) per SM per clock. */
+static const double SHARED_WAVEFRONTS_PER_CLOCK = 1.0;
 static const double H200_SECTORS_PER_CLOCK = 1.76;
 /* strided 32 at n = 2^24 (one 64-byte half of each 128-byte line read, 1.07 GB)
    moved 3.85 TB/s where streaming reaches about 4.27: 0.90 = 0.5 ^ 0.15 */
@@ -93,9 +95,11 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     double sm_clocks_per_ms = profile->info.sm_count * profile->info.sm_clock_mhz * 1e3;
     /* reads wait on what each thread keeps in flight; writes drain at the streaming rate */
     e.dram_ms = (reads / (gbs * 1e9) + writes / (profile->stream_gbs * 1e9)) * 1e3;
+    double wavefronts = (double)(counts->shared_load.wavefronts + counts->shared_store.wavefronts);
     e.sectors_ms = sectors / (profile->sectors_per_clock_per_sm * sm_clocks_per_ms) +
-                   (double)counts->constant.passes / (CONSTANT_PASSES_PER_CLOCK * sm_clocks_per_ms);
-    e.limit = e.sectors_ms > e.dram_ms ? "L1 sector throughput"
+                   (double)counts->constant.passes / (CONSTANT_PASSES_PER_CLOCK * sm_clocks_per_ms) +
+                   wavefronts / (SHARED_WAVEFRONTS_PER_CLOCK * sm_clocks_per_ms);
+    e.limit = e.sectors_ms > e.dram_ms ? "the SM's memory pipelines (L1 sectors, shared wavefronts, constant passes)"
             : line_use < 0.9 ? "DRAM reads scattered over 128-byte lines"
             : reads > 0 && inflight_gbs < profile->stream_gbs ? "bytes in flight per thread" : "DRAM bandwidth";
     e.time_ms = profile->overhead_us * 1e-3 + (e.sectors_ms > e.dram_ms ? e.sectors_ms : e.dram_ms);
