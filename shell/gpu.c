@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 #include "backend.h"
 #include "counters.h"
@@ -400,11 +401,25 @@ static int is_sticky(cudaError_t status)
 
 /* Resets the device after a sticky error and rebuilds what the session reuses;
    a second reset is tried when the first leaves the device unusable. */
+/* The driver's own reset of the primary context, as a second way when the
+   runtime's leaves the device unavailable (seen on the GPU machine). */
+static void reset_primary_context(void)
+{
+    CUresult (*reset)(CUdevice) = NULL;
+    enum cudaDriverEntryPointQueryResult found;
+    if (cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxReset", (void **)&reset, 12000,
+                                         cudaEnableDefault, &found) == cudaSuccess && reset)
+        reset((CUdevice)gpu.ordinal);
+    cudaGetLastError();
+}
+
 static int reset_device(void)
 {
     for (int attempt = 0; attempt < 5; attempt++) {
         destroy_session_objects();
         cudaDeviceReset();
+        if (attempt > 0)
+            reset_primary_context();
         cudaGetLastError();
         gpu.ready = create_session_objects() == 0;
         if (gpu.ready)
