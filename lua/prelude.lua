@@ -503,8 +503,9 @@ changes how launches measure for the rest of the session and returns the
 settings; the same keys in one launch's params change that launch only:
   launch("copy", {n=2^16, cache="warm"})]],
   commands = [[
-Colon commands at the prompt: :help, :kernels, :quit (unique prefixes work,
-so :q quits). Ctrl-C stops what is running; Ctrl-D leaves.]],
+Colon commands at the prompt: :help, :kernels, :quit, and for labs :labs,
+:lab NAME, :next, :back, :hint, :answer VALUE, :run, :where, :reset (unique
+prefixes work, so :q quits). Ctrl-C stops what is running; Ctrl-D leaves.]],
 }
 
 local overview = [[
@@ -516,6 +517,7 @@ warplab shows how GPU memory access patterns become memory traffic.
   show(r)                        the warp map of warp 0 of a result r (show(r, 5) for warp 5)
   sweep("offset", {offset = range(0, 32)})   a table and a chart over a parameter
   compare(a, b), plot(rs, {file="out.svg"}), export(rs, "out.csv"), record("session.json")
+  :labs, :lab tour               the labs: lessons whose questions are checked against your runs
   help("launch")                 more on a topic: launch, result, show, kernels, device, counters, config, commands
 Tab completes names, including kernel names inside launch(".]]
 
