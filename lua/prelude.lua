@@ -577,7 +577,7 @@ function core.banner()
                     d.compute_capability:gsub("%.", ""), d.sm_count, mebibytes(d.l2_bytes),
                     d.peak_gbs / 1000)
   if d.copy_gbs then where = where .. fmt(" · copy %.2f TB/s", d.copy_gbs / 1000) end
-  return fmt("warplab %s · %s\nType :help, or launch(\"offset\", {offset=1}).  Tab completes.",
+  return fmt("warplab %s · %s\nNew here? :lab tour.  :help for help, or launch(\"offset\", {offset=1}).  Tab completes.",
              core.version, where)
 end
 
