@@ -8,20 +8,6 @@ lab {
   topics = { "AoS", "SoA", "record size", "write-allocate", "particles" },
 }
 
--- The result in the student's last list of launches whose params match.
-local function find(ctx, want)
-  for _, r in ipairs(ctx.results or {}) do
-    local all = true
-    for k, v in pairs(want) do
-      if r.params[k] ~= v then all = false end
-    end
-    if all then return r end
-  end
-end
-
--- Measured time on a GPU, the model's time on the sim backend.
-local function time_of(r) return r.time_ms or r.model.time_ms end
-
 step {
   text = {
     en = [[The reference notes' experiment: struct { float x, y; } res[n], and every thread writes one field, res[i].x = a[i] + b[i]. As an array of structs (AoS) record i's x and y sit side by side, so the x of neighbouring threads are 8 bytes apart; as a struct of arrays (SoA) all x form one array of their own. aos_soa is that kernel (fields = 2 floats a record, access = "write"). Before you run the AoS version, predict: how many sectors does one store request touch?]],

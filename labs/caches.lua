@@ -8,20 +8,6 @@ lab {
   topics = { "L1", "L2", "cache hints", "-dlcm=cg", "__ldg", "constant memory", "stencil" },
 }
 
--- The result in the student's last list of launches whose params match.
-local function find(ctx, want)
-  for _, r in ipairs(ctx.results or {}) do
-    local all = true
-    for k, v in pairs(want) do
-      if r.params[k] ~= v then all = false end
-    end
-    if all then return r end
-  end
-end
-
--- Measured time on a GPU, the model's time on the sim backend.
-local function time_of(r) return r.time_ms or r.model.time_ms end
-
 -- The sectors L1 fetched from L2 (a GPU counter), or nil without counters.
 local function l2_sectors(r) return r and r.counters and r.counters.l2_read_sectors.value end
 

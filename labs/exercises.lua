@@ -8,24 +8,6 @@ lab {
              "transpose", "SpMV", "histogram" },
 }
 
--- The student's result of `kernel` whose params match `where`: their last
--- launch first, then their last list of launches, latest first.
-local function find(ctx, kernel, where)
-  local candidates = { ctx.result }
-  local list = ctx.results or {}
-  for i = #list, 1, -1 do candidates[#candidates + 1] = list[i] end
-  for _, r in ipairs(candidates) do
-    local fits = r.kernel == kernel
-    for k, v in pairs(where) do
-      if r.params[k] ~= v then fits = false end
-    end
-    if fits then return r end
-  end
-end
-
--- Measured time on a GPU, the model's estimate on the sim backend.
-local function time_of(r) return r.time_ms or r.model.time_ms end
-
 step {
   text = {
     en = [[Ten steps, one for each of the chapter's exercises, in its order. Where a launch can show the answer, the answer is checked against your own launch.

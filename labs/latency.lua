@@ -7,18 +7,6 @@ lab {
   topics = { "latency", "Little's law", "bytes in flight", "occupancy", "prefetch", "cp.async" },
 }
 
--- The result in a list whose params match every key of want (nil when none does).
-local function find(list, want)
-  for _, r in ipairs(list or {}) do
-    local all = true
-    for k, v in pairs(want) do all = all and r.params[k] == v end
-    if all then return r end
-  end
-end
-
-local function time_of(r) return r.time_ms or r.model.time_ms end
-local function bandwidth(r) return r.bandwidth_gbs or r.model.bandwidth_gbs end
-
 local LIMITS = { "DRAM bandwidth", "bytes in flight per thread", "L1 sector throughput" }
 
 step {
@@ -63,7 +51,7 @@ step {
                  zh = "vec = 4 的带宽除以 vec = 1 的带宽（保留两位小数）？" },
     answer = function(ctx)
       local one, four = find(ctx.results, {vec = 1}), find(ctx.results, {vec = 4})
-      return one and four and bandwidth(four) / bandwidth(one)
+      return one and four and bandwidth_of(four) / bandwidth_of(one)
     end,
     tolerance = 0.03, relative = true,
   },
@@ -76,7 +64,7 @@ step {
       end },
     { text = "copy with float4 reaches at least 1.3 times the bandwidth of copy with float", gpu = true,
       holds = function(ctx)
-        return bandwidth(find(ctx.results, {vec = 4})) >= 1.3 * bandwidth(find(ctx.results, {vec = 1}))
+        return bandwidth_of(find(ctx.results, {vec = 4})) >= 1.3 * bandwidth_of(find(ctx.results, {vec = 1}))
       end },
   },
   explain = {

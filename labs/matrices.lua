@@ -7,24 +7,6 @@ lab {
   topics = { "row-major", "column walk", "2-D blocks", "transpose", "shared memory", "bank conflicts", "padding" },
 }
 
--- The result in a list whose params match every key of want (nil when none does).
-local function find(list, want)
-  for _, r in ipairs(list or {}) do
-    local all = true
-    for k, v in pairs(want) do
-      local p = r.params[k]
-      if type(v) == "table" then
-        all = all and type(p) == "table" and p[1] == v[1] and p[2] == v[2]
-      else
-        all = all and p == v
-      end
-    end
-    if all then return r end
-  end
-end
-
-local function time_of(r) return r.time_ms or r.model.time_ms end
-
 local function per_request(t) return t.wavefronts / t.requests end
 
 local function gcd(a, b)

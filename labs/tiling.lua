@@ -9,21 +9,6 @@ lab {
   topics = { "tiling", "shared memory", "halo", "tile size", "bank conflicts", "occupancy", "matrix multiply" },
 }
 
--- The student's result of `kernel` whose params match `where`: their last
--- launch first, then their last list of launches (a sweep), latest first.
-local function find(ctx, kernel, where)
-  local candidates = { ctx.result }
-  local list = ctx.results or {}
-  for i = #list, 1, -1 do candidates[#candidates + 1] = list[i] end
-  for _, r in ipairs(candidates) do
-    local fits = r.kernel == kernel
-    for k, v in pairs(where) do
-      if r.params[k] ~= v then fits = false end
-    end
-    if fits then return r end
-  end
-end
-
 -- The naive launch of the same size as `tiled` (same sizes, radius, tile).
 local function naive_like(ctx, tiled)
   if not tiled then return nil end
@@ -33,9 +18,6 @@ local function naive_like(ctx, tiled)
   end
   return find(ctx, "matmul", { variant = "naive", m = p.m, n = p.n, k = p.k, tile = p.tile })
 end
-
--- Measured time on a GPU, the model's estimate on the sim backend.
-local function time_of(r) return r.time_ms or r.model.time_ms end
 
 -- Warps in a conv2d launch: blocks of tile x tile threads over the image.
 local function conv_warps(r)

@@ -13,17 +13,6 @@ lab {
 -- an element is read again only after about one buffer's worth of loads.
 local N = 10324448
 
--- The result in a list whose params match every key of want (nil when none does).
-local function find(list, want)
-  for _, r in ipairs(list or {}) do
-    local all = true
-    for k, v in pairs(want) do all = all and r.params[k] == v end
-    if all then return r end
-  end
-end
-
-local function bandwidth(r) return r.bandwidth_gbs or r.model.bandwidth_gbs end
-
 local MiB = 1 << 20
 
 step {
@@ -77,7 +66,7 @@ step {
       gpu = true,
       holds = function(ctx)
         local spread = launch("working_set", {bytes = 128 << 20, n = N, cache = "warm"})
-        return bandwidth(ctx.result) >= 1.3 * bandwidth(spread)
+        return bandwidth_of(ctx.result) >= 1.3 * bandwidth_of(spread)
       end },
   },
   explain = {
@@ -143,12 +132,12 @@ step {
     { text = "a 32 KiB working set (L1) runs at least 1.15 times the bandwidth of a 16 MiB one (L2)", gpu = true,
       holds = function(ctx)
         local l1, l2 = find(ctx.results, {bytes = 32 * 1024}), find(ctx.results, {bytes = 16 * MiB})
-        return bandwidth(l1) >= 1.15 * bandwidth(l2)
+        return bandwidth_of(l1) >= 1.15 * bandwidth_of(l2)
       end },
     { text = "a 16 MiB working set (L2) runs at least 1.25 times the bandwidth of a 1 GiB one (DRAM)", gpu = true,
       holds = function(ctx)
         local l2, dram = find(ctx.results, {bytes = 16 * MiB}), find(ctx.results, {bytes = 1024 * MiB})
-        return bandwidth(l2) >= 1.25 * bandwidth(dram)
+        return bandwidth_of(l2) >= 1.25 * bandwidth_of(dram)
       end },
     { text = "L1 answers over half the loads of a 32 KiB working set; L2 over 80% of a 16 MiB one's and under half of a 1 GiB one's",
       gpu = true,
@@ -189,7 +178,7 @@ c = compare(s[1], s[2], s[3]); c]],
     { text = "a 128 MiB working set (twice the L2) runs at no more than 0.8 times the bandwidth of a 16 MiB one", gpu = true,
       holds = function(ctx)
         local small, big = find(ctx.results, {bytes = 16 * MiB}), find(ctx.results, {bytes = 128 * MiB})
-        return bandwidth(big) <= 0.8 * bandwidth(small)
+        return bandwidth_of(big) <= 0.8 * bandwidth_of(small)
       end },
     { text = "at 128 MiB the GPU reads the buffer from DRAM at least 3 times over (about 10 passes)", gpu = true,
       holds = function(ctx)

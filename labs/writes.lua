@@ -7,20 +7,6 @@ lab {
   topics = { "stores", "write-back", "write-allocate", "streaming stores", "DRAM" },
 }
 
--- The result in the student's last list of launches whose params match.
-local function find(ctx, want)
-  for _, r in ipairs(ctx.results or {}) do
-    local all = true
-    for k, v in pairs(want) do
-      if r.params[k] ~= v then all = false end
-    end
-    if all then return r end
-  end
-end
-
--- Measured time on a GPU, the model's time on the sim backend.
-local function time_of(r) return r.time_ms or r.model.time_ms end
-
 step {
   text = {
     en = [[A store's way: the warp's addresses are coalesced into sectors, as for loads; L1 passes global stores straight on to L2 (it holds no dirty data; the notes describe a write-back L1, which current GPUs do not have); L2 is write-back: it keeps the written sectors, marked dirty, and sends them to DRAM only when it needs the room. An address written many times costs DRAM one write. store_policy stores one float4 per thread and reads nothing. This launch writes 1 MB. Predict: how many kB will reach DRAM while the kernel runs?]],

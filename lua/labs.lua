@@ -121,7 +121,42 @@ labs.wrap = wrap
 
 local INSTRUCTION_LIMIT = 50000000   -- a lab's own code may not loop forever
 
--- What a lab script may use: the lab API, the launch API, string, table, math, utf8.
+-- Measured when there is a measurement, the model's otherwise.
+local function time_of(r) return r.time_ms or r.model.time_ms end
+local function bandwidth_of(r) return r.bandwidth_gbs or r.model.bandwidth_gbs end
+
+-- Whether a result's params hold every value of want (block shapes compared as pairs).
+local function matches(r, kernel, want)
+  if kernel and r.kernel ~= kernel then return false end
+  for k, v in pairs(want) do
+    local p = r.params[k]
+    if type(v) == "table" then
+      if type(p) ~= "table" or p[1] ~= v[1] or p[2] ~= v[2] then return false end
+    elseif p ~= v then
+      return false
+    end
+  end
+  return true
+end
+
+-- find(source, [kernel,] want): the result whose params match. source is a list of
+-- results (searched in order), or a question's ctx (its last launch first, then its
+-- last list from the end).
+local function find(source, kernel, want)
+  if type(kernel) == "table" then kernel, want = nil, kernel end
+  local candidates = source or {}
+  if source and (source.result or source.results) and not source[1] then
+    candidates = { source.result }
+    local list = source.results or {}
+    for i = #list, 1, -1 do candidates[#candidates + 1] = list[i] end
+  end
+  for _, r in ipairs(candidates) do
+    if matches(r, kernel, want or {}) then return r end
+  end
+end
+
+-- What a lab script may use: the lab API, the launch API, string, table, math, utf8,
+-- and the helpers above.
 local function sandbox(definition)
   local env = {
     lab = function(spec) definition.spec = spec end,
@@ -131,6 +166,7 @@ local function sandbox(definition)
     tonumber = tonumber, error = error, assert = assert, pcall = pcall, print = print,
     launch = launch, sweep = sweep, range = range, pow2 = pow2, device = device, info = info,
     kernels = kernels, compare = compare, explain = explain, show = show,
+    find = find, time_of = time_of, bandwidth_of = bandwidth_of,
   }
   return env
 end
