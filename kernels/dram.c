@@ -15,6 +15,7 @@ struct dram_tracker {
     int buffer_count;
     uint64_t *loaded[MAX_BUFFERS];   /* bit per 64-byte block */
     uint64_t *stored[MAX_BUFFERS];   /* bit per 32-byte sector */
+    uint32_t *written[MAX_BUFFERS];  /* bit per byte, a word per sector; made on a buffer's first store */
     size_t blocks[MAX_BUFFERS], sectors[MAX_BUFFERS];
 };
 
@@ -49,6 +50,7 @@ void dram_tracker_free(struct dram_tracker *t)
     for (int i = 0; i < t->buffer_count; i++) {
         free(t->loaded[i]);
         free(t->stored[i]);
+        free(t->written[i]);
     }
     free(t);
 }
@@ -83,58 +85,6 @@ static int locate(const struct dram_tracker *t, uint64_t address, uint64_t *offs
     return buffer >= 0 && buffer < t->buffer_count ? buffer : -1;
 }
 
-/* Sectors of a lane-by-lane store that its lanes cover only in part: the
-   bytes each touched sector gets are gathered in a small open-addressed table
-   (at most 64 sectors: 32 lanes, each in at most two). Rows of a warp split
-   over two matrix rows fill whole sectors; scattered lanes do not. */
-static uint64_t partial_sectors_of_lanes(const struct warp_access *a)
-{
-    enum { SLOTS = 128 };
-    uint64_t key[SLOTS];
-    uint32_t covered[SLOTS];
-    unsigned char used[SLOTS] = { 0 };
-    int touched[2 * WARP_SIZE], n = 0;
-    uint64_t partial = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane++) {
-        if (!(a->active >> lane & 1))
-            continue;
-        for (uint64_t byte = a->addr[lane], end = byte + (uint64_t)a->bytes; byte < end;) {
-            uint64_t sector = byte / SECTOR_BYTES, stop = (sector + 1) * SECTOR_BYTES;
-            stop = stop < end ? stop : end;
-            int width = (int)(stop - byte), slot = (int)((sector * 0x9e3779b97f4a7c15ull) >> 57);
-            while (used[slot] && key[slot] != sector)
-                slot = (slot + 1) % SLOTS;
-            if (!used[slot]) {
-                used[slot] = 1, key[slot] = sector, covered[slot] = 0;
-                touched[n++] = slot;
-            }
-            covered[slot] |= (width == 32 ? ~0u : (1u << width) - 1) << (byte % SECTOR_BYTES);
-            byte = stop;
-        }
-    }
-    for (int k = 0; k < n; k++)
-        partial += covered[touched[k]] != ~0u;
-    return partial;
-}
-
-/* Bytes of one lane's element that fall in each 32-byte sector are counted
-   per request: a sector the request covers only in part needs a read first. */
-static uint64_t partial_sectors(const struct warp_access *a)
-{
-    if (a->affine && a->step == a->bytes) {   /* contiguous: only the ends can be partial */
-        uint64_t begin = a->first_addr, end = begin + (uint64_t)a->lane_count * (uint64_t)a->bytes;
-        uint64_t head = begin % SECTOR_BYTES != 0, tail = end % SECTOR_BYTES != 0;
-        if (head && tail && begin / SECTOR_BYTES == (end - 1) / SECTOR_BYTES)
-            return 1;
-        return head + tail;
-    }
-    if (a->bytes >= SECTOR_BYTES)
-        return 0;
-    if (a->affine)
-        return (uint64_t)a->lane_count;   /* spread lanes: each lane's sector */
-    return partial_sectors_of_lanes(a);
-}
-
 /* Lane by lane: the element's first and last unit. */
 static void add_lanes(const struct dram_tracker *t, uint64_t **bits, const size_t *limits, int unit,
                       const struct warp_access *a, uint64_t *added)
@@ -166,51 +116,45 @@ static uint64_t add_units(const struct dram_tracker *t, uint64_t **bits, const s
     return added;
 }
 
-/* Where one sector's written bytes are collected: a bit per byte. */
-struct sector_bytes {
-    uint64_t sector;   /* address / SECTOR_BYTES */
-    uint32_t written;
-};
-
-/* Marks bytes [from, to) of the address space in the sector list, adding
-   sectors as met. When lanes walk upwards a sector met before is the last one. */
-static void mark_written(struct sector_bytes *list, int *count, uint64_t from, uint64_t to, int ascending)
+/* Marks bytes [from, to) of a buffer as written: a bit per byte, one 32-bit word per sector. */
+static void mark_written(uint32_t *written, size_t sectors, uint64_t from, uint64_t to)
 {
-    for (uint64_t sector = from / SECTOR_BYTES; sector * SECTOR_BYTES < to; sector++) {
+    for (uint64_t sector = from / SECTOR_BYTES; sector * SECTOR_BYTES < to && sector < sectors; sector++) {
         uint64_t begin = from > sector * SECTOR_BYTES ? from - sector * SECTOR_BYTES : 0;
         uint64_t end = to < (sector + 1) * SECTOR_BYTES ? to - sector * SECTOR_BYTES : SECTOR_BYTES;
-        int k = *count - 1;
-        while (!ascending && k >= 0 && list[k].sector != sector)
-            k--;
-        if (k < 0 || list[k].sector != sector) {
-            k = (*count)++;
-            list[k] = (struct sector_bytes){ sector, 0 };
-        }
-        list[k].written |= (uint32_t)(((1ull << end) - 1) & ~((1ull << begin) - 1));
+        written[sector] |= (uint32_t)(((1ull << end) - 1) & ~((1ull << begin) - 1));
     }
 }
 
-/* Sectors a store fills only in part whose 64-byte block a load of the launch
-   has already brought into L2: the store completes them there, so a
-   read-modify-write (x += ...) costs no write-allocate read. */
-static uint64_t partial_sectors_loaded(const struct dram_tracker *t, const struct warp_access *a)
+/* The written-bytes map of a buffer, made on its first store; NULL when memory is short. */
+static uint32_t *written_map(struct dram_tracker *t, int buffer)
 {
-    struct sector_bytes list[2 * WARP_SIZE];
-    struct warp_access expanded = *a;
-    int count = 0, ascending = a->affine && a->step >= 0;
-    uint64_t loaded = 0, offset;
-    warp_access_expand(&expanded);
-    for (int lane = 0; lane < WARP_SIZE; lane++)
-        if (expanded.active >> lane & 1)
-            mark_written(list, &count, expanded.addr[lane], expanded.addr[lane] + (uint64_t)a->bytes, ascending);
-    for (int k = 0; k < count; k++) {
-        int buffer = locate(t, list[k].sector * SECTOR_BYTES, &offset);
-        uint64_t block = offset / DRAM_READ_BYTES;
-        if (list[k].written != ~0u && buffer >= 0 && block < t->blocks[buffer] &&
-            (t->loaded[buffer][block / 64] >> (block % 64) & 1))
-            loaded++;
+    if (!t->written[buffer])
+        t->written[buffer] = calloc(t->sectors[buffer], sizeof(uint32_t));
+    return t->written[buffer];
+}
+
+/* Records which bytes a store writes, for the write-allocate reads counted at the end. */
+static void record_written(struct dram_tracker *t, const struct warp_access *a)
+{
+    uint64_t offset;
+    if (a->affine && a->step == a->bytes && a->lane_count > 0) {   /* one contiguous run */
+        int buffer = locate(t, a->first_addr, &offset);
+        uint32_t *written = buffer >= 0 ? written_map(t, buffer) : NULL;
+        if (written)
+            mark_written(written, t->sectors[buffer], offset, offset + (uint64_t)a->lane_count * (uint64_t)a->bytes);
+        return;
     }
-    return loaded;
+    struct warp_access expanded = *a;
+    warp_access_expand(&expanded);
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        if (!(expanded.active >> lane & 1))
+            continue;
+        int buffer = locate(t, expanded.addr[lane], &offset);
+        uint32_t *written = buffer >= 0 ? written_map(t, buffer) : NULL;
+        if (written)
+            mark_written(written, t->sectors[buffer], offset, offset + (uint64_t)a->bytes);
+    }
 }
 
 void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp_access *a)
@@ -219,21 +163,35 @@ void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp
         d->read_bytes += DRAM_READ_BYTES * add_units(t, t->loaded, t->blocks, DRAM_READ_BYTES, a);
         return;
     }
-    uint64_t new_sectors = add_units(t, t->stored, t->sectors, SECTOR_BYTES, a);
-    uint64_t partial = partial_sectors(a);
-    uint64_t allocate = partial < new_sectors ? partial : new_sectors;
-    if (allocate > 0) {
-        uint64_t in_l2 = partial_sectors_loaded(t, a);
-        allocate = allocate > in_l2 ? allocate - in_l2 : 0;
+    d->write_bytes += SECTOR_BYTES * add_units(t, t->stored, t->sectors, SECTOR_BYTES, a);
+    record_written(t, a);
+}
+
+/* Write-allocate, over the whole launch: a stored sector whose 32 bytes the
+   launch never all writes is read from DRAM first, unless a load of the launch
+   already brought its 64-byte block into L2 (a read-modify-write). Sectors
+   that other warps complete are merged in L2 and read nothing (the H200's
+   transpose: 70 MB read where a per-request rule said 134 MB). */
+static uint64_t write_allocate_bytes(const struct dram_tracker *t)
+{
+    uint64_t sectors = 0;
+    for (int i = 0; i < t->buffer_count; i++) {
+        if (!t->written[i])
+            continue;
+        for (size_t s = 0; s < t->sectors[i]; s++) {
+            uint32_t w = t->written[i][s];
+            size_t block = s * SECTOR_BYTES / DRAM_READ_BYTES;
+            if (w != 0 && w != ~0u && !(t->loaded[i][block / 64] >> (block % 64) & 1))
+                sectors++;
+        }
     }
-    allocate *= SECTOR_BYTES;
-    d->write_bytes += SECTOR_BYTES * new_sectors;
-    d->write_allocate_bytes += allocate;
-    d->read_bytes += allocate;
+    return sectors * SECTOR_BYTES;
 }
 
 void dram_tracker_finish(const struct dram_tracker *t, struct dram_estimate *d)
 {
+    d->write_allocate_bytes = write_allocate_bytes(t);
+    d->read_bytes += d->write_allocate_bytes;
     /* bits 2k and 2k+1 are the two 64-byte halves of one 128-byte line */
     const uint64_t even = 0x5555555555555555ull;
     d->read_lines = 0;

@@ -216,6 +216,7 @@ static uint64_t allocate_bytes(int run_lanes, uint64_t first, uint64_t row_bytes
     for (int lane = 0; lane < WARP_SIZE; lane++)
         a.addr[lane] = (1ull << 40) + first + (uint64_t)(lane / run_lanes) * row_bytes + 4ull * (lane % run_lanes);
     dram_add(t, &d, &a);
+    dram_tracker_finish(t, &d);
     dram_tracker_free(t);
     return d.write_allocate_bytes;
 }
