@@ -134,26 +134,51 @@ static uint32_t *written_map(struct dram_tracker *t, int buffer)
     return t->written[buffer];
 }
 
-/* Records which bytes a store writes, for the write-allocate reads counted at the end. */
-static void record_written(struct dram_tracker *t, const struct warp_access *a)
+/* Marks one element at a buffer's offset as written; most fall within one sector. */
+static void mark_element(uint32_t *written, size_t sectors, uint64_t offset, int bytes)
+{
+    uint64_t sector = offset / SECTOR_BYTES, begin = offset % SECTOR_BYTES;
+    if (begin + (uint64_t)bytes <= SECTOR_BYTES && sector < sectors)
+        written[sector] |= (uint32_t)(((1ull << bytes) - 1) << begin);
+    else
+        mark_written(written, sectors, offset, offset + (uint64_t)bytes);
+}
+
+/* The same for an element at an address of the model's address space. */
+static void mark_address(struct dram_tracker *t, uint64_t address, int bytes)
 {
     uint64_t offset;
-    if (a->affine && a->step == a->bytes && a->lane_count > 0) {   /* one contiguous run */
-        int buffer = locate(t, a->first_addr, &offset);
-        uint32_t *written = buffer >= 0 ? written_map(t, buffer) : NULL;
-        if (written)
-            mark_written(written, t->sectors[buffer], offset, offset + (uint64_t)a->lane_count * (uint64_t)a->bytes);
+    int buffer = locate(t, address, &offset);
+    uint32_t *written = buffer >= 0 ? written_map(t, buffer) : NULL;
+    if (written)
+        mark_element(written, t->sectors[buffer], offset, bytes);
+}
+
+/* Records which bytes a store writes, for the write-allocate reads counted at
+   the end. An affine store within one buffer is walked by offset alone. */
+static void record_written(struct dram_tracker *t, const struct warp_access *a)
+{
+    if (!a->affine) {
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            if (a->active >> lane & 1)
+                mark_address(t, a->addr[lane], a->bytes);
         return;
     }
-    struct warp_access expanded = *a;
-    warp_access_expand(&expanded);
-    for (int lane = 0; lane < WARP_SIZE; lane++) {
-        if (!(expanded.active >> lane & 1))
-            continue;
-        int buffer = locate(t, expanded.addr[lane], &offset);
-        uint32_t *written = buffer >= 0 ? written_map(t, buffer) : NULL;
-        if (written)
-            mark_written(written, t->sectors[buffer], offset, offset + (uint64_t)a->bytes);
+    if (a->lane_count <= 0)
+        return;
+    int64_t span = (int64_t)(a->lane_count - 1) * a->step;
+    uint64_t offset, last_offset;
+    int buffer = locate(t, a->first_addr, &offset);
+    uint32_t *written = buffer >= 0 && locate(t, a->first_addr + (uint64_t)span, &last_offset) == buffer
+                        ? written_map(t, buffer) : NULL;
+    if (!written) {
+        for (int k = 0; k < a->lane_count; k++)
+            mark_address(t, a->first_addr + (uint64_t)((int64_t)k * a->step), a->bytes);
+    } else if (a->step == a->bytes) {   /* one contiguous run */
+        mark_written(written, t->sectors[buffer], offset, offset + (uint64_t)a->lane_count * (uint64_t)a->bytes);
+    } else {
+        for (int k = 0; k < a->lane_count; k++)
+            mark_element(written, t->sectors[buffer], offset + (uint64_t)((int64_t)k * a->step), a->bytes);
     }
 }
 

@@ -221,8 +221,29 @@ static uint64_t allocate_bytes(int run_lanes, uint64_t first, uint64_t row_bytes
     return d.write_allocate_bytes;
 }
 
+/* Write-allocate bytes after stores of 4 bytes every 8, one request per
+   starting byte in `starts`: the launch as a whole decides what is partial. */
+static uint64_t allocate_after_interleaved(const int *starts, int count)
+{
+    size_t bytes[1] = { 1 << 20 };
+    struct dram_tracker *t = dram_tracker_new(1, bytes);
+    struct dram_estimate d = { 0 };
+    for (int i = 0; i < count; i++) {
+        struct warp_access a = { .kind = ACCESS_STORE, .bytes = 4, .affine = 1, .first_lane = 0,
+                                 .lane_count = WARP_SIZE, .first_addr = (1ull << 40) + (uint64_t)starts[i],
+                                 .step = 8, .active = 0xffffffffu };
+        dram_add(t, &d, &a);
+    }
+    dram_tracker_finish(t, &d);
+    dram_tracker_free(t);
+    return d.write_allocate_bytes;
+}
+
 static void test_write_allocate_runs(void)
 {
+    int halves[] = { 0, 4 };
+    is_int(allocate_after_interleaved(halves, 1), 8 * 32, "4 bytes every 8, alone: its 8 sectors are read first");
+    is_int(allocate_after_interleaved(halves, 2), 0, "a second request fills the gaps: the launch wrote them whole, nothing read");
     is_int(allocate_bytes(16, 0, 4096), 0, "two runs of 64 aligned bytes: whole sectors, no write-allocate");
     is_int(allocate_bytes(8, 0, 4096), 0, "four runs of 32 aligned bytes: whole sectors, no write-allocate");
     is_int(allocate_bytes(16, 4, 4096), 4 * 32, "two runs of 64 bytes off by 4: 2 partial sectors each");
