@@ -10,6 +10,11 @@ struct launch_shape one_thread_per_element(const struct params *p)
     return shape;
 }
 
+void n_in_n_out(const struct params *p, size_t *elements)
+{
+    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
+}
+
 void warp_linear(struct warp_access *acc, enum access_kind kind, int bytes,
                  long long warp, uint64_t base, long long stride,
                  long long offset, long long active_threads)

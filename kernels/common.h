@@ -9,6 +9,9 @@
 /* One thread per element: n threads rounded up to whole blocks. */
 struct launch_shape one_thread_per_element(const struct params *p);
 
+/* Buffers of one input and one output array of n elements each. */
+void n_in_n_out(const struct params *p, size_t *elements);
+
 /* A warp instruction whose lane with thread index t touches element
    t*stride + offset of the array at base, for the lanes with t < active_threads. */
 void warp_linear(struct warp_access *acc, enum access_kind kind, int bytes,

@@ -27,11 +27,6 @@ static int copy_element_bytes(const struct params *p)
     return 4 * (int)p->v[COPY_VEC];
 }
 
-static void copy_buffer_elements(const struct params *p, size_t *elements)
-{
-    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
-}
-
 static uint64_t copy_useful_bytes(const struct params *p)
 {
     return 2 * (uint64_t)p->v[PARAM_N] * (uint64_t)copy_element_bytes(p);
@@ -64,7 +59,7 @@ const struct family family_copy = {
     .buffers = copy_buffers,
     .buffer_count = COUNT_OF(copy_buffers),
     .element_bytes = copy_element_bytes,
-    .buffer_elements = copy_buffer_elements,
+    .buffer_elements = n_in_n_out,
     .useful_bytes = copy_useful_bytes,
     .shape = one_thread_per_element,
     .reference = copy_reference,

@@ -38,11 +38,6 @@ static int prefetch_element_bytes(const struct params *p)
     return 4;
 }
 
-static void prefetch_buffer_elements(const struct params *p, size_t *elements)
-{
-    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
-}
-
 static uint64_t prefetch_useful_bytes(const struct params *p)
 {
     return 2 * 4 * (uint64_t)p->v[PARAM_N];
@@ -154,7 +149,7 @@ const struct family family_prefetch = {
     .buffers = prefetch_buffers,
     .buffer_count = COUNT_OF(prefetch_buffers),
     .element_bytes = prefetch_element_bytes,
-    .buffer_elements = prefetch_buffer_elements,
+    .buffer_elements = n_in_n_out,
     .useful_bytes = prefetch_useful_bytes,
     .shape = prefetch_shape,
     .reference = prefetch_reference,

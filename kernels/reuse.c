@@ -35,11 +35,6 @@ static int reuse_element_bytes(const struct params *p)
     return 4;
 }
 
-static void reuse_buffer_elements(const struct params *p, size_t *elements)
-{
-    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
-}
-
 static uint64_t reuse_useful_bytes(const struct params *p)
 {
     return 2 * 4 * (uint64_t)p->v[PARAM_N];
@@ -143,7 +138,7 @@ const struct family family_reuse = {
     .buffers = reuse_buffers,
     .buffer_count = COUNT_OF(reuse_buffers),
     .element_bytes = reuse_element_bytes,
-    .buffer_elements = reuse_buffer_elements,
+    .buffer_elements = n_in_n_out,
     .useful_bytes = reuse_useful_bytes,
     .shape = one_thread_per_element,
     .reference = reuse_reference,

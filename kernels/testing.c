@@ -25,11 +25,6 @@ static int float_bytes(const struct params *p)
     return 4;
 }
 
-static void testing_buffer_elements(const struct params *p, size_t *elements)
-{
-    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
-}
-
 static uint64_t testing_useful_bytes(const struct params *p)
 {
     return 8 * (uint64_t)p->v[PARAM_N];
@@ -61,7 +56,7 @@ static int copy_accesses(const struct params *p, const uint64_t *base,
         .buffers = testing_buffers,                                      \
         .buffer_count = COUNT_OF(testing_buffers),                       \
         .element_bytes = float_bytes,                                    \
-        .buffer_elements = testing_buffer_elements,                      \
+        .buffer_elements = n_in_n_out,                                   \
         .useful_bytes = testing_useful_bytes,                            \
         .shape = one_thread_per_element,                                 \
         .reference = copy_reference,                                     \

@@ -30,11 +30,6 @@ static int width_element_bytes(const struct params *p)
     return width_type_bytes[p->v[WIDTH_TYPE]];
 }
 
-static void width_buffer_elements(const struct params *p, size_t *elements)
-{
-    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
-}
-
 static uint64_t width_useful_bytes(const struct params *p)
 {
     return 2 * (uint64_t)p->v[PARAM_N] * (uint64_t)width_element_bytes(p);
@@ -72,7 +67,7 @@ const struct family family_width = {
     .buffers = width_buffers,
     .buffer_count = COUNT_OF(width_buffers),
     .element_bytes = width_element_bytes,
-    .buffer_elements = width_buffer_elements,
+    .buffer_elements = n_in_n_out,
     .useful_bytes = width_useful_bytes,
     .shape = one_thread_per_element,
     .reference = width_reference,
