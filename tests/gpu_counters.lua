@@ -24,12 +24,7 @@ local grid = {
 for offset = 0, 8 do grid[#grid + 1] = {"offset", {offset = offset, n = 262144}} end
 for _, stride in ipairs({1, 2, 4, 8, 16, 32}) do grid[#grid + 1] = {"strided", {stride = stride, n = 4194304}} end
 
-local function label(name, params)
-  local keys = {}
-  for k, v in pairs(params) do keys[#keys + 1] = k .. "=" .. v end
-  table.sort(keys)
-  return name .. " " .. table.concat(keys, ",")
-end
+local label = t.label
 
 for _, case in ipairs(grid) do
   local name, params = case[1], case[2]

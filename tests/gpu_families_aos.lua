@@ -22,12 +22,7 @@ for _, layout in ipairs({"aos", "soa"}) do
   end
 end
 
-local function label(name, params)
-  local keys = {}
-  for k, v in pairs(params) do keys[#keys + 1] = k .. "=" .. v end
-  table.sort(keys)
-  return name .. " " .. table.concat(keys, ",")
-end
+local label = t.label
 
 for _, case in ipairs(grid) do
   local name, params = case[1], case[2]

@@ -9,12 +9,7 @@ local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 
 t.require_gpu()
 
-local function label(name, params)
-  local keys = {}
-  for k, v in pairs(params) do if k ~= "min_samples" then keys[#keys + 1] = k .. "=" .. tostring(v) end end
-  table.sort(keys)
-  return name .. " " .. table.concat(keys, ",")
-end
+local label = t.label
 
 local function note(format, ...) print("# " .. string.format(format, ...)) end
 

@@ -19,12 +19,7 @@ for _, variant in ipairs({"naive", "tiled"}) do
 end
 grid[#grid + 1] = {"matmul", {variant = "tiled", tile = 16, m = 64, n = 64, k = 2048}}   -- the largest k: the tolerance
 
-local function label(name, params)
-  local keys = {}
-  for k, v in pairs(params) do if k ~= "min_samples" then keys[#keys + 1] = k .. "=" .. tostring(v) end end
-  table.sort(keys)
-  return name .. " " .. table.concat(keys, ",")
-end
+local label = t.label
 
 for _, case in ipairs(grid) do
   local name, params = case[1], case[2]

@@ -38,6 +38,14 @@ function tap.todo(condition, name, reason)
   return condition
 end
 
+-- A launch's name for test names: "copy n=1000,vec=4" (min_samples left out).
+function tap.label(name, params)
+  local keys = {}
+  for k, v in pairs(params) do if k ~= "min_samples" then keys[#keys + 1] = k .. "=" .. tostring(v) end end
+  table.sort(keys)
+  return name .. " " .. table.concat(keys, ",")
+end
+
 function tap.skip_all(reason)
   print("1..0 # SKIP " .. reason)
   os.exit(0)
