@@ -35,11 +35,6 @@ static const struct buffer_decl aos_soa_buffers[] = {
     [AOS_SOA_OUT] = { "out", BUFFER_OUT, 4 },                /* read */
 };
 
-static int float_bytes(const struct params *p)
-{
-    return 4;
-}
-
 /* Floats the records take: fields per record; a struct of arrays keeps each array 256-byte aligned. */
 static size_t record_floats(const struct params *p)
 {
@@ -122,7 +117,7 @@ const struct family family_aos_soa = {
     .param_count = COUNT_OF(aos_soa_params),
     .buffers = aos_soa_buffers,
     .buffer_count = COUNT_OF(aos_soa_buffers),
-    .element_bytes = float_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = aos_soa_buffer_elements,
     .useful_bytes = aos_soa_useful_bytes,
     .shape = one_thread_per_element,

@@ -30,11 +30,6 @@ static const struct buffer_decl broadcast_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int broadcast_element_bytes(const struct params *p)
-{
-    return 4;
-}
-
 /* The table always has its full 64 KB, the size of the __constant__ bank. */
 static void broadcast_buffer_elements(const struct params *p, size_t *elements)
 {
@@ -106,7 +101,7 @@ const struct family family_broadcast = {
     .param_count = COUNT_OF(broadcast_params),
     .buffers = broadcast_buffers,
     .buffer_count = COUNT_OF(broadcast_buffers),
-    .element_bytes = broadcast_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = broadcast_buffer_elements,
     .useful_bytes = broadcast_useful_bytes,
     .shape = one_thread_per_element,

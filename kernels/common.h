@@ -9,6 +9,9 @@
 /* One thread per element: n threads rounded up to whole blocks. */
 struct launch_shape one_thread_per_element(const struct params *p);
 
+/* Elements of 4 bytes (floats, ints), whatever the parameters. */
+int four_byte_elements(const struct params *p);
+
 /* Buffers of one input and one output array of n elements each. */
 void n_in_n_out(const struct params *p, size_t *elements);
 

@@ -46,11 +46,6 @@ static const struct buffer_decl conv2d_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int conv2d_element_bytes(const struct params *p)
-{
-    return 4;
-}
-
 static void conv2d_buffer_elements(const struct params *p, size_t *elements)
 {
     elements[0] = elements[1] = (size_t)p->v[CONV2D_WIDTH] * (size_t)p->v[CONV2D_HEIGHT];
@@ -231,7 +226,7 @@ const struct family family_conv2d = {
     .param_count = COUNT_OF(conv2d_params),
     .buffers = conv2d_buffers,
     .buffer_count = COUNT_OF(conv2d_buffers),
-    .element_bytes = conv2d_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = conv2d_buffer_elements,
     .useful_bytes = conv2d_useful_bytes,
     .shape = conv2d_shape,

@@ -39,12 +39,6 @@ static const struct buffer_decl gather_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int gather_element_bytes(const struct params *p)
-{
-    (void)p;
-    return 4;
-}
-
 static void gather_buffer_elements(const struct params *p, size_t *elements)
 {
     elements[GATHER_IN] = elements[GATHER_IDX] = elements[GATHER_OUT] = (size_t)p->v[PARAM_N];
@@ -155,7 +149,7 @@ const struct family family_gather = {
     .param_count = COUNT_OF(gather_params),
     .buffers = gather_buffers,
     .buffer_count = COUNT_OF(gather_buffers),
-    .element_bytes = gather_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = gather_buffer_elements,
     .useful_bytes = gather_useful_bytes,
     .shape = one_thread_per_element,

@@ -48,12 +48,6 @@ static const struct buffer_decl histogram_buffers[] = {
     { "counts", BUFFER_OUT, 4 },
 };
 
-static int histogram_element_bytes(const struct params *p)
-{
-    (void)p;
-    return 4;
-}
-
 static void histogram_buffer_elements(const struct params *p, size_t *elements)
 {
     elements[HISTOGRAM_IN] = (size_t)p->v[PARAM_N];
@@ -143,7 +137,7 @@ const struct family family_histogram = {
     .param_count = COUNT_OF(histogram_params),
     .buffers = histogram_buffers,
     .buffer_count = COUNT_OF(histogram_buffers),
-    .element_bytes = histogram_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = histogram_buffer_elements,
     .useful_bytes = histogram_useful_bytes,
     .shape = one_thread_per_element,

@@ -37,11 +37,6 @@ static const struct buffer_decl matmul_buffers[] = {
     { "c", BUFFER_OUT, 4 },
 };
 
-static int matmul_element_bytes(const struct params *p)
-{
-    return 4;
-}
-
 static void matmul_buffer_elements(const struct params *p, size_t *elements)
 {
     size_t m = (size_t)p->v[MATMUL_M], n = (size_t)p->v[MATMUL_N], k = (size_t)p->v[MATMUL_K];
@@ -203,7 +198,7 @@ const struct family family_matmul = {
     .param_count = COUNT_OF(matmul_params),
     .buffers = matmul_buffers,
     .buffer_count = COUNT_OF(matmul_buffers),
-    .element_bytes = matmul_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = matmul_buffer_elements,
     .useful_bytes = matmul_useful_bytes,
     .shape = matmul_shape,

@@ -25,12 +25,6 @@ static const struct buffer_decl offset_buffers[] = {
     { "r", BUFFER_OUT, 4 },
 };
 
-static int offset_element_bytes(const struct params *p)
-{
-    (void)p;
-    return 4;
-}
-
 static void offset_buffer_elements(const struct params *p, size_t *elements)
 {
     elements[0] = elements[1] = elements[2] = (size_t)p->v[PARAM_N];
@@ -81,7 +75,7 @@ const struct family family_offset = {
     .param_count = COUNT_OF(offset_params),
     .buffers = offset_buffers,
     .buffer_count = COUNT_OF(offset_buffers),
-    .element_bytes = offset_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = offset_buffer_elements,
     .useful_bytes = offset_useful_bytes,
     .shape = one_thread_per_element,

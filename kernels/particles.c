@@ -26,11 +26,6 @@ static const struct buffer_decl particles_buffers[] = {
 
 enum { PARTICLE_FLOATS = 8, SOA_ARRAYS = 7, FIELD_VX = 3 };   /* vx, vy, vz are fields 3, 4, 5 */
 
-static int float_bytes(const struct params *p)
-{
-    return 4;
-}
-
 static void particles_buffer_elements(const struct params *p, size_t *elements)
 {
     long long n = p->v[PARAM_N];
@@ -91,7 +86,7 @@ const struct family family_particles = {
     .param_count = COUNT_OF(particles_params),
     .buffers = particles_buffers,
     .buffer_count = COUNT_OF(particles_buffers),
-    .element_bytes = float_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = particles_buffer_elements,
     .useful_bytes = particles_useful_bytes,
     .shape = one_thread_per_element,

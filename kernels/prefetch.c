@@ -33,11 +33,6 @@ static const struct buffer_decl prefetch_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int prefetch_element_bytes(const struct params *p)
-{
-    return 4;
-}
-
 static uint64_t prefetch_useful_bytes(const struct params *p)
 {
     return 2 * 4 * (uint64_t)p->v[PARAM_N];
@@ -148,7 +143,7 @@ const struct family family_prefetch = {
     .param_count = COUNT_OF(prefetch_params),
     .buffers = prefetch_buffers,
     .buffer_count = COUNT_OF(prefetch_buffers),
-    .element_bytes = prefetch_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = n_in_n_out,
     .useful_bytes = prefetch_useful_bytes,
     .shape = prefetch_shape,

@@ -30,11 +30,6 @@ static const struct buffer_decl reuse_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int reuse_element_bytes(const struct params *p)
-{
-    return 4;
-}
-
 static uint64_t reuse_useful_bytes(const struct params *p)
 {
     return 2 * 4 * (uint64_t)p->v[PARAM_N];
@@ -137,7 +132,7 @@ const struct family family_reuse = {
     .param_count = COUNT_OF(reuse_params),
     .buffers = reuse_buffers,
     .buffer_count = COUNT_OF(reuse_buffers),
-    .element_bytes = reuse_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = n_in_n_out,
     .useful_bytes = reuse_useful_bytes,
     .shape = one_thread_per_element,

@@ -43,12 +43,6 @@ static const struct buffer_decl spmv_buffers[] = {
     { "y", BUFFER_OUT, 4 },
 };
 
-static int spmv_element_bytes(const struct params *p)
-{
-    (void)p;
-    return 4;
-}
-
 static long long spmv_nnz(const struct params *p)
 {
     return p->v[PARAM_N] * p->v[SPMV_NNZ_PER_ROW];
@@ -237,7 +231,7 @@ const struct family family_spmv = {
     .param_count = COUNT_OF(spmv_params),
     .buffers = spmv_buffers,
     .buffer_count = COUNT_OF(spmv_buffers),
-    .element_bytes = spmv_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = spmv_buffer_elements,
     .useful_bytes = spmv_useful_bytes,
     .shape = spmv_shape,

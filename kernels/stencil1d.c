@@ -26,12 +26,6 @@ static const struct buffer_decl stencil1d_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int stencil1d_element_bytes(const struct params *p)
-{
-    (void)p;
-    return 4;
-}
-
 static long long stencil1d_width(const struct params *p)
 {
     return 2 * p->v[STENCIL1D_RADIUS] + 1;
@@ -89,7 +83,7 @@ const struct family family_stencil1d = {
     .param_count = COUNT_OF(stencil1d_params),
     .buffers = stencil1d_buffers,
     .buffer_count = COUNT_OF(stencil1d_buffers),
-    .element_bytes = stencil1d_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = stencil1d_buffer_elements,
     .useful_bytes = stencil1d_useful_bytes,
     .shape = one_thread_per_element,

@@ -39,12 +39,6 @@ static const struct buffer_decl store_policy_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int store_policy_element_bytes(const struct params *p)
-{
-    (void)p;
-    return 4;
-}
-
 /* Bytes from one thread's float4 to the next: 16 (full) or 32 (partial). */
 static long long store_policy_pitch(const struct params *p)
 {
@@ -94,7 +88,7 @@ const struct family family_store_policy = {
     .param_count = COUNT_OF(store_policy_params),
     .buffers = store_policy_buffers,
     .buffer_count = COUNT_OF(store_policy_buffers),
-    .element_bytes = store_policy_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = store_policy_buffer_elements,
     .useful_bytes = store_policy_useful_bytes,
     .shape = one_thread_per_element,

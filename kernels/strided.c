@@ -23,12 +23,6 @@ static const struct buffer_decl strided_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int strided_element_bytes(const struct params *p)
-{
-    (void)p;
-    return 4;
-}
-
 /* The input holds n*stride elements so that every thread's load is in bounds. */
 static void strided_buffer_elements(const struct params *p, size_t *elements)
 {
@@ -71,7 +65,7 @@ const struct family family_strided = {
     .param_count = COUNT_OF(strided_params),
     .buffers = strided_buffers,
     .buffer_count = COUNT_OF(strided_buffers),
-    .element_bytes = strided_element_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = strided_buffer_elements,
     .useful_bytes = strided_useful_bytes,
     .shape = one_thread_per_element,

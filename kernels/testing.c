@@ -20,11 +20,6 @@ static const struct buffer_decl testing_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int float_bytes(const struct params *p)
-{
-    return 4;
-}
-
 static uint64_t testing_useful_bytes(const struct params *p)
 {
     return 8 * (uint64_t)p->v[PARAM_N];
@@ -55,7 +50,7 @@ static int copy_accesses(const struct params *p, const uint64_t *base,
         .param_count = COUNT_OF(testing_params),                         \
         .buffers = testing_buffers,                                      \
         .buffer_count = COUNT_OF(testing_buffers),                       \
-        .element_bytes = float_bytes,                                    \
+        .element_bytes = four_byte_elements,                             \
         .buffer_elements = n_in_n_out,                                   \
         .useful_bytes = testing_useful_bytes,                            \
         .shape = one_thread_per_element,                                 \

@@ -32,11 +32,6 @@ static const struct buffer_decl transpose_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int float_bytes(const struct params *p)
-{
-    return 4;
-}
-
 static long long transpose_elements(const struct params *p)
 {
     return p->v[TRANSPOSE_ROWS] * p->v[TRANSPOSE_COLS];
@@ -137,7 +132,7 @@ const struct family family_transpose = {
     .param_count = COUNT_OF(transpose_params),
     .buffers = transpose_buffers,
     .buffer_count = COUNT_OF(transpose_buffers),
-    .element_bytes = float_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = transpose_buffer_elements,
     .useful_bytes = transpose_useful_bytes,
     .shape = transpose_shape,

@@ -30,11 +30,6 @@ static const struct buffer_decl traverse_buffers[] = {
     { "out", BUFFER_OUT, 4 },
 };
 
-static int float_bytes(const struct params *p)
-{
-    return 4;
-}
-
 static long long traverse_elements(const struct params *p)
 {
     return p->v[TRAVERSE_ROWS] * p->v[TRAVERSE_COLS];
@@ -118,7 +113,7 @@ const struct family family_traverse = {
     .param_count = COUNT_OF(traverse_params),
     .buffers = traverse_buffers,
     .buffer_count = COUNT_OF(traverse_buffers),
-    .element_bytes = float_bytes,
+    .element_bytes = four_byte_elements,
     .buffer_elements = traverse_buffer_elements,
     .useful_bytes = traverse_useful_bytes,
     .shape = traverse_shape,
