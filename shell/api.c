@@ -755,9 +755,9 @@ static int api_explain(lua_State *L)
 static int api_alloc_alignment(lua_State *L)
 {
     lua_Integer count = luaL_checkinteger(L, 1), bytes = luaL_optinteger(L, 2, 1);
-    uint64_t addresses[256];
+    uint64_t addresses[MAX_ALLOCATIONS];
     char error[512];
-    luaL_argcheck(L, count >= 1 && count <= 256, 1, "count must be from 1 to 256");
+    luaL_argcheck(L, count >= 1 && count <= MAX_ALLOCATIONS, 1, "count must be from 1 to 256");
     luaL_argcheck(L, bytes >= 1 && (uint64_t)bytes <= session.device.memory_bytes / 2, 2,
                   "bytes must be at least 1 and at most half the device memory");
     if (session.backend->allocate((int)count, (size_t)bytes, addresses, error, sizeof error) != 0)

@@ -24,6 +24,9 @@ struct measure_options {
     const struct device_profile *profile;   /* the device the model's time estimate is for */
 };
 
+/* The most blocks one alloc_alignment experiment makes. */
+enum { MAX_ALLOCATIONS = 256 };
+
 enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_INTERRUPTED = -2 };
 
 struct backend {

@@ -204,7 +204,7 @@ static void free_device(void **pointer)
 
 static void destroy_session_objects(void)
 {
-    counters_close();   /* the profiler belongs to the context a reset destroys */
+    counters_close();
     gpu.counters_tried = 0;
     pool_release();
     free_device(&gpu.flush);
@@ -358,7 +358,7 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
 /* The alloc_alignment experiment: count real cudaMalloc calls, addresses kept, then freed. */
 static int gpu_allocate(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size)
 {
-    void *blocks[256] = { 0 };
+    void *blocks[MAX_ALLOCATIONS] = { 0 };
     int made = 0, failed = 0;
     for (; made < count && !failed; made++) {
         failed = CUDA_TRY(cudaMalloc(&blocks[made], bytes));
@@ -371,7 +371,7 @@ static int gpu_allocate(int count, size_t bytes, uint64_t *addresses, char *erro
     return failed ? -1 : 0;
 }
 
-/* Whether the GPU can take launches (after a failed reset it cannot). */
+/* Whether the GPU can take launches (after a sticky error it cannot). */
 static int gpu_usable(void)
 {
     return gpu.open && gpu.ready;
@@ -385,7 +385,7 @@ static void gpu_close(void)
     gpu.open = 0;
 }
 
-/* Errors after which the context is unusable until the device is reset. */
+/* Errors after which this process's CUDA context is unusable. */
 static int is_sticky(cudaError_t status)
 {
     switch (status) {
@@ -399,53 +399,15 @@ static int is_sticky(cudaError_t status)
     }
 }
 
-/* Resets the device after a sticky error and rebuilds what the session reuses;
-   a second reset is tried when the first leaves the device unusable. */
-/* The driver's own reset of the primary context, as a second way when the
-   runtime's leaves the device unavailable (seen on the GPU machine). */
-static void reset_primary_context(void)
-{
-    CUresult (*reset)(CUdevice) = NULL;
-    enum cudaDriverEntryPointQueryResult found;
-    if (cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxReset", (void **)&reset, 12000,
-                                         cudaEnableDefault, &found) == cudaSuccess && reset)
-        reset((CUdevice)gpu.ordinal);
-    cudaGetLastError();
-}
-
-static int reset_device(void)
-{
-    for (int attempt = 0; attempt < 5; attempt++) {
-        destroy_session_objects();
-        cudaDeviceReset();
-        if (attempt > 0)
-            reset_primary_context();
-        cudaGetLastError();
-        gpu.ready = create_session_objects() == 0;
-        if (gpu.ready)
-            return 0;
-        usleep(200000 << attempt);   /* the driver may still be tearing the old context down */
-    }
-    return -1;
-}
-
-/* Reports a CUDA failure; after a sticky one, resets the device and rebuilds the session. */
+/* Reports a CUDA failure. After a sticky one this process's CUDA context is
+   lost for good (gpu_process.c starts a fresh process to go on). */
 static enum run_status fail(char *error, size_t error_size)
 {
-    cudaError_t status = cuda_status;
-    if (!is_sticky(status)) {
-        cudaGetLastError();
-        snprintf(error, error_size, "CUDA error: %s", cuda_failure);
-        return RUN_FAILED;
-    }
-    char failure[512];
-    snprintf(failure, sizeof failure, "%s", cuda_failure);
-    if (reset_device() == 0)
-        snprintf(error, error_size, "CUDA error: %s; the device was reset and is ready again", failure);
+    if (is_sticky(cuda_status))
+        gpu.ready = 0;
     else
-        snprintf(error, error_size, "CUDA error: %s; the device was reset but could not be set up "
-                 "again (%s), so launches now use the access model: restart warplab to measure on "
-                 "the GPU", failure, cuda_failure);
+        cudaGetLastError();
+    snprintf(error, error_size, "CUDA error: %s", cuda_failure);
     return RUN_FAILED;
 }
 
@@ -794,7 +756,7 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
                                struct result *r, char *error, size_t error_size)
 {
     size_t bytes[MAX_BUFFERS];
-    if (!gpu.ready && reset_device() != 0) {
+    if (!gpu.ready) {
         snprintf(error, error_size, "the GPU is not usable after an earlier error: %s", cuda_failure);
         return RUN_FAILED;
     }
@@ -836,6 +798,7 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     return RUN_OK;
 }
 
-const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
+/* Serves gpu_process.c's child: the shell itself never calls CUDA. */
+const struct backend gpu_in_process = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
                                      gpu_allocate, gpu_usable, gpu_close };
 #endif

@@ -1,0 +1,357 @@
+/*
+** gpu_process.c — the GPU backend as the shell sees it. Every CUDA call runs
+** in a child process, forked before this process touches CUDA, that serves
+** the in-process backend (gpu.c) over a socket. A kernel fault ends a CUDA
+** context for the rest of its process: on the H200 machine even a reset
+** device answers cudaErrorDevicesUnavailable to the process that faulted,
+** while a new process gets the GPU at once. So after a fault the child ends,
+** a fresh child takes its place, and the shell, its Lua state and the
+** student's work carry on.
+**
+** The child is a fork without exec, so pointers into the program (families,
+** device profiles, string constants) mean the same on both sides and results
+** cross the socket as they are.
+*/
+#ifdef HAVE_CUDA
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include "backend.h"
+#include "interrupt.h"
+#include "registry.h"
+
+extern const struct backend gpu_in_process;
+
+enum request_kind { REQUEST_RUN, REQUEST_PROFILE, REQUEST_MEASURE_COPY, REQUEST_ALLOCATE, REQUEST_QUIT };
+
+struct request {
+    enum request_kind kind;
+    const struct family *family;
+    struct params params;
+    struct measure_options options;
+    int count;         /* profile: results that follow; allocate: blocks */
+    size_t bytes;      /* allocate: each block's size */
+};
+
+struct reply {
+    int status;        /* the in-process call's return value */
+    int context_lost;  /* the child's CUDA context is gone: it ends after this reply */
+    char error[768];
+    struct device_info info;
+};
+
+static struct {
+    pid_t pid;
+    int socket;
+    int ordinal;
+} child = { -1, -1, 0 };
+
+/* Whole-buffer transfers that survive Ctrl-C's interruptions; 0, or -1 when
+   the other side has gone. */
+static int send_all(int fd, const void *data, size_t size)
+{
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = send(fd, p, size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+static int receive_all(int fd, void *data, size_t size)
+{
+    char *p = data;
+    while (size > 0) {
+        ssize_t n = recv(fd, p, size, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+/* ---- the child: serves requests with the in-process backend ---- */
+
+static void child_on_sigint(int signal_number)
+{
+    (void)signal_number;
+    interrupt_requested = 1;   /* the samples loop stops; the shell hears it too */
+}
+
+static int reply_with(int fd, struct reply *a, const void *payload, size_t payload_size)
+{
+    a->context_lost = !gpu_in_process.usable();
+    return send_all(fd, a, sizeof *a) || (payload_size && send_all(fd, payload, payload_size)) ? -1 : 0;
+}
+
+/* The shell's model thread is filling its result meanwhile, so the child
+   measures into a result of its own, which the shell merges. */
+static int serve_run(int fd, const struct request *q, struct reply *a)
+{
+    static struct result r;
+    memset(&r, 0, sizeof r);
+    r.family = q->family;
+    r.params = q->params;
+    r.correct = -1;
+    a->status = gpu_in_process.run(q->family, &r.params, &q->options, &r, a->error, sizeof a->error);
+    return reply_with(fd, a, &r, sizeof r);
+}
+
+static int serve_profile(int fd, const struct request *q, struct reply *a)
+{
+    struct result *results = malloc((size_t)q->count * sizeof *results);
+    struct result **pointers = malloc((size_t)q->count * sizeof *pointers);
+    int failed = !results || !pointers || receive_all(fd, results, (size_t)q->count * sizeof *results);
+    if (!failed) {
+        for (int k = 0; k < q->count; k++)
+            pointers[k] = &results[k];
+        gpu_in_process.profile(pointers, q->count);
+        failed = reply_with(fd, a, results, (size_t)q->count * sizeof *results);
+    }
+    free(results);
+    free(pointers);
+    return failed ? -1 : 0;
+}
+
+static struct device_info opened;   /* the child's device, as it opened it */
+
+static int serve_measure_copy(int fd, const struct request *q, struct reply *a)
+{
+    (void)q;
+    a->info = opened;
+    a->status = gpu_in_process.measure_copy(&a->info, a->error, sizeof a->error);
+    return reply_with(fd, a, NULL, 0);
+}
+
+static int serve_allocate(int fd, const struct request *q, struct reply *a)
+{
+    uint64_t addresses[MAX_ALLOCATIONS] = { 0 };
+    a->status = gpu_in_process.allocate(q->count, q->bytes, addresses, a->error, sizeof a->error);
+    return reply_with(fd, a, addresses, (size_t)q->count * sizeof addresses[0]);
+}
+
+static int (*const serve[])(int fd, const struct request *q, struct reply *a) = {
+    [REQUEST_RUN] = serve_run,
+    [REQUEST_PROFILE] = serve_profile,
+    [REQUEST_MEASURE_COPY] = serve_measure_copy,
+    [REQUEST_ALLOCATE] = serve_allocate,
+};
+
+/* Opens the GPU, says how that went, then answers requests until told to quit,
+   until the shell has gone, or until the CUDA context is lost. */
+static void serve_requests(int fd, pid_t shell)
+{
+    struct reply a = { 0 };
+    struct request q;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != shell)
+        _exit(0);
+    signal(SIGINT, child_on_sigint);
+    a.status = gpu_in_process.open(child.ordinal, &a.info, a.error, sizeof a.error);
+    opened = a.info;
+    if (send_all(fd, &a, sizeof a) || a.status != 0)
+        _exit(0);
+    while (receive_all(fd, &q, sizeof q) == 0 && q.kind != REQUEST_QUIT) {
+        memset(&a, 0, sizeof a);
+        interrupt_requested = 0;
+        if (serve[q.kind](fd, &q, &a) || a.context_lost)
+            break;
+    }
+    gpu_in_process.close();
+    _exit(0);
+}
+
+/* ---- the shell's side ---- */
+
+static void child_stop(void)
+{
+    if (child.socket >= 0)
+        close(child.socket);   /* the child sees the end of its requests and exits */
+    if (child.pid > 0)
+        while (waitpid(child.pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    child.socket = -1;
+    child.pid = -1;
+}
+
+/* Forks a child that opens the GPU; 0, or -1 with why. */
+static int child_start(struct device_info *info, char *why, size_t why_size)
+{
+    int ends[2];
+    struct reply a;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+        snprintf(why, why_size, "cannot make a socket for the GPU process: %s", strerror(errno));
+        return -1;
+    }
+    pid_t shell = getpid();
+    fflush(NULL);   /* or the child would write the shell's buffered output again */
+    child.pid = fork();
+    if (child.pid == 0) {
+        close(ends[0]);
+        serve_requests(ends[1], shell);
+    }
+    close(ends[1]);
+    child.socket = ends[0];
+    if (child.pid < 0) {
+        snprintf(why, why_size, "cannot start the GPU process: %s", strerror(errno));
+        child_stop();
+        return -1;
+    }
+    if (receive_all(child.socket, &a, sizeof a) || a.status != 0) {
+        snprintf(why, why_size, "%s", a.status != 0 ? a.error : "the GPU process ended while opening the GPU");
+        child_stop();
+        return -1;
+    }
+    *info = a.info;
+    return 0;
+}
+
+static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why_size)
+{
+    child.ordinal = ordinal;
+    return child_start(info, why, why_size);
+}
+
+/* After the child lost its context or ended, starts a fresh one and says so in
+   error, after the failure the child reported. */
+static void replace_child(const char *failure, char *error, size_t error_size)
+{
+    struct device_info info;
+    char why[512];
+    child_stop();
+    if (child_start(&info, why, sizeof why) == 0)
+        snprintf(error, error_size, "%.500s; that ends a CUDA context, so warplab reset the GPU in a fresh "
+                 "process and the next launch runs there", failure);
+    else
+        snprintf(error, error_size, "%.400s; a fresh GPU process could not be started (%.200s), so launches "
+                 "now use the access model: restart warplab to measure on the GPU", failure, why);
+}
+
+/* Sends q (and payload), waits for the reply (and back); on a lost context or
+   a child that ended, replaces the child and fails with the reason in a. */
+static int call(const struct request *q, const void *payload, size_t payload_size,
+                struct reply *a, void *back, size_t back_size)
+{
+    char failure[768];
+    memset(a, 0, sizeof *a);
+    if (child.socket < 0) {
+        snprintf(a->error, sizeof a->error, "the GPU is not usable after an earlier error");
+        return a->status = -1;
+    }
+    int ended = send_all(child.socket, q, sizeof *q) ||
+                (payload_size && send_all(child.socket, payload, payload_size)) ||
+                receive_all(child.socket, a, sizeof *a) ||
+                (back_size && receive_all(child.socket, back, back_size));
+    if (!ended && !a->context_lost)
+        return a->status;
+    snprintf(failure, sizeof failure, "%s", ended ? "the GPU process ended unexpectedly" : a->error);
+    replace_child(failure, a->error, sizeof a->error);
+    return a->status = -1;
+}
+
+/* Copies into r what the backend's run measured (the rest of r is the shell's). */
+static void merge_measurement(struct result *r, const struct result *measured)
+{
+    r->measured = measured->measured;
+    r->cache = measured->cache;
+    r->timing = measured->timing;
+    r->sm_clock_mhz = measured->sm_clock_mhz;
+    r->correct = measured->correct;
+    memcpy(r->mismatch, measured->mismatch, sizeof r->mismatch);
+    for (int i = 0; i < measured->warning_count; i++)
+        result_warn(r, "%s", measured->warnings[i]);
+}
+
+static void merge_counters(struct result *r, const struct result *profiled)
+{
+    r->have_counters = profiled->have_counters;
+    r->counters = profiled->counters;
+    memcpy(r->counters_unavailable, profiled->counters_unavailable, sizeof r->counters_unavailable);
+}
+
+static enum run_status gpu_run(const struct family *f, const struct params *p,
+                               const struct measure_options *options,
+                               struct result *r, char *error, size_t error_size)
+{
+    static struct result measured;
+    struct request q = { .kind = REQUEST_RUN, .family = f, .params = *p, .options = *options };
+    struct reply a;
+    enum run_status status = (enum run_status)call(&q, NULL, 0, &a, &measured, sizeof measured);
+    if (status == RUN_OK)
+        merge_measurement(r, &measured);
+    else
+        snprintf(error, error_size, "%s", a.error);
+    return status;
+}
+
+static void gpu_profile(struct result *const *results, int count)
+{
+    struct request q = { .kind = REQUEST_PROFILE, .count = count };
+    struct result *copies = calloc((size_t)count, sizeof *copies);
+    struct reply a;
+    if (!copies)
+        return;
+    for (int k = 0; k < count; k++)
+        copies[k] = *results[k];
+    if (call(&q, copies, (size_t)count * sizeof *copies, &a, copies, (size_t)count * sizeof *copies) == 0)
+        for (int k = 0; k < count; k++)
+            merge_counters(results[k], &copies[k]);
+    else
+        for (int k = 0; k < count; k++)
+            snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%.255s", a.error);
+    free(copies);
+}
+
+static int gpu_measure_copy(struct device_info *info, char *error, size_t error_size)
+{
+    struct request q = { .kind = REQUEST_MEASURE_COPY };
+    struct reply a;
+    if (call(&q, NULL, 0, &a, NULL, 0) != 0) {
+        snprintf(error, error_size, "%s", a.error);
+        return -1;
+    }
+    info->copy_gbs = a.info.copy_gbs;
+    return 0;
+}
+
+static int gpu_allocate(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size)
+{
+    struct request q = { .kind = REQUEST_ALLOCATE, .count = count, .bytes = bytes };
+    struct reply a;
+    if (call(&q, NULL, 0, &a, addresses, (size_t)count * sizeof *addresses) != 0) {
+        snprintf(error, error_size, "%s", a.error);
+        return -1;
+    }
+    return 0;
+}
+
+static int gpu_usable(void)
+{
+    return child.socket >= 0;
+}
+
+static void gpu_close(void)
+{
+    struct request q = { .kind = REQUEST_QUIT };
+    if (child.socket >= 0)
+        send_all(child.socket, &q, sizeof q);
+    child_stop();
+}
+
+const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
+                                     gpu_allocate, gpu_usable, gpu_close };
+#endif
