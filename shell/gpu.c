@@ -568,28 +568,26 @@ static int flush_l2(void)
 }
 
 /* One sample: flush (unless warm) outside the timed window, events around the kernel only. */
-static int time_one(const struct family *f, const struct gpu_launch *launch, int warm, double *ms)
+/* One timed sample, its SM cycles and nanoseconds added to the totals: L2
+   emptied (unless warm), then the clock probe, which also keeps the GPU busy
+   while the host enqueues the timed launch. Without it an idle GPU records the
+   start event at once and the sample includes the host's launch overhead: on
+   the H200 a warm 3 MiB offset copy timed 7.3 us against 4.4 us cold. */
+static int time_one(const struct family *f, const struct gpu_launch *launch, int warm, double *ms,
+                    long long *cycles, long long *ns)
 {
     float elapsed = 0;
+    long long counts[2];
     if ((!warm && flush_l2()) ||
+        CUDA_TRY((cudaError_t)clock_probe_launch(CLOCK_PROBE_NS, gpu.clock_counts, gpu.stream)) ||
         CUDA_TRY(cudaEventRecord(gpu.start, gpu.stream)) ||
         CUDA_TRY((cudaError_t)f->launch(launch)) ||
         CUDA_TRY(cudaEventRecord(gpu.stop, gpu.stream)) ||
-        CUDA_TRY(cudaEventSynchronize(gpu.stop)) ||
+        CUDA_TRY(cudaMemcpyAsync(counts, gpu.clock_counts, sizeof counts, cudaMemcpyDeviceToHost, gpu.stream)) ||
+        CUDA_TRY(cudaStreamSynchronize(gpu.stream)) ||
         CUDA_TRY(cudaEventElapsedTime(&elapsed, gpu.start, gpu.stop)))
         return -1;
     *ms = elapsed;
-    return 0;
-}
-
-/* Adds one clock probe's SM cycles and nanoseconds to the totals. */
-static int probe_clock(long long *cycles, long long *ns)
-{
-    long long counts[2];
-    if (CUDA_TRY((cudaError_t)clock_probe_launch(CLOCK_PROBE_NS, gpu.clock_counts, gpu.stream)) ||
-        CUDA_TRY(cudaMemcpyAsync(counts, gpu.clock_counts, sizeof counts, cudaMemcpyDeviceToHost, gpu.stream)) ||
-        CUDA_TRY(cudaStreamSynchronize(gpu.stream)))
-        return -1;
     *cycles += counts[0];
     *ns += counts[1];
     return 0;
@@ -608,7 +606,7 @@ static int enough_samples(struct timing *t, const struct measure_options *option
 }
 
 /* Warm-up launches, then samples until enough_samples; the SM clock is probed
-   after each sample, outside the timed window. */
+   before each sample, outside the timed window. */
 static enum run_status take_samples(const struct family *f, const struct gpu_launch *launch,
                                     const struct measure_options *options, struct result *r,
                                     char *error, size_t error_size)
@@ -623,8 +621,7 @@ static enum run_status take_samples(const struct family *f, const struct gpu_lau
     do {
         if (interrupt_requested)
             return RUN_INTERRUPTED;
-        if (time_one(f, launch, options->warm, &t->samples_ms[t->sample_count]) ||
-            probe_clock(&cycles, &ns))
+        if (time_one(f, launch, options->warm, &t->samples_ms[t->sample_count], &cycles, &ns))
             return fail(error, error_size);
         spent_ms += t->samples_ms[t->sample_count++];
     } while (!enough_samples(t, options, spent_ms, started));
