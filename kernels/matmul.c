@@ -127,14 +127,14 @@ static void tiled_copy(const struct matmul_warp *s, long long step, int which, s
     access_from_lanes(acc, which % 2 == 1 ? ACCESS_SHARED_STORE : ACCESS_LOAD, 4, addr, active);
 }
 
-/* Tiled: per step, the four copies, then per i < tile a shared load of
-   bs[i][tx] and one of as[ty][i] (the compiler's order), by every lane;
-   after the last step the store of C. */
+/* Tiled: per step, the four copies, then per group of four i < tile one
+   16-byte shared load of as[ty][i..i+3] and the loads of bs[i..i+3][tx], by
+   every lane; after the last step the store of C. */
 static void tiled_instruction(const void *state, long long index, struct warp_access *acc)
 {
     const struct matmul_warp *s = state;
     uint64_t addr[WARP_SIZE];
-    int tile = s->tile, per_step = 4 + 2 * tile;
+    int tile = s->tile, per_step = 4 + 5 * tile / 4;
     long long steps = (s->k + tile - 1) / tile;
     if (index == steps * per_step) {
         access_from_lanes(acc, ACCESS_STORE, 4, s->c_at, s->in_c);
@@ -146,10 +146,10 @@ static void tiled_instruction(const void *state, long long index, struct warp_ac
         tiled_copy(s, step, within, acc);
         return;
     }
-    int i = (within - 4) / 2, from_b = within % 2 == 0;
+    int group = (within - 4) / 5, of_group = (within - 4) % 5, i = 4 * group + of_group - 1;
     for (int lane = 0; lane < WARP_SIZE; lane++)
-        addr[lane] = 4 * (uint64_t)(from_b ? tile * tile + i * tile + s->w.tx[lane] : s->w.ty[lane] * tile + i);
-    access_from_lanes(acc, ACCESS_SHARED_LOAD, 4, addr, 0xffffffffu);
+        addr[lane] = 4 * (uint64_t)(of_group > 0 ? tile * tile + i * tile + s->w.tx[lane] : s->w.ty[lane] * tile + 4 * group);
+    access_from_lanes(acc, ACCESS_SHARED_LOAD, of_group > 0 ? 4 : 16, addr, 0xffffffffu);
 }
 
 static void matmul_locate(struct matmul_warp *s, const struct params *p, const uint64_t *base, long long warp)
@@ -179,7 +179,7 @@ static int matmul_warp_page(const struct params *p, const uint64_t *base, long l
     if (p->v[MATMUL_VARIANT] == MATMUL_NAIVE)   /* threads outside C return at once */
         return s.in_c ? tile_page(page, 2 * s.k + 1, naive_instruction, &s, acc) : 0;
     long long steps = (s.k + s.tile - 1) / s.tile;
-    return tile_page(page, steps * (4 + 2 * s.tile) + 1, tiled_instruction, &s, acc);
+    return tile_page(page, steps * (4 + 5 * s.tile / 4) + 1, tiled_instruction, &s, acc);
 }
 
 static int matmul_warp_accesses(const struct params *p, const uint64_t *base,

@@ -25,7 +25,8 @@ __global__ void matmul_naive(const float *a, const float *b, float *c, int m, in
 template <int TILE>
 __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, int n, int k)
 {
-    __shared__ float as[TILE][TILE], bs[TILE][TILE];
+    __shared__ __align__(16) float as[TILE][TILE];
+    __shared__ float bs[TILE][TILE];
     int tx = threadIdx.x, ty = threadIdx.y;
     int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
     float sum = 0.0f;
@@ -33,8 +34,13 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
         as[ty][tx] = row < m && step + tx < k ? a[(long long)row * k + step + tx] : 0.0f;
         bs[ty][tx] = step + ty < k && col < n ? b[(long long)(step + ty) * n + col] : 0.0f;
         __syncthreads();
-        for (int i = 0; i < TILE; i++)
-            sum += as[ty][i] * bs[i][tx];
+        for (int i = 0; i < TILE; i += 4) {
+            float4 a4 = *reinterpret_cast<const float4 *>(&as[ty][i]);   // 4 of A's row at once
+            sum += a4.x * bs[i][tx];
+            sum += a4.y * bs[i + 1][tx];
+            sum += a4.z * bs[i + 2][tx];
+            sum += a4.w * bs[i + 3][tx];
+        }
         __syncthreads();
     }
     if (row < m && col < n)

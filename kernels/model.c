@@ -168,15 +168,44 @@ static int phase_wavefronts(const struct warp_access *a, int first, int count)
     return most;
 }
 
-/* Wavefronts of an instruction, lane by lane. */
-static int shared_wavefronts_of_lanes(const struct warp_access *a)
+/* Whether every active lane shares its address with lane ^ partner. */
+static int lanes_pair_up(const struct warp_access *a, int partner)
+{
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        if ((a->active >> lane & 1) &&
+            (!(a->active >> (lane ^ partner) & 1) || a->addr[lane] != a->addr[lane ^ partner]))
+            return 0;
+    return 1;
+}
+
+/* How many lanes one pass serves: the whole warp for 4-byte words, 128 bytes'
+   worth of lanes for wider ones; but 16-byte lanes that pair up on one address
+   (lane n with n ^ 1, or with n ^ 2) go a half warp at a time, as the H200
+   serves a tile row read by a whole warp (LDS.128) in 2 wavefronts, not 4. */
+static int lanes_per_phase(const struct warp_access *expanded)
+{
+    if (expanded->bytes <= BANK_BYTES)
+        return WARP_SIZE;
+    int lanes = 128 / expanded->bytes;
+    if (expanded->bytes == 16 && (lanes_pair_up(expanded, 1) || lanes_pair_up(expanded, 2)))
+        lanes *= 2;
+    return lanes;
+}
+
+/* Wavefronts of an instruction, lane by lane, and its ideal: one per pass
+   that has an active lane, the least any placement of its words could take. */
+static struct shared_cost shared_cost_of_lanes(const struct warp_access *a)
 {
     struct warp_access expanded = *a;
-    int lanes_per_phase = a->bytes <= 4 ? WARP_SIZE : 128 / a->bytes, total = 0;
+    struct shared_cost cost = { 0, 0 };
     warp_access_expand(&expanded);
-    for (int first = 0; first < WARP_SIZE; first += lanes_per_phase)
-        total += phase_wavefronts(&expanded, first, lanes_per_phase);
-    return total;
+    int per_phase = lanes_per_phase(&expanded);
+    for (int first = 0; first < WARP_SIZE; first += per_phase) {
+        int wavefronts = phase_wavefronts(&expanded, first, per_phase);
+        cost.wavefronts += wavefronts;
+        cost.ideal += wavefronts > 0;
+    }
+    return cost;
 }
 
 /* Affine shared accesses: the wavefronts depend only on where the first
@@ -186,23 +215,29 @@ static struct shared_entry {
     int used;
     uint64_t first_in_banks;
     int64_t step;
-    int bytes, first_lane, lane_count, wavefronts;
+    int bytes, first_lane, lane_count;
+    struct shared_cost cost;
 } shared_cache[AFFINE_CACHE_SIZE];
 
-int shared_wavefronts(const struct warp_access *a)
+struct shared_cost shared_cost(const struct warp_access *a)
 {
     if (!a->affine)
-        return shared_wavefronts_of_lanes(a);
+        return shared_cost_of_lanes(a);
     uint64_t first_in_banks = a->first_addr % (SHARED_BANKS * BANK_BYTES);
     uint64_t hash = (first_in_banks * 31 + (uint64_t)a->step * 131 + (uint64_t)a->bytes * 7 +
                      (uint64_t)a->first_lane * 17 + (uint64_t)a->lane_count) % AFFINE_CACHE_SIZE;
     struct shared_entry *e = &shared_cache[hash];
     if (e->used && e->first_in_banks == first_in_banks && e->step == a->step && e->bytes == a->bytes &&
         e->first_lane == a->first_lane && e->lane_count == a->lane_count)
-        return e->wavefronts;
+        return e->cost;
     *e = (struct shared_entry){ 1, first_in_banks, a->step, a->bytes, a->first_lane, a->lane_count,
-                                shared_wavefronts_of_lanes(a) };
-    return e->wavefronts;
+                                shared_cost_of_lanes(a) };
+    return e->cost;
+}
+
+int shared_wavefronts(const struct warp_access *a)
+{
+    return shared_cost(a).wavefronts;
 }
 
 void shared_add(struct shared_traffic *t, const struct warp_access *a)
@@ -210,9 +245,10 @@ void shared_add(struct shared_traffic *t, const struct warp_access *a)
     int lanes = a->affine ? a->lane_count : __builtin_popcount(a->active);
     if (lanes == 0)
         return;
+    struct shared_cost cost = shared_cost(a);
     t->requests++;
-    t->wavefronts += (uint64_t)shared_wavefronts(a);
-    t->ideal_wavefronts += (uint64_t)((lanes * a->bytes + 127) / 128);
+    t->wavefronts += (uint64_t)cost.wavefronts;
+    t->ideal_wavefronts += (uint64_t)cost.ideal;
 }
 
 /* A constant-memory load: the constant cache serves one address per pass. */

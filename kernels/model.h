@@ -44,9 +44,12 @@ struct model_counts {
 enum { SHARED_BANKS = 32, BANK_BYTES = 4 };
 
 /* Wavefronts of one shared-memory instruction: the lanes go in phases of 128
-   bytes (all 32 lanes for 4-byte elements, 16 for 8-byte, 8 for 16-byte), and
-   each phase needs as many wavefronts as the most distinct words any one bank
-   holds for it. */
+   bytes (all 32 lanes for 4-byte elements, 16 for 8-byte, 8 for 16-byte, 16
+   for 16-byte lanes paired on one address), and each phase needs as many
+   wavefronts as the most distinct words any one bank holds for it. The ideal
+   is one per phase with an active lane. */
+struct shared_cost { int wavefronts, ideal; };
+struct shared_cost shared_cost(const struct warp_access *a);
 int shared_wavefronts(const struct warp_access *a);
 /* Adds one shared-memory instruction. */
 void shared_add(struct shared_traffic *t, const struct warp_access *a);

@@ -141,9 +141,11 @@ static void push_estimate(lua_State *L, const struct result *r)
     SET_STRING("device", r->profile->info.name);
 }
 
-/* shared_load / shared_store: wavefronts and bank conflicts, the hardware's when counters were read. */
+/* shared_load / shared_store: wavefronts and bank conflicts, the hardware's when
+   counters were read. Conflicts are the wavefronts beyond the instructions' ideal:
+   the l1tex conflict counter also counts passes lost to other L1 traffic. */
 static void push_shared(lua_State *L, const struct shared_traffic *t, const struct result *r,
-                        enum counter_id wavefronts, enum counter_id conflicts, const char *field)
+                        enum counter_id wavefronts, const char *field)
 {
     if (t->requests == 0 && !(r->have_counters && r->counters.value[wavefronts] > 0))
         return;
@@ -152,7 +154,7 @@ static void push_shared(lua_State *L, const struct shared_traffic *t, const stru
     SET_INTEGER("ideal_wavefronts", t->ideal_wavefronts);
     if (r->have_counters) {
         SET_NUMBER("wavefronts", r->counters.value[wavefronts]);
-        SET_NUMBER("bank_conflicts", r->counters.value[conflicts]);
+        SET_NUMBER("bank_conflicts", r->counters.value[wavefronts] - (double)t->ideal_wavefronts);
         SET_STRING("source", "hardware");
     } else {
         SET_INTEGER("wavefronts", t->wavefronts);
@@ -189,8 +191,8 @@ void result_push(lua_State *L, const struct result *r)
     if (r->measured)
         push_timing(L, r);
     push_load_store(L, r);
-    push_shared(L, &r->model.shared_load, r, COUNTER_SHARED_LOAD_WAVEFRONTS, COUNTER_SHARED_LOAD_CONFLICTS, "shared_load");
-    push_shared(L, &r->model.shared_store, r, COUNTER_SHARED_STORE_WAVEFRONTS, COUNTER_SHARED_STORE_CONFLICTS, "shared_store");
+    push_shared(L, &r->model.shared_load, r, COUNTER_SHARED_LOAD_WAVEFRONTS, "shared_load");
+    push_shared(L, &r->model.shared_store, r, COUNTER_SHARED_STORE_WAVEFRONTS, "shared_store");
     if (r->model.constant.requests) {
         lua_createtable(L, 0, 3);
         SET_INTEGER("requests", r->model.constant.requests);

@@ -295,6 +295,18 @@ static void test_bank_conflicts(void)
     for (int lane = 0; lane < WARP_SIZE; lane++)
         addr[lane] = (uint64_t)lane * 16;
     is_int(wavefronts_of(8, addr), 4, "doubles two apart: each half-warp 2-way");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = 64;
+    is_int(wavefronts_of(16, addr), 2, "one 16-byte address for the warp (a tile row, LDS.128): 2 half-warp wavefronts, as on the H200");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = (uint64_t)(lane / 8) * 32;
+    is_int(wavefronts_of(16, addr), 2, "four rows of an 8-wide tile, 8 lanes each: 2 wavefronts, as on the H200");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = (uint64_t)(lane / 2) * 16;
+    is_int(wavefronts_of(16, addr), 2, "lane pairs on one 16-byte address: half warps, no conflict");
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        addr[lane] = lane == 5 ? 4096 : 64;
+    is_int(wavefronts_of(16, addr), 4, "one lane off the shared address: quarter warps again");
     struct shared_traffic t = { 0 };
     struct warp_access a = { .kind = ACCESS_SHARED_STORE, .bytes = 4, .affine = 1, .lane_count = 32,
                              .first_addr = 0, .step = 4 * 32 };
