@@ -184,10 +184,10 @@ step {
         return d.load.sectors == l.load.sectors and d.load.sectors == c.load.sectors and
                d.model.dram.read_bytes == c.model.dram.read_bytes
       end },
-    { text = "stencil1d load=cg: (nearly) every load sector is fetched from L2", gpu = true,
+    { text = "stencil1d load=cg: L1 hits nothing, and L2 serves over half the sectors the loads ask for", gpu = true,
       holds = function(ctx)
         local cg = find(ctx, {load = "cg"})
-        return l2_sectors(cg) ~= nil and l2_sectors(cg) >= 0.9 * cg.load.sectors
+        return l2_sectors(cg) ~= nil and cg.counters.l1_hit_rate.value < 1 and l2_sectors(cg) > 0.5 * cg.load.sectors
       end },
     { text = "stencil1d load=default: L1 serves the repeats (L2 read sectors under 3/4 of cg's)", gpu = true,
       holds = function(ctx)
@@ -206,8 +206,8 @@ step {
       end },
   },
   explain = {
-    en = [[With cg, about 25 million: every sector every load asks for goes to L2, six times the input. With the default path and with ldg, L1 keeps the sectors the first loads brought and L2 sees far fewer requests. DRAM bytes stay about the same all three ways, because L2 catches whatever L1 lets through: bypassing L1 costs trips to L2 (latency and L2 bandwidth), not DRAM traffic.]],
-    zh = [[用 cg 时大约 2500 万个：每次读取要的每个扇区都去 L2，是输入的六倍。用默认路径和 ldg 时，L1 留住了前几次读取取回的扇区，L2 看到的请求少得多。三种方式的 DRAM 字节数差不多，因为 L1 放过去的请求都被 L2 接住了：绕过 L1 的代价是去 L2 的往返（延迟和 L2 带宽），而不是 DRAM 流量。]],
+    en = [[The model says 25 million: every sector every load asks for, six times the input. The H200 (2026-11-30) said 15.7 million with cg, at an L1 hit rate of 0, against 4.3 million and a 71% hit rate with the default path: with cg, L1 keeps nothing for later loads, though loads that want a sector already on its way from L2 seem to share that trip, so L2 serves fewer than the loads ask for. With the default path and with ldg, L1 keeps the sectors the first loads brought and L2 sees far fewer requests. DRAM bytes stay about the same all three ways, because L2 catches whatever L1 lets through: bypassing L1 costs trips to L2 (latency and L2 bandwidth), not DRAM traffic.]],
+    zh = [[模型说是 2500 万个：每次读取要的每个扇区，是输入的六倍。H200（2026-11-30）上用 cg 时是 1570 万个，L1 命中率为 0；用默认路径时是 430 万个，命中率 71%：用 cg 时 L1 不为后面的读取留任何东西，不过要的扇区如果已经在从 L2 送来的路上，这些读取似乎会共用那一趟，所以 L2 送出的比读取要的少。用默认路径和 ldg 时，L1 留住了前几次读取取回的扇区，L2 看到的请求少得多。三种方式的 DRAM 字节数差不多，因为 L1 放过去的请求都被 L2 接住了：绕过 L1 的代价是去 L2 的往返（延迟和 L2 带宽），而不是 DRAM 流量。]],
   },
 }
 
