@@ -1,10 +1,14 @@
 /*
 ** dram.c — one bit per 64-byte block loaded and per 32-byte sector stored,
 ** per buffer: a block or sector costs DRAM traffic the first time its bit
-** is set. Affine accesses set whole ranges of bits at once.
+** is set. Affine accesses set whole ranges of bits at once. Bits are set
+** with atomic ORs, so the model's threads share one tracker and each newly
+** set bit is counted by exactly one of them.
 */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "dram.h"
 #include "common.h"
 #include "model.h"
@@ -17,7 +21,37 @@ struct dram_tracker {
     uint64_t *stored[MAX_BUFFERS];   /* bit per 32-byte sector */
     uint32_t *written[MAX_BUFFERS];  /* bit per byte, a word per sector; made on a buffer's first store */
     size_t blocks[MAX_BUFFERS], sectors[MAX_BUFFERS];
+    pthread_mutex_t making_written;  /* held while a written map is made */
 };
+
+enum { HUGE_PAGE_BYTES = 2 << 20 };
+
+/* Zeroed memory for a map. Large maps are asked for in huge pages, so that a
+   launch that touches one sparsely takes a page fault per 2 MB rather than per
+   4 KB: strided 1024's 128 MB map took 32,768 faults a launch, and faults,
+   which the model's threads take one at a time, made two threads slower than one. */
+static void *map_new(size_t bytes)
+{
+    if (bytes < HUGE_PAGE_BYTES)
+        return calloc(1, bytes);
+    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED)
+        return NULL;
+    madvise(map, bytes, MADV_HUGEPAGE);
+    return map;
+}
+
+static void map_free(void *map, size_t bytes)
+{
+    if (map && bytes < HUGE_PAGE_BYTES)
+        free(map);
+    else if (map)
+        munmap(map, bytes);
+}
+
+static size_t loaded_bytes(const struct dram_tracker *t, int i) { return (t->blocks[i] / 64 + 1) * sizeof(uint64_t); }
+static size_t stored_bytes(const struct dram_tracker *t, int i) { return (t->sectors[i] / 64 + 1) * sizeof(uint64_t); }
+static size_t written_bytes(const struct dram_tracker *t, int i) { return t->sectors[i] * sizeof(uint32_t); }
 
 struct dram_tracker *dram_tracker_new(int buffer_count, const size_t *bytes)
 {
@@ -30,11 +64,12 @@ struct dram_tracker *dram_tracker_new(int buffer_count, const size_t *bytes)
     if (!t)
         return NULL;
     t->buffer_count = buffer_count;
+    pthread_mutex_init(&t->making_written, NULL);
     for (int i = 0; i < buffer_count; i++) {
         t->blocks[i] = bytes[i] / DRAM_READ_BYTES + 2;
         t->sectors[i] = bytes[i] / SECTOR_BYTES + 2;
-        t->loaded[i] = calloc(t->blocks[i] / 64 + 1, sizeof(uint64_t));
-        t->stored[i] = calloc(t->sectors[i] / 64 + 1, sizeof(uint64_t));
+        t->loaded[i] = map_new(loaded_bytes(t, i));
+        t->stored[i] = map_new(stored_bytes(t, i));
         if (!t->loaded[i] || !t->stored[i]) {
             dram_tracker_free(t);
             return NULL;
@@ -48,11 +83,21 @@ void dram_tracker_free(struct dram_tracker *t)
     if (!t)
         return;
     for (int i = 0; i < t->buffer_count; i++) {
-        free(t->loaded[i]);
-        free(t->stored[i]);
-        free(t->written[i]);
+        map_free(t->loaded[i], loaded_bytes(t, i));
+        map_free(t->stored[i], stored_bytes(t, i));
+        map_free(t->written[i], written_bytes(t, i));
     }
+    pthread_mutex_destroy(&t->making_written);
     free(t);
+}
+
+/* ORs mask into a word; returns how many of its bits were not set before. */
+static uint64_t set_bits(uint64_t *word, uint64_t mask)
+{
+    if ((__atomic_load_n(word, __ATOMIC_RELAXED) & mask) == mask)
+        return 0;   /* the usual repeat: read only, so the threads share the line without writing it */
+    uint64_t had = __atomic_fetch_or(word, mask, __ATOMIC_RELAXED);
+    return (uint64_t)__builtin_popcountll(mask & ~had);
 }
 
 /* Sets bits first..last (inclusive); returns how many were newly set. */
@@ -61,17 +106,13 @@ static uint64_t set_range(uint64_t *bits, size_t limit, uint64_t first, uint64_t
     uint64_t added = 0;
     if (last >= limit)
         last = limit - 1;
-    if (first == last) {   /* one unit, as for most scattered lanes */
-        uint64_t bit = 1ull << (first % 64), had = bits[first / 64] & bit;
-        bits[first / 64] |= bit;
-        return had == 0;
-    }
+    if (first == last)   /* one unit, as for most scattered lanes */
+        return set_bits(&bits[first / 64], 1ull << (first % 64));
     for (uint64_t i = first; i <= last;) {
         uint64_t word = i / 64, from = i % 64;
         uint64_t to = (last / 64 == word) ? last % 64 : 63;
         uint64_t mask = (to == 63 ? ~0ull : ((1ull << (to + 1)) - 1)) & ~((1ull << from) - 1);
-        added += (uint64_t)__builtin_popcountll(mask & ~bits[word]);
-        bits[word] |= mask;
+        added += set_bits(&bits[word], mask);
         i = word * 64 + to + 1;
     }
     return added;
@@ -116,22 +157,36 @@ static uint64_t add_units(const struct dram_tracker *t, uint64_t **bits, const s
     return added;
 }
 
+/* ORs the written bytes mask into a sector's word, writing only when it adds some. */
+static void mark_bytes(uint32_t *sector_word, uint32_t mask)
+{
+    if ((__atomic_load_n(sector_word, __ATOMIC_RELAXED) & mask) != mask)
+        __atomic_fetch_or(sector_word, mask, __ATOMIC_RELAXED);
+}
+
 /* Marks bytes [from, to) of a buffer as written: a bit per byte, one 32-bit word per sector. */
 static void mark_written(uint32_t *written, size_t sectors, uint64_t from, uint64_t to)
 {
     for (uint64_t sector = from / SECTOR_BYTES; sector * SECTOR_BYTES < to && sector < sectors; sector++) {
         uint64_t begin = from > sector * SECTOR_BYTES ? from - sector * SECTOR_BYTES : 0;
         uint64_t end = to < (sector + 1) * SECTOR_BYTES ? to - sector * SECTOR_BYTES : SECTOR_BYTES;
-        written[sector] |= (uint32_t)(((1ull << end) - 1) & ~((1ull << begin) - 1));
+        mark_bytes(&written[sector], (uint32_t)(((1ull << end) - 1) & ~((1ull << begin) - 1)));
     }
 }
 
 /* The written-bytes map of a buffer, made on its first store; NULL when memory is short. */
 static uint32_t *written_map(struct dram_tracker *t, int buffer)
 {
-    if (!t->written[buffer])
-        t->written[buffer] = calloc(t->sectors[buffer], sizeof(uint32_t));
-    return t->written[buffer];
+    uint32_t *map = __atomic_load_n(&t->written[buffer], __ATOMIC_ACQUIRE);
+    if (map)
+        return map;
+    pthread_mutex_lock(&t->making_written);
+    if (!(map = t->written[buffer])) {
+        map = map_new(written_bytes(t, buffer));
+        __atomic_store_n(&t->written[buffer], map, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&t->making_written);
+    return map;
 }
 
 /* Marks one element at a buffer's offset as written; most fall within one sector. */
@@ -139,7 +194,7 @@ static void mark_element(uint32_t *written, size_t sectors, uint64_t offset, int
 {
     uint64_t sector = offset / SECTOR_BYTES, begin = offset % SECTOR_BYTES;
     if (begin + (uint64_t)bytes <= SECTOR_BYTES && sector < sectors)
-        written[sector] |= (uint32_t)(((1ull << bytes) - 1) << begin);
+        mark_bytes(&written[sector], (uint32_t)(((1ull << bytes) - 1) << begin));
     else
         mark_written(written, sectors, offset, offset + (uint64_t)bytes);
 }

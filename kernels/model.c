@@ -3,7 +3,11 @@
 ** the distinct sectors and lines its active lanes touch.
 */
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model.h"
 #include "registry.h"
 #include "common.h"
@@ -79,7 +83,7 @@ static struct units count_units(const struct warp_access *a)
    within a 128-byte line, the step, the width and the lane count, so they
    are computed once per such key and remembered. */
 enum { AFFINE_CACHE_SIZE = 4096 };
-static struct affine_entry {
+static _Thread_local struct affine_entry {
     int used;
     uint64_t first_in_line;
     int64_t step;
@@ -211,7 +215,7 @@ static struct shared_cost shared_cost_of_lanes(const struct warp_access *a)
 /* Affine shared accesses: the wavefronts depend only on where the first
    address falls within 128 bytes (the banks' width), the step, the width and
    the lanes, so they are computed once per such key and remembered. */
-static struct shared_entry {
+static _Thread_local struct shared_entry {
     int used;
     uint64_t first_in_banks;
     int64_t step;
@@ -287,39 +291,149 @@ static void count_access(struct model_counts *out, struct dram_tracker *dram, co
     }
 }
 
+static void traffic_sum(struct traffic *into, const struct traffic *part)
+{
+    into->requests += part->requests;
+    into->sectors += part->sectors;
+    into->lines += part->lines;
+    into->ideal_sectors += part->ideal_sectors;
+    into->bytes += part->bytes;
+}
+
+static void shared_sum(struct shared_traffic *into, const struct shared_traffic *part)
+{
+    into->requests += part->requests;
+    into->wavefronts += part->wavefronts;
+    into->ideal_wavefronts += part->ideal_wavefronts;
+}
+
+/* Adds one thread's counts into the launch's (the DRAM tracker is shared). */
+static void counts_sum(struct model_counts *into, const struct model_counts *part)
+{
+    traffic_sum(&into->load, &part->load);
+    traffic_sum(&into->store, &part->store);
+    shared_sum(&into->shared_load, &part->shared_load);
+    shared_sum(&into->shared_store, &part->shared_store);
+    into->constant.requests += part->constant.requests;
+    into->constant.passes += part->constant.passes;
+    into->dram.read_bytes += part->dram.read_bytes;
+    into->dram.write_bytes += part->dram.write_bytes;
+}
+
+/* Threads take warps in runs of at most MAX_WARPS_PER_TAKE (long runs keep
+   them on different words of the DRAM bitmaps), about 16 runs each. */
+enum { MAX_MODEL_THREADS = 8, MAX_WARPS_PER_TAKE = 2048, WARPS_PER_THREAD = 512 };
+
+/* One launch's warps, handed out WARPS_PER_TAKE at a time to the threads. */
+struct model_job {
+    const struct family *family;
+    const struct params *params;
+    uint64_t base[MAX_BUFFERS];
+    long long warps;
+    long long per_take;
+    long long next_warp;               /* taken atomically, per_take at a time */
+    struct dram_tracker *dram;
+    volatile sig_atomic_t *interrupted;
+    int stopped;
+};
+
+struct model_thread {
+    struct model_job *job;
+    struct model_counts counts;
+    pthread_t thread;
+};
+
+static void count_warp(const struct model_job *job, long long w, struct warp_access *acc, struct model_counts *out)
+{
+    const struct family *f = job->family;
+    if (f->warp_page) {   /* loops: the warp's instructions page by page */
+        int count;
+        for (long long page = 0; (count = f->warp_page(job->params, job->base, w, page, acc)) > 0; page++)
+            for (int i = 0; i < count; i++)
+                count_access(out, job->dram, &acc[i]);
+        return;
+    }
+    int count = f->warp_accesses(job->params, job->base, w, acc);
+    for (int i = 0; i < count; i++)
+        count_access(out, job->dram, &acc[i]);
+}
+
+static void *count_warps(void *argument)
+{
+    struct model_thread *self = argument;
+    struct model_job *job = self->job;
+    struct warp_access acc[MAX_WARP_ACCESSES];
+    struct model_counts counts = { 0 };   /* here, not in self: the threads' counts would share cache lines */
+    long long first;
+    while ((first = __atomic_fetch_add(&job->next_warp, job->per_take, __ATOMIC_RELAXED)) < job->warps) {
+        if (job->interrupted && *job->interrupted) {
+            __atomic_store_n(&job->stopped, 1, __ATOMIC_RELAXED);
+            break;
+        }
+        long long end = first + job->per_take < job->warps ? first + job->per_take : job->warps;
+        for (long long w = first; w < end; w++)
+            count_warp(job, w, acc, &counts);
+    }
+    self->counts = counts;
+    return NULL;
+}
+
+/* How many threads to count with: WARPLAB_MODEL_THREADS, else the online
+   CPUs (at most 8), and one for launches too small to share. */
+static int model_threads(long long warps)
+{
+    const char *text = getenv("WARPLAB_MODEL_THREADS");
+    long wanted = text && *text ? strtol(text, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    long useful = warps / WARPS_PER_THREAD;
+    long threads = wanted < useful ? wanted : useful;
+    return threads < 1 ? 1 : threads > MAX_MODEL_THREADS ? MAX_MODEL_THREADS : (int)threads;
+}
+
+/* Starts threads 1.. of the job with every signal blocked (Ctrl-C is for the
+   shell's own thread); returns how many started, counting the caller's. */
+static int start_threads(struct model_thread *threads, int count)
+{
+    sigset_t all, before;
+    int started = 1;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &before);
+    while (started < count && pthread_create(&threads[started].thread, NULL, count_warps, &threads[started]) == 0)
+        started++;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    return started;
+}
+
 int model_run(const struct family *f, const struct params *p,
               struct model_counts *out, volatile sig_atomic_t *interrupted)
 {
-    uint64_t base[MAX_BUFFERS];
-    struct warp_access acc[MAX_WARP_ACCESSES];
+    struct model_thread threads[MAX_MODEL_THREADS];
     struct launch_shape shape = f->shape(p);
-    long long warps = (shape.threads + WARP_SIZE - 1) / WARP_SIZE;
-
+    struct model_job job = { .family = f, .params = p, .interrupted = interrupted,
+                             .warps = (shape.threads + WARP_SIZE - 1) / WARP_SIZE };
     size_t bytes[MAX_BUFFERS];
     memset(out, 0, sizeof *out);
-    model_buffer_bases(f->buffer_count, base);
+    model_buffer_bases(f->buffer_count, job.base);
     family_buffer_bytes(f, p, bytes);
-    struct dram_tracker *dram = dram_tracker_new(f->buffer_count, bytes);
-    out->dram.estimated = dram != NULL;
-    for (long long w = 0; w < warps; w++) {
-        if ((w & 0xffff) == 0 && interrupted && *interrupted) {
-            dram_tracker_free(dram);
-            return -1;
-        }
-        if (f->warp_page) {   /* loops: the warp's instructions page by page */
-            int count;
-            for (long long page = 0; (count = f->warp_page(p, base, w, page, acc)) > 0; page++)
-                for (int i = 0; i < count; i++)
-                    count_access(out, dram, &acc[i]);
-            continue;
-        }
-        int count = f->warp_accesses(p, base, w, acc);
-        for (int i = 0; i < count; i++)
-            count_access(out, dram, &acc[i]);
+    job.dram = dram_tracker_new(f->buffer_count, bytes);
+    out->dram.estimated = job.dram != NULL;
+    int count = model_threads(job.warps);
+    job.per_take = job.warps / (16 * count);
+    job.per_take = job.per_take < 1 ? 1 : job.per_take > MAX_WARPS_PER_TAKE ? MAX_WARPS_PER_TAKE : job.per_take;
+    for (int k = 0; k < count; k++)
+        threads[k] = (struct model_thread){ .job = &job };
+    int started = start_threads(threads, count);
+    count_warps(&threads[0]);
+    for (int k = 1; k < started; k++)
+        pthread_join(threads[k].thread, NULL);
+    for (int k = 0; k < started; k++)
+        counts_sum(out, &threads[k].counts);
+    if (job.stopped) {
+        dram_tracker_free(job.dram);
+        return -1;
     }
-    if (dram)
-        dram_tracker_finish(dram, &out->dram);
-    dram_tracker_free(dram);
+    if (job.dram)
+        dram_tracker_finish(job.dram, &out->dram);
+    dram_tracker_free(job.dram);
     return 0;
 }
 
