@@ -22,11 +22,15 @@ typedef int (*enqueue_fn)(int index, void *user);
    config image is built once and reused). 0, or -1 with the reason in why. */
 int counters_open(int ordinal, char *why, size_t why_size);
 
-/* Profiles `items` items in one profiling session (kernel replay, one range
-   per kernel): enqueue(i) launches ranges_per_item kernels, and the last one
-   of each is the one measured into values[i]. 0, or -1 with the reason. */
+/* Profiles `items` items in one profiling session (one range per kernel):
+   enqueue(i) launches ranges_per_item kernels, and the last one of each is
+   the one measured into values[i]; under user replay (the default) enqueue
+   runs once per pass. 0, or -1 with the reason. */
 int counters_profile(int items, int ranges_per_item, enqueue_fn enqueue, void *user,
                      struct counter_values *values, char *why, size_t why_size);
+
+/* How many items one session may hold, with ranges_per_item kernels each. */
+int counters_items_per_session(int ranges_per_item);
 
 /* Lets go of the profiler (before the CUDA context goes away). */
 void counters_close(void);

@@ -524,6 +524,48 @@ static int within_tolerance(uint32_t got_word, uint32_t want_word, double tolera
     return fabs((double)got - (double)want) <= tolerance * fmax(1.0, fabs((double)want));
 }
 
+enum { COMPARE_THREADS = 8, COMPARE_PART_BYTES = 16 << 20 };
+
+/* One part of a comparison: whether bytes [from, from + size) are equal. */
+struct compare_part {
+    const unsigned char *got, *want;
+    size_t size;
+    int equal;
+    pthread_t thread;
+};
+
+static void *compare_part(void *argument)
+{
+    struct compare_part *part = argument;
+    part->equal = memcmp(part->got, part->want, part->size) == 0;
+    return NULL;
+}
+
+/* memcmp(...) == 0 for large outputs, on several threads: one thread reads a
+   few GB/s, and an 805 MB launch has 268 MB of output to compare. */
+static int same_bytes(const void *got, const void *want, size_t size)
+{
+    struct compare_part parts[COMPARE_THREADS];
+    int count = size / COMPARE_PART_BYTES < COMPARE_THREADS ? (int)(size / COMPARE_PART_BYTES) : COMPARE_THREADS;
+    if (count < 2)
+        return memcmp(got, want, size) == 0;
+    size_t each = size / (size_t)count, done = 0;
+    int started = 0, equal = 1;
+    for (int k = 0; k < count; k++, done += each)
+        parts[k] = (struct compare_part){ (const unsigned char *)got + done, (const unsigned char *)want + done,
+                                          k == count - 1 ? size - done : each, 0, 0 };
+    while (started < count - 1 && start_worker(&parts[started].thread, compare_part, &parts[started]) == 0)
+        started++;
+    for (int k = started; k < count; k++)   /* the rest here, whatever could not start */
+        compare_part(&parts[k]);
+    for (int k = 0; k < count; k++) {
+        if (k < started)
+            pthread_join(parts[k].thread, NULL);
+        equal = equal && parts[k].equal;
+    }
+    return equal;
+}
+
 /* Compares the checked launch's outputs with the reference; describes the first difference. */
 static void check_outputs(const struct family *f, const size_t *bytes, struct result *r)
 {
@@ -532,7 +574,7 @@ static void check_outputs(const struct family *f, const size_t *bytes, struct re
         if (f->buffers[i].role != BUFFER_OUT)
             continue;
         const uint32_t *got = gpu.slots[i].host, *want = gpu.slots[i].expected;
-        if (memcmp(got, want, bytes[i]) == 0)
+        if (same_bytes(got, want, bytes[i]))
             continue;   /* the usual case, at memcmp's speed */
         size_t whole = bytes[i] / 4 * 4;
         if (memcmp(got, want, whole) == 0) {   /* only the last 1 to 3 bytes (char and short outputs) differ */
@@ -702,7 +744,7 @@ static int reserve_for_all(struct result *const *results, int count, char *why, 
     return 0;
 }
 
-/* Profiles up to MAX_PROFILED_RANGES / 2 items in one session. */
+/* Profiles up to counters_items_per_session(2) items in one session. */
 static void profile_chunk(struct result *const *results, int count)
 {
     static struct profiled_launch items[MAX_PROFILED_RANGES / 2];
@@ -741,8 +783,9 @@ static void gpu_profile(struct result *const *results, int count)
         return;
     }
     trace_phase(NULL);
-    for (int first = 0; first < count; first += MAX_PROFILED_RANGES / 2) {
-        int chunk = count - first < MAX_PROFILED_RANGES / 2 ? count - first : MAX_PROFILED_RANGES / 2;
+    int per_session = counters_items_per_session(2);
+    for (int first = 0; first < count; first += per_session) {
+        int chunk = count - first < per_session ? count - first : per_session;
         profile_chunk(results + first, chunk);
     }
     trace_phase("counters");
