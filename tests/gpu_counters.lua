@@ -44,7 +44,7 @@ for _, case in ipairs(grid) do
   end
 end
 
--- Launched together, counters come from one profiling session and equal those of single launches.
+-- Launched together (one profiling session under kernel replay, one each under user replay), counters equal those of single launches.
 local batch = launch("strided", {{stride = 1, n = 1 << 20, min_samples = 3}, {stride = 8, n = 1 << 20, min_samples = 3},
                                  {stride = 32, n = 1 << 20, min_samples = 3}})
 for i, stride in ipairs({1, 8, 32}) do
