@@ -41,7 +41,11 @@ end
 -- A launch's name for test names: "copy n=1000,vec=4" (min_samples left out).
 function tap.label(name, params)
   local keys = {}
-  for k, v in pairs(params) do if k ~= "min_samples" then keys[#keys + 1] = k .. "=" .. tostring(v) end end
+  for k, v in pairs(params) do
+    if k ~= "min_samples" then
+      keys[#keys + 1] = k .. "=" .. (type(v) == "table" and "{" .. table.concat(v, ",") .. "}" or tostring(v))
+    end
+  end
   table.sort(keys)
   return name .. " " .. table.concat(keys, ",")
 end

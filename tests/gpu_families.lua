@@ -1,0 +1,96 @@
+-- gpu_families.lua: the families that have no GPU test file of their own
+-- (width, broadcast, traverse, transpose, reuse, bank, working_set,
+-- prefetch, gather, spmv, histogram) on the GPU over a grid of their
+-- parameters: output matches the CPU reference, and the model's global
+-- requests and sectors and shared-memory wavefronts equal the hardware
+-- counters; at streaming launches over twice the L2, the DRAM read estimate
+-- is within 5% of dram__bytes_read. SKIP without a GPU; with
+-- WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+
+t.require_gpu()
+
+local small = 1 << 20
+local grid = {}
+local function add(name, params, options)
+  grid[#grid + 1] = {name, params, options or {}}
+end
+
+for _, type in ipairs({"char", "short", "float", "double", "float2", "float4"}) do
+  add("width", {type = type, n = small})
+end
+add("width", {type = "float4"}, {dram = true})
+for _, space in ipairs({"global", "constant"}) do
+  for _, pattern in ipairs({"same", "distinct"}) do add("broadcast", {space = space, pattern = pattern, n = small}) end
+end
+for _, order in ipairs({"row", "col", "tiled"}) do
+  for _, block in ipairs({{32, 8}, {16, 16}}) do add("traverse", {order = order, block = block, rows = 1024, cols = 1024}) end
+end
+add("traverse", {order = "col", rows = 1000, cols = 777})
+add("traverse", {order = "row"}, {dram = true})
+for _, variant in ipairs({"naive", "shared", "padded"}) do
+  for _, tile in ipairs({8, 16, 32}) do add("transpose", {variant = variant, tile = tile, rows = 1024, cols = 1024}) end
+end
+add("transpose", {variant = "padded", tile = 16, rows = 1000, cols = 777})
+for _, variant in ipairs({"shared", "global"}) do
+  for _, reuse in ipairs({1, 10, 13}) do add("reuse", {variant = variant, reuse = reuse, n = small}) end
+end
+for _, case in ipairs({{0, 4, 32}, {1, 4, 32}, {2, 4, 32}, {3, 4, 32}, {8, 4, 32}, {32, 4, 32}, {33, 4, 32},
+                       {32, 4, 4}, {1, 8, 32}, {2, 8, 32}, {1, 16, 32}, {2, 16, 32}, {0, 16, 32}}) do
+  add("bank", {stride = case[1], bytes = case[2], lanes = case[3], n = 1 << 18})
+end
+for _, bytes in ipairs({32768, 16 << 20}) do add("working_set", {bytes = bytes, n = small}) end
+-- cp_async's copies are LDGSTS, which Nsight Compute counts under op_ldgsts,
+-- a counter warplab does not read: its output is checked, its counts not.
+for _, variant in ipairs({"none", "register", "cp_async"}) do
+  add("prefetch", {variant = variant, n = small}, {counts = variant ~= "cp_async"})
+end
+add("prefetch", {variant = "none"}, {dram = true})
+for _, pattern in ipairs({"random", "sorted", "window"}) do add("gather", {pattern = pattern, n = small}) end
+for _, variant in ipairs({"scalar", "vector"}) do add("spmv", {variant = variant, n = 1 << 16}) end
+-- histogram's atomics are neither loads nor stores (docs/model.md): its global
+-- loads are compared, its shared atomics are not.
+for _, variant in ipairs({"global", "shared"}) do add("histogram", {variant = variant, n = small}, {shared = false}) end
+
+local label = t.label
+
+local function compare_counts(what, r, c, options)
+  t.ok(c.load_requests.value == r.model.load.requests and c.load_sectors.value == r.model.load.sectors and
+       c.store_requests.value == r.model.store.requests and c.store_sectors.value == r.model.store.sectors,
+       what .. string.format(": global requests and sectors, hardware %d/%d %d/%d, model %d/%d %d/%d",
+         c.load_requests.value, c.load_sectors.value, c.store_requests.value, c.store_sectors.value,
+         r.model.load.requests, r.model.load.sectors, r.model.store.requests, r.model.store.sectors))
+  if options.shared ~= false then
+    local model_ld = r.shared_load and r.shared_load.model_wavefronts or 0
+    local model_st = r.shared_store and r.shared_store.model_wavefronts or 0
+    t.ok(c.shared_load_wavefronts.value == model_ld and c.shared_store_wavefronts.value == model_st,
+         what .. string.format(": shared wavefronts, hardware %d load %d store, model %d %d",
+           c.shared_load_wavefronts.value, c.shared_store_wavefronts.value, model_ld, model_st))
+  end
+  if options.dram then
+    local hw, model = c.dram_read_bytes.value, r.model.dram.read_bytes
+    t.ok(r.footprint_bytes > 2 * device().l2_bytes and math.abs(hw - model) <= 0.05 * hw,
+         what .. string.format(": DRAM read within 5%%, hardware %d, model %d (%+.2f%%)", hw, model,
+           100 * (model - hw) / hw))
+  end
+end
+
+for _, case in ipairs(grid) do
+  local name, params, options = case[1], case[2], case[3]
+  params.min_samples = 3
+  local what = label(name, params)
+  local ok, r = pcall(launch, name, params)
+  if not ok then
+    t.ok(false, what .. ": launches (" .. tostring(r) .. ")")
+  else
+    t.ok(r.correct == true, what .. ": output matches the CPU reference" .. (r.mismatch and " (" .. r.mismatch .. ")" or ""))
+    if options.counts ~= false then
+      if r.counters then
+        compare_counts(what, r, r.counters, options)
+      else
+        t.ok(false, what .. ": counters were read" .. (r.counters_unavailable and " (" .. r.counters_unavailable .. ")" or ""))
+      end
+    end
+  end
+end
+t.done()
