@@ -52,13 +52,23 @@ static struct {
     int ordinal;
 } child = { -1, -1, 0 };
 
-/* Whole-buffer transfers that survive Ctrl-C's interruptions; 0, or -1 when
-   the other side has gone. */
-static int send_all(int fd, const void *data, size_t size)
+static ssize_t send_some(int fd, void *data, size_t size)
 {
-    const char *p = data;
+    return send(fd, data, size, MSG_NOSIGNAL);
+}
+
+static ssize_t receive_some(int fd, void *data, size_t size)
+{
+    return recv(fd, data, size, 0);
+}
+
+/* Moves a whole buffer through the socket, through Ctrl-C's interruptions;
+   0, or -1 when the other side has gone. */
+static int transfer_all(int fd, void *data, size_t size, ssize_t (*some)(int, void *, size_t))
+{
+    char *p = data;
     while (size > 0) {
-        ssize_t n = send(fd, p, size, MSG_NOSIGNAL);
+        ssize_t n = some(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -69,19 +79,14 @@ static int send_all(int fd, const void *data, size_t size)
     return 0;
 }
 
+static int send_all(int fd, const void *data, size_t size)
+{
+    return transfer_all(fd, (void *)data, size, send_some);
+}
+
 static int receive_all(int fd, void *data, size_t size)
 {
-    char *p = data;
-    while (size > 0) {
-        ssize_t n = recv(fd, p, size, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
+    return transfer_all(fd, data, size, receive_some);
 }
 
 /* ---- the child: serves requests with the in-process backend ---- */

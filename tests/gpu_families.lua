@@ -54,27 +54,6 @@ for _, variant in ipairs({"global", "shared"}) do add("histogram", {variant = va
 
 local label = t.label
 
-local function compare_counts(what, r, c, options)
-  t.ok(c.load_requests.value == r.model.load.requests and c.load_sectors.value == r.model.load.sectors and
-       c.store_requests.value == r.model.store.requests and c.store_sectors.value == r.model.store.sectors,
-       what .. string.format(": global requests and sectors, hardware %d/%d %d/%d, model %d/%d %d/%d",
-         c.load_requests.value, c.load_sectors.value, c.store_requests.value, c.store_sectors.value,
-         r.model.load.requests, r.model.load.sectors, r.model.store.requests, r.model.store.sectors))
-  if options.shared ~= false then
-    local model_ld = r.shared_load and r.shared_load.model_wavefronts or 0
-    local model_st = r.shared_store and r.shared_store.model_wavefronts or 0
-    t.ok(c.shared_load_wavefronts.value == model_ld and c.shared_store_wavefronts.value == model_st,
-         what .. string.format(": shared wavefronts, hardware %d load %d store, model %d %d",
-           c.shared_load_wavefronts.value, c.shared_store_wavefronts.value, model_ld, model_st))
-  end
-  if options.dram then
-    local hw, model = c.dram_read_bytes.value, r.model.dram.read_bytes
-    t.ok(r.footprint_bytes > 2 * device().l2_bytes and math.abs(hw - model) <= 0.05 * hw,
-         what .. string.format(": DRAM read within 5%%, hardware %d, model %d (%+.2f%%)", hw, model,
-           100 * (model - hw) / hw))
-  end
-end
-
 for _, case in ipairs(grid) do
   local name, params, options = case[1], case[2], case[3]
   params.min_samples = 3
@@ -84,13 +63,7 @@ for _, case in ipairs(grid) do
     t.ok(false, what .. ": launches (" .. tostring(r) .. ")")
   else
     t.ok(r.correct == true, what .. ": output matches the CPU reference" .. (r.mismatch and " (" .. r.mismatch .. ")" or ""))
-    if options.counts ~= false then
-      if r.counters then
-        compare_counts(what, r, r.counters, options)
-      else
-        t.ok(false, what .. ": counters were read" .. (r.counters_unavailable and " (" .. r.counters_unavailable .. ")" or ""))
-      end
-    end
+    if options.counts ~= false then t.model_equals_counters(what, r, options) end
   end
 end
 t.done()

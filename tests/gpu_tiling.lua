@@ -27,21 +27,7 @@ for _, case in ipairs(grid) do
   local r = launch(name, params)
   local what = label(name, params)
   t.ok(r.correct == true, what .. ": output matches the CPU reference" .. (r.mismatch and " (" .. r.mismatch .. ")" or ""))
-  local c = r.counters
-  if c then
-    t.ok(c.load_requests.value == r.model.load.requests and c.load_sectors.value == r.model.load.sectors and
-         c.store_requests.value == r.model.store.requests and c.store_sectors.value == r.model.store.sectors,
-         what .. string.format(": global requests and sectors, hardware %d/%d %d/%d, model %d/%d %d/%d",
-           c.load_requests.value, c.load_sectors.value, c.store_requests.value, c.store_sectors.value,
-           r.model.load.requests, r.model.load.sectors, r.model.store.requests, r.model.store.sectors))
-    local model_ld = r.shared_load and r.shared_load.model_wavefronts or 0
-    local model_st = r.shared_store and r.shared_store.model_wavefronts or 0
-    t.ok(c.shared_load_wavefronts.value == model_ld and c.shared_store_wavefronts.value == model_st,
-         what .. string.format(": shared wavefronts, hardware %d load %d store, model %d %d",
-           c.shared_load_wavefronts.value, c.shared_store_wavefronts.value, model_ld, model_st))
-  else
-    t.ok(false, what .. ": counters were read" .. (r.counters_unavailable and " (" .. r.counters_unavailable .. ")" or ""))
-  end
+  t.model_equals_counters(what, r)
   print("# " .. tostring(r):gsub("\n", "\n# "))
 end
 t.done()

@@ -50,6 +50,36 @@ function tap.label(name, params)
   return name .. " " .. table.concat(keys, ",")
 end
 
+-- Compares a GPU result's counters with its model, one test each: global
+-- requests and sectors exactly, shared-memory wavefronts exactly (unless
+-- options.shared == false), and with options.dram the DRAM read estimate
+-- within 5% at a footprint over twice the L2.
+function tap.model_equals_counters(what, r, options)
+  options = options or {}
+  local c = r.counters
+  if not c then
+    return tap.ok(false, what .. ": counters were read" .. (r.counters_unavailable and " (" .. r.counters_unavailable .. ")" or ""))
+  end
+  tap.ok(c.load_requests.value == r.model.load.requests and c.load_sectors.value == r.model.load.sectors and
+         c.store_requests.value == r.model.store.requests and c.store_sectors.value == r.model.store.sectors,
+         what .. string.format(": global requests and sectors, hardware %d/%d %d/%d, model %d/%d %d/%d",
+           c.load_requests.value, c.load_sectors.value, c.store_requests.value, c.store_sectors.value,
+           r.model.load.requests, r.model.load.sectors, r.model.store.requests, r.model.store.sectors))
+  if options.shared ~= false then
+    local model_ld = r.shared_load and r.shared_load.model_wavefronts or 0
+    local model_st = r.shared_store and r.shared_store.model_wavefronts or 0
+    tap.ok(c.shared_load_wavefronts.value == model_ld and c.shared_store_wavefronts.value == model_st,
+           what .. string.format(": shared wavefronts, hardware %d load %d store, model %d %d",
+             c.shared_load_wavefronts.value, c.shared_store_wavefronts.value, model_ld, model_st))
+  end
+  if options.dram then
+    local hw, model = c.dram_read_bytes.value, r.model.dram.read_bytes
+    tap.ok(r.footprint_bytes > 2 * device().l2_bytes and math.abs(hw - model) <= 0.05 * hw,
+           what .. string.format(": DRAM read within 5%%, hardware %d, model %d (%+.2f%%)", hw, model,
+             100 * (model - hw) / hw))
+  end
+end
+
 function tap.skip_all(reason)
   print("1..0 # SKIP " .. reason)
   os.exit(0)
