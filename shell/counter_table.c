@@ -37,19 +37,19 @@ const struct counter_decl counter_table[COUNTER_COUNT] = {
     /* The sass-level wavefronts: what each instruction's lanes cost. The l1tex__ ones
        add passes lost to other L1 traffic on the same banks, and vary run to run. */
     [COUNTER_SHARED_LOAD_WAVEFRONTS] = { "shared_load_wavefronts", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "Passes the shared-memory pipeline needed for the warps' shared loads: one per instruction when no two "
-        "lanes hit different words of one bank; each bank conflict adds one." },
+        "Passes the shared-memory pipeline needed for the warps' shared loads, as their instructions ask for "
+        "them: one per instruction when no two lanes hit different words of one bank. Each bank conflict adds one." },
     [COUNTER_SHARED_STORE_WAVEFRONTS] = { "shared_store_wavefronts", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         "Passes the shared-memory pipeline needed for the warps' shared stores. A warp whose lanes write "
         "different words of the same bank needs one pass per such word." },
     [COUNTER_SHARED_LOAD_CONFLICTS] = { "shared_load_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
         "Extra shared-load passes the banks took, as Nsight Compute counts bank conflicts: lanes reading "
-        "different words of one bank, plus passes lost to other L1 traffic on those banks (so it can exceed 0 "
-        "without conflicting lanes; shared_load.bank_conflicts counts the lanes' own)." },
+        "different words of one bank, plus passes lost to other L1 traffic on those banks. So it can exceed 0 "
+        "with no conflicting lanes; shared_load.bank_conflicts counts the lanes' own." },
     [COUNTER_SHARED_STORE_CONFLICTS] = { "shared_store_conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
         "Extra shared-store passes the banks took, as Nsight Compute counts bank conflicts: lanes writing "
-        "different words of one bank, plus passes lost to other L1 traffic (shared_store.bank_conflicts "
-        "counts the lanes' own)." },
+        "different words of one bank, plus passes lost to other L1 traffic. So it can exceed 0 with no "
+        "conflicting lanes; shared_store.bank_conflicts counts the lanes' own." },
 };
 
 const struct counter_decl derived_terms[] = {
