@@ -325,7 +325,7 @@ static void counts_sum(struct model_counts *into, const struct model_counts *par
 enum { MAX_MODEL_THREADS = 8, MAX_WARPS_PER_TAKE = 2048, WARPS_PER_THREAD = 512 };
 
 /* One launch's warps, handed out WARPS_PER_TAKE at a time to the threads. */
-struct model_job {
+struct warp_job {
     const struct family *family;
     const struct params *params;
     uint64_t base[MAX_BUFFERS];
@@ -338,12 +338,12 @@ struct model_job {
 };
 
 struct model_thread {
-    struct model_job *job;
+    struct warp_job *job;
     struct model_counts counts;
     pthread_t thread;
 };
 
-static void count_warp(const struct model_job *job, long long w, struct warp_access *acc, struct model_counts *out)
+static void count_warp(const struct warp_job *job, long long w, struct warp_access *acc, struct model_counts *out)
 {
     const struct family *f = job->family;
     if (f->warp_page) {   /* loops: the warp's instructions page by page */
@@ -361,7 +361,7 @@ static void count_warp(const struct model_job *job, long long w, struct warp_acc
 static void *count_warps(void *argument)
 {
     struct model_thread *self = argument;
-    struct model_job *job = self->job;
+    struct warp_job *job = self->job;
     struct warp_access acc[MAX_WARP_ACCESSES];
     struct model_counts counts = { 0 };   /* here, not in self: the threads' counts would share cache lines */
     long long first;
@@ -408,7 +408,7 @@ int model_run(const struct family *f, const struct params *p,
 {
     struct model_thread threads[MAX_MODEL_THREADS];
     struct launch_shape shape = f->shape(p);
-    struct model_job job = { .family = f, .params = p, .interrupted = interrupted,
+    struct warp_job job = { .family = f, .params = p, .interrupted = interrupted,
                              .warps = (shape.threads + WARP_SIZE - 1) / WARP_SIZE };
     size_t bytes[MAX_BUFFERS];
     memset(out, 0, sizeof *out);

@@ -775,8 +775,8 @@ static void gpu_profile(struct result *const *results, int count)
     char why[256] = "";
     if (ensure_counters() != 0)
         snprintf(why, sizeof why, "%s", gpu.counters_unavailable);
-    else if (!gpu.ready || reserve_for_all(results, count, why, sizeof why) != 0)
-        snprintf(why, sizeof why, "%s", why[0] ? why : "the GPU is not usable after an earlier error");
+    else
+        reserve_for_all(results, count, why, sizeof why);   /* says why when it fails */
     if (why[0]) {
         for (int k = 0; k < count; k++)
             snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
@@ -796,10 +796,6 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
                                struct result *r, char *error, size_t error_size)
 {
     size_t bytes[MAX_BUFFERS];
-    if (!gpu.ready) {
-        snprintf(error, error_size, "the GPU is not usable after an earlier error: %s", cuda_failure);
-        return RUN_FAILED;
-    }
     if (f->min_compute_capability > 10 * gpu.info.major + gpu.info.minor) {
         snprintf(error, error_size, "'%s' needs sm_%d or newer; this GPU is sm_%d%d", f->name,
                  f->min_compute_capability, gpu.info.major, gpu.info.minor);
@@ -838,7 +834,8 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     return RUN_OK;
 }
 
-/* Serves gpu_process.c's child: the shell itself never calls CUDA. */
+/* Serves gpu_process.c's child: the shell itself never calls CUDA. After a
+   sticky error usable() is 0 and the child ends without another request. */
 const struct backend gpu_in_process = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
                                      gpu_allocate, gpu_usable, gpu_close };
 #endif
