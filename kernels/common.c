@@ -86,3 +86,9 @@ void access_from_lanes(struct warp_access *acc, enum access_kind kind, int bytes
     for (int lane = 0; lane < WARP_SIZE; lane++)
         acc->addr[lane] = active >> lane & 1 ? addr[lane] : 0;
 }
+
+void reference_slice(long long count, int part, int parts, long long *first, long long *end)
+{
+    *first = count / parts * part + (part < count % parts ? part : count % parts);
+    *end = *first + count / parts + (part < count % parts);
+}

@@ -12,6 +12,10 @@ struct launch_shape one_thread_per_element(const struct params *p);
 /* Elements of 4 bytes (floats, ints), whatever the parameters. */
 int four_byte_elements(const struct params *p);
 
+/* Slice `part` of `parts` of count items, [*first, *end): what one thread of a
+   split reference (family.reference_part) computes. */
+void reference_slice(long long count, int part, int parts, long long *first, long long *end);
+
 /* Buffers of one input and one output array of n elements each. */
 void n_in_n_out(const struct params *p, size_t *elements);
 

@@ -32,9 +32,11 @@ static uint64_t copy_useful_bytes(const struct params *p)
     return 2 * (uint64_t)p->v[PARAM_N] * (uint64_t)copy_element_bytes(p);
 }
 
-static void copy_reference(const struct params *p, void *const *buffers)
+static void copy_reference(const struct params *p, void *const *buffers, int part, int parts)
 {
-    memcpy(buffers[1], buffers[0], (size_t)p->v[PARAM_N] * (size_t)copy_element_bytes(p));
+    long long first, end, bytes = copy_element_bytes(p);
+    reference_slice(p->v[PARAM_N], part, parts, &first, &end);
+    memcpy((char *)buffers[1] + first * bytes, (const char *)buffers[0] + first * bytes, (size_t)((end - first) * bytes));
 }
 
 /* Each thread loads one element and stores it. */
@@ -62,7 +64,7 @@ const struct family family_copy = {
     .buffer_elements = n_in_n_out,
     .useful_bytes = copy_useful_bytes,
     .shape = one_thread_per_element,
-    .reference = copy_reference,
+    .reference_part = copy_reference,
     .warp_accesses = copy_warp_accesses,
     .launch = GPU_LAUNCHER(copy_launch),
     .source = copy_kernel_cu,

@@ -111,6 +111,10 @@ struct family {
     struct launch_shape (*shape)(const struct params *p);
     /* CPU reference: fills the out buffers from the in buffers. */
     void (*reference)(const struct params *p, void *const *buffers);
+    /* Instead of reference, for families whose outputs split into independent
+       slices: slice `part` of `parts`, so that the check of a large launch runs
+       on several threads (see reference_slice). */
+    void (*reference_part)(const struct params *p, void *const *buffers, int part, int parts);
     /* Access model: the memory instructions of one warp, in program order;
        returns how many it wrote into acc (at most MAX_WARP_ACCESSES). */
     int (*warp_accesses)(const struct params *p, const uint64_t *base,

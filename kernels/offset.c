@@ -42,12 +42,13 @@ static uint64_t offset_useful_bytes(const struct params *p)
     return 3 * 4 * (uint64_t)offset_working_threads(p);
 }
 
-static void offset_reference(const struct params *p, void *const *buffers)
+static void offset_reference(const struct params *p, void *const *buffers, int part, int parts)
 {
     const float *a = buffers[0], *b = buffers[1];
     float *r = buffers[2];
-    long long offset = p->v[OFFSET_OFFSET], working = offset_working_threads(p);
-    for (long long i = 0; i < working; i++)
+    long long offset = p->v[OFFSET_OFFSET], first, end;
+    reference_slice(offset_working_threads(p), part, parts, &first, &end);
+    for (long long i = first; i < end; i++)
         r[i] = a[i + offset] + b[i + offset];
 }
 
@@ -79,7 +80,7 @@ const struct family family_offset = {
     .buffer_elements = offset_buffer_elements,
     .useful_bytes = offset_useful_bytes,
     .shape = one_thread_per_element,
-    .reference = offset_reference,
+    .reference_part = offset_reference,
     .warp_accesses = offset_warp_accesses,
     .launch = GPU_LAUNCHER(offset_launch),
     .source = offset_kernel_cu,

@@ -35,12 +35,13 @@ static uint64_t strided_useful_bytes(const struct params *p)
     return 2 * 4 * (uint64_t)p->v[PARAM_N];
 }
 
-static void strided_reference(const struct params *p, void *const *buffers)
+static void strided_reference(const struct params *p, void *const *buffers, int part, int parts)
 {
     const float *in = buffers[0];
     float *out = buffers[1];
-    long long n = p->v[PARAM_N], stride = p->v[STRIDED_STRIDE];
-    for (long long i = 0; i < n; i++)
+    long long stride = p->v[STRIDED_STRIDE], first, end;
+    reference_slice(p->v[PARAM_N], part, parts, &first, &end);
+    for (long long i = first; i < end; i++)
         out[i] = in[i * stride];
 }
 
@@ -69,7 +70,7 @@ const struct family family_strided = {
     .buffer_elements = strided_buffer_elements,
     .useful_bytes = strided_useful_bytes,
     .shape = one_thread_per_element,
-    .reference = strided_reference,
+    .reference_part = strided_reference,
     .warp_accesses = strided_warp_accesses,
     .launch = GPU_LAUNCHER(strided_launch),
     .source = strided_kernel_cu,

@@ -36,9 +36,11 @@ static uint64_t width_useful_bytes(const struct params *p)
 }
 
 /* The kernel moves bytes without looking at them: a copy of the bytes. */
-static void width_reference(const struct params *p, void *const *buffers)
+static void width_reference(const struct params *p, void *const *buffers, int part, int parts)
 {
-    memcpy(buffers[1], buffers[0], (size_t)p->v[PARAM_N] * (size_t)width_element_bytes(p));
+    long long first, end, bytes = width_element_bytes(p);
+    reference_slice(p->v[PARAM_N], part, parts, &first, &end);
+    memcpy((char *)buffers[1] + first * bytes, (const char *)buffers[0] + first * bytes, (size_t)((end - first) * bytes));
 }
 
 /* One load and one store of the element width per thread (PTX: ld.global.nc
@@ -70,7 +72,7 @@ const struct family family_width = {
     .buffer_elements = n_in_n_out,
     .useful_bytes = width_useful_bytes,
     .shape = one_thread_per_element,
-    .reference = width_reference,
+    .reference_part = width_reference,
     .warp_accesses = width_warp_accesses,
     .launch = GPU_LAUNCHER(width_launch),
     .source = width_kernel_cu,

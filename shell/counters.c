@@ -28,7 +28,8 @@
     X(cuptiRangeProfilerDisable) X(cuptiRangeProfilerGetCounterDataSize)                     \
     X(cuptiRangeProfilerCounterDataImageInitialize) X(cuptiRangeProfilerSetConfig)           \
     X(cuptiRangeProfilerStart) X(cuptiRangeProfilerStop) X(cuptiRangeProfilerDecodeData)     \
-    X(cuptiRangeProfilerGetCounterDataInfo)
+    X(cuptiRangeProfilerGetCounterDataInfo) X(cuptiRangeProfilerPushRange)                  \
+    X(cuptiRangeProfilerPopRange) X(cuptiRangeProfilerCounterDataGetRangeInfo)
 
 #define DECLARE_POINTER(name) __typeof__(&name) name;
 static struct {
@@ -253,41 +254,58 @@ int counters_open(int ordinal, char *why, size_t why_size)
     return 0;
 }
 
-/* CUPTI's user replay, the default: warplab runs every pass itself (the L2
-   flush and the kernel again) and nothing is saved and restored between
-   passes; its kernels write the same outputs each time, and no count depends
-   on what an output held. Kernel replay (WARPLAB_REPLAY=kernel) saves and
-   restores the memory a kernel may write and costs about 30 ms per kernel and
-   pass on the H200: a launch's counters took 165 ms against 87 ms. */
-static int user_replay(void)
+/* How a session replays its passes and cuts them into ranges. The default,
+   user replay with user ranges: warplab runs every pass itself (the L2 flush
+   and the kernel again), nothing is saved and restored between passes (its
+   kernels write the same outputs each time, and no count depends on what an
+   output held), and a range is pushed around each kernel alone, so the flush
+   is never counted. Kernel replay (WARPLAB_REPLAY=kernel) saves and restores
+   the memory a kernel may write, about 30 ms per kernel and pass on the H200,
+   and only knows automatic ranges, one per kernel, the flush's included.
+   WARPLAB_RANGE=auto keeps user replay with automatic ranges, for comparison. */
+enum session_mode { USER_RANGES, AUTO_RANGES, KERNEL_REPLAY };
+
+static enum session_mode session_mode(void)
 {
-    const char *mode = getenv("WARPLAB_REPLAY");
-    return !(mode && strcmp(mode, "kernel") == 0);
+    const char *replay = getenv("WARPLAB_REPLAY"), *range = getenv("WARPLAB_RANGE");
+    if (replay && strcmp(replay, "kernel") == 0)
+        return KERNEL_REPLAY;
+    return range && strcmp(range, "auto") == 0 ? AUTO_RANGES : USER_RANGES;
 }
 
-/* Under user replay a session holds one launch: on the H200 a session of 33
-   recorded only 4 of its 66 kernels, and sessions of 3 gave counts that
-   differed from the same launches profiled alone. */
-enum { USER_REPLAY_ITEMS = 1 };
-
-int counters_items_per_session(int ranges_per_item)
+int counters_save_memory(void)
 {
-    return user_replay() ? USER_REPLAY_ITEMS : MAX_PROFILED_RANGES / ranges_per_item;
+    return session_mode() == KERNEL_REPLAY;
+}
+
+/* Ranges an item records: its kernel, and under automatic ranges the flush before it. */
+static int ranges_per_item(void)
+{
+    return session_mode() == USER_RANGES ? 1 : 2;
+}
+
+/* WARPLAB_PROFILE_ITEMS caps a session's items, to compare session sizes. */
+int counters_items_per_session(void)
+{
+    const char *text = getenv("WARPLAB_PROFILE_ITEMS");
+    int most = MAX_PROFILED_RANGES / ranges_per_item(), asked = text ? atoi(text) : 0;
+    return asked > 0 && asked < most ? asked : most;
 }
 
 /* A fresh counter data image bound to the config: the start of a profiling session. */
-static int begin_session(int ranges, char *why, size_t why_size)
+static int begin_session(char *why, size_t why_size)
 {
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params reset = { .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE };
     CUpti_RangeProfiler_SetConfig_Params config = { .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE };
+    enum session_mode mode = session_mode();
     reset.pRangeProfilerObject = config.pRangeProfilerObject = profiler.profiler;
     reset.counterDataSize = config.counterDataImageSize = profiler.counter_data_size;
     reset.pCounterData = config.pCounterDataImage = profiler.counter_data;
     config.configSize = profiler.config_size;
     config.pConfig = profiler.config;
-    config.range = CUPTI_AutoRange;
-    config.replayMode = user_replay() ? CUPTI_UserReplay : CUPTI_KernelReplay;
-    config.maxRangesPerPass = (size_t)ranges;
+    config.range = mode == USER_RANGES ? CUPTI_UserRange : CUPTI_AutoRange;
+    config.replayMode = mode == KERNEL_REPLAY ? CUPTI_KernelReplay : CUPTI_UserReplay;
+    config.maxRangesPerPass = MAX_PROFILED_RANGES;   /* room to spare, as NVIDIA's samples give */
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
     config.targetNestingLevel = 1;
@@ -295,49 +313,89 @@ static int begin_session(int ranges, char *why, size_t why_size)
            CUPTI_TRY(cupti.cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig");
 }
 
-/* One pass: Start, the kernels, Stop; returns how many items were enqueued, -1 on failure. */
-static int record_pass(int items, enqueue_fn enqueue, void *user, int *all_submitted, char *why, size_t why_size)
+/* The items of one session: indices into the caller's work, in launch order. */
+struct session_items {
+    int count;
+    int index[MAX_PROFILED_RANGES];
+};
+
+static const char RANGE_NAME[] = "warplab item %d";
+
+/* An item's kernel, in a range of its own under user ranges: the stream is
+   drained first, so that nothing before the kernel (the flush) is counted.
+   The range is named after the item, which is how its counts are found again. */
+static int record_item(int item, const struct profiled_work *work, char *why, size_t why_size)
+{
+    static char names[MAX_PROFILED_RANGES][24];   /* kept: CUPTI may hold on to them until Decode */
+    CUpti_RangeProfiler_PushRange_Params push = { .structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE };
+    CUpti_RangeProfiler_PopRange_Params pop = { .structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE };
+    if (work->prepare(item, work->user))
+        return -1;
+    if (session_mode() != USER_RANGES)
+        return work->launch(item, work->user);
+    push.pRangeProfilerObject = pop.pRangeProfilerObject = profiler.profiler;
+    snprintf(names[item], sizeof names[item], RANGE_NAME, item);
+    push.pRangeName = names[item];
+    if (cudaDeviceSynchronize() != cudaSuccess || CUPTI_TRY(cupti.cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange"))
+        return -1;
+    int failed = work->launch(item, work->user) || cudaDeviceSynchronize() != cudaSuccess;
+    return CUPTI_TRY(cupti.cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange") || failed ? -1 : 0;
+}
+
+/* One pass: Start, the items, Stop; returns how many items were recorded, -1 on failure. */
+static int record_pass(const struct session_items *items, const struct profiled_work *work, int *all_submitted,
+                       char *why, size_t why_size)
 {
     CUpti_RangeProfiler_Start_Params start = { .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
     CUpti_RangeProfiler_Stop_Params stop = { .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE };
     start.pRangeProfilerObject = stop.pRangeProfilerObject = profiler.profiler;
     if (CUPTI_TRY(cupti.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart"))
         return -1;
-    int enqueued = 0;
-    for (int i = 0; i < items && enqueue(i, user) == 0; i++)
-        enqueued++;
+    int recorded = 0;
+    while (recorded < items->count && record_item(items->index[recorded], work, why, why_size) == 0)
+        recorded++;
     cudaDeviceSynchronize();
     if (CUPTI_TRY(cupti.cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop"))
         return -1;
+    if (getenv("WARPLAB_TRACE_CUPTI"))
+        fprintf(stderr, "warplab: cupti: pass %zu of %zu, %d items, all submitted %d\n",
+                stop.passIndex, profiler.passes, recorded, stop.isAllPassSubmitted);
     *all_submitted = stop.isAllPassSubmitted;
-    return enqueued;
+    return recorded;
 }
 
+enum { MAX_PASSES = 64 };
+
 /* The passes, Decode; returns how many ranges were recorded, or -1. */
-static int record_ranges(int items, enqueue_fn enqueue, void *user, char *why, size_t why_size)
+static int record_ranges(const struct session_items *items, const struct profiled_work *work, char *why, size_t why_size)
 {
     CUpti_RangeProfiler_DecodeData_Params decode = { .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = { .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
-    int all_submitted = 0, enqueued = 0;
+    int all_submitted = 0, recorded = 0, passes = 0;
     decode.pRangeProfilerObject = profiler.profiler;
     /* kernel replay: one Start/Stop does every pass; user replay: one a pass */
-    for (size_t pass = 0; !all_submitted && pass <= profiler.passes + 1; pass++) {
-        enqueued = record_pass(items, enqueue, user, &all_submitted, why, why_size);
-        if (enqueued < 0)
-            return -1;
-        if (!user_replay())
+    while (!all_submitted && passes++ < MAX_PASSES && recorded >= 0) {
+        recorded = record_pass(items, work, &all_submitted, why, why_size);
+        if (session_mode() == KERNEL_REPLAY)
             break;
     }
-    if (CUPTI_TRY(cupti.cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
+    if (recorded < 0 || CUPTI_TRY(cupti.cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
         return -1;
-    if (enqueued < items) {
+    if (recorded < items->count) {
         snprintf(why, why_size, "a profiled launch failed");
+        return -1;
+    }
+    if (!all_submitted) {
+        snprintf(why, why_size, "the profiler wanted more than %d passes", MAX_PASSES);
         return -1;
     }
     info.pCounterDataImage = profiler.counter_data;
     info.counterDataImageSize = profiler.counter_data_size;
     if (CUPTI_TRY(cupti.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo"))
         return -1;
+    if (getenv("WARPLAB_TRACE_CUPTI"))
+        fprintf(stderr, "warplab: cupti: %zu ranges recorded for %d items, %zu dropped\n",
+                info.numTotalRanges, items->count, decode.numOfRangeDropped);
     return (int)info.numTotalRanges;
 }
 
@@ -354,30 +412,80 @@ static int evaluate_range(size_t range, struct counter_values *values, char *why
     return CUPTI_TRY(cupti.cuptiProfilerHostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues");
 }
 
-int counters_profile(int items, int ranges_per_item, enqueue_fn enqueue, void *user,
-                     struct counter_values *values, char *why, size_t why_size)
+/* Which item recorded range `range` holds, or -1. User ranges say so by
+   name; automatic ones only by position, and only when none went missing. */
+static int item_of_range(int range, int recorded, const struct session_items *items)
 {
-    int ranges = items * ranges_per_item;
+    CUpti_RangeProfiler_CounterData_GetRangeInfo_Params info = { .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE };
+    int per_item = ranges_per_item(), item = -1;
+    if (session_mode() != USER_RANGES)
+        return recorded == items->count * per_item && range % per_item == per_item - 1 ? items->index[range / per_item] : -1;
+    info.pCounterDataImage = profiler.counter_data;
+    info.counterDataImageSize = profiler.counter_data_size;
+    info.rangeIndex = (size_t)range;
+    info.rangeDelimiter = "/";
+    if (cupti.cuptiRangeProfilerCounterDataGetRangeInfo(&info) != CUPTI_SUCCESS || !info.rangeName ||
+        sscanf(info.rangeName, RANGE_NAME, &item) != 1)
+        return -1;
+    return item;
+}
+
+/* One profiling session over items; sets found[i] for each item whose counts
+   were read into values[i]. 0, or -1 when the session failed as a whole. */
+static int profile_session(const struct session_items *items, const struct profiled_work *work,
+                           struct counter_values *values, int *found, char *why, size_t why_size)
+{
+    if (begin_session(why, why_size))
+        return -1;
+    int recorded = record_ranges(items, work, why, why_size);
+    if (recorded < 0)
+        return -1;
+    for (int range = 0; range < recorded; range++) {
+        int item = item_of_range(range, recorded, items);
+        if (getenv("WARPLAB_TRACE_CUPTI"))
+            fprintf(stderr, "warplab: cupti: range %d holds item %d\n", range, item);
+        if (item >= 0 && !found[item]) {
+            if (evaluate_range((size_t)range, &values[item], why, why_size))
+                return -1;
+            found[item] = 1;
+        }
+    }
+    return 0;
+}
+
+/* Profiles every item in one session; any item whose range the profiler did
+   not record (on the H200 a session sometimes records fewer ranges than were
+   pushed) is profiled again in a session of its own. */
+int counters_profile(int items, const struct profiled_work *work, struct counter_values *values,
+                     int *found, char *why, size_t why_size)
+{
+    struct session_items all = { 0 }, alone = { 1, { 0 } };
+    for (int i = 0; i < items; i++)
+        found[i] = 0;
     if (!profiler.open) {
         snprintf(why, why_size, "the profiler is not set up");
         return -1;
     }
-    if (ranges > MAX_PROFILED_RANGES) {
-        snprintf(why, why_size, "at most %d kernels can be profiled at once", MAX_PROFILED_RANGES);
-        return -1;
-    }
-    if (begin_session(ranges, why, why_size))
-        return -1;
-    int recorded = record_ranges(items, enqueue, user, why, why_size);
-    if (recorded < 0)
-        return -1;
-    if (recorded != ranges) {
-        snprintf(why, why_size, "the profiler recorded %d kernels where %d were launched", recorded, ranges);
+    if (items * ranges_per_item() > MAX_PROFILED_RANGES) {
+        snprintf(why, why_size, "at most %d kernels can be profiled at once", MAX_PROFILED_RANGES / ranges_per_item());
         return -1;
     }
     for (int i = 0; i < items; i++)
-        if (evaluate_range((size_t)(i * ranges_per_item + ranges_per_item - 1), &values[i], why, why_size))
+        all.index[all.count++] = i;
+    if (profile_session(&all, work, values, found, why, why_size))
+        return -1;
+    for (int i = 0; i < items; i++) {
+        if (found[i] || items == 1)
+            continue;
+        alone.index[0] = i;
+        if (profile_session(&alone, work, values, found, why, why_size))
             return -1;
+    }
+    for (int i = 0; i < items; i++)
+        if (!found[i]) {
+            snprintf(why, why_size, "the profiler recorded no range for the kernel");
+            return -1;
+        }
     return 0;
 }
 

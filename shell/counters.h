@@ -15,22 +15,32 @@ struct counter_values {
     double value[COUNTER_COUNT];
 };
 
-/* Puts the kernels of profiled item `index` on the stream (ranges_per_item of them). */
-typedef int (*enqueue_fn)(int index, void *user);
+/* What one profiled item puts on the stream, in two steps: prepare (the L2
+   flush, inputs sent again) is not counted, launch (one kernel) is. Both run
+   once per pass under user replay. 0, or -1 when a CUDA call failed. */
+struct profiled_work {
+    int (*prepare)(int index, void *user);
+    int (*launch)(int index, void *user);
+    void *user;
+};
 
 /* Sets the profiler up for the current CUDA context, once per session (the
    config image is built once and reused). 0, or -1 with the reason in why. */
 int counters_open(int ordinal, char *why, size_t why_size);
 
-/* Profiles `items` items in one profiling session (one range per kernel):
-   enqueue(i) launches ranges_per_item kernels, and the last one of each is
-   the one measured into values[i]; under user replay (the default) enqueue
-   runs once per pass. 0, or -1 with the reason. */
-int counters_profile(int items, int ranges_per_item, enqueue_fn enqueue, void *user,
-                     struct counter_values *values, char *why, size_t why_size);
+/* Profiles `items` items, in one profiling session where the profiler
+   allows: item i's kernel into values[i], found[i] set once it is there.
+   0 when every item was found, or -1 with the reason. */
+int counters_profile(int items, const struct profiled_work *work, struct counter_values *values,
+                     int *found, char *why, size_t why_size);
 
-/* How many items one session may hold, with ranges_per_item kernels each. */
-int counters_items_per_session(int ranges_per_item);
+/* Whether CUPTI saves and restores the memory the GPU can reach between
+   passes (kernel replay): then host memory must not be pinned, or every
+   launch's counters would copy it. */
+int counters_save_memory(void);
+
+/* How many items one session may hold. */
+int counters_items_per_session(void);
 
 /* Lets go of the profiler (before the CUDA context goes away). */
 void counters_close(void);

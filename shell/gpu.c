@@ -55,6 +55,7 @@ static int cuda_try(cudaError_t status, const char *call, const char *file, int 
 struct slot {
     void *device;
     void *host;        /* inputs as sent; for outputs, what the GPU wrote */
+    int pinned;        /* host is page-locked: copies run at the link's speed */
     void *expected;    /* outputs only: what the CPU reference wrote */
     size_t capacity;
 };
@@ -81,6 +82,8 @@ static void slot_release(struct slot *s)
 {
     if (s->device)
         cudaFree(s->device);
+    if (s->pinned)
+        cudaHostUnregister(s->host);
     free(s->host);
     free(s->expected);
     memset(s, 0, sizeof *s);
@@ -108,6 +111,21 @@ static void allocation_failure(size_t launch_bytes, char *error, size_t error_si
              format_bytes(free_bytes, available, sizeof available), format_bytes(total, all, sizeof all));
 }
 
+/* Page-locks a slot's host copy, which the GPU writes inputs and outputs into:
+   on the H200 machine a 2^26 offset launch's inputs, checked launch and
+   copies took 111 ms with pageable copies and 7-11 ms pinned (with the
+   reference's poisoning moved to the reference's threads). Not under kernel
+   replay, which saves and restores all memory the GPU can reach, pinned host
+   memory included (2.7 s a launch). Where it fails the copy stays pageable. */
+static void pin_host_copy(struct slot *s)
+{
+    if (counters_save_memory())
+        return;
+    s->pinned = cudaHostRegister(s->host, s->capacity, cudaHostRegisterDefault) == cudaSuccess;
+    if (!s->pinned)
+        cudaGetLastError();
+}
+
 /* Makes slot i hold at least bytes; device memory is only reallocated to grow.
    When memory is short, every slot is given back and the allocation tried again. */
 static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, size_t error_size)
@@ -125,8 +143,6 @@ static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, s
             return -1;
         }
     }
-    /* pageable, not pinned: CUPTI's kernel replay saves and restores every
-       allocation the GPU can reach, pinned host memory included (2.7 s a launch) */
     s->host = malloc(bytes);
     s->expected = malloc(bytes);
     if (!s->host || !s->expected) {
@@ -137,6 +153,7 @@ static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, s
         return -1;
     }
     s->capacity = bytes;
+    pin_host_copy(s);
     return 0;
 }
 
@@ -432,8 +449,6 @@ static int prepare_family_inputs(const struct family *f, const struct params *p,
     for (int i = 0; i < f->buffer_count; i++) {
         struct slot *s = &gpu.slots[i];
         int input = f->buffers[i].role == BUFFER_IN;
-        if (!input)
-            memset(s->expected, output_start(f), bytes[i]);
         if (input ? CUDA_TRY(cudaMemcpyAsync(s->device, s->host, bytes[i], cudaMemcpyHostToDevice, gpu.stream))
                   : CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
             return -1;
@@ -442,7 +457,7 @@ static int prepare_family_inputs(const struct family *f, const struct params *p,
 }
 
 /* Fresh random inputs, made on the GPU and copied back for the reference;
-   poisoned outputs, on the GPU and in the reference's copy. */
+   poisoned outputs on the GPU (the reference's copy is poisoned by the reference job). */
 static int prepare_buffers(const struct family *f, const struct params *p, const size_t *bytes)
 {
     if (f->fill_inputs)
@@ -454,10 +469,8 @@ static int prepare_buffers(const struct family *f, const struct params *p, const
             if (CUDA_TRY((cudaError_t)fill_random_launch(s->device, bytes[i], gpu.seed, gpu.info.sm_count, gpu.stream)) ||
                 CUDA_TRY(cudaMemcpyAsync(s->host, s->device, bytes[i], cudaMemcpyDeviceToHost, gpu.stream)))
                 return -1;
-        } else {
-            memset(s->expected, output_start(f), bytes[i]);
-            if (CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
-                return -1;
+        } else if (CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream))) {
+            return -1;
         }
     }
     return CUDA_TRY(cudaStreamSynchronize(gpu.stream));
@@ -470,26 +483,61 @@ static int launch_once(const struct family *f, const struct gpu_launch *launch)
     return CUDA_TRY(cudaStreamSynchronize(gpu.stream));
 }
 
-/* The CPU reference, run on a worker thread while the GPU samples. */
+/* The CPU reference, run on a worker thread while the GPU samples: the
+   reference's outputs poisoned as the GPU's were, then the reference itself,
+   each on several threads when it is large (and the family can split it). */
 struct reference_job {
     const struct family *family;
     const struct params *params;
+    const size_t *bytes;
+    void *buffers[MAX_BUFFERS];
     pthread_t thread;
     int started;
 };
 
+enum { BYTES_PER_HOST_THREAD = 16 << 20 };
+
+/* Threads for a host job over this many bytes: one per 16 MB, up to host_threads(). */
+static int threads_for(size_t bytes)
+{
+    size_t wanted = bytes / BYTES_PER_HOST_THREAD;
+    return wanted < 1 ? 1 : wanted < (size_t)host_threads() ? (int)wanted : host_threads();
+}
+
+static void poison_part(void *argument, int part, int parts)
+{
+    struct reference_job *job = argument;
+    for (int i = 0; i < job->family->buffer_count; i++) {
+        size_t from = job->bytes[i] / parts * part, to = part == parts - 1 ? job->bytes[i] : from + job->bytes[i] / parts;
+        if (job->family->buffers[i].role == BUFFER_OUT)
+            memset((char *)gpu.slots[i].expected + from, output_start(job->family), to - from);
+    }
+}
+
+static void reference_part(void *argument, int part, int parts)
+{
+    struct reference_job *job = argument;
+    job->family->reference_part(job->params, job->buffers, part, parts);
+}
+
 static void *run_reference(void *argument)
 {
     struct reference_job *job = argument;
-    void *buffers[MAX_BUFFERS];
+    size_t total = 0;
     for (int i = 0; i < job->family->buffer_count; i++)
-        buffers[i] = job->family->buffers[i].role == BUFFER_IN ? gpu.slots[i].host : gpu.slots[i].expected;
-    job->family->reference(job->params, buffers);
+        total += job->bytes[i];
+    run_in_parts(threads_for(total), poison_part, job);
+    if (job->family->reference_part)
+        run_in_parts(threads_for(total), reference_part, job);
+    else
+        job->family->reference(job->params, job->buffers);
     return NULL;
 }
 
 static void start_reference(struct reference_job *job)
 {
+    for (int i = 0; i < job->family->buffer_count; i++)
+        job->buffers[i] = job->family->buffers[i].role == BUFFER_IN ? gpu.slots[i].host : gpu.slots[i].expected;
     job->started = start_worker(&job->thread, run_reference, job) == 0;
     if (!job->started)
         run_reference(job);   /* no thread to be had: compute it here */
@@ -524,45 +572,29 @@ static int within_tolerance(uint32_t got_word, uint32_t want_word, double tolera
     return fabs((double)got - (double)want) <= tolerance * fmax(1.0, fabs((double)want));
 }
 
-enum { COMPARE_THREADS = 8, COMPARE_PART_BYTES = 16 << 20 };
-
-/* One part of a comparison: whether bytes [from, from + size) are equal. */
-struct compare_part {
+/* A comparison split in parts: whether each part's bytes are equal. */
+struct comparison {
     const unsigned char *got, *want;
     size_t size;
-    int equal;
-    pthread_t thread;
+    int equal[MAX_PARTS];
 };
 
-static void *compare_part(void *argument)
+static void compare_part(void *argument, int part, int parts)
 {
-    struct compare_part *part = argument;
-    part->equal = memcmp(part->got, part->want, part->size) == 0;
-    return NULL;
+    struct comparison *c = argument;
+    size_t from = c->size / parts * part, to = part == parts - 1 ? c->size : from + c->size / parts;
+    c->equal[part] = memcmp(c->got + from, c->want + from, to - from) == 0;
 }
 
 /* memcmp(...) == 0 for large outputs, on several threads: one thread reads a
    few GB/s, and an 805 MB launch has 268 MB of output to compare. */
 static int same_bytes(const void *got, const void *want, size_t size)
 {
-    struct compare_part parts[COMPARE_THREADS];
-    int count = size / COMPARE_PART_BYTES < COMPARE_THREADS ? (int)(size / COMPARE_PART_BYTES) : COMPARE_THREADS;
-    if (count < 2)
-        return memcmp(got, want, size) == 0;
-    size_t each = size / (size_t)count, done = 0;
-    int started = 0, equal = 1;
-    for (int k = 0; k < count; k++, done += each)
-        parts[k] = (struct compare_part){ (const unsigned char *)got + done, (const unsigned char *)want + done,
-                                          k == count - 1 ? size - done : each, 0, 0 };
-    while (started < count - 1 && start_worker(&parts[started].thread, compare_part, &parts[started]) == 0)
-        started++;
-    for (int k = started; k < count; k++)   /* the rest here, whatever could not start */
-        compare_part(&parts[k]);
-    for (int k = 0; k < count; k++) {
-        if (k < started)
-            pthread_join(parts[k].thread, NULL);
-        equal = equal && parts[k].equal;
-    }
+    struct comparison c = { got, want, size, { 0 } };
+    int parts = threads_for(size), equal = 1;
+    run_in_parts(parts, compare_part, &c);
+    for (int k = 0; k < parts; k++)
+        equal = equal && c.equal[k];
     return equal;
 }
 
@@ -707,13 +739,19 @@ static int refill_inputs(const struct family *f, const struct params *p)
     return 0;
 }
 
-static int enqueue_flush_and_kernel(int index, void *user)
+/* What is not counted: the L2 flush, and the inputs of a family whose addresses come from them. */
+static int prepare_profiled(int index, void *user)
 {
     const struct profiled_launch *item = (const struct profiled_launch *)user + index;
     return (item->family->fill_inputs && refill_inputs(item->family, item->launch.params)) ||
            CUDA_TRY((cudaError_t)flush_read_launch(gpu.flush, gpu.flush_bytes, gpu.flush_sink,
-                                                   gpu.info.sm_count, gpu.stream)) ||
-           CUDA_TRY((cudaError_t)item->family->launch(&item->launch));
+                                                   gpu.info.sm_count, gpu.stream));
+}
+
+static int launch_profiled(int index, void *user)
+{
+    const struct profiled_launch *item = (const struct profiled_launch *)user + index;
+    return CUDA_TRY((cudaError_t)item->family->launch(&item->launch));
 }
 
 /* Sets the profiler up on first use; 0, or -1 with the reason kept for later launches. */
@@ -744,11 +782,13 @@ static int reserve_for_all(struct result *const *results, int count, char *why, 
     return 0;
 }
 
-/* Profiles up to counters_items_per_session(2) items in one session. */
+/* Profiles up to counters_items_per_session() items in one session. */
 static void profile_chunk(struct result *const *results, int count)
 {
-    static struct profiled_launch items[MAX_PROFILED_RANGES / 2];
-    static struct counter_values values[MAX_PROFILED_RANGES / 2];
+    static struct profiled_launch items[MAX_PROFILED_RANGES];
+    static struct counter_values values[MAX_PROFILED_RANGES];
+    static int found[MAX_PROFILED_RANGES];
+    const struct profiled_work work = { prepare_profiled, launch_profiled, items };
     char why[256] = "";
     for (int k = 0; k < count; k++) {
         items[k].family = results[k]->family;
@@ -758,12 +798,12 @@ static void profile_chunk(struct result *const *results, int count)
         for (int i = 0; i < MAX_BUFFERS; i++)
             items[k].launch.buffers[i] = gpu.slots[i].device;
     }
-    int failed = counters_profile(count, 2, enqueue_flush_and_kernel, items, values, why, sizeof why);
+    counters_profile(count, &work, values, found, why, sizeof why);
     cudaGetLastError();
     for (int k = 0; k < count; k++) {
-        results[k]->have_counters = !failed;
+        results[k]->have_counters = found[k];
         results[k]->counters = values[k];
-        if (failed)
+        if (!found[k])
             snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
     }
 }
@@ -783,7 +823,7 @@ static void gpu_profile(struct result *const *results, int count)
         return;
     }
     trace_phase(NULL);
-    int per_session = counters_items_per_session(2);
+    int per_session = counters_items_per_session();
     for (int first = 0; first < count; first += per_session) {
         int chunk = count - first < per_session ? count - first : per_session;
         profile_chunk(results + first, chunk);
@@ -808,7 +848,7 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
             return RUN_FAILED;
         launch.buffers[i] = gpu.slots[i].device;
     }
-    struct reference_job reference = { f, p, 0, 0 };
+    struct reference_job reference = { .family = f, .params = p, .bytes = bytes };
     trace_phase(NULL);
     if (prepare_buffers(f, p, bytes) || launch_once(f, &launch) ||
         (options->check && copy_outputs_back(f, bytes)))

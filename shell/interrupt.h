@@ -19,4 +19,14 @@ void interrupt_clear(lua_State *L);
    0 on success, as pthread_create. */
 int start_worker(pthread_t *thread, void *(*run)(void *), void *argument);
 
+enum { MAX_PARTS = 16 };
+
+/* Calls work(argument, part, parts) for every part from 0 to parts - 1 (at
+   most MAX_PARTS), each on a worker thread, or on this one where none could
+   start; returns when all are done. */
+void run_in_parts(int parts, void (*work)(void *argument, int part, int parts), void *argument);
+
+/* How many threads a large host job should use: the online CPUs, at most 8. */
+int host_threads(void);
+
 #endif

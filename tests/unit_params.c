@@ -2,6 +2,9 @@
 ** unit_params.c — the registry and parameter checks: lookups, suggestions,
 ** allowed values and the words that describe them.
 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "params.h"
 #include "registry.h"
 #include "common.h"
@@ -19,7 +22,7 @@ static void test_registry(void)
                  per_element ? "declares n and block first, " : "");
         ok(f->param_count >= 1 && (!per_element || (f->param_count >= 2 && strcmp(f->params[PARAM_N].name, "n") == 0 &&
            strcmp(f->params[PARAM_BLOCK].name, "block") == 0)) && f->summary && f->teaches &&
-           f->source && strlen(f->source) > 0 && f->warp_accesses && f->reference, name);
+           f->source && strlen(f->source) > 0 && f->warp_accesses && (f->reference || f->reference_part), name);
         ok(family_find(f->name) == f, "family_find finds each declared name");
     }
     ok(family_find("nope") == NULL, "an unknown name is not found");
@@ -56,10 +59,64 @@ static void test_checks(void)
     is_string(words, "an integer from 1 to 2147483647", "n's range in words");
 }
 
+/* Slices cover 0..count once, in order, and differ in size by one at most. */
+static void test_slices(void)
+{
+    int good = 1;
+    for (long long count = 0; count < 40; count++)
+        for (int parts = 1; parts <= 9; parts++) {
+            long long next = 0, first, end;
+            for (int part = 0; part < parts; part++) {
+                reference_slice(count, part, parts, &first, &end);
+                good = good && first == next && end >= first && end - first <= count / parts + 1;
+                next = end;
+            }
+            good = good && next == count;
+        }
+    ok(good, "reference slices cover every item once, for counts 0..39 in 1..9 parts");
+}
+
+/* A split reference computes in seven slices what it computes whole, for sizes
+   that do not divide evenly (and every parameter at its default otherwise). */
+static void test_split_references(void)
+{
+    for (int i = 0; i < family_count; i++) {
+        const struct family *f = families[i];
+        if (!f->reference_part)
+            continue;
+        struct params p;
+        size_t bytes[MAX_BUFFERS];
+        void *whole[MAX_BUFFERS], *sliced[MAX_BUFFERS];
+        params_defaults(f, &p);
+        p.v[PARAM_N] = 1001;
+        family_buffer_bytes(f, &p, bytes);
+        for (int b = 0; b < f->buffer_count; b++) {
+            whole[b] = malloc(bytes[b] + 1);
+            sliced[b] = malloc(bytes[b] + 1);
+            for (size_t k = 0; k < bytes[b]; k++)
+                ((unsigned char *)whole[b])[k] = ((unsigned char *)sliced[b])[k] = (unsigned char)(k * 131 + b);
+        }
+        f->reference_part(&p, whole, 0, 1);
+        for (int part = 6; part >= 0; part--)
+            f->reference_part(&p, sliced, part, 7);
+        int same = 1;
+        for (int b = 0; b < f->buffer_count; b++) {
+            same = same && memcmp(whole[b], sliced[b], bytes[b]) == 0;
+            free(whole[b]);
+            free(sliced[b]);
+        }
+        char name[96];
+        snprintf(name, sizeof name, "%s: its reference in 7 slices equals it whole (n = 1001)", f->name);
+        ok(same, name);
+    }
+}
+
 int main(void)
 {
     test_registry();
     test_suggestions();
     test_checks();
+    test_slices();
+    test_split_references();
     return done();
 }
