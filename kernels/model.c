@@ -322,7 +322,7 @@ static void counts_sum(struct model_counts *into, const struct model_counts *par
 
 /* Threads take warps in runs of at most MAX_WARPS_PER_TAKE (long runs keep
    them on different words of the DRAM bitmaps), about 16 runs each. */
-enum { MAX_MODEL_THREADS = 8, MAX_WARPS_PER_TAKE = 2048, WARPS_PER_THREAD = 512 };
+enum { MAX_MODEL_THREADS = 16, MAX_WARPS_PER_TAKE = 2048, WARPS_PER_THREAD = 512 };
 
 /* One launch's warps, handed out WARPS_PER_TAKE at a time to the threads. */
 struct warp_job {
@@ -379,7 +379,7 @@ static void *count_warps(void *argument)
 }
 
 /* How many threads to count with: WARPLAB_MODEL_THREADS, else the online
-   CPUs (at most 8), and one for launches too small to share. */
+   CPUs (at most 16), and one for launches too small to share. */
 static int model_threads(long long warps)
 {
     const char *text = getenv("WARPLAB_MODEL_THREADS");

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <lauxlib.h>
@@ -327,12 +328,15 @@ struct model_job {
     struct model_counts *counts;
     pthread_t thread;
     int started, status;
+    double ms;   /* how long the model took */
 };
 
 static void *run_model(void *argument)
 {
     struct model_job *job = argument;
+    double started = monotonic_ms();
     job->status = model_run(job->family, job->params, job->counts, &interrupt_requested);
+    job->ms = monotonic_ms() - started;
     return NULL;
 }
 
@@ -373,7 +377,7 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
 {
     char error[768];
     double started = monotonic_ms();
-    struct model_job model = { r->family, &r->params, &r->model, 0, 0, 0 };
+    struct model_job model = { .family = r->family, .params = &r->params, .counts = &r->model };
     start_model(&model);
     enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
     if (finish_model(&model) != 0 || status == RUN_INTERRUPTED) {
@@ -390,6 +394,8 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
         luaL_error(L, "launch of '%s' failed: %s", r->family->name, error);
     }
     r->wall_ms = monotonic_ms() - started;
+    if (getenv("WARPLAB_TRACE_TIMES"))   /* the GPU process traces its own phases */
+        fprintf(stderr, "warplab: model %.1f ms of the launch's %.1f ms\n", model.ms, r->wall_ms);
     return RUN_OK;
 }
 

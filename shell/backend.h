@@ -38,7 +38,8 @@ struct backend {
                            const struct measure_options *options,
                            struct result *r, char *error, size_t error_size);
     /* Reads hardware counters for measured launches, in as few profiling
-       sessions as it can (NULL: no counters on this backend). */
+       sessions as it can (NULL: no counters on this backend); with count 0
+       it only sets the profiler up. */
     void (*profile)(struct result *const *results, int count);
     /* Measures the device-to-device copy ceiling now (NULL: no device to measure). */
     int (*measure_copy)(struct device_info *info, char *error, size_t error_size);

@@ -813,6 +813,7 @@ static void profile_chunk(struct result *const *results, int count)
 static void gpu_profile(struct result *const *results, int count)
 {
     char why[256] = "";
+    trace_phase(NULL);
     if (ensure_counters() != 0)
         snprintf(why, sizeof why, "%s", gpu.counters_unavailable);
     else
@@ -822,7 +823,7 @@ static void gpu_profile(struct result *const *results, int count)
             snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
         return;
     }
-    trace_phase(NULL);
+    trace_phase("counters set up, buffers");
     int per_session = counters_items_per_session();
     for (int first = 0; first < count; first += per_session) {
         int chunk = count - first < per_session ? count - first : per_session;
@@ -843,13 +844,14 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     }
     struct gpu_launch launch = { .params = p, .shape = f->shape(p), .stream = gpu.stream };
     size_t launch_bytes = family_buffer_bytes(f, p, bytes);
+    trace_phase(NULL);
     for (int i = 0; i < f->buffer_count; i++) {
         if (slot_reserve(i, bytes[i] ? bytes[i] : 4, launch_bytes, error, error_size))
             return RUN_FAILED;
         launch.buffers[i] = gpu.slots[i].device;
     }
     struct reference_job reference = { .family = f, .params = p, .bytes = bytes };
-    trace_phase(NULL);
+    trace_phase("buffers");
     if (prepare_buffers(f, p, bytes) || launch_once(f, &launch) ||
         (options->check && copy_outputs_back(f, bytes)))
         return fail(error, error_size);
