@@ -172,7 +172,7 @@ function Results:chart_text(y)
   local d = device()
   local marks, breaks = {}, {}
   if metric.name == "bandwidth" then
-    marks[#marks + 1] = { at = d.peak_gbs, label = "peak " .. fmt("%.0f GB/s", d.peak_gbs) }
+    marks[#marks + 1] = { at = d.peak_gbs, label = "DRAM peak" }
     if d.copy_gbs then marks[#marks + 1] = { at = d.copy_gbs, label = "copy ceiling" } end
   end
   if x_param == "bytes" then
