@@ -3,19 +3,7 @@
 // `load` picks the cache hint of the two loads (one template per hint).
 #include "family.h"
 #include "slots.h"
-
-// One global load with the cache hint HINT; each is one PTX ld.global.
-template <int HINT>
-__device__ __forceinline__ float hinted_load(const float *p)
-{
-    switch (HINT) {
-    case LOAD_CA:  return __ldca(p);   // ld.global.ca: cache in L1 and L2
-    case LOAD_CG:  return __ldcg(p);   // ld.global.cg: L2 only, L1 bypassed
-    case LOAD_LDG: return __ldg(p);    // ld.global.nc: the read-only path
-    case LOAD_CS:  return __ldcs(p);   // ld.global.cs: streaming, evict first
-    default:       return *p;          // ld.global: the default (L1 and L2)
-    }
-}
+#include "hinted_load.cuh"
 
 template <int HINT>
 __global__ void offset(const float *a, const float *b, float *r, long long offset, long long n)
