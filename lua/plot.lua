@@ -64,7 +64,7 @@ local function series_of(results, x, metric)
   local list, by_key = { modelled = false }, {}
   local second = results.swept and results.swept[2]
   for _, r in ipairs(results) do
-    local key = second and (second .. "=" .. tostring(r.params[second])) or metric.label
+    local key = second and (second .. "=" .. core.value_text(r.params[second], second)) or metric.label
     if not by_key[key] then
       by_key[key] = { name = key, x = {}, y = {} }
       list[#list + 1] = by_key[key]

@@ -52,14 +52,17 @@ local families = core.families()
 local family_by_name = {}
 for _, family in ipairs(families) do family_by_name[family.name] = family end
 
+-- A parameter's value as the user writes it: 262,144, {32,8}, "cg" as cg.
+local function value_text(value)
+  if type(value) == "table" then return fmt("{%d,%d}", value[1], value[2]) end
+  return math.type(value) == "integer" and commas(value) or tostring(value)
+end
+
 -- "n=262,144 block=256 offset=1", in declaration order
 local function params_text(kernel, params)
   local parts = {}
   for _, p in ipairs(family_by_name[kernel].params) do
-    local value = params[p.name]
-    local text = type(value) == "table" and fmt("{%d,%d}", value[1], value[2])
-                 or math.type(value) and commas(value) or tostring(value)
-    parts[#parts + 1] = p.name .. "=" .. text
+    parts[#parts + 1] = p.name .. "=" .. value_text(params[p.name])
   end
   return table.concat(parts, " ")
 end
@@ -410,7 +413,7 @@ function Info.__tostring(f)
     zh and "参数：" or "parameters:",
   }
   for _, p in ipairs(f.params) do
-    local default = type(p.default) == "table" and fmt("{%d,%d}", p.default[1], p.default[2]) or tostring(p.default)
+    local default = type(p.default) == "table" and value_text(p.default) or tostring(p.default)
     lines[#lines + 1] = fmt("  %-8s %-8s default %-12s %s", p.name, p.type, default, p.allowed)
     lines[#lines + 1] = fmt("  %-8s %s", "", localized(p, "doc"))
   end
@@ -584,6 +587,6 @@ end
 -- What the other modules (chart, export, plot, sweep) share with this one.
 core.util = {
   fmt = fmt, commas = commas, bytes = bytes, percent = percent, bar = bar,
-  params_text = params_text, families = families, family_by_name = family_by_name,
+  value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
   localized = localized, show_value = show_value,
 }

@@ -118,12 +118,12 @@ function Results:column(name)
   return column
 end
 
+-- A swept value as the table and chart show it: bytes in KiB, MiB ... for `bytes`.
 local function value_text(value, param)
-  if type(value) == "table" then return fmt("{%d,%d}", value[1], value[2]) end
   if param == "bytes" and math.type(value) == "integer" then return u.bytes(value) end
-  if math.type(value) == "integer" then return u.commas(value) end
-  return tostring(value)
+  return u.value_text(value)
 end
+core.value_text = value_text
 
 -- The table of a sweep: swept parameters, then the metrics; modelled values marked ≈.
 function Results:table_text()
