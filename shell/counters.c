@@ -265,12 +265,18 @@ int counters_open(int ordinal, char *why, size_t why_size)
    WARPLAB_RANGE=auto keeps user replay with automatic ranges, for comparison. */
 enum session_mode { USER_RANGES, AUTO_RANGES, KERNEL_REPLAY };
 
+/* Read from the environment once: it is asked for every item of every pass. */
 static enum session_mode session_mode(void)
 {
-    const char *replay = getenv("WARPLAB_REPLAY"), *range = getenv("WARPLAB_RANGE");
-    if (replay && strcmp(replay, "kernel") == 0)
-        return KERNEL_REPLAY;
-    return range && strcmp(range, "auto") == 0 ? AUTO_RANGES : USER_RANGES;
+    static int known;
+    static enum session_mode mode;
+    if (!known) {
+        const char *replay = getenv("WARPLAB_REPLAY"), *range = getenv("WARPLAB_RANGE");
+        mode = replay && strcmp(replay, "kernel") == 0 ? KERNEL_REPLAY
+             : range && strcmp(range, "auto") == 0 ? AUTO_RANGES : USER_RANGES;
+        known = 1;
+    }
+    return mode;
 }
 
 int counters_save_memory(void)

@@ -62,7 +62,7 @@ struct slot {
 
 static struct {
     int open;
-    int ready;                 /* stream, events and flush buffer exist */
+    int ready;                 /* no sticky error has ended this CUDA context */
     int ordinal;
     struct device_info info;
     cudaStream_t stream;
@@ -127,8 +127,9 @@ static void pin_host_copy(struct slot *s)
 }
 
 /* Makes slot i hold at least bytes; device memory is only reallocated to grow.
-   When memory is short, every slot is given back and the allocation tried again. */
-static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, size_t error_size)
+   0; -1 when cudaMalloc failed (cuda_status says why); -2 when host memory
+   ran out (error says so). */
+static int slot_grow(int i, size_t bytes, char *error, size_t error_size)
 {
     struct slot *s = &gpu.slots[i];
     if (s->capacity >= bytes)
@@ -136,12 +137,7 @@ static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, s
     slot_release(s);
     if (CUDA_TRY(cudaMalloc(&s->device, bytes))) {
         s->device = NULL;
-        pool_release();
-        if (CUDA_TRY(cudaMalloc(&s->device, bytes))) {
-            s->device = NULL;
-            allocation_failure(launch_bytes, error, error_size);
-            return -1;
-        }
+        return -1;
     }
     s->host = malloc(bytes);
     s->expected = malloc(bytes);
@@ -150,11 +146,30 @@ static int slot_reserve(int i, size_t bytes, size_t launch_bytes, char *error, s
         slot_release(s);
         snprintf(error, error_size, "out of host memory: the check needs %s more",
                  format_bytes(2.0 * bytes, wanted, sizeof wanted));
-        return -1;
+        return -2;
     }
     s->capacity = bytes;
     pin_host_copy(s);
     return 0;
+}
+
+/* Makes slots 0 .. count - 1 hold bytes[i] each. When device memory is short,
+   the whole pool is given back and every slot made again, so that no slot a
+   launch already holds is freed under it. 0, or -1 with the error. */
+static int reserve_slots(const size_t *bytes, int count, size_t launch_bytes, char *error, size_t error_size)
+{
+    int status = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        for (int i = 0; i < count && (status = slot_grow(i, bytes[i], error, error_size)) == 0; i++)
+            continue;
+        if (status != -1)
+            break;
+        cudaGetLastError();   /* the failed cudaMalloc must not surface at the next launch */
+        pool_release();
+    }
+    if (status == -1)
+        allocation_failure(launch_bytes, error, error_size);
+    return status ? -1 : 0;
 }
 
 static void read_device_info(int ordinal, struct device_info *info)
@@ -437,39 +452,43 @@ static int output_start(const struct family *f)
     return f->accumulates ? 0 : POISON;
 }
 
-/* Inputs the family makes itself on the host (index arrays, structured data),
-   sent to the GPU; outputs poisoned as for every family. */
-static int prepare_family_inputs(const struct family *f, const struct params *p, const size_t *bytes)
+/* The seed of the next inputs. */
+static uint64_t next_seed(void)
 {
-    void *host[MAX_BUFFERS];
     gpu.seed = gpu.seed * 6364136223846793005ull + 1442695040888963407ull;
-    for (int i = 0; i < f->buffer_count; i++)
-        host[i] = gpu.slots[i].host;
-    f->fill_inputs(p, host, gpu.seed);
-    for (int i = 0; i < f->buffer_count; i++) {
-        struct slot *s = &gpu.slots[i];
-        int input = f->buffers[i].role == BUFFER_IN;
-        if (input ? CUDA_TRY(cudaMemcpyAsync(s->device, s->host, bytes[i], cudaMemcpyHostToDevice, gpu.stream))
-                  : CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
-            return -1;
-    }
-    return CUDA_TRY(cudaStreamSynchronize(gpu.stream));
+    return gpu.seed;
 }
 
-/* Fresh random inputs, made on the GPU and copied back for the reference;
-   poisoned outputs on the GPU (the reference's copy is poisoned by the reference job). */
+/* Inputs the family makes itself on the host from seed (index arrays,
+   structured data), queued to be sent to the GPU. */
+static int send_family_inputs(const struct family *f, const struct params *p, const size_t *bytes, uint64_t seed)
+{
+    void *host[MAX_BUFFERS];
+    for (int i = 0; i < f->buffer_count; i++)
+        host[i] = gpu.slots[i].host;
+    f->fill_inputs(p, host, seed);
+    for (int i = 0; i < f->buffer_count; i++)
+        if (f->buffers[i].role == BUFFER_IN &&
+            CUDA_TRY(cudaMemcpyAsync(gpu.slots[i].device, host[i], bytes[i], cudaMemcpyHostToDevice, gpu.stream)))
+            return -1;
+    return 0;
+}
+
+/* Fresh inputs: made on the GPU at random and copied back for the reference,
+   or made by the family on the host and sent; poisoned outputs on the GPU
+   (the reference's copy is poisoned by the reference job). */
 static int prepare_buffers(const struct family *f, const struct params *p, const size_t *bytes)
 {
-    if (f->fill_inputs)
-        return prepare_family_inputs(f, p, bytes);
+    if (f->fill_inputs && send_family_inputs(f, p, bytes, next_seed()))
+        return -1;
     for (int i = 0; i < f->buffer_count; i++) {
         struct slot *s = &gpu.slots[i];
-        if (f->buffers[i].role == BUFFER_IN) {
-            gpu.seed = gpu.seed * 6364136223846793005ull + 1442695040888963407ull;
-            if (CUDA_TRY((cudaError_t)fill_random_launch(s->device, bytes[i], gpu.seed, gpu.info.sm_count, gpu.stream)) ||
-                CUDA_TRY(cudaMemcpyAsync(s->host, s->device, bytes[i], cudaMemcpyDeviceToHost, gpu.stream)))
+        if (f->buffers[i].role == BUFFER_OUT) {
+            if (CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
                 return -1;
-        } else if (CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream))) {
+        } else if (!f->fill_inputs &&
+                   (CUDA_TRY((cudaError_t)fill_random_launch(s->device, bytes[i], next_seed(), gpu.info.sm_count, gpu.stream)) ||
+                    CUDA_TRY(cudaMemcpyAsync(s->host, s->device, bytes[i], cudaMemcpyDeviceToHost, gpu.stream)))) {
             return -1;
         }
     }
@@ -641,7 +660,6 @@ static int flush_l2(void)
                                                    gpu.info.sm_count, gpu.stream));
 }
 
-/* One sample: flush (unless warm) outside the timed window, events around the kernel only. */
 /* One timed sample, its SM cycles and nanoseconds added to the totals: L2
    emptied (unless warm), then the clock probe, which also keeps the GPU busy
    while the host enqueues the timed launch. Without it an idle GPU records the
@@ -727,16 +745,8 @@ struct profiled_launch {
 static int refill_inputs(const struct family *f, const struct params *p)
 {
     size_t bytes[MAX_BUFFERS];
-    void *host[MAX_BUFFERS];
     family_buffer_bytes(f, p, bytes);
-    for (int i = 0; i < f->buffer_count; i++)
-        host[i] = gpu.slots[i].host;
-    f->fill_inputs(p, host, gpu.seed);
-    for (int i = 0; i < f->buffer_count; i++)
-        if (f->buffers[i].role == BUFFER_IN &&
-            CUDA_TRY(cudaMemcpyAsync(gpu.slots[i].device, host[i], bytes[i], cudaMemcpyHostToDevice, gpu.stream)))
-            return -1;
-    return 0;
+    return send_family_inputs(f, p, bytes, gpu.seed);
 }
 
 /* What is not counted: the L2 flush, and the inputs of a family whose addresses come from them. */
@@ -776,10 +786,7 @@ static int reserve_for_all(struct result *const *results, int count, char *why, 
         for (int i = 0; i < results[k]->family->buffer_count; i++)
             most[i] = bytes[i] > most[i] ? bytes[i] : most[i];
     }
-    for (int i = 0; i < MAX_BUFFERS; i++)
-        if (most[i] && slot_reserve(i, most[i], largest, why, why_size))
-            return -1;
-    return 0;
+    return reserve_slots(most, MAX_BUFFERS, largest, why, why_size);
 }
 
 /* Profiles up to counters_items_per_session() items in one session. */
@@ -843,13 +850,14 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
         return RUN_FAILED;
     }
     struct gpu_launch launch = { .params = p, .shape = f->shape(p), .stream = gpu.stream };
-    size_t launch_bytes = family_buffer_bytes(f, p, bytes);
+    size_t launch_bytes = family_buffer_bytes(f, p, bytes), wanted[MAX_BUFFERS];
+    for (int i = 0; i < f->buffer_count; i++)
+        wanted[i] = bytes[i] ? bytes[i] : 4;   /* an empty buffer still gets an address */
     trace_phase(NULL);
-    for (int i = 0; i < f->buffer_count; i++) {
-        if (slot_reserve(i, bytes[i] ? bytes[i] : 4, launch_bytes, error, error_size))
-            return RUN_FAILED;
+    if (reserve_slots(wanted, f->buffer_count, launch_bytes, error, error_size))
+        return RUN_FAILED;
+    for (int i = 0; i < f->buffer_count; i++)
         launch.buffers[i] = gpu.slots[i].device;
-    }
     struct reference_job reference = { .family = f, .params = p, .bytes = bytes };
     trace_phase("buffers");
     if (prepare_buffers(f, p, bytes) || launch_once(f, &launch) ||

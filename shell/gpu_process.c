@@ -217,8 +217,10 @@ static int child_start(struct device_info *info, char *why, size_t why_size)
         child_stop();
         return -1;
     }
-    if (receive_all(child.socket, &a, sizeof a) || a.status != 0) {
-        snprintf(why, why_size, "%s", a.status != 0 ? a.error : "the GPU process ended while opening the GPU");
+    int ended = receive_all(child.socket, &a, sizeof a) != 0;   /* then a holds nothing to read */
+    if (ended || a.status != 0) {
+        snprintf(why, why_size, "%.*s", (int)sizeof a.error,
+                 ended ? "the GPU process ended while opening the GPU" : a.error);
         child_stop();
         return -1;
     }
