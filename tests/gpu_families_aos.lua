@@ -30,18 +30,7 @@ for _, case in ipairs(grid) do
   params.min_samples = 3
   local r = launch(name, params)
   t.ok(r.correct == true, text .. ": output matches the CPU reference" .. (r.mismatch and " (" .. r.mismatch .. ")" or ""))
-  local c, m = r.counters, r.model
-  t.ok(c and c.load_requests.value == m.load.requests and c.load_sectors.value == m.load.sectors and
-       c.store_requests.value == m.store.requests and c.store_sectors.value == m.store.sectors,
-       text .. ": model = hardware, requests and sectors" ..
-       (c and string.format(" (hw %d/%d %d/%d, model %d/%d %d/%d)", c.load_requests.value, c.load_sectors.value,
-          c.store_requests.value, c.store_sectors.value, m.load.requests, m.load.sectors,
-          m.store.requests, m.store.sectors) or (" (no counters: " .. tostring(r.counters_unavailable) .. ")")))
-  if c and r.footprint_bytes > 2 * d.l2_bytes then
-    local err = math.abs(m.dram.read_bytes - c.dram_read_bytes.value) / c.dram_read_bytes.value
-    t.ok(err <= 0.05, text .. string.format(": model DRAM read %d (write-allocate %d) vs hardware %d (%.2f%%, within 5%%)",
-         m.dram.read_bytes, m.dram.write_allocate_bytes, c.dram_read_bytes.value, 100 * err))
-  end
+  t.model_equals_counters(text, r, {shared = false, dram = r.footprint_bytes > 2 * d.l2_bytes})
   print("# " .. tostring(r):gsub("\n", "\n# "))
 end
 

@@ -37,13 +37,7 @@ for _, case in ipairs(grid) do
   local r = launch(name, params)
   t.ok(r.correct == true, label(name, params) .. ": output matches the CPU reference" ..
        (r.mismatch and " (" .. r.mismatch .. ")" or ""))
-  local c, m = r.counters, r.model
-  t.ok(c and c.load_requests.value == m.load.requests and c.load_sectors.value == m.load.sectors and
-       c.store_requests.value == m.store.requests and c.store_sectors.value == m.store.sectors,
-       label(name, params) .. ": model = hardware, requests and sectors" ..
-       (c and string.format(" (hw %d/%d %d/%d, model %d/%d %d/%d)", c.load_requests.value, c.load_sectors.value,
-          c.store_requests.value, c.store_sectors.value, m.load.requests, m.load.sectors,
-          m.store.requests, m.store.sectors) or ": " .. (r.counters_unavailable or "no counters")))
+  t.model_equals_counters(label(name, params), r, {shared = false})
 end
 
 -- stencil1d at its default size: with load="cg" every load sector is fetched
