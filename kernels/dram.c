@@ -1,9 +1,11 @@
 /*
-** dram.c — one bit per 64-byte block loaded and per 32-byte sector stored,
-** per buffer: a block or sector costs DRAM traffic the first time its bit
-** is set. Affine accesses set whole ranges of bits at once. Bits are set
-** with atomic ORs, so the model's threads share one tracker and each newly
-** set bit is counted by exactly one of them.
+** dram.c — one bit per 64-byte block loaded, per buffer: a block costs DRAM
+** traffic the first time its bit is set; and one bit per byte stored, a word
+** per 32-byte sector, counted at the end: each sector with a byte written is
+** written back once, and read first unless all of it was written. Affine
+** accesses set whole ranges of bits at once. Bits are set with atomic ORs,
+** so the model's threads share one tracker and each newly set load bit is
+** counted by exactly one of them.
 */
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,15 +15,17 @@
 #include "common.h"
 #include "model.h"
 
-enum { TRACKER_LIMIT_BYTES = 1u << 30 };   /* bitmaps for about 40 GB of buffers */
+/* A bit per 64-byte block and per 32-byte sector of every buffer: about 40 GB
+   of buffers. The written maps of stored buffers, a word a sector, come on top. */
+enum { TRACKER_LIMIT_BYTES = 1u << 30 };
 
 struct dram_tracker {
     int buffer_count;
     uint64_t *loaded[MAX_BUFFERS];   /* bit per 64-byte block */
-    uint64_t *stored[MAX_BUFFERS];   /* bit per 32-byte sector */
     uint32_t *written[MAX_BUFFERS];  /* bit per byte, a word per sector; made on a buffer's first store */
     size_t blocks[MAX_BUFFERS], sectors[MAX_BUFFERS];
     pthread_mutex_t making_written;  /* held while a written map is made */
+    int written_lost;                /* a written map could not be made: the estimate is incomplete */
 };
 
 enum { HUGE_PAGE_BYTES = 2 << 20 };
@@ -50,7 +54,6 @@ static void map_free(void *map, size_t bytes)
 }
 
 static size_t loaded_bytes(const struct dram_tracker *t, int i) { return (t->blocks[i] / 64 + 1) * sizeof(uint64_t); }
-static size_t stored_bytes(const struct dram_tracker *t, int i) { return (t->sectors[i] / 64 + 1) * sizeof(uint64_t); }
 static size_t written_bytes(const struct dram_tracker *t, int i) { return t->sectors[i] * sizeof(uint32_t); }
 
 struct dram_tracker *dram_tracker_new(int buffer_count, const size_t *bytes)
@@ -69,8 +72,7 @@ struct dram_tracker *dram_tracker_new(int buffer_count, const size_t *bytes)
         t->blocks[i] = bytes[i] / DRAM_READ_BYTES + 2;
         t->sectors[i] = bytes[i] / SECTOR_BYTES + 2;
         t->loaded[i] = map_new(loaded_bytes(t, i));
-        t->stored[i] = map_new(stored_bytes(t, i));
-        if (!t->loaded[i] || !t->stored[i]) {
+        if (!t->loaded[i]) {
             dram_tracker_free(t);
             return NULL;
         }
@@ -84,7 +86,6 @@ void dram_tracker_free(struct dram_tracker *t)
         return;
     for (int i = 0; i < t->buffer_count; i++) {
         map_free(t->loaded[i], loaded_bytes(t, i));
-        map_free(t->stored[i], stored_bytes(t, i));
         map_free(t->written[i], written_bytes(t, i));
     }
     pthread_mutex_destroy(&t->making_written);
@@ -184,6 +185,8 @@ static uint32_t *written_map(struct dram_tracker *t, int buffer)
     if (!(map = t->written[buffer])) {
         map = map_new(written_bytes(t, buffer));
         __atomic_store_n(&t->written[buffer], map, __ATOMIC_RELEASE);
+        if (!map)
+            t->written_lost = 1;
     }
     pthread_mutex_unlock(&t->making_written);
     return map;
@@ -243,34 +246,38 @@ void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp
         d->read_bytes += DRAM_READ_BYTES * add_units(t, t->loaded, t->blocks, DRAM_READ_BYTES, a);
         return;
     }
-    d->write_bytes += SECTOR_BYTES * add_units(t, t->stored, t->sectors, SECTOR_BYTES, a);
     record_written(t, a);
 }
 
-/* Write-allocate, over the whole launch: a stored sector whose 32 bytes the
-   launch never all writes is read from DRAM first, unless a load of the launch
-   already brought its 64-byte block into L2 (a read-modify-write). Sectors
-   that other warps complete are merged in L2 and read nothing (the H200's
-   transpose: 70 MB read where a per-request rule said 134 MB). */
-static uint64_t write_allocate_bytes(const struct dram_tracker *t)
+/* The stored sectors, each written back once, and write-allocate over the
+   whole launch: a stored sector whose 32 bytes the launch never all writes is
+   read from DRAM first, unless a load of the launch already brought its
+   64-byte block into L2 (a read-modify-write). Sectors that other warps
+   complete are merged in L2 and read nothing (the H200's transpose: 70 MB
+   read where a per-request rule said 134 MB). */
+static void count_stored(const struct dram_tracker *t, struct dram_estimate *d)
 {
-    uint64_t sectors = 0;
+    uint64_t stored = 0, partial = 0;
     for (int i = 0; i < t->buffer_count; i++) {
         if (!t->written[i])
             continue;
         for (size_t s = 0; s < t->sectors[i]; s++) {
             uint32_t w = t->written[i][s];
             size_t block = s * SECTOR_BYTES / DRAM_READ_BYTES;
+            stored += w != 0;
             if (w != 0 && w != ~0u && !(t->loaded[i][block / 64] >> (block % 64) & 1))
-                sectors++;
+                partial++;
         }
     }
-    return sectors * SECTOR_BYTES;
+    d->write_bytes = stored * SECTOR_BYTES;
+    d->write_allocate_bytes = partial * SECTOR_BYTES;
+    if (t->written_lost)
+        d->estimated = 0;
 }
 
 void dram_tracker_finish(const struct dram_tracker *t, struct dram_estimate *d)
 {
-    d->write_allocate_bytes = write_allocate_bytes(t);
+    count_stored(t, d);
     d->read_bytes += d->write_allocate_bytes;
     /* bits 2k and 2k+1 are the two 64-byte halves of one 128-byte line */
     const uint64_t even = 0x5555555555555555ull;

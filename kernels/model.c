@@ -255,16 +255,22 @@ void shared_add(struct shared_traffic *t, const struct warp_access *a)
     t->ideal_wavefronts += (uint64_t)cost.ideal;
 }
 
-/* A constant-memory load: the constant cache serves one address per pass. */
+/* A constant-memory load: the constant cache serves one address per pass.
+   Affine lanes are all one address (step 0) or all distinct. */
 static void constant_add(struct constant_traffic *t, const struct warp_access *a)
 {
-    struct warp_access expanded = *a;
     uint64_t addresses[WARP_SIZE];
     int n = 0;
-    warp_access_expand(&expanded);
+    if (a->affine) {
+        if (a->lane_count > 0) {
+            t->requests++;
+            t->passes += a->step == 0 ? 1 : (uint64_t)a->lane_count;
+        }
+        return;
+    }
     for (int lane = 0; lane < WARP_SIZE; lane++)
-        if (expanded.active >> lane & 1)
-            addresses[n++] = expanded.addr[lane];
+        if (a->active >> lane & 1)
+            addresses[n++] = a->addr[lane];
     if (n == 0)
         return;
     t->requests++;

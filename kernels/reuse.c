@@ -12,7 +12,8 @@ int reuse_launch(const struct gpu_launch *launch);
 static const char *const reuse_variants[] = { "shared", "global", NULL };
 enum { VARIANT_SHARED, VARIANT_GLOBAL };
 
-/* Each use is one instruction per warp; the model lists at most 16 per warp. */
+/* Each use is one instruction per warp; 13 uses and the loads and stores
+   around them fitted the model's old limit of 16 instructions a warp. */
 enum { MAX_REUSE = 13 };
 
 static const struct param_decl reuse_params[] = {

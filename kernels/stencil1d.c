@@ -10,7 +10,8 @@
 extern const char stencil1d_kernel_cu[];
 int stencil1d_launch(const struct gpu_launch *launch);
 
-/* 2*7+1 loads and the store fill the model's MAX_WARP_ACCESSES (16). */
+/* The range the radius is offered in (2*7+1 loads and a store per thread);
+   it was the model's limit of 16 instructions a warp when it was chosen. */
 enum { STENCIL1D_MAX_RADIUS = 7 };
 
 static const struct param_decl stencil1d_params[] = {
