@@ -280,28 +280,23 @@ static int api_config(lua_State *L)
     return 1;
 }
 
-/* A launch whose buffers cannot fit is a caller's mistake: say the sizes. */
-static void check_footprint(lua_State *L, int arg, const struct family *f, const struct params *p)
+/* The launch's buffer bytes. A launch whose buffers cannot fit is a caller's
+   mistake: an argument error says the sizes. */
+static uint64_t check_footprint(lua_State *L, int arg, const struct family *f, const struct params *p)
 {
     size_t bytes[MAX_BUFFERS];
     char needed[32], memory[32];
     uint64_t total = family_buffer_bytes(f, p, bytes);
     if (total <= session.device.memory_bytes)
-        return;
+        return total;
     lua_pushfstring(L, "%s=%I needs %s of device memory for its buffers; %s has %s",
                     f->params[0].name, (lua_Integer)p->v[0], format_bytes(total, needed, sizeof needed),
                     session.device.name, format_bytes(session.device.memory_bytes, memory, sizeof memory));
-    luaL_argerror(L, arg, lua_tostring(L, -1));
+    return (uint64_t)luaL_argerror(L, arg, lua_tostring(L, -1));   /* does not return */
 }
 
 enum { MAX_BATCH = 1024 };
 
-static double monotonic_ms(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
-}
 
 static int raise_interrupted(lua_State *L)
 {
@@ -359,15 +354,13 @@ static int finish_model(struct model_job *job)
 static void prepare_result(lua_State *L, int table, const struct family *f, struct result *r,
                            struct measure_options *o)
 {
-    size_t bytes[MAX_BUFFERS];
     memset(r, 0, sizeof *r);
     r->family = f;
     check_params(L, table, 2, f, &r->params, o);
-    check_footprint(L, 2, f, &r->params);
+    r->footprint_bytes = check_footprint(L, 2, f, &r->params);
     r->backend = session.backend->name;
     r->correct = -1;
     r->useful_bytes = f->useful_bytes(&r->params);
-    r->footprint_bytes = family_buffer_bytes(f, &r->params, bytes);
     warn_if_cached(r);
 }
 

@@ -12,11 +12,11 @@
 enum { BAR_WIDTH = 24 };
 static const double SHOW_AFTER_S = 1.0;
 
-static double now_s(void)
+double monotonic_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 void progress_start(struct progress *p, const char *label, int total, int wanted)
@@ -27,7 +27,7 @@ void progress_start(struct progress *p, const char *label, int total, int wanted
     p->done = 0;
     p->shown = 0;
     p->enabled = wanted && isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
-    p->started = now_s();
+    p->started = monotonic_ms() / 1e3;
 }
 
 static void draw(const struct progress *p, double elapsed)
@@ -46,7 +46,7 @@ void progress_step(struct progress *p)
     p->done++;
     if (!p->enabled)
         return;
-    double elapsed = now_s() - p->started;
+    double elapsed = monotonic_ms() / 1e3 - p->started;
     if (elapsed < SHOW_AFTER_S)
         return;
     draw(p, elapsed);

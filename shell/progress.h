@@ -19,4 +19,7 @@ void progress_step(struct progress *p);
 /* Clears the bar, if one was drawn. */
 void progress_end(struct progress *p);
 
+/* Milliseconds on the monotonic clock: what bars and launches are timed with. */
+double monotonic_ms(void);
+
 #endif
