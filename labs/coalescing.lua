@@ -37,9 +37,8 @@ step {
     question = { en = "At stride 64, what percentage of the fetched bytes do the loads use?",
                  zh = "步长为 64 时，读操作用到了取回字节的百分之多少？" },
     answer = function(ctx)
-      for _, r in ipairs(ctx.results or {}) do
-        if r.params.stride == 64 then return 100 * r.load.useful_fraction end
-      end
+      local r = find(ctx.results, {stride = 64})
+      return r and 100 * r.load.useful_fraction
     end,
     tolerance = 0.5, unit = "%",
   },
@@ -54,13 +53,9 @@ step {
     { text = "at stride 16 and beyond, DRAM reads 64 bytes per useful float (scattered sectors come in 64-byte units)",
       gpu = true,
       holds = function(ctx)
-        for _, r in ipairs(ctx.results or {}) do
-          if r.params.stride == 16 then
-            local per_float = r.dram.read_bytes / r.params.n
-            return per_float > 56 and per_float < 72
-          end
-        end
-        return false
+        local r = find(ctx.results, {stride = 16})
+        local per_float = r and r.dram.read_bytes / r.params.n
+        return per_float ~= nil and per_float > 56 and per_float < 72
       end },
   },
   hint = { { en = "4 useful bytes in each 32-byte sector.", zh = "每个 32 字节扇区里有 4 个有用字节。" } },
@@ -79,9 +74,8 @@ step {
   ask = {
     question = { en = "How many sectors does one load request of double touch?", zh = "double 的一个读请求碰到多少个扇区？" },
     answer = function(ctx)
-      for _, r in ipairs(ctx.results or {}) do
-        if r.params.type == "double" then return r.load.sectors_per_request end
-      end
+      local r = find(ctx.results, {type = "double"})
+      return r and r.load.sectors_per_request
     end,
     tolerance = 0.01, unit = "sectors/request",
   },

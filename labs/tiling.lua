@@ -175,10 +175,9 @@ step {
   claims = {
     { text = "conv2d tiled, radius 2: tile 32 has no shared-load bank conflicts, tiles 8 and 16 one per request",
       holds = function(ctx)
-        local by_tile = {}
-        for _, r in ipairs(ctx.results) do by_tile[r.params.tile] = r.shared_load end
-        return by_tile[32].bank_conflicts == 0
-           and by_tile[16].bank_conflicts == by_tile[16].requests and by_tile[8].bank_conflicts == by_tile[8].requests
+        local t32, t16, t8 = find(ctx.results, {tile = 32}), find(ctx.results, {tile = 16}), find(ctx.results, {tile = 8})
+        return t32.shared_load.bank_conflicts == 0 and t16.shared_load.bank_conflicts == t16.shared_load.requests
+           and t8.shared_load.bank_conflicts == t8.shared_load.requests
       end },
   },
   explain = {

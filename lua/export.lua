@@ -145,7 +145,7 @@ local units = {
 core.units = units
 
 -- A result as plain nested tables (no metatables), with the device it ran on.
-local function plain(value, seen)
+local function plain(value)
   if type(value) ~= "table" then return value end
   local copy = {}
   for k, v in pairs(value) do
@@ -319,7 +319,7 @@ function core.after_chunk(code, ...)
       values[i] = type(v) == "table" and u.show_value(v) or v
     end
   end
-  recording.commands[#recording.commands + 1] = { code = code, at = os.date("!%Y-%m-%dT%H:%M:%SZ"), values = values }
+  recording.commands[#recording.commands + 1] = { code = code, at = u.utc_now(), values = values }
 end
 
 -- record("session.json") starts keeping every command typed at the prompt and what it returned;
@@ -329,7 +329,7 @@ function record(path)
     if type(path) ~= "string" or not path:find("%.json$") then
       error("bad argument #1 to 'record' (a file name ending in .json expected)", 2)
     end
-    recording = { path = path, started = os.date("!%Y-%m-%dT%H:%M:%SZ"), device = device_facts(),
+    recording = { path = path, started = u.utc_now(), device = device_facts(),
                   version = core.version, commands = {} }
     return path
   end
@@ -338,7 +338,7 @@ function record(path)
   if not file then error("record: cannot write " .. recording.path .. ": " .. tostring(why), 2) end
   local done = recording
   recording = nil
-  done.stopped = os.date("!%Y-%m-%dT%H:%M:%SZ")
+  done.stopped = u.utc_now()
   file:write(json.encode(done, 2), "\n")
   file:close()
   return done.path

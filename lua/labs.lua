@@ -121,9 +121,7 @@ labs.wrap = wrap
 
 local INSTRUCTION_LIMIT = 50000000   -- a lab's own code may not loop forever
 
--- Measured when there is a measurement, the model's otherwise.
-local function time_of(r) return r.time_ms or r.model.time_ms end
-local function bandwidth_of(r) return r.bandwidth_gbs or r.model.bandwidth_gbs end
+local time_of, bandwidth_of = core.time_of, core.bandwidth_of   -- measured, else modelled
 
 -- Whether a result's params hold every value of want (block shapes compared as pairs).
 local function matches(r, kernel, want)
@@ -255,12 +253,12 @@ end
 
 local current   -- {definition=, index=, hint=, result=}
 
-local function now() return os.date("!%Y-%m-%dT%H:%M:%SZ") end
+local now = u.utc_now
 
 local function step_of(state) return state.definition.steps[state.index] end
 
 -- What a question's expected value is computed from: the student's own last result.
-local function context(state)
+local function context()
   return { result = core.last_result(), results = core.last_results(), device = device() }
 end
 
@@ -310,7 +308,7 @@ end
 local function expected(ask, state)
   local value = ask.answer
   if type(value) == "function" then
-    local ctx = context(state)
+    local ctx = context()
     if not ctx.result then return nil end
     value = limited(value, ctx)
   end
@@ -329,7 +327,7 @@ end
 local function judge(state, value)
   local ask, lines = step_of(state).ask, {}
   if ask.predict then
-    local ctx = context(state)
+    local ctx = context()
     if not ctx.result then return nil, say("no_result") end
     local measured, model = limited(ask.measure, ctx)
     lines[#lines + 1] = say("prediction", format_value(tonumber(value), ask.unit), format_value(measured, ask.unit),
@@ -337,7 +335,7 @@ local function judge(state, value)
     return true, table.concat(lines, "\n")
   end
   if ask.goal then
-    local ctx = context(state)
+    local ctx = context()
     if not ctx.result then return nil, say("no_result") end
     return limited(ask.check, ctx) and true or false, nil
   end
@@ -484,7 +482,7 @@ function labs.check_claims(name)
       if claim.gpu and not measured then
         outcome.skipped = true
       else
-        local ok, holds = pcall(limited, claim.holds, context({}))
+        local ok, holds = pcall(limited, claim.holds, context())
         outcome.holds = ok and holds == true
         if not ok then outcome.error = tostring(holds) end
       end
@@ -509,8 +507,8 @@ function labs.batch(name, answers_path)
     if not line:match("^%s*#") and line:match("%S") then answers[#answers + 1] = line end
   end
   file:close()
+  current = nil   -- so that reset does not show step 1 of an open lab before the batch does
   labs.reset(name)
-  current = nil
   local definition = find_lab(name)
   current = { definition = definition, index = 1, hint = 0 }
   local next_answer, all_right = 1, true

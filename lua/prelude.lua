@@ -584,9 +584,12 @@ function core.banner()
              core.version, where)
 end
 
+-- The time now, UTC, as ISO 8601: what recordings and lab progress are stamped with.
+local function utc_now() return os.date("!%Y-%m-%dT%H:%M:%SZ") end
+
 -- What the other modules (chart, export, plot, sweep) share with this one.
 core.util = {
   fmt = fmt, commas = commas, bytes = bytes, percent = percent, bar = bar,
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
-  localized = localized, show_value = show_value,
+  localized = localized, show_value = show_value, utc_now = utc_now,
 }

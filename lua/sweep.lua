@@ -278,6 +278,11 @@ end
 -- compare()
 ---------------------------------------------------------------------------
 
+-- Measured when there is a measurement, the model's otherwise.
+local function time_of(r) return r.time_ms or r.model.time_ms end
+local function bandwidth_of(r) return r.bandwidth_gbs or r.model.bandwidth_gbs end
+core.time_of, core.bandwidth_of = time_of, bandwidth_of
+
 -- Whether time samples of a and b overlap in their interquartile ranges.
 local function quartiles(samples)
   local sorted = {}
@@ -294,7 +299,7 @@ end
 
 local function time_verdict(a, b)
   if not (a.samples and b.samples and #a.samples >= 3 and #b.samples >= 3) then
-    local va, vb = a.time_ms or a.model.time_ms, b.time_ms or b.model.time_ms
+    local va, vb = time_of(a), time_of(b)
     return va == vb and "same (modelled)" or vb < va and "faster (modelled)" or "slower (modelled)"
   end
   local a1, a3 = quartiles(a.samples)
@@ -310,8 +315,8 @@ local function count_verdict(va, vb, more, fewer)
 end
 
 local compare_rows = {
-  { label = "time (ms)", value = function(r) return r.time_ms or r.model.time_ms end, verdict = time_verdict },
-  { label = "bandwidth (GB/s)", value = function(r) return r.bandwidth_gbs or r.model.bandwidth_gbs end },
+  { label = "time (ms)", value = time_of, verdict = time_verdict },
+  { label = "bandwidth (GB/s)", value = bandwidth_of },
   { label = "load requests", value = function(r) return r.load.requests end,
     verdict = function(a, b) return count_verdict(a.load.requests, b.load.requests, "more", "fewer") end },
   { label = "load sectors", value = function(r) return r.load.sectors end,
