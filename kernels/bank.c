@@ -111,21 +111,10 @@ static int fill_accesses(const struct params *p, long long warp, struct warp_acc
     long long chunks = TILE_ELEMENTS * p->v[BANK_ELEMENT_BYTES] / FILL_CHUNK_BYTES;
     int count = 0;
     for (long long first = t0; first < chunks; first += block) {
-        struct warp_access *a = &acc[count++];
-        long long lanes = chunks - first;
-        *a = (struct warp_access){ .kind = ACCESS_SHARED_STORE, .bytes = FILL_CHUNK_BYTES, .affine = 1,
-                                   .lane_count = (int)(lanes < WARP_SIZE ? lanes : WARP_SIZE),
-                                   .first_addr = (uint64_t)first * FILL_CHUNK_BYTES, .step = FILL_CHUNK_BYTES };
+        warp_affine(&acc[count++], ACCESS_SHARED_STORE, FILL_CHUNK_BYTES, (uint64_t)first * FILL_CHUNK_BYTES,
+                    FILL_CHUNK_BYTES, chunks - first);
     }
     return count;
-}
-
-/* Read r: lane l at element l*stride + r (64*31 + 6 < 2048: always in the tile). */
-static struct warp_access read_access(const struct params *p, int lanes, long long r)
-{
-    int bytes = bank_element_bytes(p);
-    return (struct warp_access){ .kind = ACCESS_SHARED_LOAD, .bytes = bytes, .affine = 1, .lane_count = lanes,
-                                 .first_addr = (uint64_t)(r * bytes), .step = p->v[BANK_STRIDE] * bytes };
 }
 
 /* The tile fill (up to 8 shared stores), 7 shared loads, the store of the sums. */
@@ -134,11 +123,9 @@ static int bank_warp_accesses(const struct params *p, const uint64_t *base,
 {
     int lanes = reading_lanes(p, warp), bytes = bank_element_bytes(p);
     int count = fill_accesses(p, warp, acc);
-    for (long long r = 0; r < READS; r++)
-        acc[count++] = read_access(p, lanes, r);
-    acc[count++] = (struct warp_access){ .kind = ACCESS_STORE, .bytes = bytes, .affine = 1, .lane_count = lanes,
-                                         .first_addr = base[0] + (uint64_t)(warp * WARP_SIZE * bytes),
-                                         .step = bytes };
+    for (long long r = 0; r < READS; r++)   /* lane l at element l*stride + r (64*31 + 6 < 2048: in the tile) */
+        warp_affine(&acc[count++], ACCESS_SHARED_LOAD, bytes, (uint64_t)(r * bytes), p->v[BANK_STRIDE] * bytes, lanes);
+    warp_affine(&acc[count++], ACCESS_STORE, bytes, base[0] + (uint64_t)(warp * WARP_SIZE * bytes), bytes, lanes);
     return count;
 }
 

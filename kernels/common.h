@@ -19,6 +19,16 @@ void reference_slice(long long count, int part, int parts, long long *first, lon
 /* Buffers of one input and one output array of n elements each. */
 void n_in_n_out(const struct params *p, size_t *elements);
 
+/* A warp instruction of lanes 0 .. lanes-1 (clamped to 0..32), lane k at
+   first_addr + k * step, bytes each. */
+void warp_affine(struct warp_access *acc, enum access_kind kind, int bytes,
+                 uint64_t first_addr, int64_t step, long long lanes);
+
+/* Lanes 0 .. lanes-1 at element (start + lane) % count of the array at base:
+   affine unless they wrap past its end. */
+void warp_wrapped(struct warp_access *acc, enum access_kind kind, int bytes,
+                  uint64_t base, long long start, long long count, int lanes);
+
 /* A warp instruction whose lane with thread index t touches element
    t*stride + offset of the array at base, for the lanes with t < active_threads. */
 void warp_linear(struct warp_access *acc, enum access_kind kind, int bytes,

@@ -92,14 +92,7 @@ static void histogram_reference(const struct params *p, void *const *buffers)
    shared bins: lanes whose b is under bins, 4 bytes apart. */
 static void shared_round(struct warp_access *a, enum access_kind kind, long long first_bin, long long bins)
 {
-    long long left = bins - first_bin;
-    a->kind = kind;
-    a->bytes = 4;
-    a->affine = 1;
-    a->first_lane = 0;
-    a->lane_count = left < WARP_SIZE ? (int)left : WARP_SIZE;
-    a->first_addr = 4 * (uint64_t)first_bin;
-    a->step = 4;
+    warp_affine(a, kind, 4, 4 * (uint64_t)first_bin, 4, bins - first_bin);
 }
 
 /* global: ld in[i]. shared: st.shared per round zeroing the bins, ld in[i],

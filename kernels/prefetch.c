@@ -83,10 +83,9 @@ static struct chunk_place place_chunk(const struct params *p, long long warp, in
 }
 
 /* A 4-byte access by lanes 0 .. lanes-1 at consecutive addresses. */
-static struct warp_access contiguous(enum access_kind kind, uint64_t first_addr, int lanes)
+static void contiguous(struct warp_access *a, enum access_kind kind, uint64_t first_addr, int lanes)
 {
-    return (struct warp_access){ .kind = kind, .bytes = 4, .affine = 1, .lane_count = lanes,
-                                 .first_addr = first_addr, .step = 4 };
+    warp_affine(a, kind, 4, first_addr, 4, lanes);
 }
 
 /* Global load of chunk c; with cp.async also its store into the stage. */
@@ -94,10 +93,10 @@ static int load_chunk(const struct params *p, const uint64_t *base, long long wa
                       struct warp_access *acc)
 {
     struct chunk_place place = place_chunk(p, warp, c);
-    acc[0] = contiguous(ACCESS_LOAD, base[0] + 4 * (uint64_t)place.first, place.lanes);
+    contiguous(&acc[0], ACCESS_LOAD, base[0] + 4 * (uint64_t)place.first, place.lanes);
     if (p->v[PREFETCH_VARIANT] != VARIANT_CP_ASYNC)
         return 1;
-    acc[1] = contiguous(ACCESS_SHARED_STORE, (uint64_t)place.stage_offset, place.lanes);
+    contiguous(&acc[1], ACCESS_SHARED_STORE, (uint64_t)place.stage_offset, place.lanes);
     return 2;
 }
 
@@ -108,8 +107,8 @@ static int store_chunk(const struct params *p, const uint64_t *base, long long w
     struct chunk_place place = place_chunk(p, warp, c);
     int count = 0;
     if (p->v[PREFETCH_VARIANT] == VARIANT_CP_ASYNC)
-        acc[count++] = contiguous(ACCESS_SHARED_LOAD, (uint64_t)place.stage_offset, place.lanes);
-    acc[count++] = contiguous(ACCESS_STORE, base[1] + 4 * (uint64_t)place.first, place.lanes);
+        contiguous(&acc[count++], ACCESS_SHARED_LOAD, (uint64_t)place.stage_offset, place.lanes);
+    contiguous(&acc[count++], ACCESS_STORE, base[1] + 4 * (uint64_t)place.first, place.lanes);
     return count;
 }
 

@@ -82,23 +82,7 @@ static struct warp_place place_warp(const struct params *p, long long warp)
 static void neighbour_access(struct warp_access *a, enum access_kind kind, uint64_t base,
                              long long offset, const struct warp_place *w, long long k)
 {
-    a->kind = kind;
-    a->bytes = 4;
-    if (w->t0 + w->lanes - 1 + k < w->valid) {
-        a->affine = 1;
-        a->first_lane = 0;
-        a->lane_count = w->lanes;
-        a->first_addr = base + 4 * (uint64_t)(offset + w->t0 + k);
-        a->step = 4;
-        return;
-    }
-    a->affine = 0;
-    a->active = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane++) {
-        int on = lane < w->lanes;
-        a->active |= (uint32_t)on << lane;
-        a->addr[lane] = on ? base + 4 * (uint64_t)(offset + (w->t0 + lane + k) % w->valid) : 0;
-    }
+    warp_wrapped(a, kind, 4, base + 4 * (uint64_t)offset, w->t0 + k, w->valid, w->lanes);
 }
 
 /* shared: load in[i], store tile[t], reuse x load tile[...], store out[i].

@@ -129,19 +129,6 @@ static void spmv_reference(const struct params *p, void *const *buffers)
     }
 }
 
-/* An affine access of `lanes` lanes from lane 0, at first + k * step. */
-static void lanes_from_zero(struct warp_access *a, enum access_kind kind, uint64_t first,
-                            int64_t step, int lanes)
-{
-    a->kind = kind;   /* field by field: addr[] stays unset, as warp_linear leaves it */
-    a->bytes = 4;
-    a->affine = 1;
-    a->first_lane = 0;
-    a->lane_count = lanes;
-    a->first_addr = first;
-    a->step = step;
-}
-
 /* x[col[...]] for the given lanes: each lane's address from its own column. */
 static void x_through_columns(struct warp_access *a, const uint64_t *base, const long long *row,
                               const long long *j, int lanes, const struct params *p)
@@ -168,8 +155,8 @@ static int spmv_scalar_accesses(const struct params *p, const uint64_t *base, lo
     int lanes = first >= rows ? 0 : rows - first < WARP_SIZE ? (int)(rows - first) : WARP_SIZE, count = 0;
     if (lanes == 0)
         return 0;
-    lanes_from_zero(&acc[count++], ACCESS_LOAD, base[SPMV_ROW_PTR] + 4 * (uint64_t)first, 4, lanes);
-    lanes_from_zero(&acc[count++], ACCESS_LOAD, base[SPMV_ROW_PTR] + 4 * (uint64_t)(first + 1), 4, lanes);
+    warp_affine(&acc[count++], ACCESS_LOAD, 4, base[SPMV_ROW_PTR] + 4 * (uint64_t)first, 4, lanes);
+    warp_affine(&acc[count++], ACCESS_LOAD, 4, base[SPMV_ROW_PTR] + 4 * (uint64_t)(first + 1), 4, lanes);
     for (int lane = 0; lane < lanes; lane++)
         row[lane] = first + lane;
     for (long long k = 0; k < per_row; k++) {
@@ -194,8 +181,8 @@ static int spmv_vector_accesses(const struct params *p, const uint64_t *base, lo
     int count = 0;
     if (warp >= p->v[PARAM_N])
         return 0;
-    lanes_from_zero(&acc[count++], ACCESS_LOAD, base[SPMV_ROW_PTR] + 4 * (uint64_t)warp, 0, WARP_SIZE);
-    lanes_from_zero(&acc[count++], ACCESS_LOAD, base[SPMV_ROW_PTR] + 4 * (uint64_t)(warp + 1), 0, WARP_SIZE);
+    warp_affine(&acc[count++], ACCESS_LOAD, 4, base[SPMV_ROW_PTR] + 4 * (uint64_t)warp, 0, WARP_SIZE);
+    warp_affine(&acc[count++], ACCESS_LOAD, 4, base[SPMV_ROW_PTR] + 4 * (uint64_t)(warp + 1), 0, WARP_SIZE);
     for (long long round = 0; round * WARP_SIZE < per_row; round++) {
         long long left = per_row - round * WARP_SIZE;
         int lanes = left < WARP_SIZE ? (int)left : WARP_SIZE;
@@ -204,11 +191,11 @@ static int spmv_vector_accesses(const struct params *p, const uint64_t *base, lo
             row[lane] = warp;
             j[lane] = round * WARP_SIZE + lane;
         }
-        lanes_from_zero(&acc[count++], ACCESS_LOAD, base[SPMV_COL] + offset, 4, lanes);
+        warp_affine(&acc[count++], ACCESS_LOAD, 4, base[SPMV_COL] + offset, 4, lanes);
         x_through_columns(&acc[count++], base, row, j, lanes, p);
-        lanes_from_zero(&acc[count++], ACCESS_LOAD, base[SPMV_VAL] + offset, 4, lanes);
+        warp_affine(&acc[count++], ACCESS_LOAD, 4, base[SPMV_VAL] + offset, 4, lanes);
     }
-    lanes_from_zero(&acc[count++], ACCESS_STORE, base[SPMV_Y] + 4 * (uint64_t)warp, 0, 1);
+    warp_affine(&acc[count++], ACCESS_STORE, 4, base[SPMV_Y] + 4 * (uint64_t)warp, 0, 1);
     return count;
 }
 

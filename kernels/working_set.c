@@ -80,23 +80,7 @@ static void pass_access(const struct params *p, uint64_t base, long long warp, l
     long long n = p->v[PARAM_N], elements = buffer_elements(p), left = n - warp * WARP_SIZE;
     int lanes = (int)(left < WARP_SIZE ? left : WARP_SIZE);
     long long first = (warp * WARP_SIZE + j * (n % elements)) % elements;
-    a->kind = ACCESS_LOAD;
-    a->bytes = ELEMENT_BYTES;
-    if (first + lanes <= elements) {
-        a->affine = 1;
-        a->first_lane = 0;
-        a->lane_count = lanes;
-        a->first_addr = base + (uint64_t)first * ELEMENT_BYTES;
-        a->step = ELEMENT_BYTES;
-        return;
-    }
-    a->affine = 0;
-    a->active = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane++) {
-        int on = lane < lanes;
-        a->active |= (uint32_t)on << lane;
-        a->addr[lane] = on ? base + (uint64_t)((first + lane) % elements) * ELEMENT_BYTES : 0;
-    }
+    warp_wrapped(a, ACCESS_LOAD, ELEMENT_BYTES, base, first, elements, lanes);
 }
 
 /* 8 loads of 16 bytes, then lane 0 stores the warp's sum (warps past n do nothing). */
@@ -107,8 +91,7 @@ static int working_set_warp_accesses(const struct params *p, const uint64_t *bas
         return 0;
     for (long long j = 0; j < LOADS; j++)
         pass_access(p, base[0], warp, j, &acc[j]);
-    acc[LOADS] = (struct warp_access){ .kind = ACCESS_STORE, .bytes = 4, .affine = 1, .lane_count = 1,
-                                       .first_addr = base[1] + 4 * (uint64_t)warp, .step = 4 };
+    warp_affine(&acc[LOADS], ACCESS_STORE, 4, base[1] + 4 * (uint64_t)warp, 4, 1);
     return LOADS + 1;
 }
 
