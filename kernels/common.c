@@ -1,6 +1,7 @@
 /*
 ** common.c — shapes and address patterns shared by several families.
 */
+#include <string.h>
 #include "common.h"
 
 struct launch_shape one_thread_per_element(const struct params *p)
@@ -117,4 +118,18 @@ void reference_slice(long long count, int part, int parts, long long *first, lon
 {
     *first = count / parts * part + (part < count % parts ? part : count % parts);
     *end = *first + count / parts + (part < count % parts);
+}
+
+void copy_elements(void *const *buffers, long long n, int bytes, int part, int parts)
+{
+    long long first, end;
+    reference_slice(n, part, parts, &first, &end);
+    memcpy((char *)buffers[1] + first * bytes, (const char *)buffers[0] + first * bytes, (size_t)((end - first) * bytes));
+}
+
+int warp_copy(struct warp_access *acc, int bytes, long long warp, const uint64_t *base, long long n)
+{
+    warp_linear(&acc[0], ACCESS_LOAD, bytes, warp, base[0], 1, 0, n);
+    warp_linear(&acc[1], ACCESS_STORE, bytes, warp, base[1], 1, 0, n);
+    return 2;
 }

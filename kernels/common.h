@@ -16,6 +16,14 @@ int four_byte_elements(const struct params *p);
    split reference (family.reference_part) computes. */
 void reference_slice(long long count, int part, int parts, long long *first, long long *end);
 
+/* out = in (buffers 1 and 0), n elements of `bytes`, slice part of parts:
+   the reference of every family that copies. */
+void copy_elements(void *const *buffers, long long n, int bytes, int part, int parts);
+
+/* One load from buffer 0 and one store to buffer 1 of `bytes` per thread, n
+   threads: the accesses of every family that copies. Returns 2. */
+int warp_copy(struct warp_access *acc, int bytes, long long warp, const uint64_t *base, long long n);
+
 /* Buffers of one input and one output array of n elements each. */
 void n_in_n_out(const struct params *p, size_t *elements);
 

@@ -1,7 +1,6 @@
 /*
 ** copy.c — out[i] = in[i], one float, float2 or float4 per thread.
 */
-#include <string.h>
 #include "common.h"
 #include "slots.h"
 
@@ -34,20 +33,14 @@ static uint64_t copy_useful_bytes(const struct params *p)
 
 static void copy_reference(const struct params *p, void *const *buffers, int part, int parts)
 {
-    long long first, end, bytes = copy_element_bytes(p);
-    reference_slice(p->v[PARAM_N], part, parts, &first, &end);
-    memcpy((char *)buffers[1] + first * bytes, (const char *)buffers[0] + first * bytes, (size_t)((end - first) * bytes));
+    copy_elements(buffers, p->v[PARAM_N], copy_element_bytes(p), part, parts);
 }
 
 /* Each thread loads one element and stores it. */
 static int copy_warp_accesses(const struct params *p, const uint64_t *base,
                               long long warp, struct warp_access *acc)
 {
-    int bytes = copy_element_bytes(p);
-    long long n = p->v[PARAM_N];
-    warp_linear(&acc[0], ACCESS_LOAD, bytes, warp, base[0], 1, 0, n);
-    warp_linear(&acc[1], ACCESS_STORE, bytes, warp, base[1], 1, 0, n);
-    return 2;
+    return warp_copy(acc, copy_element_bytes(p), warp, base, p->v[PARAM_N]);
 }
 
 const struct family family_copy = {

@@ -4,7 +4,6 @@
 ** `wrong` writes one wrong element (the correctness check must catch it),
 ** `fault` writes far out of bounds (the backend must recover from it).
 */
-#include <string.h>
 #include "common.h"
 
 extern const char testing_kernel_cu[];
@@ -26,17 +25,15 @@ static uint64_t testing_useful_bytes(const struct params *p)
 }
 
 /* What both kernels should compute: a copy. */
-static void copy_reference(const struct params *p, void *const *buffers)
+static void copy_reference(const struct params *p, void *const *buffers, int part, int parts)
 {
-    memcpy(buffers[1], buffers[0], 4 * (size_t)p->v[PARAM_N]);
+    copy_elements(buffers, p->v[PARAM_N], 4, part, parts);
 }
 
 static int copy_accesses(const struct params *p, const uint64_t *base,
                          long long warp, struct warp_access *acc)
 {
-    warp_linear(&acc[0], ACCESS_LOAD, 4, warp, base[0], 1, 0, p->v[PARAM_N]);
-    warp_linear(&acc[1], ACCESS_STORE, 4, warp, base[1], 1, 0, p->v[PARAM_N]);
-    return 2;
+    return warp_copy(acc, 4, warp, base, p->v[PARAM_N]);
 }
 
 #define TESTING_FAMILY(family_name, text, launcher)                      \
@@ -54,7 +51,7 @@ static int copy_accesses(const struct params *p, const uint64_t *base,
         .buffer_elements = n_in_n_out,                                   \
         .useful_bytes = testing_useful_bytes,                            \
         .shape = one_thread_per_element,                                 \
-        .reference = copy_reference,                                     \
+        .reference_part = copy_reference,                                \
         .warp_accesses = copy_accesses,                                  \
         .launch = GPU_LAUNCHER(launcher),                                \
         .source = testing_kernel_cu,                                     \

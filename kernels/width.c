@@ -2,7 +2,6 @@
 ** width.c — out[i] = in[i] for elements of 1 to 16 bytes: a coalesced warp
 ** asks for 32 times the element width, so its sectors grow with it.
 */
-#include <string.h>
 #include "common.h"
 #include "slots.h"
 
@@ -38,9 +37,7 @@ static uint64_t width_useful_bytes(const struct params *p)
 /* The kernel moves bytes without looking at them: a copy of the bytes. */
 static void width_reference(const struct params *p, void *const *buffers, int part, int parts)
 {
-    long long first, end, bytes = width_element_bytes(p);
-    reference_slice(p->v[PARAM_N], part, parts, &first, &end);
-    memcpy((char *)buffers[1] + first * bytes, (const char *)buffers[0] + first * bytes, (size_t)((end - first) * bytes));
+    copy_elements(buffers, p->v[PARAM_N], width_element_bytes(p), part, parts);
 }
 
 /* One load and one store of the element width per thread (PTX: ld.global.nc
@@ -48,11 +45,7 @@ static void width_reference(const struct params *p, void *const *buffers, int pa
 static int width_warp_accesses(const struct params *p, const uint64_t *base,
                                long long warp, struct warp_access *acc)
 {
-    int bytes = width_element_bytes(p);
-    long long n = p->v[PARAM_N];
-    warp_linear(&acc[0], ACCESS_LOAD, bytes, warp, base[0], 1, 0, n);
-    warp_linear(&acc[1], ACCESS_STORE, bytes, warp, base[1], 1, 0, n);
-    return 2;
+    return warp_copy(acc, width_element_bytes(p), warp, base, p->v[PARAM_N]);
 }
 
 const struct family family_width = {
