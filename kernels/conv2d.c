@@ -58,7 +58,7 @@ static uint64_t conv2d_useful_bytes(const struct params *p)
 
 static struct launch_shape conv2d_shape(const struct params *p)
 {
-    return tile_grid_shape((int)p->v[CONV2D_TILE], p->v[CONV2D_WIDTH], p->v[CONV2D_HEIGHT]);
+    return grid2d_shape(tile_grid((int)p->v[CONV2D_TILE], p->v[CONV2D_WIDTH], p->v[CONV2D_HEIGHT]));
 }
 
 static long long clamp_to(long long i, long long size)
@@ -103,7 +103,8 @@ struct conv2d_warp {
     uint64_t row_at[2 * CONV2D_MAX_RADIUS + 1][WARP_SIZE];   /* &in[clamped y + fy - r][0] */
     uint64_t column_at[2 * CONV2D_MAX_RADIUS + 1][WARP_SIZE];   /* 4 * clamped (x + fx - r) */
     uint64_t out_at[WARP_SIZE];             /* &out[y][x] */
-    struct tile_warp w;
+    int tile;
+    struct warp2d w;
 };
 
 /* Round j of the halo copy: region element thread + j * tile^2, global load or shared store. */
@@ -111,7 +112,7 @@ static void region_copy(const struct conv2d_warp *s, int round, int store, struc
 {
     uint64_t addr[WARP_SIZE];
     uint32_t active = 0;
-    long long threads = (long long)s->w.tile * s->w.tile;
+    long long threads = (long long)s->tile * s->tile;
     for (int lane = 0; lane < WARP_SIZE; lane++) {
         long long i = s->thread[lane] + round * threads;
         if (i >= (long long)s->span * s->span) {
@@ -132,7 +133,7 @@ static void tap_load(const struct conv2d_warp *s, int fy, int fx, struct warp_ac
     uint64_t addr[WARP_SIZE];
     if (s->tiled) {
         for (int lane = 0; lane < WARP_SIZE; lane++)
-            addr[lane] = 4 * (uint64_t)((s->w.ty[lane] + fy) * s->span + s->w.tx[lane] + fx);
+            addr[lane] = 4 * (uint64_t)((s->w.y[lane] + fy) * s->span + s->w.x[lane] + fx);
     } else {
         for (int lane = 0; lane < WARP_SIZE; lane++)
             addr[lane] = s->row_at[fy][lane] + s->column_at[fx][lane];
@@ -182,13 +183,14 @@ static void conv2d_locate(struct conv2d_warp *s, const struct params *p, const u
     s->size = 2 * s->radius + 1;
     s->span = tile + 2 * s->radius;
     s->rounds = (s->span * s->span + tile * tile - 1) / (tile * tile);
-    tile_warp_locate(&s->w, tile, s->width, warp);
+    s->tile = tile;
+    grid2d_warp(tile_grid(tile, s->width, s->height), warp, &s->w);
     s->left = s->w.block_x * tile - s->radius;
     s->top = s->w.block_y * tile - s->radius;
     s->in_image = 0;
     for (int lane = 0; lane < WARP_SIZE; lane++) {
-        long long x = s->w.block_x * tile + s->w.tx[lane], y = s->w.block_y * tile + s->w.ty[lane];
-        s->thread[lane] = s->w.ty[lane] * tile + s->w.tx[lane];
+        long long x = s->w.block_x * tile + s->w.x[lane], y = s->w.block_y * tile + s->w.y[lane];
+        s->thread[lane] = s->w.y[lane] * tile + s->w.x[lane];
         s->in_image |= (uint32_t)(x < s->width && y < s->height) << lane;
         s->out_at[lane] = base[1] + 4 * (uint64_t)(y * s->width + x);
         for (int f = 0; f < s->size; f++) {

@@ -54,7 +54,7 @@ static uint64_t matmul_useful_bytes(const struct params *p)
 /* One thread per element of C: n wide, m high. */
 static struct launch_shape matmul_shape(const struct params *p)
 {
-    return tile_grid_shape((int)p->v[MATMUL_TILE], p->v[MATMUL_N], p->v[MATMUL_M]);
+    return grid2d_shape(tile_grid((int)p->v[MATMUL_TILE], p->v[MATMUL_N], p->v[MATMUL_M]));
 }
 
 /* Row by row: each row of C is the sum over i of A[row][i] times row i of B, in double. */
@@ -86,7 +86,7 @@ struct matmul_warp {
     long long row[WARP_SIZE], col[WARP_SIZE];
     uint64_t a_row[WARP_SIZE], b_col[WARP_SIZE], c_at[WARP_SIZE];   /* &A[row][0], &B[0][col], &C[row][col] */
     uint32_t in_c;   /* lanes whose element of C exists */
-    struct tile_warp w;
+    struct warp2d w;
 };
 
 /* Naive: per i, a load of A[row][i] and one of B[i][col]; then the store of C. */
@@ -113,7 +113,7 @@ static void tiled_copy(const struct matmul_warp *s, long long step, int which, s
     uint32_t active = 0;
     int tile = s->tile, matrix = which / 2;   /* 0: A, 1: B */
     for (int lane = 0; lane < WARP_SIZE; lane++) {
-        int tx = s->w.tx[lane], ty = s->w.ty[lane];
+        int tx = s->w.x[lane], ty = s->w.y[lane];
         long long kk = step * tile + (matrix == 0 ? tx : ty);
         int inside = kk < s->k && (matrix == 0 ? s->row[lane] < s->m : s->col[lane] < s->n);
         if (which % 2 == 1) {   /* st.shared as[ty][tx] or bs[ty][tx] */
@@ -148,7 +148,7 @@ static void tiled_instruction(const void *state, long long index, struct warp_ac
     }
     int group = (within - 4) / 5, of_group = (within - 4) % 5, i = 4 * group + of_group - 1;
     for (int lane = 0; lane < WARP_SIZE; lane++)
-        addr[lane] = 4 * (uint64_t)(of_group > 0 ? tile * tile + i * tile + s->w.tx[lane] : s->w.ty[lane] * tile + 4 * group);
+        addr[lane] = 4 * (uint64_t)(of_group > 0 ? tile * tile + i * tile + s->w.x[lane] : s->w.y[lane] * tile + 4 * group);
     access_from_lanes(acc, ACCESS_SHARED_LOAD, of_group > 0 ? 4 : 16, addr, 0xffffffffu);
 }
 
@@ -157,10 +157,10 @@ static void matmul_locate(struct matmul_warp *s, const struct params *p, const u
     *s = (struct matmul_warp){ .params = *p, .base = { base[0], base[1], base[2] }, .warp = warp, .valid = 1,
                                .m = p->v[MATMUL_M], .n = p->v[MATMUL_N], .k = p->v[MATMUL_K],
                                .tile = (int)p->v[MATMUL_TILE] };
-    tile_warp_locate(&s->w, s->tile, s->n, warp);
+    grid2d_warp(tile_grid(s->tile, s->n, s->m), warp, &s->w);
     for (int lane = 0; lane < WARP_SIZE; lane++) {
-        s->row[lane] = s->w.block_y * s->tile + s->w.ty[lane];
-        s->col[lane] = s->w.block_x * s->tile + s->w.tx[lane];
+        s->row[lane] = s->w.block_y * s->tile + s->w.y[lane];
+        s->col[lane] = s->w.block_x * s->tile + s->w.x[lane];
         s->in_c |= (uint32_t)(s->row[lane] < s->m && s->col[lane] < s->n) << lane;
         s->a_row[lane] = base[0] + 4 * (uint64_t)(s->row[lane] * s->k);
         s->b_col[lane] = base[1] + 4 * (uint64_t)s->col[lane];
