@@ -51,13 +51,8 @@ static enum command_outcome command_kernels(const char *args)
 /* Calls core.labs.<function>(args) in protected mode, reporting any error. */
 static enum command_outcome lab_call(const char *function, const char *args)
 {
-    lua_State *L = session.L;
-    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
-    lua_getfield(L, -1, "labs");
-    lua_getfield(L, -1, function);
-    lua_remove(L, -2);
-    lua_remove(L, -2);
-    lua_pushstring(L, args);
+    session_push_core("labs", function);
+    lua_pushstring(session.L, args);
     session_report(session_call(1, 0), 0);
     return COMMAND_DONE;
 }
@@ -111,8 +106,10 @@ static const struct colon_command commands[] = {
     { NULL, NULL, NULL },
 };
 
-const char *const command_names[] = { ":help", ":kernels", ":labs", ":lab", ":next", ":back", ":hint",
-                                      ":answer", ":run", ":where", ":reset", ":quit", NULL };
+const char *command_name(int i)
+{
+    return commands[i].name;
+}
 
 /* The command that name (with its colon) is a unique prefix of, or NULL with a message printed. */
 static const struct colon_command *find_command(const char *name, size_t length)

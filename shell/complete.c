@@ -75,9 +75,10 @@ static void collect_kernels(const char *text)
 
 static void collect_commands(const char *text)
 {
-    for (const char *const *name = command_names; *name; name++)
-        if (strncmp(*name, text, strlen(text)) == 0)
-            add_candidate("", *name, strlen(*name));
+    const char *name;
+    for (int i = 0; (name = command_name(i)); i++)
+        if (strncmp(name, text, strlen(text)) == 0)
+            add_candidate("", name, strlen(name));
 }
 
 /* Pushes the table a dotted path like "string." or "a.b:" leads to, or nil. */

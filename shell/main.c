@@ -217,19 +217,16 @@ static int run_script(const char *path)
 static int call_labs(const char *function, const char *argument, const char *second, int to_stderr)
 {
     lua_State *L = session.L;
-    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
-    lua_getfield(L, -1, "labs");
-    lua_getfield(L, -1, function);
+    session_push_core("labs", function);
     lua_pushstring(L, argument);
     lua_pushstring(L, second);
     int status = session_call(2, 1);
     if (status != LUA_OK) {
         session_report(status, to_stderr);
-        lua_pop(L, 2);
         return -1;
     }
     int truth = lua_toboolean(L, -1);
-    lua_pop(L, 3);
+    lua_pop(L, 1);
     return truth;
 }
 

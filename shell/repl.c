@@ -238,9 +238,7 @@ static enum read_status read_chunk(char **chunk, int *status)
 /* Calls core.<name>(first, values...) on the count values above base, keeping them. */
 static void call_core(const char *name, const char *first, int base, int count)
 {
-    lua_getfield(session.L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
-    lua_getfield(session.L, -1, name);
-    lua_remove(session.L, -2);
+    session_push_core(NULL, name);
     int arguments = 0;
     if (first) {
         lua_pushstring(session.L, first);
@@ -282,8 +280,7 @@ static int blank(const char *text)
 int repl_run(void)
 {
     char *path = history_path();
-    lua_getfield(session.L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
-    lua_getfield(session.L, -1, "banner");
+    session_push_core(NULL, "banner");
     if (session_call(0, 1) == LUA_OK)
         out_printf("%s\n", lua_tostring(session.L, -1));
     lua_settop(session.L, 0);

@@ -11,8 +11,8 @@ int repl_run(void);
 enum command_outcome { COMMAND_DONE, COMMAND_QUIT };
 /* Runs a line that starts with ':'. */
 enum command_outcome command_run(const char *line);
-/* Names of the colon commands, NULL-terminated, for completion. */
-extern const char *const command_names[];
+/* The name of colon command i, for completion; NULL past the last. */
+const char *command_name(int i);
 
 /* Runs code as if typed at the prompt: expressions print, record() sees it. */
 void repl_run_code(const char *code);

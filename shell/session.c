@@ -104,6 +104,18 @@ int session_run(const char *code, const char *chunk_name, int nresults)
     return status == LUA_OK ? session_call(0, nresults) : status;
 }
 
+void session_push_core(const char *table, const char *name)
+{
+    lua_State *L = session.L;
+    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    if (table) {
+        lua_getfield(L, -1, table);
+        lua_remove(L, -2);
+    }
+    lua_getfield(L, -1, name);
+    lua_remove(L, -2);
+}
+
 void session_report(int status, int to_stderr)
 {
     if (status == LUA_OK)

@@ -36,6 +36,9 @@ int session_load(const char *code, const char *chunk_name);
 int session_call(int nargs, int nresults);
 /* session_load, then session_call with no arguments. */
 int session_run(const char *code, const char *chunk_name, int nresults);
+/* Pushes core.<name>, or core.<table>.<name> when table is not NULL: the
+   prelude's function that the shell calls next (and nothing else). */
+void session_push_core(const char *table, const char *name);
 /* Prints and pops the error message on top of the stack when status is an error:
    "error: ..." on stdout at the prompt, "warplab: ..." on stderr for scripts. */
 void session_report(int status, int to_stderr);
