@@ -89,22 +89,18 @@ static void push_timing(lua_State *L, const struct result *r)
     lua_setfield(L, -2, "samples");
 }
 
-/* load and store: the hardware's requests and sectors when counters were read, else the model's. */
-static void push_load_store(lua_State *L, const struct result *r)
+/* load and store: the hardware's requests and sectors when from_hardware, else the model's. */
+static void push_load_store(lua_State *L, const struct result *r, int from_hardware)
 {
     const double *c = r->counters.value;
-    if (!r->have_counters) {
-        push_traffic(L, &r->model.load, "model");
-        lua_setfield(L, -2, "load");
-        push_traffic(L, &r->model.store, "model");
-        lua_setfield(L, -2, "store");
-        return;
+    struct traffic load = r->model.load, store = r->model.store;
+    if (from_hardware) {
+        load = measured_traffic(&r->model.load, c[COUNTER_LOAD_REQUESTS], c[COUNTER_LOAD_SECTORS]);
+        store = measured_traffic(&r->model.store, c[COUNTER_STORE_REQUESTS], c[COUNTER_STORE_SECTORS]);
     }
-    struct traffic load = measured_traffic(&r->model.load, c[COUNTER_LOAD_REQUESTS], c[COUNTER_LOAD_SECTORS]);
-    struct traffic store = measured_traffic(&r->model.store, c[COUNTER_STORE_REQUESTS], c[COUNTER_STORE_SECTORS]);
-    push_traffic(L, &load, "hardware");
+    push_traffic(L, &load, from_hardware ? "hardware" : "model");
     lua_setfield(L, -2, "load");
-    push_traffic(L, &store, "hardware");
+    push_traffic(L, &store, from_hardware ? "hardware" : "model");
     lua_setfield(L, -2, "store");
 }
 
@@ -190,7 +186,7 @@ void result_push(lua_State *L, const struct result *r)
     SET_NUMBER("wall_ms", r->wall_ms);
     if (r->measured)
         push_timing(L, r);
-    push_load_store(L, r);
+    push_load_store(L, r, r->have_counters);
     push_shared(L, &r->model.shared_load, r, COUNTER_SHARED_LOAD_WAVEFRONTS, "shared_load");
     push_shared(L, &r->model.shared_store, r, COUNTER_SHARED_STORE_WAVEFRONTS, "shared_store");
     if (r->model.constant.requests) {
@@ -203,10 +199,7 @@ void result_push(lua_State *L, const struct result *r)
     push_dram(L, r, r->have_counters);
     lua_setfield(L, -2, "dram");
     lua_createtable(L, 0, 3);
-    push_traffic(L, &r->model.load, "model");
-    lua_setfield(L, -2, "load");
-    push_traffic(L, &r->model.store, "model");
-    lua_setfield(L, -2, "store");
+    push_load_store(L, r, 0);
     push_dram(L, r, 0);
     lua_setfield(L, -2, "dram");
     push_estimate(L, r);
