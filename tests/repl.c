@@ -590,7 +590,6 @@ static void test_multi_line_history(void)
     ok(close_session(recalled), "one Up in a new session recalls the whole three-line g, which runs: g(1) prints 2");
 }
 
-/* Fills the temporary folder: HOME with an inputrc; the state folder is left for warplab to create. */
 /* Case 16: Ctrl-C during a sweep stops it after the current launch and keeps what was measured;
    the progress bar shows on the terminal's stderr once a second has passed. */
 static void test_ctrl_c_during_sweep(void)
@@ -625,7 +624,7 @@ static void test_lab_flow(void)
     int passed = start_at_prompt() && type_line(":lab tour") && expect("step 1 of 6", TIMEOUT) &&
                  expect(PROMPT, TIMEOUT) && type_line(":run") && expect("loads", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
                  type_line(":answer 7") && expect("Not quite (attempt 1)", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
-                 type_line(":hint") && expect(PROMPT, TIMEOUT) &&
+                 type_line(":hint") && expect("a sector is 32 bytes", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
                  type_line(":answer 4") && expect("Correct.", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
                  type_line(":next") && expect("step 2 of 6", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
                  type_line(":quit");
@@ -637,6 +636,7 @@ static void test_lab_flow(void)
        "a lab at the prompt: :lab, :run, a wrong :answer, :hint, the right one, :next, :quit, then resumed at step 2");
 }
 
+/* Fills the temporary folder: HOME with an inputrc; the state folder is left for warplab to create. */
 static int make_home(void)
 {
     snprintf(home_dir, sizeof home_dir, "%s/home", temp_dir);
