@@ -131,15 +131,14 @@ static void spmv_reference(const struct params *p, void *const *buffers)
 
 /* x[col[...]] for the given lanes: each lane's address from its own column. */
 static void x_through_columns(struct warp_access *a, const uint64_t *base, const long long *row,
-                              const long long *j, int lanes, const struct params *p)
+                              const long long *j, int lanes, const struct strips *strips)
 {
-    struct strips strips = spmv_strips(p);
     a->kind = ACCESS_LOAD;
     a->bytes = 4;
     a->affine = 0;
     a->active = 0;
     for (int lane = 0; lane < lanes; lane++) {
-        a->addr[lane] = base[SPMV_X] + 4 * (uint64_t)spmv_column(&strips, row[lane], j[lane]);
+        a->addr[lane] = base[SPMV_X] + 4 * (uint64_t)spmv_column(strips, row[lane], j[lane]);
         a->active |= 1u << lane;
     }
 }
@@ -152,6 +151,7 @@ static int spmv_scalar_accesses(const struct params *p, const uint64_t *base, lo
 {
     long long rows = p->v[PARAM_N], per_row = p->v[SPMV_NNZ_PER_ROW], first = warp * WARP_SIZE;
     long long row[WARP_SIZE], j[WARP_SIZE];
+    struct strips strips = spmv_strips(p);
     int lanes = first >= rows ? 0 : rows - first < WARP_SIZE ? (int)(rows - first) : WARP_SIZE, count = 0;
     if (lanes == 0)
         return 0;
@@ -163,7 +163,7 @@ static int spmv_scalar_accesses(const struct params *p, const uint64_t *base, lo
         for (int lane = 0; lane < lanes; lane++)
             j[lane] = k;
         warp_linear(&acc[count++], ACCESS_LOAD, 4, warp, base[SPMV_COL], per_row, k, rows);
-        x_through_columns(&acc[count++], base, row, j, lanes, p);
+        x_through_columns(&acc[count++], base, row, j, lanes, &strips);
         warp_linear(&acc[count++], ACCESS_LOAD, 4, warp, base[SPMV_VAL], per_row, k, rows);
     }
     warp_linear(&acc[count++], ACCESS_STORE, 4, warp, base[SPMV_Y], 1, 0, rows);
@@ -177,6 +177,7 @@ static int spmv_vector_accesses(const struct params *p, const uint64_t *base, lo
                                 struct warp_access *acc)
 {
     long long per_row = p->v[SPMV_NNZ_PER_ROW], row[WARP_SIZE], j[WARP_SIZE];
+    struct strips strips = spmv_strips(p);
     uint64_t first_nonzero = (uint64_t)(warp * per_row);
     int count = 0;
     if (warp >= p->v[PARAM_N])
@@ -192,7 +193,7 @@ static int spmv_vector_accesses(const struct params *p, const uint64_t *base, lo
             j[lane] = round * WARP_SIZE + lane;
         }
         warp_affine(&acc[count++], ACCESS_LOAD, 4, base[SPMV_COL] + offset, 4, lanes);
-        x_through_columns(&acc[count++], base, row, j, lanes, p);
+        x_through_columns(&acc[count++], base, row, j, lanes, &strips);
         warp_affine(&acc[count++], ACCESS_LOAD, 4, base[SPMV_VAL] + offset, 4, lanes);
     }
     warp_affine(&acc[count++], ACCESS_STORE, 4, base[SPMV_Y] + 4 * (uint64_t)warp, 0, 1);
