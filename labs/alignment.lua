@@ -55,12 +55,7 @@ step {
     question = { en = "Which is the smallest offset above 0 that gives 4 sectors per request again?",
                  zh = "大于 0 的 offset 中，最小的哪个又回到每请求 4 个扇区？" },
     answer = function(ctx)
-      local best
-      for _, r in ipairs(ctx.results or {}) do
-        local o = r.params.offset
-        if o and o > 0 and r.load.sectors_per_request <= 4.0 and (not best or o < best) then best = o end
-      end
-      return best
+      return extreme(ctx.results, "offset", function(r) return r.params.offset > 0 and r.load.sectors_per_request <= 4.0 end)
     end,
     tolerance = 0,
   },

@@ -114,14 +114,7 @@ step {
     question = { en = "From how many fields on does every lane's store need a sector of its own (32 sectors per request)?",
                  zh = "字段数从多少开始，每个线程的写都要独占一个扇区（每请求 32 个扇区）？" },
     answer = function(ctx)
-      local smallest
-      for _, r in ipairs(ctx.results or {}) do
-        if r.kernel == "aos_soa" and r.store.sectors_per_request >= 32 and
-           (not smallest or r.params.fields < smallest) then
-          smallest = r.params.fields
-        end
-      end
-      return smallest
+      return extreme(ctx.results, "fields", function(r) return r.kernel == "aos_soa" and r.store.sectors_per_request >= 32 end)
     end,
     tolerance = 0,
   },

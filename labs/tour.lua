@@ -91,13 +91,7 @@ step {
     question = { en = "From which stride on does every lane need a sector of its own (32 sectors per request)?",
                  zh = "步长从多少开始，每个线程都要单独一个扇区（每请求 32 个扇区）？" },
     answer = function(ctx)   -- the smallest swept stride at 32 sectors per request, in the student's sweep
-      local smallest
-      for _, r in ipairs(ctx.results or {}) do
-        if r.load.sectors_per_request >= 32 and (not smallest or r.params.stride < smallest) then
-          smallest = r.params.stride
-        end
-      end
-      return smallest
+      return extreme(ctx.results, "stride", function(r) return r.load.sectors_per_request >= 32 end)
     end,
     tolerance = 0,
   },

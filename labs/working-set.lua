@@ -116,11 +116,9 @@ step {
     question = { en = "What is the largest swept buffer, in MiB, that fits in this GPU's L2?",
                  zh = "扫过的缓冲区里，放得进这块 GPU 的 L2 的最大一个是多少 MiB？" },
     answer = function(ctx)
-      local best
-      for _, r in ipairs(ctx.results or {}) do
-        local b = r.kernel == "working_set" and r.params.bytes
-        if b and b <= ctx.device.l2_bytes and (not best or b > best) then best = b end
-      end
+      local best = extreme(ctx.results, "bytes", function(r)
+        return r.kernel == "working_set" and r.params.bytes <= ctx.device.l2_bytes
+      end, true)
       return best and best / MiB
     end,
     tolerance = 0, unit = "MiB",

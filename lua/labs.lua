@@ -137,6 +137,19 @@ local function matches(r, kernel, want)
   return true
 end
 
+-- extreme(results, param, holds [, largest]): the smallest value of param (the
+-- largest with largest = true) among the results for which holds(r) is true, or nil.
+local function extreme(results, param, holds, largest)
+  local best
+  for _, r in ipairs(results or {}) do
+    local v = r.params[param]
+    if v ~= nil and holds(r) and (best == nil or (largest and v > best) or (not largest and v < best)) then
+      best = v
+    end
+  end
+  return best
+end
+
 -- find(source, [kernel,] want): the result whose params match. source is a list of
 -- results (searched in order), or a question's ctx (its last launch first, then its
 -- last list from the end).
@@ -164,7 +177,7 @@ local function sandbox(definition)
     tonumber = tonumber, error = error, assert = assert, pcall = pcall, print = print,
     launch = launch, sweep = sweep, range = range, pow2 = pow2, device = device, info = info,
     kernels = kernels, compare = compare, explain = explain, show = show,
-    find = find, time_of = time_of, bandwidth_of = bandwidth_of,
+    find = find, extreme = extreme, time_of = time_of, bandwidth_of = bandwidth_of,
   }
   return env
 end
