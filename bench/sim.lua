@@ -11,7 +11,7 @@ local function median_wall(kernel, params)
   return walls[3]
 end
 
-print(string.format("model threads: %s", os.getenv("WARPLAB_MODEL_THREADS") or "one per core (at most 8)"))
+print(string.format("model threads: %s", os.getenv("WARPLAB_MODEL_THREADS") or "one per core (at most 16)"))
 print(string.format("%-46s %10s %8s", "launch (sim backend)", "wall ms", "target"))
 print(string.format("%-46s %10.1f %8s", "offset, 2^26 threads x 3 accesses", median_wall("offset", {offset = 1}), "<= 1000"))
 print(string.format("%-46s %10.1f %8s", "strided 1024 (n = 2^24, 64 GB input)", median_wall("strided", {stride = 1024}), "<= 500"))
