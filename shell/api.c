@@ -10,6 +10,7 @@
 #include <time.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "files.h"
 #include "counter_table.h"
 #include "profiles.h"
 #include "progress.h"
@@ -804,6 +805,7 @@ void api_open(lua_State *L)
     lua_pop(L, 1);
     luaL_newlib(L, core_functions);
     labs_open(L);
+    files_open(L);
     SET_STRING("version", PACKAGE_VERSION);
     lua_pushvalue(L, -1);
     lua_setfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
