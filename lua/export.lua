@@ -123,7 +123,12 @@ function json.decode(text)
     pos = pos + #number
     return math.tointeger(tonumber(number)) or tonumber(number)
   end
-  local ok, result = pcall(value)
+  local ok, result = pcall(function()
+    local v = value()
+    skip()
+    if pos <= #text then fail("text after the value") end
+    return v
+  end)
   if not ok then return nil, result end
   return result
 end

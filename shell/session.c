@@ -13,7 +13,7 @@
 #include "shorthand.h"
 #include "profiles.h"
 
-extern const char prelude_lua[], sweep_lua[], chart_lua[], export_lua[], plot_lua[], labs_lua[];
+extern const char prelude_lua[], sweep_lua[], chart_lua[], export_lua[], plot_lua[], progress_lua[], labs_lua[];
 
 /* The Lua part of warplab, loaded in this order, each called with the core table. */
 static const struct {
@@ -25,6 +25,7 @@ static const struct {
     { "=export", export_lua },
     { "=plot", plot_lua },
     { "=sweep", sweep_lua },
+    { "=progress", progress_lua },
     { "=labs", labs_lua },
 };
 

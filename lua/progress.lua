@@ -1,0 +1,340 @@
+-- progress.lua: what a student did in each lab, kept in progress.json
+-- ($XDG_DATA_HOME/warplab). Every change is saved at once: under a lock,
+-- applied to what the file holds now (so two shells never lose each other's
+-- work), and written atomically by core.write_file. A save that fails keeps
+-- the old file, says so once, and keeps the change for the next save; a
+-- damaged file is kept aside and a fresh one started; values of the wrong
+-- type are reset lab by lab, the rest kept.
+local core = ...
+local u = core.util
+local fmt = u.fmt
+local json = core.json
+
+local progress = {}
+core.progress = progress
+
+local NO_SUCH_FILE = 2   -- ENOENT, core.read_file's third value for a file that is not there
+
+local messages = {
+  not_saved = { en = "warning: your progress was not saved (%s); what was saved before is kept",
+                zh = "警告：你的进度没有保存（%s）；之前保存的进度仍然保留" },
+  saved_again = { en = "note: your progress is saved again (%s)", zh = "提示：你的进度又能保存了（%s）" },
+  no_home = { en = "warning: your progress is not saved: there is no home folder (set HOME or XDG_DATA_HOME)",
+              zh = "警告：你的进度不会保存：没有主目录（请设置 HOME 或 XDG_DATA_HOME）" },
+  corrupt = { en = "warning: %s was damaged (%s); it is kept as %s and your progress starts afresh",
+              zh = "警告：%s 已损坏（%s）；它被保留为 %s，你的进度重新开始" },
+  corrupt_stays = { en = "warning: %s is damaged (%s) and cannot be moved aside (%s); your progress starts afresh",
+                    zh = "警告：%s 已损坏（%s），且无法移到一旁（%s）；你的进度重新开始" },
+  repaired = { en = "note: your progress in lab '%s' had values warplab cannot use; they were reset, the rest is kept",
+               zh = "提示：你在实验“%s”中的进度有无法使用的值；这些值已重置，其余保留" },
+}
+
+local told = {}   -- the lines tell_once has shown
+
+-- Tells the student one line on stderr, as the C side's notices are.
+local function tell(key, ...)
+  local m = messages[key]
+  io.stdout:flush()
+  io.stderr:write("warplab: ", fmt(m[core.lang()] or m.en, ...), "\n")
+end
+
+-- Tells a line once in the session: a damaged lab read again is not news.
+local function tell_once(key, ...)
+  local id = key .. "\0" .. table.concat(table.pack(...), "\0")
+  if told[id] then return end
+  told[id] = true
+  tell(key, ...)
+end
+
+---------------------------------------------------------------------------
+-- Records, checked and repaired
+---------------------------------------------------------------------------
+
+local function default_record()
+  return { step = 1, done = {}, answers = {}, attempts = {}, first_try = {} }
+end
+
+local function deep_copy(value)
+  if type(value) ~= "table" then return value end
+  local copy = {}
+  for k, v in pairs(value) do copy[k] = deep_copy(v) end
+  return copy
+end
+
+-- A key of done, answers, attempts and first_try: a step number as a string.
+local function is_step_key(key)
+  return type(key) == "string" and key:match("^[1-9]%d*$") ~= nil
+end
+
+local function is_true(v) return v == true end
+local function is_string(v) return type(v) == "string" end
+local function is_count(v) return math.type(v) == "integer" and v >= 0 end
+
+-- The step-keyed tables of a record and what their values must be; required ones
+-- were written by every version of warplab, so their absence is damage too.
+local maps = {
+  { field = "done", valid = is_true, required = true },
+  { field = "answers", valid = is_string, required = true },
+  { field = "attempts", valid = is_count, required = true },
+  { field = "first_try", valid = is_true },
+}
+
+-- Keeps the entries of map with a step key and a valid value; true as the second
+-- value when something had to go.
+local function clean_map(map, spec)
+  if map == nil or map == json.null then return {}, spec.required end
+  if type(map) ~= "table" or getmetatable(map) then return {}, true end
+  local kept, dropped = {}, false
+  for k, v in pairs(map) do
+    if is_step_key(k) and spec.valid(v) then kept[k] = v else dropped = true end
+  end
+  return kept, dropped
+end
+
+-- A record with every field of the right type: bad fields reset to their defaults,
+-- the rest (fields this version does not know included) kept. Second value: whether
+-- anything was reset.
+local function repaired(record)
+  if type(record) ~= "table" or getmetatable(record) then return default_record(), true end
+  local fixed, damaged = {}, false
+  for k, v in pairs(record) do fixed[k] = v end
+  if math.type(record.step) ~= "integer" or record.step < 1 then
+    fixed.step, damaged = 1, true
+  end
+  for _, spec in ipairs(maps) do
+    local kept, dropped = clean_map(record[spec.field], spec)
+    fixed[spec.field], damaged = kept, damaged or dropped
+  end
+  for _, field in ipairs({ "finished", "updated" }) do
+    local v = record[field]
+    if v == json.null then
+      fixed[field] = nil
+    elseif v ~= nil and type(v) ~= "string" then
+      fixed[field], damaged = nil, true
+    end
+  end
+  return fixed, damaged
+end
+
+-- Repairs every lab of a progress file's data in place, telling the student which.
+local function repair(data)
+  for id, record in pairs(data.labs) do
+    if type(id) ~= "string" or id == "" then
+      data.labs[id] = nil
+      tell_once("repaired", tostring(id))
+    else
+      local fixed, damaged = repaired(record)
+      data.labs[id] = fixed
+      if damaged then tell_once("repaired", id) end
+    end
+  end
+end
+
+---------------------------------------------------------------------------
+-- Changes
+---------------------------------------------------------------------------
+
+-- A step key from a caller's argument: a step number, as an integer or a string.
+local function check_key(value, argument)
+  if math.type(value) == "integer" and value >= 1 then return tostring(value) end
+  if is_step_key(value) then return value end
+  error(fmt("bad argument #%d to 'update' (a step number expected, got %s)", argument,
+            type(value) == "string" and "'" .. value .. "'" or tostring(value)), 4)
+end
+
+-- Each change: checks its arguments into a change record, and applies one to a lab's record.
+local changes = {
+  step = {
+    check = function(change, n)
+      if math.type(n) ~= "integer" or n < 1 then
+        error(fmt("bad argument #3 to 'update' (a step number expected, got %s)", tostring(n)), 3)
+      end
+      change.n = n
+    end,
+    apply = function(record, change) record.step = change.n end,
+  },
+  attempt = {
+    check = function(change, key, text, passed)
+      change.key = check_key(key, 3)
+      if type(text) ~= "string" then
+        error(fmt("bad argument #4 to 'update' (the answer as a string expected, got %s)", type(text)), 3)
+      end
+      change.text, change.passed = text, passed and true or false
+    end,
+    apply = function(record, change)
+      local key = change.key
+      record.attempts[key] = (record.attempts[key] or 0) + 1
+      record.answers[key] = change.text
+      if change.passed then
+        record.done[key] = true
+        if record.attempts[key] == 1 then record.first_try[key] = true end
+      end
+    end,
+  },
+  reveal = {
+    check = function(change, key) change.key = check_key(key, 3) end,
+    apply = function(record, change) record.done[change.key] = true end,
+  },
+  finished = {
+    check = function() end,
+    apply = function(record, change) record.finished = record.finished or change.at end,
+  },
+  reset = { check = function() end },
+}
+
+local change_names = "'step', 'attempt', 'reveal', 'finished' or 'reset'"
+
+-- Applies one change to the progress data (all labs).
+local function apply(data, change)
+  if change.kind == "reset" then
+    data.labs[change.id] = nil
+    return
+  end
+  local record = data.labs[change.id] or default_record()
+  data.labs[change.id] = record
+  changes[change.kind].apply(record, change)
+  record.updated = change.at
+end
+
+---------------------------------------------------------------------------
+-- The file
+---------------------------------------------------------------------------
+
+local memory          -- the progress, when it lives in memory only (use_memory, or no home)
+local pending = {}    -- changes whose save failed, applied again at the next save
+local last_read       -- what the file held when last read, for when it cannot be read
+local failing         -- the reason the last save failed, until one succeeds
+
+local function empty() return { labs = {} } end
+
+-- The data with the pending changes applied: a copy.
+local function with_pending(data)
+  local copy = deep_copy(data)
+  for _, change in ipairs(pending) do apply(copy, change) end
+  return copy
+end
+
+-- Renames a damaged progress file aside, with the time in its name, and says so.
+local function set_aside(path, problem)
+  local base = path .. ".corrupt-" .. os.date("!%Y%m%dT%H%M%SZ")
+  local aside, n = base, 1
+  while core.realpath(aside) do   -- a name not taken yet
+    n = n + 1
+    aside = base .. "-" .. n
+  end
+  local ok, why = os.rename(path, aside)
+  if ok then tell("corrupt", path, problem, aside) else tell_once("corrupt_stays", path, problem, tostring(why)) end
+end
+
+-- What the progress file holds, repaired; a damaged file is set aside and empty data
+-- returned. nil and the reason when the file is there but cannot be read.
+local function read_disk(path)
+  local text, why, errno = core.read_file(path)
+  if not text then
+    if errno == NO_SUCH_FILE then return empty() end
+    return nil, why
+  end
+  local data, problem = json.decode(text)
+  if type(data) ~= "table" or getmetatable(data) or type(data.labs) ~= "table" or getmetatable(data.labs) then
+    set_aside(path, problem or "not a progress file: no table of labs")
+    return empty()
+  end
+  repair(data)
+  return data
+end
+
+-- The file's path, or nil when there is no home (progress then lives in memory, said once).
+local function file_path()
+  if memory then return nil end
+  local path = core.data_path("progress.json")
+  if not path then
+    tell_once("no_home")
+    memory = with_pending(last_read or empty())
+    pending = {}
+  end
+  return path
+end
+
+-- The progress as it is now: the file's (read under the lock) with the changes not yet saved.
+local function current()
+  local path = file_path()
+  if not path then return memory end
+  local lock <close> = core.lock(path .. ".lock")   -- without a lock (nil), still read
+  local data = read_disk(path)
+  if data then last_read = data end
+  return with_pending(last_read or empty())
+end
+
+-- Saves the pending changes: lock, read, apply them to what the file holds, write, unlock.
+-- Returns the progress after them, saved or not.
+local function save(path)
+  local lock <close> = core.lock(path .. ".lock")
+  local data, why = read_disk(path)
+  local merged, ok, reason
+  if data then
+    last_read = data
+    merged = with_pending(data)
+    ok, reason = core.write_file(path, json.encode(merged, 2) .. "\n")
+  else   -- there but unreadable: writing over it would lose what it holds
+    merged, reason = with_pending(last_read or empty()), why
+  end
+  if not ok then
+    if failing ~= reason then tell("not_saved", reason) end   -- once while it fails the same way
+    failing = reason
+    return merged
+  end
+  pending, last_read = {}, merged
+  if failing then tell("saved_again", path) end
+  failing = nil
+  return merged
+end
+
+---------------------------------------------------------------------------
+-- core.progress
+---------------------------------------------------------------------------
+
+local function check_id(id, name)
+  if type(id) ~= "string" or id == "" then
+    error(fmt("bad argument #1 to '%s' (a lab id expected, got %s)", name, id == "" and "''" or type(id)), 3)
+  end
+end
+
+-- core.progress.get(id): the record of one lab, a copy, never nil.
+function progress.get(id)
+  check_id(id, "get")
+  return deep_copy(current().labs[id]) or default_record()
+end
+
+-- core.progress.all(): {[id] = record} for every lab with progress.
+function progress.all()
+  return deep_copy(current().labs)
+end
+
+-- core.progress.update(id, change, ...): applies the change and saves it at once;
+-- returns the lab's record after it (a copy).
+function progress.update(id, kind, ...)
+  check_id(id, "update")
+  local spec = changes[kind]
+  if not spec then
+    error(fmt("bad argument #2 to 'update' (%s expected, got %s)", change_names,
+              type(kind) == "string" and "'" .. kind .. "'" or type(kind)), 2)
+  end
+  local change = { id = id, kind = kind, at = u.utc_now() }
+  spec.check(change, ...)
+  local path = file_path()
+  local data
+  if path then
+    pending[#pending + 1] = change
+    data = save(path)
+  else
+    apply(memory, change)
+    data = memory
+  end
+  return deep_copy(data.labs[id]) or default_record()
+end
+
+-- core.progress.use_memory(): from now on progress starts empty and lives in memory
+-- only (a batch run that was not asked to --save).
+function progress.use_memory()
+  memory, pending = empty(), {}
+end
