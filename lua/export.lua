@@ -275,16 +275,26 @@ local writers = {
   json = core.json_results,
 }
 
+-- Why value is not a result or a list of results, or nil when it is one.
+local function not_results(value)
+  if getmetatable(value) == core.Result then return nil end
+  if type(value) ~= "table" then return "got " .. type(value) end
+  if value[1] == nil then return "got an empty table" end
+  for i, v in ipairs(value) do
+    if getmetatable(v) ~= core.Result then
+      return fmt("item %d is %s", i, type(v) == "table" and "a table, not a result" or "a " .. type(v))
+    end
+  end
+end
+
 -- export(results, "file.csv" | "file.json"): writes every field of every result.
 function export(value, path)
-  local results = result_list(value)
-  if not results then error("bad argument #1 to 'export' (a result or a list of results expected)", 2) end
+  local problem = not_results(value)
+  if problem then error("bad argument #1 to 'export' (a result or a list of results expected; " .. problem .. ")", 2) end
   local kind = type(path) == "string" and path:match("%.(%w+)$")
   if not writers[kind] then error("bad argument #2 to 'export' (a file name ending in .csv or .json expected)", 2) end
-  local file, why = io.open(path, "w")
-  if not file then error("export: cannot write " .. path .. ": " .. tostring(why), 2) end
-  file:write(writers[kind](results))
-  file:close()
+  local ok, why = core.write_file(path, writers[kind](result_list(value)))
+  if not ok then error("export: cannot write " .. why, 2) end
   return path
 end
 
@@ -327,24 +337,31 @@ function core.after_chunk(code, ...)
   recording.commands[#recording.commands + 1] = { code = code, at = u.utc_now(), values = values }
 end
 
--- record("session.json") starts keeping every command typed at the prompt and what it returned;
+-- record("session.json") starts keeping every command typed at the prompt and what it returned
+-- (while recording, it changes the file the recording goes to, keeping what it has);
 -- record() stops and writes them, with the device, to the file. Returns the file name.
+-- When the file cannot be written, the recording goes on, to be written elsewhere.
 function record(path)
   if path ~= nil then
     if type(path) ~= "string" or not path:find("%.json$") then
       error("bad argument #1 to 'record' (a file name ending in .json expected)", 2)
     end
-    recording = { path = path, started = u.utc_now(), device = device_facts(),
-                  version = core.version, commands = {} }
+    if recording then
+      recording.path = path
+    else
+      recording = { path = path, started = u.utc_now(), device = device_facts(),
+                    version = core.version, commands = {} }
+    end
     return path
   end
   if not recording then error("record: nothing is being recorded (record(\"file.json\") starts)", 2) end
-  local file, why = io.open(recording.path, "w")
-  if not file then error("record: cannot write " .. recording.path .. ": " .. tostring(why), 2) end
-  local done = recording
+  local r = recording
+  local text = json.encode({ path = r.path, started = r.started, stopped = u.utc_now(), device = r.device,
+                             version = r.version, commands = r.commands }, 2) .. "\n"
+  local ok, why = core.write_file(r.path, text)
+  if not ok then
+    error(fmt("record: cannot write %s; still recording: record(\"other.json\") to choose another file, then record()", why), 2)
+  end
   recording = nil
-  done.stopped = u.utc_now()
-  file:write(json.encode(done, 2), "\n")
-  file:close()
-  return done.path
+  return r.path
 end
