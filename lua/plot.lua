@@ -139,34 +139,139 @@ local function svg_document(spec)
   return table.concat(out, "\n") .. "\n"
 end
 
--- Writes a PNG through gnuplot, when it is installed.
+---------------------------------------------------------------------------
+-- PNG through gnuplot, with no shell and no user text in its commands
+---------------------------------------------------------------------------
+
+-- The one script gnuplot runs. What comes from the user (title, labels, series
+-- names) and the file names arrive as string variables (gnuplot -c SCRIPT
+-- ARG1 ... ARG7), never as command text, so backquotes, system() or '|' in
+-- them are only text. ARG1 the data file, ARG2 the PNG to write (a temporary
+-- of ours), ARG3 the title, ARG4 and ARG5 the axis labels, ARG6 the number of
+-- series, ARG7 their names, each ended by a newline.
+local PNG_SCRIPT = fmt([[
+set terminal pngcairo noenhanced size %d,%d
+set output ARG2
+set title ARG3
+set xlabel ARG4
+set ylabel ARG5
+set yrange [0:*]
+name(names, i) = i <= 1 ? names[1:strstrt(names, "\n") - 1] : name(names[strstrt(names, "\n") + 1:*], i - 1)
+plot for [i = 1:int(ARG6)] ARG1 index (i - 1) using 1:2 with linespoints title name(ARG7, i)
+]], WIDTH, HEIGHT)
+
+-- Text on one line: control characters (newlines among them) become spaces.
+local function one_line(text)
+  return (tostring(text):gsub("%c", " "))
+end
+
+-- A new temporary file's name, remembered in list so that it is removed afterwards.
+local function temporary(list)
+  local ok, name = pcall(os.tmpname)
+  if not ok then error("plot: cannot make a temporary file: " .. tostring(name), 0) end
+  list[#list + 1] = name
+  return name
+end
+
+-- Writes text to path, or raises one line naming the file and the reason.
+local function write_checked(path, text, level)
+  local ok, why = core.write_file(path, text)
+  if not ok then error("plot: cannot write " .. why, level) end
+end
+
+-- The points of each series, a block per series (gnuplot's "index").
+local function data_text(series)
+  local lines = {}
+  for _, s in ipairs(series) do
+    for i = 1, #s.x do lines[#lines + 1] = fmt("%.17g %.17g", s.x[i], s.y[i]) end
+    lines[#lines + 1] = "\n"
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+-- What went wrong in gnuplot, from what it wrote on stderr: its 'line N: why' if it said one.
+local function gnuplot_complaint(text)
+  local said
+  for line in (text or ""):gmatch("[^\n]+") do
+    said = line:match("line %d+: (.+)") or said or (line:match("%S") and line)
+  end
+  return said and said:gsub("^%s+", ""):gsub("%s+$", "")
+end
+
+-- Draws the chart to path through gnuplot; temporary files go into temporaries.
+local function draw_png(gnuplot, spec, path, temporaries)
+  local script, data, image, complaints = temporary(temporaries), temporary(temporaries), temporary(temporaries),
+                                          temporary(temporaries)
+  write_checked(script, PNG_SCRIPT, 0)
+  write_checked(data, data_text(spec.series), 0)
+  local names = {}
+  for k, s in ipairs(spec.series) do names[k] = one_line(s.name) .. "\n" end
+  local status, why = core.spawn({ gnuplot, "-c", script, data, image, one_line(spec.title), one_line(spec.x_label),
+                                   one_line(spec.y_label), tostring(#spec.series), table.concat(names) },
+                                 { stdin = "/dev/null", stdout = "/dev/null", stderr = complaints })
+  if status ~= 0 then
+    local reason = why or gnuplot_complaint(core.read_file(complaints)) or fmt("exit status %d", status)
+    error(fmt("plot: gnuplot could not draw %s (%s)", path, reason), 0)
+  end
+  local png, unreadable = core.read_file(image)
+  if not png or png == "" then error(fmt("plot: gnuplot wrote no image for %s (%s)", path, unreadable or "empty"), 0) end
+  write_checked(path, png, 0)
+end
+
+-- Writes a PNG through gnuplot, when it is installed; one error line otherwise.
 local function write_png(spec, path)
-  local found = io.popen("command -v gnuplot 2>/dev/null"):read("l")
-  if not found or found == "" then
+  local gnuplot = core.find_program("gnuplot")
+  if not gnuplot then
     error("plot: a PNG needs gnuplot (apt-get install gnuplot-nox); an .svg file needs nothing", 3)
   end
-  local data = os.tmpname()
-  local file = assert(io.open(data, "w"))
-  for k, s in ipairs(spec.series) do
-    for i = 1, #s.x do file:write(fmt("%.17g %.17g\n", s.x[i], s.y[i])) end
-    file:write("\n\n")
+  local temporaries = {}
+  local ok, problem = pcall(draw_png, gnuplot, spec, path, temporaries)
+  for _, name in ipairs(temporaries) do os.remove(name) end
+  if not ok then error(problem, 3) end
+end
+
+---------------------------------------------------------------------------
+-- plot()
+---------------------------------------------------------------------------
+
+local option_types = { x = "string", y = "string", file = "string", title = "string" }
+
+-- The options table of plot(), checked: one clear line for each kind of mistake.
+local function check_options(options)
+  if options == nil then return {} end
+  if type(options) ~= "table" then
+    local hint = ""
+    if type(options) == "string" and #options <= 60 and options:match("^[%w%._/%-]+%.%w+$") then
+      hint = fmt("; to name the file: plot(results, {file = \"%s\"})", options)
+    end
+    error(fmt("bad argument #2 to 'plot' (table of options expected, got %s%s)", type(options), hint), 3)
   end
-  file:close()
-  local plots = {}
-  for k, s in ipairs(spec.series) do plots[k] = fmt("'%s' index %d with linespoints title \"%s\"", data, k - 1, s.name) end
-  local script = fmt("set terminal pngcairo size %d,%d; set output '%s'; set title \"%s\"; set xlabel \"%s\"; set ylabel \"%s\"; set yrange [0:*]; plot %s",
-                     WIDTH, HEIGHT, path, spec.title, spec.x_label, spec.y_label, table.concat(plots, ", "))
-  local ok = os.execute(fmt("gnuplot -e %q", script))
-  os.remove(data)
-  if not ok then error("plot: gnuplot failed to write " .. path, 3) end
+  for k, v in pairs(options) do
+    local want = option_types[k]
+    if not want then
+      error(fmt("bad argument #2 to 'plot' (unknown option '%s'; the options are x, y, file and title)",
+                one_line(k):sub(1, 40)), 3)
+    end
+    if type(v) ~= want then error(fmt("bad argument #2 to 'plot' (%s must be a %s, got %s)", k, want, type(v)), 3) end
+  end
+  return options
+end
+
+-- Whether value is a list of results, such as sweep() returns.
+local function is_results(value)
+  if type(value) ~= "table" or value[1] == nil then return false end
+  for _, r in ipairs(value) do
+    if getmetatable(r) ~= core.Result then return false end
+  end
+  return true
 end
 
 -- plot(results, {x=, y=, file=, title=}): a chart of metric y against parameter x; returns the file name.
 function plot(results, options)
-  options = options or {}
-  if type(results) ~= "table" or getmetatable(results[1]) ~= core.Result then
+  if not is_results(results) then
     error("bad argument #1 to 'plot' (a list of results expected, such as sweep() returns)", 2)
   end
+  options = check_options(options)
   local x = options.x or (results.swept and results.swept[1])
   local y = options.y or results.y or "bandwidth"
   local metric = core.metrics[y]
@@ -191,11 +296,8 @@ function plot(results, options)
   if x == "bytes" then spec.x_marks[#spec.x_marks + 1] = { at = d.l2_bytes, label = "L2 " .. u.bytes(d.l2_bytes) } end
   if kind == "png" then
     write_png(spec, file)
-    return file
+  else
+    write_checked(file, svg_document(spec), 3)
   end
-  local out, why = io.open(file, "w")
-  if not out then error("plot: cannot write " .. file .. ": " .. tostring(why), 2) end
-  out:write(svg_document(spec))
-  out:close()
   return file
 end

@@ -116,7 +116,7 @@ static mode_t new_file_mode(const struct stat *old, int exists)
 /* Writes text to a regular (or new) file at path through a temporary in its folder: 0 or errno. */
 static int write_replacing(const char *path, const char *text, size_t length, const struct stat *old, int exists)
 {
-    size_t size = strlen(path) + sizeof "/..XXXXXX";
+    size_t size = strlen(path) + sizeof "./..XXXXXX";   /* "./" + "." + base + ".XXXXXX" at most */
     char *temporary = malloc(size), *folder = malloc(size);
     if (!temporary || !folder) {
         free(temporary);
