@@ -152,12 +152,34 @@ static char *history_path(void)
     return xdg_file("XDG_STATE_HOME", ".local/state", "history", path, sizeof path) ? NULL : path;
 }
 
+/* Says once in a session that the history is not being saved, and why (a read-only state
+   folder, no home): the student should not find out when it is gone. */
+static void history_not_saved(const char *path, int error)
+{
+    static int said;
+    int zh = strcmp(session.lang, "zh") == 0;
+    if (said++)
+        return;
+    if (!path)
+        notice(zh ? "提示：命令历史不会保存：没有主目录（请设置 HOME 或 XDG_STATE_HOME）"
+                  : "note: your command history is not saved: there is no home folder (set HOME or XDG_STATE_HOME)");
+    else
+        notice(zh ? "提示：命令历史没有保存（%s：%s）" : "note: your command history is not saved (%s: %s)", path, strerror(error));
+}
+
 /* Adds a chunk to the history and appends it to the file at once, so a crash loses nothing. */
 static void remember(const char *chunk, const char *path)
 {
     add_history(chunk);
-    if (path && append_history(1, path) != 0)
-        write_history(path);   /* the file did not exist yet */
+    if (!path) {
+        history_not_saved(NULL, 0);
+        return;
+    }
+    if (append_history(1, path) == 0)
+        return;
+    int error = write_history(path);   /* the file did not exist yet */
+    if (error)
+        history_not_saved(path, error);
 }
 
 /* Whether the error on top of the stack says the chunk is merely unfinished. */
