@@ -11,6 +11,7 @@
 #include <lauxlib.h>
 #include "api.h"
 #include "files.h"
+#include "sandbox.h"
 #include "counter_table.h"
 #include "profiles.h"
 #include "progress.h"
@@ -805,6 +806,7 @@ void api_open(lua_State *L)
     lua_pop(L, 1);
     luaL_newlib(L, core_functions);
     labs_open(L);
+    sandbox_open(L);
     files_open(L);
     SET_STRING("version", PACKAGE_VERSION);
     lua_pushvalue(L, -1);

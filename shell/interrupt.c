@@ -4,15 +4,20 @@
 #include <unistd.h>
 #include <lauxlib.h>
 #include "interrupt.h"
+#include "sandbox.h"
 
 volatile sig_atomic_t interrupt_requested = 0;
 static lua_State *interrupted_state;
 
-/* Runs inside Lua at the next instruction after Ctrl-C. */
+/* Runs inside Lua at the next instruction after Ctrl-C. Lab code cannot
+   catch it: the sandbox then raises it again at each of its instructions. */
 static void stop_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    lua_sethook(L, NULL, 0, 0);
+    if (sandbox_active())
+        sandbox_trip(L, "interrupted!");
+    else
+        lua_sethook(L, NULL, 0, 0);
     interrupt_requested = 0;
     luaL_error(L, "interrupted!");
 }
@@ -34,9 +39,29 @@ void interrupt_install(lua_State *L)
     sigaction(SIGINT, &action, NULL);
 }
 
+/* After lab code was interrupted: the code that called it stops too, with
+   the same message (no position: that code is warplab's own). */
+static void stop_again_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lua_sethook(L, NULL, 0, 0);
+    interrupt_requested = 0;
+    lua_pushliteral(L, "interrupted!");
+    lua_error(L);
+}
+
+void interrupt_raise_again(lua_State *L)
+{
+    interrupt_requested = 1;
+    lua_sethook(L, stop_again_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
 void interrupt_clear(lua_State *L)
 {
-    lua_sethook(L, NULL, 0, 0);
+    if (sandbox_active() && interrupt_requested)
+        sandbox_trip(L, "interrupted!");   /* C code took the Ctrl-C: lab code still ends */
+    else if (!sandbox_active())
+        lua_sethook(L, NULL, 0, 0);
     interrupt_requested = 0;
 }
 

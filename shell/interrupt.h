@@ -12,7 +12,10 @@
 extern volatile sig_atomic_t interrupt_requested;
 
 void interrupt_install(lua_State *L);
-/* Forgets a pending Ctrl-C and removes the hook it set. */
+/* Acts as if Ctrl-C came again: the Lua code running now stops at its next instruction. */
+void interrupt_raise_again(lua_State *L);
+/* Forgets a pending Ctrl-C and removes the hook it set (while lab code runs,
+   the sandbox's hook stays, and a pending Ctrl-C ends the lab code). */
 void interrupt_clear(lua_State *L);
 
 /* Starts a worker thread that never receives Ctrl-C (the main thread does);

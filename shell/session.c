@@ -2,8 +2,10 @@
 ** session.c — the Lua state and everything run in it goes through
 ** session_run: shorthand rewrite, load, protected call with a traceback.
 */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <lauxlib.h>
 #include <lualib.h>
 #include "api.h"
@@ -12,6 +14,7 @@
 #include "session.h"
 #include "shorthand.h"
 #include "profiles.h"
+#include "sandbox.h"
 
 extern const char prelude_lua[], sweep_lua[], chart_lua[], export_lua[], plot_lua[], progress_lua[], labs_lua[];
 
@@ -105,6 +108,85 @@ int session_run(const char *code, const char *chunk_name, int nresults)
     return status == LUA_OK ? session_call(0, nresults) : status;
 }
 
+/* The watchdog of core.prompt_call: a call that runs past its limit is
+   stopped as Ctrl-C stops one; a call that has not stopped when the limit
+   has passed again ends the process with a TAP "Bail out!". */
+static struct {
+    lua_State *thread;            /* the call being watched */
+    volatile sig_atomic_t fired;  /* how often the alarm went off for it */
+} watchdog;
+
+static void watchdog_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lua_sethook(L, NULL, 0, 0);
+    luaL_error(L, "stopped by the watchdog");
+}
+
+static void on_alarm(int signal_number)
+{
+    static const char bail_out[] = "Bail out! a call went on past twice its watchdog's limit\n";
+    (void)signal_number;
+    if (watchdog.fired++) {
+        if (write(STDOUT_FILENO, bail_out, sizeof bail_out - 1) < 0)
+            _exit(2);
+        _exit(1);
+    }
+    interrupt_requested = 1;   /* the model and the backends stop at it */
+    lua_sethook(watchdog.thread, watchdog_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+/* core.prompt_call(limit, fn, ...): calls fn(...) as the prompt calls a chunk,
+   through the same message handler, on a thread of its own so that a
+   traceback sees this call's frames only (for tests). After limit seconds
+   (0: never) it is stopped as Ctrl-C would stop it. Returns "ok" and fn's
+   results, "error" and the message the prompt prints, or "timeout". */
+static int core_prompt_call(lua_State *L)
+{
+    lua_Integer limit = luaL_checkinteger(L, 1);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    luaL_argcheck(L, limit >= 0 && limit <= 3600, 1, "a limit from 0 to 3600 seconds");
+    int nargs = lua_gettop(L) - 2;
+    lua_State *thread = lua_newthread(L);
+    lua_insert(L, 1);   /* keeps the thread alive */
+    luaL_checkstack(thread, nargs + LUA_MINSTACK, "too many arguments");
+    lua_xmove(L, thread, nargs + 1);
+    struct sigaction action = { .sa_handler = on_alarm }, previous;
+    sigemptyset(&action.sa_mask);
+    watchdog.thread = thread;
+    watchdog.fired = 0;
+    if (limit > 0) {
+        sigaction(SIGALRM, &action, &previous);
+        alarm((unsigned)limit);
+    }
+    int status = protected_call(thread, nargs, LUA_MULTRET);
+    if (limit > 0) {
+        alarm(0);
+        sigaction(SIGALRM, &previous, NULL);
+    }
+    interrupt_clear(thread);
+    if (watchdog.fired) {
+        lua_pushliteral(L, "timeout");
+        return 1;
+    }
+    if (status != LUA_OK) {
+        const char *message = lua_tostring(thread, -1);
+        lua_pushliteral(L, "error");
+        lua_pushstring(L, message ? message : "(error object is not a string)");
+        return 2;
+    }
+    int count = lua_gettop(thread);
+    luaL_checkstack(L, count + 1, "too many results");
+    lua_pushliteral(L, "ok");
+    lua_xmove(thread, L, count);
+    return count + 1;
+}
+
+static const luaL_Reg session_functions[] = {
+    { "prompt_call", core_prompt_call },
+    { NULL, NULL },
+};
+
 void session_push_core(const char *table, const char *name)
 {
     lua_State *L = session.L;
@@ -135,6 +217,7 @@ void session_report(int status, int to_stderr)
 static int load_prelude(lua_State *L)
 {
     api_open(L);   /* leaves the core table on the stack */
+    luaL_setfuncs(L, session_functions, 0);
     for (size_t i = 0; i < sizeof lua_modules / sizeof lua_modules[0]; i++) {
         const char *name = lua_modules[i].name;
         if (luaL_loadbuffer(L, lua_modules[i].text, strlen(lua_modules[i].text), name) != LUA_OK) {
@@ -151,6 +234,13 @@ static int load_prelude(lua_State *L)
     return 0;
 }
 
+/* A Lua error outside any protected call: say so before Lua aborts. */
+static int on_panic(lua_State *L)
+{
+    notice("unprotected Lua error: %s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "(not a string)");
+    return 0;
+}
+
 void session_use_profile(const struct device_profile *profile)
 {
     session.options.profile = profile;
@@ -163,11 +253,12 @@ void session_use_profile(const struct device_profile *profile)
 
 int session_open(int force_sim, int ordinal, const struct device_profile *profile)
 {
-    session.L = luaL_newstate();
+    session.L = lua_newstate(sandbox_alloc, NULL);
     if (!session.L) {
         notice("cannot create the Lua state: out of memory");
         return -1;
     }
+    lua_atpanic(session.L, on_panic);
     luaL_openlibs(session.L);
     session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1 };
     session.backend = backend_choose(force_sim, ordinal, &session.device,

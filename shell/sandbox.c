@@ -1,0 +1,428 @@
+/*
+** sandbox.c — the guard lab code runs under (see sandbox.h). One budget
+** counts the Lua instructions lab code runs, the bytes it allocates and the
+** work standard functions do in C for it (patterns, string.rep, sorting);
+** past the budget, past the memory cap or after Ctrl-C the guard "trips":
+** every later instruction raises the same error, and the lab's pcall passes
+** it on, so nothing in the lab can catch it.
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lauxlib.h>
+#include "interrupt.h"
+#include "sandbox.h"
+#include "session.h"
+
+enum {
+    HOOK_PERIOD = 1000,              /* instructions between two looks at the budget */
+    BYTES_PER_INSTRUCTION = 16,      /* what copying or allocating a byte costs, in instructions */
+};
+static const long long INSTRUCTION_BUDGET = 50000000;
+static const size_t MEMORY_CAP = (size_t)256 << 20;
+
+#define METERED_STRING_KEY "warplab.sandbox.string"   /* strings' __index while lab code runs; never given out */
+#define SAVED_STRING_INDEX_KEY "warplab.sandbox.saved_index"
+
+static struct {
+    size_t heap_bytes;      /* what the Lua state holds now */
+    size_t heap_limit;      /* 0: no cap (no lab code running) */
+    int depth;              /* sandbox_call nesting */
+    long long budget_left;
+    const char *tripped;    /* once set, what every instruction of lab code raises */
+    int tripped_by_interrupt;
+    int memory_refused;     /* an allocation was refused since lab code started */
+} guard;
+
+/* The guard's messages, in the session's language. */
+static const char *say(const char *en, const char *zh)
+{
+    return strcmp(session.lang, "zh") == 0 ? zh : en;
+}
+
+static const char *too_long(void)
+{
+    return say("the lab's code ran too long (a loop that never ends?)",
+               "实验代码运行时间过长（是不是有死循环？）");
+}
+
+static const char *too_much_memory(void)
+{
+    return say("the lab's code needs more than 256 MiB of memory", "实验代码需要超过 256 MiB 的内存");
+}
+
+void *sandbox_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
+{
+    (void)ud;
+    if (ptr == NULL)
+        old_size = 0;
+    if (new_size == 0) {
+        free(ptr);
+        guard.heap_bytes -= old_size;
+        return NULL;
+    }
+    if (new_size > old_size && guard.heap_limit) {
+        size_t growth = new_size - old_size;
+        if (guard.heap_bytes + growth > guard.heap_limit) {
+            guard.memory_refused = 1;
+            return NULL;
+        }
+        guard.budget_left -= (long long)(growth / BYTES_PER_INSTRUCTION);
+    }
+    void *block = realloc(ptr, new_size);
+    if (block)
+        guard.heap_bytes += new_size - old_size;
+    return block;
+}
+
+int sandbox_active(void)
+{
+    return guard.depth > 0;
+}
+
+static void budget_hook(lua_State *L, lua_Debug *ar);
+
+void sandbox_trip(lua_State *L, const char *message)
+{
+    if (!guard.tripped)
+        guard.tripped = message;
+    guard.tripped_by_interrupt |= strcmp(message, "interrupted!") == 0;
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);   /* from now on, at every instruction */
+}
+
+/* Every HOOK_PERIOD instructions of lab code (every one once tripped). */
+static void budget_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    if (!guard.tripped && (guard.budget_left -= HOOK_PERIOD) < 0)
+        sandbox_trip(L, too_long());
+    if (guard.tripped)
+        luaL_error(L, "%s", guard.tripped);
+}
+
+/* Takes cost instructions' worth of C work from the budget, first. */
+static void charge(lua_State *L, double cost)
+{
+    if (guard.depth == 0)
+        return;
+    if (guard.tripped || cost > (double)guard.budget_left) {
+        sandbox_trip(L, too_long());
+        luaL_error(L, "%s", guard.tripped);
+    }
+    guard.budget_left -= (long long)cost;
+}
+
+/* While lab code runs, method calls on strings (s:rep(n)) go to the metered functions too. */
+static void swap_string_index(lua_State *L, int into_sandbox)
+{
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    if (into_sandbox) {
+        lua_getfield(L, -1, "__index");
+        lua_setfield(L, LUA_REGISTRYINDEX, SAVED_STRING_INDEX_KEY);
+        lua_getfield(L, LUA_REGISTRYINDEX, METERED_STRING_KEY);
+    } else {
+        lua_getfield(L, LUA_REGISTRYINDEX, SAVED_STRING_INDEX_KEY);
+    }
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 2);
+}
+
+static void guard_begin(lua_State *L)
+{
+    guard.budget_left = INSTRUCTION_BUDGET;
+    guard.tripped = NULL;
+    guard.tripped_by_interrupt = 0;
+    guard.memory_refused = 0;
+    guard.heap_limit = guard.heap_bytes + MEMORY_CAP;
+    swap_string_index(L, 1);
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_PERIOD);
+}
+
+static void guard_end(lua_State *L)
+{
+    guard.heap_limit = 0;
+    swap_string_index(L, 0);
+    lua_sethook(L, NULL, 0, 0);
+    if (guard.tripped_by_interrupt)
+        interrupt_raise_again(L);   /* Ctrl-C stops the code that called the lab's too */
+}
+
+/* The error that ends lab code: the guard's own when it tripped or refused memory. */
+static void push_final_error(lua_State *L, int status)
+{
+    if (status == LUA_ERRMEM && guard.memory_refused && !guard.tripped)
+        guard.tripped = too_much_memory();
+    if (guard.tripped)
+        lua_pushstring(L, guard.tripped);
+    else
+        lua_pushvalue(L, -1);
+}
+
+/* core.sandbox_call(fn, ...): fn(...) under the guard; its results, or its error raised again. */
+static int sandbox_call(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    if (guard.depth > 0) {   /* lab code calling back into lab code: one guard */
+        lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    guard.depth = 1;
+    guard_begin(L);
+    int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
+    if (status != LUA_OK)
+        push_final_error(L, status);
+    guard.depth = 0;
+    guard_end(L);
+    if (status != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* After the lab's own pcall failed: passes the guard's error on, else returns false, error. */
+static int protected_outcome(lua_State *L, int status)
+{
+    if (status == LUA_OK) {
+        lua_pushboolean(L, 1);
+        lua_insert(L, 1);
+        return lua_gettop(L);
+    }
+    if (status == LUA_ERRMEM && guard.memory_refused && guard.depth > 0)
+        sandbox_trip(L, too_much_memory());
+    if (guard.tripped && guard.depth > 0)
+        return luaL_error(L, "%s", guard.tripped);
+    lua_pushboolean(L, 0);
+    lua_insert(L, -2);
+    return 2;
+}
+
+/* The lab's pcall(f, ...). */
+static int sandbox_pcall(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    return protected_outcome(L, lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0));
+}
+
+/* The message handler under the lab's xpcall: the lab's own handler (upvalue
+   1), unless the guard tripped (then the error raised inside a hook, where
+   hooks are off and the lab's handler could loop unbudgeted). */
+static int guarded_handler(lua_State *L)
+{
+    if (guard.tripped && guard.depth > 0)
+        return 1;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* The lab's xpcall(f, handler, ...). */
+static int sandbox_xpcall(lua_State *L)
+{
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_remove(L, 2);
+    lua_pushcclosure(L, guarded_handler, 1);   /* f, args..., guarded */
+    lua_insert(L, 1);                          /* guarded, f, args... */
+    int status = lua_pcall(L, n - 2, LUA_MULTRET, 1);
+    lua_remove(L, 1);
+    return protected_outcome(L, status);
+}
+
+/*
+** Metered standard functions: each charges the budget for its C work, then
+** calls the original (upvalue 1). The kind of cost is upvalue 2.
+*/
+enum cost_kind { COST_LINEAR, COST_PATTERN, COST_TABLE, COST_SORT, COST_UNPACK };
+
+/* Bytes in the string arguments: what a linear function reads. */
+static double string_bytes(lua_State *L)
+{
+    double bytes = 0;
+    for (int i = 1; i <= lua_gettop(L); i++)
+        if (lua_type(L, i) == LUA_TSTRING)
+            bytes += (double)lua_rawlen(L, i);
+    return bytes;
+}
+
+/* Skips one single-character class of a Lua pattern at p: %x, [set], or one character. */
+static const char *skip_class(const char *p, const char *end)
+{
+    if (*p == '%')
+        return p + 2 <= end ? p + 2 : end;
+    if (*p == '[') {
+        p++;
+        if (p < end && *p == '^')
+            p++;
+        do {   /* the first ']' of a set is a member, as in Lua */
+            if (p < end && *p == '%')
+                p++;
+            p++;
+        } while (p < end && *p != ']');
+        return p < end ? p + 1 : end;
+    }
+    return p + 1;
+}
+
+/* The variable-length items of a pattern (x*, x+, x-): the exponent of its worst case. */
+static int pattern_repeats(const char *p, size_t length)
+{
+    const char *end = p + length;
+    int repeats = 0;
+    while (p < end) {
+        if (*p == '(' || *p == ')') {
+            p++;
+            continue;
+        }
+        if (*p == '%' && p + 1 < end && (p[1] == 'b' || p[1] == 'f')) {
+            p = p[1] == 'b' ? p + 4 : skip_class(p + 2, end);
+            continue;
+        }
+        p = skip_class(p, end);
+        if (p < end && (*p == '*' || *p == '+' || *p == '-')) {
+            repeats++;
+            p++;
+        } else if (p < end && *p == '?') {
+            p++;
+        }
+    }
+    return repeats;
+}
+
+/* The worst case of matching pattern (argument 2) in the subject (argument 1):
+   every start, each variable-length item trying every length. */
+static double pattern_cost(lua_State *L)
+{
+    size_t subject_length, pattern_length;
+    if (lua_type(L, 1) != LUA_TSTRING || lua_type(L, 2) != LUA_TSTRING)
+        return 1;   /* the original raises the argument error */
+    lua_tolstring(L, 1, &subject_length);
+    const char *pattern = lua_tolstring(L, 2, &pattern_length);
+    double n = (double)subject_length + 1;
+    if (lua_toboolean(L, 4) || pattern_length == 0)   /* a plain find */
+        return n * ((double)pattern_length + 1);
+    double starts = pattern[0] == '^' ? 1 : n;
+    return starts * pow(n, pattern_repeats(pattern, pattern_length)) * ((double)pattern_length + 1);
+}
+
+static double cost_of(lua_State *L, enum cost_kind kind)
+{
+    double length;
+    switch (kind) {
+    case COST_PATTERN:
+        return pattern_cost(L) + string_bytes(L) / BYTES_PER_INSTRUCTION;
+    case COST_TABLE:
+        return lua_type(L, 1) == LUA_TTABLE ? (double)lua_rawlen(L, 1) + 1 : 1;
+    case COST_SORT:
+        length = lua_type(L, 1) == LUA_TTABLE ? (double)lua_rawlen(L, 1) + 2 : 2;
+        return length * log2(length);
+    case COST_UNPACK:
+        if (lua_type(L, 1) != LUA_TTABLE)
+            return 1;
+        length = (double)luaL_optinteger(L, 3, (lua_Integer)lua_rawlen(L, 1)) -
+                 (double)luaL_optinteger(L, 2, 1);
+        return length > 0 ? length : 1;
+    case COST_LINEAR:
+    default:
+        return string_bytes(L) / BYTES_PER_INSTRUCTION + 1;
+    }
+}
+
+static int metered(lua_State *L)
+{
+    charge(L, cost_of(L, (enum cost_kind)lua_tointeger(L, lua_upvalueindex(2))));
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* Which standard functions cost more than their instruction; the rest are
+   linear in their strings (what they allocate, string.rep's result say, the
+   allocator charges). */
+static const struct {
+    const char *library, *name;
+    enum cost_kind kind;
+} costs[] = {
+    { "string", "find", COST_PATTERN },  { "string", "match", COST_PATTERN },
+    { "string", "gmatch", COST_PATTERN }, { "string", "gsub", COST_PATTERN },
+    { "table", "concat", COST_TABLE },   { "table", "insert", COST_TABLE },
+    { "table", "remove", COST_TABLE },   { "table", "move", COST_TABLE },
+    { "table", "sort", COST_SORT },      { "table", "unpack", COST_UNPACK },
+};
+
+static enum cost_kind kind_of(const char *library, const char *name)
+{
+    for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++)
+        if (strcmp(costs[i].library, library) == 0 && strcmp(costs[i].name, name) == 0)
+            return costs[i].kind;
+    return COST_LINEAR;
+}
+
+static const char *const libraries[] = { "string", "table", "math", "utf8", NULL };
+
+/* Pushes a new table of a standard library's functions, each metered (math
+   needs no meter: a copy), from the library as it was when the session began. */
+static void push_metered_library(lua_State *L, const char *library)
+{
+    int meter = strcmp(library, "math") != 0;
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_getfield(L, -1, library);
+    lua_remove(L, -2);
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {
+        if (meter && lua_type(L, -1) == LUA_TFUNCTION && lua_type(L, -2) == LUA_TSTRING) {
+            lua_pushinteger(L, kind_of(library, lua_tostring(L, -2)));
+            lua_pushcclosure(L, metered, 2);
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, -4);
+    }
+    lua_remove(L, -2);
+}
+
+/* Pushes a shallow copy of the table on top of the stack, in its place. */
+static void replace_with_copy(lua_State *L)
+{
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, -3)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, -4);
+    }
+    lua_remove(L, -2);
+}
+
+/* core.sandbox_library(name): a lab's own copy of string, table, math or utf8. */
+static int sandbox_library(lua_State *L)
+{
+    const char *library = libraries[luaL_checkoption(L, 1, NULL, libraries)];
+    lua_pushfstring(L, "warplab.sandbox.%s", library);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    replace_with_copy(L);
+    return 1;
+}
+
+static const luaL_Reg sandbox_functions[] = {
+    { "sandbox_call", sandbox_call },
+    { "sandbox_pcall", sandbox_pcall },
+    { "sandbox_xpcall", sandbox_xpcall },
+    { "sandbox_library", sandbox_library },
+    { NULL, NULL },
+};
+
+void sandbox_open(lua_State *L)
+{
+    luaL_setfuncs(L, sandbox_functions, 0);
+    for (int i = 0; libraries[i]; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "warplab.sandbox.%s", libraries[i]);
+        push_metered_library(L, libraries[i]);
+        lua_setfield(L, LUA_REGISTRYINDEX, key);
+    }
+}
