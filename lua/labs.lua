@@ -1,9 +1,11 @@
 -- labs.lua: the lab runner. A lab is a Lua script (labs/NAME.lua, or any
 -- file an instructor names) that calls lab{...} once and step{...} for each
--- step; it runs in a sandbox. The runner shows a step's text between prompts,
--- offers its experiment as code to run or edit, checks answers against the
--- student's own results, gives hints in stages, and saves progress after
--- every change (atomically: a temporary file, then a rename).
+-- step. Everything a lab runs (its body, its experiments, its answer, check
+-- and claim functions) runs in a sandbox: an allow-listed environment with
+-- its own copies of the standard tables, under core.sandbox_call's budget.
+-- The runner shows a step's text between prompts, offers its experiment as
+-- code to run or edit, checks answers against the student's own results,
+-- gives hints in stages, and saves progress after every change (core.progress).
 local core = ...
 local u = core.util
 local fmt = u.fmt
@@ -15,10 +17,56 @@ core.labs = labs
 -- Text in the session's language, wrapped to the terminal
 ---------------------------------------------------------------------------
 
--- A text field is a string or {en=, zh=}; the session's language, else English.
+-- text with every invalid UTF-8 byte replaced by replace(byte).
+local function valid_utf8(text, replace)
+  local parts, i = {}, 1
+  while true do
+    local length, bad = utf8.len(text, i)
+    if length then parts[#parts + 1] = text:sub(i); break end
+    parts[#parts + 1] = text:sub(i, bad - 1)
+    parts[#parts + 1] = replace(text:byte(bad))
+    i = bad + 1
+  end
+  return table.concat(parts)
+end
+
+-- Characters a terminal acts on rather than shows: C0 and C1 controls (but
+-- tab and newline), and the bidirectional overrides that reorder what is shown.
+local CONTROL = "[%z\1-\8\11-\31\127]"
+local C1_CONTROL = "\194[\128-\159]"
+local BIDI = { "\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
+               "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}" }
+
+-- A lab's text as it may reach the terminal: controls removed, bad bytes as U+FFFD.
+local function clean(text)
+  text = valid_utf8(tostring(text), function() return "\u{FFFD}" end)
+  text = text:gsub(CONTROL, ""):gsub(C1_CONTROL, "")
+  for _, mark in ipairs(BIDI) do text = text:gsub(mark, "") end
+  return text
+end
+labs.clean = clean
+
+local NAMED_CONTROLS = { ["\0"] = "\\0", ["\a"] = "\\a", ["\b"] = "\\b", ["\f"] = "\\f", ["\r"] = "\\r",
+                         ["\v"] = "\\v", ["\27"] = "\\27" }
+
+-- A lab's code as it is shown: every character it holds, controls spelled out
+-- as Lua escapes (a \r cannot hide what comes before it).
+local function visible(code)
+  code = valid_utf8(code, function(byte) return fmt("\\x%02X", byte) end)
+  code = code:gsub(CONTROL, function(c) return NAMED_CONTROLS[c] or fmt("\\%d", c:byte()) end)
+  code = code:gsub(C1_CONTROL, function(c) return fmt("\\u{%X}", utf8.codepoint(c)) end)
+  for _, mark in ipairs(BIDI) do
+    code = code:gsub(mark, function(c) return fmt("\\u{%X}", utf8.codepoint(c)) end)
+  end
+  return code
+end
+labs.visible = visible
+
+-- A text field is a string or {en=, zh=}; the session's language, else English; cleaned.
 local function text_of(value)
-  if type(value) ~= "table" then return value and tostring(value) or nil end
-  return value[core.lang()] or value.en
+  if type(value) ~= "table" then return value and clean(value) or nil end
+  local text = value[core.lang()] or value.en
+  return text and clean(text)
 end
 labs.text_of = text_of
 
@@ -116,10 +164,8 @@ end
 labs.wrap = wrap
 
 ---------------------------------------------------------------------------
--- Loading a lab in a sandbox
+-- The sandbox
 ---------------------------------------------------------------------------
-
-local INSTRUCTION_LIMIT = 50000000   -- a lab's own code may not loop forever
 
 local time_of, bandwidth_of = core.time_of, core.bandwidth_of   -- measured, else modelled
 
@@ -166,121 +212,201 @@ local function find(source, kernel, want)
   end
 end
 
--- What a lab script may use: the lab API, the launch API, string, table, math, utf8,
--- and the helpers above.
-local function sandbox(definition)
-  local env = {
-    lab = function(spec) definition.spec = spec end,
-    step = function(spec) definition.steps[#definition.steps + 1] = spec end,
-    string = string, table = table, math = math, utf8 = utf8,
-    pairs = pairs, ipairs = ipairs, next = next, select = select, type = type, tostring = tostring,
-    tonumber = tonumber, error = error, assert = assert, pcall = pcall, print = print,
-    launch = launch, sweep = sweep, range = range, pow2 = pow2, device = device, info = info,
-    kernels = kernels, compare = compare, explain = explain, show = show,
-    find = find, extreme = extreme, time_of = time_of, bandwidth_of = bandwidth_of,
-  }
+-- print() for lab code: what it prints cannot drive the terminal.
+local function lab_print(...)
+  local parts = {}
+  for i = 1, select("#", ...) do parts[i] = clean(tostring((select(i, ...)))) end
+  print(table.concat(parts, "\t"))
+end
+
+-- What lab code may use, taken when warplab starts (a student who redefines
+-- launch at the prompt does not change what labs run).
+local allowed = {
+  pairs = pairs, ipairs = ipairs, next = next, select = select, type = type, tostring = tostring,
+  tonumber = tonumber, error = error, assert = assert, rawequal = rawequal, rawlen = rawlen,
+  launch = launch, sweep = sweep, range = range, pow2 = pow2, device = device, info = info,
+  kernels = kernels, compare = compare, explain = explain, show = show, alloc_alignment = alloc_alignment,
+  find = find, extreme = extreme, time_of = time_of, bandwidth_of = bandwidth_of,
+}
+local LIBRARIES = { "string", "table", "math", "utf8" }
+
+-- A fresh environment for lab code: the allowed functions, the lab's own
+-- copies of the standard tables, and a pcall that cannot catch the budget.
+local function sandbox()
+  local env = {}
+  for name, value in pairs(allowed) do env[name] = value end
+  for _, name in ipairs(LIBRARIES) do env[name] = core.sandbox_library(name) end
+  env.print, env.pcall, env.xpcall = lab_print, core.sandbox_pcall, core.sandbox_xpcall
+  env._G = env
   return env
 end
 
--- Runs fn under an instruction budget (no debug for the lab itself: the runner holds it).
-local function limited(fn, ...)
-  local hook_debug = debug   -- the runner's own; the lab's sandbox has none
-  hook_debug.sethook(function() error("the lab's code ran too long (a loop that never ends?)", 2) end, "", INSTRUCTION_LIMIT)
-  local results = table.pack(pcall(fn, ...))
-  hook_debug.sethook()
-  if not results[1] then error(results[2], 0) end
+-- Runs fn(...) as lab code; an error comes back as one clean line naming where.
+local function guarded(where, fn, ...)
+  local results = table.pack(pcall(core.sandbox_call, fn, ...))
+  if not results[1] then error(fmt("%s: %s", where, clean(results[2])), 0) end
   return table.unpack(results, 2, results.n)
 end
 
--- Loads a lab from its text: {name=, spec=, steps=}, or raises a clear error.
-function labs.load(name, text)
-  local definition = { name = name, steps = {} }
-  local chunk, why = load(text, "=" .. name, "t", sandbox(definition))
-  if not chunk then error("lab " .. name .. " does not load: " .. why, 0) end
-  limited(chunk)
-  if not definition.spec then error("lab " .. name .. " never calls lab{...}", 0) end
+-- A copy of a value, metatables kept: what lab functions get of the student's results.
+local function copy(value, seen)
+  if type(value) ~= "table" then return value end
+  if seen[value] then return seen[value] end
+  local result = {}
+  seen[value] = result
+  for k, v in next, value do result[copy(k, seen)] = copy(v, seen) end
+  return setmetatable(result, getmetatable(value))
+end
+
+---------------------------------------------------------------------------
+-- What a lab declares, checked when it loads
+---------------------------------------------------------------------------
+
+local function is_text(v)
+  return type(v) == "string" or type(v) == "table" and type(v.en) == "string" and
+         (v.zh == nil or type(v.zh) == "string")
+end
+
+local function is_list_of(v, check)
+  if type(v) ~= "table" then return false end
+  for _, item in ipairs(v) do if not check(item) then return false end end
+  return true
+end
+
+local function is_claim(v)
+  return type(v) == "table" and is_text(v.text) and type(v.holds) == "function"
+end
+
+local function is_code(v)
+  return type(v) == "string" and not v:find("%z")
+end
+
+local function one_of(...)
+  local kinds = { ... }
+  return function(v)
+    for _, kind in ipairs(kinds) do if type(v) == kind then return true end end
+    return false
+  end
+end
+
+local function optional(check) return function(v) return v == nil or check(v) end end
+
+-- Each field the runner reads, with what it must be.
+local step_fields = {
+  { "text", optional(is_text), "text (a string or {en=, zh=})" },
+  { "run", optional(is_code), "Lua code (a string without NUL bytes)" },
+  { "ask", optional(one_of("table")), "a table" },
+  { "hint", optional(function(v) return is_list_of(v, is_text) end), "a list of texts" },
+  { "explain", optional(is_text), "text (a string or {en=, zh=})" },
+  { "claims", optional(function(v) return is_list_of(v, is_claim) end), "a list of {text=, holds=function}" },
+}
+local ask_fields = {
+  { "question", optional(is_text), "text" }, { "predict", optional(is_text), "text" },
+  { "goal", optional(is_text), "text" },
+  { "choices", optional(function(v) return is_list_of(v, is_text) end), "a list of texts" },
+  { "answer", optional(one_of("number", "function")), "a number or function(ctx)" },
+  { "measure", optional(one_of("function")), "function(ctx)" },
+  { "check", optional(one_of("function")), "function(ctx)" },
+  { "tolerance", optional(one_of("number")), "a number" },
+  { "unit", optional(one_of("string")), "a string" },
+}
+
+local function check_fields(where, spec, fields)
+  for _, field in ipairs(fields) do
+    local name, valid, expected = field[1], field[2], field[3]
+    if not valid(spec[name]) then
+      error(fmt("%s: '%s' must be %s, got %s", where, name, expected, type(spec[name])), 0)
+    end
+  end
+end
+
+-- Raises one line naming the step and field when a lab is not well formed.
+local function validate(definition)
+  local name = definition.name
+  if not is_text(definition.spec.title) then error(fmt("lab %s: 'title' must be text, got %s", name,
+                                                       type(definition.spec.title)), 0) end
+  for i, step in ipairs(definition.steps) do
+    local where = fmt("lab %s, step %d", name, i)
+    if type(step) ~= "table" then error(fmt("%s: step{...} expects a table, got %s", where, type(step)), 0) end
+    check_fields(where, step, step_fields)
+    local ask = step.ask
+    if ask then
+      check_fields(where .. ", ask", ask, ask_fields)
+      if not (ask.question or ask.predict or ask.goal) then
+        error(where .. ": 'ask' needs a question, predict or goal", 0)
+      end
+      if ask.predict and not ask.measure then error(where .. ": a prediction needs measure = function(ctx)", 0) end
+      if ask.goal and not ask.check then error(where .. ": a goal needs check = function(ctx)", 0) end
+      if ask.question and ask.answer == nil then error(where .. ": a question needs an answer", 0) end
+    end
+  end
+end
+
+---------------------------------------------------------------------------
+-- Loading a lab
+---------------------------------------------------------------------------
+
+-- Loads a lab from its text, its body run as lab code: {name=, id=, spec=, steps=}, or a clear error.
+function labs.load(name, text, id)
+  name = clean(name)
+  local definition = { name = name, id = id or name, steps = {} }
+  local env = sandbox()
+  env.lab = function(spec) definition.spec = spec end
+  env.step = function(spec) definition.steps[#definition.steps + 1] = spec end
+  local chunk, why = load(text, "=" .. name, "t", env)
+  if not chunk then error("lab " .. name .. " does not load: " .. clean(why), 0) end
+  guarded("lab " .. name, chunk)
+  if type(definition.spec) ~= "table" then error("lab " .. name .. " never calls lab{...} with a table", 0) end
   if #definition.steps == 0 then error("lab " .. name .. " has no step{...}", 0) end
+  validate(definition)
   return definition
 end
 
--- The lab called name: built in, or a file path.
+-- The text of a lab file, or a clear error with the reason.
+local function read_lab_file(path)
+  local file, why = io.open(path)
+  local text = file and file:read("a")
+  if file then file:close() end
+  if not text then error(fmt("cannot read lab %s: %s", clean(path), clean(why or "is a directory")), 0) end
+  return text
+end
+
+-- The lab called name: built in, or a file path (known by its real path: its progress is its own).
 local function find_lab(name)
   local text = core.lab_source(name)
   if text then return labs.load(name, text) end
-  local file = name:find("%.lua$") and io.open(name) or nil
-  if file then
-    text = file:read("a")
-    file:close()
-    return labs.load(name:match("([^/]+)%.lua$"), text)
+  if name:find("%.lua$") then
+    local real = core.realpath and core.realpath(name) or name
+    return labs.load(name:match("([^/]+)%.lua$"), read_lab_file(name), "file:" .. real)
   end
-  local names = {}
-  for _, n in ipairs(core.lab_names()) do names[#names + 1] = n end
-  error(fmt("unknown lab '%s' (labs: %s)", tostring(name), table.concat(names, ", ")), 0)
-end
-
----------------------------------------------------------------------------
--- Progress, saved atomically
----------------------------------------------------------------------------
-
-local progress
-
-local function progress_path()
-  return core.data_path("progress.json")
-end
-
-local function load_progress()
-  if progress then return progress end
-  progress = { labs = {} }
-  local path = progress_path()
-  local file = path and io.open(path)
-  if file then
-    local data = core.json.decode(file:read("a"))
-    file:close()
-    if type(data) == "table" and type(data.labs) == "table" then progress = data end
-  end
-  return progress
-end
-
--- Writes progress.json through a temporary file and a rename, so a crash never leaves half a file.
-local function save_progress()
-  local path = progress_path()
-  if not path then return end
-  local temporary = path .. ".tmp"
-  local file = io.open(temporary, "w")
-  if not file then return end
-  file:write(core.json.encode(progress, 2), "\n")
-  file:flush()
-  file:close()
-  os.rename(temporary, path)
-end
-
-local function lab_progress(name)
-  local all = load_progress().labs
-  all[name] = all[name] or { step = 1, done = {}, answers = {}, attempts = {} }
-  return all[name]
+  error(fmt("unknown lab '%s' (labs: %s)", clean(name), table.concat(core.lab_names(), ", ")), 0)
 end
 
 ---------------------------------------------------------------------------
 -- Steps
 ---------------------------------------------------------------------------
 
-local current   -- {definition=, index=, hint=, result=}
-
-local now = u.utc_now
+local current   -- {definition=, index=, hint=, globals=}
 
 local function step_of(state) return state.definition.steps[state.index] end
 
--- What a question's expected value is computed from: the student's own last result.
+-- "lab tour, step 3": where an error in lab code came from.
+local function where(state)
+  return fmt("lab %s, step %d", state.definition.name, state.index)
+end
+
+-- What a question's expected value is computed from: copies of the student's own last results.
 local function context()
-  return { result = core.last_result(), results = core.last_results(), device = device() }
+  local seen = {}
+  return { result = copy(core.last_result(), seen), results = copy(core.last_results(), seen), device = device() }
 end
 
 local function format_value(value, unit)
   if type(value) == "number" then
     local text = math.type(value) == "integer" and u.commas(value) or fmt("%.4g", value)
-    return unit and text .. " " .. unit or text
+    return unit and text .. " " .. clean(unit) or text
   end
-  return tostring(value)
+  return clean(tostring(value))
 end
 
 -- The text of a step: its explanation, its experiment, its question.
@@ -290,7 +416,7 @@ local function step_text(state)
                   wrap(text_of(step.text) or "") }
   if step.run then
     parts[#parts + 1] = say("run_it")
-    for line in (step.run .. "\n"):gmatch("(.-)\n") do parts[#parts + 1] = "    " .. line end
+    for line in (visible(step.run) .. "\n"):gmatch("(.-)\n") do parts[#parts + 1] = "    " .. line end
   end
   local ask = step.ask
   if ask then
@@ -312,9 +438,45 @@ end
 
 local function show_step(state)
   print(step_text(state))
-  local p = lab_progress(state.definition.name)
-  p.step, p.updated = state.index, now()
-  save_progress()
+  core.progress.update(state.definition.id, "step", state.index)
+end
+
+-- Whether a value is plain data all through (no functions): what an experiment may hand the student.
+local function is_data(value, seen)
+  local kind = type(value)
+  if kind == "function" or kind == "thread" or kind == "userdata" then return false end
+  if kind ~= "table" or seen[value] then return true end
+  seen[value] = true
+  for k, v in next, value do
+    if not (is_data(k, seen) and is_data(v, seen)) then return false end
+  end
+  return true
+end
+
+-- The variables an experiment set (r, rs, s...) become the student's too,
+-- where that replaces no function or library of theirs.
+local function hand_over(globals)
+  for name, value in next, globals do
+    local theirs = rawget(_G, name)
+    if type(name) == "string" and allowed[name] == nil and name ~= "_G" and is_data(value, {}) and
+       (theirs == nil or is_data(theirs, {})) then
+      rawset(_G, name, value)
+    end
+  end
+end
+
+-- Runs a step's experiment as lab code in the lab's own globals, printing
+-- its values as the prompt does; an error is printed, not raised. True when it ran.
+local function run_experiment(state, code)
+  state.globals = state.globals or sandbox()
+  local chunk, why = core.load_experiment(code, state.globals)
+  if not chunk then print("error: " .. where(state) .. ": " .. clean(why)); return false end
+  local results = table.pack(pcall(guarded, where(state), chunk))
+  hand_over(state.globals)
+  if not results[1] then print("error: " .. tostring(results[2])); return false end
+  core.after_chunk(code, table.unpack(results, 2, results.n))
+  if results.n > 1 then core.show(table.unpack(results, 2, results.n)) end
+  return true
 end
 
 -- The expected answer of a number or choice question, from the student's result when it is a function.
@@ -323,7 +485,7 @@ local function expected(ask, state)
   if type(value) == "function" then
     local ctx = context()
     if not ctx.result then return nil end
-    value = limited(value, ctx)
+    value = guarded(where(state), value, ctx)
   end
   return value
 end
@@ -342,7 +504,7 @@ local function judge(state, value)
   if ask.predict then
     local ctx = context()
     if not ctx.result then return nil, say("no_result") end
-    local measured, model = limited(ask.measure, ctx)
+    local measured, model = guarded(where(state), ask.measure, ctx)
     lines[#lines + 1] = say("prediction", format_value(tonumber(value), ask.unit), format_value(measured, ask.unit),
                             format_value(model, ask.unit))
     return true, table.concat(lines, "\n")
@@ -350,7 +512,7 @@ local function judge(state, value)
   if ask.goal then
     local ctx = context()
     if not ctx.result then return nil, say("no_result") end
-    return limited(ask.check, ctx) and true or false, nil
+    return guarded(where(state), ask.check, ctx) and true or false, nil
   end
   local want = expected(ask, state)
   if want == nil then return nil, say("no_result") end
@@ -358,6 +520,20 @@ local function judge(state, value)
     return tonumber(value) == want, nil, want
   end
   return close_enough(tonumber(value), want, ask), nil, want
+end
+
+-- After a wrong answer: the hint for this attempt; after three, the answer.
+local function after_wrong(state, step, p, key, want)
+  print(say("wrong", p.attempts[key]))
+  state.hint = math.max(state.hint, math.min(p.attempts[key], #(step.hint or {})))
+  if step.hint and step.hint[p.attempts[key]] then print(wrap(text_of(step.hint[p.attempts[key]]))) end
+  if p.attempts[key] >= 3 then
+    if want ~= nil then
+      print(say("reveal", step.ask.choices and text_of(step.ask.choices[want] or want) or format_value(want, step.ask.unit)))
+    end
+    if step.explain then print(wrap(text_of(step.explain))) end
+    core.progress.update(state.definition.id, "reveal", key)
+  end
 end
 
 -- Records an attempt and says the outcome; moves on when the step is done.
@@ -368,51 +544,39 @@ function labs.answer(value)
   if not step.ask then return labs.next() end
   local passed, message, want = judge(state, value)
   if passed == nil then return print(message) end
-  local p = lab_progress(state.definition.name)
   local key = tostring(state.index)
-  p.attempts[key] = (p.attempts[key] or 0) + 1
-  p.answers[key] = tostring(value)
-  p.updated = now()
+  local p = core.progress.update(state.definition.id, "attempt", key, tostring(value), passed)
   if message then print(wrap(message)) end
   if passed then
-    p.done[key] = true
-    p.first_try = p.first_try or {}
-    if p.attempts[key] == 1 then p.first_try[key] = true end
     print(say("correct"))
     if step.explain then print(wrap(text_of(step.explain))) end
   else
-    print(say("wrong", p.attempts[key]))
-    state.hint = math.max(state.hint, math.min(p.attempts[key], #(step.hint or {})))
-    if step.hint and step.hint[p.attempts[key]] then print(wrap(text_of(step.hint[p.attempts[key]]))) end
-    if p.attempts[key] >= 3 then
-      if want ~= nil then print(say("reveal", step.ask.choices and text_of(step.ask.choices[want]) or format_value(want, step.ask.unit))) end
-      if step.explain then print(wrap(text_of(step.explain))) end
-      p.done[key] = true
-    end
+    after_wrong(state, step, p, key, want)
   end
-  save_progress()
   return passed
 end
 
-function labs.open(name)
-  local definition = find_lab(name)
-  local p = lab_progress(definition.name)
+-- Opens a lab where the student left it.
+local function open(definition)
+  local p = core.progress.get(definition.id)
   current = { definition = definition, index = math.min(p.step or 1, #definition.steps), hint = 0 }
   show_step(current)
+end
+
+function labs.open(name)
+  open(find_lab(name))
 end
 
 function labs.next()
   if not current then return print(say("no_lab")) end
   if current.index >= #current.definition.steps then
-    local p, right, questions = lab_progress(current.definition.name), 0, 0
+    local p, right, questions = core.progress.update(current.definition.id, "finished"), 0, 0
     for i, step in ipairs(current.definition.steps) do
       if step.ask then
         questions = questions + 1
-        if p.first_try and p.first_try[tostring(i)] then right = right + 1 end
+        if p.first_try[tostring(i)] then right = right + 1 end
       end
     end
-    p.finished = now()
-    save_progress()
     return print(say("finished", right, questions))
   end
   current.index, current.hint = current.index + 1, 0
@@ -442,32 +606,42 @@ end
 function labs.run()
   if not current then return print(say("no_lab")) end
   local code = step_of(current).run
-  if code then core.run_student_code(code) end
+  if code then run_experiment(current, code) end
 end
 
+-- Forgets a lab's progress (the open one when name is empty).
 function labs.reset(name)
-  name = name ~= "" and name or (current and current.definition.name)
-  if not name then return print(say("no_lab")) end
-  load_progress().labs[name] = nil
-  save_progress()
-  if current and current.definition.name == name then current.index = 1; show_step(current) end
+  local id
+  if name and name ~= "" then
+    id = core.lab_source(name) and name or current and current.definition.name == name and current.definition.id
+    if not id then id = find_lab(name).id end
+  else
+    id = current and current.definition.id
+  end
+  if not id then return print(say("no_lab")) end
+  core.progress.update(id, "reset")
+  if current and current.definition.id == id then current.index = 1; show_step(current) end
+end
+
+-- The status column of :labs.
+local function status_text(p, steps, questions)
+  if not p then return fmt("%d steps", steps) end
+  if p.finished then return "finished" end
+  local done = 0
+  for _ in pairs(p.done) do done = done + 1 end
+  return fmt("%d/%d answered", done, questions)
 end
 
 function labs.list()
-  local lines = {}
+  local lines, all = {}, core.progress.all()
   for _, name in ipairs(core.lab_names()) do
     local ok, definition = pcall(find_lab, name)
-    local p = load_progress().labs[name]
-    local done = 0
-    if p then for _ in pairs(p.done or {}) do done = done + 1 end end
-    local steps = ok and #definition.steps or 0
     local questions = 0
     if ok then for _, s in ipairs(definition.steps) do if s.ask then questions = questions + 1 end end end
     local title = ok and text_of(definition.spec.title) or "(does not load)"
     local pad = (" "):rep(math.max(1, 52 - display_width(title)))   -- by columns: Chinese titles line up
     lines[#lines + 1] = fmt("  %-12s %s%s%s", name, title, pad,
-                            p and p.finished and "finished" or p and fmt("%d/%d answered", done, questions) or
-                            fmt("%d steps", steps))
+                            status_text(all[name], ok and #definition.steps or 0, questions))
   end
   print(table.concat(lines, "\n"))
 end
@@ -486,16 +660,18 @@ end
 -- measured results can show it)}. Returns {lab=, step=, text=, holds=, skipped=} per claim.
 function labs.check_claims(name)
   local definition = find_lab(name)
+  local state = { definition = definition, index = 1, hint = 0 }
   local measured = device().backend == "gpu"
   local outcomes = {}
   for i, step in ipairs(definition.steps) do
-    if step.run then core.run_student_code(step.run) end
+    state.index = i
+    if step.run then run_experiment(state, step.run) end
     for _, claim in ipairs(step.claims or {}) do
       local outcome = { lab = definition.name, step = i, text = text_of(claim.text) }
       if claim.gpu and not measured then
         outcome.skipped = true
       else
-        local ok, holds = pcall(limited, claim.holds, context())
+        local ok, holds = pcall(guarded, where(state), claim.holds, context())
         outcome.holds = ok and holds == true
         if not ok then outcome.error = tostring(holds) end
       end
@@ -506,52 +682,65 @@ function labs.check_claims(name)
 end
 
 ---------------------------------------------------------------------------
--- Batch mode: warplab --lab NAME --answers FILE
+-- Batch mode: warplab --lab NAME --answers FILE [--save]
 ---------------------------------------------------------------------------
 
--- Runs every step: shows it, runs its experiment, takes answers from the file
--- in order (for a goal, a line of code to run, then it is checked). Returns
--- true when every question was answered right.
-function labs.batch(name, answers_path)
-  local file, why = io.open(answers_path)
-  if not file then error("cannot read answers " .. answers_path .. ": " .. tostring(why), 0) end
+local function read_answers(path)
+  local file, why = io.open(path)
+  local text = file and file:read("a")
+  if file then file:close() end
+  if not text then error(fmt("cannot read answers %s: %s", path, why or "is a directory"), 0) end
   local answers = {}
-  for line in file:lines() do
+  for line in (text .. "\n"):gmatch("(.-)\r?\n") do
     if not line:match("^%s*#") and line:match("%S") then answers[#answers + 1] = line end
   end
-  file:close()
-  current = nil   -- so that reset does not show step 1 of an open lab before the batch does
-  labs.reset(name)
+  return answers
+end
+
+-- One step of a batch run: shows it, runs its experiment, gives the next
+-- answers (for a goal, a line of code to run, then it is checked). Returns
+-- whether the step went right (its experiment ran, its question was
+-- answered right), and the next answer's index.
+local function batch_step(step, answers, next_answer)
+  show_step(current)
+  local ask = step.ask
+  if ask and ask.predict then
+    local prediction = answers[next_answer]
+    print("> :answer " .. tostring(prediction) .. "   (prediction)")
+    local ran = not step.run or run_experiment(current, step.run)
+    return labs.answer(prediction) == true and ran, next_answer + 1
+  end
+  local ran = true
+  if step.run then
+    print("> " .. visible(step.run):gsub("\n", "\n> "))
+    ran = run_experiment(current, step.run)
+  end
+  if not ask then return ran, next_answer end
+  local given = answers[next_answer]
+  if given == nil then error(fmt("the answers file has no answer for step %d", current.index), 0) end
+  if ask.goal then
+    print("> " .. given)
+    core.run_student_code(given)   -- the student's own line: full rights
+    given = ""
+  else
+    print("> :answer " .. given)
+  end
+  return labs.answer(given) == true and ran, next_answer + 1
+end
+
+-- Runs every step with the answers from a file; true when every question was
+-- answered right. The student's saved progress is left alone unless save.
+function labs.batch(name, answers_path, save)
+  local answers = read_answers(answers_path)
+  if not save then core.progress.use_memory() end
   local definition = find_lab(name)
+  core.progress.update(definition.id, "reset")
   current = { definition = definition, index = 1, hint = 0 }
-  local next_answer, all_right = 1, true
+  local next_answer, all_right, right = 1, true, nil
   for i, step in ipairs(definition.steps) do
     current.index = i
-    show_step(current)
-    local ask = step.ask
-    if ask and ask.predict then
-      local prediction = answers[next_answer]; next_answer = next_answer + 1
-      print("> :answer " .. tostring(prediction) .. "   (prediction)")
-      if step.run then core.run_student_code(step.run) end
-      all_right = labs.answer(prediction) and all_right
-    else
-      if step.run then
-        print("> " .. step.run:gsub("\n", "\n> "))
-        core.run_student_code(step.run)
-      end
-      if ask then
-        local given = answers[next_answer]; next_answer = next_answer + 1
-        if given == nil then error(fmt("the answers file has no answer for step %d", i), 0) end
-        if ask.goal then
-          print("> " .. given)
-          core.run_student_code(given)
-          given = ""
-        else
-          print("> :answer " .. given)
-        end
-        all_right = labs.answer(given) == true and all_right
-      end
-    end
+    right, next_answer = batch_step(step, answers, next_answer)
+    all_right = right and all_right
   end
   labs.next()
   return all_right

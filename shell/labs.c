@@ -1,7 +1,8 @@
 /*
 ** labs.c — what the lab runner (lua/labs.lua) needs from C: the labs built
 ** into the binary, where progress is kept, the terminal's width, the last
-** launch result, and running a student's code as the prompt would.
+** launch result, loading an experiment as the prompt would (in the lab's
+** sandbox), and running a student's code as the prompt would.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,27 @@ static int core_run_student_code(lua_State *L)
     return 0;
 }
 
+/* core.load_experiment(code, env): code loaded as the prompt loads it, its
+   globals in env (lab code's); the function, or nil and the syntax error. */
+static int core_load_experiment(lua_State *L)
+{
+    size_t length;
+    const char *code = luaL_checklstring(L, 1, &length);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (memchr(code, 0, length))
+        return luaL_error(L, "the code holds a NUL byte");
+    if (repl_load(code) != LUA_OK) {
+        lua_pushnil(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    lua_pushvalue(L, 2);
+    lua_setupvalue(L, -2, 1);   /* a main chunk's only upvalue is _ENV */
+    return 1;
+}
+
 static const luaL_Reg lab_functions[] = {
+    { "load_experiment", core_load_experiment },
     { "lab_source", core_lab_source },
     { "lab_names", core_lab_names },
     { "data_path", core_data_path },

@@ -230,6 +230,11 @@ static int load_chunk(const char *chunk)
     return status;
 }
 
+int repl_load(const char *code)
+{
+    return load_chunk(code);
+}
+
 /* Reads lines until they form a loadable chunk (or a syntax error, or Ctrl-C);
    the loaded function or the error is left on the stack. */
 static enum read_status read_chunk(char **chunk, int *status)

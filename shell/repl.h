@@ -16,6 +16,9 @@ const char *command_name(int i);
 
 /* Runs code as if typed at the prompt: expressions print, record() sees it. */
 void repl_run_code(const char *code);
+/* Loads code as the prompt does (an expression returns its value); pushes
+   the function, or the error; returns LUA_OK or the load status. */
+int repl_load(const char *code);
 
 /* Installs warplab's completion into readline. */
 void complete_install(void);

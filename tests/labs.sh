@@ -49,6 +49,26 @@ result "a lab cannot load chunks" $?
 grep -q "ran too long" "$tmp/out-forever"
 result "a lab that loops forever is stopped" $?
 
+# A batch run leaves the student's own progress alone, and a lab file called
+# tour.lua elsewhere has a record of its own, not the built-in tour's.
+XDG_DATA_HOME="$tmp/own" "$warplab" --sim -e "
+  local labs = debug.getregistry()['warplab.core'].labs
+  labs.open('tour'); labs.next(); labs.next()" > /dev/null 2>&1
+before=$(cat "$tmp/own/warplab/progress.json")
+XDG_DATA_HOME="$tmp/own" "$warplab" --sim --lab tour --answers "$answers/tour.txt" > "$tmp/out" 2>&1
+[ "$(cat "$tmp/own/warplab/progress.json")" = "$before" ] && grep -q '"step": 3' "$tmp/own/warplab/progress.json"
+result "a batch run does not touch the student's progress" $?
+mkdir -p "$tmp/other"
+cp "${srcdir:-.}/labs/tour.lua" "$tmp/other/tour.lua"
+XDG_DATA_HOME="$tmp/own" "$warplab" --sim -e "
+  local core = debug.getregistry()['warplab.core']
+  core.labs.open('$tmp/other/tour.lua'); core.labs.next()
+  local all = core.progress.all()
+  local real = core.realpath('$tmp/other/tour.lua')
+  print(all.tour.step, all['file:' .. real].step)" > "$tmp/out" 2>&1
+tail -1 "$tmp/out" | grep -q "^3	2$"
+result "a lab file named tour.lua keeps its progress apart from the built-in tour" $?
+
 # kill -9 while progress is being saved, over and over: the file is always whole.
 survived=0
 for round in 1 2 3 4 5; do

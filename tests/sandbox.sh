@@ -1,0 +1,99 @@
+#!/bin/sh
+# sandbox.sh — hostile labs (tests/hostile/*.lua), each of which must be
+# contained: no command runs, the host's tables stay the host's, budgets that
+# lab code cannot catch (pcall, xpcall, Ctrl-C, work done in C, memory), the
+# student's results unchanged by answer functions, nothing that drives the
+# terminal, and the code shown is the code run.
+warplab=${WARPLAB:-./warplab}
+hostile=${srcdir:-.}/tests/hostile
+count=0 failed=0
+result() {   # result NAME STATUS(0 ok)
+  count=$((count + 1))
+  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
+
+# batch LAB [ANSWERS]: runs a hostile lab in batch (in $tmp, at most 60 s); output in $tmp/LAB.out, status in $tmp/LAB.status.
+batch() {
+  printf '%s\n' "${2:-}" > "$tmp/$1.answers"
+  (cd "$tmp" && timeout 60 "$warplab" --sim --lab "$hostile/$1.lua" --answers "$tmp/$1.answers" > "$tmp/$1.out" 2>&1
+   echo $? > "$tmp/$1.status")
+  echo "#   $1: exit $(cat "$tmp/$1.status"), $(grep -m1 -e 'error' -e 'warplab:' "$tmp/$1.out" | cut -c1-100)"
+}
+status_of() { cat "$tmp/$1.status"; }
+
+batch shell
+[ ! -e "$tmp/ESCAPED" ] && grep -q "global 'os'" "$tmp/shell.out"
+result "an experiment that runs a command in batch mode runs nothing and says why" $?
+
+batch carriage
+grep -q "print('hidden ran')\\\\rlaunch" "$tmp/carriage.out" && ! grep -q "$(printf '\r')" "$tmp/carriage.out" &&
+  grep -q "^hidden ran" "$tmp/carriage.out"
+result "an experiment's carriage return is shown as \\r, and what is shown is what runs" $?
+
+batch tables 32
+[ "$(status_of tables)" = 0 ] && ! grep -q PWNED "$tmp/tables.out" && grep -q "13% useful" "$tmp/tables.out"
+result "a lab that replaces string.rep, string.format, math.floor and table.concat changes only its own copies" $?
+
+batch methods
+[ "$(status_of methods)" = 0 ] && grep -q "100% useful" "$tmp/methods.out" && grep -q "Lab finished" "$tmp/methods.out"
+result "a looping string.rep of the lab's own never reaches the host's saves or printing" $?
+
+for lab in catch xcatch pattern; do
+  batch $lab
+  [ "$(status_of $lab)" = 1 ] && grep -q "ran too long" "$tmp/$lab.out"
+  result "budget: $(sed -n 's/^-- //p' "$hostile/$lab.lua" | head -1)" $?
+done
+
+for lab in rep memory; do
+  batch $lab
+  [ "$(status_of $lab)" = 1 ] && grep -q "more than 256 MiB" "$tmp/$lab.out"
+  result "memory cap: $(sed -n 's/^-- //p' "$hostile/$lab.lua" | head -1)" $?
+done
+
+# Ctrl-C while the lab's pcall would catch it (SIGINT from here; the shell runs in the background).
+(cd "$tmp" && exec "$warplab" --sim --lab "$hostile/interrupt.lua" --answers /dev/null > "$tmp/interrupt.out" 2>&1) &
+pid=$!
+sleep 2
+kill -INT $pid
+stopped=no
+for tick in 1 2 3 4 5 6 7 8 9 10; do
+  kill -0 $pid 2>/dev/null || { stopped=yes; break; }
+  sleep 1
+done
+[ $stopped = yes ] || kill -9 $pid
+wait $pid
+interrupted=$?
+echo "#   interrupt: stopped=$stopped exit $interrupted, $(head -1 "$tmp/interrupt.out")"
+[ $stopped = yes ] && [ $interrupted = 1 ] && grep -q "interrupted!" "$tmp/interrupt.out"
+result "Ctrl-C ends lab code that catches errors in a loop of launches" $?
+
+printf '4\n' > "$tmp/rewrite.answers"
+(cd "$tmp" && timeout 60 "$warplab" --sim -e "
+  local core = debug.getregistry()['warplab.core']
+  local right = core.labs.batch('$hostile/rewrite.lua', '$tmp/rewrite.answers')
+  local r = core.last_result()
+  print(right, r.kernel, r.params.n, r.load.sectors_per_request, rawget(_G, 'r') == r)" > "$tmp/rewrite.out" 2>&1)
+tail -1 "$tmp/rewrite.out" | grep -q "^true	copy	1024	4.0	true$"
+result "an answer function sees a copy: the student's result and their r are unchanged" $?
+
+batch escapes 1
+esc=$(printf '\033') bel=$(printf '\007') csi=$(printf '\302\233')
+! grep -q -e "$esc" -e "$bel" -e "$csi" "$tmp/escapes.out" && grep -q "clear.*screen" "$tmp/escapes.out" &&
+  grep -q "$(printf '\357\277\275')" "$tmp/escapes.out" && grep -q "Correct" "$tmp/escapes.out"
+result "lab text, titles, questions, hints and print() reach the terminal without escapes; bad UTF-8 shows as U+FFFD" $?
+
+(cd "$tmp" && timeout 60 "$warplab" --sim -e "
+  local core = debug.getregistry()['warplab.core']
+  core.labs.batch('$hostile/hand-over.lua', '/dev/null')
+  print(type(launch), type(print), type(string.rep), type(config), kept, r)" > "$tmp/hand-over.out" 2>&1)
+tail -1 "$tmp/hand-over.out" | grep -q "^function	function	function	function	42	1$"
+result "an experiment's variables reach the student, but never over their functions or libraries" $?
+
+batch bad-fields
+[ "$(status_of bad-fields)" = 1 ] && grep -q "lab bad-fields, step 2: 'run' must be Lua code" "$tmp/bad-fields.out"
+result "a step whose experiment is not code: one line naming the step and field" $?
+
+echo "1..$count"
+[ "$failed" = 0 ]
