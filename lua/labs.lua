@@ -373,6 +373,10 @@ end
 
 -- The lab called name: built in, or a file path (known by its real path: its progress is its own).
 local function find_lab(name)
+  if type(name) ~= "string" or name:find("%z") then
+    error(fmt("bad lab name (a name or a .lua file expected, got %s)",
+              type(name) == "string" and "a name with a NUL byte" or type(name)), 0)
+  end
   local text = core.lab_source(name)
   if text then return labs.load(name, text) end
   if name:find("%.lua$") then
@@ -441,14 +445,16 @@ local function show_step(state)
   core.progress.update(state.definition.id, "step", state.index)
 end
 
--- Whether a value is plain data all through (no functions): what an experiment may hand the student.
-local function is_data(value, seen)
+-- Whether a value is plain data all through (no functions), at most 32
+-- tables deep: what an experiment may hand the student.
+local function is_data(value, seen, depth)
   local kind = type(value)
   if kind == "function" or kind == "thread" or kind == "userdata" then return false end
   if kind ~= "table" or seen[value] then return true end
+  if depth > 32 then return false end
   seen[value] = true
   for k, v in next, value do
-    if not (is_data(k, seen) and is_data(v, seen)) then return false end
+    if not (is_data(k, seen, depth + 1) and is_data(v, seen, depth + 1)) then return false end
   end
   return true
 end
@@ -458,8 +464,8 @@ end
 local function hand_over(globals)
   for name, value in next, globals do
     local theirs = rawget(_G, name)
-    if type(name) == "string" and allowed[name] == nil and name ~= "_G" and is_data(value, {}) and
-       (theirs == nil or is_data(theirs, {})) then
+    if type(name) == "string" and allowed[name] == nil and name ~= "_G" and is_data(value, {}, 0) and
+       (theirs == nil or is_data(theirs, {}, 0)) then
       rawset(_G, name, value)
     end
   end

@@ -95,5 +95,11 @@ batch bad-fields
 [ "$(status_of bad-fields)" = 1 ] && grep -q "lab bad-fields, step 2: 'run' must be Lua code" "$tmp/bad-fields.out"
 result "a step whose experiment is not code: one line naming the step and field" $?
 
+"$warplab" --sim -e "
+  local labs = debug.getregistry()['warplab.core'].labs
+  for _, name in ipairs({ 'tour\\0x', '/etc/passwd\\0.lua' }) do print(pcall(labs.open, name)) end" > "$tmp/nul.out" 2>&1
+[ "$(grep -c "^false	bad lab name (a name or a .lua file expected, got a name with a NUL byte)$" "$tmp/nul.out")" = 2 ]
+result "a lab name with a NUL byte is refused, never read as the name before it" $?
+
 echo "1..$count"
 [ "$failed" = 0 ]
