@@ -1,7 +1,9 @@
 #!/bin/sh
 # charts.sh — the exact text of a sweep's table and chart, in Unicode and in
 # ASCII (tests/golden/); --format csv and json on stdout; no progress bar
-# when stderr is not a terminal.
+# when stderr is not a terminal; plot() runs no shell whatever its title and
+# file name hold (PNG through gnuplot when installed), and a second argument
+# that is not a table of options is one clear line.
 warplab=${WARPLAB:-./warplab}
 golden=${srcdir:-.}/tests/golden
 count=0 failed=0
@@ -34,6 +36,35 @@ result "--format json prints a result that parses back" $?
 "$warplab" --sim -e 'sweep("offset", {offset = range(0, 15)})' > /dev/null 2> "$tmp/stderr"
 ! grep -q 'launches \[' "$tmp/stderr"
 result "no progress bar when stderr is a pipe (a sweep of over a second)" $?
+
+# plot() starts no shell: a title or file name with $(...) or backquotes is only text.
+mkdir "$tmp/inject"
+sweep_code="rs = sweep('strided', {stride = pow2(0, 3), n = 4096})"
+title='$(touch made-by-title) `touch made-by-backquote`'
+for kind in svg png; do
+  (cd "$tmp/inject" && "$warplab" --sim -e "$sweep_code
+    print(plot(rs, {file = 'p\`touch made-by-name\`\$(touch made-by-dollar).$kind', title = [[$title]]}))") \
+    > "$tmp/inject-$kind.out" 2>&1
+done
+ls "$tmp/inject" | sed 's/^/#   /'
+[ -z "$(ls "$tmp/inject" | grep '^made-by')" ] && [ -s "$tmp/inject/p\`touch made-by-name\`\$(touch made-by-dollar).svg" ]
+result "plot with a title of \$(touch X) and a file name with backquotes runs nothing (SVG written)" $?
+if command -v gnuplot > /dev/null; then
+  head -c 4 "$tmp/inject/p\`touch made-by-name\`\$(touch made-by-dollar).png" | grep -q PNG
+  result "... and through gnuplot, the PNG is written under that very name" $?
+else
+  echo "ok $((count = count + 1)) - plot's PNG through gnuplot # SKIP gnuplot not installed (apt-get install gnuplot-nox)"
+fi
+
+# plot()'s second argument: a table of options, each of its type, else one clear line.
+for options in 5 '"mychart.svg"' '{file = true}' '{title = 5}' '{flie = "x.svg"}'; do
+  (cd "$tmp/inject" && "$warplab" --sim -e "$sweep_code; plot(rs, $options)") > /dev/null 2> "$tmp/bad-options.err"
+  status=$?
+  [ $status = 1 ] && head -1 "$tmp/bad-options.err" | grep -q "bad argument #2 to 'plot' (" &&
+    [ ! -e "$tmp/inject/plot.svg" ] && [ ! -e "$tmp/inject/mychart.svg" ]
+  result "plot(rs, $options): one bad-argument line, no file written" $?
+  [ $status = 1 ] || sed 's/^/#   /' "$tmp/bad-options.err"
+done
 
 echo "1..$count"
 [ "$failed" = 0 ]
