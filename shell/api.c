@@ -667,6 +667,20 @@ static int core_write(lua_State *L)
     return 0;
 }
 
+/* core.capture(true): from now on the one writer keeps what it gets instead
+   of showing it; core.capture(false) stops and returns it (for tests). */
+static int core_capture(lua_State *L)
+{
+    size_t length;
+    if (lua_toboolean(L, 1)) {
+        out_capture_start();
+        return 0;
+    }
+    const char *text = out_capture_stop(&length);
+    lua_pushlstring(L, text, length);
+    return 1;
+}
+
 /* core.format(): "table", "csv" or "json" (--format). */
 static int core_format(lua_State *L)
 {
@@ -793,6 +807,7 @@ static const luaL_Reg core_functions[] = {
     { "warp", core_warp },
     { "launch_many", core_launch_many },
     { "write", core_write },
+    { "capture", core_capture },
     { "fancy", core_fancy },
     { "lang", core_lang },
     { "format", core_format },

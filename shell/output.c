@@ -1,6 +1,7 @@
 /*
 ** output.c — stdout and stderr writers.
 */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,25 +9,91 @@
 #include <unistd.h>
 #include "output.h"
 
+static struct {
+    int capturing;            /* out_capture_start: kept in text instead of shown */
+    char *text;
+    size_t length, capacity;
+    int write_error;          /* errno of the first write to stdout that failed, else 0 */
+    int finished;             /* out_finish closed stdout */
+} output;
+
+/* Keeps text in the capture buffer; what does not fit in memory is dropped. */
+static void capture(const char *text, size_t length)
+{
+    if (output.length + length + 1 > output.capacity) {
+        size_t capacity = (output.length + length + 1) * 2;
+        char *bigger = realloc(output.text, capacity);
+        if (!bigger)
+            return;
+        output.text = bigger;
+        output.capacity = capacity;
+    }
+    memcpy(output.text + output.length, text, length);
+    output.length += length;
+    output.text[output.length] = 0;
+}
+
 void out_write(const char *text, size_t length)
 {
-    fwrite(text, 1, length, stdout);
-    fflush(stdout);
+    if (output.capturing) {
+        capture(text, length);
+        return;
+    }
+    errno = 0;
+    if ((fwrite(text, 1, length, stdout) != length || fflush(stdout) != 0) && !output.write_error)
+        output.write_error = errno ? errno : EIO;
 }
 
 void out_printf(const char *format, ...)
 {
+    char small[1024], *text = small;
     va_list args;
     va_start(args, format);
-    vfprintf(stdout, format, args);
+    int length = vsnprintf(small, sizeof small, format, args);
     va_end(args);
-    fflush(stdout);
+    if (length < 0)
+        return;
+    if ((size_t)length >= sizeof small && (text = malloc((size_t)length + 1)) != NULL) {
+        va_start(args, format);
+        vsnprintf(text, (size_t)length + 1, format, args);
+        va_end(args);
+    }
+    out_write(text ? text : small, text ? (size_t)length : sizeof small - 1);
+    if (text != small)
+        free(text);
+}
+
+void out_capture_start(void)
+{
+    output.capturing = 1;
+    output.length = 0;
+    if (output.text)
+        output.text[0] = 0;
+}
+
+const char *out_capture_stop(size_t *length)
+{
+    output.capturing = 0;
+    *length = output.length;
+    return output.text ? output.text : "";
+}
+
+int out_finish(void)
+{
+    errno = 0;
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !output.write_error)
+        output.write_error = errno ? errno : EIO;
+    if (fclose(stdout) != 0 && !output.write_error)
+        output.write_error = errno ? errno : EIO;
+    output.finished = 1;
+    return output.write_error;
 }
 
 void notice(const char *format, ...)
 {
     va_list args;
-    fflush(stdout);
+    if (!output.finished)
+        fflush(stdout);
     fputs("warplab: ", stderr);
     va_start(args, format);
     vfprintf(stderr, format, args);

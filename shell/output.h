@@ -9,6 +9,13 @@
 
 void out_write(const char *text, size_t length);
 void out_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* Tests: from out_capture_start on, what the writer gets is kept instead of
+   shown; out_capture_stop returns it (valid until the next start). */
+void out_capture_start(void);
+const char *out_capture_stop(size_t *length);
+/* Flushes and closes stdout at exit: 0, or the errno of the first write that
+   failed (a full disk, /dev/full), so the exit status can say so. */
+int out_finish(void);
 /* Notices and errors: to stderr, one line each, "warplab: " first. */
 void notice(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* "512 B", "4.2 MB", "1.07 GB": decimal units, as memory sizes are quoted to students. */

@@ -113,6 +113,7 @@ int session_run(const char *code, const char *chunk_name, int nresults)
    has passed again ends the process with a TAP "Bail out!". */
 static struct {
     lua_State *thread;            /* the call being watched */
+    unsigned limit;               /* its limit in seconds */
     volatile sig_atomic_t fired;  /* how often the alarm went off for it */
 } watchdog;
 
@@ -134,6 +135,7 @@ static void on_alarm(int signal_number)
     }
     interrupt_requested = 1;   /* the model and the backends stop at it */
     lua_sethook(watchdog.thread, watchdog_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    alarm(watchdog.limit);
 }
 
 /* core.prompt_call(limit, fn, ...): calls fn(...) as the prompt calls a chunk,
@@ -154,10 +156,11 @@ static int core_prompt_call(lua_State *L)
     struct sigaction action = { .sa_handler = on_alarm }, previous;
     sigemptyset(&action.sa_mask);
     watchdog.thread = thread;
+    watchdog.limit = (unsigned)limit;
     watchdog.fired = 0;
     if (limit > 0) {
         sigaction(SIGALRM, &action, &previous);
-        alarm((unsigned)limit);
+        alarm(watchdog.limit);
     }
     int status = protected_call(thread, nargs, LUA_MULTRET);
     if (limit > 0) {
