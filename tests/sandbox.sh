@@ -9,7 +9,7 @@ hostile=${srcdir:-.}/tests/hostile
 count=0 failed=0
 result() {   # result NAME STATUS(0 ok)
   count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
+  if [ "$2" = 0 ]; then printf "ok %d - %s\n" $count "$1"; else failed=$((failed + 1)); printf "not ok %d - %s\n" $count "$1"; fi
 }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
