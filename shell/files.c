@@ -275,16 +275,17 @@ static int core_find_program(lua_State *L)
     return 1;
 }
 
-/* The argument vector of core.spawn from the list at index 1, NULL-terminated, owned by Lua. */
+/* The argument vector of core.spawn from the list at index 1, NULL-terminated, owned by Lua.
+   Raw access only: no metamethod can hand out a string that is collected before the spawn. */
 static char **check_argv(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer count = luaL_len(L, 1);
+    lua_Integer count = (lua_Integer)lua_rawlen(L, 1);
     luaL_argcheck(L, count >= 1, 1, "a list of strings expected (the program, then its arguments)");
     char **argv = lua_newuserdatauv(L, (size_t)(count + 1) * sizeof *argv, 0);
     for (lua_Integer i = 1; i <= count; i++) {
         size_t length;
-        if (lua_geti(L, 1, i) != LUA_TSTRING)
+        if (lua_rawgeti(L, 1, i) != LUA_TSTRING)
             luaL_argerror(L, 1, lua_pushfstring(L, "item %d is a %s, a string expected", (int)i, luaL_typename(L, -1)));
         argv[i - 1] = (char *)lua_tolstring(L, -1, &length);   /* the list keeps the string alive */
         if (strlen(argv[i - 1]) != length)
@@ -314,7 +315,8 @@ static void check_redirections(lua_State *L, const char *files[REDIRECTIONS])
         files[i] = NULL;
         if (lua_isnil(L, 2))
             continue;
-        int type = lua_getfield(L, 2, redirections[i].option);
+        lua_pushstring(L, redirections[i].option);
+        int type = lua_rawget(L, 2);   /* raw: the string must be the one the table keeps */
         if (type == LUA_TSTRING)
             files[i] = lua_tostring(L, -1);
         else if (type != LUA_TNIL)
