@@ -224,10 +224,12 @@ local function set_aside(path, problem)
   end
   local ok, why = os.rename(path, aside)
   if ok then tell("corrupt", path, problem, aside) else tell_once("corrupt_stays", path, problem, tostring(why)) end
+  return ok, why
 end
 
 -- What the progress file holds, repaired; a damaged file is set aside and empty data
--- returned. nil and the reason when the file is there but cannot be read.
+-- returned. nil and the reason when the file is there but cannot be read (or is
+-- damaged and cannot be set aside: a save must not write over it then).
 local function read_disk(path)
   local text, why, errno = core.read_file(path)
   if not text then
@@ -236,7 +238,8 @@ local function read_disk(path)
   end
   local data, problem = json.decode(text)
   if type(data) ~= "table" or getmetatable(data) or type(data.labs) ~= "table" or getmetatable(data.labs) then
-    set_aside(path, problem or "not a progress file: no table of labs")
+    local moved, why_not = set_aside(path, problem or "not a progress file: no table of labs")
+    if not moved then return nil, path .. ": " .. tostring(why_not) end
     return empty()
   end
   repair(data)
