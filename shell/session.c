@@ -34,30 +34,48 @@ static const struct {
 
 struct session session;
 
-/* Keeps the traceback lines that point into Lua code the user wrote:
-   C frames and the chunk's own frame say nothing new. At most five. */
+/* Whether a stack frame runs code the user wrote: a Lua function (not a
+   chunk's own frame) from a chunk that is not one of the built-in modules. */
+static int is_user_frame(const lua_Debug *ar)
+{
+    if (strcmp(ar->what, "Lua") != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof lua_modules / sizeof lua_modules[0]; i++)
+        if (strcmp(ar->source, lua_modules[i].name) == 0)
+            return 0;
+    return 1;
+}
+
+/* One frame as luaL_traceback writes it: "stdin:3: in function 'f'". */
+static void push_frame_text(lua_State *L, const lua_Debug *ar)
+{
+    if (*ar->namewhat)
+        lua_pushfstring(L, "%s:%d: in %s '%s'", ar->short_src, ar->currentline,
+                        strcmp(ar->namewhat, "global") == 0 ? "function" : ar->namewhat, ar->name);
+    else
+        lua_pushfstring(L, "%s:%d: in function <%s:%d>", ar->short_src, ar->currentline, ar->short_src,
+                        ar->linedefined);
+}
+
+/* The message, then the frames of functions the user wrote (at most five),
+   so that an API misuse stays one line and an error inside the user's own
+   function says where. Frames of C and of the built-in modules say nothing
+   to the user. */
 static void push_short_traceback(lua_State *L, const char *message)
 {
     luaL_Buffer b;
+    lua_Debug ar;
     int kept = 0;
-    luaL_traceback(L, L, NULL, 2);
-    const char *line = lua_tostring(L, -1);
     luaL_buffinit(L, &b);
     luaL_addstring(&b, message);
-    while (line && (line = strchr(line, '\n')) != NULL) {
-        const char *start = ++line, *end = strchr(start, '\n');
-        size_t length = end ? (size_t)(end - start) : strlen(start);
-        int useful = memmem(start, length, "[C]", 3) == NULL &&
-                     memmem(start, length, "in main chunk", 13) == NULL &&
-                     memmem(start, length, "(...tail calls...)", 18) == NULL &&
-                     memmem(start, length, "prelude", 7) == NULL;
-        if (useful && kept++ < 5) {
-            luaL_addstring(&b, kept == 1 ? "\n  traceback:\n  " : "\n  ");
-            luaL_addlstring(&b, start, length);
-        }
+    for (int level = 1; kept < 5 && lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sln", &ar) || !is_user_frame(&ar))
+            continue;
+        luaL_addstring(&b, kept++ ? "\n  \t" : "\n  traceback:\n  \t");
+        push_frame_text(L, &ar);
+        luaL_addvalue(&b);
     }
     luaL_pushresult(&b);
-    lua_remove(L, -2);
 }
 
 /* Message handler: the error text plus a short traceback. */
