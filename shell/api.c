@@ -23,17 +23,106 @@
 #include "registry.h"
 #include "session.h"
 
-/* The family named by argument arg, or an argument error naming the nearest ones. */
-static const struct family *check_family(lua_State *L, int arg)
+/* How many bytes the UTF-8 sequence at s (length bytes left) takes; 0 when it is not one. */
+static size_t utf8_sequence(const unsigned char *s, size_t length)
 {
-    const char *name = luaL_checkstring(L, arg);
-    const struct family *f = family_find(name);
-    if (f)
-        return f;
+    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+             : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (n == 0 || n > length)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Adds the string at idx between marks: control characters, the mark and
+   bytes that are not UTF-8 escaped, cut after QUOTED_MAX bytes with "...". */
+static void add_quoted_string(luaL_Buffer *b, lua_State *L, int idx, char mark)
+{
+    static const char *const escapes[32] = { [0] = "\\0", ['\t'] = "\\t", ['\n'] = "\\n", ['\r'] = "\\r" };
+    size_t length, i = 0;
+    const unsigned char *s = (const unsigned char *)lua_tolstring(L, idx, &length);
+    luaL_addchar(b, mark);
+    while (i < length && i < QUOTED_MAX) {
+        size_t n = s[i] >= 0x80 ? utf8_sequence(s + i, length - i) : 1;
+        char code[8];
+        if (s[i] < 32 || s[i] == 127)
+            luaL_addstring(b, s[i] < 32 && escapes[s[i]] ? escapes[s[i]]
+                                                         : (snprintf(code, sizeof code, "\\%d", s[i]), code));
+        else if (s[i] == (unsigned char)mark || s[i] == '\\')
+            luaL_addchar(b, '\\'), luaL_addchar(b, (char)s[i]);
+        else if (n == 0)
+            luaL_addstring(b, (snprintf(code, sizeof code, "\\x%02X", s[i]), code));
+        else
+            luaL_addlstring(b, (const char *)s + i, n);
+        i += n ? n : 1;
+    }
+    luaL_addchar(b, mark);
+    if (i < length)
+        luaL_addstring(b, "...");
+}
+
+const char *push_quoted(lua_State *L, int idx, char mark)
+{
+    idx = lua_absindex(L, idx);
+    int type = lua_type(L, idx);
+    if (type == LUA_TSTRING) {
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        add_quoted_string(&b, L, idx, mark);
+        luaL_pushresult(&b);
+    } else if (type == LUA_TNUMBER) {
+        lua_Number x = lua_tonumber(L, idx);
+        lua_pushvalue(L, idx);
+        lua_tostring(L, -1);   /* the number as Lua writes it, no metamethod */
+        if (x != x) {
+            lua_pop(L, 1);
+            lua_pushliteral(L, "nan");   /* not "-nan", as printf may write it */
+        }
+    } else if (type == LUA_TBOOLEAN || type == LUA_TNIL || type == LUA_TNONE) {
+        lua_pushstring(L, type == LUA_TBOOLEAN ? (lua_toboolean(L, idx) ? "true" : "false")
+                          : type == LUA_TNIL ? "nil" : "no value");
+    } else {
+        int name = luaL_getmetafield(L, idx, "__name");
+        if (name != LUA_TSTRING) {
+            if (name != LUA_TNIL)
+                lua_pop(L, 1);
+            lua_pushstring(L, luaL_typename(L, idx));
+        }
+    }
+    return lua_tostring(L, -1);
+}
+
+/* Whether the string at idx holds a NUL byte (which C would cut it at). */
+static int has_nul(lua_State *L, int idx)
+{
+    size_t length;
+    const char *text = lua_tolstring(L, idx, &length);
+    return memchr(text, 0, length) != NULL;
+}
+
+/* Finds the kernel named by the value at idx: 0 and *found, or 1 with what
+   is wrong pushed ("unknown kernel 'x'; did you mean ...", naming them all). */
+static int kernel_problem(lua_State *L, int idx, const struct family **found)
+{
+    int type = lua_type(L, idx);
+    if (type != LUA_TSTRING && type != LUA_TNUMBER) {
+        lua_pushfstring(L, "string expected, got %s", push_quoted(L, idx, '\''));
+        return 1;
+    }
+    if (has_nul(L, idx)) {
+        lua_pushfstring(L, "kernel name %s contains a NUL byte", push_quoted(L, idx, '\''));
+        return 1;
+    }
+    const char *name = lua_tostring(L, idx);
+    if ((*found = family_find(name)) != NULL)
+        return 0;
     const struct family *near = family_nearest(name);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    lua_pushfstring(L, "unknown kernel '%s'", name);
+    lua_pushfstring(L, "unknown kernel %s", push_quoted(L, idx, '\''));
+    lua_remove(L, -2);
     luaL_addvalue(&b);
     if (near) {
         lua_pushfstring(L, "; did you mean '%s'?", near->name);
@@ -46,8 +135,36 @@ static const struct family *check_family(lua_State *L, int arg)
     }
     luaL_addstring(&b, ")");
     luaL_pushresult(&b);
-    luaL_argerror(L, arg, lua_tostring(L, -1));
-    return NULL;
+    return 1;
+}
+
+/* The family named by argument arg, or an argument error naming the nearest ones. */
+static const struct family *check_family(lua_State *L, int arg)
+{
+    const struct family *f = NULL;
+    if (kernel_problem(L, arg, &f))
+        luaL_argerror(L, arg, lua_tostring(L, -1));
+    return f;
+}
+
+/* core.kernel_problem(name): nil when name is a kernel, else what is wrong
+   with it, for the messages of the API functions written in Lua. */
+static int core_kernel_problem(lua_State *L)
+{
+    const struct family *f;
+    lua_settop(L, 1);
+    if (!kernel_problem(L, 1, &f))
+        lua_pushnil(L);
+    return 1;
+}
+
+/* core.quote(value [, mark]): the value as a message shows it (see push_quoted). */
+static int core_quote(lua_State *L)
+{
+    const char *mark = luaL_optstring(L, 2, "'");
+    lua_settop(L, 1);
+    push_quoted(L, 1, mark[0] ? mark[0] : '\'');
+    return 1;
 }
 
 /* A block shape {x, y} on top of the stack into slot i of p. */
@@ -77,12 +194,12 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
     char why[512];
     if (d->type == PARAM_CHOICE) {
         char allowed[256];
-        const char *text = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int index = text ? param_choice_index(d, text) : -1;
+        int is_text = lua_type(L, -1) == LUA_TSTRING && !has_nul(L, -1);
+        int index = is_text ? param_choice_index(d, lua_tostring(L, -1)) : -1;
         param_describe(d, allowed, sizeof allowed);
         if (index < 0) {
             lua_pushfstring(L, "'%s' must be %s, got %s", d->name, allowed,
-                            text ? lua_pushfstring(L, "\"%s\"", text) : luaL_typename(L, -1));
+                            lua_type(L, -1) == LUA_TSTRING ? push_quoted(L, -1, '"') : luaL_typename(L, -1));
             luaL_argerror(L, arg, lua_tostring(L, -1));
         }
         p->v[i] = index;
@@ -115,7 +232,7 @@ struct option_decl {
 
 static int read_cache(lua_State *L, struct measure_options *o)
 {
-    const char *text = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    const char *text = lua_type(L, -1) == LUA_TSTRING && !has_nul(L, -1) ? lua_tostring(L, -1) : "";
     if (strcmp(text, "cold") && strcmp(text, "warm"))
         return -1;
     o->warm = strcmp(text, "warm") == 0;
@@ -134,7 +251,8 @@ static int read_min_samples(lua_State *L, struct measure_options *o)
 
 static int read_budget_ms(lua_State *L, struct measure_options *o)
 {
-    if (lua_type(L, -1) != LUA_TNUMBER || lua_tonumber(L, -1) <= 0 || lua_tonumber(L, -1) > 60000)
+    double ms = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !(ms > 0 && ms <= 60000))   /* NaN is neither */
         return -1;
     o->budget_ms = lua_tonumber(L, -1);
     return 0;
@@ -159,7 +277,7 @@ static int read_counters(lua_State *L, struct measure_options *o)
 static int read_profile(lua_State *L, struct measure_options *o)
 {
     const struct device_profile *profile =
-        lua_type(L, -1) == LUA_TSTRING ? profile_find(lua_tostring(L, -1)) : NULL;
+        lua_type(L, -1) == LUA_TSTRING && !has_nul(L, -1) ? profile_find(lua_tostring(L, -1)) : NULL;
     if (!profile)
         return -1;
     o->profile = profile;
@@ -193,17 +311,19 @@ static const char *option_names(char *out, size_t size)
     return out;
 }
 
-static void unknown_param(lua_State *L, int arg, const struct family *f, const char *name)
+/* The parameter name at stack index key is none of f's: an argument error naming the valid ones. */
+static void unknown_param(lua_State *L, int arg, const struct family *f, int key)
 {
     char names[512], option_list[128];
-    const char *near = param_nearest(f, name);
+    const char *near = has_nul(L, key) ? NULL : param_nearest(f, lua_tostring(L, key));
+    const char *name = push_quoted(L, key, '\'');
     param_names(f, names, sizeof names);
     option_names(option_list, sizeof option_list);
     if (near)
-        lua_pushfstring(L, "unknown parameter '%s' for '%s'; did you mean '%s'? (valid: %s; options: %s)",
+        lua_pushfstring(L, "unknown parameter %s for '%s'; did you mean '%s'? (valid: %s; options: %s)",
                         name, f->name, near, names, option_list);
     else
-        lua_pushfstring(L, "unknown parameter '%s' for '%s' (valid: %s; options: %s)", name, f->name,
+        lua_pushfstring(L, "unknown parameter %s for '%s' (valid: %s; options: %s)", name, f->name,
                         names, option_list);
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
@@ -213,7 +333,7 @@ static void read_option(lua_State *L, int arg, const struct option_decl *d, stru
 {
     if (d->read(L, o) == 0)
         return;
-    lua_pushfstring(L, "'%s' must be %s, got %s", d->name, d->expected, luaL_tolstring(L, -1, NULL));
+    lua_pushfstring(L, "'%s' must be %s, got %s", d->name, d->expected, push_quoted(L, -1, '"'));
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
@@ -232,13 +352,13 @@ static void check_params(lua_State *L, int table, int arg, const struct family *
     while (lua_next(L, table)) {
         if (lua_type(L, -2) != LUA_TSTRING)
             luaL_argerror(L, arg, "parameter names must be strings, as in {stride=4}");
-        const char *name = lua_tostring(L, -2);
-        int i = param_index(f, name);
-        const struct option_decl *option = i < 0 ? find_option(name) : NULL;
+        const char *name = has_nul(L, -2) ? "" : lua_tostring(L, -2);   /* "stride\0" is no parameter */
+        int i = *name ? param_index(f, name) : -1;
+        const struct option_decl *option = i < 0 && *name ? find_option(name) : NULL;
         if (option)
             read_option(L, arg, option, o);
         else if (i < 0)
-            unknown_param(L, arg, f, name);
+            unknown_param(L, arg, f, lua_gettop(L) - 1);
         else
             read_param(L, arg, f, i, p);
         lua_pop(L, 1);
@@ -266,11 +386,13 @@ static int api_config(lua_State *L)
         luaL_argexpected(L, lua_type(L, 1) == LUA_TTABLE, 1, "table of settings");
         lua_pushnil(L);
         while (lua_next(L, 1)) {
-            const char *name = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?";
-            const struct option_decl *option = find_option(name);
+            if (lua_type(L, -2) != LUA_TSTRING)
+                luaL_argerror(L, 1, "setting names must be strings, as in {cache=\"warm\"}");
+            const struct option_decl *option = has_nul(L, -2) ? NULL : find_option(lua_tostring(L, -2));
             char option_list[128];
             if (!option)
-                luaL_argerror(L, 1, lua_pushfstring(L, "unknown setting '%s' (settings: %s)", name,
+                luaL_argerror(L, 1, lua_pushfstring(L, "unknown setting %s (settings: %s)",
+                                                       push_quoted(L, -2, '\''),
                                                        option_names(option_list, sizeof option_list)));
             read_option(L, 1, option, &o);
             lua_pop(L, 1);
@@ -744,14 +866,15 @@ static int api_explain(lua_State *L)
 {
     luaL_Buffer b;
     const char *name = luaL_optstring(L, 1, NULL);
-    const struct counter_decl *term = name ? find_term(name) : NULL;
+    const struct counter_decl *term = name && !has_nul(L, 1) ? find_term(name) : NULL;
     if (term) {
         out_printf("%s: %s\n  Nsight Compute: %s\n", term->field, term->meaning, term->metric);
         return 0;
     }
     luaL_buffinit(L, &b);
     if (name) {
-        lua_pushfstring(L, "unknown term '%s' (terms: ", name);
+        lua_pushfstring(L, "unknown term %s (terms: ", push_quoted(L, 1, '\''));
+        lua_remove(L, -2);
         luaL_addvalue(&b);
         add_term_names(&b);
         luaL_addstring(&b, ")");
@@ -808,6 +931,8 @@ static const luaL_Reg core_functions[] = {
     { "launch_many", core_launch_many },
     { "write", core_write },
     { "capture", core_capture },
+    { "kernel_problem", core_kernel_problem },
+    { "quote", core_quote },
     { "fancy", core_fancy },
     { "lang", core_lang },
     { "format", core_format },

@@ -16,6 +16,13 @@
 #define SET_INTEGER(field, value) (lua_pushinteger(L, (lua_Integer)(value)), lua_setfield(L, -2, field))
 #define SET_STRING(field, value) (lua_pushstring(L, (value)), lua_setfield(L, -2, field))
 
+/* Pushes the value at idx as an error message shows it and returns it: a
+   string between two `mark`s, control characters and bytes that are not
+   UTF-8 escaped, cut after QUOTED_MAX bytes ("..."); a number or boolean as
+   Lua writes it; anything else by its type (a __name such as warplab.result). */
+enum { QUOTED_MAX = 40 };
+const char *push_quoted(lua_State *L, int idx, char mark);
+
 /* Pushes a block shape value as {x, y}. */
 void push_shape(lua_State *L, long long value);
 
