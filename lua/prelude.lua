@@ -74,6 +74,78 @@ end
 local Result = core.Result
 Result.__name = "warplab.result"
 
+-- A value as a message shows it: strings quoted, escaped and cut short; other values by their type.
+local quote = core.quote
+
+-- What every result has (docs/results.md), with its type; "?" marks a field
+-- that may be missing. The parameters are checked against the family.
+local result_fields = {
+  { "kernel", "string" }, { "params", "table" }, { "backend", "string" }, { "useful_bytes", "number" },
+  { "footprint_bytes", "number" }, { "warnings", "table" }, { "load", "table" }, { "store", "table" },
+  { "dram", "table" }, { "model", "table" }, { "model.load", "table" }, { "model.store", "table" },
+  { "model.dram", "table" }, { "model.time_ms", "number" }, { "model.bandwidth_gbs", "number" },
+  { "model.device", "string" }, { "model.limit", "string?" }, { "time_ms", "number?" }, { "samples", "table?" },
+  { "bandwidth_gbs", "number?" }, { "cache", "string?" }, { "counters", "table?" }, { "correct", "boolean?" },
+  { "mismatch", "string?" }, { "shared_load", "table?" }, { "shared_store", "table?" }, { "constant", "table?" },
+}
+for _, traffic in ipairs({ "load", "store", "model.load", "model.store" }) do
+  for _, field in ipairs({ "requests", "sectors", "lines", "sectors_per_request", "ideal", "useful_fraction" }) do
+    result_fields[#result_fields + 1] = { traffic .. "." .. field, "number" }
+  end
+  result_fields[#result_fields + 1] = { traffic .. ".source", "string" }
+end
+
+local function field_of(value, path)
+  for part in path:gmatch("[^.]+") do
+    if type(value) ~= "table" then return nil end
+    value = rawget(value, part)
+  end
+  return value
+end
+
+local parameter_types = { integer = "integer", string = "string", ["block shape"] = "table" }
+
+-- nil when v is a result as launch() made it, else what is wrong with it, for messages.
+local function result_problem(v)
+  if getmetatable(v) ~= Result then return "got " .. quote(v) end
+  for _, field in ipairs(result_fields) do
+    local path, wanted = field[1], field[2]
+    local value, optional = field_of(v, path), wanted:sub(-1) == "?"
+    if not (value == nil and optional) and type(value) ~= wanted:gsub("%?$", "") then
+      return fmt("got a result whose '%s' is %s", path, value == nil and "missing" or "a " .. type(value))
+    end
+  end
+  local family = family_by_name[v.kernel]
+  if not family then return fmt("got a result of kernel %s, which is none", quote(v.kernel)) end
+  for _, p in ipairs(family.params) do
+    local value = rawget(v.params, p.name)
+    local ok = math.type(value) == parameter_types[p.type] or type(value) == parameter_types[p.type]
+    if ok and p.type == "block shape" then ok = math.type(value[1]) == "integer" and math.type(value[2]) == "integer" end
+    if not ok then return fmt("got a result whose 'params.%s' is %s", p.name, quote(value, '"')) end
+  end
+  return nil
+end
+
+-- Raises "bad argument #arg to 'name' (result of launch() expected, got ...)" unless v is a result.
+local function check_result(v, arg, name)
+  local problem = result_problem(v)
+  if problem then error(fmt("bad argument #%d to '%s' (result of launch() expected, %s)", arg, name, problem), 3) end
+end
+
+-- A __tostring that cannot fail on a value whose fields were changed: what
+-- `show` makes of it, or a line saying why it cannot be shown.
+local function guarded(kind, show, problem_of)
+  return function(v)
+    local problem = problem_of and problem_of(v)
+    local ok, text = true, nil
+    if not problem then ok, text = pcall(show, v) end
+    if ok and type(text) == "string" then return text end
+    if not ok and tostring(text):find("interrupted!", 1, true) then error(text, 0) end
+    if problem then return (problem:gsub("^got ", "")) .. ", so it cannot be shown" end
+    return kind .. " whose fields were changed, so it cannot be shown"
+  end
+end
+
 
 -- "5.00 sectors/request   model 5.00   ideal 4.00   bar", then the counts;
 -- a disagreement between the hardware and the model is marked with "!=".
@@ -163,7 +235,7 @@ local function check_line(r)
   return "  check      WRONG: " .. r.mismatch
 end
 
-function Result.__tostring(r)
+local function result_text(r)
   local measured = r.backend == "gpu"
   local lines = {
     header_line(r),
@@ -189,9 +261,10 @@ function Result.__tostring(r)
   lines[#lines + 1] = fmt("  footprint  %s in buffers · %s useful bytes moved", bytes(r.footprint_bytes),
                           bytes(r.useful_bytes))
   lines[#lines + 1] = check_line(r)
-  for _, warning in ipairs(r.warnings) do lines[#lines + 1] = "  note       " .. warning end
+  for _, warning in ipairs(r.warnings) do lines[#lines + 1] = "  note       " .. tostring(warning) end
   return table.concat(lines, "\n")
 end
+Result.__tostring = guarded("a result", result_text, result_problem)
 
 ---------------------------------------------------------------------------
 -- Warp maps: one warp's accesses, line by line, sector by sector
@@ -345,14 +418,16 @@ end
 
 -- show(result [, warp]): draws the warp map of one warp of a launch (warp 0 by default).
 function show(result, warp)
-  if type(result) ~= "table" or getmetatable(result) ~= core.Result then
-    error(fmt("bad argument #1 to 'show' (result of launch() expected, got %s)", type(result)), 2)
-  end
+  check_result(result, 1, "show")
   if warp ~= nil and math.type(warp) ~= "integer" then
-    error(fmt("bad argument #2 to 'show' (warp number expected, got %s)", type(warp)), 2)
+    error(fmt("bad argument #2 to 'show' (warp number expected, got %s)", quote(warp, '"')), 2)
   end
-  local ok, map = pcall(warp_map, result.kernel, result.params, warp)
-  if not ok then error((tostring(map):gsub("^.-bad argument #3 to 'warp'", "bad argument #2 to 'show'")), 2) end
+  local ok, map = pcall(warp_map, rawget(result, "kernel"), rawget(result, "params"), warp)
+  if not ok then   -- core.warp's argument #3 is show's #2, the rest come from the result (#1)
+    local arg, problem = tostring(map):match("bad argument #(%d) to '[^']*' %((.*)%)$")
+    if not arg then error(map, 0) end
+    error(fmt("bad argument #%d to 'show' (%s)", arg == "3" and 2 or 1, problem), 2)
+  end
   print(map)
 end
 
@@ -363,7 +438,7 @@ end
 local Device = core.Device
 Device.__name = "warplab.device"
 
-function Device.__tostring(d)
+local function device_text(d)
   local lines = {
     fmt("%s · sm_%s · %d SMs · L2 %s · %s memory", d.name, d.compute_capability:gsub("%.", ""),
         d.sm_count, mebibytes(d.l2_bytes), bytes(d.memory_bytes)),
@@ -376,6 +451,7 @@ function Device.__tostring(d)
   if d.notice then lines[#lines + 1] = d.notice end
   return table.concat(lines, "\n")
 end
+Device.__tostring = guarded("a device() table", device_text)
 
 ---------------------------------------------------------------------------
 -- kernels() and info()
@@ -383,11 +459,11 @@ end
 
 local KernelList = { __name = "warplab.kernels" }
 
-function KernelList.__tostring(list)
+KernelList.__tostring = guarded("a kernels() list", function(list)
   local lines = {}
   for _, k in ipairs(list) do lines[#lines + 1] = fmt("  %-13s %s", k.name, k.summary) end
   return table.concat(lines, "\n")
-end
+end)
 
 -- A family's text in the session's language (--lang, else LANG).
 local function localized(t, field)
@@ -405,7 +481,7 @@ end
 
 local Info = { __name = "warplab.info" }
 
-function Info.__tostring(f)
+local function info_text(f)
   local zh = core.lang() == "zh"
   local lines = {
     f.name .. " — " .. localized(f, "summary"),
@@ -421,6 +497,7 @@ function Info.__tostring(f)
   lines[#lines + 1] = f.source
   return table.concat(lines, "\n")
 end
+Info.__tostring = guarded("an info() table", info_text)
 
 local function copy_table(t)
   local copy = {}
@@ -430,15 +507,9 @@ end
 
 -- info(name): a family's declaration: summary, parameters, what it teaches, source.
 function info(name)
-  if type(name) ~= "string" then
-    error(fmt("bad argument #1 to 'info' (kernel name expected, got %s)", type(name)), 2)
-  end
-  local family = family_by_name[name]
-  if not family then
-    local ok, message = pcall(launch, name)   -- launch's own message names the nearest kernels
-    error((message:gsub("'launch'", "'info'")), 2)
-  end
-  return setmetatable(copy_table(family), Info)
+  local problem = type(name) ~= "string" and "kernel name expected, got " .. quote(name) or core.kernel_problem(name)
+  if problem then error(fmt("bad argument #1 to 'info' (%s)", problem), 2) end
+  return setmetatable(copy_table(family_by_name[name]), Info)
 end
 
 ---------------------------------------------------------------------------
@@ -447,7 +518,7 @@ end
 
 local Allocations = core.Allocations
 
-function Allocations.__tostring(list)
+Allocations.__tostring = guarded("an alloc_alignment() list", function(list)
   local lines = {}
   for i, a in ipairs(list) do
     local power = math.floor(math.log(a.alignment, 2) + 0.5)
@@ -457,7 +528,7 @@ function Allocations.__tostring(list)
   lines[#lines + 1] = list.modelled and "  (modelled: the sim backend has no cudaMalloc to ask)"
                       or "  (from cudaMalloc on this GPU)"
   return table.concat(lines, "\n")
-end
+end)
 
 ---------------------------------------------------------------------------
 -- help()
@@ -527,13 +598,13 @@ Tab completes names, including kernel names inside launch(".]]
 -- help([topic]): an overview, or one topic.
 function help(topic)
   if topic == nil then return print(overview) end
+  if type(topic) ~= "string" then error(fmt("bad argument #1 to 'help' (topic name expected, got %s)", quote(topic)), 2) end
   local text = topics[topic]
   if not text then
     local names = {}
     for name in pairs(topics) do names[#names + 1] = name end
     table.sort(names)
-    error(fmt("bad argument #1 to 'help' (unknown topic '%s'; topics: %s)", tostring(topic),
-              table.concat(names, ", ")), 2)
+    error(fmt("bad argument #1 to 'help' (unknown topic %s; topics: %s)", quote(topic), table.concat(names, ", ")), 2)
   end
   print(text)
 end
@@ -592,4 +663,5 @@ core.util = {
   fmt = fmt, commas = commas, bytes = bytes, percent = percent, bar = bar,
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
   localized = localized, show_value = show_value, utc_now = utc_now,
+  quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
 }

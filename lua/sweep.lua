@@ -100,8 +100,37 @@ local Results = { __name = "warplab.results" }
 Results.__index = Results
 core.Results = Results
 
+-- nil when list is a results list as sweep() made it, else what is wrong, for messages.
+local function results_problem(list)
+  if getmetatable(list) ~= Results then return "got " .. u.quote(list) end
+  local kernel, swept, y = rawget(list, "kernel"), rawget(list, "swept"), rawget(list, "y")
+  if not u.family_by_name[kernel] then return "its 'kernel' is " .. u.quote(kernel, '"') end
+  if type(swept) ~= "table" or getmetatable(swept) or rawlen(swept) < 1 or rawlen(swept) > 2 then
+    return "its 'swept' is " .. u.quote(swept, '"')
+  end
+  for i = 1, rawlen(swept) do
+    if type(rawget(swept, i)) ~= "string" then return fmt("its 'swept[%d]' is %s", i, u.quote(rawget(swept, i), '"')) end
+  end
+  if y ~= nil and not metric_by_name[y] then return "its 'y' is " .. u.quote(y, '"') end
+  for i = 1, rawlen(list) do
+    local problem = u.result_problem(rawget(list, i))
+    if problem then return fmt("its [%d] %s", i, (problem:gsub("^got ", "is "))) end
+  end
+  return nil
+end
+
+-- Raises Lua's "calling 'method' on bad self" unless list is a results list.
+local function check_self(list, method)
+  local problem = results_problem(list)
+  if problem then error(fmt("calling '%s' on bad self (results of sweep() expected, %s)", method, problem), 3) end
+end
+
 -- results:column(name): one value per result: a parameter, a metric, or a field path such as "load.sectors".
 function Results:column(name)
+  check_self(self, "column")
+  if type(name) ~= "string" then
+    error(fmt("bad argument #1 to 'column' (a parameter, metric or field name expected, got %s)", u.quote(name)), 2)
+  end
   local metric = metric_by_name[name]
   local column = {}
   for i, r in ipairs(self) do
@@ -111,7 +140,7 @@ function Results:column(name)
       column[i] = r.params[name]
     else
       local value = r
-      for part in tostring(name):gmatch("[^.]+") do value = type(value) == "table" and value[part] or nil end
+      for part in name:gmatch("[^.]+") do value = type(value) == "table" and rawget(value, part) or nil end
       column[i] = value
     end
   end
@@ -127,6 +156,7 @@ core.value_text = value_text
 
 -- The table of a sweep: swept parameters, then the metrics; modelled values marked ≈.
 function Results:table_text()
+  check_self(self, "table_text")
   local columns = { "time", "bandwidth", "sectors_per_request", "store_sectors_per_request", "dram_read" }
   if self.y and not metric_by_name[self.y].short:find("sect") and self.y ~= "time" and self.y ~= "bandwidth" and
      self.y ~= "dram_read" then
@@ -153,7 +183,11 @@ end
 
 -- The chart of one metric against the first swept parameter (a series per value of the second).
 function Results:chart_text(y)
-  local metric = metric_by_name[y or self.y]
+  check_self(self, "chart_text")
+  local metric = metric_by_name[y or self.y or "sectors_per_request"]
+  if not metric then
+    error(fmt("bad argument #1 to 'chart_text' (a metric expected: %s; got %s)", metric_names(), u.quote(y, '"')), 2)
+  end
   local x_param, series_param = self.swept[1], self.swept[2]
   local xs, x_index, series, series_index = {}, {}, {}, {}
   local modelled_any = false
@@ -189,10 +223,10 @@ function Results:chart_text(y)
   }
 end
 
-function Results.__tostring(list)
+Results.__tostring = u.guarded("a results list", function(list)
   return fmt("%d results of %s over %s%s (results:column(name), results[i], export(results, file))", #list,
              list.kernel, table.concat(list.swept, " and "), list.interrupted and ", stopped by Ctrl-C" or "")
-end
+end, results_problem)
 
 ---------------------------------------------------------------------------
 -- sweep()
@@ -203,7 +237,7 @@ local function is_sweep(family, name, value)
   if type(value) ~= "table" then return false end
   if getmetatable(value) == Values then return true end
   for _, p in ipairs(family.params) do
-    if p.name == name and p.type == "block shape" then return type(value[1]) == "table" end
+    if p.name == name and p.type == "block shape" then return type(rawget(value, 1)) == "table" end
   end
   return true
 end
@@ -228,34 +262,60 @@ local function configurations(fixed, swept, lists)
   return configs
 end
 
+-- The values of a list to sweep, read raw; or nil and what is wrong with it.
+local function list_values(name, list)
+  local values, count = {}, rawlen(list)
+  if count == 0 then return nil, fmt("the list for %s is empty", u.quote(name)) end
+  for i = 1, count do
+    values[i] = rawget(list, i)
+    if values[i] == nil then return nil, fmt("the list for %s has no value at [%d]", u.quote(name), i) end
+  end
+  return values
+end
+
 -- sweep(name, params): params holds one or two lists (range(), pow2() or plain lists) and may name
 -- the chart's metric with y= (bandwidth, time, sectors_per_request, ...) and its axis with x= (else
 -- the list with more values; the other list gives one series per value). Prints a table and a chart;
 -- returns the results list. Ctrl-C stops after the current launch and keeps what was measured.
 function sweep(name, params)
+  local function bad(arg, format, ...) error(fmt("bad argument #%d to 'sweep' (" .. format .. ")", arg, ...), 3) end
+  local problem = type(name) ~= "string" and "kernel name expected, got " .. u.quote(name) or core.kernel_problem(name)
+  if problem then bad(1, "%s", problem) end
   local family = u.family_by_name[name]
-  if not family then launch(name) end   -- launch's own message names the nearest kernels
-  if type(params) ~= "table" then error("bad argument #2 to 'sweep' (table of parameters expected)", 2) end
-  local fixed, swept, lists, y = {}, {}, {}, params.y
-  for k, v in pairs(params) do
+  if type(params) ~= "table" then bad(2, "table of parameters expected, got %s", u.quote(params)) end
+  local fixed, swept, lists, launches = {}, {}, {}, 1
+  local y, x = rawget(params, "y"), rawget(params, "x")
+  for k, v in next, params do
+    if type(k) ~= "string" then bad(2, "parameter names must be strings, as in {offset = range(0, 32)}") end
     if k == "y" or k == "x" then
-    elseif is_sweep(family, k, v) then swept[#swept + 1] = k; lists[k] = v
-    else fixed[k] = v end
+    elseif is_sweep(family, k, v) then
+      local values, why = list_values(k, v)
+      if not values then bad(2, "%s", why) end
+      swept[#swept + 1], lists[k], launches = k, values, launches * #values
+    else
+      fixed[k] = v
+    end
+  end
+  if #swept == 0 or #swept > 2 then
+    bad(2, "one or two parameters must be lists, such as offset = range(0, 32); got %d", #swept)
+  end
+  if launches > 1024 then bad(2, "%d launches; a sweep makes at most 1024", launches) end
+  if y ~= nil and not metric_by_name[y] then bad(2, "y must be one of: %s; got %s", metric_names(), u.quote(y, '"')) end
+  if x ~= nil and not lists[x] then
+    bad(2, "x must be a swept parameter (%s); got %s", table.concat(swept, " or "), u.quote(x, '"'))
   end
   -- the axis: x= when given, else the list with more values; the other gives one series per value
   table.sort(swept, function(a, b)
-    if a == params.x or b == params.x then return a == params.x end
+    if a == x or b == x then return a == x end
     if #lists[a] ~= #lists[b] then return #lists[a] > #lists[b] end
     return a < b
   end)
-  if #swept == 0 or #swept > 2 then
-    error(fmt("bad argument #2 to 'sweep' (one or two parameters must be lists, such as offset = range(0, 32); got %d)",
-              #swept), 2)
+  local ok, results, interrupted = pcall(core.launch_many, name, configurations(fixed, swept, lists), true)
+  if not ok then   -- a parameter's error is sweep's argument #2, as the caller wrote it
+    local why = tostring(results):match("^bad argument #%d to '[^']*' %((.*)%)$")
+    if why then bad(2, "%s", why) end
+    error(results, 0)
   end
-  if y ~= nil and not metric_by_name[y] then
-    error(fmt("bad argument #2 to 'sweep' (y must be one of: %s; got %s)", metric_names(), tostring(y)), 2)
-  end
-  local results, interrupted = core.launch_many(name, configurations(fixed, swept, lists), true)
   results.kernel, results.swept, results.interrupted = name, swept, interrupted or nil
   local measured = results[1] and results[1].backend == "gpu"
   results.y = y or (measured and "bandwidth" or "sectors_per_request")
@@ -329,9 +389,7 @@ local compare_rows = {
 
 local Comparison = { __name = "warplab.comparison" }
 
-function Comparison.__tostring(c)
-  return core.text_table(c.header, c.rows)
-end
+Comparison.__tostring = u.guarded("a compare() table", function(c) return core.text_table(c.header, c.rows) end)
 
 local function describe(r)
   return r.kernel .. " " .. u.params_text(r.kernel, r.params):gsub("n=[%d,]+ block=%d+ ?", "")
@@ -340,11 +398,10 @@ end
 -- compare(a, b, ...): results side by side; for each metric the ratio to the first and a verdict
 -- (time: from the samples' spreads, not the two medians alone).
 function compare(...)
-  local list = { ... }
-  if #list < 2 then error("bad argument #2 to 'compare' (at least two results expected)", 2) end
-  for i, r in ipairs(list) do
-    if getmetatable(r) ~= core.Result then error(fmt("bad argument #%d to 'compare' (result expected)", i), 2) end
-  end
+  local list = { n = select("#", ...), ... }
+  if list.n < 2 then error("bad argument #2 to 'compare' (at least two results expected)", 2) end
+  for i = 1, list.n do u.check_result(list[i], i, "compare") end
+  list.n = nil
   local header = { "metric" }
   for i, r in ipairs(list) do header[#header + 1] = fmt("%s: %s", string.char(96 + i), describe(r)) end
   for i = 2, #list do header[#header + 1] = fmt("%s/a", string.char(96 + i)) end
