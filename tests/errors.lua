@@ -36,6 +36,91 @@ t.raises(function() launch("offset", {{offset = 1}, {ofset = 2}}) end,
 t.raises(function() info("nope") end, {"bad argument #1 to 'info'", "unknown kernel 'nope'"}, "info of an unknown kernel")
 t.raises(function() help("nope") end, {"unknown topic 'nope'"}, "help of an unknown topic")
 
+-- What the student sees at the prompt: core.prompt_call runs a call as the
+-- prompt runs a chunk (the same message handler), so tracebacks show too.
+local core = debug.getregistry()["warplab.core"]
+local at_prompt = load("return (...)(select(2, ...))", "=stdin")
+local function prompt_error(fn, ...)
+  core.capture(true)
+  local status, message = core.prompt_call(30, at_prompt, fn, ...)
+  core.capture(false)
+  return status == "error" and message or "(no error: " .. status .. ")"
+end
+-- Passes when the message is one line holding every text and no internal name.
+local function clean_line(message, texts, name)
+  local passed = not message:find("\n") and not message:find("launch_many", 1, true) and #message < 600
+  for _, module in ipairs({ "prelude", "chart", "export", "plot", "sweep", "progress", "labs" }) do
+    passed = passed and not message:find("%f[%w]" .. module .. ":%d")   -- a position in a built-in module
+  end
+  for _, text in ipairs(texts) do passed = passed and message:find(text, 1, true) ~= nil end
+  t.ok(passed, name)
+  if not passed then print("#   message: " .. message:gsub("\n", "\n#   ")) end
+end
+
+local r = launch("copy", {n = 1024})
+core.capture(true)
+local rs = sweep("offset", {offset = range(0, 3), n = 1024})
+core.capture(false)
+local changed = setmetatable({}, getmetatable(r))
+for k, v in next, r do changed[k] = v end
+changed.load = nil
+
+clean_line(prompt_error(record), {"nothing is being recorded"}, "record() misused: one line, no traceback")
+clean_line(prompt_error(sweep, "offset", {offset = range(0, 3), block = 7, n = 1024}),
+  {"bad argument #2 to 'sweep'", "'block' must be a multiple of 32 from 32 to 1024, got 7"},
+  "a sweep's bad parameter names sweep and the parameter, not an internal function")
+clean_line(prompt_error(sweep, "offset", {offset = {1, "x"}, n = 1024}),
+  {"bad argument #2 to 'sweep'", "'offset' must be an integer, got string"}, "... also for a bad value in a list")
+clean_line(prompt_error(sweep, "nope", {offset = range(0, 3)}), {"bad argument #1 to 'sweep'", "unknown kernel 'nope'"},
+  "sweep of an unknown kernel names sweep")
+clean_line(prompt_error(sweep, "copy", {n = {}}), {"bad argument #2 to 'sweep'", "the list for 'n' is empty"},
+  "sweep of an empty list")
+clean_line(prompt_error(compare, nil, r), {"bad argument #1 to 'compare' (result of launch() expected, got nil)"},
+  "compare(nil, r)")
+clean_line(prompt_error(compare, r, nil), {"bad argument #2 to 'compare' (result of launch() expected, got nil)"},
+  "compare(r, nil)")
+clean_line(prompt_error(compare, changed, r), {"bad argument #1 to 'compare'", "whose 'load' is missing"},
+  "compare of a result with a field removed names the field")
+clean_line(select(2, pcall(tostring, changed)), {"whose 'load' is missing, so it cannot be shown"},
+  "a result with a field removed prints one line saying so")
+clean_line(prompt_error(show, changed), {"bad argument #1 to 'show'", "'load' is missing"}, "show of a changed result")
+clean_line(prompt_error(rs.chart_text, rs, "bogus"), {"bad argument #1 to 'chart_text'", "got \"bogus\""},
+  "results:chart_text of an unknown metric")
+clean_line(prompt_error(rs.column, rs, 5), {"bad argument #1 to 'column'"}, "results:column of a number")
+clean_line(prompt_error(config, {profile = r}), {"'profile' must be a device profile", "got warplab.result"},
+  "config{profile = r}: one short line, the result not printed in it")
+local budget = config().budget_ms
+clean_line(prompt_error(config, {budget_ms = 0 / 0}), {"'budget_ms' must be a number of milliseconds", "got nan"},
+  "config{budget_ms = 0/0} is refused")
+t.is(config().budget_ms, budget, "... and the budget stays as it was")
+local long = prompt_error(launch, ("x"):rep(300))
+clean_line(long, {"unknown kernel '" .. ("x"):rep(40) .. "'..."}, "a long name is cut short in the message")
+clean_line(prompt_error(help, ("y"):rep(300)), {"unknown topic '" .. ("y"):rep(40) .. "'..."}, "... in help's too")
+clean_line(prompt_error(launch, "a\nb\27[2J"), {"unknown kernel 'a\\nb\\27[2J'"},
+  "control characters in a name are shown as escapes, on one line")
+clean_line(prompt_error(launch, "copy\0x"), {"kernel name 'copy\\0x' contains a NUL byte"}, "a kernel name with a NUL byte")
+clean_line(prompt_error(info, "copy\0"), {"bad argument #1 to 'info'", "contains a NUL byte"}, "info of a name with a NUL byte")
+clean_line(prompt_error(sweep, "copy\0", {n = {1, 2}}), {"bad argument #1 to 'sweep'", "contains a NUL byte"},
+  "sweep of a name with a NUL byte")
+clean_line(prompt_error(launch, "gather", {pattern = "random\0x", n = 1024}),
+  {"'pattern' must be \"random\", \"sorted\" or \"window\", got \"random\\0x\""}, "a choice value with a NUL byte")
+clean_line(prompt_error(launch, "strided", {["stride\0"] = 4, n = 1024}), {"unknown parameter 'stride\\0'"},
+  "a parameter name with a NUL byte")
+clean_line(prompt_error(config, {cache = "warm\0"}), {"'cache' must be", "got \"warm\\0\""}, "a setting value with a NUL byte")
+clean_line(prompt_error(config, {["cache\0"] = "warm"}), {"unknown setting 'cache\\0'"}, "a setting name with a NUL byte")
+clean_line(prompt_error(explain, "ideal\0"), {"unknown term 'ideal\\0'"}, "explain of a term with a NUL byte")
+
+-- An error inside the student's own function keeps a traceback to it, and
+-- only to it (no frame of the built-in modules).
+local function mine() error("mine") end
+local function misuse() sweep("offset", {offset = {1, "x"}, n = 1024}) end
+local own = prompt_error(mine)
+t.ok(own:find("traceback:", 1, true) and own:find("errors.lua:%d+: in") and not own:find("%[C%]"),
+  "an error in the student's own function has a traceback to it")
+local inside = prompt_error(misuse)
+t.ok(inside:find("traceback:", 1, true) and inside:find("errors.lua:%d+: in") and not inside:find("sweep:%d"),
+  "an API misuse inside the student's function: a traceback of their frames only")
+
 -- After all that the session still works.
 t.is(launch("copy", {n = 1024}).load.sectors_per_request, 4.0, "launches still work after errors")
 t.done()
