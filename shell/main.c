@@ -3,6 +3,7 @@
 ** file or a script on stdin. Exit status: 0 success, 1 a script raised an
 ** error, 2 a usage error.
 */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct options {
     const char *lang;             /* NULL: from the environment */
     const char *format;           /* NULL: table */
     const char *lab, *answers;    /* --lab NAME [--answers FILE] */
+    int save;                     /* --save: a batch run keeps the student's progress */
 };
 
 static const char usage_text[] =
@@ -41,6 +43,7 @@ static const char usage_text[] =
     "  --format F       how results print: table (default), csv or json\n"
     "  --lab NAME       open a lab (a built-in one, or a .lua file) at the prompt\n"
     "  --answers FILE   with --lab: run the lab in batch with these answers; exit 0 if all are right\n"
+    "  --save           with --lab and --answers: keep the batch's progress as the student's own\n"
     "  --list           list the kernel families and exit\n"
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n";
@@ -128,6 +131,8 @@ static int parse_options(int argc, char **argv, struct options *o)
             if (i + 1 >= argc)
                 return usage_error("%s expects a name", a);
             *(strcmp(a, "--lab") == 0 ? &o->lab : &o->answers) = argv[++i];
+        } else if (strcmp(a, "--save") == 0) {
+            o->save = 1;
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
                 return usage_error("%s expects Lua code", a);
@@ -164,31 +169,62 @@ static int run_code(const char *code, const char *chunk_name)
     return status == LUA_OK ? 0 : EXIT_SCRIPT_ERROR;
 }
 
-/* Reads a whole stream; NULL when it cannot. */
-static char *read_all(FILE *stream)
+/* Reads a whole stream into *size bytes (and a NUL after them); NULL with
+   errno set when it cannot (a directory: EISDIR). */
+static char *read_all(FILE *stream, size_t *size)
 {
-    size_t size = 0, capacity = 65536;
+    size_t capacity = 65536, got;
     char *text = malloc(capacity);
-    size_t got;
-    while (text && (got = fread(text + size, 1, capacity - size - 1, stream)) > 0) {
-        size += got;
-        if (capacity - size < 4096) {
+    *size = 0;
+    while (text && (got = fread(text + *size, 1, capacity - *size - 1, stream)) > 0) {
+        *size += got;
+        if (capacity - *size < 4096) {
             char *bigger = realloc(text, capacity *= 2);
             if (!bigger)
                 free(text);
             text = bigger;
         }
     }
-    if (text)
-        text[size] = 0;
+    if (!text) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    if (ferror(stream)) {
+        int error = errno ? errno : EIO;
+        free(text);
+        errno = error;
+        return NULL;
+    }
+    text[*size] = 0;
     return text;
+}
+
+/* The line a NUL byte is on, or 0 when text has none: a script is text, and
+   what follows a NUL would silently not run. */
+static int nul_line(const char *text, size_t size)
+{
+    const char *nul = memchr(text, 0, size);
+    int line = 1;
+    if (!nul)
+        return 0;
+    for (const char *c = text; c < nul; c++)
+        line += *c == '\n';
+    return line;
 }
 
 static int run_stream(FILE *stream, const char *chunk_name)
 {
-    char *text = read_all(stream);
+    size_t size;
+    errno = 0;
+    char *text = read_all(stream, &size);
     if (!text) {
-        notice("cannot read %s: out of memory", chunk_name + 1);
+        notice("cannot read %s: %s", chunk_name + 1, strerror(errno));
+        return EXIT_SCRIPT_ERROR;
+    }
+    int line = nul_line(text, size);
+    if (line) {
+        notice("%s:%d: a NUL byte: a script must be text (nothing was run)", chunk_name + 1, line);
+        free(text);
         return EXIT_SCRIPT_ERROR;
     }
     const char *code = text;
@@ -204,7 +240,7 @@ static int run_script(const char *path)
     char chunk_name[4096];
     FILE *file = fopen(path, "r");
     if (!file) {
-        notice("cannot open %s", path);
+        notice("cannot open %s: %s", path, strerror(errno));
         return EXIT_SCRIPT_ERROR;
     }
     snprintf(chunk_name, sizeof chunk_name, "@%s", path);
@@ -213,14 +249,17 @@ static int run_script(const char *path)
     return status;
 }
 
-/* Calls core.labs.<function>(argument, second) in protected mode; its first result's truth, or -1 on an error. */
-static int call_labs(const char *function, const char *argument, const char *second, int to_stderr)
+/* Calls core.labs.<function>(argument, second[, save]) in protected mode (save
+   only when it is 0 or 1); its first result's truth, or -1 on an error. */
+static int call_labs(const char *function, const char *argument, const char *second, int save, int to_stderr)
 {
     lua_State *L = session.L;
     session_push_core("labs", function);
     lua_pushstring(L, argument);
     lua_pushstring(L, second);
-    int status = session_call(2, 1);
+    if (save >= 0)
+        lua_pushboolean(L, save);
+    int status = session_call(save >= 0 ? 3 : 2, 1);
     if (status != LUA_OK) {
         session_report(status, to_stderr);
         return -1;
@@ -235,9 +274,11 @@ static int run(int argc, char **argv, const struct options *o)
     set_script_args(argc, argv, o);
     if (o->answers && !o->lab)
         return usage_error("--answers goes with --lab NAME%s", "");
+    if (o->save && !(o->lab && o->answers))
+        return usage_error("--save goes with --lab NAME --answers FILE%s", "");
     if (o->lab && o->answers)
-        return call_labs("batch", o->lab, o->answers, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
-    if (o->lab && call_labs("open", o->lab, NULL, 1) < 0)
+        return call_labs("batch", o->lab, o->answers, o->save, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
+    if (o->lab && call_labs("open", o->lab, NULL, -1, 1) < 0)
         return EXIT_SCRIPT_ERROR;
     if (o->code_count || o->script || !isatty(STDIN_FILENO)) {
         if (session.backend_notice[0])
@@ -254,12 +295,24 @@ static int run(int argc, char **argv, const struct options *o)
     return repl_run();
 }
 
+/* The exit status once stdout is flushed and closed: a write that failed
+   (a full disk, /dev/full) is one line on stderr and status 1. */
+static int finish(int status)
+{
+    int error = out_finish();
+    if (error) {
+        notice("cannot write to standard output: %s", strerror(error));
+        return status ? status : EXIT_SCRIPT_ERROR;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     struct options options = { 0 };
     int finished = parse_options(argc, argv, &options);
     if (finished >= 0)
-        return finished;
+        return finish(finished);
     if (getenv("WARPLAB_TEST_KERNELS") && strcmp(getenv("WARPLAB_TEST_KERNELS"), "1") == 0)
         registry_enable_test_families();
     if (session_open(options.force_sim, options.ordinal, options.profile) != 0)
@@ -268,5 +321,5 @@ int main(int argc, char **argv)
     snprintf(session.format, sizeof session.format, "%s", options.format ? options.format : "table");
     int status = run(argc, argv, &options);
     session_close();
-    return status;
+    return finish(status);
 }

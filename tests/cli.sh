@@ -2,11 +2,15 @@
 # cli.sh — the command line: modes, options and exit statuses.
 warplab=${WARPLAB:-./warplab}
 count=0 failed=0
-check() {   # check NAME EXPECTED-STATUS PATTERN COMMAND...
+check() {   # check NAME EXPECTED-STATUS PATTERN COMMAND... (a PATTERN of !TEXT: the output lacks TEXT)
   name=$1 expected=$2 pattern=$3; shift 3
   output=$("$@" 2>&1); status=$?
   count=$((count + 1))
-  if [ "$status" = "$expected" ] && printf '%s' "$output" | grep -q -- "$pattern"; then
+  case $pattern in
+    '!'*) printf '%s' "$output" | grep -q -- "${pattern#!}" && status="$status, and the output has ${pattern#!}" ;;
+    *) printf '%s' "$output" | grep -q -- "$pattern" || status="$status, and the output lacks $pattern" ;;
+  esac
+  if [ "$status" = "$expected" ]; then
     echo "ok $count - $name"
   else
     failed=$((failed + 1))
@@ -33,6 +37,31 @@ check "an unknown option exits 2" 2 "unknown option '--bogus'" "$warplab" --bogu
 check "-e without code exits 2" 2 "-e expects Lua code" "$warplab" -e
 check "--device without a number exits 2" 2 "--device expects a GPU number" "$warplab" --device x
 check "--sim forces the model" 0 "^sim$" "$warplab" --sim -e 'print(device().backend)'
+# Scripts that cannot be read, or are not text, run nothing and exit 1 with the reason.
+check "a directory as the script exits 1 and says why" 1 "cannot read $tmp: Is a directory" "$warplab" --sim "$tmp"
+printf 'print("unreadable")\n' > "$tmp/unreadable.lua"; chmod 000 "$tmp/unreadable.lua"
+if [ -r "$tmp/unreadable.lua" ]; then
+  echo "ok $((count += 1)) - # SKIP an unreadable script (the tests run as root, who reads anything)"
+else
+  check "an unreadable script exits 1 and says why" 1 "cannot open $tmp/unreadable.lua: Permission denied" \
+    "$warplab" --sim "$tmp/unreadable.lua"
+fi
+printf 'print("before")\nprint("at the NUL")\0print("after")\n' > "$tmp/nul.lua"
+check "a script with a NUL byte exits 1 naming the line" 1 "nul.lua:2: a NUL byte" "$warplab" --sim "$tmp/nul.lua"
+check "... and none of it runs" 1 "!before" "$warplab" --sim "$tmp/nul.lua"
+check "a NUL byte in a script on stdin too" 1 "stdin:2: a NUL byte" sh -c "'$warplab' --sim < '$tmp/nul.lua'"
+# Output that cannot be written: one line on stderr, exit 1.
+check "a full standard output exits 1 and says so" 1 "cannot write to standard output: No space left on device" \
+  sh -c "'$warplab' --sim -e 'print(1)' > /dev/full"
+check "... --help to a full standard output too" 1 "cannot write to standard output" sh -c "'$warplab' --help > /dev/full"
+# --save: only with --lab and --answers; then the batch's progress is the student's.
+check "--save alone is a usage error" 2 "--save goes with --lab NAME --answers FILE" "$warplab" --sim --save
+check "--save with --lab only is a usage error" 2 "--save goes with --lab" "$warplab" --sim --lab tour --save
+answers=${srcdir:-.}/tests/answers/tour.txt
+check "--lab --answers --save runs the batch" 0 "" env XDG_DATA_HOME="$tmp/saved" "$warplab" --sim --lab tour --answers "$answers" --save
+check "... and keeps its progress" 0 '"tour"' cat "$tmp/saved/warplab/progress.json"
+env XDG_DATA_HOME="$tmp/unsaved" "$warplab" --sim --lab tour --answers "$answers" > /dev/null 2>&1
+check "without --save the batch keeps none" 0 "none" sh -c "cat '$tmp/unsaved/warplab/progress.json' 2>/dev/null || echo none"
 lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU work takes turns (see tests/run-lua)
 if { if command -v flock >/dev/null; then flock "$lock" "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)'; else "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)'; fi; } 2>/dev/null; then
   echo "ok $((count += 1)) - # SKIP the no-GPU notice (this machine has a GPU)"
