@@ -27,11 +27,12 @@ static void run_lua(const char *code)
 /* USAGE: :help — the commands, then the Lua overview. */
 static enum command_outcome command_help(const char *args)
 {
-    if (*args) {
-        char code[256];
-        snprintf(code, sizeof code, "help(%.200s%s%s)", *args == '"' ? "" : "\"", args,
-                 *args == '"' ? "" : "\"");
-        run_lua(code);
+    if (*args) {   /* the topic as help()'s argument, never pasted into code */
+        size_t length = strlen(args);
+        int quoted = length >= 2 && args[0] == '"' && args[length - 1] == '"';
+        lua_getglobal(session.L, "help");
+        lua_pushlstring(session.L, args + quoted, length - 2 * quoted);
+        session_report(session_call(1, 0), 0);
         return COMMAND_DONE;
     }
     out_printf("commands:\n");
