@@ -291,6 +291,9 @@ end
 function export(value, path)
   local problem = not_results(value)
   if problem then error("bad argument #1 to 'export' (a result or a list of results expected; " .. problem .. ")", 2) end
+  if type(path) == "string" and path:find("%z") then
+    error("bad argument #2 to 'export' (a file name without NUL bytes expected)", 2)
+  end
   local kind = type(path) == "string" and path:match("%.(%w+)$")
   if not writers[kind] then error("bad argument #2 to 'export' (a file name ending in .csv or .json expected)", 2) end
   local ok, why = core.write_file(path, writers[kind](result_list(value)))
@@ -343,6 +346,9 @@ end
 -- When the file cannot be written, the recording goes on, to be written elsewhere.
 function record(path)
   if path ~= nil then
+    if type(path) == "string" and path:find("%z") then
+      error("bad argument #1 to 'record' (a file name without NUL bytes expected)", 2)
+    end
     if type(path) ~= "string" or not path:find("%.json$") then
       error("bad argument #1 to 'record' (a file name ending in .json expected)", 2)
     end

@@ -276,8 +276,9 @@ function plot(results, options)
   local y = options.y or results.y or "bandwidth"
   local metric = core.metrics[y]
   if not x then error("bad argument #2 to 'plot' (x = the parameter for the horizontal axis)", 2) end
-  if not metric then error(fmt("bad argument #2 to 'plot' (y = a metric such as bandwidth; got %s)", tostring(y)), 2) end
+  if not metric then error(fmt("bad argument #2 to 'plot' (y = a metric such as bandwidth; got %s)", u.quote(y)), 2) end
   local file = options.file or "plot.svg"
+  if file:find("%z") then error("bad argument #2 to 'plot' (file = a name without NUL bytes)", 2) end
   local kind = file:match("%.(%w+)$")
   if kind ~= "svg" and kind ~= "png" then error("bad argument #2 to 'plot' (file must end in .svg or .png)", 2) end
   local d = device()
