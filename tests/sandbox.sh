@@ -5,7 +5,7 @@
 # student's results unchanged by answer functions, nothing that drives the
 # terminal, and the code shown is the code run.
 warplab=${WARPLAB:-./warplab}
-hostile=${srcdir:-.}/tests/hostile
+hostile=$(cd "${srcdir:-.}/tests/hostile" && pwd)   # absolute: the labs run from a temporary folder
 count=0 failed=0
 result() {   # result NAME STATUS(0 ok)
   count=$((count + 1))
