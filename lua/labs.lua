@@ -241,11 +241,23 @@ local function sandbox()
   return env
 end
 
+local MESSAGE_BYTES = 2000   -- of a lab's error message, at most
+
 -- Runs fn(...) as lab code; an error comes back as one clean line naming where.
 local function guarded(where, fn, ...)
   local results = table.pack(pcall(core.sandbox_call, fn, ...))
-  if not results[1] then error(fmt("%s: %s", where, clean(results[2])), 0) end
+  if not results[1] then error(fmt("%s: %s", where, clean(tostring(results[2]):sub(1, MESSAGE_BYTES))), 0) end
   return table.unpack(results, 2, results.n)
+end
+
+-- Runs a lab function that judges the student's results: what it launches
+-- for itself never becomes the student's last result.
+local function judging(where, fn, ctx)
+  local result, results = core.last_result(), core.last_results()
+  local outcome = table.pack(pcall(guarded, where, fn, ctx))
+  core.set_last_results(result, results)
+  if not outcome[1] then error(outcome[2], 0) end
+  return table.unpack(outcome, 2, outcome.n)
 end
 
 -- A copy of a value, metatables kept: what lab functions get of the student's results.
@@ -262,13 +274,17 @@ end
 -- What a lab declares, checked when it loads
 ---------------------------------------------------------------------------
 
+-- What one lab may hold, at most: warplab wraps and shows all of it.
+local MAX_TEXT_BYTES, MAX_LIST, MAX_STEPS = 64 * 1024, 100, 500
+
+local function is_string(v) return type(v) == "string" and #v <= MAX_TEXT_BYTES end
+
 local function is_text(v)
-  return type(v) == "string" or type(v) == "table" and type(v.en) == "string" and
-         (v.zh == nil or type(v.zh) == "string")
+  return is_string(v) or type(v) == "table" and is_string(v.en) and (v.zh == nil or is_string(v.zh))
 end
 
 local function is_list_of(v, check)
-  if type(v) ~= "table" then return false end
+  if type(v) ~= "table" or #v > MAX_LIST then return false end
   for _, item in ipairs(v) do if not check(item) then return false end end
   return true
 end
@@ -278,7 +294,7 @@ local function is_claim(v)
 end
 
 local function is_code(v)
-  return type(v) == "string" and not v:find("%z")
+  return is_string(v) and not v:find("%z")
 end
 
 local function one_of(...)
@@ -293,11 +309,11 @@ local function optional(check) return function(v) return v == nil or check(v) en
 
 -- Each field the runner reads, with what it must be.
 local step_fields = {
-  { "text", optional(is_text), "text (a string or {en=, zh=})" },
-  { "run", optional(is_code), "Lua code (a string without NUL bytes)" },
+  { "text", optional(is_text), "text (a string or {en=, zh=}, at most 64 KiB)" },
+  { "run", optional(is_code), "Lua code (a string without NUL bytes, at most 64 KiB)" },
   { "ask", optional(one_of("table")), "a table" },
   { "hint", optional(function(v) return is_list_of(v, is_text) end), "a list of texts" },
-  { "explain", optional(is_text), "text (a string or {en=, zh=})" },
+  { "explain", optional(is_text), "text (a string or {en=, zh=}, at most 64 KiB)" },
   { "claims", optional(function(v) return is_list_of(v, is_claim) end), "a list of {text=, holds=function}" },
 }
 local ask_fields = {
@@ -308,7 +324,7 @@ local ask_fields = {
   { "measure", optional(one_of("function")), "function(ctx)" },
   { "check", optional(one_of("function")), "function(ctx)" },
   { "tolerance", optional(one_of("number")), "a number" },
-  { "unit", optional(one_of("string")), "a string" },
+  { "unit", optional(is_string), "a string" },
 }
 
 local function check_fields(where, spec, fields)
@@ -323,6 +339,7 @@ end
 -- Raises one line naming the step and field when a lab is not well formed.
 local function validate(definition)
   local name = definition.name
+  if #definition.steps > MAX_STEPS then error(fmt("lab %s: more than %d steps", name, MAX_STEPS), 0) end
   if not is_text(definition.spec.title) then error(fmt("lab %s: 'title' must be text, got %s", name,
                                                        type(definition.spec.title)), 0) end
   for i, step in ipairs(definition.steps) do
@@ -459,16 +476,50 @@ local function is_data(value, seen, depth)
   return true
 end
 
+-- Bytes that start what clean() removes: C0 controls, DEL, C1 (\194) and
+-- bidi marks (\226); a quick look first, so that long strings cost one scan.
+local SUSPECT = "[%z\1-\8\11-\31\127\194\226]"
+
+-- Whether a string, or any string in a table, holds what clean() removes.
+local function is_dirty(value, seen)
+  if type(value) == "string" then
+    return (value:find(SUSPECT) or not utf8.len(value)) and clean(value) ~= value
+  end
+  if type(value) ~= "table" or seen[value] then return false end
+  seen[value] = true
+  for k, v in next, value do
+    if is_dirty(k, seen) or is_dirty(v, seen) then return true end
+  end
+  return false
+end
+
+-- A copy of a value with every string cleaned, metatables kept.
+local function cleaned(value, seen)
+  if type(value) == "string" then return clean(value) end
+  if type(value) ~= "table" then return value end
+  if seen[value] then return seen[value] end
+  local result = {}
+  seen[value] = result
+  for k, v in next, value do result[cleaned(k, seen)] = cleaned(v, seen) end
+  return setmetatable(result, getmetatable(value))
+end
+
 -- The variables an experiment set (r, rs, s...) become the student's too,
--- where that replaces no function or library of theirs.
+-- where that replaces no function or library of theirs; with their strings
+-- cleaned, where the lab put terminal controls in them.
 local function hand_over(globals)
   for name, value in next, globals do
     local theirs = rawget(_G, name)
     if type(name) == "string" and allowed[name] == nil and name ~= "_G" and is_data(value, {}, 0) and
        (theirs == nil or is_data(theirs, {}, 0)) then
-      rawset(_G, name, value)
+      rawset(_G, name, is_dirty(value, {}) and cleaned(value, {}) or value)
     end
   end
+end
+
+-- Prints what an experiment returned, as the prompt does, cleaned.
+local function show_values(...)
+  for i = 1, select("#", ...) do print(clean(u.show_value((select(i, ...))))) end
 end
 
 -- Runs a step's experiment as lab code in the lab's own globals, printing
@@ -481,7 +532,7 @@ local function run_experiment(state, code)
   hand_over(state.globals)
   if not results[1] then print("error: " .. tostring(results[2])); return false end
   core.after_chunk(code, table.unpack(results, 2, results.n))
-  if results.n > 1 then core.show(table.unpack(results, 2, results.n)) end
+  show_values(table.unpack(results, 2, results.n))
   return true
 end
 
@@ -491,7 +542,7 @@ local function expected(ask, state)
   if type(value) == "function" then
     local ctx = context()
     if not ctx.result then return nil end
-    value = guarded(where(state), value, ctx)
+    value = judging(where(state), value, ctx)
   end
   return value
 end
@@ -510,7 +561,7 @@ local function judge(state, value)
   if ask.predict then
     local ctx = context()
     if not ctx.result then return nil, say("no_result") end
-    local measured, model = guarded(where(state), ask.measure, ctx)
+    local measured, model = judging(where(state), ask.measure, ctx)
     lines[#lines + 1] = say("prediction", format_value(tonumber(value), ask.unit), format_value(measured, ask.unit),
                             format_value(model, ask.unit))
     return true, table.concat(lines, "\n")
@@ -518,7 +569,7 @@ local function judge(state, value)
   if ask.goal then
     local ctx = context()
     if not ctx.result then return nil, say("no_result") end
-    return guarded(where(state), ask.check, ctx) and true or false, nil
+    return judging(where(state), ask.check, ctx) and true or false, nil
   end
   local want = expected(ask, state)
   if want == nil then return nil, say("no_result") end
@@ -564,6 +615,7 @@ end
 
 -- Opens a lab where the student left it.
 local function open(definition)
+  core.sandbox_new_lab()
   local p = core.progress.get(definition.id)
   current = { definition = definition, index = math.min(p.step or 1, #definition.steps), hint = 0 }
   show_step(current)
@@ -666,6 +718,7 @@ end
 -- measured results can show it)}. Returns {lab=, step=, text=, holds=, skipped=} per claim.
 function labs.check_claims(name)
   local definition = find_lab(name)
+  core.sandbox_new_lab()
   local state = { definition = definition, index = 1, hint = 0 }
   local measured = device().backend == "gpu"
   local outcomes = {}
@@ -677,7 +730,7 @@ function labs.check_claims(name)
       if claim.gpu and not measured then
         outcome.skipped = true
       else
-        local ok, holds = pcall(guarded, where(state), claim.holds, context())
+        local ok, holds = pcall(judging, where(state), claim.holds, context())
         outcome.holds = ok and holds == true
         if not ok then outcome.error = tostring(holds) end
       end
@@ -740,6 +793,7 @@ function labs.batch(name, answers_path, save)
   local answers = read_answers(answers_path)
   if not save then core.progress.use_memory() end
   local definition = find_lab(name)
+  core.sandbox_new_lab()
   core.progress.update(definition.id, "reset")
   current = { definition = definition, index = 1, hint = 0 }
   local next_answer, all_right, right = 1, true, nil

@@ -97,7 +97,10 @@ core.metric_value = metric_value
 ---------------------------------------------------------------------------
 
 local Results = { __name = "warplab.results" }
-Results.__index = Results
+local methods = {}   -- rs:column(name), rs:table_text(), rs:chart_text(y)
+-- A function, not the table: lab code can read rs.column but never reach
+-- (and so never change) what every later results list shares.
+function Results.__index(_, key) return methods[key] end
 core.Results = Results
 
 -- nil when list is a results list as sweep() made it, else what is wrong, for messages.
@@ -126,7 +129,7 @@ local function check_self(list, method)
 end
 
 -- results:column(name): one value per result: a parameter, a metric, or a field path such as "load.sectors".
-function Results:column(name)
+function methods:column(name)
   check_self(self, "column")
   if type(name) ~= "string" then
     error(fmt("bad argument #1 to 'column' (a parameter, metric or field name expected, got %s)", u.quote(name)), 2)
@@ -155,7 +158,7 @@ end
 core.value_text = value_text
 
 -- The table of a sweep: swept parameters, then the metrics; modelled values marked ≈.
-function Results:table_text()
+function methods:table_text()
   check_self(self, "table_text")
   local columns = { "time", "bandwidth", "sectors_per_request", "store_sectors_per_request", "dram_read" }
   if self.y and not metric_by_name[self.y].short:find("sect") and self.y ~= "time" and self.y ~= "bandwidth" and
@@ -182,7 +185,7 @@ function Results:table_text()
 end
 
 -- The chart of one metric against the first swept parameter (a series per value of the second).
-function Results:chart_text(y)
+function methods:chart_text(y)
   check_self(self, "chart_text")
   local metric = metric_by_name[y or self.y or "sectors_per_request"]
   if not metric then

@@ -12,15 +12,18 @@
 #include <string.h>
 #include <lauxlib.h>
 #include "interrupt.h"
+#include "progress.h"
 #include "sandbox.h"
 #include "session.h"
 
 enum {
     HOOK_PERIOD = 1000,              /* instructions between two looks at the budget */
     BYTES_PER_INSTRUCTION = 16,      /* what copying or allocating a byte costs, in instructions */
+    INSTRUCTIONS_PER_MS = 50000,     /* what a millisecond of lab code costs at the least */
 };
-static const long long INSTRUCTION_BUDGET = 50000000;
-static const size_t MEMORY_CAP = (size_t)256 << 20;
+static const long long INSTRUCTION_BUDGET = 50000000;   /* about 1 s of work of any kind */
+static const size_t MEMORY_CAP = (size_t)256 << 20;     /* over what the state held when the lab opened */
+static const size_t MEMORY_HEADROOM = (size_t)16 << 20; /* for one call, however much the student holds */
 
 #define METERED_STRING_KEY "warplab.sandbox.string"   /* strings' __index while lab code runs; never given out */
 #define SAVED_STRING_INDEX_KEY "warplab.sandbox.saved_index"
@@ -33,6 +36,9 @@ static struct {
     const char *tripped;    /* once set, what every instruction of lab code raises */
     int tripped_by_interrupt;
     int memory_refused;     /* an allocation was refused since lab code started */
+    size_t lab_heap_bytes;  /* what the state held when the lab opened (0: not known) */
+    double last_look_ms;    /* when the hook last charged the budget */
+    double excluded_ms;     /* time in launches since then: not lab code's */
 } guard;
 
 /* The guard's messages, in the session's language. */
@@ -91,11 +97,29 @@ void sandbox_trip(lua_State *L, const char *message)
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, 1);   /* from now on, at every instruction */
 }
 
+/* What the instructions since the last look cost: their count, or the time
+   they took (outside launches) where that is more: some instructions do much
+   work in C (comparing long strings, passing many arguments). */
+static long long cost_since_last_look(void)
+{
+    double now = monotonic_ms();
+    double spent = (now - guard.last_look_ms - guard.excluded_ms) * INSTRUCTIONS_PER_MS;
+    guard.last_look_ms = now;
+    guard.excluded_ms = 0;
+    return spent > HOOK_PERIOD ? (long long)spent : HOOK_PERIOD;
+}
+
+void sandbox_exclude(double ms)
+{
+    if (guard.depth > 0)
+        guard.excluded_ms += ms;
+}
+
 /* Every HOOK_PERIOD instructions of lab code (every one once tripped). */
 static void budget_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    if (!guard.tripped && (guard.budget_left -= HOOK_PERIOD) < 0)
+    if (!guard.tripped && (guard.budget_left -= cost_since_last_look()) < 0)
         sandbox_trip(L, too_long());
     if (guard.tripped)
         luaL_error(L, "%s", guard.tripped);
@@ -135,7 +159,11 @@ static void guard_begin(lua_State *L)
     guard.tripped = NULL;
     guard.tripped_by_interrupt = 0;
     guard.memory_refused = 0;
-    guard.heap_limit = guard.heap_bytes + MEMORY_CAP;
+    guard.last_look_ms = monotonic_ms();
+    guard.excluded_ms = 0;
+    size_t lab_limit = (guard.lab_heap_bytes ? guard.lab_heap_bytes : guard.heap_bytes) + MEMORY_CAP;
+    guard.heap_limit = lab_limit > guard.heap_bytes + MEMORY_HEADROOM ? lab_limit
+                                                                      : guard.heap_bytes + MEMORY_HEADROOM;
     swap_string_index(L, 1);
     lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_PERIOD);
 }
@@ -235,7 +263,7 @@ static int sandbox_xpcall(lua_State *L)
 ** Metered standard functions: each charges the budget for its C work, then
 ** calls the original (upvalue 1). The kind of cost is upvalue 2.
 */
-enum cost_kind { COST_LINEAR, COST_PATTERN, COST_TABLE, COST_SORT, COST_UNPACK };
+enum cost_kind { COST_LINEAR, COST_PATTERN, COST_REP, COST_TABLE, COST_MOVE, COST_SORT, COST_UNPACK };
 
 /* Bytes in the string arguments: what a linear function reads. */
 static double string_bytes(lua_State *L)
@@ -276,8 +304,13 @@ static int pattern_repeats(const char *p, size_t length)
             p++;
             continue;
         }
-        if (*p == '%' && p + 1 < end && (p[1] == 'b' || p[1] == 'f')) {
-            p = p[1] == 'b' ? p + 4 : skip_class(p + 2, end);
+        if (*p == '%' && p + 1 < end && p[1] == 'f') {
+            p = skip_class(p + 2, end);
+            continue;
+        }
+        if (*p == '%' && p + 1 < end && (p[1] == 'b' || (p[1] >= '1' && p[1] <= '9'))) {
+            repeats++;   /* a balance scans on to its end; a back reference compares a capture */
+            p += p[1] == 'b' ? 4 : 2;
             continue;
         }
         p = skip_class(p, end);
@@ -307,17 +340,37 @@ static double pattern_cost(lua_State *L)
     return starts * pow(n, pattern_repeats(pattern, pattern_length)) * ((double)pattern_length + 1);
 }
 
+/* A sort's comparisons, each as dear as the strings it compares. */
+static double sort_cost(lua_State *L)
+{
+    if (lua_type(L, 1) != LUA_TTABLE)
+        return 1;
+    double length = (double)lua_rawlen(L, 1) + 2, bytes = 0;
+    for (lua_Integer i = 1; i <= (lua_Integer)lua_rawlen(L, 1); i++) {
+        if (lua_rawgeti(L, 1, i) == LUA_TSTRING)
+            bytes += (double)lua_rawlen(L, -1);
+        lua_pop(L, 1);
+    }
+    return length + length * log2(length) * (1 + bytes / length / BYTES_PER_INSTRUCTION);
+}
+
 static double cost_of(lua_State *L, enum cost_kind kind)
 {
     double length;
     switch (kind) {
     case COST_PATTERN:
         return pattern_cost(L) + string_bytes(L) / BYTES_PER_INSTRUCTION;
+    case COST_REP:   /* one copy a repetition, however short */
+        length = lua_type(L, 2) == LUA_TNUMBER ? lua_tonumber(L, 2) : 0;
+        return length <= 0 ? 1 : length * (1 + string_bytes(L) / BYTES_PER_INSTRUCTION);
     case COST_TABLE:
         return lua_type(L, 1) == LUA_TTABLE ? (double)lua_rawlen(L, 1) + 1 : 1;
+    case COST_MOVE:   /* table.move(a, f, e, t): e - f + 1 moves */
+        length = lua_type(L, 2) == LUA_TNUMBER && lua_type(L, 3) == LUA_TNUMBER
+                 ? lua_tonumber(L, 3) - lua_tonumber(L, 2) + 1 : 1;
+        return length > 1 ? length : 1;
     case COST_SORT:
-        length = lua_type(L, 1) == LUA_TTABLE ? (double)lua_rawlen(L, 1) + 2 : 2;
-        return length * log2(length);
+        return sort_cost(L);
     case COST_UNPACK:
         if (lua_type(L, 1) != LUA_TTABLE)
             return 1;
@@ -340,16 +393,16 @@ static int metered(lua_State *L)
 }
 
 /* Which standard functions cost more than their instruction; the rest are
-   linear in their strings (what they allocate, string.rep's result say, the
-   allocator charges). */
+   linear in their strings (what they allocate, the allocator charges too). */
 static const struct {
     const char *library, *name;
     enum cost_kind kind;
 } costs[] = {
     { "string", "find", COST_PATTERN },  { "string", "match", COST_PATTERN },
     { "string", "gmatch", COST_PATTERN }, { "string", "gsub", COST_PATTERN },
+    { "string", "rep", COST_REP },
     { "table", "concat", COST_TABLE },   { "table", "insert", COST_TABLE },
-    { "table", "remove", COST_TABLE },   { "table", "move", COST_TABLE },
+    { "table", "remove", COST_TABLE },   { "table", "move", COST_MOVE },
     { "table", "sort", COST_SORT },      { "table", "unpack", COST_UNPACK },
 };
 
@@ -408,7 +461,16 @@ static int sandbox_library(lua_State *L)
     return 1;
 }
 
+/* core.sandbox_new_lab(): a lab opens; its code may hold MEMORY_CAP more than the state holds now. */
+static int sandbox_new_lab(lua_State *L)
+{
+    (void)L;
+    guard.lab_heap_bytes = guard.heap_bytes;
+    return 0;
+}
+
 static const luaL_Reg sandbox_functions[] = {
+    { "sandbox_new_lab", sandbox_new_lab },
     { "sandbox_call", sandbox_call },
     { "sandbox_pcall", sandbox_pcall },
     { "sandbox_xpcall", sandbox_xpcall },

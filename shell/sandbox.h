@@ -17,6 +17,8 @@ void sandbox_open(lua_State *L);
 
 /* Whether lab code is running now (Ctrl-C then ends it for good). */
 int sandbox_active(void);
+/* Time spent in launches while lab code runs: not charged to its budget. */
+void sandbox_exclude(double ms);
 /* Ends the running lab code: every later instruction of it raises `message`. */
 void sandbox_trip(lua_State *L, const char *message);
 

@@ -40,16 +40,18 @@ batch methods
 [ "$(status_of methods)" = 0 ] && grep -q "100% useful" "$tmp/methods.out" && grep -q "Lab finished" "$tmp/methods.out"
 result "a looping string.rep of the lab's own never reaches the host's saves or printing" $?
 
-for lab in catch xcatch pattern; do
+for lab in catch xcatch pattern rep; do
   batch $lab
   [ "$(status_of $lab)" = 1 ] && grep -q "ran too long" "$tmp/$lab.out"
-  result "budget: $(sed -n 's/^-- //p' "$hostile/$lab.lua" | head -1)" $?
+  status=$?   # before the name's $(...) resets $?
+  result "budget: $(sed -n 's/^-- //p' "$hostile/$lab.lua" | head -1)" $status
 done
 
-for lab in rep memory; do
+for lab in memory; do
   batch $lab
   [ "$(status_of $lab)" = 1 ] && grep -q "more than 256 MiB" "$tmp/$lab.out"
-  result "memory cap: $(sed -n 's/^-- //p' "$hostile/$lab.lua" | head -1)" $?
+  status=$?
+  result "memory cap: $(sed -n 's/^-- //p' "$hostile/$lab.lua" | head -1)" $status
 done
 
 # Ctrl-C while the lab's pcall would catch it (SIGINT from here; the shell runs in the background).
@@ -94,6 +96,43 @@ result "an experiment's variables reach the student, but never over their functi
 batch bad-fields
 [ "$(status_of bad-fields)" = 1 ] && grep -q "lab bad-fields, step 2: 'run' must be Lua code" "$tmp/bad-fields.out"
 result "a step whose experiment is not code: one line naming the step and field" $?
+
+# after LAB CODE: runs the hostile LAB in batch, then CODE as the student's (output in $tmp/LAB.after).
+after() {
+  (cd "$tmp" && timeout 120 "$warplab" --sim -e "
+    local core = debug.getregistry()['warplab.core']
+    core.labs.batch('$hostile/$1.lua', '$tmp/$1.answers')
+    $2" > "$tmp/$1.after" 2>&1)
+}
+
+printf '\n' > "$tmp/metatable.answers"
+after metatable "s = sweep('copy', {n = pow2(10, 11)}); print(s); print('sectors', s[1].load.sectors_per_request)"
+! grep -q -e "$esc" -e "$bel" "$tmp/metatable.after" && grep -q "^sectors	4.0$" "$tmp/metatable.after"
+result "a lab cannot reach (and plant code in) what every later results list shares" $?
+
+batch c-loops
+[ "$(grep -c "step [1-6]: the lab's code ran too long" "$tmp/c-loops.out")" = 6 ] && grep -q "Lab finished" "$tmp/c-loops.out"
+result "loops inside C are charged: table.move, string.rep of \"\", %b, sorting and comparing long strings, select" $?
+
+batch huge-text
+[ "$(status_of huge-text)" = 1 ] && grep -q "step 1: 'text' must be text (a string or {en=, zh=}, at most 64 KiB)" "$tmp/huge-text.out"
+result "a step text too long to show is refused in one line, before warplab wraps it" $?
+
+batch memory-steps
+grep -q "step [2-8]: the lab's code needs more than 256 MiB of memory" "$tmp/memory-steps.out" &&
+  grep -q "Lab finished" "$tmp/memory-steps.out"
+result "the memory cap holds for the whole lab, not each call: memory kept from step to step counts" $?
+
+printf '\n' > "$tmp/output.answers"
+after output "print(r); print(r.model.limit)"
+! grep -q -e "$esc" -e "$bel" -e "$csi" "$tmp/output.after" &&
+  [ "$(tr -cd '\000' < "$tmp/output.after" | wc -c)" = 0 ] && grep -q "limited by \[2J" "$tmp/output.after"
+result "what an experiment returns, and the result it hands the student, reach the terminal without controls" $?
+
+printf '4\n' > "$tmp/forge.answers"
+after forge "print('last', core.last_result().kernel, core.last_result().load.sectors_per_request)"
+grep -q "^last	copy	4.0$" "$tmp/forge.after" && grep -q "Correct" "$tmp/forge.after"
+result "an answer function that launches for itself does not replace the student's last result" $?
 
 "$warplab" --sim -e "
   local labs = debug.getregistry()['warplab.core'].labs

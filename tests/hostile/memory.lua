@@ -1,5 +1,6 @@
 -- Memory: a string that grows past the cap, the error caught and retried.
 lab { title = "memory" }
 local kept = {}
-for i = 1, 100 do pcall(function() kept[i] = ("x"):rep(1 << 27) .. ("y"):rep(1 << 27) .. i end) end
+local chunk = ("x"):rep(1 << 20)
+for i = 1, 100 do pcall(function() kept[i] = chunk:rep(200) .. chunk:rep(100) .. i end) end
 step { text = "x" }
