@@ -23,6 +23,22 @@ static size_t long_bracket(const char *s, int *level)
 }
 
 /* Index just past the string, long string or comment starting at i, or i itself when none starts there. */
+/* Past one character of a short string at i: an escape as Lua reads it, so
+   that \z and a backslash before a line break go on over the line break. */
+static size_t skip_string_character(const char *s, size_t i)
+{
+    if (s[i] != '\\' || !s[i + 1])
+        return i + 1;
+    if (s[i + 1] == 'z') {
+        for (i += 2; s[i] && isspace((unsigned char)s[i]); i++)
+            ;
+        return i;
+    }
+    if ((s[i + 1] == '\r' && s[i + 2] == '\n') || (s[i + 1] == '\n' && s[i + 2] == '\r'))
+        return i + 3;
+    return i + 2;
+}
+
 static size_t skip_literal(const char *s, size_t i)
 {
     int level;
@@ -30,7 +46,7 @@ static size_t skip_literal(const char *s, size_t i)
     if (s[i] == '"' || s[i] == '\'') {
         char quote = s[i++];
         while (s[i] && s[i] != quote && s[i] != '\n')
-            i += (s[i] == '\\' && s[i + 1]) ? 2 : 1;
+            i = skip_string_character(s, i);
         return s[i] ? i + 1 : i;
     }
     int comment = s[i] == '-' && s[i + 1] == '-';

@@ -30,5 +30,7 @@ int main(void)
     expands("x = 1 -- f(<a=1>)", "x = 1 -- f(<a=1>)", "comments are left alone");
     expands("--[==[ f(<a=1>) ]==] f(<a=1>)", "--[==[ f(<a=1>) ]==] f({a=1})", "after a long comment");
     expands("f(<a=1", "f(<a=1", "an unclosed group is left for Lua to report");
+    expands("print(\"\\z\n(<a=1>)\")", "print(\"\\z\n(<a=1>)\")", "a string goes on over a line break after \\z");
+    expands("print(\"\\\r\n(<a=1>)\")", "print(\"\\\r\n(<a=1>)\")", "and after a backslash before CR LF");
     return done();
 }
