@@ -379,12 +379,10 @@ function labs.load(name, text, id)
   return definition
 end
 
--- The text of a lab file, or a clear error with the reason.
-local function read_lab_file(path)
-  local file, why = io.open(path)
-  local text = file and file:read("a")
-  if file then file:close() end
-  if not text then error(fmt("cannot read lab %s: %s", clean(path), clean(why or "is a directory")), 0) end
+-- The text of a file, or a clear error with the reason ("cannot read lab PATH: reason").
+local function read_or_fail(what, path)
+  local text, why = core.read_file(path)
+  if not text then error(fmt("cannot read %s %s", what, clean(why)), 0) end
   return text
 end
 
@@ -398,7 +396,7 @@ local function find_lab(name)
   if text then return labs.load(name, text) end
   if name:find("%.lua$") then
     local real = core.realpath and core.realpath(name) or name
-    return labs.load(name:match("([^/]+)%.lua$"), read_lab_file(name), "file:" .. real)
+    return labs.load(name:match("([^/]+)%.lua$"), read_or_fail("lab", name), "file:" .. real)
   end
   error(fmt("unknown lab '%s' (labs: %s)", clean(name), table.concat(core.lab_names(), ", ")), 0)
 end
@@ -745,10 +743,7 @@ end
 ---------------------------------------------------------------------------
 
 local function read_answers(path)
-  local file, why = io.open(path)
-  local text = file and file:read("a")
-  if file then file:close() end
-  if not text then error(fmt("cannot read answers %s: %s", path, why or "is a directory"), 0) end
+  local text = read_or_fail("answers", path)
   local answers = {}
   for line in (text .. "\n"):gmatch("(.-)\r?\n") do
     if not line:match("^%s*#") and line:match("%S") then answers[#answers + 1] = line end
