@@ -84,7 +84,21 @@ local messages = {
   reveal = { en = "The answer: %s", zh = "答案：%s" },
   no_result = { en = "Run the experiment first: the answer comes from your own result.",
                 zh = "请先运行实验：答案来自你自己的结果。" },
-  prediction = { en = "Your prediction %s · measured %s · model %s", zh = "你的预测 %s · 实测 %s · 模型 %s" },
+  predicted = { en = "Prediction noted: %s. Now run the experiment (:run, or type it) and compare.",
+                zh = "已记下预测：%s。现在运行实验（:run，或自己输入）再比较。" },
+  predict_before = { en = "A prediction comes before the run: this step's experiment has run already. :next goes on.",
+                     zh = "预测要在运行之前：这一步的实验已经运行过了。:next 继续。" },
+  reflection = { en = "You predicted %s; your run: %s%s: %s.", zh = "你预测 %s；你的运行：%s%s：%s。" },
+  modelled_as = { en = " (modelled)", zh = "（模型估算）" },
+  model_beside = { en = " (model %s)", zh = "（模型 %s）" },
+  gap_more = { en = "%s more than you predicted", zh = "比你的预测多 %s" },
+  gap_less = { en = "%s less than you predicted", zh = "比你的预测少 %s" },
+  gap_none = { en = "just as you predicted", zh = "和你的预测一样" },
+  predictions = { en = "Predictions: %d of %d within 10%% of your run.", zh = "预测：%d/%d 个与你的运行相差不到 10%%。" },
+  number_expected = { en = "Answer with a number (units are optional), e.g. :answer 4",
+                      zh = "请用数字作答（单位可写可不写），例如 :answer 4" },
+  choice_expected = { en = "Answer with a choice's number, letter or text, e.g. :answer 2 or :answer b",
+                      zh = "请用选项的编号、字母或文字作答，例如 :answer 2 或 :answer b" },
   no_hint = { en = "No more hints for this step.", zh = "这一步没有更多提示了。" },
   finished = { en = "Lab finished: %d of %d questions right on the first try.",
                zh = "实验完成：%d/%d 道题第一次就答对。" },
@@ -405,7 +419,8 @@ end
 -- Steps
 ---------------------------------------------------------------------------
 
-local current   -- {definition=, index=, hint=, globals=}
+local current   -- {definition=, index=, hint=, globals=, shown_result=, prediction=}
+local record_chunk = core.after_chunk   -- record()'s, before labs.lua adds reflections to it
 
 local function step_of(state) return state.definition.steps[state.index] end
 
@@ -456,6 +471,7 @@ local function step_text(state)
 end
 
 local function show_step(state)
+  state.shown_result, state.prediction = core.last_result(), nil
   print(step_text(state))
   core.progress.update(state.definition.id, "step", state.index)
 end
@@ -520,6 +536,8 @@ local function show_values(...)
   for i = 1, select("#", ...) do print(clean(u.show_value((select(i, ...))))) end
 end
 
+local reflect   -- reflect(state): a waiting prediction set beside the run (below)
+
 -- Runs a step's experiment as lab code in the lab's own globals, printing
 -- its values as the prompt does; an error is printed, not raised. True when it ran.
 local function run_experiment(state, code)
@@ -529,8 +547,9 @@ local function run_experiment(state, code)
   local results = table.pack(pcall(guarded, where(state), chunk))
   hand_over(state.globals)
   if not results[1] then print("error: " .. tostring(results[2])); return false end
-  core.after_chunk(code, table.unpack(results, 2, results.n))
+  record_chunk(code, table.unpack(results, 2, results.n))
   show_values(table.unpack(results, 2, results.n))
+  reflect(state)
   return true
 end
 
@@ -545,36 +564,139 @@ local function expected(ask, state)
   return value
 end
 
--- Checks a number against the expected value: within tolerance (absolute, or relative when given).
+---------------------------------------------------------------------------
+-- Answers read as people write them
+---------------------------------------------------------------------------
+
+local function trim(text) return (tostring(text):gsub("^%s+", ""):gsub("%s+$", "")) end
+
+-- "32,768" or "32 768": digits in groups of three; the number without them, else nil.
+local function without_separators(text)
+  local sign, first, rest, fraction = text:match("^([-+]?)(%d%d?%d?)([, ][%d, ]+)(%.?%d*)$")
+  if not first then return nil end
+  local separator = rest:sub(1, 1)
+  if (rest:gsub(separator .. "%d%d%d", "")) ~= "" then return nil end
+  return sign .. first .. rest:gsub(separator, "") .. fraction
+end
+
+-- What an answer says as a number, and whether it ended in %: "4", "4 sectors",
+-- "25%", "32,768", "32 768", "1.5e3", "2^20". nil when it is not a number.
+local function read_number(text)
+  text = trim(text)
+  local percent = text:find("%%$") ~= nil
+  text = text:gsub("%s*[%a%%/µ][%a%%/%s%-]*$", "")   -- a unit after the number
+  local base, power = text:match("^(%d+)%s*%^%s*(%d+)$")
+  if base then return tonumber(base) ^ tonumber(power), percent end
+  local n = tonumber(without_separators(text) or text)
+  if n == nil or n ~= n or n == math.huge or n == -math.huge then return nil end
+  return n, percent
+end
+labs.read_number = read_number
+
+-- Which choice an answer names: its number, its letter (a, b, ...) or its text
+-- (in either language, or the start of one that only it has). nil when none.
+local function read_choice(text, choices)
+  text = trim(text)
+  local n = math.tointeger(tonumber(text))
+  if n then return n >= 1 and n <= #choices and n or nil end
+  if #text == 1 and text:lower():match("%l") then
+    local index = text:lower():byte() - ("a"):byte() + 1
+    return index <= #choices and index or nil
+  end
+  local wanted, found = text:lower(), nil
+  if #wanted < 2 then return nil end
+  for i, choice in ipairs(choices) do
+    local texts = type(choice) == "table" and { choice.en, choice.zh } or { choice }
+    for _, t in ipairs(texts) do
+      t = trim(t):lower()
+      if t == wanted then return i end
+      if t:sub(1, #wanted) == wanted then
+        if found and found ~= i then return nil end
+        found = i
+      end
+    end
+  end
+  return found
+end
+labs.read_choice = read_choice
+
+-- Checks a number against the expected value: within tolerance (absolute, or
+-- relative when given). An absolute tolerance never takes in a neighbouring
+-- whole number: a whole-number answer must be less than half of one away.
 local function close_enough(got, want, ask)
   if type(got) ~= "number" or type(want) ~= "number" then return false end
   local tolerance = ask.tolerance or 0
   if ask.relative then tolerance = tolerance * math.abs(want) end
-  return math.abs(got - want) <= tolerance + 1e-12
+  if math.abs(got - want) > tolerance + 1e-12 then return false end
+  return ask.relative or math.tointeger(got) == nil or math.abs(got - want) < 0.5
 end
 
--- Judges one answer; returns passed, and what to say.
+-- Whether a number answer is right: as written, or, for "25%" against a fraction, as 0.25.
+local function number_right(text, want, ask)
+  local got, percent = read_number(text)
+  if close_enough(got, want, ask) then return true end
+  return percent and ask.unit ~= "%" and close_enough(got / 100, want, ask)
+end
+
+-- Judges one answer; returns passed (nil: not judged, and nothing counted), what to say, the expected value.
 local function judge(state, value)
-  local ask, lines = step_of(state).ask, {}
-  if ask.predict then
-    local ctx = context()
-    if not ctx.result then return nil, say("no_result") end
-    local measured, model = judging(where(state), ask.measure, ctx)
-    lines[#lines + 1] = say("prediction", format_value(tonumber(value), ask.unit), format_value(measured, ask.unit),
-                            format_value(model, ask.unit))
-    return true, table.concat(lines, "\n")
-  end
+  local ask = step_of(state).ask
   if ask.goal then
     local ctx = context()
     if not ctx.result then return nil, say("no_result") end
     return judging(where(state), ask.check, ctx) and true or false, nil
   end
+  if ask.choices and not read_choice(value, ask.choices) then return nil, say("choice_expected") end
+  if not ask.choices and not read_number(value) then return nil, say("number_expected") end
   local want = expected(ask, state)
   if want == nil then return nil, say("no_result") end
   if ask.choices then
-    return tonumber(value) == want, nil, want
+    return read_choice(value, ask.choices) == want, nil, want
   end
-  return close_enough(tonumber(value), want, ask), nil, want
+  return number_right(value, want, ask), nil, want
+end
+
+---------------------------------------------------------------------------
+-- Predictions: taken before the run, never judged, set beside the run after it
+---------------------------------------------------------------------------
+
+-- "25%" between a prediction and the run, and whether the run was more.
+local function gap_text(predicted, measured)
+  if measured == predicted then return say("gap_none") end
+  local base = predicted ~= 0 and math.abs(predicted) or math.abs(measured)
+  local fraction = math.abs(measured - predicted) / base
+  return say(measured > predicted and "gap_more" or "gap_less", u.percent(fraction))
+end
+
+-- Takes a prediction for the step, before its experiment runs in this step.
+local function take_prediction(state, value)
+  local n = read_number(value)
+  if not n then return print(say("number_expected")) end
+  if core.last_result() ~= state.shown_result then return print(say("predict_before")) end
+  state.prediction = { value = n, result = core.last_result() }
+  print(say("predicted", format_value(n, step_of(state).ask.unit)))
+  return true
+end
+
+-- After a run in a step with a prediction waiting: the prediction beside the
+-- student's own result, the gap, and why; saved, never counted as right or wrong.
+function reflect(state)
+  local prediction = state and state.prediction
+  if not prediction or core.last_result() == prediction.result then return end
+  state.prediction = nil
+  local step = step_of(state)
+  local ask = step.ask
+  local measured, model = judging(where(state), ask.measure, context())
+  if type(measured) ~= "number" then return end
+  local modelled = core.last_result().backend ~= "gpu"
+  local beside = modelled and say("modelled_as") or
+                 type(model) == "number" and say("model_beside", format_value(model, ask.unit)) or ""
+  print(wrap(say("reflection", format_value(prediction.value, ask.unit), format_value(measured, ask.unit), beside,
+                 gap_text(prediction.value, measured))))
+  if step.explain then print(wrap(text_of(step.explain))) end
+  local base = measured ~= 0 and math.abs(measured) or 1
+  core.progress.update(state.definition.id, "predict", tostring(state.index),
+                       math.abs(prediction.value - measured) / base)
 end
 
 -- After a wrong answer: the hint for this attempt; after three, the answer.
@@ -591,12 +713,25 @@ local function after_wrong(state, step, p, key, want)
   end
 end
 
+-- What the student types at the prompt runs an experiment too: a waiting
+-- prediction is reflected on after the values it printed (or at once, when none).
+local show_chunk = core.show
+function core.after_chunk(code, ...)
+  record_chunk(code, ...)
+  if select("#", ...) == 0 then reflect(current) end
+end
+function core.show(...)
+  show_chunk(...)
+  reflect(current)
+end
+
 -- Records an attempt and says the outcome; moves on when the step is done.
 function labs.answer(value)
   local state = current
   if not state then return print(say("no_lab")) end
   local step = step_of(state)
   if not step.ask then return labs.next() end
+  if step.ask.predict then return take_prediction(state, value) end
   local passed, message, want = judge(state, value)
   if passed == nil then return print(message) end
   local key = tostring(state.index)
@@ -627,13 +762,20 @@ function labs.next()
   if not current then return print(say("no_lab")) end
   if current.index >= #current.definition.steps then
     local p, right, questions = core.progress.update(current.definition.id, "finished"), 0, 0
+    local predictions, close = 0, 0
     for i, step in ipairs(current.definition.steps) do
-      if step.ask then
+      local gap = (p.predictions or {})[tostring(i)]
+      if step.ask and step.ask.predict then
+        predictions = predictions + 1
+        if gap and gap <= 0.1 then close = close + 1 end
+      elseif step.ask then
         questions = questions + 1
         if p.first_try[tostring(i)] then right = right + 1 end
       end
     end
-    return print(say("finished", right, questions))
+    print(say("finished", right, questions))
+    if predictions > 0 then print(say("predictions", close, predictions)) end
+    return
   end
   current.index, current.hint = current.index + 1, 0
   show_step(current)
@@ -679,12 +821,18 @@ function labs.reset(name)
   if current and current.definition.id == id then current.index = 1; show_step(current) end
 end
 
--- The status column of :labs.
-local function status_text(p, steps, questions)
-  if not p then return fmt("%d steps", steps) end
+-- The status column of :labs: questions are the steps that ask one (a prediction is no question).
+local function status_text(p, definition)
+  if not definition then return "" end
+  if not p then return fmt("%d steps", #definition.steps) end
   if p.finished then return "finished" end
-  local done = 0
-  for _ in pairs(p.done) do done = done + 1 end
+  local done, questions = 0, 0
+  for i, step in ipairs(definition.steps) do
+    if step.ask and not step.ask.predict then
+      questions = questions + 1
+      if p.done[tostring(i)] then done = done + 1 end
+    end
+  end
   return fmt("%d/%d answered", done, questions)
 end
 
@@ -692,19 +840,16 @@ function labs.list()
   local lines, all = {}, core.progress.all()
   for _, name in ipairs(core.lab_names()) do
     local ok, definition = pcall(find_lab, name)
-    local questions = 0
-    if ok then for _, s in ipairs(definition.steps) do if s.ask then questions = questions + 1 end end end
     local title = ok and text_of(definition.spec.title) or "(does not load)"
     local pad = (" "):rep(math.max(1, 52 - display_width(title)))   -- by columns: Chinese titles line up
-    lines[#lines + 1] = fmt("  %-12s %s%s%s", name, title, pad,
-                            status_text(all[name], ok and #definition.steps or 0, questions))
+    lines[#lines + 1] = fmt("  %-12s %s%s%s", name, title, pad, status_text(all[name], ok and definition))
   end
   print(table.concat(lines, "\n"))
 end
 
--- answer(value): the same as :answer VALUE.
+-- answer(value): the same as :answer VALUE (and, like it, returns nothing to print).
 function answer(value)
-  return labs.answer(value)
+  labs.answer(value)
 end
 
 ---------------------------------------------------------------------------
@@ -758,11 +903,12 @@ end
 local function batch_step(step, answers, next_answer)
   show_step(current)
   local ask = step.ask
-  if ask and ask.predict then
+  if ask and ask.predict then   -- predicted first, then run; never right or wrong
     local prediction = answers[next_answer]
     print("> :answer " .. tostring(prediction) .. "   (prediction)")
+    labs.answer(prediction)
     local ran = not step.run or run_experiment(current, step.run)
-    return labs.answer(prediction) == true and ran, next_answer + 1
+    return ran, next_answer + 1
   end
   local ran = true
   if step.run then

@@ -77,6 +77,7 @@ local maps = {
   { field = "answers", valid = is_string, required = true },
   { field = "attempts", valid = is_count, required = true },
   { field = "first_try", valid = is_true },
+  { field = "predictions", valid = function(v) return type(v) == "number" and v == v end },
 }
 
 -- Keeps the entries of map with a step key and a valid value; true as the second
@@ -171,6 +172,20 @@ local changes = {
       end
     end,
   },
+  predict = {   -- a prediction is never right or wrong: its gap to the student's run, as a fraction of it
+    check = function(change, key, gap)
+      change.key = check_key(key, 3)
+      if type(gap) ~= "number" or gap ~= gap then
+        error(fmt("bad argument #4 to 'update' (the prediction's gap as a number expected, got %s)", type(gap)), 3)
+      end
+      change.gap = gap
+    end,
+    apply = function(record, change)
+      record.predictions = record.predictions or {}
+      record.predictions[change.key] = change.gap
+      record.done[change.key] = true
+    end,
+  },
   reveal = {
     check = function(change, key) change.key = check_key(key, 3) end,
     apply = function(record, change) record.done[change.key] = true end,
@@ -182,7 +197,7 @@ local changes = {
   reset = { check = function() end },
 }
 
-local change_names = "'step', 'attempt', 'reveal', 'finished' or 'reset'"
+local change_names = "'step', 'attempt', 'predict', 'reveal', 'finished' or 'reset'"
 
 -- Applies one change to the progress data (all labs).
 local function apply(data, change)

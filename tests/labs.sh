@@ -49,6 +49,15 @@ result "a lab cannot load chunks" $?
 grep -q "ran too long" "$tmp/out-forever"
 result "a lab that loops forever is stopped" $?
 
+# A wrong prediction is no wrong answer: no verdict, the gap to the run, not counted.
+{ echo 17; sed 1d "$answers/coalescing.txt"; } > "$tmp/predict.txt"
+XDG_DATA_HOME="$tmp/data-predict" "$warplab" --sim --lab coalescing --answers "$tmp/predict.txt" > "$tmp/out" 2>&1
+status=$?
+[ $status = 0 ] && sed -n '/(prediction)/,/^Correct\.\|^──/p' "$tmp/out" | grep -q "53%" &&
+  ! sed -n '/(prediction)/,/^──/p' "$tmp/out" | grep -q -e "^Correct" -e "Not quite" &&
+  grep -q "3 of 3 questions right on the first try" "$tmp/out" && grep -q "Predictions: 0 of 1 within 10%" "$tmp/out"
+result "a wrong prediction in batch: no verdict, the gap to the run, and the summary does not count it" $?
+
 # A batch run leaves the student's own progress alone, and a lab file called
 # tour.lua elsewhere has a record of its own, not the built-in tour's.
 XDG_DATA_HOME="$tmp/own" "$warplab" --sim -e "
