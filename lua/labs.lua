@@ -80,6 +80,15 @@ local messages = {
   goal = { en = "Goal (checked against your last launch, :answer to check):",
            zh = "目标（用你最近一次 launch 的结果检查，输入 :answer 检查）：" },
   correct = { en = "Correct.", zh = "正确。" },
+  go_on = { en = ":next goes on.", zh = "输入 :next 继续。" },
+  go_finish = { en = ":next finishes the lab.", zh = "输入 :next 完成这个实验。" },
+  no_experiment = { en = "This step has no experiment to run: read it, then :next.",
+                    zh = "这一步没有要运行的实验：读完后输入 :next。" },
+  unanswered = { en = "This step's question is not answered yet (:answer VALUE); :next again skips it.",
+                 zh = "这一步的问题还没有回答（:answer 值）；再输入一次 :next 就跳过它。" },
+  next_lab = { en = "Next: :lab %s (%s).", zh = "下一个：:lab %s（%s）。" },
+  unknown_lab = { en = "unknown lab '%s'%s (labs: %s)", zh = "没有名为 '%s' 的实验%s（实验：%s）" },
+  did_you_mean = { en = "; did you mean '%s'?", zh = "；是不是 '%s'？" },
   wrong = { en = "Not quite (attempt %d).", zh = "还不对（第 %d 次尝试）。" },
   reveal = { en = "The answer: %s", zh = "答案：%s" },
   no_result = { en = "Run the experiment first: the answer comes from your own result.",
@@ -400,6 +409,16 @@ local function read_or_fail(what, path)
   return text
 end
 
+-- The built-in lab whose name is nearest to name (aos_soa: aos-soa; coalesce: coalescing), or nil.
+local function nearest_lab(name)
+  local wanted, best, best_distance = name:lower():gsub("_", "-"), nil, 4
+  for _, lab in ipairs(core.lab_names()) do
+    local distance = lab:sub(1, #wanted) == wanted and 0 or core.edit_distance(wanted, lab)
+    if distance < best_distance then best, best_distance = lab, distance end
+  end
+  return best
+end
+
 -- The lab called name: built in, or a file path (known by its real path: its progress is its own).
 local function find_lab(name)
   if type(name) ~= "string" or name:find("%z") then
@@ -412,7 +431,8 @@ local function find_lab(name)
     local real = core.realpath and core.realpath(name) or name
     return labs.load(name:match("([^/]+)%.lua$"), read_or_fail("lab", name), "file:" .. real)
   end
-  error(fmt("unknown lab '%s' (labs: %s)", clean(name), table.concat(core.lab_names(), ", ")), 0)
+  local near = nearest_lab(name)
+  error(say("unknown_lab", clean(name), near and say("did_you_mean", near) or "", table.concat(core.lab_names(), ", ")), 0)
 end
 
 ---------------------------------------------------------------------------
@@ -473,6 +493,7 @@ end
 local function show_step(state)
   state.shown_result, state.prediction = core.last_result(), nil
   print(step_text(state))
+  if step_of(state).run then core.offer_history(step_of(state).run) end   -- Up recalls it, to edit
   core.progress.update(state.definition.id, "step", state.index)
 end
 
@@ -740,6 +761,7 @@ function labs.answer(value)
   if passed then
     print(say("correct"))
     if step.explain then print(wrap(text_of(step.explain))) end
+    print(say(state.index < #state.definition.steps and "go_on" or "go_finish"))
   else
     after_wrong(state, step, p, key, want)
   end
@@ -758,8 +780,29 @@ function labs.open(name)
   open(find_lab(name))
 end
 
+-- Whether the open step asks a question the student has not answered (nor skipped once already).
+local function skipping_unanswered(state)
+  local ask = step_of(state).ask
+  if not ask or ask.predict or state.warned == state.index then return false end
+  if core.progress.get(state.definition.id).done[tostring(state.index)] then return false end
+  state.warned = state.index
+  return true
+end
+
+-- After a lab's summary: the built-in lab that comes after it, if any.
+local function suggest_next_lab(definition)
+  local names = core.lab_names()
+  for i, name in ipairs(names) do
+    if name == definition.id and names[i + 1] then
+      local ok, following = pcall(find_lab, names[i + 1])
+      if ok then print(say("next_lab", names[i + 1], text_of(following.spec.title))) end
+    end
+  end
+end
+
 function labs.next()
   if not current then return print(say("no_lab")) end
+  if skipping_unanswered(current) then return print(say("unanswered")) end
   if current.index >= #current.definition.steps then
     local p, right, questions = core.progress.update(current.definition.id, "finished"), 0, 0
     local predictions, close = 0, 0
@@ -775,7 +818,7 @@ function labs.next()
     end
     print(say("finished", right, questions))
     if predictions > 0 then print(say("predictions", close, predictions)) end
-    return
+    return suggest_next_lab(current.definition)
   end
   current.index, current.hint = current.index + 1, 0
   show_step(current)
@@ -804,7 +847,8 @@ end
 function labs.run()
   if not current then return print(say("no_lab")) end
   local code = step_of(current).run
-  if code then run_experiment(current, code) end
+  if not code then return print(say("no_experiment")) end
+  run_experiment(current, code)
 end
 
 -- Forgets a lab's progress (the open one when name is empty).
@@ -943,6 +987,7 @@ function labs.batch(name, answers_path, save)
     right, next_answer = batch_step(step, answers, next_answer)
     all_right = right and all_right
   end
+  current.warned = current.index   -- the batch is over: finish, answered or not
   labs.next()
   return all_right
 end

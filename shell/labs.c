@@ -11,6 +11,7 @@
 #include <lauxlib.h>
 #include "api.h"
 #include "paths.h"
+#include "registry.h"
 #include "repl.h"
 
 extern const struct { const char *name; const char *text; } lab_texts[];
@@ -115,7 +116,23 @@ static int core_load_experiment(lua_State *L)
     return 1;
 }
 
+/* core.edit_distance(a, b): the edits from one name to the other, for "did you mean". */
+static int core_edit_distance(lua_State *L)
+{
+    lua_pushinteger(L, edit_distance(luaL_checkstring(L, 1), luaL_checkstring(L, 2)));
+    return 1;
+}
+
+/* core.offer_history(code): at the prompt, puts code into the history, so Up recalls it to edit. */
+static int core_offer_history(lua_State *L)
+{
+    repl_offer_history(luaL_checkstring(L, 1));
+    return 0;
+}
+
 static const luaL_Reg lab_functions[] = {
+    { "edit_distance", core_edit_distance },
+    { "offer_history", core_offer_history },
     { "load_experiment", core_load_experiment },
     { "lab_source", core_lab_source },
     { "lab_names", core_lab_names },

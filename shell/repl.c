@@ -235,6 +235,14 @@ int repl_load(const char *code)
     return load_chunk(code);
 }
 
+static int reading_lines;   /* the prompt is up: a history exists to offer lines to */
+
+void repl_offer_history(const char *code)
+{
+    if (reading_lines)
+        add_history(code);
+}
+
 /* Reads lines until they form a loadable chunk (or a syntax error, or Ctrl-C);
    the loaded function or the error is left on the stack. */
 static enum read_status read_chunk(char **chunk, int *status)
@@ -326,6 +334,7 @@ int repl_run(void)
     history_multiline_entries = 1;
     if (path)
         read_history(path);
+    reading_lines = 1;
     for (;;) {
         char *chunk = NULL;
         int status = LUA_OK;

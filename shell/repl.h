@@ -19,6 +19,8 @@ void repl_run_code(const char *code);
 /* Loads code as the prompt does (an expression returns its value); pushes
    the function, or the error; returns LUA_OK or the load status. */
 int repl_load(const char *code);
+/* At the prompt, adds code to the history (not the file), so Up recalls it; else nothing. */
+void repl_offer_history(const char *code);
 
 /* Installs warplab's completion into readline. */
 void complete_install(void);

@@ -65,7 +65,7 @@ for _, wrong in ipairs({ "12", "13" }) do
   text = said(function() labs.answer(wrong) end)
   t.ok(text:find("Not quite"), wrong .. " is not 12.5, whatever the tolerance of 0.5")
 end
-said(labs.next)
+said(labs.next); said(labs.next)   -- unanswered: the second :next skips it
 text = said(function() labs.answer("x") end)
 t.ok(text:find("choice's number, letter or text") and attempts(3) == nil, "a letter beyond the choices costs no attempt")
 text = said(function() labs.answer("b") end)
@@ -89,5 +89,26 @@ text = said(labs.next)
 t.ok(text:find("2 of 3 questions right on the first try") and text:find("Predictions: 1 of 1 within 10%%"),
      "the summary counts no prediction as a question (nor a non-answer as an attempt), and says how close they were")
 t.is(select(3, said(function() return answer(3) end)), nil, "answer() returns nothing to print")
+
+-- The flow: what to type next, a step without an experiment, an unanswered
+-- question skipped only when asked twice, nearest lab names, the next lab.
+said(function() labs.reset(lab_file) end)   -- step 1 again, nothing answered
+text = said(labs.next)
+t.ok(text:find("not answered yet") and not text:find("step 2 of 4"), ":next on an unanswered question asks first")
+text = said(labs.next)
+t.ok(text:find("step 2 of 4"), "... and a second :next skips it")
+said(labs.next); said(labs.next)
+text = said(labs.run)
+t.ok(text:find("This step has no experiment to run"), ":run on a step without an experiment says so")
+said(labs.next); said(labs.next); said(labs.back)
+text = said(function() labs.answer("2") end)
+t.ok(text:find("Correct%.") and text:find(":next goes on%."), "a right answer says what to type next")
+for _, case in ipairs({ { "coalesce", "coalescing" }, { "aos_soa", "aos-soa" }, { "workingset", "working-set" } }) do
+  local _, ok, message = said(function() labs.open(case[1]) end)
+  t.ok(not ok and message:find("did you mean '" .. case[2] .. "'?", 1, true), "':lab " .. case[1] .. "' suggests " .. case[2])
+end
+core.progress.use_memory()
+text = said(function() labs.batch("tour", (os.getenv("srcdir") or ".") .. "/tests/answers/tour.txt") end)
+t.ok(text:find("Next: :lab alignment %(Alignment"), "the end of a lab suggests the next one")
 os.remove(lab_file); os.remove(dir)
 t.done()
