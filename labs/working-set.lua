@@ -229,7 +229,7 @@ step {
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "working_set" and r.params.n == N and r.params.bytes >= MiB and
-             r.params.bytes <= ctx.device.l2_bytes / 2 and (r.cache == nil or r.cache == "warm")
+             r.params.bytes <= ctx.device.l2_bytes / 2 and r.cache == "warm"
     end,
   },
   hint = {

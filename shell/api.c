@@ -496,6 +496,7 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     double started = monotonic_ms();
     struct model_job model = { .family = r->family, .params = &r->params, .counts = &r->model };
     start_model(&model);
+    r->cache = o->warm ? "warm" : "cold";   /* what the launch asked for; the model has no cache to heat */
     enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
     if (finish_model(&model) != 0 || status == RUN_INTERRUPTED) {
         if (!keep_partial)

@@ -80,7 +80,6 @@ static void push_timing(lua_State *L, const struct result *r)
         SET_NUMBER("copy_fraction", bandwidth / session.device.copy_gbs);
     if (r->sm_clock_mhz > 0)
         SET_NUMBER("sm_clock_mhz", r->sm_clock_mhz);
-    SET_STRING("cache", r->cache);
     lua_createtable(L, t->sample_count, 0);
     for (int i = 0; i < t->sample_count; i++) {
         lua_pushnumber(L, t->samples_ms[i]);
@@ -184,6 +183,8 @@ void result_push(lua_State *L, const struct result *r)
     SET_INTEGER("useful_bytes", r->useful_bytes);
     SET_INTEGER("footprint_bytes", r->footprint_bytes);
     SET_NUMBER("wall_ms", r->wall_ms);
+    if (r->cache)
+        SET_STRING("cache", r->cache);   /* the launch's setting, on either backend */
     if (r->measured)
         push_timing(L, r);
     push_load_store(L, r, r->have_counters);

@@ -58,6 +58,13 @@ status=$?
   grep -q "3 of 3 questions right on the first try" "$tmp/out" && grep -q "Predictions: 0 of 1 within 10%" "$tmp/out"
 result "a wrong prediction in batch: no verdict, the gap to the run, and the summary does not count it" $?
 
+# working-set's goal asks for a warm L2: a cold launch does not reach it.
+sed 's/, cache = "warm"})$/})/' "$answers/working-set.txt" > "$tmp/cold.txt"
+XDG_DATA_HOME="$tmp/data-cold" "$warplab" --sim --lab working-set --answers "$tmp/cold.txt" > "$tmp/out" 2>&1
+status=$?
+[ $status = 1 ] && grep -q 'n = 10324448})$' "$tmp/out" && grep -q "Not quite (attempt 1)" "$tmp/out"
+result "working-set's keep-it-warm goal is not met by a cold launch" $?
+
 # A batch run leaves the student's own progress alone, and a lab file called
 # tour.lua elsewhere has a record of its own, not the built-in tour's.
 XDG_DATA_HOME="$tmp/own" "$warplab" --sim -e "
