@@ -27,8 +27,8 @@ end
 
 step {
   text = {
-    en = [[The chapter's convolution: a (2r+1) x (2r+1) filter slides over a 1024 x 1024 float image, one thread per output pixel, 16 x 16 threads a block. With radius r = 2 every output sums 25 neighbours. The naive kernel reads each neighbour from global memory, so every pixel of the image is asked for 25 times, once by each output that covers it. The 25 weights sit in constant memory: all lanes of a warp read the same weight at the same moment, which the constant cache serves in one pass, so the image's loads are the only global loads. Predict first: how many global load requests does one warp of the naive kernel make?]],
-    zh = [[本章的卷积：一个 (2r+1) x (2r+1) 的滤波器在 1024 x 1024 的 float 图像上滑动，每个输出像素一个线程，每个 block 16 x 16 个线程。半径 r = 2 时，每个输出要累加 25 个邻居。朴素内核从全局内存读取每个邻居，所以图像里的每个像素都被要 25 次，覆盖它的每个输出各要一次。25 个权重放在常量内存里：一个 warp 的所有线程在同一时刻读同一个权重，常量缓存一次就能服务，因此图像的读取是唯一的全局读取。先预测：朴素内核的一个 warp 发出多少个全局读请求？]],
+    en = [[The chapter's convolution: a (2r+1) x (2r+1) filter slides over a 1024 x 1024 float image, one thread per output pixel, 16 x 16 threads a block. With radius r = 2 every output sums 25 neighbours. The naive kernel reads each neighbour from global memory, so every pixel of the image is asked for 25 times, once by each output that covers it. The chapter passes the 25 weights as a pointer into global memory; warplab's kernel keeps them in constant memory instead: all lanes of a warp read the same weight at the same moment, which the constant cache serves in one pass, so the image's loads are the only global loads. Predict first: how many global load requests does one warp of the naive kernel make?]],
+    zh = [[本章的卷积：一个 (2r+1) x (2r+1) 的滤波器在 1024 x 1024 的 float 图像上滑动，每个输出像素一个线程，每个 block 16 x 16 个线程。半径 r = 2 时，每个输出要累加 25 个邻居。朴素内核从全局内存读取每个邻居，所以图像里的每个像素都被要 25 次，覆盖它的每个输出各要一次。教材把 25 个权重作为指向全局内存的指针传进来；warplab 的内核则把它们放在常量内存里：一个 warp 的所有线程在同一时刻读同一个权重，常量缓存一次就能服务，因此图像的读取是唯一的全局读取。先预测：朴素内核的一个 warp 发出多少个全局读请求？]],
   },
   run = [[naive = launch("conv2d", {variant = "naive"}); naive]],
   ask = {
