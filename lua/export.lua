@@ -320,11 +320,69 @@ end
 -- record()
 ---------------------------------------------------------------------------
 
-local recording
+local recording   -- record("file.json")'s: {path=, started=, device=, version=, commands=}
+local journal     -- the REPL's own record of the session: {path=, file=}
+local entry       -- what is being kept of the input running now
+local last_kept   -- the last result an entry kept
 
--- Called by the prompt after each chunk it ran, with what the chunk returned.
-function core.after_chunk(code, ...)
-  if not recording then return end
+local journal_messages = {
+  where = { en = "This session is kept as it goes in %s", zh = "本次会话会随时记录在 %s" },
+  failed = { en = "warning: this session's record cannot be kept (%s); record(\"file.json\") still works",
+             zh = "警告：无法保存本次会话的记录（%s）；record(\"file.json\") 仍然可用" },
+  wrote = { en = "record: wrote %d inputs and %d answers to %s", zh = "record：已把 %d 条输入和 %d 个答案写入 %s" },
+  started = { en = "record: keeping every input from now on; record() writes them to %s",
+              zh = "record：从现在起记录每一条输入；record() 把它们写入 %s" },
+}
+local function say(key, ...) return fmt(journal_messages[key][core.lang()] or journal_messages[key].en, ...) end
+
+-- Stops keeping the journal, saying why once.
+local function journal_failed(why)
+  if journal.file then journal.file:close() end
+  journal.file = nil
+  print(say("failed", tostring(why)))
+end
+
+-- Appends one entry to the journal, a JSON line, flushed: a crash loses nothing.
+local function journal_write(done)
+  if not (journal and journal.file) then return end
+  local ok, why = journal.file:write(json.encode(done), "\n")
+  if ok then ok, why = journal.file:flush() end
+  if not ok then journal_failed(why) end
+end
+
+-- The results an input made: the student's last result or list, when new since the last entry.
+local function new_results()
+  local list, result = core.last_results(), core.last_result()
+  if result == nil or result == last_kept then return nil end
+  last_kept = result
+  local kept = {}
+  for i, r in ipairs(list and list[#list] == result and list or { result }) do kept[i] = plain(r) end
+  return kept
+end
+
+-- Ends the entry being kept: into the recording and the journal.
+local function finish_entry(printed)
+  local done = entry
+  if not done then return end
+  entry = nil
+  done.printed = printed ~= "" and printed or nil
+  done.results = done.results or new_results()
+  if recording then recording.commands[#recording.commands + 1] = done end
+  journal_write(done)
+end
+
+-- Starts keeping an input; answers given before it was known (answer() in a chunk, :answer) go with it.
+local function start_entry(fields)
+  if entry and not (entry.code or entry.command) then
+    fields.answers, entry = entry.answers, nil
+  end
+  finish_entry()
+  fields.at = u.utc_now()
+  entry = fields
+end
+
+-- The values a chunk returned, as data.
+local function values_data(...)
   local values = {}
   for i = 1, select("#", ...) do
     local v = select(i, ...)
@@ -337,7 +395,43 @@ function core.after_chunk(code, ...)
       values[i] = type(v) == "table" and u.show_value(v) or v
     end
   end
-  recording.commands[#recording.commands + 1] = { code = code, at = u.utc_now(), values = values }
+  return values
+end
+
+-- Called after each chunk that ran (at the prompt, or a lab's experiment), with what it returned.
+function core.after_chunk(code, ...)
+  start_entry({ code = code, values = values_data(...), results = new_results() })
+end
+
+-- Called by the prompt when a chunk is done, with all it printed (errors too).
+function core.chunk_done(code, printed)
+  if not (entry and entry.code == code) then start_entry({ code = code }) end
+  finish_entry(printed)
+end
+
+-- Called by the prompt when a colon command is done, with all it printed.
+function core.command_done(line, printed)
+  start_entry({ command = line })
+  finish_entry(printed)
+end
+
+-- A lab's verdict on an answer ({lab=, step=, answer=, verdict=, gap=}), kept with the input that gave it.
+function core.keep_answer(answer)
+  if not entry then start_entry({}) end
+  entry.answers = entry.answers or {}
+  entry.answers[#entry.answers + 1] = answer
+end
+
+-- At the prompt's start: the journal of this session, in the state folder; says where.
+function core.start_journal()
+  local path = core.journal_path()
+  if not path then return end
+  journal = { path = path }
+  local file, why = io.open(path, "a")
+  if not file then return journal_failed(why) end
+  journal.file = file
+  print(say("where", path))
+  journal_write({ started = u.utc_now(), device = device_facts(), version = core.version })
 end
 
 -- record("session.json") starts keeping every command typed at the prompt and what it returned
@@ -357,10 +451,12 @@ function record(path)
     else
       recording = { path = path, started = u.utc_now(), device = device_facts(),
                     version = core.version, commands = {} }
+      print(say("started", path))
     end
     return path
   end
   if not recording then error("record: nothing is being recorded (record(\"file.json\") starts)", 2) end
+  finish_entry()   -- the input before this one, if it is still open
   local r = recording
   local text = json.encode({ path = r.path, started = r.started, stopped = u.utc_now(), device = r.device,
                              version = r.version, commands = r.commands }, 2) .. "\n"
@@ -369,5 +465,8 @@ function record(path)
     error(fmt("record: cannot write %s; still recording: record(\"other.json\") to choose another file, then record()", why), 2)
   end
   recording = nil
+  local answers = 0
+  for _, c in ipairs(r.commands) do answers = answers + #(c.answers or {}) end
+  print(say("wrote", #r.commands, answers, r.path))
   return r.path
 end

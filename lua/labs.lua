@@ -716,8 +716,10 @@ function reflect(state)
                  gap_text(prediction.value, measured))))
   if step.explain then print(wrap(text_of(step.explain))) end
   local base = measured ~= 0 and math.abs(measured) or 1
-  core.progress.update(state.definition.id, "predict", tostring(state.index),
-                       math.abs(prediction.value - measured) / base)
+  local gap = math.abs(prediction.value - measured) / base
+  core.progress.update(state.definition.id, "predict", tostring(state.index), gap)
+  core.keep_answer({ lab = state.definition.id, step = state.index, prediction = prediction.value,
+                     measured = measured, gap = gap })
 end
 
 -- After a wrong answer: the hint for this attempt; after three, the answer.
@@ -757,6 +759,8 @@ function labs.answer(value)
   if passed == nil then return print(message) end
   local key = tostring(state.index)
   local p = core.progress.update(state.definition.id, "attempt", key, tostring(value), passed)
+  core.keep_answer({ lab = state.definition.id, step = state.index, answer = tostring(value),
+                     verdict = passed and "right" or "wrong", attempt = p.attempts[key] })
   if message then print(wrap(message)) end
   if passed then
     print(say("correct"))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 #include <lauxlib.h>
 #include "api.h"
@@ -46,6 +47,21 @@ static int core_data_path(lua_State *L)
 {
     char path[4096];
     if (xdg_file("XDG_DATA_HOME", ".local/share", luaL_checkstring(L, 1), path, sizeof path) != 0)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, path);
+    return 1;
+}
+
+/* core.journal_path(): where this session's record goes as it is kept:
+   $XDG_STATE_HOME/warplab/session-<UTC time>-<pid>.jsonl, or nil without a home. */
+static int core_journal_path(lua_State *L)
+{
+    char name[96], path[4096], stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+    snprintf(name, sizeof name, "session-%s-%ld.jsonl", stamp, (long)getpid());
+    if (xdg_file("XDG_STATE_HOME", ".local/state", name, path, sizeof path) != 0)
         lua_pushnil(L);
     else
         lua_pushstring(L, path);
@@ -132,6 +148,7 @@ static int core_offer_history(lua_State *L)
 
 static const luaL_Reg lab_functions[] = {
     { "edit_distance", core_edit_distance },
+    { "journal_path", core_journal_path },
     { "offer_history", core_offer_history },
     { "load_experiment", core_load_experiment },
     { "lab_source", core_lab_source },

@@ -11,28 +11,34 @@
 #include "progress.h"
 #include "sandbox.h"
 
-static struct {
-    int capturing;            /* out_capture_start: kept in text instead of shown */
+/* Text kept as it is written. */
+struct kept {
+    int on;
     char *text;
     size_t length, capacity;
+};
+
+static struct {
+    struct kept capture;      /* out_capture_start: kept instead of shown */
+    struct kept tee;          /* out_tee_start: kept as well as shown */
     int write_error;          /* errno of the first write to stdout that failed, else 0 */
     int finished;             /* out_finish closed stdout */
 } output;
 
-/* Keeps text in the capture buffer; what does not fit in memory is dropped. */
-static void capture(const char *text, size_t length)
+/* Adds text to a buffer; what does not fit in memory is dropped. */
+static void keep(struct kept *k, const char *text, size_t length)
 {
-    if (output.length + length + 1 > output.capacity) {
-        size_t capacity = (output.length + length + 1) * 2;
-        char *bigger = realloc(output.text, capacity);
+    if (k->length + length + 1 > k->capacity) {
+        size_t capacity = (k->length + length + 1) * 2;
+        char *bigger = realloc(k->text, capacity);
         if (!bigger)
             return;
-        output.text = bigger;
-        output.capacity = capacity;
+        k->text = bigger;
+        k->capacity = capacity;
     }
-    memcpy(output.text + output.length, text, length);
-    output.length += length;
-    output.text[output.length] = 0;
+    memcpy(k->text + k->length, text, length);
+    k->length += length;
+    k->text[k->length] = 0;
 }
 
 static void output_raw(const char *text, size_t length);
@@ -74,8 +80,10 @@ void out_write(const char *text, size_t length)
 
 static void output_raw(const char *text, size_t length)
 {
-    if (output.capturing) {
-        capture(text, length);
+    if (output.tee.on)
+        keep(&output.tee, text, length);
+    if (output.capture.on) {
+        keep(&output.capture, text, length);
         return;
     }
     errno = 0;
@@ -102,20 +110,25 @@ void out_printf(const char *format, ...)
         free(text);
 }
 
-void out_capture_start(void)
+static void start_keeping(struct kept *k)
 {
-    output.capturing = 1;
-    output.length = 0;
-    if (output.text)
-        output.text[0] = 0;
+    k->on = 1;
+    k->length = 0;
+    if (k->text)
+        k->text[0] = 0;
 }
 
-const char *out_capture_stop(size_t *length)
+static const char *stop_keeping(struct kept *k, size_t *length)
 {
-    output.capturing = 0;
-    *length = output.length;
-    return output.text ? output.text : "";
+    k->on = 0;
+    *length = k->length;
+    return k->text ? k->text : "";
 }
+
+void out_capture_start(void) { start_keeping(&output.capture); }
+const char *out_capture_stop(size_t *length) { return stop_keeping(&output.capture, length); }
+void out_tee_start(void) { start_keeping(&output.tee); }
+const char *out_tee_stop(size_t *length) { return stop_keeping(&output.tee, length); }
 
 int out_finish(void)
 {

@@ -13,6 +13,10 @@ void out_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
    shown; out_capture_stop returns it (valid until the next start). */
 void out_capture_start(void);
 const char *out_capture_stop(size_t *length);
+/* The session record: from out_tee_start on, what the writer gets is kept as
+   well as shown; out_tee_stop returns it (valid until the next start). */
+void out_tee_start(void);
+const char *out_tee_stop(size_t *length);
 /* Flushes and closes stdout at exit: 0, or the errno of the first write that
    failed (a full disk, /dev/full), so the exit status can say so. */
 int out_finish(void);

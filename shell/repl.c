@@ -284,8 +284,19 @@ static void call_core(const char *name, const char *first, int base, int count)
     session_report(session_call(arguments + count, 0), 0);
 }
 
+/* Tells the session record what a chunk or command printed (core.<name>(input, printed)). */
+static void report_printed(const char *name, const char *input)
+{
+    size_t length;
+    const char *printed = out_tee_stop(&length);
+    session_push_core(NULL, name);
+    lua_pushstring(session.L, input);
+    lua_pushlstring(session.L, printed, length);
+    session_report(session_call(2, 0), 0);
+}
+
 /* Runs the loaded chunk, lets record() see it, and shows what it returned through core.show. */
-static void evaluate(const char *chunk, int status)
+static void run_loaded(const char *chunk, int status)
 {
     int base = lua_gettop(session.L) - 1;
     if (status == LUA_OK)
@@ -298,6 +309,14 @@ static void evaluate(const char *chunk, int status)
     call_core("after_chunk", chunk, base, count);
     if (count > 0)
         call_core("show", NULL, base, count);
+}
+
+/* run_loaded, with what it printed kept for the session record. */
+static void evaluate(const char *chunk, int status)
+{
+    out_tee_start();
+    run_loaded(chunk, status);
+    report_printed("chunk_done", chunk);
 }
 
 void repl_run_code(const char *code)
@@ -321,6 +340,8 @@ int repl_run(void)
     lua_settop(session.L, 0);
     if (session.backend_notice[0])
         notice("%s", session.backend_notice);
+    session_push_core(NULL, "start_journal");   /* the session's own record, kept as it goes */
+    session_report(session_call(0, 0), 0);
     rl_catch_signals = 0;   /* Ctrl-C is ours: see read_line */
     rl_readline_name = "warplab";
     rl_getc_function = read_byte;
@@ -348,7 +369,9 @@ int repl_run(void)
         if (!blank(chunk))
             remember(chunk, path);
         if (chunk[0] == ':') {
+            out_tee_start();
             enum command_outcome outcome = command_run(chunk);
+            report_printed("command_done", chunk);
             free(chunk);
             if (outcome == COMMAND_QUIT)
                 break;

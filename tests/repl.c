@@ -10,6 +10,7 @@
 ** would match the "2004" of an escape. Hence type_line() waits for the echo
 ** of its line first, and answers are matched with the "\r\n" that ends them.
 */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -602,6 +603,50 @@ static void test_ctrl_c_during_sweep(void)
     ok(close_session(passed), "Ctrl-C during a sweep keeps the partial results and the prompt comes back");
 }
 
+/* Whether one of the session records in the state folder (session-*.jsonl) contains text. */
+static int journal_contains(const char *text)
+{
+    char folder[128], path[512];
+    snprintf(folder, sizeof folder, "%s/warplab", state_dir);
+    DIR *dir = opendir(folder);
+    struct dirent *item;
+    int found = 0;
+    while (dir && !found && (item = readdir(dir)) != NULL) {
+        if (strncmp(item->d_name, "session-", 8) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", folder, item->d_name);
+        FILE *file = fopen(path, "r");
+        char content[65536];
+        size_t length = file ? fread(content, 1, sizeof content - 1, file) : 0;
+        if (file)
+            fclose(file);
+        content[length] = 0;
+        found = strstr(content, text) != NULL;
+    }
+    if (dir)
+        closedir(dir);
+    if (!found)
+        printf("#   no session record in %s contains \"%s\"\n", folder, text);
+    return found;
+}
+
+/* Case 19: every session keeps its own record as it goes: inputs, what they
+   printed, results and lab answers; a session killed with SIGKILL loses nothing. */
+static void test_session_journal(void)
+{
+    int passed = start() && expect("This session is kept as it goes in", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
+                 type_line("x_journal = 41 + 1") && expect(PROMPT, TIMEOUT) &&
+                 type_line("print(x_journal)") && expect("42", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    if (shell.pid > 0)
+        kill(shell.pid, SIGKILL);
+    finish(TIMEOUT);
+    ok(passed && journal_contains("\"code\":\"x_journal = 41 + 1\"") && journal_contains("\"printed\":\"42\\n\""),
+       "the session record keeps each input and what it printed, even when the shell is killed");
+    ok(journal_contains("\"command\":\":answer 4\"") && journal_contains("\"verdict\":\"right\"") &&
+       journal_contains("\"command\":\":run\""),
+       "... and a lab's colon commands with each answer's verdict (from the lab case)");
+}
+
 /* Case 17: record() keeps the commands typed and their results, to hand in. */
 static void test_record(void)
 {
@@ -613,8 +658,10 @@ static void test_record(void)
                  type_line("r.load.sectors") && expect(PROMPT, TIMEOUT) &&
                  type_line("record()") && expect(PROMPT, TIMEOUT);
     ok(close_session(passed) && file_contains(path, "\"code\": \"r.load.sectors\"") &&
-       file_contains(path, "\"values\"") && file_contains(path, "\"device\""),
-       "record() writes the commands, what they returned and the device");
+       file_contains(path, "\"values\"") && file_contains(path, "\"device\"") &&
+       file_contains(path, "\"results\"") && file_contains(path, "\"printed\"") &&
+       file_contains(path, "\"code\": \"r = launch(\\\"offset\\\", {offset = 1, n = 4096})\""),
+       "record() writes the commands, what they printed, the results they made and the device");
 }
 
 /* Case 18: a lab at the prompt: open it, answer wrong, ask for a hint, answer right, move on,
@@ -722,6 +769,7 @@ int main(void)
     test_ctrl_c_during_sweep();
     test_record();
     test_lab_flow();
+    test_session_journal();
     remove_temp_dirs();
     free(shell.shown);
     return done();
