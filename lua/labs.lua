@@ -283,13 +283,15 @@ local function judging(where, fn, ctx)
   return table.unpack(outcome, 2, outcome.n)
 end
 
--- A copy of a value, metatables kept: what lab functions get of the student's results.
-local function copy(value, seen)
+-- A copy of a value, metatables kept, each string through string_map when
+-- given: what lab functions get of the student's results.
+local function copy(value, seen, string_map)
+  if string_map and type(value) == "string" then return string_map(value) end
   if type(value) ~= "table" then return value end
   if seen[value] then return seen[value] end
   local result = {}
   seen[value] = result
-  for k, v in next, value do result[copy(k, seen)] = copy(v, seen) end
+  for k, v in next, value do result[copy(k, seen, string_map)] = copy(v, seen, string_map) end
   return setmetatable(result, getmetatable(value))
 end
 
@@ -440,7 +442,6 @@ end
 ---------------------------------------------------------------------------
 
 local current   -- {definition=, index=, hint=, globals=, shown_result=, prediction=}
-local record_chunk = core.after_chunk   -- record()'s, before labs.lua adds reflections to it
 
 local function step_of(state) return state.definition.steps[state.index] end
 
@@ -528,17 +529,6 @@ local function is_dirty(value, seen)
   return false
 end
 
--- A copy of a value with every string cleaned, metatables kept.
-local function cleaned(value, seen)
-  if type(value) == "string" then return clean(value) end
-  if type(value) ~= "table" then return value end
-  if seen[value] then return seen[value] end
-  local result = {}
-  seen[value] = result
-  for k, v in next, value do result[cleaned(k, seen)] = cleaned(v, seen) end
-  return setmetatable(result, getmetatable(value))
-end
-
 -- The variables an experiment set (r, rs, s...) become the student's too,
 -- where that replaces no function or library of theirs; with their strings
 -- cleaned, where the lab put terminal controls in them.
@@ -547,7 +537,7 @@ local function hand_over(globals)
     local theirs = rawget(_G, name)
     if type(name) == "string" and allowed[name] == nil and name ~= "_G" and is_data(value, {}, 0) and
        (theirs == nil or is_data(theirs, {}, 0)) then
-      rawset(_G, name, is_dirty(value, {}) and cleaned(value, {}) or value)
+      rawset(_G, name, is_dirty(value, {}) and copy(value, {}, clean) or value)
     end
   end
 end
@@ -568,7 +558,7 @@ local function run_experiment(state, code)
   local results = table.pack(pcall(guarded, where(state), chunk))
   hand_over(state.globals)
   if not results[1] then print("error: " .. tostring(results[2])); return false end
-  record_chunk(code, table.unpack(results, 2, results.n))
+  core.after_chunk(code, table.unpack(results, 2, results.n))
   show_values(table.unpack(results, 2, results.n))
   reflect(state)
   return true
@@ -667,13 +657,12 @@ local function judge(state, value)
     if not ctx.result then return nil, say("no_result") end
     return judging(where(state), ask.check, ctx) and true or false, nil
   end
-  if ask.choices and not read_choice(value, ask.choices) then return nil, say("choice_expected") end
+  local chosen = ask.choices and read_choice(value, ask.choices)
+  if ask.choices and not chosen then return nil, say("choice_expected") end
   if not ask.choices and not read_number(value) then return nil, say("number_expected") end
   local want = expected(ask, state)
   if want == nil then return nil, say("no_result") end
-  if ask.choices then
-    return read_choice(value, ask.choices) == want, nil, want
-  end
+  if ask.choices then return chosen == want, nil, want end
   return number_right(value, want, ask), nil, want
 end
 
@@ -737,14 +726,10 @@ local function after_wrong(state, step, p, key, want)
 end
 
 -- What the student types at the prompt runs an experiment too: a waiting
--- prediction is reflected on after the values it printed (or at once, when none).
-local show_chunk = core.show
-function core.after_chunk(code, ...)
-  record_chunk(code, ...)
-  if select("#", ...) == 0 then reflect(current) end
-end
-function core.show(...)
-  show_chunk(...)
+-- prediction is reflected on once the chunk is done (and has shown its values).
+local chunk_done = core.chunk_done
+function core.chunk_done(code, printed)
+  chunk_done(code, printed)
   reflect(current)
 end
 

@@ -664,4 +664,5 @@ core.util = {
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
   localized = localized, show_value = show_value, utc_now = utc_now,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
+  copy_table = copy_table,
 }

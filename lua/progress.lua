@@ -10,6 +10,9 @@ local u = core.util
 local fmt = u.fmt
 local json = core.json
 
+-- A copy of a record or of the data, so callers never hold what is saved.
+local function deep_copy(value) return type(value) == "table" and u.copy_table(value) or value end
+
 local progress = {}
 core.progress = progress
 
@@ -52,13 +55,6 @@ end
 
 local function default_record()
   return { step = 1, done = {}, answers = {}, attempts = {}, first_try = {} }
-end
-
-local function deep_copy(value)
-  if type(value) ~= "table" then return value end
-  local copy = {}
-  for k, v in pairs(value) do copy[k] = deep_copy(v) end
-  return copy
 end
 
 -- A key of done, answers, attempts and first_try: a step number as a string.

@@ -83,7 +83,7 @@ t.ok(text:find("A prediction comes before the run"), "a prediction after the run
 said(labs.back); said(labs.next)
 said(function() labs.answer("8") end)
 text = said(function() return load("q = launch('strided', {stride = 2, n = 1 << 16})")() end)
-core.capture(true); core.after_chunk("q = launch(...)"); text = core.capture(false)
+core.capture(true); core.chunk_done("q = launch(...)", ""); text = core.capture(false)
 t.ok(text:find("You predicted 8 .*just%sas you predicted"), "a run the student types is reflected on too")
 text = said(labs.next)
 t.ok(text:find("2 of 3 questions right on the first try") and text:find("Predictions: 1 of 1 within 10%%"),
