@@ -102,6 +102,12 @@ static int has_nul(lua_State *L, int idx)
     return memchr(text, 0, length) != NULL;
 }
 
+/* The value at idx as a C string when it is a string C can read whole, else NULL. */
+static const char *whole_string(lua_State *L, int idx)
+{
+    return lua_type(L, idx) == LUA_TSTRING && !has_nul(L, idx) ? lua_tostring(L, idx) : NULL;
+}
+
 /* Finds the kernel named by the value at idx: 0 and *found, or 1 with what
    is wrong pushed ("unknown kernel 'x'; did you mean ...", naming them all). */
 static int kernel_problem(lua_State *L, int idx, const struct family **found)
@@ -194,8 +200,8 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
     char why[512];
     if (d->type == PARAM_CHOICE) {
         char allowed[256];
-        int is_text = lua_type(L, -1) == LUA_TSTRING && !has_nul(L, -1);
-        int index = is_text ? param_choice_index(d, lua_tostring(L, -1)) : -1;
+        const char *text = whole_string(L, -1);
+        int index = text ? param_choice_index(d, text) : -1;
         param_describe(d, allowed, sizeof allowed);
         if (index < 0) {
             lua_pushfstring(L, "'%s' must be %s, got %s", d->name, allowed,
@@ -232,8 +238,8 @@ struct option_decl {
 
 static int read_cache(lua_State *L, struct measure_options *o)
 {
-    const char *text = lua_type(L, -1) == LUA_TSTRING && !has_nul(L, -1) ? lua_tostring(L, -1) : "";
-    if (strcmp(text, "cold") && strcmp(text, "warm"))
+    const char *text = whole_string(L, -1);
+    if (!text || (strcmp(text, "cold") && strcmp(text, "warm")))
         return -1;
     o->warm = strcmp(text, "warm") == 0;
     return 0;
@@ -276,8 +282,8 @@ static int read_counters(lua_State *L, struct measure_options *o)
 
 static int read_profile(lua_State *L, struct measure_options *o)
 {
-    const struct device_profile *profile =
-        lua_type(L, -1) == LUA_TSTRING && !has_nul(L, -1) ? profile_find(lua_tostring(L, -1)) : NULL;
+    const char *name = whole_string(L, -1);
+    const struct device_profile *profile = name ? profile_find(name) : NULL;
     if (!profile)
         return -1;
     o->profile = profile;
