@@ -333,7 +333,7 @@ local journal_messages = {
   started = { en = "record: keeping every input from now on; record() writes them to %s",
               zh = "record：从现在起记录每一条输入；record() 把它们写入 %s" },
 }
-local function say(key, ...) return fmt(journal_messages[key][core.lang()] or journal_messages[key].en, ...) end
+local function say(key, ...) return u.message(journal_messages, key, ...) end
 
 -- Stops keeping the journal, saying why once.
 local function journal_failed(why)

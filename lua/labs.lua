@@ -117,7 +117,7 @@ local messages = {
 }
 
 local function say(key, ...)
-  return fmt(text_of(messages[key]), ...)
+  return u.message(messages, key, ...)
 end
 
 -- Whether a code point is a wide (East Asian) character: two columns on a terminal.

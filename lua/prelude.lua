@@ -470,6 +470,12 @@ local function localized(t, field)
   return core.lang() == "zh" and t[field .. "_zh"] or t[field]
 end
 
+-- A module's message in the session's language: messages[key] is {en=, zh=}, formatted with the rest.
+local function message(messages, key, ...)
+  local m = messages[key]
+  return fmt(m[core.lang()] or m.en, ...)
+end
+
 -- kernels(): the kernel families, each {name=, summary=, teaches=}, in the session's language.
 function kernels()
   local list = {}
@@ -664,5 +670,5 @@ core.util = {
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
   localized = localized, show_value = show_value, utc_now = utc_now,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
-  copy_table = copy_table,
+  copy_table = copy_table, message = message,
 }

@@ -36,9 +36,8 @@ local told = {}   -- the lines tell_once has shown
 
 -- Tells the student one line on stderr, as the C side's notices are.
 local function tell(key, ...)
-  local m = messages[key]
   io.stdout:flush()
-  io.stderr:write("warplab: ", fmt(m[core.lang()] or m.en, ...), "\n")
+  io.stderr:write("warplab: ", u.message(messages, key, ...), "\n")
 end
 
 -- Tells a line once in the session: a damaged lab read again is not news.
