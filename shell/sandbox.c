@@ -354,6 +354,14 @@ static double sort_cost(lua_State *L)
     return length + length * log2(length) * (1 + bytes / length / BYTES_PER_INSTRUCTION);
 }
 
+/* How many elements arguments first and last (numbers, else the defaults) span: at least 1. */
+static double span(lua_State *L, int first, int last, double default_first, double default_last)
+{
+    double from = lua_type(L, first) == LUA_TNUMBER ? lua_tonumber(L, first) : default_first;
+    double to = lua_type(L, last) == LUA_TNUMBER ? lua_tonumber(L, last) : default_last;
+    return to - from + 1 > 1 ? to - from + 1 : 1;
+}
+
 static double cost_of(lua_State *L, enum cost_kind kind)
 {
     double length;
@@ -366,17 +374,11 @@ static double cost_of(lua_State *L, enum cost_kind kind)
     case COST_TABLE:
         return lua_type(L, 1) == LUA_TTABLE ? (double)lua_rawlen(L, 1) + 1 : 1;
     case COST_MOVE:   /* table.move(a, f, e, t): e - f + 1 moves */
-        length = lua_type(L, 2) == LUA_TNUMBER && lua_type(L, 3) == LUA_TNUMBER
-                 ? lua_tonumber(L, 3) - lua_tonumber(L, 2) + 1 : 1;
-        return length > 1 ? length : 1;
+        return span(L, 2, 3, 1, 0);
     case COST_SORT:
         return sort_cost(L);
-    case COST_UNPACK:
-        if (lua_type(L, 1) != LUA_TTABLE)
-            return 1;
-        length = (double)luaL_optinteger(L, 3, (lua_Integer)lua_rawlen(L, 1)) -
-                 (double)luaL_optinteger(L, 2, 1);
-        return length > 0 ? length : 1;
+    case COST_UNPACK:   /* table.unpack(t, i, j): j - i + 1 values */
+        return lua_type(L, 1) == LUA_TTABLE ? span(L, 2, 3, 1, (double)lua_rawlen(L, 1)) : 1;
     case COST_LINEAR:
     default:
         return string_bytes(L) / BYTES_PER_INSTRUCTION + 1;
