@@ -42,30 +42,32 @@ static int core_lab_names(lua_State *L)
     return 1;
 }
 
-/* core.data_path(name): $XDG_DATA_HOME/warplab/name (folders made), or nil without a home. */
-static int core_data_path(lua_State *L)
+/* Pushes $variable/warplab/name (the folders made), or nil without a home. */
+static int push_xdg_file(lua_State *L, const char *variable, const char *fallback, const char *name)
 {
     char path[4096];
-    if (xdg_file("XDG_DATA_HOME", ".local/share", luaL_checkstring(L, 1), path, sizeof path) != 0)
+    if (xdg_file(variable, fallback, name, path, sizeof path) != 0)
         lua_pushnil(L);
     else
         lua_pushstring(L, path);
     return 1;
 }
 
+/* core.data_path(name): $XDG_DATA_HOME/warplab/name (folders made), or nil without a home. */
+static int core_data_path(lua_State *L)
+{
+    return push_xdg_file(L, "XDG_DATA_HOME", ".local/share", luaL_checkstring(L, 1));
+}
+
 /* core.journal_path(): where this session's record goes as it is kept:
    $XDG_STATE_HOME/warplab/session-<UTC time>-<pid>.jsonl, or nil without a home. */
 static int core_journal_path(lua_State *L)
 {
-    char name[96], path[4096], stamp[32];
+    char name[96], stamp[32];
     time_t now = time(NULL);
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
     snprintf(name, sizeof name, "session-%s-%ld.jsonl", stamp, (long)getpid());
-    if (xdg_file("XDG_STATE_HOME", ".local/state", name, path, sizeof path) != 0)
-        lua_pushnil(L);
-    else
-        lua_pushstring(L, path);
-    return 1;
+    return push_xdg_file(L, "XDG_STATE_HOME", ".local/state", name);
 }
 
 /* core.columns(): the terminal's width, else $COLUMNS, else 80. */
