@@ -15,6 +15,7 @@
 #include "counter_table.h"
 #include "profiles.h"
 #include "progress.h"
+#include "repl.h"
 #include "interrupt.h"
 #include "model.h"
 #include "common.h"
@@ -945,6 +946,7 @@ static const luaL_Reg core_functions[] = {
     { "fancy", core_fancy },
     { "lang", core_lang },
     { "format", core_format },
+    { "command", command_lua },
     { NULL, NULL },
 };
 

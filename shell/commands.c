@@ -143,3 +143,13 @@ enum command_outcome command_run(const char *line)
     const struct colon_command *c = find_command(line, length);
     return c ? c->run(args) : COMMAND_DONE;
 }
+
+/* core.command(line): runs a colon command as if typed at the prompt, for
+   scripts and tests; true when it asks to quit. */
+int command_lua(lua_State *L)
+{
+    const char *line = luaL_checkstring(L, 1);
+    luaL_argcheck(L, line[0] == ':', 1, "a colon command such as ':help' expected");
+    lua_pushboolean(L, command_run(line) == COMMAND_QUIT);
+    return 1;
+}

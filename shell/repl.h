@@ -5,6 +5,8 @@
 #ifndef WARPLAB_REPL_H
 #define WARPLAB_REPL_H
 
+#include <lua.h>
+
 /* Runs the read-eval-print loop until Ctrl-D or :quit; returns the exit status. */
 int repl_run(void);
 
@@ -13,6 +15,8 @@ enum command_outcome { COMMAND_DONE, COMMAND_QUIT };
 enum command_outcome command_run(const char *line);
 /* The name of colon command i, for completion; NULL past the last. */
 const char *command_name(int i);
+/* core.command(line): a colon command run from Lua. */
+int command_lua(lua_State *L);
 
 /* Runs code as if typed at the prompt: expressions print, record() sees it. */
 void repl_run_code(const char *code);

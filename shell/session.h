@@ -25,6 +25,10 @@ void session_use_profile(const struct device_profile *profile);
 
 extern struct session session;
 
+/* The text in the session's language (--lang, else LANG). Pass literals: the
+   compiler then checks a printf format in each against the arguments. */
+#define SAY(en, zh) (session.lang[0] == 'z' ? (zh) : (en))
+
 /* Creates the Lua state, opens the backend, loads the prelude. 0 on success. */
 /* profile: NULL for the default (the GPU's own, or the H200 on the sim backend). */
 int session_open(int force_sim, int ordinal, const struct device_profile *profile);
