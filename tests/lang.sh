@@ -1,0 +1,55 @@
+#!/bin/sh
+# lang.sh — under --lang zh the shell speaks Chinese: tests/lang.lua runs a
+# launch of every family, a sweep, compare, show, explain, info, help, the
+# colon commands and a lab, and checks the labs' Chinese against
+# docs/glossary.md; the errors are made here, one process each, because the
+# shell words an error as it shows it.
+warplab=${WARPLAB:-./warplab}
+src=${srcdir:-.}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_STATE_HOME="$tmp/state" XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config"
+mkdir -p "$HOME"
+
+# Lines a student gets wrong, each run as a script's -e and as a script file.
+while IFS= read -r line; do
+  "$warplab" --sim --lang zh -e "$line" >> "$tmp/errors" 2>&1
+  printf '%s\n' "$line" > "$tmp/script.lua"
+  "$warplab" --sim --lang zh "$tmp/script.lua" >> "$tmp/errors" 2>&1
+done <<'LINES'
+launch("strided", {strid = 4})
+launch("stridd")
+launch("strided", {stride = 0})
+launch("strided", {stride = "four"})
+launch("strided", {n = 1 << 40})
+launch("copy", {load = "fast"})
+launch(5)
+lanch("copy")
+local r = nil; print(r.load)
+print(1 + {})
+print(1 < "x")
+print("a" .. {})
+for i = 1, 10 do
+x = = 1
+print("unfinished)
+sweep("offset", {})
+sweep("offset", {offset = "all"})
+compare(1)
+show(5)
+explain("nonsense")
+info("nonsense")
+help("nonsense")
+help(5)
+record(5)
+export(5, "x.csv")
+config({samples = -1})
+range(1, "x")
+error("a student's own message")
+LINES
+for args in "--lang" "--lang fr" "--nonsense" "--device x" "--format yaml" "--lab" "--lab nonsense" "missing-file.lua" "--help" "--list"; do
+  # shellcheck disable=SC2086  # the words of args are the arguments
+  "$warplab" --lang zh $args < /dev/null >> "$tmp/errors" 2>&1
+done
+LANG=zh_CN.UTF-8 "$warplab" --nonsense < /dev/null >> "$tmp/errors" 2>&1
+
+mkdir -p "$tmp/scratch"
+exec "$warplab" --sim --lang zh "$src/tests/lang.lua" "$src/docs/glossary.md" "$src/labs" "$tmp/errors" "$tmp/scratch"
