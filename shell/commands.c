@@ -12,7 +12,7 @@
 
 struct colon_command {
     const char *name;
-    const char *usage;
+    const char *usage, *usage_zh;
     enum command_outcome (*run)(const char *args);
 };
 
@@ -35,9 +35,9 @@ static enum command_outcome command_help(const char *args)
         session_report(session_call(1, 0), 0);
         return COMMAND_DONE;
     }
-    out_printf("commands:\n");
+    out_printf(SAY("commands:\n", "命令：\n"));
     for (const struct colon_command *c = commands; c->name; c++)
-        out_printf("  %-22s %s\n", c->name, c->usage);
+        out_printf("  %-22s %s\n", c->name, SAY(c->usage, c->usage_zh));
     run_lua("help()");
     return COMMAND_DONE;
 }
@@ -62,7 +62,7 @@ static enum command_outcome lab_call(const char *function, const char *args)
 static enum command_outcome command_lab(const char *args)
 {
     if (!*args) {
-        out_printf("usage: :lab NAME (:labs lists them)\n");
+        out_printf(SAY("usage: :lab NAME (:labs lists them)\n", "用法：:lab NAME（:labs 列出所有实验）\n"));
         return COMMAND_DONE;
     }
     return lab_call("open", args);
@@ -92,19 +92,19 @@ static enum command_outcome command_quit(const char *args)
 }
 
 static const struct colon_command commands[] = {
-    { ":help", "[topic]  commands and the API overview, or one topic", command_help },
-    { ":kernels", "kernel families and what each shows", command_kernels },
-    { ":labs", "the labs, with your progress", command_labs },
-    { ":lab", "NAME  open a lab where you left it", command_lab },
-    { ":next", "the lab's next step", command_next },
-    { ":back", "the step before", command_back },
-    { ":hint", "the next hint for this step", command_hint },
-    { ":answer", "VALUE  answer this step's question", command_answer },
-    { ":run", "run this step's experiment as it is", command_run_step },
-    { ":where", "which lab and step you are at", command_where },
-    { ":reset", "[NAME]  forget your progress in a lab", command_reset },
-    { ":quit", "leave warplab (Ctrl-D does too)", command_quit },
-    { NULL, NULL, NULL },
+    { ":help", "[topic]  commands and the API overview, or one topic", "[topic]  命令和 API 概览，或单个主题", command_help },
+    { ":kernels", "kernel families and what each shows", "内核族及各自展示的内容", command_kernels },
+    { ":labs", "the labs, with your progress", "实验列表及你的进度", command_labs },
+    { ":lab", "NAME  open a lab where you left it", "NAME  打开实验，从上次离开的地方继续", command_lab },
+    { ":next", "the lab's next step", "实验的下一步", command_next },
+    { ":back", "the step before", "上一步", command_back },
+    { ":hint", "the next hint for this step", "本步的下一条提示", command_hint },
+    { ":answer", "VALUE  answer this step's question", "VALUE  回答本步的问题", command_answer },
+    { ":run", "run this step's experiment as it is", "按原样运行本步的实验代码", command_run_step },
+    { ":where", "which lab and step you are at", "你所在的实验和步", command_where },
+    { ":reset", "[NAME]  forget your progress in a lab", "[NAME]  清除某个实验的进度", command_reset },
+    { ":quit", "leave warplab (Ctrl-D does too)", "退出 warplab（Ctrl-D 也可以）", command_quit },
+    { NULL, NULL, NULL, NULL },
 };
 
 const char *command_name(int i)
@@ -127,11 +127,14 @@ static const struct colon_command *find_command(const char *name, size_t length)
     }
     if (matches == 1)
         return found;
-    out_printf("error: %s command '%.*s' (commands:", matches ? "ambiguous" : "unknown", (int)length, name);
+    if (matches)
+        out_printf(SAY("error: ambiguous command '%.*s' (commands:", "错误：命令 '%.*s' 有歧义（可能是："), (int)length, name);
+    else
+        out_printf(SAY("error: unknown command '%.*s' (commands:", "错误：未知命令 '%.*s'（命令："), (int)length, name);
     for (const struct colon_command *c = commands; c->name; c++)
         if (!matches || strncmp(c->name, name, length) == 0)
             out_printf(" %s", c->name);
-    out_printf(")\n");
+    out_printf(SAY(")\n", "）\n"));
     return NULL;
 }
 
@@ -149,7 +152,7 @@ enum command_outcome command_run(const char *line)
 int command_lua(lua_State *L)
 {
     const char *line = luaL_checkstring(L, 1);
-    luaL_argcheck(L, line[0] == ':', 1, "a colon command such as ':help' expected");
+    luaL_argcheck(L, line[0] == ':', 1, SAY("a colon command such as ':help' expected", "需要一个冒号命令，例如 ':help'"));
     lua_pushboolean(L, command_run(line) == COMMAND_QUIT);
     return 1;
 }

@@ -46,15 +46,28 @@ static int is_user_frame(const lua_Debug *ar)
     return 1;
 }
 
+/* What a frame's namewhat is called in a traceback line, in each language. */
+static const char *frame_kind(const char *namewhat)
+{
+    static const struct { const char *namewhat, *en, *zh; } kinds[] = {
+        { "global", "function", "函数" }, { "local", "local", "局部函数" }, { "method", "method", "方法" },
+        { "field", "field", "字段" },     { "upvalue", "upvalue", "上值" },
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(namewhat, kinds[i].namewhat) == 0)
+            return SAY(kinds[i].en, kinds[i].zh);
+    return namewhat;
+}
+
 /* One frame as luaL_traceback writes it: "stdin:3: in function 'f'". */
 static void push_frame_text(lua_State *L, const lua_Debug *ar)
 {
     if (*ar->namewhat)
-        lua_pushfstring(L, "%s:%d: in %s '%s'", ar->short_src, ar->currentline,
-                        strcmp(ar->namewhat, "global") == 0 ? "function" : ar->namewhat, ar->name);
+        lua_pushfstring(L, SAY("%s:%d: in %s '%s'", "%s:%d: 在%s '%s' 中"), ar->short_src, ar->currentline,
+                        frame_kind(ar->namewhat), ar->name);
     else
-        lua_pushfstring(L, "%s:%d: in function <%s:%d>", ar->short_src, ar->currentline, ar->short_src,
-                        ar->linedefined);
+        lua_pushfstring(L, SAY("%s:%d: in function <%s:%d>", "%s:%d: 在函数 <%s:%d> 中"), ar->short_src,
+                        ar->currentline, ar->short_src, ar->linedefined);
 }
 
 /* The message, then the frames of functions the user wrote (at most five),
@@ -71,7 +84,7 @@ static void push_short_traceback(lua_State *L, const char *message)
     for (int level = 1; kept < 5 && lua_getstack(L, level, &ar); level++) {
         if (!lua_getinfo(L, "Sln", &ar) || !is_user_frame(&ar))
             continue;
-        luaL_addstring(&b, kept++ ? "\n  \t" : "\n  traceback:\n  \t");
+        luaL_addstring(&b, kept++ ? "\n  \t" : SAY("\n  traceback:\n  \t", "\n  调用栈：\n  \t"));
         push_frame_text(L, &ar);
         luaL_addvalue(&b);
     }
@@ -85,7 +98,7 @@ static int message_handler(lua_State *L)
     if (message == NULL) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
             return 1;
-        message = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        message = lua_pushfstring(L, SAY("(error object is a %s value)", "（错误对象是 %s 值）"), luaL_typename(L, 1));
     }
     push_short_traceback(L, message);
     return 1;
@@ -107,7 +120,7 @@ int session_load(const char *code, const char *chunk_name)
 {
     char *expanded = shorthand_expand(code);
     if (!expanded) {
-        lua_pushliteral(session.L, "out of memory");
+        lua_pushstring(session.L, SAY("out of memory", "内存不足"));
         return LUA_ERRMEM;
     }
     int status = luaL_loadbuffer(session.L, expanded, strlen(expanded), chunk_name);
@@ -124,6 +137,83 @@ int session_run(const char *code, const char *chunk_name, int nresults)
 {
     int status = session_load(code, chunk_name);
     return status == LUA_OK ? session_call(0, nresults) : status;
+}
+
+#define GSUB_KEY "warplab.gsub"   /* string.gsub as the shell found it, for translate_error */
+
+/* Lua's own English in error messages (lauxlib's argument errors, runtime
+   and syntax errors), as patterns, and the Chinese shown for it under zh: the
+   captures keep names, numbers and positions. In order: the argument-error
+   frame first, then what it may hold. */
+static const struct {
+    const char *pattern, *zh;
+} lua_errors_zh[] = {
+    { "bad argument #(%d+) to '([^']*)' %(([^\n]*)%)", "第 %1 个参数错误（%2）：%3" },
+    { "bad argument #(%d+) to '([^']*)'", "第 %1 个参数错误（%2）" },
+    { "：([^\n]-) expected, got ([^\n]+)", "：应为 %1，实际为 %2" },
+    { "：value expected", "：缺少参数值" },
+    { "number has no integer representation", "数值没有整数表示" },
+    { "attempt to call a (%S+) value", "试图调用 %1 值" },
+    { "attempt to index a (%S+) value", "试图索引 %1 值" },
+    { "attempt to perform arithmetic on a (%S+) value", "试图对 %1 值做算术运算" },
+    { "attempt to perform bitwise operation on a (%S+) value", "试图对 %1 值做位运算" },
+    { "attempt to concatenate a (%S+) value", "试图连接 %1 值" },
+    { "attempt to get length of a (%S+) value", "试图取 %1 值的长度" },
+    { "attempt to compare two (%S+) values", "试图比较两个 %1 值" },
+    { "attempt to compare (%S+) with (%S+)", "试图比较 %1 与 %2" },
+    { " %(global '([^'\n]*)'%)", "（全局变量 '%1'）" },
+    { " %(local '([^'\n]*)'%)", "（局部变量 '%1'）" },
+    { " %(field '([^'\n]*)'%)", "（字段 '%1'）" },
+    { " %(method '([^'\n]*)'%)", "（方法 '%1'）" },
+    { " %(upvalue '([^'\n]*)'%)", "（上值 '%1'）" },
+    { " %(constant '([^'\n]*)'%)", "（常量 '%1'）" },
+    { "stack overflow", "栈溢出" },
+    { "not enough memory", "内存不足" },
+    { "'([^'\n]+)' expected %(to close '([^'\n]+)' at line (%d+)%) near ([^\n]+)",
+      "%4 附近缺少 '%1'（与第 %3 行的 '%2' 配对）" },
+    { "unexpected symbol near ([^\n]+)", "%1 附近有意外的符号" },
+    { "unfinished long string near ([^\n]+)", "%1 附近有未结束的长字符串" },
+    { "unfinished long comment near ([^\n]+)", "%1 附近有未结束的长注释" },
+    { "unfinished string near ([^\n]+)", "%1 附近有未结束的字符串" },
+    { "malformed number near ([^\n]+)", "%1 附近的数字格式错误" },
+    { "([^%s:]+) expected near ([^\n]+)", "%2 附近缺少 %1" },
+    { "stack traceback:", "调用栈：" },
+    { "in main chunk", "在主代码块中" },
+    { "interrupted!", "已中断！" },
+};
+
+/* What the prompt shows for an error value that is no string. */
+static const char *not_a_string(void)
+{
+    return SAY("(error object is not a string)", "（错误对象不是字符串）");
+}
+
+/* Under zh, rewrites the message on top of the stack through lua_errors_zh
+   (see there); in English it stays as Lua wrote it. */
+static void translate_error(lua_State *L)
+{
+    if (session.lang[0] != 'z' || !lua_isstring(L, -1))
+        return;
+    for (size_t i = 0; i < sizeof lua_errors_zh / sizeof lua_errors_zh[0]; i++) {
+        lua_getfield(L, LUA_REGISTRYINDEX, GSUB_KEY);
+        lua_pushvalue(L, -2);
+        lua_pushstring(L, lua_errors_zh[i].pattern);
+        lua_pushstring(L, lua_errors_zh[i].zh);
+        if (lua_pcall(L, 3, 1, 0) == LUA_OK)
+            lua_replace(L, -2);
+        else
+            lua_pop(L, 1);
+    }
+}
+
+/* core.error_text(message): the message as the prompt shows it (Chinese
+   under zh), for errors that Lua code prints. */
+static int core_error_text(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    translate_error(L);
+    return 1;
 }
 
 /* The watchdog of core.prompt_call: a call that runs past its limit is
@@ -191,9 +281,10 @@ static int core_prompt_call(lua_State *L)
         return 1;
     }
     if (status != LUA_OK) {
+        translate_error(thread);
         const char *message = lua_tostring(thread, -1);
         lua_pushliteral(L, "error");
-        lua_pushstring(L, message ? message : "(error object is not a string)");
+        lua_pushstring(L, message ? message : not_a_string());
         return 2;
     }
     int count = lua_gettop(thread);
@@ -205,6 +296,7 @@ static int core_prompt_call(lua_State *L)
 
 static const luaL_Reg session_functions[] = {
     { "prompt_call", core_prompt_call },
+    { "error_text", core_error_text },
     { NULL, NULL },
 };
 
@@ -224,13 +316,14 @@ void session_report(int status, int to_stderr)
 {
     if (status == LUA_OK)
         return;
+    translate_error(session.L);
     const char *message = lua_tostring(session.L, -1);
     if (!message)
-        message = "(error object is not a string)";
+        message = not_a_string();
     if (to_stderr)
         notice("%s", message);
     else
-        out_printf("error: %s\n", message);
+        out_printf(SAY("error: %s\n", "错误：%s\n"), message);
     lua_pop(session.L, 1);
 }
 
@@ -242,12 +335,12 @@ static int load_prelude(lua_State *L)
     for (size_t i = 0; i < sizeof lua_modules / sizeof lua_modules[0]; i++) {
         const char *name = lua_modules[i].name;
         if (luaL_loadbuffer(L, lua_modules[i].text, strlen(lua_modules[i].text), name) != LUA_OK) {
-            notice("the built-in %s module does not load: %s", name + 1, lua_tostring(L, -1));
+            notice(SAY("the built-in %s module does not load: %s", "内置模块 %s 无法加载：%s"), name + 1, lua_tostring(L, -1));
             return -1;
         }
         lua_pushvalue(L, -2);
         if (protected_call(L, 1, 0) != LUA_OK) {
-            notice("the built-in %s module failed: %s", name + 1, lua_tostring(L, -1));
+            notice(SAY("the built-in %s module failed: %s", "内置模块 %s 运行失败：%s"), name + 1, lua_tostring(L, -1));
             return -1;
         }
     }
@@ -258,7 +351,7 @@ static int load_prelude(lua_State *L)
 /* A Lua error outside any protected call: say so before Lua aborts. */
 static int on_panic(lua_State *L)
 {
-    notice("unprotected Lua error: %s", lua_tostring(L, -1) ? lua_tostring(L, -1) : "(not a string)");
+    notice(SAY("unprotected Lua error: %s", "未受保护的 Lua 错误：%s"), lua_tostring(L, -1) ? lua_tostring(L, -1) : SAY("(not a string)", "（不是字符串）"));
     return 0;
 }
 
@@ -276,11 +369,15 @@ int session_open(int force_sim, int ordinal, const struct device_profile *profil
 {
     session.L = lua_newstate(sandbox_alloc, NULL);
     if (!session.L) {
-        notice("cannot create the Lua state: out of memory");
+        notice(SAY("cannot create the Lua state: out of memory", "无法创建 Lua 状态：内存不足"));
         return -1;
     }
     lua_atpanic(session.L, on_panic);
     luaL_openlibs(session.L);
+    lua_getglobal(session.L, "string");
+    lua_getfield(session.L, -1, "gsub");
+    lua_setfield(session.L, LUA_REGISTRYINDEX, GSUB_KEY);
+    lua_pop(session.L, 1);
     session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1 };
     session.backend = backend_choose(force_sim, ordinal, &session.device,
                                      session.backend_notice, sizeof session.backend_notice);
