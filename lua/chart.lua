@@ -9,6 +9,11 @@ local fmt = u.fmt
 local chart = {}
 core.chart = chart
 
+local messages = {
+  mark = { en = "%s %s at %s", zh = "%s %s：%s" },
+}
+local say = u.messages("chart", messages)
+
 local EIGHTHS = { "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█" }
 
 local function glyphs()
@@ -45,6 +50,11 @@ local function with_marks(text, used, marks, scale, width, g)
   return (table.concat(cells):gsub("%s+$", ""))
 end
 
+-- text right-aligned in width columns: what %Ns does, by display width (a unit may be Chinese).
+local function right(text, width)
+  return (" "):rep(math.max(0, width - u.display_width(text))) .. text
+end
+
 local function number_text(value, unit)
   if value == nil then return "-" end
   local text = math.abs(value) >= 100 and fmt("%.0f", value) or math.abs(value) >= 10 and fmt("%.1f", value)
@@ -61,13 +71,13 @@ function chart.bars(spec)
     for i = 1, #spec.x do scale = math.max(scale, s.values[i] or 0) end
   end
   for _, m in ipairs(spec.marks or {}) do scale = math.max(scale, m.at) end
-  local label_width = #(spec.x_label or "")
-  for _, x in ipairs(spec.x) do label_width = math.max(label_width, utf8.len(x)) end
+  local label_width = u.display_width(spec.x_label or "")
+  for _, x in ipairs(spec.x) do label_width = math.max(label_width, u.display_width(x)) end
   local several = #spec.series > 1
   local name_width = 0
-  for _, s in ipairs(spec.series) do name_width = math.max(name_width, utf8.len(s.name or "")) end
+  for _, s in ipairs(spec.series) do name_width = math.max(name_width, u.display_width(s.name or "")) end
   local pad = label_width + (several and name_width + 1 or 0)
-  local lines = { spec.title, fmt("%" .. pad .. "s %s", spec.x_label or "", g.axis) }
+  local lines = { spec.title, right(spec.x_label or "", pad) .. " " .. g.axis }
   local breaks = {}
   for _, b in ipairs(spec.breaks or {}) do breaks[b.before] = b.label end
   for i, x in ipairs(spec.x) do
@@ -75,16 +85,16 @@ function chart.bars(spec)
     for k, s in ipairs(spec.series) do
       local text, used = bar_text(s.values[i] or 0, scale, width, g)
       local row_label = k == 1 and x or ""
-      local name = several and fmt(" %-" .. name_width .. "s", s.name) or ""
-      lines[#lines + 1] = fmt("%" .. label_width .. "s%s %s%s  %s", row_label, name, g.axis,
+      local name = several and " " .. u.pad(s.name, name_width) or ""
+      lines[#lines + 1] = fmt("%s%s %s%s  %s", right(row_label, label_width), name, g.axis,
                               with_marks(text, used, spec.marks or {}, scale, width, g),
                               number_text(s.values[i], nil))
     end
   end
   lines[#lines + 1] = fmt("%" .. pad .. "s %s%s", "", g.corner, g.rule:rep(width))
-  lines[#lines + 1] = fmt("%" .. pad .. "s  0%" .. (width - 1) .. "s", "", number_text(scale, spec.unit))
+  lines[#lines + 1] = (" "):rep(pad) .. "  0" .. right(number_text(scale, spec.unit), width - 1)
   for _, m in ipairs(spec.marks or {}) do
-    lines[#lines + 1] = fmt("%" .. pad .. "s  %s %s at %s", "", g.mark, m.label, number_text(m.at, spec.unit))
+    lines[#lines + 1] = fmt("%" .. pad .. "s  ", "") .. say("mark", g.mark, m.label, number_text(m.at, spec.unit))
   end
   return table.concat(lines, "\n")
 end

@@ -6,6 +6,56 @@ local core = ...
 local fmt = string.format
 
 ---------------------------------------------------------------------------
+-- Text in the session's language, and how wide it is on a terminal
+---------------------------------------------------------------------------
+
+-- A {en=, zh=} text in the session's language (--lang, else LANG), else English.
+local function text_in(t)
+  return t[core.lang()] or t.en
+end
+
+-- Every module's messages by module name, for the test that both languages have each
+-- message, with the same conversions in the same order.
+local message_tables = {}
+core.message_tables = message_tables
+
+-- A module's message in the session's language: messages[key] is {en=, zh=}, formatted with the rest.
+local function message(messages, key, ...)
+  return fmt(text_in(messages[key]), ...)
+end
+
+-- Registers a module's messages under name; returns say(key, ...) for them.
+local function messages_of(name, messages)
+  message_tables[name] = messages
+  return function(key, ...) return message(messages, key, ...) end
+end
+
+-- Whether a code point is a wide (East Asian) character: two columns on a terminal.
+local function wide(cp)
+  return (cp >= 0x1100 and cp <= 0x115F) or (cp >= 0x2E80 and cp <= 0xA4CF) or (cp >= 0xAC00 and cp <= 0xD7A3) or
+         (cp >= 0xF900 and cp <= 0xFAFF) or (cp >= 0xFE30 and cp <= 0xFE4F) or (cp >= 0xFF00 and cp <= 0xFF60) or
+         (cp >= 0xFFE0 and cp <= 0xFFE6)
+end
+
+-- Columns a text takes on a terminal (a text that is not UTF-8 counts its bytes).
+local function display_width(text)
+  if not utf8.len(text) then return #text end
+  local columns = 0
+  for _, cp in utf8.codes(text) do columns = columns + (wide(cp) and 2 or 1) end
+  return columns
+end
+
+-- text and the spaces that make it width columns wide: what %-Ns does for ASCII.
+local function pad(text, width)
+  return text .. (" "):rep(math.max(0, width - display_width(text)))
+end
+
+-- "s" after a count other than one, in English; Chinese has no plural.
+local function plural(n, suffix)
+  return (n == 1 or core.lang() == "zh") and "" or (suffix or "s")
+end
+
+---------------------------------------------------------------------------
 -- Number formatting
 ---------------------------------------------------------------------------
 
@@ -42,6 +92,176 @@ local function bar(fraction, width)
   local on, off = "#", "."
   if core.fancy() then on, off = "█", "░" end
   return on:rep(full) .. off:rep(width - full)
+end
+
+---------------------------------------------------------------------------
+-- What this file prints, in both languages
+---------------------------------------------------------------------------
+
+local messages = {
+  -- the result card: labels of its rows, then the rows
+  label_time = { en = "time", zh = "时间" },
+  label_bandwidth = { en = "bandwidth", zh = "带宽" },
+  label_loads = { en = "loads", zh = "读取" },
+  label_stores = { en = "stores", zh = "写入" },
+  label_shared_ld = { en = "shared ld", zh = "共享读取" },
+  label_shared_st = { en = "shared st", zh = "共享写入" },
+  label_constant = { en = "constant", zh = "常量内存" },
+  label_dram = { en = "DRAM", zh = "DRAM" },
+  label_counters = { en = "counters", zh = "计数器" },
+  label_caches = { en = "caches", zh = "缓存" },
+  label_shared = { en = "shared", zh = "共享内存" },
+  label_footprint = { en = "footprint", zh = "内存占用" },
+  label_check = { en = "check", zh = "检查" },
+  label_note = { en = "note", zh = "注意" },
+  header_gpu = { en = "gpu · %s L2 · %d samples", zh = "gpu · %s L2 · %d 个样本" },
+  header_sim = { en = "sim · modelled, not measured", zh = "sim · 模型估算，不是实测" },
+  cold = { en = "cold", zh = "冷" },
+  warm = { en = "warm", zh = "热" },
+  time_modelled = { en = "≈ %.4f ms (modelled for %s, limited by %s)", zh = "≈ %.4f ms（按 %s 模型估算，受限于 %s）" },
+  bandwidth_modelled = { en = "≈ %.0f GB/s useful (modelled)", zh = "≈ %.0f GB/s 有用带宽（模型估算）" },
+  time_measured = { en = "%.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)%s   model %.4f",
+                    zh = "%.4f ms（四分位距 ±%.1f%%，最小 %.4f，最大 %.4f）%s   模型 %.4f" },
+  sm_clock = { en = " · SM %.0f MHz", zh = " · SM %.0f MHz" },
+  of_copy = { en = " · %s of copy %.0f GB/s", zh = " · 复制上限的 %s（%.0f GB/s）" },
+  bandwidth_measured = { en = "%.0f GB/s useful · %s of peak %.0f GB/s%s",
+                         zh = "%.0f GB/s 有用带宽 · 峰值带宽的 %s（%.0f GB/s）%s" },
+  traffic = { en = "%.2f sectors/request%s%s   ideal %.2f   %s %s useful",
+              zh = "每请求 %.2f 个扇区%s%s   理想值 %.2f   %s %s 有用" },
+  tag_model = { en = " (model)", zh = "（模型）" },
+  beside_model = { en = "   model %.2f", zh = "   模型 %.2f" },
+  counts = { en = "%s requests · %s sectors · %s lines", zh = "%s 个请求 · %s 个扇区 · %s 个缓存行" },
+  counts_hardware = { en = "%s requests · %s sectors (hardware)%s", zh = "%s 个请求 · %s 个扇区（硬件）%s" },
+  same_as_model = { en = " = model", zh = " = 模型" },
+  not_model = { en = "  != model %s requests · %s sectors", zh = "  != 模型 %s 个请求 · %s 个扇区" },
+  dram_not_estimated = { en = "not estimated: %s", zh = "未估算：%s" },
+  dram_estimate = { en = "%s read · at most %s written", zh = "读取 %s · 至多写入 %s" },
+  dram_modelled = { en = "%s (modelled, cold L2)", zh = "%s（模型估算，冷 L2）" },
+  counters_unavailable = { en = "unavailable: %s", zh = "不可用：%s" },
+  dram_hardware = { en = "%s read · %s written (hardware)   model %s", zh = "读取 %s · 写入 %s（硬件）   模型 %s" },
+  caches = { en = "L1 hit %.1f%% · L2 hit %.1f%% · L2 served %s sectors to L1, took %s from it",
+             zh = "L1 命中率 %.1f%% · L2 命中率 %.1f%% · L2 向 L1 提供 %s 个扇区，从 L1 接收 %s 个" },
+  shared_counters = { en = "%s load / %s store wavefronts · %s / %s bank conflicts",
+                      zh = "读取 %s / 写入 %s 个 wavefront · %s / %s 次存储体冲突" },
+  shared_access = { en = "%s requests · %s wavefronts (ideal %s) · %s bank conflicts%s",
+                    zh = "%s 个请求 · %s 个 wavefront（理想值 %s）· %s 次存储体冲突%s" },
+  shared_hardware = { en = " (hardware; model %s)", zh = "（硬件；模型 %s）" },
+  constant = { en = "%s requests · %s passes (%.2f a request: the constant cache serves one address a pass, model)",
+               zh = "%s 个请求 · %s 轮（每个请求 %.2f 轮：常量缓存每轮只服务一个地址，模型）" },
+  footprint = { en = "%s in buffers · %s useful bytes moved", zh = "缓冲区共 %s · 搬运的有用字节 %s" },
+  check_right = { en = "output matches the CPU reference", zh = "输出与 CPU 参考结果一致" },
+  check_wrong = { en = "WRONG: %s", zh = "错误：%s" },
+  -- what a result, a device ... that cannot be shown prints
+  cannot_show = { en = "%s, so it cannot be shown", zh = "%s，所以无法显示" },
+  fields_changed = { en = "%s whose fields were changed, so it cannot be shown", zh = "%s的字段被改过，所以无法显示" },
+  kind_result = { en = "a result", zh = "结果" },
+  kind_device = { en = "a device() table", zh = "device() 表" },
+  kind_kernels = { en = "a kernels() list", zh = "kernels() 列表" },
+  kind_info = { en = "an info() table", zh = "info() 表" },
+  kind_allocations = { en = "an alloc_alignment() list", zh = "alloc_alignment() 列表" },
+  -- what is wrong with a value that should be a result
+  got = { en = "got %s", zh = "得到 %s" },
+  result_field = { en = "got a result whose '%s' is %s", zh = "得到的结果中 '%s' 是%s" },
+  missing = { en = "missing", zh = "缺失的" },
+  a_type = { en = "a %s", zh = " %s" },
+  no_such_kernel = { en = "got a result of kernel %s, which is none", zh = "得到内核 %s 的结果，但没有这个内核" },
+  result_param = { en = "got a result whose 'params.%s' is %s", zh = "得到的结果中 'params.%s' 是 %s" },
+  result_expected = { en = "bad argument #%d to '%s' (result of launch() expected, %s)",
+                      zh = "bad argument #%d to '%s' (需要 launch() 的结果，%s)" },
+  -- the warp map
+  kind_load = { en = "load", zh = "读取" },
+  kind_store = { en = "store", zh = "写入" },
+  ["kind_shared load"] = { en = "shared load", zh = "共享内存读取" },
+  ["kind_shared store"] = { en = "shared store", zh = "共享内存写入" },
+  map_header = { en = "warp %d of %s  %s · lanes 0-31 are threads %d-%d · one cell = 4 bytes, %s used, %s fetched and unused, %s not fetched",
+                 zh = "warp %d（%s  %s）· warp 内的线程 0-31 即线程 %d-%d · 每格 = 4 字节，%s 已使用，%s 已取回未使用，%s 未取回" },
+  map_line = { en = "  +%-9d %s   lane%s %s", zh = "  +%-9d %s   线程%s %s" },
+  map_access = { en = "%s %s[] · %d-byte elements · %d lanes · %d sector%s (ideal %d) · %d of %d fetched bytes used (%s)",
+                 zh = "%s %s[] · %d 字节的元素 · %d 个线程 · %d 个扇区%s（理想值 %d）· 取回的 %d/%d 字节被使用（%s）" },
+  map_shared = { en = "%s · %d-byte elements · %d lanes · %d wavefront%s (ideal %d)%s",
+                 zh = "%s · %d 字节的元素 · %d 个线程 · %d 个 wavefront%s（理想值 %d）%s" },
+  map_conflicts = { en = " · %d extra from bank conflicts", zh = " · 存储体冲突多出 %d 个" },
+  map_bank = { en = "bank", zh = "存储体" },
+  map_words = { en = "words", zh = "字" },
+  map_constant = { en = "constant load · %d-byte elements · %d lanes · %d distinct address%s: %d pass%s of the constant cache",
+                   zh = "常量内存读取 · %d 字节的元素 · %d 个线程 · %d 个不同地址%s：常量缓存 %d 轮%s" },
+  map_total = { en = "warp %d: %d global requests · %d sectors · %d of %d fetched bytes used (%s)",
+                zh = "warp %d：%d 个全局内存请求 · %d 个扇区 · 取回的 %d/%d 字节被使用（%s）" },
+  warp_expected = { en = "bad argument #2 to 'show' (warp number expected, got %s)",
+                    zh = "bad argument #2 to 'show' (需要 warp 编号，得到 %s)" },
+  -- device(), the banner, alloc_alignment()
+  device = { en = "%s · sm_%s · %d SMs · L2 %s · %s memory", zh = "%s · sm_%s · %d 个 SM · L2 %s · %s 设备内存" },
+  device_bus = { en = "memory bus %d bits at %.0f MHz · peak %.0f GB/s (2 × clock × bus width / 8)",
+                 zh = "内存总线 %d 位，%.0f MHz · 峰值带宽 %.0f GB/s（2 × 时钟 × 总线位宽 / 8）" },
+  device_copy = { en = "measured copy ceiling %.0f GB/s (cudaMemcpy device to device, read + written)",
+                  zh = "实测复制上限 %.0f GB/s（cudaMemcpy 设备到设备，读取 + 写入）" },
+  device_no_copy = { en = "copy ceiling: not measured (no GPU)", zh = "复制上限：未实测（没有 GPU）" },
+  backend_sim = { en = "backend %s: numbers are the access model's", zh = "后端 %s：数字来自访问模型" },
+  backend_gpu = { en = "backend %s: CUDA", zh = "后端 %s：CUDA" },
+  modelled_device = { en = "%s (modelled)", zh = "%s（模型估算）" },
+  banner_where = { en = "%s (sm_%s, %d SMs, L2 %s) · peak %.2f TB/s", zh = "%s（sm_%s，%d 个 SM，L2 %s）· 峰值带宽 %.2f TB/s" },
+  banner_copy = { en = " · copy %.2f TB/s", zh = " · 复制 %.2f TB/s" },
+  banner = { en = "warplab %s · %s\nNew here? :lab tour.  :help for help, or launch(\"offset\", {offset=1}).  Tab completes.",
+             zh = "warplab %s · %s\n初次使用？输入 :lab tour。:help 查看帮助，或试试 launch(\"offset\", {offset=1})。Tab 键补全。" },
+  aligned = { en = "  %2d  %-18s aligned to 2^%d = %s bytes%s", zh = "  %2d  %-18s 对齐到 2^%d = %s 字节%s" },
+  under_256 = { en = "  (under 256!)", zh = "（不足 256！）" },
+  alignment_modelled = { en = "  (modelled: the sim backend has no cudaMalloc to ask)",
+                         zh = "  （模型估算：sim 后端没有 cudaMalloc 可问）" },
+  alignment_measured = { en = "  (from cudaMalloc on this GPU)", zh = "  （来自这块 GPU 上的 cudaMalloc）" },
+  -- kernels() and info()
+  teaches = { en = "teaches: %s", zh = "教学要点：%s" },
+  parameters = { en = "parameters:", zh = "参数：" },
+  default = { en = "default", zh = "默认值" },
+  source = { en = "kernel source (as compiled):", zh = "内核源码（编译所用）：" },
+  type_integer = { en = "integer", zh = "整数" },
+  type_string = { en = "string", zh = "字符串" },
+  ["type_block shape"] = { en = "block shape", zh = "线程块形状" },
+  kernel_expected = { en = "kernel name expected, got %s", zh = "需要内核名，得到 %s" },
+  bad_info = { en = "bad argument #1 to 'info' (%s)", zh = "bad argument #1 to 'info' (%s)" },
+  -- help()
+  topic_expected = { en = "bad argument #1 to 'help' (topic name expected, got %s)",
+                     zh = "bad argument #1 to 'help' (需要主题名，得到 %s)" },
+  unknown_topic = { en = "bad argument #1 to 'help' (unknown topic %s; topics: %s)",
+                    zh = "bad argument #1 to 'help' (没有主题 %s；主题有：%s)" },
+}
+local say = messages_of("prelude", messages)
+
+-- What the C side says in English and this file shows in Chinese under zh: the
+-- model's limits and the allowed values of parameters (an English text is kept).
+local limits_zh = {
+  ["the SM's memory pipelines (L1 sectors, shared wavefronts, constant passes)"] =
+    "SM 的访存流水线（L1 扇区、共享内存 wavefront、常量缓存轮次）",
+  ["DRAM reads scattered over 128-byte lines"] = "分散在 128 字节缓存行上的 DRAM 读取",
+  ["bytes in flight per thread"] = "每个线程在途的字节数",
+  ["DRAM bandwidth"] = "DRAM 带宽",
+}
+local allowed_zh = {
+  { "^a block shape {x, y} of at most (%d+) threads, a multiple of 32$", "线程块形状 {x, y}，至多 %s 个线程，且为 32 的倍数" },
+  { "^a multiple of (%d+) from (%-?%d+) to (%-?%d+)$", "%s 的倍数，从 %s 到 %s" },
+  { "^an integer from (%-?%d+) to (%-?%d+)$", "从 %s 到 %s 的整数" },
+}
+
+-- The model's limit in the session's language.
+local function limit_text(limit)
+  return core.lang() == "zh" and limits_zh[limit] or limit
+end
+
+-- A parameter's allowed values in the session's language ("1, 2 or 4" as "1, 2 或 4").
+local function allowed_text(allowed)
+  if core.lang() ~= "zh" then return allowed end
+  for _, rule in ipairs(allowed_zh) do
+    local captures = { allowed:match(rule[1]) }
+    if captures[1] then return fmt(rule[2], table.unpack(captures)) end
+  end
+  return (allowed:gsub(" or ([^ ]+)$", " 或 %1"))
+end
+
+-- A device's name: "(modelled)" in the session's language; left out in Chinese
+-- with bare, where the text around the name says it is modelled.
+local function device_name(name, bare)
+  local base = core.lang() == "zh" and name:match("^(.*) %(modelled%)$")
+  if not base then return name end
+  return bare and base or say("modelled_device", base)
 end
 
 ---------------------------------------------------------------------------
@@ -107,21 +327,21 @@ local parameter_types = { integer = "integer", string = "string", ["block shape"
 
 -- nil when v is a result as launch() made it, else what is wrong with it, for messages.
 local function result_problem(v)
-  if getmetatable(v) ~= Result then return "got " .. quote(v) end
+  if getmetatable(v) ~= Result then return say("got", quote(v)) end
   for _, field in ipairs(result_fields) do
     local path, wanted = field[1], field[2]
     local value, optional = field_of(v, path), wanted:sub(-1) == "?"
     if not (value == nil and optional) and type(value) ~= wanted:gsub("%?$", "") then
-      return fmt("got a result whose '%s' is %s", path, value == nil and "missing" or "a " .. type(value))
+      return say("result_field", path, value == nil and say("missing") or say("a_type", type(value)))
     end
   end
   local family = family_by_name[v.kernel]
-  if not family then return fmt("got a result of kernel %s, which is none", quote(v.kernel)) end
+  if not family then return say("no_such_kernel", quote(v.kernel)) end
   for _, p in ipairs(family.params) do
     local value = rawget(v.params, p.name)
     local ok = math.type(value) == parameter_types[p.type] or type(value) == parameter_types[p.type]
     if ok and p.type == "block shape" then ok = math.type(value[1]) == "integer" and math.type(value[2]) == "integer" end
-    if not ok then return fmt("got a result whose 'params.%s' is %s", p.name, quote(value, '"')) end
+    if not ok then return say("result_param", p.name, quote(value, '"')) end
   end
   return nil
 end
@@ -129,11 +349,11 @@ end
 -- Raises "bad argument #arg to 'name' (result of launch() expected, got ...)" unless v is a result.
 local function check_result(v, arg, name)
   local problem = result_problem(v)
-  if problem then error(fmt("bad argument #%d to '%s' (result of launch() expected, %s)", arg, name, problem), 3) end
+  if problem then error(say("result_expected", arg, name, problem), 3) end
 end
 
 -- A __tostring that cannot fail on a value whose fields were changed: what
--- `show` makes of it, or a line saying why it cannot be shown.
+-- `show` makes of it, or a line saying why it cannot be shown. kind is {en=, zh=}.
 local function guarded(kind, show, problem_of)
   return function(v)
     local problem = problem_of and problem_of(v)
@@ -141,58 +361,63 @@ local function guarded(kind, show, problem_of)
     if not problem then ok, text = pcall(show, v) end
     if ok and type(text) == "string" then return text end
     if not ok and tostring(text):find("interrupted!", 1, true) then error(text, 0) end
-    if problem then return (problem:gsub("^got ", "")) .. ", so it cannot be shown" end
-    return kind .. " whose fields were changed, so it cannot be shown"
+    if problem then return say("cannot_show", (problem:gsub("^" .. say("got", ""), ""))) end
+    return say("fields_changed", text_in(kind))
   end
 end
 
 
+-- One row of the result card: its label (a message key) padded to ten columns, by
+-- display width so that Chinese labels line up too, then the text.
+local function card_row(label, text)
+  return "  " .. pad(label and say(label) or "", 10) .. " " .. text
+end
+
 -- "5.00 sectors/request   model 5.00   ideal 4.00   bar", then the counts;
 -- a disagreement between the hardware and the model is marked with "!=".
 local function traffic_lines(label, t, model, measured_backend)
-  local tag = t.source == "model" and measured_backend and " (model)" or ""
-  local beside = t.source == "hardware" and fmt("   model %.2f", model.sectors_per_request) or ""
-  local counts = fmt("%s requests · %s sectors · %s lines", commas(t.requests), commas(t.sectors),
-                     commas(t.lines))
+  local tag = t.source == "model" and measured_backend and say("tag_model") or ""
+  local beside = t.source == "hardware" and say("beside_model", model.sectors_per_request) or ""
+  local counts = say("counts", commas(t.requests), commas(t.sectors), commas(t.lines))
   if t.source == "hardware" then
     local same = t.requests == model.requests and t.sectors == model.sectors
-    counts = fmt("%s requests · %s sectors (hardware)%s", commas(t.requests), commas(t.sectors),
-                 same and " = model" or fmt("  != model %s requests · %s sectors",
-                                             commas(model.requests), commas(model.sectors)))
+    counts = say("counts_hardware", commas(t.requests), commas(t.sectors),
+                 same and say("same_as_model") or say("not_model", commas(model.requests), commas(model.sectors)))
   end
   return table.concat({
-    fmt("  %-10s %.2f sectors/request%s%s   ideal %.2f   %s %s useful", label, t.sectors_per_request,
-        tag, beside, t.ideal, bar(t.useful_fraction, 10), percent(t.useful_fraction)),
-    fmt("  %-10s %s", "", counts),
+    card_row(label, say("traffic", t.sectors_per_request, tag, beside, t.ideal, bar(t.useful_fraction, 10),
+                        percent(t.useful_fraction))),
+    card_row(nil, counts),
   }, "\n")
 end
 
 -- The model's DRAM estimate, for a cold L2.
 local function model_dram_text(dram)
-  if not dram.read_bytes then return "not estimated: " .. dram.note end
-  return fmt("%s read · at most %s written", bytes(dram.read_bytes), bytes(dram.write_bytes))
+  if not dram.read_bytes then return say("dram_not_estimated", dram.note) end
+  return say("dram_estimate", bytes(dram.read_bytes), bytes(dram.write_bytes))
 end
 
 -- DRAM, cache and shared-memory lines from the hardware counters (or the model's DRAM estimate).
 local function counter_lines(r)
   local c = r.counters
   if not c then
-    local lines = { fmt("  DRAM       %s (modelled, cold L2)", model_dram_text(r.model.dram)) }
-    if r.counters_unavailable then lines[2] = "  counters   unavailable: " .. r.counters_unavailable end
+    local lines = { card_row("label_dram", say("dram_modelled", model_dram_text(r.model.dram))) }
+    if r.counters_unavailable then
+      lines[2] = card_row("label_counters", say("counters_unavailable", r.counters_unavailable))
+    end
     return lines
   end
   local lines = {
-    fmt("  DRAM       %s read · %s written (hardware)   model %s", bytes(c.dram_read_bytes.value),
-        bytes(c.dram_write_bytes.value), model_dram_text(r.model.dram)),
-    fmt("  caches     L1 hit %.1f%% · L2 hit %.1f%% · L2 served %s sectors to L1, took %s from it",
-        c.l1_hit_rate.value, c.l2_hit_rate.value, commas(c.l2_read_sectors.value),
-        commas(c.l2_write_sectors.value)),
+    card_row("label_dram", say("dram_hardware", bytes(c.dram_read_bytes.value), bytes(c.dram_write_bytes.value),
+                               model_dram_text(r.model.dram))),
+    card_row("label_caches", say("caches", c.l1_hit_rate.value, c.l2_hit_rate.value,
+                                 commas(c.l2_read_sectors.value), commas(c.l2_write_sectors.value))),
   }
   local wavefronts = c.shared_load_wavefronts.value + c.shared_store_wavefronts.value
   if wavefronts > 0 then
-    lines[#lines + 1] = fmt("  shared     %s load / %s store wavefronts · %s / %s bank conflicts",
+    lines[#lines + 1] = card_row("label_shared", say("shared_counters",
       commas(c.shared_load_wavefronts.value), commas(c.shared_store_wavefronts.value),
-      commas(c.shared_load_conflicts.value), commas(c.shared_store_conflicts.value))
+      commas(c.shared_load_conflicts.value), commas(c.shared_store_conflicts.value)))
   end
   return lines
 end
@@ -201,11 +426,11 @@ local function header_line(r)
   local left = r.kernel .. "  " .. params_text(r.kernel, r.params)
   local right
   if r.backend == "gpu" then
-    right = fmt("gpu · %s L2 · %d samples", r.cache, #r.samples)
+    right = say("header_gpu", messages[r.cache] and say(r.cache) or tostring(r.cache), #r.samples)
   else
-    right = "sim · modelled, not measured"
+    right = say("header_sim")
   end
-  local gap = math.max(2, 78 - utf8.len(left) - utf8.len(right))
+  local gap = math.max(2, 78 - display_width(left) - display_width(right))
   return left .. (" "):rep(gap) .. right
 end
 
@@ -213,26 +438,36 @@ local function time_lines(r)
   local m = r.model
   if not r.time_ms then
     return table.concat({
-      fmt("  time       ≈ %.4f ms (modelled for %s, limited by %s)", m.time_ms, m.device, m.limit),
-      fmt("  bandwidth  ≈ %.0f GB/s useful (modelled)", m.bandwidth_gbs),
+      card_row("label_time", say("time_modelled", m.time_ms, device_name(m.device, true), limit_text(m.limit))),
+      card_row("label_bandwidth", say("bandwidth_modelled", m.bandwidth_gbs)),
     }, "\n")
   end
   local d = device()
-  local clock = r.sm_clock_mhz and fmt(" · SM %.0f MHz", r.sm_clock_mhz) or ""
-  local copy = r.copy_fraction and fmt(" · %s of copy %.0f GB/s", percent(r.copy_fraction), d.copy_gbs) or ""
+  local clock = r.sm_clock_mhz and say("sm_clock", r.sm_clock_mhz) or ""
+  local copy = r.copy_fraction and say("of_copy", percent(r.copy_fraction), d.copy_gbs) or ""
   local lines = {
-    fmt("  time       %.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)%s   model %.4f", r.time_ms,
-        50 * r.time_iqr, r.time_min_ms, r.time_max_ms, clock, m.time_ms),
-    fmt("  bandwidth  %.0f GB/s useful · %s of peak %.0f GB/s%s", r.bandwidth_gbs,
-        percent(r.peak_fraction), d.peak_gbs, copy),
+    card_row("label_time", say("time_measured", r.time_ms, 50 * r.time_iqr, r.time_min_ms, r.time_max_ms, clock,
+                               m.time_ms)),
+    card_row("label_bandwidth", say("bandwidth_measured", r.bandwidth_gbs, percent(r.peak_fraction), d.peak_gbs,
+                                    copy)),
   }
   return table.concat(lines, "\n")
 end
 
 local function check_line(r)
   if r.correct == nil then return nil end
-  if r.correct then return "  check      output matches the CPU reference" end
-  return "  check      WRONG: " .. r.mismatch
+  if r.correct then return card_row("label_check", say("check_right")) end
+  return card_row("label_check", say("check_wrong", r.mismatch))
+end
+
+-- A shared-memory row of the card: requests, wavefronts, conflicts, and whose numbers they are.
+local function shared_line(r, kind)
+  local sh = r[kind]
+  local source = sh.source == "hardware" and say("shared_hardware", commas(sh.model_wavefronts))
+                 or (r.backend == "gpu" and say("tag_model") or "")
+  return card_row(kind == "shared_load" and "label_shared_ld" or "label_shared_st",
+                  say("shared_access", commas(sh.requests), commas(sh.wavefronts), commas(sh.ideal_wavefronts),
+                      commas(sh.bank_conflicts), source))
 end
 
 local function result_text(r)
@@ -240,31 +475,23 @@ local function result_text(r)
   local lines = {
     header_line(r),
     time_lines(r),
-    traffic_lines("loads", r.load, r.model.load, measured),
-    traffic_lines("stores", r.store, r.model.store, measured),
+    traffic_lines("label_loads", r.load, r.model.load, measured),
+    traffic_lines("label_stores", r.store, r.model.store, measured),
   }
   for _, kind in ipairs({ "shared_load", "shared_store" }) do
-    local sh = r[kind]
-    if sh then
-      lines[#lines + 1] = fmt("  %-10s %s requests · %s wavefronts (ideal %s) · %s bank conflicts%s",
-                              kind == "shared_load" and "shared ld" or "shared st", commas(sh.requests),
-                              commas(sh.wavefronts), commas(sh.ideal_wavefronts), commas(sh.bank_conflicts),
-                              sh.source == "hardware" and fmt(" (hardware; model %s)", commas(sh.model_wavefronts))
-                              or (r.backend == "gpu" and " (model)" or ""))
-    end
+    if r[kind] then lines[#lines + 1] = shared_line(r, kind) end
   end
   if r.constant then
-    lines[#lines + 1] = fmt("  constant   %s requests · %s passes (%.2f a request: the constant cache serves one address a pass, model)",
-                            commas(r.constant.requests), commas(r.constant.passes), r.constant.passes / r.constant.requests)
+    lines[#lines + 1] = card_row("label_constant", say("constant", commas(r.constant.requests),
+                                 commas(r.constant.passes), r.constant.passes / r.constant.requests))
   end
   for _, line in ipairs(counter_lines(r)) do lines[#lines + 1] = line end
-  lines[#lines + 1] = fmt("  footprint  %s in buffers · %s useful bytes moved", bytes(r.footprint_bytes),
-                          bytes(r.useful_bytes))
+  lines[#lines + 1] = card_row("label_footprint", say("footprint", bytes(r.footprint_bytes), bytes(r.useful_bytes)))
   lines[#lines + 1] = check_line(r)
-  for _, warning in ipairs(r.warnings) do lines[#lines + 1] = "  note       " .. tostring(warning) end
+  for _, warning in ipairs(r.warnings) do lines[#lines + 1] = card_row("label_note", tostring(warning)) end
   return table.concat(lines, "\n")
 end
-Result.__tostring = guarded("a result", result_text, result_problem)
+Result.__tostring = guarded(messages.kind_result, result_text, result_problem)
 
 ---------------------------------------------------------------------------
 -- Warp maps: one warp's accesses, line by line, sector by sector
@@ -332,13 +559,11 @@ local function draw_access(access, marks)
   for _, line in ipairs(order) do
     local row, fetched, bytes_used = line_row(lines[line], marks)
     sectors, used = sectors + fetched, used + bytes_used
-    rows[#rows + 1] = fmt("  +%-9d %s   lane%s %s", line * 128, row, #lines[line].lanes > 1 and "s" or "",
-                          lane_ranges(lines[line].lanes))
+    rows[#rows + 1] = say("map_line", line * 128, row, plural(#lines[line].lanes), lane_ranges(lines[line].lanes))
   end
   local ideal = (lanes * access.bytes + 31) // 32
-  table.insert(rows, 1, fmt("%s %s[] · %d-byte elements · %d lanes · %d sector%s (ideal %d) · %d of %d fetched bytes used (%s)",
-    access.kind, access.buffer or "?", access.bytes, lanes, sectors, sectors == 1 and "" or "s", ideal, used,
-    32 * sectors, percent(sectors > 0 and used / (32 * sectors) or 1)))
+  table.insert(rows, 1, say("map_access", say("kind_" .. access.kind), access.buffer or "?", access.bytes, lanes, sectors,
+    plural(sectors), ideal, used, 32 * sectors, percent(sectors > 0 and used / (32 * sectors) or 1)))
   return table.concat(rows, "\n"), sectors, used
 end
 
@@ -359,12 +584,12 @@ local function draw_shared(access)
     counts[#counts + 1] = fmt("%2s", per_bank[bank] and tostring(per_bank[bank]) or "-")
   end
   local ideal = (lanes * access.bytes + 127) // 128
+  local width = math.max(display_width(say("map_bank")), display_width(say("map_words")))
   return table.concat({
-    fmt("%s · %d-byte elements · %d lanes · %d wavefront%s (ideal %d)%s", access.kind, access.bytes, lanes,
-        access.wavefronts, access.wavefronts == 1 and "" or "s", ideal,
-        access.wavefronts > ideal and fmt(" · %d extra from bank conflicts", access.wavefronts - ideal) or ""),
-    "  bank  " .. table.concat(header, " "),
-    "  words " .. table.concat(counts, " "),
+    say("map_shared", say("kind_" .. access.kind), access.bytes, lanes, access.wavefronts, plural(access.wavefronts),
+        ideal, access.wavefronts > ideal and say("map_conflicts", access.wavefronts - ideal) or ""),
+    "  " .. pad(say("map_bank"), width) .. " " .. table.concat(header, " "),
+    "  " .. pad(say("map_words"), width) .. " " .. table.concat(counts, " "),
   }, "\n"), 0, 0
 end
 
@@ -378,8 +603,7 @@ local function draw_constant(access)
       if not seen[offset] then seen[offset] = true; passes = passes + 1 end
     end
   end
-  return fmt("constant load · %d-byte elements · %d lanes · %d distinct address%s: %d pass%s of the constant cache",
-             access.bytes, lanes, passes, passes == 1 and "" or "es", passes, passes == 1 and "" or "es"), 0, 0
+  return say("map_constant", access.bytes, lanes, passes, plural(passes, "es"), passes, plural(passes, "es")), 0, 0
 end
 
 -- The map of one warp of a launch: every memory instruction, then the totals.
@@ -387,8 +611,8 @@ local function warp_map(kernel, params, warp)
   warp = warp or 0
   local marks = core.fancy() and { used = "█", unused = "░", none = "·" } or { used = "#", unused = ".", none = "-" }
   local accesses = core.warp(kernel, params, warp)
-  local parts = { fmt("warp %d of %s  %s · lanes 0-31 are threads %d-%d · one cell = 4 bytes, %s used, %s fetched and unused, %s not fetched",
-                      warp, kernel, params_text(kernel, params), warp * 32, warp * 32 + 31, marks.used, marks.unused, marks.none) }
+  local parts = { say("map_header", warp, kernel, params_text(kernel, params), warp * 32, warp * 32 + 31, marks.used,
+                      marks.unused, marks.none) }
   local requests, sectors, used = 0, 0, 0
   for _, access in ipairs(accesses) do
     if next(access.lanes) then
@@ -402,8 +626,8 @@ local function warp_map(kernel, params, warp)
       sectors, used = sectors + s, used + u
     end
   end
-  parts[#parts + 1] = fmt("warp %d: %d global requests · %d sectors · %d of %d fetched bytes used (%s)", warp, requests,
-                          sectors, used, 32 * sectors, percent(sectors > 0 and used / (32 * sectors) or 1))
+  parts[#parts + 1] = say("map_total", warp, requests, sectors, used, 32 * sectors,
+                          percent(sectors > 0 and used / (32 * sectors) or 1))
   return table.concat(parts, "\n")
 end
 
@@ -420,7 +644,7 @@ end
 function show(result, warp)
   check_result(result, 1, "show")
   if warp ~= nil and math.type(warp) ~= "integer" then
-    error(fmt("bad argument #2 to 'show' (warp number expected, got %s)", quote(warp, '"')), 2)
+    error(say("warp_expected", quote(warp, '"')), 2)
   end
   local ok, map = pcall(warp_map, rawget(result, "kernel"), rawget(result, "params"), warp)
   if not ok then   -- core.warp's argument #3 is show's #2, the rest come from the result (#1)
@@ -440,18 +664,16 @@ Device.__name = "warplab.device"
 
 local function device_text(d)
   local lines = {
-    fmt("%s · sm_%s · %d SMs · L2 %s · %s memory", d.name, d.compute_capability:gsub("%.", ""),
-        d.sm_count, mebibytes(d.l2_bytes), bytes(d.memory_bytes)),
-    fmt("memory bus %d bits at %.0f MHz · peak %.0f GB/s (2 × clock × bus width / 8)",
-        d.bus_width_bits, d.memory_clock_mhz, d.peak_gbs),
-    d.copy_gbs and fmt("measured copy ceiling %.0f GB/s (cudaMemcpy device to device, read + written)",
-                       d.copy_gbs) or "copy ceiling: not measured (no GPU)",
-    "backend " .. d.backend .. (d.backend == "sim" and ": numbers are the access model's" or ": CUDA"),
+    say("device", device_name(d.name), (d.compute_capability:gsub("%.", "")), d.sm_count, mebibytes(d.l2_bytes),
+        bytes(d.memory_bytes)),
+    say("device_bus", d.bus_width_bits, d.memory_clock_mhz, d.peak_gbs),
+    d.copy_gbs and say("device_copy", d.copy_gbs) or say("device_no_copy"),
+    say(d.backend == "sim" and "backend_sim" or "backend_gpu", d.backend),
   }
   if d.notice then lines[#lines + 1] = d.notice end
   return table.concat(lines, "\n")
 end
-Device.__tostring = guarded("a device() table", device_text)
+Device.__tostring = guarded(messages.kind_device, device_text)
 
 ---------------------------------------------------------------------------
 -- kernels() and info()
@@ -459,21 +681,15 @@ Device.__tostring = guarded("a device() table", device_text)
 
 local KernelList = { __name = "warplab.kernels" }
 
-KernelList.__tostring = guarded("a kernels() list", function(list)
+KernelList.__tostring = guarded(messages.kind_kernels, function(list)
   local lines = {}
-  for _, k in ipairs(list) do lines[#lines + 1] = fmt("  %-13s %s", k.name, k.summary) end
+  for _, k in ipairs(list) do lines[#lines + 1] = "  " .. pad(k.name, 13) .. " " .. k.summary end
   return table.concat(lines, "\n")
 end)
 
 -- A family's text in the session's language (--lang, else LANG).
 local function localized(t, field)
   return core.lang() == "zh" and t[field .. "_zh"] or t[field]
-end
-
--- A module's message in the session's language: messages[key] is {en=, zh=}, formatted with the rest.
-local function message(messages, key, ...)
-  local m = messages[key]
-  return fmt(m[core.lang()] or m.en, ...)
 end
 
 -- kernels(): the kernel families, each {name=, summary=, teaches=}, in the session's language.
@@ -488,22 +704,23 @@ end
 local Info = { __name = "warplab.info" }
 
 local function info_text(f)
-  local zh = core.lang() == "zh"
   local lines = {
     f.name .. " — " .. localized(f, "summary"),
-    (zh and "教学要点：" or "teaches: ") .. localized(f, "teaches"),
-    zh and "参数：" or "parameters:",
+    say("teaches", localized(f, "teaches")),
+    say("parameters"),
   }
   for _, p in ipairs(f.params) do
     local default = type(p.default) == "table" and value_text(p.default) or tostring(p.default)
-    lines[#lines + 1] = fmt("  %-8s %-8s default %-12s %s", p.name, p.type, default, p.allowed)
-    lines[#lines + 1] = fmt("  %-8s %s", "", localized(p, "doc"))
+    local kind = messages["type_" .. p.type] and say("type_" .. p.type) or p.type
+    lines[#lines + 1] = table.concat({ "  " .. pad(p.name, 8), pad(kind, 8), say("default"), pad(default, 12),
+                                       allowed_text(p.allowed) }, " ")
+    lines[#lines + 1] = "  " .. pad("", 8) .. " " .. localized(p, "doc")
   end
-  lines[#lines + 1] = "kernel source (as compiled):"
+  lines[#lines + 1] = say("source")
   lines[#lines + 1] = f.source
   return table.concat(lines, "\n")
 end
-Info.__tostring = guarded("an info() table", info_text)
+Info.__tostring = guarded(messages.kind_info, info_text)
 
 local function copy_table(t)
   local copy = {}
@@ -513,8 +730,8 @@ end
 
 -- info(name): a family's declaration: summary, parameters, what it teaches, source.
 function info(name)
-  local problem = type(name) ~= "string" and "kernel name expected, got " .. quote(name) or core.kernel_problem(name)
-  if problem then error(fmt("bad argument #1 to 'info' (%s)", problem), 2) end
+  local problem = type(name) ~= "string" and say("kernel_expected", quote(name)) or core.kernel_problem(name)
+  if problem then error(say("bad_info", problem), 2) end
   return setmetatable(copy_table(family_by_name[name]), Info)
 end
 
@@ -524,15 +741,13 @@ end
 
 local Allocations = core.Allocations
 
-Allocations.__tostring = guarded("an alloc_alignment() list", function(list)
+Allocations.__tostring = guarded(messages.kind_allocations, function(list)
   local lines = {}
   for i, a in ipairs(list) do
     local power = math.floor(math.log(a.alignment, 2) + 0.5)
-    lines[i] = fmt("  %2d  %-18s aligned to 2^%d = %s bytes%s", i, a.address, power, commas(a.alignment),
-                   a.alignment >= 256 and "" or "  (under 256!)")
+    lines[i] = say("aligned", i, a.address, power, commas(a.alignment), a.alignment >= 256 and "" or say("under_256"))
   end
-  lines[#lines + 1] = list.modelled and "  (modelled: the sim backend has no cudaMalloc to ask)"
-                      or "  (from cudaMalloc on this GPU)"
+  lines[#lines + 1] = say(list.modelled and "alignment_modelled" or "alignment_measured")
   return table.concat(lines, "\n")
 end)
 
@@ -540,8 +755,9 @@ end)
 -- help()
 ---------------------------------------------------------------------------
 
+-- Each topic of help(topic), and the overview of help(), in both languages.
 local topics = {
-  launch = [[
+  launch = { en = [[
 launch(name, params) runs one kernel and returns a result table.
   launch("offset", {offset=1})       params you leave out take their defaults
   launch("strided", <stride=4>)      the same as {stride=4}
@@ -549,46 +765,80 @@ launch(name, params) runs one kernel and returns a result table.
   launch("offset", {{offset=0}, {offset=1}})   several at once: a list of results
 On a GPU it measures time, checks the output against a CPU reference and
 reads hardware counters; without one (or with --sim) the access model
-gives the traffic.]],
-  result = [[
+gives the traffic.]], zh = [[
+launch(name, params) 启动一个内核，返回一个结果表。
+  launch("offset", {offset=1})       没写的参数取默认值
+  launch("strided", <stride=4>)      与 {stride=4} 相同
+  r = launch("copy"); r.load.sectors_per_request
+  launch("offset", {{offset=0}, {offset=1}})   一次启动多个：得到结果列表
+在 GPU 上，它测量时间，把输出与 CPU 参考结果对比，并读取硬件计数器；
+没有 GPU（或用了 --sim）时，由访问模型给出访存流量。]] },
+  result = { en = [[
 A result table has: kernel, params, backend ("gpu" or "sim"), useful_bytes,
 footprint_bytes, load and store (requests, sectors, lines, bytes,
 sectors_per_request, ideal, useful_fraction, source), model (the access
 model's load and store), and on a GPU time_ms, time_min_ms, time_max_ms,
 time_iqr, samples, bandwidth_gbs, cache, correct (and mismatch when wrong).
-docs/results.md describes each field.]],
-  kernels = [[
+docs/results.md describes each field.]], zh = [[
+结果表包含：kernel、params、backend（"gpu" 或 "sim"）、useful_bytes、
+footprint_bytes、load 和 store（requests、sectors、lines、bytes、
+sectors_per_request、ideal、useful_fraction、source）、model（访问模型给出的
+load 和 store），在 GPU 上还有 time_ms、time_min_ms、time_max_ms、time_iqr、
+samples、bandwidth_gbs、cache、correct（输出错误时还有 mismatch）。
+每个字段的说明见 docs/results.md。]] },
+  kernels = { en = [[
 kernels() lists the kernel families; info(name) shows one: its parameters
-with type, default and allowed values, what it teaches, and its CUDA source.]],
-  device = [[
+with type, default and allowed values, what it teaches, and its CUDA source.]], zh = [[
+kernels() 列出所有内核族；info(name) 显示其中一个：参数（类型、默认值和允许的取值）、
+教学要点，以及它的 CUDA 源码。]] },
+  device = { en = [[
 device() describes the GPU (or, in sim mode, the modelled one): name,
 compute_capability, sm_count, l2_bytes, memory_bytes, bus_width_bits,
 memory_clock_mhz, peak_gbs, sm_clock_mhz, and on a GPU copy_gbs: the
-measured copy ceiling (measure_copy() measures it again).]],
-  show = [[
+measured copy ceiling (measure_copy() measures it again).]], zh = [[
+device() 描述这块 GPU（sim 模式下是模型估算的那块）：name、compute_capability、
+sm_count、l2_bytes、memory_bytes、bus_width_bits、memory_clock_mhz、peak_gbs、
+sm_clock_mhz，在 GPU 上还有 copy_gbs：实测的复制上限（measure_copy() 重新测量）。]] },
+  show = { en = [[
 show(r [, warp]) draws one warp of a launch (warp 0 by default): each memory
 instruction, each 128-byte line it touches as four 32-byte sectors of eight
 4-byte cells, marking the bytes the lanes used, the bytes fetched with them
 and the sectors not fetched, with the lanes in each line and the totals.
-r.map holds the same drawing of warp 0 as text.]],
-  counters = [[
+r.map holds the same drawing of warp 0 as text.]], zh = [[
+show(r [, warp]) 画出一次启动中一个 warp 的访问图（默认 warp 0）：每条访存指令
+碰到的每个 128 字节缓存行画成 4 个 32 字节扇区，每个扇区 8 格、每格 4 字节；
+标出线程用到的字节、随之取回的字节和没有取回的扇区，并列出每个缓存行里的线程和总数。
+r.map 以文本形式保存 warp 0 的同一张 warp 访问图。]] },
+  counters = { en = [[
 On a GPU each launch also reads hardware counters in one profiled run after
 the timed samples: result.counters holds each value with its Nsight Compute
 metric name, and load/store take their requests and sectors from the
 hardware. explain("sectors_per_request") (or any counter's name) says what a
-number means. config{counters=false} turns them off.]],
-  config = [[
+number means. config{counters=false} turns them off.]], zh = [[
+在 GPU 上，每次启动在计时样本之后还会做一次带剖析的运行，读取硬件计数器：
+result.counters 保存每个值及其 Nsight Compute 指标名，load/store 的请求数和
+扇区数取自硬件。explain("sectors_per_request")（或任一计数器的名字）说明一个
+数字的含义。config{counters=false} 关闭计数器。]] },
+  config = { en = [[
 config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true}
 changes how launches measure for the rest of the session and returns the
 settings; the same keys in one launch's params change that launch only:
-  launch("copy", {n=2^16, cache="warm"})]],
-  commands = [[
+  launch("copy", {n=2^16, cache="warm"})]], zh = [[
+config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true}
+改变本次会话之后所有启动的测量方式，并返回当前设置；同样的键写在某次启动的
+参数里，则只改变那一次启动：
+  launch("copy", {n=2^16, cache="warm"})]] },
+  commands = { en = [[
 Colon commands at the prompt: :help, :kernels, :quit, and for labs :labs,
 :lab NAME, :next, :back, :hint, :answer VALUE, :run, :where, :reset (unique
-prefixes work, so :q quits). Ctrl-C stops what is running; Ctrl-D leaves.]],
+prefixes work, so :q quits). Ctrl-C stops what is running; Ctrl-D leaves.]], zh = [[
+提示符下的冒号命令：:help、:kernels、:quit，实验用的有 :labs、:lab 名称、:next、
+:back、:hint、:answer 值、:run、:where、:reset（唯一的前缀也行，所以 :q 就能退出）。
+Ctrl-C 停止正在运行的内容；Ctrl-D 离开。]] },
 }
+messages_of("help", topics)
 
-local overview = [[
+local overview = { en = [[
 warplab shows how GPU memory access patterns become memory traffic.
   launch("offset", {offset=1})   run a kernel; the result prints itself
   kernels()                      the kernel families; info("strided") for one
@@ -599,20 +849,32 @@ warplab shows how GPU memory access patterns become memory traffic.
   compare(a, b), plot(rs, {file="out.svg"}), export(rs, "out.csv"), record("session.json")
   :labs, :lab tour               the labs: lessons whose questions are checked against your runs
   help("launch")                 more on a topic: launch, result, show, kernels, device, counters, config, commands
-Tab completes names, including kernel names inside launch(".]]
+Tab completes names, including kernel names inside launch(".]], zh = [[
+warplab 展示 GPU 的内存访问模式如何变成内存流量。
+  launch("offset", {offset=1})   启动一个内核；结果会自己打印出来
+  kernels()                      所有内核族；info("strided") 查看其中一个
+  device()                       这块 GPU，或模型估算的那块
+  explain("sectors_per_request") 一个数字的含义，以及对应的 Nsight Compute 指标
+  show(r)                        结果 r 中 warp 0 的 warp 访问图（show(r, 5) 看 warp 5）
+  sweep("offset", {offset = range(0, 32)})   对一个参数扫描，给出表格和图表
+  compare(a, b)、plot(rs, {file="out.svg"})、export(rs, "out.csv")、record("session.json")
+  :labs、:lab tour               实验：其中的问题用你自己的运行结果来检查
+  help("launch")                 某个主题的更多内容：launch、result、show、kernels、device、counters、config、commands
+Tab 键补全名字，包括 launch(" 里的内核名。]] }
+messages_of("help()", { overview = overview })
 
 -- help([topic]): an overview, or one topic.
 function help(topic)
-  if topic == nil then return print(overview) end
-  if type(topic) ~= "string" then error(fmt("bad argument #1 to 'help' (topic name expected, got %s)", quote(topic)), 2) end
+  if topic == nil then return print(text_in(overview)) end
+  if type(topic) ~= "string" then error(say("topic_expected", quote(topic)), 2) end
   local text = topics[topic]
   if not text then
     local names = {}
     for name in pairs(topics) do names[#names + 1] = name end
     table.sort(names)
-    error(fmt("bad argument #1 to 'help' (unknown topic %s; topics: %s)", quote(topic), table.concat(names, ", ")), 2)
+    error(say("unknown_topic", quote(topic), table.concat(names, ", ")), 2)
   end
-  print(text)
+  print(text_in(text))
 end
 
 ---------------------------------------------------------------------------
@@ -653,12 +915,10 @@ end
 -- core.banner(): the first line of an interactive session.
 function core.banner()
   local d = device()
-  local where = fmt("%s (sm_%s, %d SMs, L2 %s) · peak %.2f TB/s", d.name,
-                    d.compute_capability:gsub("%.", ""), d.sm_count, mebibytes(d.l2_bytes),
-                    d.peak_gbs / 1000)
-  if d.copy_gbs then where = where .. fmt(" · copy %.2f TB/s", d.copy_gbs / 1000) end
-  return fmt("warplab %s · %s\nNew here? :lab tour.  :help for help, or launch(\"offset\", {offset=1}).  Tab completes.",
-             core.version, where)
+  local where = say("banner_where", device_name(d.name), (d.compute_capability:gsub("%.", "")), d.sm_count,
+                    mebibytes(d.l2_bytes), d.peak_gbs / 1000)
+  if d.copy_gbs then where = where .. say("banner_copy", d.copy_gbs / 1000) end
+  return say("banner", core.version, where)
 end
 
 -- The time now, UTC, as ISO 8601: what recordings and lab progress are stamped with.
@@ -670,5 +930,6 @@ core.util = {
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
   localized = localized, show_value = show_value, utc_now = utc_now,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
-  copy_table = copy_table, message = message,
+  copy_table = copy_table, message = message, messages = messages_of, text_in = text_in,
+  display_width = display_width, pad = pad, plural = plural, limit_text = limit_text, device_name = device_name,
 }

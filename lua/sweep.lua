@@ -5,6 +5,79 @@ local core = ...
 local u = core.util
 local fmt = u.fmt
 
+local messages = {
+  integer_expected = { en = "bad argument #%d to '%s' (integer expected, got %s)",
+                       zh = "bad argument #%d to '%s' (需要整数，得到 %s)" },
+  range_empty = { en = "bad argument #3 to 'range' (from %d to %d by %d gives no values or over 1024)",
+                  zh = "bad argument #3 to 'range' (从 %d 到 %d、步长 %d 得不到值，或超过 1024 个)" },
+  pow2_bad = { en = "bad argument #2 to 'pow2' (exponents from 0 to 62, first <= last; got %d, %d)",
+               zh = "bad argument #2 to 'pow2' (指数从 0 到 62，且 first <= last；得到 %d, %d)" },
+  got = { en = "got %s", zh = "得到 %s" },
+  bad_kernel = { en = "its 'kernel' is %s", zh = "其 'kernel' 是 %s" },
+  bad_swept = { en = "its 'swept' is %s", zh = "其 'swept' 是 %s" },
+  bad_swept_item = { en = "its 'swept[%d]' is %s", zh = "其 'swept[%d]' 是 %s" },
+  bad_y = { en = "its 'y' is %s", zh = "其 'y' 是 %s" },
+  bad_item = { en = "its [%d] %s", zh = "其第 [%d] 项：%s" },
+  bad_self = { en = "calling '%s' on bad self (results of sweep() expected, %s)",
+               zh = "calling '%s' on bad self (需要 sweep() 的结果，%s)" },
+  column_name = { en = "bad argument #1 to 'column' (a parameter, metric or field name expected, got %s)",
+                  zh = "bad argument #1 to 'column' (需要参数名、指标名或字段名，得到 %s)" },
+  modelled_note = { en = "  ≈ modelled (%s)", zh = "  ≈ 模型估算（%s）" },
+  the_model = { en = "the model", zh = "访问模型" },
+  metric_expected = { en = "bad argument #1 to 'chart_text' (a metric expected: %s; got %s)",
+                      zh = "bad argument #1 to 'chart_text' (需要一个指标：%s；得到 %s)" },
+  dram_peak = { en = "DRAM peak", zh = "DRAM 峰值带宽" },
+  copy_ceiling = { en = "copy ceiling", zh = "复制上限" },
+  l2_break = { en = "L2 (%s)", zh = "L2（%s）" },
+  chart_title = { en = "%s%s by %s — %s", zh = "%s%s随 %s 的变化 — %s" },
+  modelled = { en = " (modelled)", zh = "（模型估算）" },
+  kind_results = { en = "a results list", zh = "结果列表" },
+  results = { en = "%d results of %s over %s%s (results:column(name), results[i], export(results, file))",
+              zh = "%d 个 %s 的结果，扫描 %s%s（results:column(name)、results[i]、export(results, file)）" },
+  swept_and = { en = " and ", zh = " 和 " },
+  stopped = { en = ", stopped by Ctrl-C", zh = "，被 Ctrl-C 中止" },
+  list_empty = { en = "the list for %s is empty", zh = "%s 的列表是空的" },
+  list_hole = { en = "the list for %s has no value at [%d]", zh = "%s 的列表在 [%d] 处没有值" },
+  bad_sweep = { en = "bad argument #%d to 'sweep' (%s)", zh = "bad argument #%d to 'sweep' (%s)" },
+  kernel_expected = { en = "kernel name expected, got %s", zh = "需要内核名，得到 %s" },
+  params_expected = { en = "table of parameters expected, got %s", zh = "需要参数表，得到 %s" },
+  string_names = { en = "parameter names must be strings, as in {offset = range(0, 32)}",
+                   zh = "参数名必须是字符串，例如 {offset = range(0, 32)}" },
+  one_or_two = { en = "one or two parameters must be lists, such as offset = range(0, 32); got %d",
+                 zh = "必须有一个或两个参数是列表，例如 offset = range(0, 32)；得到 %d 个" },
+  too_many = { en = "%d launches; a sweep makes at most 1024", zh = "%d 次启动；一次扫描最多 1024 次" },
+  bad_y_option = { en = "y must be one of: %s; got %s", zh = "y 必须是其中之一：%s；得到 %s" },
+  bad_x_option = { en = "x must be a swept parameter (%s); got %s", zh = "x 必须是被扫描的参数（%s）；得到 %s" },
+  x_or = { en = " or ", zh = " 或 " },
+  none_finished = { en = "no launches finished", zh = "没有完成的启动" },
+  stopped_after = { en = "stopped by Ctrl-C after %d launches", zh = "Ctrl-C 已中止，完成了 %d 次启动" },
+  -- compare()
+  two_expected = { en = "bad argument #2 to 'compare' (at least two results expected)",
+                   zh = "bad argument #2 to 'compare' (至少需要两个结果)" },
+  metric = { en = "metric", zh = "指标" },
+  verdict = { en = "verdict", zh = "结论" },
+  row_time = { en = "time (ms)", zh = "时间（ms）" },
+  row_bandwidth = { en = "bandwidth (GB/s)", zh = "带宽（GB/s）" },
+  row_load_requests = { en = "load requests", zh = "读取请求数" },
+  row_load_sectors = { en = "load sectors", zh = "读取扇区数" },
+  row_store_sectors = { en = "store sectors", zh = "写入扇区数" },
+  row_dram_read = { en = "DRAM read (MB)", zh = "DRAM 读取（MB）" },
+  same = { en = "same", zh = "相同" },
+  faster = { en = "faster", zh = "更快" },
+  slower = { en = "slower", zh = "更慢" },
+  same_modelled = { en = "same (modelled)", zh = "相同（模型估算）" },
+  faster_modelled = { en = "faster (modelled)", zh = "更快（模型估算）" },
+  slower_modelled = { en = "slower (modelled)", zh = "更慢（模型估算）" },
+  within_noise = { en = "within noise", zh = "在噪声范围内" },
+  more = { en = "more", zh = "更多" },
+  fewer = { en = "fewer", zh = "更少" },
+  less = { en = "less", zh = "更少" },
+  higher = { en = "higher", zh = "更高" },
+  lower = { en = "lower", zh = "更低" },
+  kind_comparison = { en = "a compare() table", zh = "compare() 表" },
+}
+local say = u.messages("sweep", messages)
+
 ---------------------------------------------------------------------------
 -- Value lists: range(), pow2()
 ---------------------------------------------------------------------------
@@ -14,8 +87,7 @@ core.Values = Values
 
 local function check_integer(value, arg, name)
   if math.type(value) ~= "integer" then
-    error(fmt("bad argument #%d to '%s' (integer expected, got %s)", arg, name,
-              math.type(value) or type(value)), 3)
+    error(say("integer_expected", arg, name, math.type(value) or type(value)), 3)
   end
 end
 
@@ -26,7 +98,7 @@ function range(first, last, step)
   check_integer(last, 2, "range")
   check_integer(step, 3, "range")
   if step == 0 or (last - first) // step < 0 or (last - first) // step > 1023 then
-    error(fmt("bad argument #3 to 'range' (from %d to %d by %d gives no values or over 1024)", first, last, step), 2)
+    error(say("range_empty", first, last, step), 2)
   end
   local list = {}
   for v = first, last, step do list[#list + 1] = v end
@@ -38,7 +110,7 @@ function pow2(first, last)
   check_integer(first, 1, "pow2")
   check_integer(last, 2, "pow2")
   if first < 0 or last > 62 or last < first then
-    error(fmt("bad argument #2 to 'pow2' (exponents from 0 to 62, first <= last; got %d, %d)", first, last), 2)
+    error(say("pow2_bad", first, last), 2)
   end
   local list = {}
   for e = first, last do list[#list + 1] = 1 << e end
@@ -51,25 +123,29 @@ end
 
 -- get: the measured value (nil when not measured); model: the model's value.
 local metrics = {
-  { name = "bandwidth", label = "useful bandwidth", unit = "GB/s", short = "GB/s", format = "%.0f",
+  { name = "bandwidth", label = "useful bandwidth", label_zh = "有用带宽", unit = "GB/s", short = "GB/s", format = "%.0f",
     get = function(r) return r.bandwidth_gbs end, model = function(r) return r.model.bandwidth_gbs end },
-  { name = "time", label = "kernel time", unit = "ms", short = "time ms", format = "%.4f",
+  { name = "time", label = "kernel time", label_zh = "内核时间", unit = "ms", short = "time ms",
+    short_zh = "时间 ms", format = "%.4f",
     get = function(r) return r.time_ms end, model = function(r) return r.model.time_ms end },
-  { name = "sectors_per_request", label = "load sectors per request", unit = "sectors/request",
-    short = "load sect/req", format = "%.2f",
+  { name = "sectors_per_request", label = "load sectors per request", label_zh = "每请求读取扇区数",
+    unit = "sectors/request", unit_zh = "扇区/请求", short = "load sect/req", short_zh = "读取 扇区/请求", format = "%.2f",
     get = function(r) return r.load.source == "hardware" and r.load.sectors_per_request or nil end,
     model = function(r) return r.model.load.sectors_per_request end },
-  { name = "store_sectors_per_request", label = "store sectors per request", unit = "sectors/request",
-    short = "store sect/req", format = "%.2f",
+  { name = "store_sectors_per_request", label = "store sectors per request", label_zh = "每请求写入扇区数",
+    unit = "sectors/request", unit_zh = "扇区/请求", short = "store sect/req", short_zh = "写入 扇区/请求", format = "%.2f",
     get = function(r) return r.store.source == "hardware" and r.store.sectors_per_request or nil end,
     model = function(r) return r.model.store.sectors_per_request end },
-  { name = "dram_read", label = "DRAM read", unit = "MB", short = "DRAM read MB", format = "%.1f",
+  { name = "dram_read", label = "DRAM read", label_zh = "DRAM 读取量", unit = "MB", short = "DRAM read MB",
+    short_zh = "DRAM 读取 MB", format = "%.1f",
     get = function(r) return r.dram.source == "hardware" and r.dram.read_bytes / 1e6 or nil end,
     model = function(r) return r.model.dram.read_bytes and r.model.dram.read_bytes / 1e6 end },
-  { name = "useful_fraction", label = "useful share of loaded bytes", unit = "%", short = "useful %",
+  { name = "useful_fraction", label = "useful share of loaded bytes", label_zh = "读取字节中有用的比例", unit = "%",
+    short = "useful %", short_zh = "有用 %",
     format = "%.0f",
     get = function(r) return nil end, model = function(r) return 100 * r.load.useful_fraction end },
-  { name = "bank_conflicts", label = "shared-load bank conflicts", unit = "", short = "conflicts",
+  { name = "bank_conflicts", label = "shared-load bank conflicts", label_zh = "共享内存读取的存储体冲突", unit = "",
+    short = "conflicts", short_zh = "存储体冲突",
     format = "%.0f",
     get = function(r) return r.shared_load and r.shared_load.source == "hardware" and r.shared_load.bank_conflicts or nil end,
     model = function(r) return r.shared_load and r.shared_load.bank_conflicts or 0 end },
@@ -105,19 +181,19 @@ core.Results = Results
 
 -- nil when list is a results list as sweep() made it, else what is wrong, for messages.
 local function results_problem(list)
-  if getmetatable(list) ~= Results then return "got " .. u.quote(list) end
+  if getmetatable(list) ~= Results then return say("got", u.quote(list)) end
   local kernel, swept, y = rawget(list, "kernel"), rawget(list, "swept"), rawget(list, "y")
-  if not u.family_by_name[kernel] then return "its 'kernel' is " .. u.quote(kernel, '"') end
+  if not u.family_by_name[kernel] then return say("bad_kernel", u.quote(kernel, '"')) end
   if type(swept) ~= "table" or getmetatable(swept) or rawlen(swept) < 1 or rawlen(swept) > 2 then
-    return "its 'swept' is " .. u.quote(swept, '"')
+    return say("bad_swept", u.quote(swept, '"'))
   end
   for i = 1, rawlen(swept) do
-    if type(rawget(swept, i)) ~= "string" then return fmt("its 'swept[%d]' is %s", i, u.quote(rawget(swept, i), '"')) end
+    if type(rawget(swept, i)) ~= "string" then return say("bad_swept_item", i, u.quote(rawget(swept, i), '"')) end
   end
-  if y ~= nil and not metric_by_name[y] then return "its 'y' is " .. u.quote(y, '"') end
+  if y ~= nil and not metric_by_name[y] then return say("bad_y", u.quote(y, '"')) end
   for i = 1, rawlen(list) do
     local problem = u.result_problem(rawget(list, i))
-    if problem then return fmt("its [%d] %s", i, (problem:gsub("^got ", "is "))) end
+    if problem then return say("bad_item", i, (problem:gsub("^got ", "is "))) end
   end
   return nil
 end
@@ -125,14 +201,14 @@ end
 -- Raises Lua's "calling 'method' on bad self" unless list is a results list.
 local function check_self(list, method)
   local problem = results_problem(list)
-  if problem then error(fmt("calling '%s' on bad self (results of sweep() expected, %s)", method, problem), 3) end
+  if problem then error(say("bad_self", method, problem), 3) end
 end
 
 -- results:column(name): one value per result: a parameter, a metric, or a field path such as "load.sectors".
 function methods:column(name)
   check_self(self, "column")
   if type(name) ~= "string" then
-    error(fmt("bad argument #1 to 'column' (a parameter, metric or field name expected, got %s)", u.quote(name)), 2)
+    error(say("column_name", u.quote(name)), 2)
   end
   local metric = metric_by_name[name]
   local column = {}
@@ -167,7 +243,7 @@ function methods:table_text()
   end
   local header, rows, modelled_any = {}, {}, false
   for _, p in ipairs(self.swept) do header[#header + 1] = p end
-  for _, c in ipairs(columns) do header[#header + 1] = metric_by_name[c].short end
+  for _, c in ipairs(columns) do header[#header + 1] = u.localized(metric_by_name[c], "short") end
   for i, r in ipairs(self) do
     local row = {}
     for _, p in ipairs(self.swept) do row[#row + 1] = value_text(r.params[p], p) end
@@ -180,7 +256,9 @@ function methods:table_text()
     rows[i] = row
   end
   local text = core.text_table(header, rows)
-  if modelled_any then text = text .. "\n  ≈ modelled (" .. (self[1].model.device or "the model") .. ")" end
+  if modelled_any then
+    text = text .. "\n" .. say("modelled_note", self[1].model.device and u.device_name(self[1].model.device, true) or say("the_model"))
+  end
   return text
 end
 
@@ -189,7 +267,7 @@ function methods:chart_text(y)
   check_self(self, "chart_text")
   local metric = metric_by_name[y or self.y or "sectors_per_request"]
   if not metric then
-    error(fmt("bad argument #1 to 'chart_text' (a metric expected: %s; got %s)", metric_names(), u.quote(y, '"')), 2)
+    error(say("metric_expected", metric_names(), u.quote(y, '"')), 2)
   end
   local x_param, series_param = self.swept[1], self.swept[2]
   local xs, x_index, series, series_index = {}, {}, {}, {}
@@ -209,26 +287,26 @@ function methods:chart_text(y)
   local d = device()
   local marks, breaks = {}, {}
   if metric.name == "bandwidth" then
-    marks[#marks + 1] = { at = d.peak_gbs, label = "DRAM peak" }
-    if d.copy_gbs then marks[#marks + 1] = { at = d.copy_gbs, label = "copy ceiling" } end
+    marks[#marks + 1] = { at = d.peak_gbs, label = say("dram_peak") }
+    if d.copy_gbs then marks[#marks + 1] = { at = d.copy_gbs, label = say("copy_ceiling") } end
   end
   if x_param == "bytes" then
     for i, r in ipairs(self) do
       if r.params.bytes > d.l2_bytes and (i == 1 or self[i - 1].params.bytes <= d.l2_bytes) then
-        breaks[#breaks + 1] = { before = x_index[value_text(r.params.bytes, "bytes")], label = "L2 (" .. u.bytes(d.l2_bytes) .. ")" }
+        breaks[#breaks + 1] = { before = x_index[value_text(r.params.bytes, "bytes")], label = say("l2_break", u.bytes(d.l2_bytes)) }
         break
       end
     end
   end
   return core.chart.bars{
-    title = fmt("%s%s by %s — %s", metric.label, modelled_any and " (modelled)" or "", x_param, self.kernel),
-    x_label = x_param, x = xs, series = series, unit = metric.unit, marks = marks, breaks = breaks,
+    title = say("chart_title", u.localized(metric, "label"), modelled_any and say("modelled") or "", x_param, self.kernel),
+    x_label = x_param, x = xs, series = series, unit = u.localized(metric, "unit"), marks = marks, breaks = breaks,
   }
 end
 
-Results.__tostring = u.guarded("a results list", function(list)
-  return fmt("%d results of %s over %s%s (results:column(name), results[i], export(results, file))", #list,
-             list.kernel, table.concat(list.swept, " and "), list.interrupted and ", stopped by Ctrl-C" or "")
+Results.__tostring = u.guarded(messages.kind_results, function(list)
+  return say("results", #list, list.kernel, table.concat(list.swept, say("swept_and")),
+             list.interrupted and say("stopped") or "")
 end, results_problem)
 
 ---------------------------------------------------------------------------
@@ -268,10 +346,10 @@ end
 -- The values of a list to sweep, read raw; or nil and what is wrong with it.
 local function list_values(name, list)
   local values, count = {}, rawlen(list)
-  if count == 0 then return nil, fmt("the list for %s is empty", u.quote(name)) end
+  if count == 0 then return nil, say("list_empty", u.quote(name)) end
   for i = 1, count do
     values[i] = rawget(list, i)
-    if values[i] == nil then return nil, fmt("the list for %s has no value at [%d]", u.quote(name), i) end
+    if values[i] == nil then return nil, say("list_hole", u.quote(name), i) end
   end
   return values
 end
@@ -281,31 +359,32 @@ end
 -- the list with more values; the other list gives one series per value). Prints a table and a chart;
 -- returns the results list. Ctrl-C stops after the current launch and keeps what was measured.
 function sweep(name, params)
-  local function bad(arg, format, ...) error(fmt("bad argument #%d to 'sweep' (" .. format .. ")", arg, ...), 3) end
-  local problem = type(name) ~= "string" and "kernel name expected, got " .. u.quote(name) or core.kernel_problem(name)
-  if problem then bad(1, "%s", problem) end
+  local function bad(arg, key, ...) error(say("bad_sweep", arg, say(key, ...)), 3) end
+  local function bad_because(arg, why) error(say("bad_sweep", arg, why), 3) end
+  local problem = type(name) ~= "string" and say("kernel_expected", u.quote(name)) or core.kernel_problem(name)
+  if problem then bad_because(1, problem) end
   local family = u.family_by_name[name]
-  if type(params) ~= "table" then bad(2, "table of parameters expected, got %s", u.quote(params)) end
+  if type(params) ~= "table" then bad(2, "params_expected", u.quote(params)) end
   local fixed, swept, lists, launches = {}, {}, {}, 1
   local y, x = rawget(params, "y"), rawget(params, "x")
   for k, v in next, params do
-    if type(k) ~= "string" then bad(2, "parameter names must be strings, as in {offset = range(0, 32)}") end
+    if type(k) ~= "string" then bad(2, "string_names") end
     if k == "y" or k == "x" then
     elseif is_sweep(family, k, v) then
       local values, why = list_values(k, v)
-      if not values then bad(2, "%s", why) end
+      if not values then bad_because(2, why) end
       swept[#swept + 1], lists[k], launches = k, values, launches * #values
     else
       fixed[k] = v
     end
   end
   if #swept == 0 or #swept > 2 then
-    bad(2, "one or two parameters must be lists, such as offset = range(0, 32); got %d", #swept)
+    bad(2, "one_or_two", #swept)
   end
-  if launches > 1024 then bad(2, "%d launches; a sweep makes at most 1024", launches) end
-  if y ~= nil and not metric_by_name[y] then bad(2, "y must be one of: %s; got %s", metric_names(), u.quote(y, '"')) end
+  if launches > 1024 then bad(2, "too_many", launches) end
+  if y ~= nil and not metric_by_name[y] then bad(2, "bad_y_option", metric_names(), u.quote(y, '"')) end
   if x ~= nil and not lists[x] then
-    bad(2, "x must be a swept parameter (%s); got %s", table.concat(swept, " or "), u.quote(x, '"'))
+    bad(2, "bad_x_option", table.concat(swept, say("x_or")), u.quote(x, '"'))
   end
   -- the axis: x= when given, else the list with more values; the other gives one series per value
   table.sort(swept, function(a, b)
@@ -316,7 +395,7 @@ function sweep(name, params)
   local ok, results, interrupted = pcall(core.launch_many, name, configurations(fixed, swept, lists), true)
   if not ok then   -- a parameter's error is sweep's argument #2, as the caller wrote it
     local why = tostring(results):match("^bad argument #%d to '[^']*' %((.*)%)$")
-    if why then bad(2, "%s", why) end
+    if why then bad_because(2, why) end
     error(results, 0)
   end
   results.kernel, results.swept, results.interrupted = name, swept, interrupted or nil
@@ -330,11 +409,11 @@ end
 -- Prints a sweep in the session's output format (a table and a chart, or CSV or JSON).
 function core.print_results(results)
   if core.format_results(results) then return end
-  if #results == 0 then return print("no launches finished") end
+  if #results == 0 then return print(say("none_finished")) end
   print(results:table_text())
   print()
   print(results:chart_text())
-  if results.interrupted then print(fmt("stopped by Ctrl-C after %d launches", #results)) end
+  if results.interrupted then print(say("stopped_after", #results)) end
 end
 
 ---------------------------------------------------------------------------
@@ -363,36 +442,36 @@ end
 local function time_verdict(a, b)
   if not (a.samples and b.samples and #a.samples >= 3 and #b.samples >= 3) then
     local va, vb = time_of(a), time_of(b)
-    return va == vb and "same (modelled)" or vb < va and "faster (modelled)" or "slower (modelled)"
+    return say(va == vb and "same_modelled" or vb < va and "faster_modelled" or "slower_modelled")
   end
   local a1, a3 = quartiles(a.samples)
   local b1, b3 = quartiles(b.samples)
-  if b3 < a1 then return "faster" end
-  if b1 > a3 then return "slower" end
-  return "within noise"
+  if b3 < a1 then return say("faster") end
+  if b1 > a3 then return say("slower") end
+  return say("within_noise")
 end
 
 local function count_verdict(va, vb, more, fewer)
-  if va == vb then return "same" end
-  return vb > va and more or fewer
+  if va == vb then return say("same") end
+  return say(vb > va and more or fewer)
 end
 
 local compare_rows = {
-  { label = "time (ms)", value = time_of, verdict = time_verdict },
-  { label = "bandwidth (GB/s)", value = bandwidth_of },
-  { label = "load requests", value = function(r) return r.load.requests end,
+  { label = "row_time", value = time_of, verdict = time_verdict },
+  { label = "row_bandwidth", value = bandwidth_of },
+  { label = "row_load_requests", value = function(r) return r.load.requests end,
     verdict = function(a, b) return count_verdict(a.load.requests, b.load.requests, "more", "fewer") end },
-  { label = "load sectors", value = function(r) return r.load.sectors end,
+  { label = "row_load_sectors", value = function(r) return r.load.sectors end,
     verdict = function(a, b) return count_verdict(a.load.sectors, b.load.sectors, "more", "fewer") end },
-  { label = "store sectors", value = function(r) return r.store.sectors end,
+  { label = "row_store_sectors", value = function(r) return r.store.sectors end,
     verdict = function(a, b) return count_verdict(a.store.sectors, b.store.sectors, "more", "fewer") end },
-  { label = "DRAM read (MB)", value = function(r) return r.dram.read_bytes and r.dram.read_bytes / 1e6 end,
+  { label = "row_dram_read", value = function(r) return r.dram.read_bytes and r.dram.read_bytes / 1e6 end,
     verdict = function(a, b) return count_verdict(a.dram.read_bytes, b.dram.read_bytes, "more", "less") end },
 }
 
 local Comparison = { __name = "warplab.comparison" }
 
-Comparison.__tostring = u.guarded("a compare() table", function(c) return core.text_table(c.header, c.rows) end)
+Comparison.__tostring = u.guarded(messages.kind_comparison, function(c) return core.text_table(c.header, c.rows) end)
 
 local function describe(r)
   return r.kernel .. " " .. u.params_text(r.kernel, r.params):gsub("n=[%d,]+ block=%d+ ?", "")
@@ -402,16 +481,16 @@ end
 -- (time: from the samples' spreads, not the two medians alone).
 function compare(...)
   local list = { n = select("#", ...), ... }
-  if list.n < 2 then error("bad argument #2 to 'compare' (at least two results expected)", 2) end
+  if list.n < 2 then error(say("two_expected"), 2) end
   for i = 1, list.n do u.check_result(list[i], i, "compare") end
   list.n = nil
-  local header = { "metric" }
+  local header = { say("metric") }
   for i, r in ipairs(list) do header[#header + 1] = fmt("%s: %s", string.char(96 + i), describe(r)) end
   for i = 2, #list do header[#header + 1] = fmt("%s/a", string.char(96 + i)) end
-  header[#header + 1] = "verdict"
+  header[#header + 1] = say("verdict")
   local rows = {}
   for _, spec in ipairs(compare_rows) do
-    local row, base = { spec.label }, spec.value(list[1])
+    local row, base = { say(spec.label) }, spec.value(list[1])
     for _, r in ipairs(list) do
       local v = spec.value(r)
       row[#row + 1] = v == nil and "-" or math.abs(v) >= 100 and fmt("%.0f", v) or fmt("%.4g", v)
@@ -421,7 +500,7 @@ function compare(...)
       local v = spec.value(list[i])
       row[#row + 1] = (v and base and base ~= 0) and fmt("%.2f", v / base) or "-"
       verdicts[#verdicts + 1] = spec.verdict and spec.verdict(list[1], list[i]) or
-                                (v and base and (v == base and "same" or v > base and "higher" or "lower")) or "-"
+                                (v and base and say(v == base and "same" or v > base and "higher" or "lower")) or "-"
     end
     row[#row + 1] = table.concat(verdicts, ", ")
     rows[#rows + 1] = row
@@ -436,14 +515,14 @@ end
 -- Columns padded to their widest cell; numbers right-aligned.
 function core.text_table(header, rows)
   local widths = {}
-  for i, h in ipairs(header) do widths[i] = utf8.len(h) end
+  for i, h in ipairs(header) do widths[i] = u.display_width(h) end
   for _, row in ipairs(rows) do
-    for i, cell in ipairs(row) do widths[i] = math.max(widths[i] or 0, utf8.len(cell)) end
+    for i, cell in ipairs(row) do widths[i] = math.max(widths[i] or 0, u.display_width(cell)) end
   end
   local function line(cells)
     local parts = {}
     for i, cell in ipairs(cells) do
-      local pad = (" "):rep(widths[i] - utf8.len(cell))
+      local pad = (" "):rep(widths[i] - u.display_width(cell))
       parts[i] = cell:match("^[≈%-]?[%d.,]+") and pad .. cell or cell .. pad
     end
     return "  " .. table.concat(parts, "  ")
