@@ -5,6 +5,7 @@
 #include <string.h>
 #include "params.h"
 #include "registry.h"
+#include "session.h"
 
 /* Joins quoted or plain items as "a, b or c". */
 static void join_alternatives(char *out, size_t size, int count,
@@ -15,7 +16,7 @@ static void join_alternatives(char *out, size_t size, int count,
     size_t used = 0;
     out[0] = 0;
     for (int i = 0; i < count && used < size; i++) {
-        const char *separator = i == 0 ? "" : i == count - 1 ? " or " : ", ";
+        const char *separator = i == 0 ? "" : i == count - 1 ? SAY(" or ", " 或 ") : ", ";
         used += snprintf(out + used, size - used, "%s%s", separator, item(d, i, buffer));
     }
 }
@@ -51,23 +52,27 @@ static int count_choices(const struct param_decl *d)
 void param_describe(const struct param_decl *d, char *out, size_t size)
 {
     if (d->type == PARAM_SHAPE)
-        snprintf(out, size, "a block shape {x, y} of at most %lld threads, a multiple of 32", d->max);
+        snprintf(out, size, SAY("a block shape {x, y} of at most %lld threads, a multiple of 32",
+                                "线程块形状 {x, y}，至多 %lld 个线程，且为 32 的倍数"), d->max);
     else if (d->type == PARAM_CHOICE)
         join_alternatives(out, size, count_choices(d), choice_item, d);
     else if (d->only)
         join_alternatives(out, size, count_only(d), int_item, d);
     else if (d->multiple_of > 1)
-        snprintf(out, size, "a multiple of %lld from %lld to %lld", d->multiple_of, d->min, d->max);
+        snprintf(out, size, SAY("a multiple of %lld from %lld to %lld", "%lld 的倍数，从 %lld 到 %lld"), d->multiple_of,
+                 d->min, d->max);
     else
-        snprintf(out, size, "an integer from %lld to %lld", d->min, d->max);
+        snprintf(out, size, SAY("an integer from %lld to %lld", "从 %lld 到 %lld 的整数"), d->min, d->max);
 }
 
 int param_check_shape(const struct param_decl *d, long long x, long long y, char *why, size_t why_size)
 {
     if (x >= 1 && y >= 1 && x <= d->max && y <= d->max && x * y <= d->max && (x * y) % 32 == 0)
         return 0;
-    snprintf(why, why_size, "'%s' must be a block shape {x, y} with x*y a multiple of 32 and at most "
-             "%lld threads, got {%lld, %lld}", d->name, d->max, x, y);
+    snprintf(why, why_size, SAY("'%s' must be a block shape {x, y} with x*y a multiple of 32 and at most "
+                                "%lld threads, got {%lld, %lld}",
+                                "'%s' 必须是线程块形状 {x, y}，x*y 为 32 的倍数且至多 %lld 个线程，实际为 {%lld, %lld}"),
+             d->name, d->max, x, y);
     return -1;
 }
 
@@ -84,7 +89,7 @@ int param_check_int(const struct param_decl *d, long long value, char *why, size
     if (ok)
         return 0;
     param_describe(d, allowed, sizeof allowed);
-    snprintf(why, why_size, "'%s' must be %s, got %lld", d->name, allowed, value);
+    snprintf(why, why_size, SAY("'%s' must be %s, got %lld", "'%s' 必须是 %s，实际为 %lld"), d->name, allowed, value);
     return -1;
 }
 

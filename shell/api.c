@@ -115,11 +115,11 @@ static int kernel_problem(lua_State *L, int idx, const struct family **found)
 {
     int type = lua_type(L, idx);
     if (type != LUA_TSTRING && type != LUA_TNUMBER) {
-        lua_pushfstring(L, "string expected, got %s", push_quoted(L, idx, '\''));
+        lua_pushfstring(L, SAY("string expected, got %s", "应为字符串，实际为 %s"), push_quoted(L, idx, '\''));
         return 1;
     }
     if (has_nul(L, idx)) {
-        lua_pushfstring(L, "kernel name %s contains a NUL byte", push_quoted(L, idx, '\''));
+        lua_pushfstring(L, SAY("kernel name %s contains a NUL byte", "内核名 %s 含有 NUL 字节"), push_quoted(L, idx, '\''));
         return 1;
     }
     const char *name = lua_tostring(L, idx);
@@ -128,19 +128,19 @@ static int kernel_problem(lua_State *L, int idx, const struct family **found)
     const struct family *near = family_nearest(name);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    lua_pushfstring(L, "unknown kernel %s", push_quoted(L, idx, '\''));
+    lua_pushfstring(L, SAY("unknown kernel %s", "未知内核 %s"), push_quoted(L, idx, '\''));
     lua_remove(L, -2);
     luaL_addvalue(&b);
     if (near) {
-        lua_pushfstring(L, "; did you mean '%s'?", near->name);
+        lua_pushfstring(L, SAY("; did you mean '%s'?", "；你是不是想用 '%s'？"), near->name);
         luaL_addvalue(&b);
     }
-    luaL_addstring(&b, " (kernels: ");
+    luaL_addstring(&b, SAY(" (kernels: ", "（内核："));
     for (int i = 0; i < family_count; i++) {
         luaL_addstring(&b, i ? ", " : "");
         luaL_addstring(&b, families[i]->name);
     }
-    luaL_addstring(&b, ")");
+    luaL_addstring(&b, SAY(")", "）"));
     luaL_pushresult(&b);
     return 1;
 }
@@ -186,7 +186,7 @@ static void read_shape(lua_State *L, int arg, const struct param_decl *d, int i,
         lua_pop(L, 1);
     }
     if (!ok) {
-        lua_pushfstring(L, "'%s' must be a block shape such as {32, 8}, got %s", d->name, luaL_typename(L, -1));
+        lua_pushfstring(L, SAY("'%s' must be a block shape such as {32, 8}, got %s", "'%s' 必须是线程块形状，例如 {32, 8}，实际为 %s"), d->name, luaL_typename(L, -1));
         luaL_argerror(L, arg, lua_tostring(L, -1));
     }
     if (param_check_shape(d, xy[0], xy[1], why, sizeof why))
@@ -205,7 +205,7 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
         int index = text ? param_choice_index(d, text) : -1;
         param_describe(d, allowed, sizeof allowed);
         if (index < 0) {
-            lua_pushfstring(L, "'%s' must be %s, got %s", d->name, allowed,
+            lua_pushfstring(L, SAY("'%s' must be %s, got %s", "'%s' 必须是 %s，实际为 %s"), d->name, allowed,
                             lua_type(L, -1) == LUA_TSTRING ? push_quoted(L, -1, '"') : luaL_typename(L, -1));
             luaL_argerror(L, arg, lua_tostring(L, -1));
         }
@@ -221,7 +221,7 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
     if (!is_integer || lua_type(L, -1) != LUA_TNUMBER) {
         const char *got = lua_type(L, -1) == LUA_TNUMBER
                               ? lua_pushfstring(L, "%s", lua_tostring(L, -1)) : luaL_typename(L, -1);
-        lua_pushfstring(L, "'%s' must be an integer, got %s", d->name, got);
+        lua_pushfstring(L, SAY("'%s' must be an integer, got %s", "'%s' 必须是整数，实际为 %s"), d->name, got);
         luaL_argerror(L, arg, lua_tostring(L, -1));
     }
     if (param_check_int(d, (long long)value, why, sizeof why))
@@ -232,7 +232,7 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
 /* Measurement options: set for the session by config{}, per launch by its params. */
 struct option_decl {
     const char *name;
-    const char *expected;
+    const char *expected, *expected_zh;
     /* Reads the value on top of the stack into o; 0, or -1 when it is not allowed. */
     int (*read)(lua_State *L, struct measure_options *o);
 };
@@ -292,12 +292,12 @@ static int read_profile(lua_State *L, struct measure_options *o)
 }
 
 static const struct option_decl options[] = {
-    { "cache", "\"cold\" (flush L2 before each sample) or \"warm\"", read_cache },
-    { "min_samples", "an integer from 1 to 1000", read_min_samples },
-    { "budget_ms", "a number of milliseconds above 0, at most 60000", read_budget_ms },
-    { "check", "true or false (compare with the CPU reference)", read_check },
-    { "counters", "true or false (read hardware counters)", read_counters },
-    { "profile", "a device profile: \"h200\", \"h100\", \"a100\", \"rtx4090\" or \"rtx4060\"", read_profile },
+    { "cache", "\"cold\" (flush L2 before each sample) or \"warm\"", "\"cold\"（每次采样前清空 L2）或 \"warm\"", read_cache },
+    { "min_samples", "an integer from 1 to 1000", "从 1 到 1000 的整数", read_min_samples },
+    { "budget_ms", "a number of milliseconds above 0, at most 60000", "大于 0、至多 60000 的毫秒数", read_budget_ms },
+    { "check", "true or false (compare with the CPU reference)", "true 或 false（与 CPU 参考结果比较）", read_check },
+    { "counters", "true or false (read hardware counters)", "true 或 false（读取硬件计数器）", read_counters },
+    { "profile", "a device profile: \"h200\", \"h100\", \"a100\", \"rtx4090\" or \"rtx4060\"", "设备配置：\"h200\"、\"h100\"、\"a100\"、\"rtx4090\" 或 \"rtx4060\"", read_profile },
 };
 
 static const struct option_decl *find_option(const char *name)
@@ -327,10 +327,10 @@ static void unknown_param(lua_State *L, int arg, const struct family *f, int key
     param_names(f, names, sizeof names);
     option_names(option_list, sizeof option_list);
     if (near)
-        lua_pushfstring(L, "unknown parameter %s for '%s'; did you mean '%s'? (valid: %s; options: %s)",
+        lua_pushfstring(L, SAY("unknown parameter %s for '%s'; did you mean '%s'? (valid: %s; options: %s)", "未知参数 %s（内核 '%s'）；你是不是想用 '%s'？（可用参数：%s；选项：%s）"),
                         name, f->name, near, names, option_list);
     else
-        lua_pushfstring(L, "unknown parameter %s for '%s' (valid: %s; options: %s)", name, f->name,
+        lua_pushfstring(L, SAY("unknown parameter %s for '%s' (valid: %s; options: %s)", "未知参数 %s（内核 '%s'）（可用参数：%s；选项：%s）"), name, f->name,
                         names, option_list);
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
@@ -340,7 +340,7 @@ static void read_option(lua_State *L, int arg, const struct option_decl *d, stru
 {
     if (d->read(L, o) == 0)
         return;
-    lua_pushfstring(L, "'%s' must be %s, got %s", d->name, d->expected, push_quoted(L, -1, '"'));
+    lua_pushfstring(L, SAY("'%s' must be %s, got %s", "'%s' 必须是 %s，实际为 %s"), d->name, SAY(d->expected, d->expected_zh), push_quoted(L, -1, '"'));
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
@@ -354,11 +354,11 @@ static void check_params(lua_State *L, int table, int arg, const struct family *
     *o = session.options;
     if (lua_isnoneornil(L, table))
         return;
-    luaL_argexpected(L, lua_type(L, table) == LUA_TTABLE, arg, "table of parameters");
+    luaL_argexpected(L, lua_type(L, table) == LUA_TTABLE, arg, SAY("table of parameters", "参数表"));
     lua_pushnil(L);
     while (lua_next(L, table)) {
         if (lua_type(L, -2) != LUA_TSTRING)
-            luaL_argerror(L, arg, "parameter names must be strings, as in {stride=4}");
+            luaL_argerror(L, arg, SAY("parameter names must be strings, as in {stride=4}", "参数名必须是字符串，例如 {stride=4}"));
         const char *name = has_nul(L, -2) ? "" : lua_tostring(L, -2);   /* "stride\0" is no parameter */
         int i = *name ? param_index(f, name) : -1;
         const struct option_decl *option = i < 0 && *name ? find_option(name) : NULL;
@@ -390,15 +390,15 @@ static int api_config(lua_State *L)
 {
     struct measure_options o = session.options;
     if (!lua_isnoneornil(L, 1)) {
-        luaL_argexpected(L, lua_type(L, 1) == LUA_TTABLE, 1, "table of settings");
+        luaL_argexpected(L, lua_type(L, 1) == LUA_TTABLE, 1, SAY("table of settings", "设置表"));
         lua_pushnil(L);
         while (lua_next(L, 1)) {
             if (lua_type(L, -2) != LUA_TSTRING)
-                luaL_argerror(L, 1, "setting names must be strings, as in {cache=\"warm\"}");
+                luaL_argerror(L, 1, SAY("setting names must be strings, as in {cache=\"warm\"}", "设置名必须是字符串，例如 {cache=\"warm\"}"));
             const struct option_decl *option = has_nul(L, -2) ? NULL : find_option(lua_tostring(L, -2));
             char option_list[128];
             if (!option)
-                luaL_argerror(L, 1, lua_pushfstring(L, "unknown setting %s (settings: %s)",
+                luaL_argerror(L, 1, lua_pushfstring(L, SAY("unknown setting %s (settings: %s)", "未知设置 %s（可用设置：%s）"),
                                                        push_quoted(L, -2, '\''),
                                                        option_names(option_list, sizeof option_list)));
             read_option(L, 1, option, &o);
@@ -413,16 +413,30 @@ static int api_config(lua_State *L)
 
 /* The launch's buffer bytes. A launch whose buffers cannot fit is a caller's
    mistake: an argument error says the sizes. */
+static const char modelled_suffix[] = " (modelled)";
+
+/* The session's device name for a message: a profile's " (modelled)" in the
+   session's language. */
+static const char *device_label(char *out, size_t size)
+{
+    const char *name = session.device.name;
+    size_t length = strlen(name), suffix = sizeof modelled_suffix - 1;
+    if (session.lang[0] != 'z' || length < suffix || strcmp(name + length - suffix, modelled_suffix) != 0)
+        return name;
+    snprintf(out, size, "%.*s（模型估算）", (int)(length - suffix), name);
+    return out;
+}
+
 static uint64_t check_footprint(lua_State *L, int arg, const struct family *f, const struct params *p)
 {
     size_t bytes[MAX_BUFFERS];
-    char needed[32], memory[32];
+    char needed[32], memory[32], device[sizeof session.device.name + 32];
     uint64_t total = family_buffer_bytes(f, p, bytes);
     if (total <= session.device.memory_bytes)
         return total;
-    lua_pushfstring(L, "%s=%I needs %s of device memory for its buffers; %s has %s",
+    lua_pushfstring(L, SAY("%s=%I needs %s of device memory for its buffers; %s has %s", "%s=%I 的缓冲区需要 %s 设备内存；%s 只有 %s"),
                     f->params[0].name, (lua_Integer)p->v[0], format_bytes(total, needed, sizeof needed),
-                    session.device.name, format_bytes(session.device.memory_bytes, memory, sizeof memory));
+                    device_label(device, sizeof device), format_bytes(session.device.memory_bytes, memory, sizeof memory));
     return (uint64_t)luaL_argerror(L, arg, lua_tostring(L, -1));   /* does not return */
 }
 
@@ -442,9 +456,10 @@ static void warn_if_cached(struct result *r)
     int measured = session.backend->measure_copy != NULL;
     char footprint[32], cache[32];
     if (r->footprint_bytes < 2 * l2)
-        result_warn(r, "the buffers (%s) are under twice the L2 (%s): %s largely measures the "
-                       "cache, not DRAM", format_bytes(r->footprint_bytes, footprint, sizeof footprint),
-                    format_bytes(l2, cache, sizeof cache), measured ? "this" : "on a GPU, a timing");
+        result_warn(r, SAY("the buffers (%s) are under twice the L2 (%s): %s largely measures the cache, not DRAM",
+                           "缓冲区（%s）不到 L2（%s）的两倍：%s主要测到的是缓存，而不是 DRAM"),
+                    format_bytes(r->footprint_bytes, footprint, sizeof footprint), format_bytes(l2, cache, sizeof cache),
+                    measured ? SAY("this", "这次测量") : SAY("on a GPU, a timing", "在 GPU 上，计时"));
 }
 
 /* The access model runs on a worker thread while the backend measures. */
@@ -516,7 +531,7 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     if (status == RUN_FAILED) {
         backend_fall_back(&session.backend, &session.device, session.backend_notice,
                           sizeof session.backend_notice);
-        luaL_error(L, "launch of '%s' failed: %s", r->family->name, error);
+        luaL_error(L, SAY("launch of '%s' failed: %s", "启动 '%s' 失败：%s"), r->family->name, error);
     }
     r->wall_ms = monotonic_ms() - started;
     if (getenv("WARPLAB_TRACE_TIMES"))   /* the GPU process traces its own phases */
@@ -587,7 +602,7 @@ static int prepare_all(lua_State *L, const struct family *f, int batch, struct r
                        struct measure_options **options)
 {
     int count = batch ? (int)lua_rawlen(L, 2) : 1;
-    luaL_argcheck(L, count <= MAX_BATCH, 2, "at most 1024 launches at once");
+    luaL_argcheck(L, count <= MAX_BATCH, 2, SAY("at most 1024 launches at once", "一次最多 1024 个启动"));
     *results = lua_newuserdatauv(L, count * sizeof **results, 0);
     *options = lua_newuserdatauv(L, count * sizeof **options, 0);
     for (int i = 0; i < count; i++) {
@@ -740,7 +755,7 @@ static int core_warp(lua_State *L)
     long long warps = (f->shape(&p).threads + WARP_SIZE - 1) / WARP_SIZE;
     lua_Integer warp = luaL_optinteger(L, 3, 0);
     luaL_argcheck(L, warp >= 0 && warp < warps, 3,
-                  lua_pushfstring(L, "warp must be from 0 to %I", (lua_Integer)(warps - 1)));
+                  lua_pushfstring(L, SAY("warp must be from 0 to %I", "warp 必须在 0 到 %I 之间"), (lua_Integer)(warps - 1)));
     model_buffer_bases(f->buffer_count, base);
     int count = f->warp_accesses(&p, base, warp, acc);
     lua_createtable(L, count, 0);
@@ -839,10 +854,10 @@ static int api_measure_copy(lua_State *L)
 {
     char error[512];
     if (!session.backend->measure_copy)
-        return luaL_error(L, "measure_copy needs a GPU: the %s backend has nothing to measure",
+        return luaL_error(L, SAY("measure_copy needs a GPU: the %s backend has nothing to measure", "measure_copy 需要 GPU：%s 后端没有可测量的设备"),
                           session.backend->name);
     if (session.backend->measure_copy(&session.device, error, sizeof error) != 0)
-        return luaL_error(L, "measure_copy failed: %s", error);
+        return luaL_error(L, SAY("measure_copy failed: %s", "measure_copy 失败：%s"), error);
     lua_pushnumber(L, session.device.copy_gbs);
     return 1;
 }
@@ -878,20 +893,21 @@ static int api_explain(lua_State *L)
     const char *name = luaL_optstring(L, 1, NULL);
     const struct counter_decl *term = name && !has_nul(L, 1) ? find_term(name) : NULL;
     if (term) {
-        out_printf("%s: %s\n  Nsight Compute: %s\n", term->field, term->meaning, term->metric);
+        out_printf(SAY("%s: %s\n  Nsight Compute: %s\n", "%s：%s\n  Nsight Compute：%s\n"), term->field,
+                   SAY(term->meaning, term->meaning_zh), term->metric_zh ? SAY(term->metric, term->metric_zh) : term->metric);
         return 0;
     }
     luaL_buffinit(L, &b);
     if (name) {
-        lua_pushfstring(L, "unknown term %s (terms: ", push_quoted(L, 1, '\''));
+        lua_pushfstring(L, SAY("unknown term %s (terms: ", "未知术语 %s（术语："), push_quoted(L, 1, '\''));
         lua_remove(L, -2);
         luaL_addvalue(&b);
         add_term_names(&b);
-        luaL_addstring(&b, ")");
+        luaL_addstring(&b, SAY(")", "）"));
         luaL_pushresult(&b);
         return luaL_argerror(L, 1, lua_tostring(L, -1));
     }
-    luaL_addstring(&b, "explain(term) knows: ");
+    luaL_addstring(&b, SAY("explain(term) knows: ", "explain(term) 能解释："));
     add_term_names(&b);
     luaL_pushresult(&b);
     out_printf("%s\n", lua_tostring(L, -1));
@@ -905,11 +921,11 @@ static int api_alloc_alignment(lua_State *L)
     lua_Integer count = luaL_checkinteger(L, 1), bytes = luaL_optinteger(L, 2, 1);
     uint64_t addresses[MAX_ALLOCATIONS];
     char error[512];
-    luaL_argcheck(L, count >= 1 && count <= MAX_ALLOCATIONS, 1, "count must be from 1 to 256");
+    luaL_argcheck(L, count >= 1 && count <= MAX_ALLOCATIONS, 1, SAY("count must be from 1 to 256", "count 必须在 1 到 256 之间"));
     luaL_argcheck(L, bytes >= 1 && (uint64_t)bytes <= session.device.memory_bytes / 2, 2,
-                  "bytes must be at least 1 and at most half the device memory");
+                  SAY("bytes must be at least 1 and at most half the device memory", "bytes 必须至少为 1，且不超过设备内存的一半"));
     if (session.backend->allocate((int)count, (size_t)bytes, addresses, error, sizeof error) != 0)
-        return luaL_error(L, "alloc_alignment failed: %s", error);
+        return luaL_error(L, SAY("alloc_alignment failed: %s", "alloc_alignment 失败：%s"), error);
     lua_createtable(L, (int)count, 1);
     for (int i = 0; i < count; i++) {
         lua_createtable(L, 0, 2);

@@ -27,6 +27,8 @@ struct counter_decl {
     const char *field;     /* key in result.counters */
     const char *metric;    /* Nsight Compute's name for it */
     const char *meaning;   /* two sentences for explain() */
+    const char *meaning_zh;   /* the same in Simplified Chinese, with the glossary's terms */
+    const char *metric_zh;    /* a derived term's metric, which is prose, in Chinese (NULL: a counter) */
 };
 
 extern const struct counter_decl counter_table[COUNTER_COUNT];
