@@ -4,6 +4,47 @@ local core = ...
 local u = core.util
 local fmt = u.fmt
 
+local messages = {
+  -- json.decode's reasons (a damaged progress file's warning shows them)
+  json_error = { en = "JSON: %s at character %d", zh = "JSON：%s（第 %d 个字符）" },
+  unfinished_string = { en = "unfinished string", zh = "字符串没有结束" },
+  bad_escape = { en = "bad escape", zh = "错误的转义" },
+  key_expected = { en = "key expected", zh = "缺少键" },
+  colon_expected = { en = "':' expected", zh = "缺少 ':'" },
+  brace_expected = { en = "'}' expected", zh = "缺少 '}'" },
+  bracket_expected = { en = "']' expected", zh = "缺少 ']'" },
+  value_expected = { en = "value expected", zh = "缺少值" },
+  text_after = { en = "text after the value", zh = "值后面还有文字" },
+  -- export()
+  got_type = { en = "got %s", zh = "得到 %s" },
+  got_empty = { en = "got an empty table", zh = "得到空表" },
+  item_table = { en = "item %d is a table, not a result", zh = "第 %d 项是表，不是结果" },
+  item_type = { en = "item %d is a %s", zh = "第 %d 项是 %s" },
+  results_expected = { en = "bad argument #1 to 'export' (a result or a list of results expected; %s)",
+                       zh = "bad argument #1 to 'export' (需要一个结果或结果列表；%s)" },
+  export_nul = { en = "bad argument #2 to 'export' (a file name without NUL bytes expected)",
+                 zh = "bad argument #2 to 'export' (需要不含 NUL 字节的文件名)" },
+  export_kind = { en = "bad argument #2 to 'export' (a file name ending in .csv or .json expected)",
+                  zh = "bad argument #2 to 'export' (需要以 .csv 或 .json 结尾的文件名)" },
+  export_failed = { en = "export: cannot write %s", zh = "export：无法写入 %s" },
+  -- record() and the session's journal
+  where = { en = "This session is kept as it goes in %s", zh = "本次会话会随时记录在 %s" },
+  failed = { en = "warning: this session's record cannot be kept (%s); record(\"file.json\") still works",
+             zh = "警告：无法保存本次会话的记录（%s）；record(\"file.json\") 仍然可用" },
+  wrote = { en = "record: wrote %d inputs and %d answers to %s", zh = "record：已把 %d 条输入和 %d 个答案写入 %s" },
+  started = { en = "record: keeping every input from now on; record() writes them to %s",
+              zh = "record：从现在起记录每一条输入；record() 把它们写入 %s" },
+  record_nul = { en = "bad argument #1 to 'record' (a file name without NUL bytes expected)",
+                 zh = "bad argument #1 to 'record' (需要不含 NUL 字节的文件名)" },
+  record_kind = { en = "bad argument #1 to 'record' (a file name ending in .json expected)",
+                  zh = "bad argument #1 to 'record' (需要以 .json 结尾的文件名)" },
+  not_recording = { en = "record: nothing is being recorded (record(\"file.json\") starts)",
+                    zh = "record：现在没有在记录（record(\"file.json\") 开始记录）" },
+  record_failed = { en = "record: cannot write %s; still recording: record(\"other.json\") to choose another file, then record()",
+                    zh = "record：无法写入 %s；仍在记录：用 record(\"other.json\") 换一个文件，再调用 record()" },
+}
+local say = u.messages("export", messages)
+
 ---------------------------------------------------------------------------
 -- JSON
 ---------------------------------------------------------------------------
@@ -57,7 +98,7 @@ end
 -- json.decode(text): the value, or nil and where it went wrong.
 function json.decode(text)
   local pos = 1
-  local function fail(what) error(fmt("JSON: %s at character %d", what, pos), 0) end
+  local function fail(what) error(say("json_error", say(what), pos), 0) end
   local function skip() pos = text:find("[^ \t\r\n]", pos) or #text + 1 end
   local value
   local function string_at()
@@ -65,14 +106,14 @@ function json.decode(text)
     pos = pos + 1
     while true do
       local c = text:sub(pos, pos)
-      if c == "" then fail("unfinished string") end
+      if c == "" then fail("unfinished_string") end
       if c == '"' then pos = pos + 1; return table.concat(out) end
       if c == "\\" then
         local e = text:sub(pos + 1, pos + 1)
         local simple = { b = "\b", f = "\f", n = "\n", r = "\r", t = "\t", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" }
         if simple[e] then out[#out + 1] = simple[e]; pos = pos + 2
         elseif e == "u" then out[#out + 1] = utf8.char(tonumber(text:sub(pos + 2, pos + 5), 16)); pos = pos + 6
-        else fail("bad escape") end
+        else fail("bad_escape") end
       else
         out[#out + 1] = c
         pos = pos + 1
@@ -88,17 +129,17 @@ function json.decode(text)
       if text:sub(pos, pos) == "}" then pos = pos + 1; return object end
       repeat
         skip()
-        if text:sub(pos, pos) ~= '"' then fail("key expected") end
+        if text:sub(pos, pos) ~= '"' then fail("key_expected") end
         local key = string_at()
         skip()
-        if text:sub(pos, pos) ~= ":" then fail("':' expected") end
+        if text:sub(pos, pos) ~= ":" then fail("colon_expected") end
         pos = pos + 1
         object[key] = value()
         skip()
         local sep = text:sub(pos, pos)
         pos = pos + 1
       until sep ~= ","
-      if text:sub(pos - 1, pos - 1) ~= "}" then fail("'}' expected") end
+      if text:sub(pos - 1, pos - 1) ~= "}" then fail("brace_expected") end
       return object
     elseif c == "[" then
       local array = {}
@@ -110,7 +151,7 @@ function json.decode(text)
         local sep = text:sub(pos, pos)
         pos = pos + 1
       until sep ~= ","
-      if text:sub(pos - 1, pos - 1) ~= "]" then fail("']' expected") end
+      if text:sub(pos - 1, pos - 1) ~= "]" then fail("bracket_expected") end
       return array
     elseif c == '"' then
       return string_at()
@@ -119,14 +160,14 @@ function json.decode(text)
       if text:sub(pos, pos + #word - 1) == word then pos = pos + #word; return v end
     end
     local number = text:match("^-?%d+%.?%d*[eE]?[-+]?%d*", pos)
-    if not number or number == "" then fail("value expected") end
+    if not number or number == "" then fail("value_expected") end
     pos = pos + #number
     return math.tointeger(tonumber(number)) or tonumber(number)
   end
   local ok, result = pcall(function()
     local v = value()
     skip()
-    if pos <= #text then fail("text after the value") end
+    if pos <= #text then fail("text_after") end
     return v
   end)
   if not ok then return nil, result end
@@ -278,11 +319,11 @@ local writers = {
 -- Why value is not a result or a list of results, or nil when it is one.
 local function not_results(value)
   if getmetatable(value) == core.Result then return nil end
-  if type(value) ~= "table" then return "got " .. type(value) end
-  if value[1] == nil then return "got an empty table" end
+  if type(value) ~= "table" then return say("got_type", type(value)) end
+  if value[1] == nil then return say("got_empty") end
   for i, v in ipairs(value) do
     if getmetatable(v) ~= core.Result then
-      return fmt("item %d is %s", i, type(v) == "table" and "a table, not a result" or "a " .. type(v))
+      return type(v) == "table" and say("item_table", i) or say("item_type", i, type(v))
     end
   end
 end
@@ -290,14 +331,12 @@ end
 -- export(results, "file.csv" | "file.json"): writes every field of every result.
 function export(value, path)
   local problem = not_results(value)
-  if problem then error("bad argument #1 to 'export' (a result or a list of results expected; " .. problem .. ")", 2) end
-  if type(path) == "string" and path:find("%z") then
-    error("bad argument #2 to 'export' (a file name without NUL bytes expected)", 2)
-  end
+  if problem then error(say("results_expected", problem), 2) end
+  if type(path) == "string" and path:find("%z") then error(say("export_nul"), 2) end
   local kind = type(path) == "string" and path:match("%.(%w+)$")
-  if not writers[kind] then error("bad argument #2 to 'export' (a file name ending in .csv or .json expected)", 2) end
+  if not writers[kind] then error(say("export_kind"), 2) end
   local ok, why = core.write_file(path, writers[kind](result_list(value)))
-  if not ok then error("export: cannot write " .. why, 2) end
+  if not ok then error(say("export_failed", why), 2) end
   return path
 end
 
@@ -325,15 +364,6 @@ local journal     -- the REPL's own record of the session: {path=, file=}
 local entry       -- what is being kept of the input running now
 local last_kept   -- the last result an entry kept
 
-local journal_messages = {
-  where = { en = "This session is kept as it goes in %s", zh = "本次会话会随时记录在 %s" },
-  failed = { en = "warning: this session's record cannot be kept (%s); record(\"file.json\") still works",
-             zh = "警告：无法保存本次会话的记录（%s）；record(\"file.json\") 仍然可用" },
-  wrote = { en = "record: wrote %d inputs and %d answers to %s", zh = "record：已把 %d 条输入和 %d 个答案写入 %s" },
-  started = { en = "record: keeping every input from now on; record() writes them to %s",
-              zh = "record：从现在起记录每一条输入；record() 把它们写入 %s" },
-}
-local function say(key, ...) return u.message(journal_messages, key, ...) end
 
 -- Stops keeping the journal, saying why once.
 local function journal_failed(why)
@@ -440,12 +470,8 @@ end
 -- When the file cannot be written, the recording goes on, to be written elsewhere.
 function record(path)
   if path ~= nil then
-    if type(path) == "string" and path:find("%z") then
-      error("bad argument #1 to 'record' (a file name without NUL bytes expected)", 2)
-    end
-    if type(path) ~= "string" or not path:find("%.json$") then
-      error("bad argument #1 to 'record' (a file name ending in .json expected)", 2)
-    end
+    if type(path) == "string" and path:find("%z") then error(say("record_nul"), 2) end
+    if type(path) ~= "string" or not path:find("%.json$") then error(say("record_kind"), 2) end
     if recording then
       recording.path = path
     else
@@ -455,14 +481,14 @@ function record(path)
     end
     return path
   end
-  if not recording then error("record: nothing is being recorded (record(\"file.json\") starts)", 2) end
+  if not recording then error(say("not_recording"), 2) end
   finish_entry()   -- the input before this one, if it is still open
   local r = recording
   local text = json.encode({ path = r.path, started = r.started, stopped = u.utc_now(), device = r.device,
                              version = r.version, commands = r.commands }, 2) .. "\n"
   local ok, why = core.write_file(r.path, text)
   if not ok then
-    error(fmt("record: cannot write %s; still recording: record(\"other.json\") to choose another file, then record()", why), 2)
+    error(say("record_failed", why), 2)
   end
   recording = nil
   local answers = 0

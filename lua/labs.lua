@@ -76,14 +76,14 @@ local messages = {
   question = { en = "Question:", zh = "问题：" },
   answer_with = { en = "Answer with :answer VALUE or answer(value).", zh = "用 :answer 值 或 answer(值) 作答。" },
   predict_first = { en = "Predict first (:answer VALUE), then run the experiment.",
-                    zh = "先预测（:answer 值），再运行实验。" },
+                    zh = "先预测（:answer 值），再运行实验代码。" },
   goal = { en = "Goal (checked against your last launch, :answer to check):",
            zh = "目标（用你最近一次 launch 的结果检查，输入 :answer 检查）：" },
   correct = { en = "Correct.", zh = "正确。" },
   go_on = { en = ":next goes on.", zh = "输入 :next 继续。" },
   go_finish = { en = ":next finishes the lab.", zh = "输入 :next 完成这个实验。" },
   no_experiment = { en = "This step has no experiment to run: read it, then :next.",
-                    zh = "这一步没有要运行的实验：读完后输入 :next。" },
+                    zh = "这一步没有要运行的实验代码：读完后输入 :next。" },
   unanswered = { en = "This step's question is not answered yet (:answer VALUE); :next again skips it.",
                  zh = "这一步的问题还没有回答（:answer 值）；再输入一次 :next 就跳过它。" },
   next_lab = { en = "Next: :lab %s (%s).", zh = "下一个：:lab %s（%s）。" },
@@ -92,11 +92,11 @@ local messages = {
   wrong = { en = "Not quite (attempt %d).", zh = "还不对（第 %d 次尝试）。" },
   reveal = { en = "The answer: %s", zh = "答案：%s" },
   no_result = { en = "Run the experiment first: the answer comes from your own result.",
-                zh = "请先运行实验：答案来自你自己的结果。" },
+                zh = "请先运行实验代码：答案来自你自己的结果。" },
   predicted = { en = "Prediction noted: %s. Now run the experiment (:run, or type it) and compare.",
-                zh = "已记下预测：%s。现在运行实验（:run，或自己输入）再比较。" },
+                zh = "已记下预测：%s。现在运行实验代码（:run，或自己输入）再比较。" },
   predict_before = { en = "A prediction comes before the run: this step's experiment has run already. :next goes on.",
-                     zh = "预测要在运行之前：这一步的实验已经运行过了。:next 继续。" },
+                     zh = "预测要在运行之前：这一步的实验代码已经运行过了。:next 继续。" },
   reflection = { en = "You predicted %s; your run: %s%s: %s.", zh = "你预测 %s；你的运行：%s%s：%s。" },
   modelled_as = { en = " (modelled)", zh = "（模型估算）" },
   model_beside = { en = " (model %s)", zh = "（模型 %s）" },
@@ -114,25 +114,48 @@ local messages = {
   no_lab = { en = "No lab is open: :labs lists them, :lab NAME opens one.",
              zh = "没有打开的实验：:labs 列出实验，:lab 名称 打开一个。" },
   where = { en = "Lab %s, step %d of %d.", zh = "实验 %s，第 %d 步，共 %d 步。" },
+  -- the status column of :labs
+  steps = { en = "%d steps", zh = "%d 步" },
+  finished_status = { en = "finished", zh = "已完成" },
+  answered = { en = "%d/%d answered", zh = "已回答 %d/%d" },
+  does_not_load = { en = "(does not load)", zh = "（无法加载）" },
+  -- where lab code went wrong, and what a batch run shows
+  error = { en = "error: %s", zh = "错误：%s" },
+  at_step = { en = "lab %s, step %d", zh = "实验 %s，第 %d 步" },
+  prediction_line = { en = "> :answer %s   (prediction)", zh = "> :answer %s   （预测）" },
+  no_answer_for = { en = "the answers file has no answer for step %d", zh = "答案文件里没有第 %d 步的答案" },
+  cannot_read = { en = "cannot read %s %s", zh = "无法读取%s %s" },
+  what_answers = { en = "answers", zh = "答案文件" },
+  what_lab = { en = "lab", zh = "实验" },
+  bad_name = { en = "bad lab name (a name or a .lua file expected, got %s)", zh = "实验名不对（需要名字或 .lua 文件，得到 %s）" },
+  name_with_nul = { en = "a name with a NUL byte", zh = "含 NUL 字节的名字" },
+  -- a lab that is not well formed: for its author
+  field_must_be = { en = "%s: '%s' must be %s, got %s", zh = "%s：'%s' 必须是%s，得到 %s" },
+  must_text_64k = { en = "text (a string or {en=, zh=}, at most 64 KiB)", zh = "文本（字符串或 {en=, zh=}，至多 64 KiB）" },
+  must_code = { en = "Lua code (a string without NUL bytes, at most 64 KiB)", zh = "Lua 代码（不含 NUL 字节的字符串，至多 64 KiB）" },
+  must_table = { en = "a table", zh = "表" },
+  must_texts = { en = "a list of texts", zh = "文本列表" },
+  must_claims = { en = "a list of {text=, holds=function}", zh = "{text=, holds=function} 的列表" },
+  must_text = { en = "text", zh = "文本" },
+  must_answer = { en = "a number or function(ctx)", zh = "数字或 function(ctx)" },
+  must_function = { en = "function(ctx)", zh = "function(ctx)" },
+  must_number = { en = "a number", zh = "数字" },
+  must_string = { en = "a string", zh = "字符串" },
+  too_many_steps = { en = "lab %s: more than %d steps", zh = "实验 %s：超过 %d 步" },
+  title_text = { en = "lab %s: 'title' must be text, got %s", zh = "实验 %s：'title' 必须是文本，得到 %s" },
+  step_table = { en = "%s: step{...} expects a table, got %s", zh = "%s：step{...} 需要一个表，得到 %s" },
+  ask_needs = { en = "%s: 'ask' needs a question, predict or goal", zh = "%s：'ask' 需要 question、predict 或 goal" },
+  needs_measure = { en = "%s: a prediction needs measure = function(ctx)", zh = "%s：预测需要 measure = function(ctx)" },
+  needs_check = { en = "%s: a goal needs check = function(ctx)", zh = "%s：目标需要 check = function(ctx)" },
+  needs_answer = { en = "%s: a question needs an answer", zh = "%s：问题需要 answer" },
+  does_not_compile = { en = "lab %s does not load: %s", zh = "实验 %s 无法加载：%s" },
+  no_lab_call = { en = "lab %s never calls lab{...} with a table", zh = "实验 %s 没有用一个表调用 lab{...}" },
+  no_steps = { en = "lab %s has no step{...}", zh = "实验 %s 没有 step{...}" },
+  in_lab = { en = "lab %s", zh = "实验 %s" },
 }
 
-local function say(key, ...)
-  return u.message(messages, key, ...)
-end
-
--- Whether a code point is a wide (East Asian) character: two columns on a terminal.
-local function wide(cp)
-  return (cp >= 0x1100 and cp <= 0x115F) or (cp >= 0x2E80 and cp <= 0xA4CF) or (cp >= 0xAC00 and cp <= 0xD7A3) or
-         (cp >= 0xF900 and cp <= 0xFAFF) or (cp >= 0xFE30 and cp <= 0xFE4F) or (cp >= 0xFF00 and cp <= 0xFF60) or
-         (cp >= 0xFFE0 and cp <= 0xFFE6)
-end
-
--- Columns a text takes on a terminal.
-local function display_width(text)
-  local columns = 0
-  for _, cp in utf8.codes(text) do columns = columns + (wide(cp) and 2 or 1) end
-  return columns
-end
+local say = u.messages("labs", messages)
+local wide, display_width = u.wide, u.display_width
 labs.display_width = display_width
 
 -- Pieces a line may break between: words of Latin text, and each wide character on its own.
@@ -334,29 +357,29 @@ local function optional(check) return function(v) return v == nil or check(v) en
 
 -- Each field the runner reads, with what it must be.
 local step_fields = {
-  { "text", optional(is_text), "text (a string or {en=, zh=}, at most 64 KiB)" },
-  { "run", optional(is_code), "Lua code (a string without NUL bytes, at most 64 KiB)" },
-  { "ask", optional(one_of("table")), "a table" },
-  { "hint", optional(function(v) return is_list_of(v, is_text) end), "a list of texts" },
-  { "explain", optional(is_text), "text (a string or {en=, zh=}, at most 64 KiB)" },
-  { "claims", optional(function(v) return is_list_of(v, is_claim) end), "a list of {text=, holds=function}" },
+  { "text", optional(is_text), "must_text_64k" },
+  { "run", optional(is_code), "must_code" },
+  { "ask", optional(one_of("table")), "must_table" },
+  { "hint", optional(function(v) return is_list_of(v, is_text) end), "must_texts" },
+  { "explain", optional(is_text), "must_text_64k" },
+  { "claims", optional(function(v) return is_list_of(v, is_claim) end), "must_claims" },
 }
 local ask_fields = {
-  { "question", optional(is_text), "text" }, { "predict", optional(is_text), "text" },
-  { "goal", optional(is_text), "text" },
-  { "choices", optional(function(v) return is_list_of(v, is_text) end), "a list of texts" },
-  { "answer", optional(one_of("number", "function")), "a number or function(ctx)" },
-  { "measure", optional(one_of("function")), "function(ctx)" },
-  { "check", optional(one_of("function")), "function(ctx)" },
-  { "tolerance", optional(one_of("number")), "a number" },
-  { "unit", optional(is_string), "a string" },
+  { "question", optional(is_text), "must_text" }, { "predict", optional(is_text), "must_text" },
+  { "goal", optional(is_text), "must_text" },
+  { "choices", optional(function(v) return is_list_of(v, is_text) end), "must_texts" },
+  { "answer", optional(one_of("number", "function")), "must_answer" },
+  { "measure", optional(one_of("function")), "must_function" },
+  { "check", optional(one_of("function")), "must_function" },
+  { "tolerance", optional(one_of("number")), "must_number" },
+  { "unit", optional(is_string), "must_string" },
 }
 
 local function check_fields(where, spec, fields)
   for _, field in ipairs(fields) do
     local name, valid, expected = field[1], field[2], field[3]
     if not valid(spec[name]) then
-      error(fmt("%s: '%s' must be %s, got %s", where, name, expected, type(spec[name])), 0)
+      error(say("field_must_be", where, name, say(expected), type(spec[name])), 0)
     end
   end
 end
@@ -364,22 +387,19 @@ end
 -- Raises one line naming the step and field when a lab is not well formed.
 local function validate(definition)
   local name = definition.name
-  if #definition.steps > MAX_STEPS then error(fmt("lab %s: more than %d steps", name, MAX_STEPS), 0) end
-  if not is_text(definition.spec.title) then error(fmt("lab %s: 'title' must be text, got %s", name,
-                                                       type(definition.spec.title)), 0) end
+  if #definition.steps > MAX_STEPS then error(say("too_many_steps", name, MAX_STEPS), 0) end
+  if not is_text(definition.spec.title) then error(say("title_text", name, type(definition.spec.title)), 0) end
   for i, step in ipairs(definition.steps) do
-    local where = fmt("lab %s, step %d", name, i)
-    if type(step) ~= "table" then error(fmt("%s: step{...} expects a table, got %s", where, type(step)), 0) end
+    local where = say("at_step", name, i)
+    if type(step) ~= "table" then error(say("step_table", where, type(step)), 0) end
     check_fields(where, step, step_fields)
     local ask = step.ask
     if ask then
       check_fields(where .. ", ask", ask, ask_fields)
-      if not (ask.question or ask.predict or ask.goal) then
-        error(where .. ": 'ask' needs a question, predict or goal", 0)
-      end
-      if ask.predict and not ask.measure then error(where .. ": a prediction needs measure = function(ctx)", 0) end
-      if ask.goal and not ask.check then error(where .. ": a goal needs check = function(ctx)", 0) end
-      if ask.question and ask.answer == nil then error(where .. ": a question needs an answer", 0) end
+      if not (ask.question or ask.predict or ask.goal) then error(say("ask_needs", where), 0) end
+      if ask.predict and not ask.measure then error(say("needs_measure", where), 0) end
+      if ask.goal and not ask.check then error(say("needs_check", where), 0) end
+      if ask.question and ask.answer == nil then error(say("needs_answer", where), 0) end
     end
   end
 end
@@ -396,10 +416,10 @@ function labs.load(name, text, id)
   env.lab = function(spec) definition.spec = spec end
   env.step = function(spec) definition.steps[#definition.steps + 1] = spec end
   local chunk, why = load(text, "=" .. name, "t", env)
-  if not chunk then error("lab " .. name .. " does not load: " .. clean(why), 0) end
-  guarded("lab " .. name, chunk)
-  if type(definition.spec) ~= "table" then error("lab " .. name .. " never calls lab{...} with a table", 0) end
-  if #definition.steps == 0 then error("lab " .. name .. " has no step{...}", 0) end
+  if not chunk then error(say("does_not_compile", name, clean(why)), 0) end
+  guarded(say("in_lab", name), chunk)
+  if type(definition.spec) ~= "table" then error(say("no_lab_call", name), 0) end
+  if #definition.steps == 0 then error(say("no_steps", name), 0) end
   validate(definition)
   return definition
 end
@@ -407,7 +427,7 @@ end
 -- The text of a file, or a clear error with the reason ("cannot read lab PATH: reason").
 local function read_or_fail(what, path)
   local text, why = core.read_file(path)
-  if not text then error(fmt("cannot read %s %s", what, clean(why)), 0) end
+  if not text then error(say("cannot_read", say("what_" .. what), clean(why)), 0) end
   return text
 end
 
@@ -424,8 +444,7 @@ end
 -- The lab called name: built in, or a file path (known by its real path: its progress is its own).
 local function find_lab(name)
   if type(name) ~= "string" or name:find("%z") then
-    error(fmt("bad lab name (a name or a .lua file expected, got %s)",
-              type(name) == "string" and "a name with a NUL byte" or type(name)), 0)
+    error(say("bad_name", type(name) == "string" and say("name_with_nul") or type(name)), 0)
   end
   local text = core.lab_source(name)
   if text then return labs.load(name, text) end
@@ -447,7 +466,7 @@ local function step_of(state) return state.definition.steps[state.index] end
 
 -- "lab tour, step 3": where an error in lab code came from.
 local function where(state)
-  return fmt("lab %s, step %d", state.definition.name, state.index)
+  return say("at_step", state.definition.name, state.index)
 end
 
 -- What a question's expected value is computed from: copies of the student's own last results.
@@ -554,10 +573,10 @@ local reflect   -- reflect(state): a waiting prediction set beside the run (belo
 local function run_experiment(state, code)
   state.globals = state.globals or sandbox()
   local chunk, why = core.load_experiment(code, state.globals)
-  if not chunk then print("error: " .. where(state) .. ": " .. clean(why)); return false end
+  if not chunk then print(say("error", where(state) .. ": " .. clean(why))); return false end
   local results = table.pack(pcall(guarded, where(state), chunk))
   hand_over(state.globals)
-  if not results[1] then print("error: " .. tostring(results[2])); return false end
+  if not results[1] then print(say("error", tostring(results[2]))); return false end
   core.after_chunk(code, table.unpack(results, 2, results.n))
   show_values(table.unpack(results, 2, results.n))
   reflect(state)
@@ -857,8 +876,8 @@ end
 -- The status column of :labs: questions are the steps that ask one (a prediction is no question).
 local function status_text(p, definition)
   if not definition then return "" end
-  if not p then return fmt("%d steps", #definition.steps) end
-  if p.finished then return "finished" end
+  if not p then return say("steps", #definition.steps) end
+  if p.finished then return say("finished_status") end
   local done, questions = 0, 0
   for i, step in ipairs(definition.steps) do
     if step.ask and not step.ask.predict then
@@ -866,14 +885,14 @@ local function status_text(p, definition)
       if p.done[tostring(i)] then done = done + 1 end
     end
   end
-  return fmt("%d/%d answered", done, questions)
+  return say("answered", done, questions)
 end
 
 function labs.list()
   local lines, all = {}, core.progress.all()
   for _, name in ipairs(core.lab_names()) do
     local ok, definition = pcall(find_lab, name)
-    local title = ok and text_of(definition.spec.title) or "(does not load)"
+    local title = ok and text_of(definition.spec.title) or say("does_not_load")
     local pad = (" "):rep(math.max(1, 52 - display_width(title)))   -- by columns: Chinese titles line up
     lines[#lines + 1] = fmt("  %-12s %s%s%s", name, title, pad, status_text(all[name], ok and definition))
   end
@@ -938,7 +957,7 @@ local function batch_step(step, answers, next_answer)
   local ask = step.ask
   if ask and ask.predict then   -- predicted first, then run; never right or wrong
     local prediction = answers[next_answer]
-    print("> :answer " .. tostring(prediction) .. "   (prediction)")
+    print(say("prediction_line", tostring(prediction)))
     labs.answer(prediction)
     local ran = not step.run or run_experiment(current, step.run)
     return ran, next_answer + 1
@@ -950,7 +969,7 @@ local function batch_step(step, answers, next_answer)
   end
   if not ask then return ran, next_answer end
   local given = answers[next_answer]
-  if given == nil then error(fmt("the answers file has no answer for step %d", current.index), 0) end
+  if given == nil then error(say("no_answer_for", current.index), 0) end
   if ask.goal then
     print("> " .. given)
     core.run_student_code(given)   -- the student's own line: full rights

@@ -7,6 +7,40 @@ local fmt = u.fmt
 
 local WIDTH, HEIGHT = 760, 460
 local LEFT, RIGHT, TOP, BOTTOM = 80, 190, 50, 60
+local messages = {
+  no_temporary = { en = "plot: cannot make a temporary file: %s", zh = "plot：无法创建临时文件：%s" },
+  cannot_write = { en = "plot: cannot write %s", zh = "plot：无法写入 %s" },
+  exit_status = { en = "exit status %d", zh = "退出状态 %d" },
+  gnuplot_failed = { en = "plot: gnuplot could not draw %s (%s)", zh = "plot：gnuplot 无法画出 %s（%s）" },
+  empty = { en = "empty", zh = "空的" },
+  no_image = { en = "plot: gnuplot wrote no image for %s (%s)", zh = "plot：gnuplot 没有为 %s 写出图像（%s）" },
+  no_gnuplot = { en = "plot: a PNG needs gnuplot (apt-get install gnuplot-nox); an .svg file needs nothing",
+                 zh = "plot：PNG 需要 gnuplot（apt-get install gnuplot-nox）；.svg 文件什么都不需要" },
+  name_the_file = { en = "; to name the file: plot(results, {file = \"%s\"})", zh = "；要指定文件名：plot(results, {file = \"%s\"})" },
+  options_expected = { en = "bad argument #2 to 'plot' (table of options expected, got %s%s)",
+                       zh = "bad argument #2 to 'plot' (需要选项表，得到 %s%s)" },
+  unknown_option = { en = "bad argument #2 to 'plot' (unknown option '%s'; the options are x, y, file and title)",
+                     zh = "bad argument #2 to 'plot' (没有选项 '%s'；选项有 x、y、file 和 title)" },
+  option_type = { en = "bad argument #2 to 'plot' (%s must be a %s, got %s)", zh = "bad argument #2 to 'plot' (%s 必须是 %s，得到 %s)" },
+  results_expected = { en = "bad argument #1 to 'plot' (a list of results expected, such as sweep() returns)",
+                       zh = "bad argument #1 to 'plot' (需要结果列表，例如 sweep() 返回的那种)" },
+  x_needed = { en = "bad argument #2 to 'plot' (x = the parameter for the horizontal axis)",
+               zh = "bad argument #2 to 'plot' (x = 横轴的参数)" },
+  y_metric = { en = "bad argument #2 to 'plot' (y = a metric such as bandwidth; got %s)",
+               zh = "bad argument #2 to 'plot' (y = 一个指标，例如 bandwidth；得到 %s)" },
+  no_nul = { en = "bad argument #2 to 'plot' (file = a name without NUL bytes)",
+             zh = "bad argument #2 to 'plot' (file = 不含 NUL 字节的文件名)" },
+  svg_or_png = { en = "bad argument #2 to 'plot' (file must end in .svg or .png)",
+                 zh = "bad argument #2 to 'plot' (file 必须以 .svg 或 .png 结尾)" },
+  title = { en = "%s: %s by %s%s", zh = "%s：%s随 %s 的变化%s" },
+  modelled_for = { en = " (modelled for %s)", zh = "（按 %s 模型估算）" },
+  x_bytes = { en = "%s (bytes)", zh = "%s（字节）" },
+  y_label = { en = "%s (%s)", zh = "%s（%s）" },
+  peak = { en = "peak %.0f GB/s", zh = "峰值带宽 %.0f GB/s" },
+  copy = { en = "copy %.0f GB/s", zh = "复制 %.0f GB/s" },
+}
+local say = u.messages("plot", messages)
+
 local COLORS = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf" }
 
 local function escape(text)
@@ -64,7 +98,7 @@ local function series_of(results, x, metric)
   local list, by_key = { modelled = false }, {}
   local second = results.swept and results.swept[2]
   for _, r in ipairs(results) do
-    local key = second and (second .. "=" .. core.value_text(r.params[second], second)) or metric.label
+    local key = second and (second .. "=" .. core.value_text(r.params[second], second)) or u.localized(metric, "label")
     if not by_key[key] then
       by_key[key] = { name = key, x = {}, y = {} }
       list[#list + 1] = by_key[key]
@@ -168,7 +202,7 @@ end
 -- A new temporary file's name, remembered in list so that it is removed afterwards.
 local function temporary(list)
   local ok, name = pcall(os.tmpname)
-  if not ok then error("plot: cannot make a temporary file: " .. tostring(name), 0) end
+  if not ok then error(say("no_temporary", tostring(name)), 0) end
   list[#list + 1] = name
   return name
 end
@@ -176,7 +210,7 @@ end
 -- Writes text to path, or raises one line naming the file and the reason.
 local function write_checked(path, text, level)
   local ok, why = core.write_file(path, text)
-  if not ok then error("plot: cannot write " .. why, level) end
+  if not ok then error(say("cannot_write", why), level) end
 end
 
 -- The points of each series, a block per series (gnuplot's "index").
@@ -210,11 +244,11 @@ local function draw_png(gnuplot, spec, path, temporaries)
                                    one_line(spec.y_label), tostring(#spec.series), table.concat(names) },
                                  { stdin = "/dev/null", stdout = "/dev/null", stderr = complaints })
   if status ~= 0 then
-    local reason = why or gnuplot_complaint(core.read_file(complaints)) or fmt("exit status %d", status)
-    error(fmt("plot: gnuplot could not draw %s (%s)", path, reason), 0)
+    local reason = why or gnuplot_complaint(core.read_file(complaints)) or say("exit_status", status)
+    error(say("gnuplot_failed", path, reason), 0)
   end
   local png, unreadable = core.read_file(image)
-  if not png or png == "" then error(fmt("plot: gnuplot wrote no image for %s (%s)", path, unreadable or "empty"), 0) end
+  if not png or png == "" then error(say("no_image", path, unreadable or say("empty")), 0) end
   write_checked(path, png, 0)
 end
 
@@ -222,7 +256,7 @@ end
 local function write_png(spec, path)
   local gnuplot = core.find_program("gnuplot")
   if not gnuplot then
-    error("plot: a PNG needs gnuplot (apt-get install gnuplot-nox); an .svg file needs nothing", 3)
+    error(say("no_gnuplot"), 3)
   end
   local temporaries = {}
   local ok, problem = pcall(draw_png, gnuplot, spec, path, temporaries)
@@ -242,17 +276,16 @@ local function check_options(options)
   if type(options) ~= "table" then
     local hint = ""
     if type(options) == "string" and #options <= 60 and options:match("^[%w%._/%-]+%.%w+$") then
-      hint = fmt("; to name the file: plot(results, {file = \"%s\"})", options)
+      hint = say("name_the_file", options)
     end
-    error(fmt("bad argument #2 to 'plot' (table of options expected, got %s%s)", type(options), hint), 3)
+    error(say("options_expected", type(options), hint), 3)
   end
   for k, v in pairs(options) do
     local want = option_types[k]
     if not want then
-      error(fmt("bad argument #2 to 'plot' (unknown option '%s'; the options are x, y, file and title)",
-                one_line(k):sub(1, 40)), 3)
+      error(say("unknown_option", one_line(k):sub(1, 40)), 3)
     end
-    if type(v) ~= want then error(fmt("bad argument #2 to 'plot' (%s must be a %s, got %s)", k, want, type(v)), 3) end
+    if type(v) ~= want then error(say("option_type", k, want, type(v)), 3) end
   end
   return options
 end
@@ -269,30 +302,31 @@ end
 -- plot(results, {x=, y=, file=, title=}): a chart of metric y against parameter x; returns the file name.
 function plot(results, options)
   if not is_results(results) then
-    error("bad argument #1 to 'plot' (a list of results expected, such as sweep() returns)", 2)
+    error(say("results_expected"), 2)
   end
   options = check_options(options)
   local x = options.x or (results.swept and results.swept[1])
   local y = options.y or results.y or "bandwidth"
   local metric = core.metrics[y]
-  if not x then error("bad argument #2 to 'plot' (x = the parameter for the horizontal axis)", 2) end
-  if not metric then error(fmt("bad argument #2 to 'plot' (y = a metric such as bandwidth; got %s)", u.quote(y)), 2) end
+  if not x then error(say("x_needed"), 2) end
+  if not metric then error(say("y_metric", u.quote(y)), 2) end
   local file = options.file or "plot.svg"
-  if file:find("%z") then error("bad argument #2 to 'plot' (file = a name without NUL bytes)", 2) end
+  if file:find("%z") then error(say("no_nul"), 2) end
   local kind = file:match("%.(%w+)$")
-  if kind ~= "svg" and kind ~= "png" then error("bad argument #2 to 'plot' (file must end in .svg or .png)", 2) end
+  if kind ~= "svg" and kind ~= "png" then error(say("svg_or_png"), 2) end
   local d = device()
   local series = series_of(results, x, metric)
+  local label, unit = u.localized(metric, "label"), u.localized(metric, "unit")
   local spec = {
-    title = options.title or fmt("%s: %s by %s%s", results[1].kernel, metric.label, x,
-                                 series.modelled and " (modelled for " .. results[1].model.device .. ")" or ""),
-    x_label = x .. (x == "bytes" and " (bytes)" or ""),
-    y_label = metric.label .. (metric.unit ~= "" and " (" .. metric.unit .. ")" or ""),
+    title = options.title or say("title", results[1].kernel, label, x,
+                                 series.modelled and say("modelled_for", u.device_name(results[1].model.device, true)) or ""),
+    x_label = x == "bytes" and say("x_bytes", x) or x,
+    y_label = unit ~= "" and say("y_label", label, unit) or label,
     series = series, x_is_bytes = x == "bytes", y_marks = {}, x_marks = {},
   }
   if y == "bandwidth" then
-    spec.y_marks[#spec.y_marks + 1] = { at = d.peak_gbs, label = fmt("peak %.0f GB/s", d.peak_gbs) }
-    if d.copy_gbs then spec.y_marks[#spec.y_marks + 1] = { at = d.copy_gbs, label = fmt("copy %.0f GB/s", d.copy_gbs) } end
+    spec.y_marks[#spec.y_marks + 1] = { at = d.peak_gbs, label = say("peak", d.peak_gbs) }
+    if d.copy_gbs then spec.y_marks[#spec.y_marks + 1] = { at = d.copy_gbs, label = say("copy", d.copy_gbs) } end
   end
   if x == "bytes" then spec.x_marks[#spec.x_marks + 1] = { at = d.l2_bytes, label = "L2 " .. u.bytes(d.l2_bytes) } end
   if kind == "png" then

@@ -931,5 +931,5 @@ core.util = {
   localized = localized, show_value = show_value, utc_now = utc_now,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
   copy_table = copy_table, message = message, messages = messages_of, text_in = text_in,
-  display_width = display_width, pad = pad, plural = plural, limit_text = limit_text, device_name = device_name,
+  wide = wide, display_width = display_width, pad = pad, plural = plural, limit_text = limit_text, device_name = device_name,
 }

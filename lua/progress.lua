@@ -7,7 +7,6 @@
 -- type are reset lab by lab, the rest kept.
 local core = ...
 local u = core.util
-local fmt = u.fmt
 local json = core.json
 
 -- A copy of a record or of the data, so callers never hold what is saved.
@@ -30,14 +29,26 @@ local messages = {
                     zh = "警告：%s 已损坏（%s），且无法移到一旁（%s）；你的进度重新开始" },
   repaired = { en = "note: your progress in lab '%s' had values warplab cannot use; they were reset, the rest is kept",
                zh = "提示：你在实验“%s”中的进度有无法使用的值；这些值已重置，其余保留" },
+  not_progress = { en = "not a progress file: no table of labs", zh = "不是进度文件：没有实验表" },
+  step_expected = { en = "bad argument #%d to 'update' (a step number expected, got %s)",
+                    zh = "bad argument #%d to 'update' (需要步号，得到 %s)" },
+  answer_expected = { en = "bad argument #4 to 'update' (the answer as a string expected, got %s)",
+                      zh = "bad argument #4 to 'update' (需要字符串形式的答案，得到 %s)" },
+  gap_expected = { en = "bad argument #4 to 'update' (the prediction's gap as a number expected, got %s)",
+                   zh = "bad argument #4 to 'update' (需要数字形式的预测差距，得到 %s)" },
+  change_expected = { en = "bad argument #2 to 'update' (%s expected, got %s)", zh = "bad argument #2 to 'update' (需要 %s，得到 %s)" },
+  changes_or = { en = "'step', 'attempt', 'predict', 'reveal', 'finished' or 'reset'",
+                 zh = "'step'、'attempt'、'predict'、'reveal'、'finished' 或 'reset'" },
+  id_expected = { en = "bad argument #1 to '%s' (a lab id expected, got %s)", zh = "bad argument #1 to '%s' (需要实验 id，得到 %s)" },
 }
+local say = u.messages("progress", messages)
 
 local told = {}   -- the lines tell_once has shown
 
 -- Tells the student one line on stderr, as the C side's notices are.
 local function tell(key, ...)
   io.stdout:flush()
-  io.stderr:write("warplab: ", u.message(messages, key, ...), "\n")
+  io.stderr:write("warplab: ", say(key, ...), "\n")
 end
 
 -- Tells a line once in the session: a damaged lab read again is not news.
@@ -134,8 +145,7 @@ end
 local function check_key(value, argument)
   if math.type(value) == "integer" and value >= 1 then return tostring(value) end
   if is_step_key(value) then return value end
-  error(fmt("bad argument #%d to 'update' (a step number expected, got %s)", argument,
-            type(value) == "string" and "'" .. value .. "'" or tostring(value)), 4)
+  error(say("step_expected", argument, type(value) == "string" and "'" .. value .. "'" or tostring(value)), 4)
 end
 
 -- Each change: checks its arguments into a change record, and applies one to a lab's record.
@@ -143,7 +153,7 @@ local changes = {
   step = {
     check = function(change, n)
       if math.type(n) ~= "integer" or n < 1 then
-        error(fmt("bad argument #3 to 'update' (a step number expected, got %s)", tostring(n)), 3)
+        error(say("step_expected", 3, tostring(n)), 3)
       end
       change.n = n
     end,
@@ -153,7 +163,7 @@ local changes = {
     check = function(change, key, text, passed)
       change.key = check_key(key, 3)
       if type(text) ~= "string" then
-        error(fmt("bad argument #4 to 'update' (the answer as a string expected, got %s)", type(text)), 3)
+        error(say("answer_expected", type(text)), 3)
       end
       change.text, change.passed = text, passed and true or false
     end,
@@ -171,7 +181,7 @@ local changes = {
     check = function(change, key, gap)
       change.key = check_key(key, 3)
       if type(gap) ~= "number" or gap ~= gap then
-        error(fmt("bad argument #4 to 'update' (the prediction's gap as a number expected, got %s)", type(gap)), 3)
+        error(say("gap_expected", type(gap)), 3)
       end
       change.gap = gap
     end,
@@ -191,8 +201,6 @@ local changes = {
   },
   reset = { check = function() end },
 }
-
-local change_names = "'step', 'attempt', 'predict', 'reveal', 'finished' or 'reset'"
 
 -- Applies one change to the progress data (all labs).
 local function apply(data, change)
@@ -248,7 +256,7 @@ local function read_disk(path)
   end
   local data, problem = json.decode(text)
   if type(data) ~= "table" or getmetatable(data) or type(data.labs) ~= "table" or getmetatable(data.labs) then
-    local moved, why_not = set_aside(path, problem or "not a progress file: no table of labs")
+    local moved, why_not = set_aside(path, problem or say("not_progress"))
     if not moved then return nil, path .. ": " .. tostring(why_not) end
     return empty()
   end
@@ -308,7 +316,7 @@ end
 
 local function check_id(id, name)
   if type(id) ~= "string" or id == "" then
-    error(fmt("bad argument #1 to '%s' (a lab id expected, got %s)", name, id == "" and "''" or type(id)), 3)
+    error(say("id_expected", name, id == "" and "''" or type(id)), 3)
   end
 end
 
@@ -329,8 +337,7 @@ function progress.update(id, kind, ...)
   check_id(id, "update")
   local spec = changes[kind]
   if not spec then
-    error(fmt("bad argument #2 to 'update' (%s expected, got %s)", change_names,
-              type(kind) == "string" and "'" .. kind .. "'" or type(kind)), 2)
+    error(say("change_expected", say("changes_or"), type(kind) == "string" and "'" .. kind .. "'" or type(kind)), 2)
   end
   local change = { id = id, kind = kind, at = u.utc_now() }
   spec.check(change, ...)
