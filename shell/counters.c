@@ -16,6 +16,7 @@
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
 #include "counters.h"
+#include "session.h"
 
 /* Every CUPTI function warplab calls, looked up by name once. */
 #define CUPTI_FUNCTIONS(X)                                                                   \
@@ -68,21 +69,22 @@ static const char *explain_result(CUptiResult result)
 {
     switch ((int)result) {
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-        return "another profiler (Nsight Compute, Nsight Systems or cuda-gdb) is attached to warplab";
+        return SAY("another profiler (Nsight Compute, Nsight Systems or cuda-gdb) is attached to warplab", "另一个性能分析工具（Nsight Compute、Nsight Systems 或 cuda-gdb）已附加到 warplab");
     case CUPTI_ERROR_HARDWARE_BUSY:
-        return "another process is profiling this GPU";
+        return SAY("another process is profiling this GPU", "另一个进程正在分析这块 GPU");
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-        return "reading counters is restricted to administrators: run as root, or load the NVIDIA "
-               "driver with NVreg_RestrictProfilingToAdminUsers=0";
+        return SAY("reading counters is restricted to administrators: run as root, or load the NVIDIA "
+               "driver with NVreg_RestrictProfilingToAdminUsers=0", "读取计数器仅限管理员：请以 root 运行，或加载 NVIDIA 驱动时设置 "
+               "NVreg_RestrictProfilingToAdminUsers=0");
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-        return "this is a virtualised GPU without profiling support";
+        return SAY("this is a virtualised GPU without profiling support", "这是不支持性能分析的虚拟化 GPU");
     case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-        return "counters are not available on a MIG instance";
+        return SAY("counters are not available on a MIG instance", "MIG 实例上没有计数器可用");
     case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-        return "counters are not available with confidential computing on";
+        return SAY("counters are not available with confidential computing on", "开启机密计算时没有计数器可用");
     case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-        return "counters are not available on this GPU under WSL";
+        return SAY("counters are not available on this GPU under WSL", "WSL 下这块 GPU 没有计数器可用");
     default:
         return NULL;
     }
@@ -103,7 +105,7 @@ static int cupti_try(CUptiResult result, const char *what, char *why, size_t why
     }
     if (cupti.cuptiGetResultString)
         cupti.cuptiGetResultString(result, &text);
-    snprintf(why, why_size, "CUPTI failed in %s: %s (%d)", what, text ? text : "unknown error", (int)result);
+    snprintf(why, why_size, SAY("CUPTI failed in %s: %s (%d)", "CUPTI 在 %s 中失败：%s（%d）"), what, text ? text : SAY("unknown error", "未知错误"), (int)result);
     return -1;
 }
 
@@ -112,13 +114,13 @@ static int load_library(char *why, size_t why_size)
     for (size_t i = 0; i < sizeof cupti_paths / sizeof cupti_paths[0] && !profiler.library; i++)
         profiler.library = dlopen(cupti_paths[i], RTLD_NOW | RTLD_LOCAL);
     if (!profiler.library) {
-        snprintf(why, why_size, "CUPTI (libcupti.so.13) was not found: install the CUDA toolkit's CUPTI");
+        snprintf(why, why_size, SAY("CUPTI (libcupti.so.13) was not found: install the CUDA toolkit's CUPTI", "找不到 CUPTI（libcupti.so.13）：请安装 CUDA 工具包中的 CUPTI"));
         return -1;
     }
     for (size_t i = 0; i < sizeof cupti_symbols / sizeof cupti_symbols[0]; i++) {
         *cupti_symbols[i].pointer = dlsym(profiler.library, cupti_symbols[i].name);
         if (!*cupti_symbols[i].pointer) {
-            snprintf(why, why_size, "this CUPTI lacks %s: it needs CUDA 12.6 or newer", cupti_symbols[i].name);
+            snprintf(why, why_size, SAY("this CUPTI lacks %s: it needs CUDA 12.6 or newer", "这个 CUPTI 缺少 %s：需要 CUDA 12.6 或更新版本"), cupti_symbols[i].name);
             return -1;
         }
     }
@@ -133,7 +135,7 @@ static int current_context(char *why, size_t why_size)
     if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", (void **)&get_current, 12000,
                                          cudaEnableDefault, &status) != cudaSuccess ||
         !get_current || get_current(&profiler.context) != CUDA_SUCCESS || !profiler.context) {
-        snprintf(why, why_size, "no CUDA context to profile");
+        snprintf(why, why_size, SAY("no CUDA context to profile", "没有可分析的 CUDA 上下文"));
         return -1;
     }
     return 0;
@@ -149,12 +151,12 @@ static int check_device(int ordinal, char *why, size_t why_size)
         return -1;
     if (p.isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
         return 0;
-    const char *reason = p.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "the GPU is older than compute capability 7.5"
-                       : p.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "this is a virtualised GPU (vGPU) with profiling off"
-                       : p.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "confidential computing is on"
-                       : p.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "WSL does not allow profiling on this GPU"
-                       : p.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? "SLI is on"
-                       : "CUPTI says this device cannot be profiled";
+    const char *reason = p.architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? SAY("the GPU is older than compute capability 7.5", "这块 GPU 的计算能力低于 7.5")
+                       : p.vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? SAY("this is a virtualised GPU (vGPU) with profiling off", "这是关闭了性能分析的虚拟化 GPU（vGPU）")
+                       : p.confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? SAY("confidential computing is on", "机密计算已开启")
+                       : p.wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? SAY("WSL does not allow profiling on this GPU", "WSL 不允许分析这块 GPU")
+                       : p.sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED ? SAY("SLI is on", "SLI 已开启")
+                       : SAY("CUPTI says this device cannot be profiled", "CUPTI 表示这个设备无法分析");
     snprintf(why, why_size, "%s", reason);
     return -1;
 }
@@ -231,7 +233,7 @@ static int enable_profiler(char *why, size_t why_size)
     profiler.counter_data_size = size.counterDataSize;
     profiler.counter_data = malloc(size.counterDataSize);
     if (!profiler.counter_data) {
-        snprintf(why, why_size, "out of host memory for the counter data image");
+        snprintf(why, why_size, SAY("out of host memory for the counter data image", "主机内存不足，无法存放计数器数据"));
         return -1;
     }
     return 0;
@@ -388,11 +390,11 @@ static int record_ranges(const struct session_items *items, const struct profile
     if (recorded < 0 || CUPTI_TRY(cupti.cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
         return -1;
     if (recorded < items->count) {
-        snprintf(why, why_size, "a profiled launch failed");
+        snprintf(why, why_size, SAY("a profiled launch failed", "一次被分析的启动失败了"));
         return -1;
     }
     if (!all_submitted) {
-        snprintf(why, why_size, "the profiler wanted more than %d passes", MAX_PASSES);
+        snprintf(why, why_size, SAY("the profiler wanted more than %d passes", "性能分析需要超过 %d 轮"), MAX_PASSES);
         return -1;
     }
     info.pCounterDataImage = profiler.counter_data;
@@ -469,11 +471,11 @@ int counters_profile(int items, const struct profiled_work *work, struct counter
     for (int i = 0; i < items; i++)
         found[i] = 0;
     if (!profiler.open) {
-        snprintf(why, why_size, "the profiler is not set up");
+        snprintf(why, why_size, SAY("the profiler is not set up", "性能分析尚未设置好"));
         return -1;
     }
     if (items * ranges_per_item() > MAX_PROFILED_RANGES) {
-        snprintf(why, why_size, "at most %d kernels can be profiled at once", MAX_PROFILED_RANGES / ranges_per_item());
+        snprintf(why, why_size, SAY("at most %d kernels can be profiled at once", "一次最多只能分析 %d 个内核"), MAX_PROFILED_RANGES / ranges_per_item());
         return -1;
     }
     for (int i = 0; i < items; i++)
@@ -489,7 +491,7 @@ int counters_profile(int items, const struct profiled_work *work, struct counter
     }
     for (int i = 0; i < items; i++)
         if (!found[i]) {
-            snprintf(why, why_size, "the profiler recorded no range for the kernel");
+            snprintf(why, why_size, SAY("the profiler recorded no range for the kernel", "性能分析没有记录到这个内核的范围"));
             return -1;
         }
     return 0;

@@ -18,6 +18,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include "backend.h"
+#include "session.h"
 #include "counters.h"
 #include "interrupt.h"
 #include "output.h"
@@ -101,13 +102,14 @@ static void allocation_failure(size_t launch_bytes, char *error, size_t error_si
     size_t free_bytes = 0, total = 0;
     char wanted[32], available[32], all[32];
     if (cuda_status != cudaErrorMemoryAllocation) {
-        snprintf(error, error_size, "CUDA error: %s", cuda_failure);
+        snprintf(error, error_size, SAY("CUDA error: %s", "CUDA 错误：%s"), cuda_failure);
         return;
     }
     cudaGetLastError();
     cudaMemGetInfo(&free_bytes, &total);
-    snprintf(error, error_size, "out of device memory: this launch needs %s of buffers and the device "
-             "has %s free (of %s)", format_bytes(launch_bytes, wanted, sizeof wanted),
+    snprintf(error, error_size, SAY("out of device memory: this launch needs %s of buffers and the device has %s free (of %s)",
+                                    "设备内存不足：这次启动的缓冲区需要 %s，设备只剩 %s 可用（共 %s）"),
+             format_bytes(launch_bytes, wanted, sizeof wanted),
              format_bytes(free_bytes, available, sizeof available), format_bytes(total, all, sizeof all));
 }
 
@@ -144,7 +146,7 @@ static int slot_grow(int i, size_t bytes, char *error, size_t error_size)
     if (!s->host || !s->expected) {
         char wanted[32];
         slot_release(s);
-        snprintf(error, error_size, "out of host memory: the check needs %s more",
+        snprintf(error, error_size, SAY("out of host memory: the check needs %s more", "主机内存不足：结果检查还需要 %s"),
                  format_bytes(2.0 * bytes, wanted, sizeof wanted));
         return -2;
     }
@@ -258,9 +260,9 @@ static const char *no_gpu_reason(cudaError_t status)
 {
     switch (status) {
     case cudaSuccess: case cudaErrorNoDevice:
-        return "no CUDA device on this machine";
+        return SAY("no CUDA device on this machine", "这台机器上没有 CUDA 设备");
     case cudaErrorInsufficientDriver:
-        return "no NVIDIA driver, or one older than CUDA " CUDA_VERSION_TEXT " needs";
+        return SAY("no NVIDIA driver, or one older than CUDA " CUDA_VERSION_TEXT " needs", "没有 NVIDIA 驱动，或驱动版本低于 CUDA " CUDA_VERSION_TEXT " 的要求");
     default:
         return cudaGetErrorString(status);
     }
@@ -361,18 +363,18 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
-        snprintf(why, why_size, "no GPU (%s)", no_gpu_reason(status));
+        snprintf(why, why_size, SAY("no GPU (%s)", "没有 GPU（%s）"), no_gpu_reason(status));
         return -1;
     }
     if (ordinal < 0 || ordinal >= count) {
-        snprintf(why, why_size, "no GPU %d: this machine has %d (0 to %d)", ordinal, count, count - 1);
+        snprintf(why, why_size, SAY("no GPU %d: this machine has %d (0 to %d)", "没有第 %d 块 GPU：这台机器有 %d 块（0 到 %d）"), ordinal, count, count - 1);
         return -1;
     }
     gpu.ordinal = ordinal;
     gpu.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     read_device_info(ordinal, &gpu.info);
     if (create_session_objects() != 0) {
-        snprintf(why, why_size, "GPU %d unusable: %s", ordinal, cuda_failure);
+        snprintf(why, why_size, SAY("GPU %d unusable: %s", "GPU %d 无法使用：%s"), ordinal, cuda_failure);
         destroy_session_objects();
         return -1;
     }
@@ -381,7 +383,7 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
     if (read_copy_ceiling(&gpu.info) != 0) {
         char error[512];
         if (gpu_measure_copy(&gpu.info, error, sizeof error) != 0)
-            notice("the copy ceiling could not be measured: %s", error);
+            notice(SAY("the copy ceiling could not be measured: %s", "无法测量复制上限：%s"), error);
     }
     *info = gpu.info;
     return 0;
@@ -439,7 +441,7 @@ static enum run_status fail(char *error, size_t error_size)
         gpu.ready = 0;
     else
         cudaGetLastError();
-    snprintf(error, error_size, "CUDA error: %s", cuda_failure);
+    snprintf(error, error_size, SAY("CUDA error: %s", "CUDA 错误：%s"), cuda_failure);
     return RUN_FAILED;
 }
 
@@ -629,7 +631,7 @@ static void check_outputs(const struct family *f, const size_t *bytes, struct re
             continue;   /* the usual case, at memcmp's speed */
         size_t whole = bytes[i] / 4 * 4;
         if (memcmp(got, want, whole) == 0) {   /* only the last 1 to 3 bytes (char and short outputs) differ */
-            snprintf(r->mismatch, sizeof r->mismatch, "%s: the last %zu bytes differ from the reference",
+            snprintf(r->mismatch, sizeof r->mismatch, SAY("%s: the last %zu bytes differ from the reference", "%s：最后 %zu 个字节与参考结果不同"),
                      f->buffers[i].name, bytes[i] - whole);
             r->correct = 0;
             break;
@@ -640,7 +642,7 @@ static void check_outputs(const struct family *f, const size_t *bytes, struct re
             float got_value, want_value;
             memcpy(&got_value, &got[k], 4);
             memcpy(&want_value, &want[k], 4);
-            snprintf(r->mismatch, sizeof r->mismatch, "%s[%zu] (as float): expected %.9g, got %.9g",
+            snprintf(r->mismatch, sizeof r->mismatch, SAY("%s[%zu] (as float): expected %.9g, got %.9g", "%s[%zu]（按 float）：应为 %.9g，实际为 %.9g"),
                      f->buffers[i].name, k, want_value, got_value);
             r->correct = 0;
             break;
@@ -845,7 +847,7 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
 {
     size_t bytes[MAX_BUFFERS];
     if (f->min_compute_capability > 10 * gpu.info.major + gpu.info.minor) {
-        snprintf(error, error_size, "'%s' needs sm_%d or newer; this GPU is sm_%d%d", f->name,
+        snprintf(error, error_size, SAY("'%s' needs sm_%d or newer; this GPU is sm_%d%d", "'%s' 需要 sm_%d 或更新的 GPU；这块 GPU 是 sm_%d%d"), f->name,
                  f->min_compute_capability, gpu.info.major, gpu.info.minor);
         return RUN_FAILED;
     }
@@ -878,8 +880,10 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     r->measured = 1;
     r->cache = options->warm ? "warm" : "cold";
     if (r->sm_clock_mhz > 0 && r->sm_clock_mhz < 0.75 * gpu.info.sm_clock_mhz)
-        result_warn(r, "the SM clock ran at %.0f MHz during the samples, under 75%% of its %.0f MHz: "
-                    "the GPU was throttled or idling, and times are slower than it can do",
+        result_warn(r, SAY("the SM clock ran at %.0f MHz during the samples, under 75%% of its %.0f MHz: "
+                           "the GPU was throttled or idling, and times are slower than it can do",
+                           "采样期间 SM 时钟为 %.0f MHz，低于其 %.0f MHz 的 75%%：GPU 被降频或处于空闲状态，"
+                           "测得的时间比它能达到的慢"),
                     r->sm_clock_mhz, gpu.info.sm_clock_mhz);
     return RUN_OK;
 }

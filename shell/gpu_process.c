@@ -25,6 +25,7 @@
 #include "backend.h"
 #include "interrupt.h"
 #include "registry.h"
+#include "session.h"
 
 extern const struct backend gpu_in_process;
 
@@ -200,7 +201,7 @@ static int child_start(struct device_info *info, char *why, size_t why_size)
     int ends[2];
     struct reply a;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
-        snprintf(why, why_size, "cannot make a socket for the GPU process: %s", strerror(errno));
+        snprintf(why, why_size, SAY("cannot make a socket for the GPU process: %s", "无法为 GPU 进程创建套接字：%s"), strerror(errno));
         return -1;
     }
     pid_t shell = getpid();
@@ -213,14 +214,14 @@ static int child_start(struct device_info *info, char *why, size_t why_size)
     close(ends[1]);
     child.socket = ends[0];
     if (child.pid < 0) {
-        snprintf(why, why_size, "cannot start the GPU process: %s", strerror(errno));
+        snprintf(why, why_size, SAY("cannot start the GPU process: %s", "无法启动 GPU 进程：%s"), strerror(errno));
         child_stop();
         return -1;
     }
     int ended = receive_all(child.socket, &a, sizeof a) != 0;   /* then a holds nothing to read */
     if (ended || a.status != 0) {
         snprintf(why, why_size, "%.*s", (int)sizeof a.error,
-                 ended ? "the GPU process ended while opening the GPU" : a.error);
+                 ended ? SAY("the GPU process ended while opening the GPU", "GPU 进程在打开 GPU 时结束了") : a.error);
         child_stop();
         return -1;
     }
@@ -242,11 +243,11 @@ static void replace_child(const char *failure, char *error, size_t error_size)
     char why[512];
     child_stop();
     if (child_start(&info, why, sizeof why) == 0)
-        snprintf(error, error_size, "%.500s; that ends a CUDA context, so warplab reset the GPU in a fresh "
-                 "process and the next launch runs there", failure);
+        snprintf(error, error_size, SAY("%.500s; that ends a CUDA context, so warplab reset the GPU in a fresh "
+                 "process and the next launch runs there", "%.500s；这会结束 CUDA 上下文，所以 warplab 在新进程中重置了 GPU，下一次启动在那里运行"), failure);
     else
-        snprintf(error, error_size, "%.400s; a fresh GPU process could not be started (%.200s), so launches "
-                 "now use the access model: restart warplab to measure on the GPU", failure, why);
+        snprintf(error, error_size, SAY("%.400s; a fresh GPU process could not be started (%.200s), so launches "
+                 "now use the access model: restart warplab to measure on the GPU", "%.400s；无法启动新的 GPU 进程（%.200s），所以之后的启动改用访问模型：请重新启动 warplab 以在 GPU 上测量"), failure, why);
 }
 
 /* Sends q (and payload), waits for the reply (and back); on a lost context or
@@ -257,7 +258,7 @@ static int call(const struct request *q, const void *payload, size_t payload_siz
     char failure[768];
     memset(a, 0, sizeof *a);
     if (child.socket < 0) {
-        snprintf(a->error, sizeof a->error, "the GPU is not usable after an earlier error");
+        snprintf(a->error, sizeof a->error, SAY("the GPU is not usable after an earlier error", "GPU 在之前的错误之后已无法使用"));
         return a->status = -1;
     }
     int ended = send_all(child.socket, q, sizeof *q) ||
@@ -266,7 +267,7 @@ static int call(const struct request *q, const void *payload, size_t payload_siz
                 (back_size && receive_all(child.socket, back, back_size));
     if (!ended && !a->context_lost)
         return a->status;
-    snprintf(failure, sizeof failure, "%s", ended ? "the GPU process ended unexpectedly" : a->error);
+    snprintf(failure, sizeof failure, "%s", ended ? SAY("the GPU process ended unexpectedly", "GPU 进程意外结束") : a->error);
     replace_child(failure, a->error, sizeof a->error);
     return a->status = -1;
 }

@@ -48,11 +48,27 @@ static const char usage_text[] =
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n";
 
+static const char usage_text_zh[] =
+    "用法：warplab [选项] [FILE.lua [参数...]]\n"
+    "  （不带 FILE）    在终端上进入交互式 shell；从管道读入时运行 stdin 上的脚本\n"
+    "  -e CODE          运行 CODE（可重复），然后退出\n"
+    "  --sim            即使有 GPU 也使用访问模型\n"
+    "  --device N       使用第 N 块 GPU（默认值 0）\n"
+    "  --profile NAME   访问模型所描述的设备（h200、h100、a100、rtx4090、rtx4060）\n"
+    "  --lang en|zh     说明文字的语言（默认值：取自 LANG）\n"
+    "  --format F       结果的输出格式：table（默认值）、csv 或 json\n"
+    "  --lab NAME       在提示符下打开一个实验（内置实验，或一个 .lua 文件）\n"
+    "  --answers FILE   与 --lab 同用：用这些答案批量运行实验；全部正确时退出状态为 0\n"
+    "  --save           与 --lab 和 --answers 同用：把批量运行的进度记为学生自己的进度\n"
+    "  --list           列出内核族并退出\n"
+    "  --version        显示版本并退出\n"
+    "  --help           显示本帮助并退出\n";
+
 static int usage_error(const char *format, const char *argument)
 {
     fprintf(stderr, "warplab: ");
     fprintf(stderr, format, argument);
-    fprintf(stderr, "\nTry 'warplab --help'.\n");
+    fprintf(stderr, SAY("\nTry 'warplab --help'.\n", "\n请试试 'warplab --help'。\n"));
     return EXIT_USAGE;
 }
 
@@ -61,7 +77,7 @@ static void print_version(void)
 #ifdef HAVE_CUDA
     const char *cuda = "CUDA " CUDA_VERSION_TEXT " (sm_90 + PTX)";
 #else
-    const char *cuda = "simulation only";
+    const char *cuda = SAY("simulation only", "仅模拟");
 #endif
     printf("warplab %s (%s, %s)\n", PACKAGE_VERSION, LUA_RELEASE, cuda);
 }
@@ -69,7 +85,8 @@ static void print_version(void)
 static void print_families(void)
 {
     for (int i = 0; i < family_count; i++)
-        printf("%-13s %s\n", families[i]->name, families[i]->summary);
+        printf("%-13s %s\n", families[i]->name,
+               SAY(families[i]->summary, families[i]->summary_zh ? families[i]->summary_zh : families[i]->summary));
 }
 
 static int parse_device(const char *text, int *ordinal)
@@ -94,13 +111,29 @@ static const char *language_from_environment(void)
     return "en";
 }
 
+/* What a usage error says was given when an option's value is missing. */
+static const char *nothing(void)
+{
+    return SAY("nothing", "空");
+}
+
+/* The language asked for: --lang's value when argv has a valid one (before
+   any other option is read, so that their errors speak it), else LANG's. */
+static const char *language_of(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--lang") == 0 && (strcmp(argv[i + 1], "en") == 0 || strcmp(argv[i + 1], "zh") == 0))
+            return argv[i + 1];
+    return language_from_environment();
+}
+
 /* Returns -1 to go on, or the exit status for options that finish the run. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
+            fputs(SAY(usage_text, usage_text_zh), stdout);
             return 0;
         } else if (strcmp(a, "--version") == 0) {
             print_version();
@@ -112,35 +145,35 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->force_sim = 1;
         } else if (strcmp(a, "--device") == 0) {
             if (i + 1 >= argc || parse_device(argv[++i], &o->ordinal))
-                return usage_error("--device expects a GPU number, got '%s'", i < argc ? argv[i] : "nothing");
+                return usage_error(SAY("--device expects a GPU number, got '%s'", "--device 需要一个 GPU 编号，实际为 '%s'"), i < argc ? argv[i] : nothing());
         } else if (strcmp(a, "--profile") == 0) {
             char names[128];
             if (i + 1 >= argc || !(o->profile = profile_find(argv[++i])))
-                return usage_error("--profile expects one of: %s", profile_names(names, sizeof names));
+                return usage_error(SAY("--profile expects one of: %s", "--profile 需要以下之一：%s"), profile_names(names, sizeof names));
         } else if (strcmp(a, "--lang") == 0) {
             if (i + 1 >= argc || (strcmp(argv[i + 1], "en") && strcmp(argv[i + 1], "zh")))
-                return usage_error("--lang expects en or zh, got '%s'", i + 1 < argc ? argv[i + 1] : "nothing");
+                return usage_error(SAY("--lang expects en or zh, got '%s'", "--lang 需要 en 或 zh，实际为 '%s'"), i + 1 < argc ? argv[i + 1] : nothing());
             o->lang = argv[++i];
         } else if (strcmp(a, "--format") == 0) {
             if (i + 1 >= argc || (strcmp(argv[i + 1], "table") && strcmp(argv[i + 1], "csv") &&
                                   strcmp(argv[i + 1], "json")))
-                return usage_error("--format expects table, csv or json, got '%s'",
-                                   i + 1 < argc ? argv[i + 1] : "nothing");
+                return usage_error(SAY("--format expects table, csv or json, got '%s'", "--format 需要 table、csv 或 json，实际为 '%s'"),
+                                   i + 1 < argc ? argv[i + 1] : nothing());
             o->format = argv[++i];
         } else if (strcmp(a, "--lab") == 0 || strcmp(a, "--answers") == 0) {
             if (i + 1 >= argc)
-                return usage_error("%s expects a name", a);
+                return usage_error(SAY("%s expects a name", "%s 需要一个名字"), a);
             *(strcmp(a, "--lab") == 0 ? &o->lab : &o->answers) = argv[++i];
         } else if (strcmp(a, "--save") == 0) {
             o->save = 1;
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
-                return usage_error("%s expects Lua code", a);
+                return usage_error(SAY("%s expects Lua code", "%s 需要 Lua 代码"), a);
             if (o->code_count == MAX_CODE)
-                return usage_error("too many -e options (at most 64)%s", "");
+                return usage_error(SAY("too many -e options (at most 64)%s", "-e 选项太多（至多 64 个）%s"), "");
             o->code[o->code_count++] = argv[++i];
         } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error("unknown option '%s'", a);
+            return usage_error(SAY("unknown option '%s'", "未知选项 '%s'"), a);
         } else {
             o->script = a;
             o->script_index = i;
@@ -218,12 +251,12 @@ static int run_stream(FILE *stream, const char *chunk_name)
     errno = 0;
     char *text = read_all(stream, &size);
     if (!text) {
-        notice("cannot read %s: %s", chunk_name + 1, strerror(errno));
+        notice(SAY("cannot read %s: %s", "无法读取 %s：%s"), chunk_name + 1, strerror(errno));
         return EXIT_SCRIPT_ERROR;
     }
     int line = nul_line(text, size);
     if (line) {
-        notice("%s:%d: a NUL byte: a script must be text (nothing was run)", chunk_name + 1, line);
+        notice(SAY("%s:%d: a NUL byte: a script must be text (nothing was run)", "%s:%d: 含有 NUL 字节：脚本必须是文本（什么都没有运行）"), chunk_name + 1, line);
         free(text);
         return EXIT_SCRIPT_ERROR;
     }
@@ -240,7 +273,7 @@ static int run_script(const char *path)
     char chunk_name[4096];
     FILE *file = fopen(path, "r");
     if (!file) {
-        notice("cannot open %s: %s", path, strerror(errno));
+        notice(SAY("cannot open %s: %s", "无法打开 %s：%s"), path, strerror(errno));
         return EXIT_SCRIPT_ERROR;
     }
     snprintf(chunk_name, sizeof chunk_name, "@%s", path);
@@ -273,9 +306,9 @@ static int run(int argc, char **argv, const struct options *o)
 {
     set_script_args(argc, argv, o);
     if (o->answers && !o->lab)
-        return usage_error("--answers goes with --lab NAME%s", "");
+        return usage_error(SAY("--answers goes with --lab NAME%s", "--answers 须与 --lab NAME 同用%s"), "");
     if (o->save && !(o->lab && o->answers))
-        return usage_error("--save goes with --lab NAME --answers FILE%s", "");
+        return usage_error(SAY("--save goes with --lab NAME --answers FILE%s", "--save 须与 --lab NAME --answers FILE 同用%s"), "");
     if (o->lab && o->answers)
         return call_labs("batch", o->lab, o->answers, o->save, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->lab && call_labs("open", o->lab, NULL, -1, 1) < 0)
@@ -301,7 +334,7 @@ static int finish(int status)
 {
     int error = out_finish();
     if (error) {
-        notice("cannot write to standard output: %s", strerror(error));
+        notice(SAY("cannot write to standard output: %s", "无法写入标准输出：%s"), strerror(error));
         return status ? status : EXIT_SCRIPT_ERROR;
     }
     return status;
@@ -310,6 +343,7 @@ static int finish(int status)
 int main(int argc, char **argv)
 {
     struct options options = { 0 };
+    snprintf(session.lang, sizeof session.lang, "%s", language_of(argc, argv));
     int finished = parse_options(argc, argv, &options);
     if (finished >= 0)
         return finish(finished);
@@ -317,7 +351,6 @@ int main(int argc, char **argv)
         registry_enable_test_families();
     if (session_open(options.force_sim, options.ordinal, options.profile) != 0)
         return EXIT_SCRIPT_ERROR;
-    snprintf(session.lang, sizeof session.lang, "%s", options.lang ? options.lang : language_from_environment());
     snprintf(session.format, sizeof session.format, "%s", options.format ? options.format : "table");
     int status = run(argc, argv, &options);
     session_close();
