@@ -118,7 +118,7 @@ local messages = {
   header_sim = { en = "sim · modelled, not measured", zh = "sim · 模型估算，不是实测" },
   cold = { en = "cold", zh = "冷" },
   warm = { en = "warm", zh = "热" },
-  time_modelled = { en = "≈ %.4f ms (modelled for %s, limited by %s)", zh = "≈ %.4f ms（按 %s 模型估算，受限于 %s）" },
+  time_modelled = { en = "≈ %.4f ms (modelled for %s, limited by %s)", zh = "≈ %.4f ms（按 %s 模型估算，瓶颈：%s）" },
   bandwidth_modelled = { en = "≈ %.0f GB/s useful (modelled)", zh = "≈ %.0f GB/s 有用带宽（模型估算）" },
   time_measured = { en = "%.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)%s   model %.4f",
                     zh = "%.4f ms（四分位距 ±%.1f%%，最小 %.4f，最大 %.4f）%s   模型 %.4f" },
@@ -227,7 +227,7 @@ local messages = {
 local say = messages_of("prelude", messages)
 
 -- What the C side says in English and this file shows in Chinese under zh: the
--- model's limits and the allowed values of parameters (an English text is kept).
+-- model's limits (a limit not listed is shown as it is).
 local limits_zh = {
   ["the SM's memory pipelines (L1 sectors, shared wavefronts, constant passes)"] =
     "SM 的访存流水线（L1 扇区、共享内存 wavefront、常量缓存轮次）",
@@ -235,25 +235,10 @@ local limits_zh = {
   ["bytes in flight per thread"] = "每个线程在途的字节数",
   ["DRAM bandwidth"] = "DRAM 带宽",
 }
-local allowed_zh = {
-  { "^a block shape {x, y} of at most (%d+) threads, a multiple of 32$", "线程块形状 {x, y}，至多 %s 个线程，且为 32 的倍数" },
-  { "^a multiple of (%d+) from (%-?%d+) to (%-?%d+)$", "%s 的倍数，从 %s 到 %s" },
-  { "^an integer from (%-?%d+) to (%-?%d+)$", "从 %s 到 %s 的整数" },
-}
 
 -- The model's limit in the session's language.
 local function limit_text(limit)
   return core.lang() == "zh" and limits_zh[limit] or limit
-end
-
--- A parameter's allowed values in the session's language ("1, 2 or 4" as "1, 2 或 4").
-local function allowed_text(allowed)
-  if core.lang() ~= "zh" then return allowed end
-  for _, rule in ipairs(allowed_zh) do
-    local captures = { allowed:match(rule[1]) }
-    if captures[1] then return fmt(rule[2], table.unpack(captures)) end
-  end
-  return (allowed:gsub(" or ([^ ]+)$", " 或 %1"))
 end
 
 -- A device's name: "(modelled)" in the session's language; left out in Chinese
@@ -713,7 +698,7 @@ local function info_text(f)
     local default = type(p.default) == "table" and value_text(p.default) or tostring(p.default)
     local kind = messages["type_" .. p.type] and say("type_" .. p.type) or p.type
     lines[#lines + 1] = table.concat({ "  " .. pad(p.name, 8), pad(kind, 8), say("default"), pad(default, 12),
-                                       allowed_text(p.allowed) }, " ")
+                                       p.allowed }, " ")
     lines[#lines + 1] = "  " .. pad("", 8) .. " " .. localized(p, "doc")
   end
   lines[#lines + 1] = say("source")
@@ -859,7 +844,7 @@ warplab 展示 GPU 的内存访问模式如何变成内存流量。
   sweep("offset", {offset = range(0, 32)})   对一个参数扫描，给出表格和图表
   compare(a, b)、plot(rs, {file="out.svg"})、export(rs, "out.csv")、record("session.json")
   :labs、:lab tour               实验：其中的问题用你自己的运行结果来检查
-  help("launch")                 某个主题的更多内容：launch、result、show、kernels、device、counters、config、commands
+  help("launch")                 某个主题的更多内容，主题有 "launch"、"result"、"show"、"kernels"、"device"、"counters"、"config"、"commands"
 Tab 键补全名字，包括 launch(" 里的内核名。]] }
 messages_of("help()", { overview = overview })
 

@@ -74,4 +74,77 @@ local aligned = true
 for _, b in ipairs(blocks) do aligned = aligned and b.alignment >= 256 and b.alignment & (b.alignment - 1) == 0 end
 t.ok(aligned, "each alignment is a power of two of at least 256")
 t.ok(tostring(blocks):find("aligned to 2^", 1, true), "the list prints itself")
+
+-- Every message of the Lua side has both languages, with the same conversions in the same order.
+local core = debug.getregistry()["warplab.core"]
+local function conversions(text)
+  local list = {}
+  for c in text:gmatch("%%[-+ #0]*%d*%.?%d*[%a%%]") do list[#list + 1] = c end
+  return table.concat(list, " ")
+end
+local modules, bad = 0, {}
+for module, messages in pairs(core.message_tables) do
+  modules = modules + 1
+  for key, m in pairs(messages) do
+    if type(m.en) ~= "string" or type(m.zh) ~= "string" then
+      bad[#bad + 1] = module .. "." .. key .. ": not both en and zh"
+    elseif conversions(m.en) ~= conversions(m.zh) then
+      bad[#bad + 1] = string.format("%s.%s: %s in en, %s in zh", module, key, conversions(m.en), conversions(m.zh))
+    end
+  end
+end
+t.ok(modules >= 9, "every module registers its messages (" .. modules .. ")")
+t.ok(#bad == 0, "every message has en and zh with the same conversions")
+for _, line in ipairs(bad) do print("#   " .. line) end
+local unlabelled = {}
+for name, m in pairs(core.metrics) do
+  if not (m.label_zh and (m.short_zh or not m.short:find("%a%a%a"))) then unlabelled[#unlabelled + 1] = name end
+end
+t.is(table.concat(unlabelled, ", "), "", "every metric has its label and column heading in Chinese")
+
+-- Under zh: what a student reads first, in Chinese, the columns lining up by display width.
+local english_lang = core.lang
+core.lang = function() return "zh" end
+local function printed(fn)
+  core.capture(true)
+  local ok, why = pcall(fn)
+  local text = core.capture(false)
+  return ok and text or "error: " .. tostring(why)
+end
+local card = tostring(launch("offset", {offset = 1, n = 262144}))
+t.ok(card:find("sim · 模型估算，不是实测", 1, true), "zh: the card's header says modelled, not measured")
+t.ok(card:find("\n  读取       每请求 5.00 个扇区   理想值 4.00   ########.. 80% 有用\n", 1, true) or
+     card:find("\n  读取       每请求 5.00 个扇区   理想值 4.00   ████████░░ 80% 有用\n", 1, true),
+     "zh: the loads row")
+t.ok(card:find("\n             16,384 个请求 · 81,918 个扇区 · 32,766 个缓存行\n", 1, true), "zh: requests · sectors · lines")
+t.ok(card:find("瓶颈：DRAM 带宽", 1, true), "zh: limited by DRAM bandwidth")
+local columns = {}
+for line in card:gmatch("[^\n]+") do
+  local labelled = line:match("^  %S+%s+")
+  if labelled then columns[#columns + 1] = core.util.display_width(labelled) end
+end
+local aligned_rows = #columns > 4
+for _, c in ipairs(columns) do aligned_rows = aligned_rows and c == 13 end
+t.ok(aligned_rows, "zh: every row's text starts in column 13, by display width")
+local rs
+printed(function() rs = sweep("offset", {offset = range(0, 2), n = 4096}) end)
+t.ok(rs:table_text():find("^  offset  时间 ms  GB/s +读取 扇区/请求  写入 扇区/请求  DRAM 读取 MB\n"), "zh: the sweep table's header")
+t.ok(rs:chart_text():find("^每请求读取扇区数（模型估算）随 offset 的变化 — offset\n"), "zh: the chart's title")
+local comparison = tostring(compare(launch("strided", {stride = 1}), launch("strided", {stride = 8})))
+t.ok(comparison:find("更慢（模型估算）", 1, true) and comparison:find("读取扇区数 ", 1, true) and
+     comparison:find("  结论", 1, true), "zh: compare's rows and verdicts")
+local map = printed(function() show(launch("strided", {stride = 2})) end)
+t.ok(map:find("# 已使用，. 已取回未使用，- 未取回", 1, true) or map:find("█ 已使用，░ 已取回未使用，· 未取回", 1, true),
+     "zh: show()'s legend")
+t.ok(map:find("取回的 128/256 字节被使用（50%）", 1, true), "zh: show()'s access line")
+t.ok(tostring(info("strided")):find("\n  block    整数     默认值 256          ", 1, true), "zh: an info() parameter line")
+t.ok(printed(function() help("show") end):find("^show%(r %[, warp%]%) 画出"), "zh: a help topic")
+t.ok(printed(function() help() end):find("^warplab 展示"), "zh: help()'s overview")
+t.ok(core.banner():find("初次使用？输入 :lab tour。", 1, true), "zh: the banner")
+t.raises(function() help("nonsense") end, { "bad argument #1 to 'help' (没有主题 'nonsense'；主题有：" },
+         "zh: an argument error keeps lauxlib's prefix and explains in Chinese")
+core.progress.use_memory()
+t.ok(printed(core.labs.list):find("\n  alignment    对齐与第五个扇区 +5 步\n"), "zh: a lab's status in :labs")
+core.lang = english_lang
+t.ok(tostring(launch("copy")):find("sim · modelled, not measured", 1, true), "back in English")
 t.done()
