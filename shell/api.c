@@ -564,7 +564,7 @@ static int run_all(lua_State *L, struct result *results, struct measure_options 
     struct progress bar;
     int done = 0;
     double started = monotonic_ms();
-    progress_start(&bar, "launches", count, show_progress);
+    progress_start(&bar, SAY("launches", "启动"), count, show_progress);
     while (done < count && !(keep_partial && interrupt_requested)) {
         if (run_one(L, &results[done], &options[done], keep_partial) != RUN_OK)
             break;

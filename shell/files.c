@@ -22,6 +22,8 @@
 #include <lauxlib.h>
 #include "files.h"
 #include "interrupt.h"
+#include "output.h"
+#include "session.h"
 
 extern char **environ;
 
@@ -36,7 +38,7 @@ enum { LOCK_WAIT_MS = 10000, LOCK_POLL_MS = 5 };
 static int push_failure(lua_State *L, const char *path, int error, const char *reason)
 {
     lua_pushnil(L);
-    lua_pushfstring(L, "%s: %s", path, reason ? reason : strerror(error));
+    lua_pushfstring(L, "%s: %s", path, reason ? reason : error_text(error));
     lua_pushinteger(L, error);
     return 3;
 }
@@ -46,7 +48,7 @@ static const char *check_path(lua_State *L, int index)
 {
     size_t length;
     const char *path = luaL_checklstring(L, index, &length);
-    luaL_argcheck(L, strlen(path) == length, index, "file name contains a NUL byte");
+    luaL_argcheck(L, strlen(path) == length, index, SAY("file name contains a NUL byte", "文件名含有 NUL 字节"));
     return path;
 }
 
@@ -205,7 +207,7 @@ static int core_read_file(lua_State *L)
     if (*fd < 0)
         return push_failure(L, path, errno, NULL);
     if (fstat(*fd, &info) == 0 && S_ISDIR(info.st_mode))
-        return push_failure(L, path, EISDIR, "is a directory");
+        return push_failure(L, path, EISDIR, SAY("is a directory", "是一个目录"));
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (;;) {
@@ -281,15 +283,15 @@ static char **check_argv(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer count = (lua_Integer)lua_rawlen(L, 1);
-    luaL_argcheck(L, count >= 1, 1, "a list of strings expected (the program, then its arguments)");
+    luaL_argcheck(L, count >= 1, 1, SAY("a list of strings expected (the program, then its arguments)", "需要一个字符串列表（程序，然后是它的参数）"));
     char **argv = lua_newuserdatauv(L, (size_t)(count + 1) * sizeof *argv, 0);
     for (lua_Integer i = 1; i <= count; i++) {
         size_t length;
         if (lua_rawgeti(L, 1, i) != LUA_TSTRING)
-            luaL_argerror(L, 1, lua_pushfstring(L, "item %d is a %s, a string expected", (int)i, luaL_typename(L, -1)));
+            luaL_argerror(L, 1, lua_pushfstring(L, SAY("item %d is a %s, a string expected", "第 %d 项是 %s，需要字符串"), (int)i, luaL_typename(L, -1)));
         argv[i - 1] = (char *)lua_tolstring(L, -1, &length);   /* the list keeps the string alive */
         if (strlen(argv[i - 1]) != length)
-            luaL_argerror(L, 1, lua_pushfstring(L, "item %d contains a NUL byte", (int)i));
+            luaL_argerror(L, 1, lua_pushfstring(L, SAY("item %d contains a NUL byte", "第 %d 项含有 NUL 字节"), (int)i));
         lua_pop(L, 1);
     }
     argv[count] = NULL;
@@ -320,7 +322,7 @@ static void check_redirections(lua_State *L, const char *files[REDIRECTIONS])
         if (type == LUA_TSTRING)
             files[i] = lua_tostring(L, -1);
         else if (type != LUA_TNIL)
-            luaL_argerror(L, 2, lua_pushfstring(L, "%s must be a file name, got %s", redirections[i].option,
+            luaL_argerror(L, 2, lua_pushfstring(L, SAY("%s must be a file name, got %s", "%s 必须是文件名，实际为 %s"), redirections[i].option,
                                                 luaL_typename(L, -1)));
         lua_pop(L, 1);
     }
@@ -338,7 +340,8 @@ static int push_exit_status(lua_State *L, pid_t pid, const char *program)
         return 1;
     }
     lua_pushnil(L);
-    lua_pushfstring(L, "%s was killed by signal %d (%s)", program, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    lua_pushfstring(L, SAY("%s was killed by signal %d (%s)", "%s 被信号 %d 终止（%s）"), program, WTERMSIG(status),
+                    strsignal(WTERMSIG(status)));
     return 2;
 }
 
@@ -420,8 +423,8 @@ static int core_lock(lua_State *L)
         close(*fd);
         *fd = -1;
         if (error == EWOULDBLOCK)
-            return push_failure(L, path, error, "another warplab held the lock for too long");
-        return push_failure(L, path, error, error == EINTR ? "interrupted" : NULL);
+            return push_failure(L, path, error, SAY("another warplab held the lock for too long", "另一个 warplab 占用锁的时间过长"));
+        return push_failure(L, path, error, error == EINTR ? SAY("interrupted", "被中断") : NULL);
     }
     return 1;
 }

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include "backend.h"
 #include "interrupt.h"
+#include "output.h"
 #include "registry.h"
 #include "session.h"
 
@@ -201,7 +202,8 @@ static int child_start(struct device_info *info, char *why, size_t why_size)
     int ends[2];
     struct reply a;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
-        snprintf(why, why_size, SAY("cannot make a socket for the GPU process: %s", "无法为 GPU 进程创建套接字：%s"), strerror(errno));
+        snprintf(why, why_size, SAY("cannot make a socket for the GPU process: %s", "无法为 GPU 进程创建套接字：%s"),
+                 error_text(errno));
         return -1;
     }
     pid_t shell = getpid();
@@ -214,7 +216,7 @@ static int child_start(struct device_info *info, char *why, size_t why_size)
     close(ends[1]);
     child.socket = ends[0];
     if (child.pid < 0) {
-        snprintf(why, why_size, SAY("cannot start the GPU process: %s", "无法启动 GPU 进程：%s"), strerror(errno));
+        snprintf(why, why_size, SAY("cannot start the GPU process: %s", "无法启动 GPU 进程：%s"), error_text(errno));
         child_stop();
         return -1;
     }

@@ -14,6 +14,7 @@
 #include "paths.h"
 #include "registry.h"
 #include "repl.h"
+#include "session.h"
 
 extern const struct { const char *name; const char *text; } lab_texts[];
 extern const int lab_texts_count;
@@ -123,7 +124,7 @@ static int core_load_experiment(lua_State *L)
     const char *code = luaL_checklstring(L, 1, &length);
     luaL_checktype(L, 2, LUA_TTABLE);
     if (memchr(code, 0, length))
-        return luaL_error(L, "the code holds a NUL byte");
+        return luaL_error(L, SAY("the code holds a NUL byte", "代码中含有 NUL 字节"));
     if (repl_load(code) != LUA_OK) {
         lua_pushnil(L);
         lua_insert(L, -2);

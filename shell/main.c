@@ -251,7 +251,7 @@ static int run_stream(FILE *stream, const char *chunk_name)
     errno = 0;
     char *text = read_all(stream, &size);
     if (!text) {
-        notice(SAY("cannot read %s: %s", "无法读取 %s：%s"), chunk_name + 1, strerror(errno));
+        notice(SAY("cannot read %s: %s", "无法读取 %s：%s"), chunk_name + 1, error_text(errno));
         return EXIT_SCRIPT_ERROR;
     }
     int line = nul_line(text, size);
@@ -273,7 +273,7 @@ static int run_script(const char *path)
     char chunk_name[4096];
     FILE *file = fopen(path, "r");
     if (!file) {
-        notice(SAY("cannot open %s: %s", "无法打开 %s：%s"), path, strerror(errno));
+        notice(SAY("cannot open %s: %s", "无法打开 %s：%s"), path, error_text(errno));
         return EXIT_SCRIPT_ERROR;
     }
     snprintf(chunk_name, sizeof chunk_name, "@%s", path);
@@ -334,7 +334,7 @@ static int finish(int status)
 {
     int error = out_finish();
     if (error) {
-        notice(SAY("cannot write to standard output: %s", "无法写入标准输出：%s"), strerror(error));
+        notice(SAY("cannot write to standard output: %s", "无法写入标准输出：%s"), error_text(error));
         return status ? status : EXIT_SCRIPT_ERROR;
     }
     return status;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "output.h"
+#include "session.h"
 #include "progress.h"
 #include "sandbox.h"
 
@@ -151,6 +152,28 @@ void notice(const char *format, ...)
     vfprintf(stderr, format, args);
     va_end(args);
     fputc('\n', stderr);
+}
+
+const char *error_text(int error)
+{
+    static const struct {
+        int error;
+        const char *zh;
+    } errors_zh[] = {
+        { ENOENT, "没有那个文件或目录" },      { EACCES, "权限不够" },
+        { EPERM, "操作不允许" },               { EISDIR, "是一个目录" },
+        { ENOTDIR, "不是一个目录" },           { ENOSPC, "设备上没有空间" },
+        { EROFS, "只读文件系统" },             { EEXIST, "文件已存在" },
+        { EIO, "输入/输出错误" },              { ENOMEM, "内存不足" },
+        { EINTR, "被中断" },                   { ENAMETOOLONG, "文件名太长" },
+        { EMFILE, "打开的文件过多" },          { EDQUOT, "超出磁盘配额" },
+        { EPIPE, "管道已断开" },               { EAGAIN, "资源暂时不可用" },
+    };
+    if (session.lang[0] == 'z')
+        for (size_t i = 0; i < sizeof errors_zh / sizeof errors_zh[0]; i++)
+            if (errors_zh[i].error == error)
+                return errors_zh[i].zh;
+    return strerror(error);
 }
 
 int out_is_fancy(void)

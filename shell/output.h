@@ -24,6 +24,9 @@ int out_finish(void);
 void notice(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* "512 B", "4.2 MB", "1.07 GB": decimal units, as memory sizes are quoted to students. */
 const char *format_bytes(double bytes, char *buffer, size_t size);
+/* strerror(error) in the session's language: the errors a student meets
+   with files and processes in Chinese under zh, the others as libc says them. */
+const char *error_text(int error);
 /* Whether stdout can show Unicode blocks and colour (a terminal, TERM not dumb, no NO_COLOR). */
 int out_is_fancy(void);
 

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress.h"
+#include "session.h"
 
 enum { BAR_WIDTH = 24 };
 static const double SHOW_AFTER_S = 1.0;
@@ -37,7 +38,7 @@ static void draw(const struct progress *p, double elapsed)
     fprintf(stderr, "\r  %s [", p->label);
     for (int i = 0; i < BAR_WIDTH; i++)
         fputs(i < full ? "#" : ".", stderr);
-    fprintf(stderr, "] %d/%d · %.1f s · about %.1f s left ", p->done, p->total, elapsed, left);
+    fprintf(stderr, SAY("] %d/%d · %.1f s · about %.1f s left ", "] %d/%d · %.1f s · 约剩 %.1f s "), p->done, p->total, elapsed, left);
     fflush(stderr);
 }
 

@@ -157,14 +157,14 @@ static char *history_path(void)
 static void history_not_saved(const char *path, int error)
 {
     static int said;
-    int zh = strcmp(session.lang, "zh") == 0;
     if (said++)
         return;
     if (!path)
-        notice(zh ? "提示：命令历史不会保存：没有主目录（请设置 HOME 或 XDG_STATE_HOME）"
-                  : "note: your command history is not saved: there is no home folder (set HOME or XDG_STATE_HOME)");
+        notice(SAY("note: your command history is not saved: there is no home folder (set HOME or XDG_STATE_HOME)",
+                   "提示：命令历史不会保存：没有主目录（请设置 HOME 或 XDG_STATE_HOME）"));
     else
-        notice(zh ? "提示：命令历史没有保存（%s：%s）" : "note: your command history is not saved (%s: %s)", path, strerror(error));
+        notice(SAY("note: your command history is not saved (%s: %s)", "提示：命令历史没有保存（%s：%s）"), path,
+               error_text(error));
 }
 
 /* Adds a chunk to the history and appends it to the file at once, so a crash loses nothing. */

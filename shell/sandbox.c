@@ -41,21 +41,15 @@ static struct {
     double excluded_ms;     /* time in launches since then: not lab code's */
 } guard;
 
-/* The guard's messages, in the session's language. */
-static const char *say(const char *en, const char *zh)
-{
-    return strcmp(session.lang, "zh") == 0 ? zh : en;
-}
-
 static const char *too_long(void)
 {
-    return say("the lab's code ran too long (a loop that never ends?)",
+    return SAY("the lab's code ran too long (a loop that never ends?)",
                "实验代码运行时间过长（是不是有死循环？）");
 }
 
 static const char *too_much_memory(void)
 {
-    return say("the lab's code needs more than 256 MiB of memory", "实验代码需要超过 256 MiB 的内存");
+    return SAY("the lab's code needs more than 256 MiB of memory", "实验代码需要超过 256 MiB 的内存");
 }
 
 void *sandbox_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
