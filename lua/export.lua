@@ -26,22 +26,22 @@ local messages = {
                  zh = "bad argument #2 to 'export' (需要不含 NUL 字节的文件名)" },
   export_kind = { en = "bad argument #2 to 'export' (a file name ending in .csv or .json expected)",
                   zh = "bad argument #2 to 'export' (需要以 .csv 或 .json 结尾的文件名)" },
-  export_failed = { en = "export: cannot write %s", zh = "export：无法写入 %s" },
+  export_failed = { en = "export: cannot write %s", zh = "export()：无法写入 %s" },
   -- record() and the session's journal
   where = { en = "This session is kept as it goes in %s", zh = "本次会话会随时记录在 %s" },
   failed = { en = "warning: this session's record cannot be kept (%s); record(\"file.json\") still works",
              zh = "警告：无法保存本次会话的记录（%s）；record(\"file.json\") 仍然可用" },
-  wrote = { en = "record: wrote %d inputs and %d answers to %s", zh = "record：已把 %d 条输入和 %d 个答案写入 %s" },
+  wrote = { en = "record: wrote %d inputs and %d answers to %s", zh = "record()：已把 %d 条输入和 %d 个答案写入 %s" },
   started = { en = "record: keeping every input from now on; record() writes them to %s",
-              zh = "record：从现在起记录每一条输入；record() 把它们写入 %s" },
+              zh = "record()：从现在起记录每一条输入；record() 把它们写入 %s" },
   record_nul = { en = "bad argument #1 to 'record' (a file name without NUL bytes expected)",
                  zh = "bad argument #1 to 'record' (需要不含 NUL 字节的文件名)" },
   record_kind = { en = "bad argument #1 to 'record' (a file name ending in .json expected)",
                   zh = "bad argument #1 to 'record' (需要以 .json 结尾的文件名)" },
   not_recording = { en = "record: nothing is being recorded (record(\"file.json\") starts)",
-                    zh = "record：现在没有在记录（record(\"file.json\") 开始记录）" },
+                    zh = "record()：现在没有在记录（record(\"file.json\") 开始记录）" },
   record_failed = { en = "record: cannot write %s; still recording: record(\"other.json\") to choose another file, then record()",
-                    zh = "record：无法写入 %s；仍在记录：用 record(\"other.json\") 换一个文件，再调用 record()" },
+                    zh = "record()：无法写入 %s；仍在记录：用 record(\"other.json\") 换一个文件，再调用 record()" },
 }
 local say = u.messages("export", messages)
 

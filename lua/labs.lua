@@ -152,6 +152,7 @@ local messages = {
   no_lab_call = { en = "lab %s never calls lab{...} with a table", zh = "实验 %s 没有用一个表调用 lab{...}" },
   no_steps = { en = "lab %s has no step{...}", zh = "实验 %s 没有 step{...}" },
   in_lab = { en = "lab %s", zh = "实验 %s" },
+  in_ask = { en = "%s, ask", zh = "%s，ask" },
 }
 
 local say = u.messages("labs", messages)
@@ -395,7 +396,7 @@ local function validate(definition)
     check_fields(where, step, step_fields)
     local ask = step.ask
     if ask then
-      check_fields(where .. ", ask", ask, ask_fields)
+      check_fields(say("in_ask", where), ask, ask_fields)
       if not (ask.question or ask.predict or ask.goal) then error(say("ask_needs", where), 0) end
       if ask.predict and not ask.measure then error(say("needs_measure", where), 0) end
       if ask.goal and not ask.check then error(say("needs_check", where), 0) end

@@ -8,14 +8,14 @@ local fmt = u.fmt
 local WIDTH, HEIGHT = 760, 460
 local LEFT, RIGHT, TOP, BOTTOM = 80, 190, 50, 60
 local messages = {
-  no_temporary = { en = "plot: cannot make a temporary file: %s", zh = "plot：无法创建临时文件：%s" },
-  cannot_write = { en = "plot: cannot write %s", zh = "plot：无法写入 %s" },
+  no_temporary = { en = "plot: cannot make a temporary file: %s", zh = "plot()：无法创建临时文件：%s" },
+  cannot_write = { en = "plot: cannot write %s", zh = "plot()：无法写入 %s" },
   exit_status = { en = "exit status %d", zh = "退出状态 %d" },
-  gnuplot_failed = { en = "plot: gnuplot could not draw %s (%s)", zh = "plot：gnuplot 无法画出 %s（%s）" },
+  gnuplot_failed = { en = "plot: gnuplot could not draw %s (%s)", zh = "plot()：gnuplot 无法画出 %s（%s）" },
   empty = { en = "empty", zh = "空的" },
-  no_image = { en = "plot: gnuplot wrote no image for %s (%s)", zh = "plot：gnuplot 没有为 %s 写出图像（%s）" },
+  no_image = { en = "plot: gnuplot wrote no image for %s (%s)", zh = "plot()：gnuplot 没有为 %s 写出图像（%s）" },
   no_gnuplot = { en = "plot: a PNG needs gnuplot (apt-get install gnuplot-nox); an .svg file needs nothing",
-                 zh = "plot：PNG 需要 gnuplot（apt-get install gnuplot-nox）；.svg 文件什么都不需要" },
+                 zh = "plot()：PNG 需要 gnuplot（apt-get install gnuplot-nox）；.svg 文件什么都不需要" },
   name_the_file = { en = "; to name the file: plot(results, {file = \"%s\"})", zh = "；要指定文件名：plot(results, {file = \"%s\"})" },
   options_expected = { en = "bad argument #2 to 'plot' (table of options expected, got %s%s)",
                        zh = "bad argument #2 to 'plot' (需要选项表，得到 %s%s)" },

@@ -223,6 +223,8 @@ local messages = {
                      zh = "bad argument #1 to 'help' (需要主题名，得到 %s)" },
   unknown_topic = { en = "bad argument #1 to 'help' (unknown topic %s; topics: %s)",
                     zh = "bad argument #1 to 'help' (没有主题 %s；主题有：%s)" },
+  topic_name = { en = "%s", zh = "'%s'" },
+  list_separator = { en = ", ", zh = "、" },
 }
 local say = messages_of("prelude", messages)
 
@@ -845,7 +847,7 @@ warplab 展示 GPU 的内存访问模式如何变成内存流量。
   compare(a, b)、plot(rs, {file="out.svg"})、export(rs, "out.csv")、record("session.json")
   :labs、:lab tour               实验：其中的问题用你自己的运行结果来检查
   help("launch")                 某个主题的更多内容，主题有 "launch"、"result"、"show"、"kernels"、"device"、"counters"、"config"、"commands"
-Tab 键补全名字，包括 launch(" 里的内核名。]] }
+Tab 键补全名字，包括 launch() 引号里的内核名。]] }
 messages_of("help()", { overview = overview })
 
 -- help([topic]): an overview, or one topic.
@@ -857,7 +859,8 @@ function help(topic)
     local names = {}
     for name in pairs(topics) do names[#names + 1] = name end
     table.sort(names)
-    error(say("unknown_topic", quote(topic), table.concat(names, ", ")), 2)
+    for i, name in ipairs(names) do names[i] = say("topic_name", name) end
+    error(say("unknown_topic", quote(topic), table.concat(names, say("list_separator"))), 2)
   end
   print(text_in(text))
 end
