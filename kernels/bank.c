@@ -22,16 +22,16 @@ static const struct param_decl bank_params[] = {
       "网格中的线程数（每个参与读取的线程做 7 次共享内存读取）" },
     { "block", PARAM_INT, 1024, 256, 1024, NULL, NULL, 32,
       "threads per block; they share the filling of the block's tile, at most 8 16-byte stores each (so at least 256)",
-      "每个线程块的线程数；它们分担本块数据块的填充，每个线程最多 8 次 16 字节存储（因此至少 256）" },
+      "每个线程块的线程数；它们分担本块共享数组的填充，每个线程最多 8 次 16 字节写入（因此至少 256）" },
     { "stride", PARAM_INT, 1, 0, 64, NULL, NULL, 0,
       "elements between the reads of neighbouring lanes (0: all lanes read one element, a broadcast)",
-      "相邻 lane 读取位置之间相隔的元素个数（0：所有 lane 读同一个元素，即广播）" },
+      "相邻线程读取位置之间相隔的元素个数（0：所有线程读同一个元素，即广播）" },
     { "bytes", PARAM_INT, 4, 4, 16, element_sizes, NULL, 0,
       "bytes per element: 4 (one bank word), 8 (two) or 16 (four)",
-      "每个元素的字节数：4（一个 bank 字）、8（两个）或 16（四个）" },
+      "每个元素的字节数：4（一个存储体字）、8（两个）或 16（四个）" },
     { "lanes", PARAM_INT, 32, 1, 32, NULL, NULL, 0,
       "lanes of each warp that read (lanes 0 to lanes-1; the others stay idle)",
-      "每个 warp 中参与读取的 lane 数（第 0 到 lanes-1 个；其余空闲）" },
+      "每个 warp 中参与读取的线程数（第 0 到 lanes-1 个；其余空闲）" },
 };
 
 static const struct buffer_decl bank_buffers[] = {
@@ -134,9 +134,9 @@ const struct family family_bank = {
     .summary = "shared-memory reads with a lane stride: 1- to 32-way bank conflicts",
     .teaches = "lanes that read different words of the same bank wait for one another: a 4-byte stride s costs "
                "gcd(s, 32) wavefronts, an odd stride (a padded tile) costs one, and a broadcast is free",
-    .summary_zh = "按 lane 步长读取共享内存：1 到 32 路 bank 冲突",
-    .teaches_zh = "读同一 bank 不同字的 lane 必须互相等待：4 字节元素步长为 s 时需要 gcd(s, 32) 个 wavefront，"
-                  "奇数步长（加填充的数据块）只需一个，广播不产生冲突",
+    .summary_zh = "按线程步长读取共享内存：1 到 32 路存储体冲突",
+    .teaches_zh = "读同一存储体不同字的线程必须互相等待：4 字节元素步长为 s 时需要 gcd(s, 32) 个 wavefront，"
+                  "奇数步长（加了填充的共享数组）只需一个，广播不产生存储体冲突",
     .params = bank_params,
     .param_count = COUNT_OF(bank_params),
     .buffers = bank_buffers,

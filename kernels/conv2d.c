@@ -32,13 +32,13 @@ static const struct param_decl conv2d_params[] = {
       "image height in pixels (rows)", "图像高度（像素数，行数）" },
     { "variant", PARAM_CHOICE, CONV2D_NAIVE, 0, 0, NULL, conv2d_variants, 0,
       "\"naive\" reads every neighbour from global memory; \"tiled\" copies the block's tile and its halo into shared memory first",
-      "\"naive\" 每个邻居都从全局内存读取；\"tiled\" 先把线程块的 tile 及其 halo 复制到共享内存" },
+      "\"naive\" 每个邻居都从全局内存读取；\"tiled\" 先把线程块的分块及其边缘区复制到共享内存" },
     { "tile", PARAM_INT, 16, 8, 32, conv2d_tiles, NULL, 0,
       "block side: tile x tile threads, one output pixel each",
       "线程块边长：tile x tile 个线程，每个线程计算一个输出像素" },
     { "radius", PARAM_INT, 2, 1, CONV2D_MAX_RADIUS, NULL, NULL, 0,
       "filter radius r: (2r+1) x (2r+1) taps, a halo of r pixels",
-      "滤波器半径 r：(2r+1) x (2r+1) 个系数，halo 宽 r 个像素" },
+      "滤波器半径 r：(2r+1) x (2r+1) 个系数，边缘区宽 r 个像素" },
 };
 
 static const struct buffer_decl conv2d_buffers[] = {
@@ -222,8 +222,8 @@ const struct family family_conv2d = {
     .name = "conv2d",
     .summary = "a (2r+1)^2 filter over an image: neighbours from global memory, or a tile with its halo in shared memory",
     .teaches = "a shared-memory tile with a halo turns (2r+1)^2 global loads per pixel into about one, at the cost of the halo's extra copies",
-    .summary_zh = "对图像做 (2r+1)^2 的卷积：邻居直接从全局内存读取，或先把带 halo 的 tile 放进共享内存",
-    .teaches_zh = "带 halo 的共享内存 tile 把每个像素 (2r+1)^2 次全局读取减少到约一次，代价是 halo 的额外复制",
+    .summary_zh = "对图像做 (2r+1)^2 的卷积：邻居直接从全局内存读取，或先把带边缘区的分块放进共享内存",
+    .teaches_zh = "共享内存中带边缘区的分块把每个像素 (2r+1)^2 次全局读取减少到约一次，代价是边缘区的额外复制",
     .params = conv2d_params,
     .param_count = COUNT_OF(conv2d_params),
     .buffers = conv2d_buffers,

@@ -143,7 +143,7 @@ const struct family family_gather = {
     .teaches = "scattered indices cost a sector per lane; the narrower the range a warp's indices fall in, "
                "the closer a gather comes to a coalesced copy, whatever their order within the warp",
     .summary_zh = "out[i] = in[idx[i]]：每个线程从自己的下标指向的位置读取",
-    .teaches_zh = "分散的下标让每个线程各占一个扇区；一个 warp 的下标落在越窄的范围内，gather 就越接近合并的复制，"
+    .teaches_zh = "分散的下标让每个线程各占一个扇区；一个 warp 的下标落在越窄的范围内，间接读取就越接近合并访问的复制，"
                   "与下标在 warp 内的顺序无关",
     .params = gather_params,
     .param_count = COUNT_OF(gather_params),

@@ -214,7 +214,7 @@ const struct family family_spmv = {
                "row reads them coalesced, and either way x[col[j]] is a gather the matrix's structure decides",
     .summary_zh = "y = A·x，A 为 CSR 格式：每行一个线程（scalar）或每行一个 warp（vector）",
     .teaches_zh = "每行一个线程时，相邻线程读取 col[] 和 val[] 相隔整整一行；每行一个 warp 时读取是合并的；"
-                  "而 x[col[j]] 无论哪种都是由矩阵结构决定的 gather",
+                  "而 x[col[j]] 无论哪种都是由矩阵结构决定的间接读取",
     .params = spmv_params,
     .param_count = COUNT_OF(spmv_params),
     .buffers = spmv_buffers,

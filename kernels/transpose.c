@@ -126,8 +126,8 @@ const struct family family_transpose = {
                "a tile column from few banks (32-way at tile 32), which one float of padding per row removes when a "
                "warp is one tile row (tile 32)",
     .summary_zh = "out = in 的转置：朴素实现，或经共享内存分块（不填充或填充）",
-    .teaches_zh = "朴素转置的写入每个线程各占一个扇区；共享内存分块让读写都合并，但按列读分块时集中在少数几个 bank 上"
-                  "（tile 为 32 时是 32 路冲突）；当一个 warp 恰好是分块的一行（tile 为 32）时，每行填充一个 float 即可消除冲突",
+    .teaches_zh = "朴素转置的写入每个线程各占一个扇区；共享内存分块让读写都合并，但按列读分块时集中在少数几个存储体上"
+                  "（tile 为 32 时是 32 路存储体冲突）；当一个 warp 恰好是分块的一行（tile 为 32）时，每行填充一个 float 即可消除存储体冲突",
     .params = transpose_params,
     .param_count = COUNT_OF(transpose_params),
     .buffers = transpose_buffers,

@@ -83,13 +83,13 @@ const char *push_quoted(lua_State *L, int idx, char mark)
         }
     } else if (type == LUA_TBOOLEAN || type == LUA_TNIL || type == LUA_TNONE) {
         lua_pushstring(L, type == LUA_TBOOLEAN ? (lua_toboolean(L, idx) ? "true" : "false")
-                          : type == LUA_TNIL ? "nil" : "no value");
+                          : type_text(type == LUA_TNIL ? "nil" : "no value"));
     } else {
         int name = luaL_getmetafield(L, idx, "__name");
         if (name != LUA_TSTRING) {
             if (name != LUA_TNIL)
                 lua_pop(L, 1);
-            lua_pushstring(L, luaL_typename(L, idx));
+            lua_pushstring(L, TYPE_TEXT(L, idx));
         }
     }
     return lua_tostring(L, -1);
@@ -186,7 +186,7 @@ static void read_shape(lua_State *L, int arg, const struct param_decl *d, int i,
         lua_pop(L, 1);
     }
     if (!ok) {
-        lua_pushfstring(L, SAY("'%s' must be a block shape such as {32, 8}, got %s", "'%s' 必须是线程块形状，例如 {32, 8}，实际为 %s"), d->name, luaL_typename(L, -1));
+        lua_pushfstring(L, SAY("'%s' must be a block shape such as {32, 8}, got %s", "'%s' 必须是线程块形状，例如 {32, 8}，实际为 %s"), d->name, TYPE_TEXT(L, -1));
         luaL_argerror(L, arg, lua_tostring(L, -1));
     }
     if (param_check_shape(d, xy[0], xy[1], why, sizeof why))
@@ -206,7 +206,7 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
         param_describe(d, allowed, sizeof allowed);
         if (index < 0) {
             lua_pushfstring(L, SAY("'%s' must be %s, got %s", "'%s' 必须是 %s，实际为 %s"), d->name, allowed,
-                            lua_type(L, -1) == LUA_TSTRING ? push_quoted(L, -1, '"') : luaL_typename(L, -1));
+                            lua_type(L, -1) == LUA_TSTRING ? push_quoted(L, -1, '"') : TYPE_TEXT(L, -1));
             luaL_argerror(L, arg, lua_tostring(L, -1));
         }
         p->v[i] = index;
@@ -220,7 +220,7 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
     lua_Integer value = lua_tointegerx(L, -1, &is_integer);
     if (!is_integer || lua_type(L, -1) != LUA_TNUMBER) {
         const char *got = lua_type(L, -1) == LUA_TNUMBER
-                              ? lua_pushfstring(L, "%s", lua_tostring(L, -1)) : luaL_typename(L, -1);
+                              ? lua_pushfstring(L, "%s", lua_tostring(L, -1)) : TYPE_TEXT(L, -1);
         lua_pushfstring(L, SAY("'%s' must be an integer, got %s", "'%s' 必须是整数，实际为 %s"), d->name, got);
         luaL_argerror(L, arg, lua_tostring(L, -1));
     }

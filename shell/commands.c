@@ -62,7 +62,7 @@ static enum command_outcome lab_call(const char *function, const char *args)
 static enum command_outcome command_lab(const char *args)
 {
     if (!*args) {
-        out_printf(SAY("usage: :lab NAME (:labs lists them)\n", "用法：:lab NAME（:labs 列出所有实验）\n"));
+        out_printf(SAY("usage: :lab NAME (:labs lists them)\n", "用法：:lab 实验名（:labs 列出所有实验）\n"));
         return COMMAND_DONE;
     }
     return lab_call("open", args);
@@ -92,17 +92,17 @@ static enum command_outcome command_quit(const char *args)
 }
 
 static const struct colon_command commands[] = {
-    { ":help", "[topic]  commands and the API overview, or one topic", "[topic]  命令和 API 概览，或单个主题", command_help },
+    { ":help", "[topic]  commands and the API overview, or one topic", "[主题]  命令和接口概览，或单个主题", command_help },
     { ":kernels", "kernel families and what each shows", "内核族及各自展示的内容", command_kernels },
     { ":labs", "the labs, with your progress", "实验列表及你的进度", command_labs },
-    { ":lab", "NAME  open a lab where you left it", "NAME  打开实验，从上次离开的地方继续", command_lab },
+    { ":lab", "NAME  open a lab where you left it", "实验名  打开实验，从上次离开的地方继续", command_lab },
     { ":next", "the lab's next step", "实验的下一步", command_next },
     { ":back", "the step before", "上一步", command_back },
     { ":hint", "the next hint for this step", "本步的下一条提示", command_hint },
-    { ":answer", "VALUE  answer this step's question", "VALUE  回答本步的问题", command_answer },
+    { ":answer", "VALUE  answer this step's question", "答案  回答本步的问题", command_answer },
     { ":run", "run this step's experiment as it is", "按原样运行本步的实验代码", command_run_step },
     { ":where", "which lab and step you are at", "你所在的实验和步", command_where },
-    { ":reset", "[NAME]  forget your progress in a lab", "[NAME]  清除某个实验的进度", command_reset },
+    { ":reset", "[NAME]  forget your progress in a lab", "[实验名]  清除某个实验的进度", command_reset },
     { ":quit", "leave warplab (Ctrl-D does too)", "退出 warplab（Ctrl-D 也可以）", command_quit },
     { NULL, NULL, NULL, NULL },
 };

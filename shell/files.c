@@ -288,7 +288,8 @@ static char **check_argv(lua_State *L)
     for (lua_Integer i = 1; i <= count; i++) {
         size_t length;
         if (lua_rawgeti(L, 1, i) != LUA_TSTRING)
-            luaL_argerror(L, 1, lua_pushfstring(L, SAY("item %d is a %s, a string expected", "第 %d 项是 %s，需要字符串"), (int)i, luaL_typename(L, -1)));
+            luaL_argerror(L, 1, lua_pushfstring(L, SAY("item %d is a %s, a string expected", "第 %d 项是 %s，需要字符串"), (int)i,
+                                                TYPE_TEXT(L, -1)));
         argv[i - 1] = (char *)lua_tolstring(L, -1, &length);   /* the list keeps the string alive */
         if (strlen(argv[i - 1]) != length)
             luaL_argerror(L, 1, lua_pushfstring(L, SAY("item %d contains a NUL byte", "第 %d 项含有 NUL 字节"), (int)i));
@@ -323,7 +324,7 @@ static void check_redirections(lua_State *L, const char *files[REDIRECTIONS])
             files[i] = lua_tostring(L, -1);
         else if (type != LUA_TNIL)
             luaL_argerror(L, 2, lua_pushfstring(L, SAY("%s must be a file name, got %s", "%s 必须是文件名，实际为 %s"), redirections[i].option,
-                                                luaL_typename(L, -1)));
+                                                TYPE_TEXT(L, -1)));
         lua_pop(L, 1);
     }
 }

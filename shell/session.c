@@ -141,6 +141,45 @@ int session_run(const char *code, const char *chunk_name, int nresults)
 
 #define GSUB_KEY "warplab.gsub"   /* string.gsub as the shell found it, for translate_error */
 
+/* Lua's type names and what Chinese messages call them. */
+static const struct {
+    const char *type, *zh;
+} types_zh[] = {
+    { "nil", "空值" },        { "no value", "无值" },   { "boolean", "布尔值" }, { "number", "数字" },
+    { "string", "字符串" },   { "table", "表" },        { "function", "函数" },  { "userdata", "用户数据" },
+    { "thread", "协程" },
+};
+
+const char *type_text(const char *type)
+{
+    for (size_t i = 0; session.lang[0] == 'z' && i < sizeof types_zh / sizeof types_zh[0]; i++)
+        if (strcmp(type, types_zh[i].type) == 0)
+            return types_zh[i].zh;
+    return type;
+}
+
+/* Keeps string.gsub for translate_error, where no script can change it. */
+static void keep_translation_tools(lua_State *L)
+{
+    lua_getglobal(L, "string");
+    lua_getfield(L, -1, "gsub");
+    lua_setfield(L, LUA_REGISTRYINDEX, GSUB_KEY);
+    lua_pop(L, 1);
+}
+
+/* gsub's replacement for a marked name: its Chinese, or the name itself,
+   after a space when it is ASCII (a metatable's __name), as Chinese text sets
+   off a code word. */
+static int marked_name(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1), *text = type_text(name);
+    if (text == name && (unsigned char)name[0] < 0x80)
+        lua_pushfstring(L, " %s", name);
+    else
+        lua_pushstring(L, text);
+    return 1;
+}
+
 /* Lua's own English in error messages (lauxlib's argument errors, runtime
    and syntax errors), as patterns, and the Chinese shown for it under zh: the
    captures keep names, numbers and positions. In order: the argument-error
@@ -150,17 +189,17 @@ static const struct {
 } lua_errors_zh[] = {
     { "bad argument #(%d+) to '([^']*)' %(([^\n]*)%)", "第 %1 个参数错误（%2）：%3" },
     { "bad argument #(%d+) to '([^']*)'", "第 %1 个参数错误（%2）" },
-    { "：([^\n]-) expected, got ([^\n]+)", "：应为 %1，实际为 %2" },
+    { "：([^\n]-) expected, got ([^\n]+)", "：应为\001%1\002，实际为\001%2\002" },
     { "：value expected", "：缺少参数值" },
     { "number has no integer representation", "数值没有整数表示" },
-    { "attempt to call a (%S+) value", "试图调用 %1 值" },
-    { "attempt to index a (%S+) value", "试图索引 %1 值" },
-    { "attempt to perform arithmetic on a (%S+) value", "试图对 %1 值做算术运算" },
-    { "attempt to perform bitwise operation on a (%S+) value", "试图对 %1 值做位运算" },
-    { "attempt to concatenate a (%S+) value", "试图连接 %1 值" },
-    { "attempt to get length of a (%S+) value", "试图取 %1 值的长度" },
-    { "attempt to compare two (%S+) values", "试图比较两个 %1 值" },
-    { "attempt to compare (%S+) with (%S+)", "试图比较 %1 与 %2" },
+    { "attempt to call a (%S+) value", "试图调用\001%1\002" },
+    { "attempt to index a (%S+) value", "试图索引\001%1\002" },
+    { "attempt to perform arithmetic on a (%S+) value", "试图对\001%1\002做算术运算" },
+    { "attempt to perform bitwise operation on a (%S+) value", "试图对\001%1\002做位运算" },
+    { "attempt to concatenate a (%S+) value", "试图连接\001%1\002" },
+    { "attempt to get length of a (%S+) value", "试图取\001%1\002的长度" },
+    { "attempt to compare two (%S+) values", "试图比较两个\001%1\002" },
+    { "attempt to compare (%S+) with (%S+)", "试图比较\001%1\002与\001%2\002" },
     { " %(global '([^'\n]*)'%)", "（全局变量 '%1'）" },
     { " %(local '([^'\n]*)'%)", "（局部变量 '%1'）" },
     { " %(field '([^'\n]*)'%)", "（字段 '%1'）" },
@@ -169,6 +208,10 @@ static const struct {
     { " %(constant '([^'\n]*)'%)", "（常量 '%1'）" },
     { "stack overflow", "栈溢出" },
     { "not enough memory", "内存不足" },
+    { "'([^'\n]+)' expected %(to close '([^'\n]+)' at line (%d+)%) near <eof>",
+      "代码结束时仍缺少 '%1'（与第 %3 行的 '%2' 配对）" },
+    { "unexpected symbol near <eof>", "代码意外结束" },
+    { "([^%s:]+) expected near <eof>", "代码结束时仍缺少 %1" },
     { "'([^'\n]+)' expected %(to close '([^'\n]+)' at line (%d+)%) near ([^\n]+)",
       "%4 附近缺少 '%1'（与第 %3 行的 '%2' 配对）" },
     { "unexpected symbol near ([^\n]+)", "%1 附近有意外的符号" },
@@ -188,22 +231,38 @@ static const char *not_a_string(void)
     return SAY("(error object is not a string)", "（错误对象不是字符串）");
 }
 
+/* string.gsub(message on top of the stack, pattern, the value at replacement):
+   the message replaced by the result, or left as it was if gsub fails. */
+static void replace_all(lua_State *L, const char *pattern, int replacement)
+{
+    replacement = lua_absindex(L, replacement);
+    lua_getfield(L, LUA_REGISTRYINDEX, GSUB_KEY);
+    lua_pushvalue(L, -2);
+    lua_pushstring(L, pattern);
+    lua_pushvalue(L, replacement);
+    if (lua_pcall(L, 3, 1, 0) == LUA_OK)
+        lua_replace(L, -2);
+    else
+        lua_pop(L, 1);
+}
+
 /* Under zh, rewrites the message on top of the stack through lua_errors_zh
-   (see there); in English it stays as Lua wrote it. */
+   (see there), then the type names they marked (\1type\2) through marked_name;
+   in English it stays as Lua wrote it. */
 static void translate_error(lua_State *L)
 {
     if (session.lang[0] != 'z' || !lua_isstring(L, -1))
         return;
     for (size_t i = 0; i < sizeof lua_errors_zh / sizeof lua_errors_zh[0]; i++) {
-        lua_getfield(L, LUA_REGISTRYINDEX, GSUB_KEY);
-        lua_pushvalue(L, -2);
-        lua_pushstring(L, lua_errors_zh[i].pattern);
         lua_pushstring(L, lua_errors_zh[i].zh);
-        if (lua_pcall(L, 3, 1, 0) == LUA_OK)
-            lua_replace(L, -2);
-        else
-            lua_pop(L, 1);
+        lua_insert(L, -2);
+        replace_all(L, lua_errors_zh[i].pattern, -2);
+        lua_remove(L, -2);
     }
+    lua_pushcfunction(L, marked_name);
+    lua_insert(L, -2);
+    replace_all(L, "\001([^\002]*)\002", -2);
+    lua_remove(L, -2);
 }
 
 /* core.error_text(message): the message as the prompt shows it (Chinese
@@ -374,10 +433,7 @@ int session_open(int force_sim, int ordinal, const struct device_profile *profil
     }
     lua_atpanic(session.L, on_panic);
     luaL_openlibs(session.L);
-    lua_getglobal(session.L, "string");
-    lua_getfield(session.L, -1, "gsub");
-    lua_setfield(session.L, LUA_REGISTRYINDEX, GSUB_KEY);
-    lua_pop(session.L, 1);
+    keep_translation_tools(session.L);
     session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1 };
     session.backend = backend_choose(force_sim, ordinal, &session.device,
                                      session.backend_notice, sizeof session.backend_notice);

@@ -29,6 +29,12 @@ extern struct session session;
    compiler then checks a printf format in each against the arguments. */
 #define SAY(en, zh) (session.lang[0] == 'z' ? (zh) : (en))
 
+/* A Lua type name ("nil", "table", "no value"...) as a message in the session's
+   language shows it. */
+const char *type_text(const char *type);
+/* The same for the value at idx (luaL_typename). */
+#define TYPE_TEXT(L, idx) type_text(luaL_typename((L), (idx)))
+
 /* Creates the Lua state, opens the backend, loads the prelude. 0 on success. */
 /* profile: NULL for the default (the GPU's own, or the H200 on the sim backend). */
 int session_open(int force_sim, int ordinal, const struct device_profile *profile);
