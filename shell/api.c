@@ -835,10 +835,14 @@ static int core_format(lua_State *L)
     return 1;
 }
 
-/* core.lang(): "en" or "zh". */
+/* core.lang([lang]): "en" or "zh"; with lang, the session speaks it from now
+   on (for tests of both languages in one run) and the one before is returned. */
 static int core_lang(lua_State *L)
 {
+    static const char *const languages[] = { "en", "zh", NULL };
     lua_pushstring(L, session.lang[0] ? session.lang : "en");
+    if (!lua_isnoneornil(L, 1))
+        snprintf(session.lang, sizeof session.lang, "%s", languages[luaL_checkoption(L, 1, NULL, languages)]);
     return 1;
 }
 

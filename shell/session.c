@@ -51,7 +51,7 @@ static const char *frame_kind(const char *namewhat)
 {
     static const struct { const char *namewhat, *en, *zh; } kinds[] = {
         { "global", "function", "函数" }, { "local", "local", "局部函数" }, { "method", "method", "方法" },
-        { "field", "field", "字段" },     { "upvalue", "upvalue", "上值" },
+        { "field", "field", "字段" },     { "upvalue", "upvalue", "上值函数" },
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(namewhat, kinds[i].namewhat) == 0)
@@ -215,6 +215,9 @@ static const struct {
     { "'([^'\n]+)' expected %(to close '([^'\n]+)' at line (%d+)%) near ([^\n]+)",
       "%4 附近缺少 '%1'（与第 %3 行的 '%2' 配对）" },
     { "unexpected symbol near ([^\n]+)", "%1 附近有意外的符号" },
+    { "unfinished string near <eof>", "字符串到代码结束时仍未结束" },
+    { "unfinished long string near <eof>", "长字符串到代码结束时仍未结束" },
+    { "unfinished long comment near <eof>", "长注释到代码结束时仍未结束" },
     { "unfinished long string near ([^\n]+)", "%1 附近有未结束的长字符串" },
     { "unfinished long comment near ([^\n]+)", "%1 附近有未结束的长注释" },
     { "unfinished string near ([^\n]+)", "%1 附近有未结束的字符串" },
@@ -222,6 +225,13 @@ static const struct {
     { "([^%s:]+) expected near ([^\n]+)", "%2 附近缺少 %1" },
     { "stack traceback:", "调用栈：" },
     { "in main chunk", "在主代码块中" },
+    { ": in function <([^>\n]+)>", ": 在函数 <%1> 中" },
+    { ": in function '([^'\n]+)'", ": 在函数 '%1' 中" },
+    { ": in local '([^'\n]+)'", ": 在局部函数 '%1' 中" },
+    { ": in method '([^'\n]+)'", ": 在方法 '%1' 中" },
+    { ": in field '([^'\n]+)'", ": 在字段 '%1' 中" },
+    { ": in upvalue '([^'\n]+)'", ": 在上值函数 '%1' 中" },
+    { ": in %?", ": 在 ? 中" },
     { "interrupted!", "已中断！" },
 };
 

@@ -37,6 +37,15 @@ check "an unknown option exits 2" 2 "unknown option '--bogus'" "$warplab" --bogu
 check "-e without code exits 2" 2 "-e expects Lua code" "$warplab" -e
 check "--device without a number exits 2" 2 "--device expects a GPU number" "$warplab" --device x
 check "--sim forces the model" 0 "^sim$" "$warplab" --sim -e 'print(device().backend)'
+# Under --lang zh (or a Chinese LANG) the command line speaks Chinese, its usage errors too.
+check "--lang zh --help is in Chinese" 0 "^用法：warplab \[选项\]" "$warplab" --lang zh --help
+check "... and names every option" 0 "--answers FILE   与 --lab 同用" "$warplab" --lang zh --help
+check "an unknown option under --lang zh exits 2 in Chinese" 2 "未知选项 '--bogus'" "$warplab" --lang zh --bogus
+check "... even when --lang comes after it" 2 "请试试 'warplab --help'。" "$warplab" --bogus --lang zh
+check "LANG=zh_CN.UTF-8 is enough" 2 "--device 需要一个 GPU 编号，实际为 'x'" env LANG=zh_CN.UTF-8 LC_ALL= LC_MESSAGES= "$warplab" --device x
+check "the sim-backend notice in Chinese" 0 "改用访问模型（sim 后端）" "$warplab" --lang zh --device 99 -e 'x = 1'
+check "a script's error in Chinese" 1 "第 1 个参数错误（launch）：未知内核 'nope'" "$warplab" --sim --lang zh -e 'launch("nope")'
+check "--list in Chinese" 0 "strided       out\[i\] = in\[i\*stride\]：" "$warplab" --lang zh --list
 # Scripts that cannot be read, or are not text, run nothing and exit 1 with the reason.
 check "a directory as the script exits 1 and says why" 1 "cannot read $tmp: Is a directory" "$warplab" --sim "$tmp"
 printf 'print("unreadable")\n' > "$tmp/unreadable.lua"; chmod 000 "$tmp/unreadable.lua"

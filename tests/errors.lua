@@ -121,6 +121,56 @@ local inside = prompt_error(misuse)
 t.ok(inside:find("traceback:", 1, true) and inside:find("errors.lua:%d+: in") and not inside:find("sweep:%d"),
   "an API misuse inside the student's function: a traceback of their frames only")
 
+-- Under --lang zh the shell words every error in Chinese as it shows it:
+-- lauxlib's "bad argument" frame, Lua's runtime and syntax errors, the
+-- traceback, and the C side's own messages; names and positions stay.
+-- core.lang switches this run's language, as --lang zh would have set it.
+local function chunk_error(code)   -- a chunk typed at the prompt, failing to load or to run
+  local chunk, message = load(code, "=stdin")
+  if not chunk then return core.error_text(message) end
+  return prompt_error(chunk)
+end
+local function printed(fn, ...)
+  core.capture(true)
+  fn(...)
+  return core.capture(false)
+end
+local function has_all(text, texts, name)
+  local passed = true
+  for _, expected in ipairs(texts) do passed = passed and text:find(expected, 1, true) ~= nil end
+  t.ok(passed, name)
+  if not passed then print("#   text: " .. text:gsub("\n", "\n#   ")) end
+end
+core.lang("zh")
+clean_line(prompt_error(launch, "strided", {strid = 4, n = 1024}),
+  {"第 2 个参数错误（launch）：未知参数 'strid'（内核 'strided'）；你是不是想用 'stride'？", "可用参数：n, block, stride"},
+  "zh: an unknown parameter, lauxlib's frame in Chinese")
+clean_line(prompt_error(launch, "strided", {stride = 0, n = 1024}), {"'stride' 必须是 从 1 到 1024 的整数，实际为 0"},
+  "zh: a parameter out of range")
+clean_line(prompt_error(launch, "copy", 4), {"第 2 个参数错误（launch）：应为参数表，实际为数字"},
+  "zh: lauxlib's 'expected, got' with the type in Chinese")
+clean_line(chunk_error("lanch('copy')"), {"stdin:1: 试图调用空值（全局变量 'lanch'）"}, "zh: calling a nil global")
+clean_line(chunk_error("local r = nil; return r.load"), {"stdin:1: 试图索引空值（局部变量 'r'）"}, "zh: indexing nil")
+clean_line(chunk_error("return 1 + {}"), {"stdin:1: 试图对表做算术运算"}, "zh: arithmetic on a table")
+clean_line(chunk_error("return 1 < 'x'"), {"stdin:1: 试图比较数字与字符串"}, "zh: comparing a number with a string")
+clean_line(chunk_error("return 'a' .. {}"), {"stdin:1: 试图连接表"}, "zh: concatenating a table")
+clean_line(chunk_error("x = = 1"), {"stdin:1: '=' 附近有意外的符号"}, "zh: an unexpected symbol")
+clean_line(chunk_error("function f()\n  x = 1"), {"stdin:2: 代码结束时仍缺少 'end'（与第 1 行的 'function' 配对）"},
+  "zh: a missing end names the line it closes")
+clean_line(chunk_error("print(\"abc)"), {"stdin:1: 字符串到代码结束时仍未结束"}, "zh: an unfinished string")
+clean_line(core.error_text("stdin:1: interrupted!"), {"stdin:1: 已中断！"}, "zh: interrupted!")
+local own_zh = prompt_error(mine)
+t.ok(own_zh:find("调用栈：", 1, true) and own_zh:find("errors.lua:%d+: 在") and not own_zh:find("traceback"),
+  "zh: the traceback's header and frames in Chinese")
+has_all(printed(explain, "sectors_per_request"),
+  {"sectors_per_request：每个 warp 请求访问的扇区数", "判断合并访问时", "Nsight Compute：l1tex__"}, "zh: explain() of a term")
+has_all(printed(explain), {"explain(term) 能解释：sectors_per_request, ideal"}, "zh: explain()'s list of terms")
+has_all(printed(core.command, ":zz"), {"错误：未知命令 ':zz'（命令： :help"}, "zh: an unknown colon command")
+has_all(printed(core.command, ":lab"), {"用法：:lab 实验名"}, "zh: a colon command's usage")
+core.lang("en")
+clean_line(chunk_error("lanch('copy')"), {"stdin:1: attempt to call a nil value (global 'lanch')"},
+  "back in English, Lua's own words are left as they were")
+
 -- After all that the session still works.
 t.is(launch("copy", {n = 1024}).load.sectors_per_request, 4.0, "launches still work after errors")
 t.done()
