@@ -16,7 +16,6 @@ local messages = {
   value_expected = { en = "value expected", zh = "缺少值" },
   text_after = { en = "text after the value", zh = "值后面还有文字" },
   -- export()
-  got_type = { en = "got %s", zh = "得到 %s" },
   got_empty = { en = "got an empty table", zh = "得到空表" },
   item_table = { en = "item %d is a table, not a result", zh = "第 %d 项是表，不是结果" },
   item_type = { en = "item %d is a %s", zh = "第 %d 项是 %s" },
@@ -319,7 +318,7 @@ local writers = {
 -- Why value is not a result or a list of results, or nil when it is one.
 local function not_results(value)
   if getmetatable(value) == core.Result then return nil end
-  if type(value) ~= "table" then return say("got_type", type(value)) end
+  if type(value) ~= "table" then return u.say("got", type(value)) end
   if value[1] == nil then return say("got_empty") end
   for i, v in ipairs(value) do
     if getmetatable(v) ~= core.Result then

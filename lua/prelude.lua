@@ -918,6 +918,6 @@ core.util = {
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
   localized = localized, show_value = show_value, utc_now = utc_now,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
-  copy_table = copy_table, message = message, messages = messages_of, text_in = text_in,
+  copy_table = copy_table, message = message, messages = messages_of, text_in = text_in, say = say,
   wide = wide, display_width = display_width, pad = pad, plural = plural, limit_text = limit_text, device_name = device_name,
 }

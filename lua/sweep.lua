@@ -12,7 +12,6 @@ local messages = {
                   zh = "bad argument #3 to 'range' (从 %d 到 %d、步长 %d 得不到值，或超过 1024 个)" },
   pow2_bad = { en = "bad argument #2 to 'pow2' (exponents from 0 to 62, first <= last; got %d, %d)",
                zh = "bad argument #2 to 'pow2' (指数从 0 到 62，且 first <= last；得到 %d, %d)" },
-  got = { en = "got %s", zh = "得到 %s" },
   bad_kernel = { en = "its 'kernel' is %s", zh = "其 'kernel' 是 %s" },
   bad_swept = { en = "its 'swept' is %s", zh = "其 'swept' 是 %s" },
   bad_swept_item = { en = "its 'swept[%d]' is %s", zh = "其 'swept[%d]' 是 %s" },
@@ -39,7 +38,6 @@ local messages = {
   list_empty = { en = "the list for %s is empty", zh = "%s 的列表是空的" },
   list_hole = { en = "the list for %s has no value at [%d]", zh = "%s 的列表在 [%d] 处没有值" },
   bad_sweep = { en = "bad argument #%d to 'sweep' (%s)", zh = "bad argument #%d to 'sweep' (%s)" },
-  kernel_expected = { en = "kernel name expected, got %s", zh = "需要内核名，得到 %s" },
   params_expected = { en = "table of parameters expected, got %s", zh = "需要参数表，得到 %s" },
   string_names = { en = "parameter names must be strings, as in {offset = range(0, 32)}",
                    zh = "参数名必须是字符串，例如 {offset = range(0, 32)}" },
@@ -181,7 +179,7 @@ core.Results = Results
 
 -- nil when list is a results list as sweep() made it, else what is wrong, for messages.
 local function results_problem(list)
-  if getmetatable(list) ~= Results then return say("got", u.quote(list)) end
+  if getmetatable(list) ~= Results then return u.say("got", u.quote(list)) end
   local kernel, swept, y = rawget(list, "kernel"), rawget(list, "swept"), rawget(list, "y")
   if not u.family_by_name[kernel] then return say("bad_kernel", u.quote(kernel, '"')) end
   if type(swept) ~= "table" or getmetatable(swept) or rawlen(swept) < 1 or rawlen(swept) > 2 then
@@ -361,7 +359,7 @@ end
 function sweep(name, params)
   local function bad(arg, key, ...) error(say("bad_sweep", arg, say(key, ...)), 3) end
   local function bad_because(arg, why) error(say("bad_sweep", arg, why), 3) end
-  local problem = type(name) ~= "string" and say("kernel_expected", u.quote(name)) or core.kernel_problem(name)
+  local problem = type(name) ~= "string" and u.say("kernel_expected", u.quote(name)) or core.kernel_problem(name)
   if problem then bad_because(1, problem) end
   local family = u.family_by_name[name]
   if type(params) ~= "table" then bad(2, "params_expected", u.quote(params)) end
