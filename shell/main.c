@@ -49,16 +49,16 @@ static const char usage_text[] =
     "  --help           print this help and exit\n";
 
 static const char usage_text_zh[] =
-    "用法：warplab [选项] [FILE.lua [参数...]]\n"
-    "  （不带 FILE）    在终端上进入交互式 shell；从管道读入时运行 stdin 上的脚本\n"
-    "  -e CODE          运行 CODE（可重复），然后退出\n"
+    "用法：warplab [选项] [文件.lua [参数...]]\n"
+    "  （不带文件）     在终端上进入交互式环境；从管道读入时运行标准输入中的脚本\n"
+    "  -e 代码          运行这段代码（可重复），然后退出\n"
     "  --sim            即使有 GPU 也使用访问模型\n"
     "  --device N       使用第 N 块 GPU（默认值 0）\n"
-    "  --profile NAME   访问模型所描述的设备（h200、h100、a100、rtx4090、rtx4060）\n"
+    "  --profile 名称   访问模型所描述的设备（h200、h100、a100、rtx4090、rtx4060）\n"
     "  --lang en|zh     说明文字的语言（默认值：取自 LANG）\n"
     "  --format F       结果的输出格式：table（默认值）、csv 或 json\n"
-    "  --lab NAME       在提示符下打开一个实验（内置实验，或一个 .lua 文件）\n"
-    "  --answers FILE   与 --lab 同用：用这些答案批量运行实验；全部正确时退出状态为 0\n"
+    "  --lab 名称       在提示符下打开一个实验（内置实验，或一个 .lua 文件）\n"
+    "  --answers 文件   与 --lab 同用：用文件中的答案批量运行实验；全部正确时退出状态为 0\n"
     "  --save           与 --lab 和 --answers 同用：把批量运行的进度记为学生自己的进度\n"
     "  --list           列出内核族并退出\n"
     "  --version        显示版本并退出\n"

@@ -39,7 +39,7 @@ check "--device without a number exits 2" 2 "--device expects a GPU number" "$wa
 check "--sim forces the model" 0 "^sim$" "$warplab" --sim -e 'print(device().backend)'
 # Under --lang zh (or a Chinese LANG) the command line speaks Chinese, its usage errors too.
 check "--lang zh --help is in Chinese" 0 "^用法：warplab \[选项\]" "$warplab" --lang zh --help
-check "... and names every option" 0 "--answers FILE   与 --lab 同用" "$warplab" --lang zh --help
+check "... and names every option" 0 "--answers 文件   与 --lab 同用" "$warplab" --lang zh --help
 check "an unknown option under --lang zh exits 2 in Chinese" 2 "未知选项 '--bogus'" "$warplab" --lang zh --bogus
 check "... even when --lang comes after it" 2 "请试试 'warplab --help'。" "$warplab" --bogus --lang zh
 check "LANG=zh_CN.UTF-8 is enough" 2 "--device 需要一个 GPU 编号，实际为 'x'" env LANG=zh_CN.UTF-8 LC_ALL= LC_MESSAGES= "$warplab" --device x
