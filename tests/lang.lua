@@ -62,8 +62,25 @@ for _, family in ipairs(core.families()) do
   end
 end
 for _, lab in ipairs(core.lab_names()) do allowed[lab] = true end
+-- Code names: the shell's functions, the fields of a result and of device(),
+-- the options of config(), and the program's own name.
+for name, value in pairs(_G) do
+  if type(value) == "function" then allowed[name] = true end
+end
+local function allow_keys(t, depth)
+  for key, value in pairs(t) do
+    if type(key) == "string" then allowed[key] = true end
+    if type(value) == "table" and depth < 3 then allow_keys(value, depth + 1) end
+  end
+end
+allow_keys(launch("copy", { n = 1024 }), 1)
+allow_keys(device(), 1)
+allow_keys(config(), 1)
+-- (samples, correct and mismatch are fields only a GPU result has)
+for name in ("warplab samples correct mismatch"):gmatch("%S+") do allowed[name] = true end
 for word in ([[ms us ns GB MB KB kB TB KiB MiB GiB TiB
-              warplab Tab Ctrl Up Enter Esc LANG HOME
+              MHz Tab Ctrl Up Enter Esc LANG HOME
+              nil number string table boolean userdata thread
               sim gpu en zh svg png csv json txt lua md
               rtx GeForce Hopper Ampere Ada Tesla]]):gmatch("%S+") do
   allowed[word] = true
@@ -74,6 +91,10 @@ end
 local function without_code(line)
   return (line:gsub("\27%[[%d;?]*%a", " ")
               :gsub("`[^`]*`", " ")
+              :gsub("[%w_%-%.]+/[%w_%-%./]*%.%a+", " ")
+              :gsub("[~%.]?/[%w_%-%./]+", " ")
+              :gsub("[%w_%-]+%.%a+", " ")
+              :gsub("%f[%w%-]%-%-?%a[%w%-]*", " ")
               :gsub('%b""', " "):gsub("%b''", " ")
               :gsub("[%a_][%w_%.:]*%s*%b()", " ")
               :gsub("%b{}", " ")
@@ -81,18 +102,50 @@ local function without_code(line)
               :gsub("[%a_][%w_]*%s*=", " ")
               :gsub("[%a_]*[%w]*[_%.][%w_%.]*[%w_]", " ")
               :gsub(":%a+", " ")
-              :gsub("[~%.]?/[%w_%-%./]+", " ")
               :gsub("0x%x+", " "))
+end
+
+-- A line of C, such as the kernel source info() shows: an ASCII semicolon
+-- or brace (Chinese sentences use full-width punctuation), or a comment.
+local function is_c_code(line)
+  return line:find("[;{}]") or line:find("^%s*//") or line:find("^%s*/?%*") or line:find("^%s*#%a")
+end
+
+-- The English words of a token not allowed as it stands: "stencil1d" and
+-- "working-set" are names; "loads" and "sectors/request" are not.
+local function words_of(token, found)
+  if allowed[token] then return end
+  for word in token:gmatch("[A-Za-z]+") do
+    if #word > 1 and not allowed[word] then found[#found + 1] = word end
+  end
+end
+
+-- The text without the kernel sources info() and the labs show: C code.
+local function without_sources(text)
+  for _, family in ipairs(core.families()) do
+    local source = family.source or "\0"
+    local from, to = text:find(source, 1, true)
+    while from do
+      text = text:sub(1, from - 1) .. text:sub(to + 1)
+      from, to = text:find(source, 1, true)
+    end
+  end
+  return text
 end
 
 -- Every English word of text that is not allowed: a list of "word · the line".
 local function english_in(text)
   local found, seen = {}, {}
+  text = without_sources(text)
   for line in text:gmatch("[^\n]+") do
-    for word in without_code(line):gmatch("[A-Za-z]+") do
-      if #word > 1 and not allowed[word] and not seen[word] then
-        seen[word] = true
-        found[#found + 1] = word .. "  ·  " .. line
+    if not is_c_code(line) then
+      local words = {}
+      for token in without_code(line):gmatch("[%w%-]+") do words_of(token, words) end
+      for _, word in ipairs(words) do
+        if not seen[word] then
+          seen[word] = true
+          found[#found + 1] = word .. "  ·  " .. line
+        end
       end
     end
   end
@@ -134,7 +187,7 @@ no_english(launches, "a launch and show() of every family")
 no_english(printed(function()
   local rs = sweep("offset", { offset = range(0, 8) })
   print(rs)
-  print(rs:chart_text("time_ms"))
+  print(rs:chart_text("time"))
   print(sweep("strided", { stride = pow2(1, 8), n = 1 << 16 }))
 end), "sweep tables and charts")
 
@@ -158,11 +211,12 @@ local function accepted_names(fn, list_text)
 end
 
 local explain_list = printed(function() explain() end)
-local explained = printed(function()
+local terms_explained = accepted_names(explain, explain_list)
+for _, term in ipairs(terms_explained) do allowed[term] = true end
+no_english(printed(function()
   print(explain_list)
-  for _, term in ipairs(accepted_names(explain, explain_list)) do explain(term) end
-end)
-no_english(explained, "explain() and every term")
+  for _, term in ipairs(terms_explained) do explain(term) end
+end), "explain() and every term")
 
 no_english(printed(function()
   for _, family in ipairs(core.families()) do info(family.name) end
@@ -172,9 +226,11 @@ no_english(printed(function()
 end), "info of every family, kernels(), device() and the banner")
 
 local overview = printed(function() help() end)
+local topics = accepted_names(help, overview)
+t.ok(#topics >= 5, "help() names its topics (" .. #topics .. ")")
 no_english(printed(function()
   print(overview)
-  for _, topic in ipairs(accepted_names(help, overview)) do help(topic) end
+  for _, topic in ipairs(topics) do help(topic) end
 end), "help() and every topic")
 
 no_english(printed(function()

@@ -43,7 +43,6 @@ record(5)
 export(5, "x.csv")
 config({samples = -1})
 range(1, "x")
-error("a student's own message")
 LINES
 for args in "--lang" "--lang fr" "--nonsense" "--device x" "--format yaml" "--lab" "--lab nonsense" "missing-file.lua" "--help" "--list"; do
   # shellcheck disable=SC2086  # the words of args are the arguments
