@@ -87,7 +87,7 @@ for word in ([[ms us ns GB MB KB kB TB KiB MiB GiB TiB
 end
 
 -- The text with code taken out: escapes, quoted names, calls, tables,
--- assignments, dotted and underscored names, colon commands, paths, hex.
+-- assignments and formulas (up to the Chinese that follows), dotted and underscored names, colon commands, paths, hex.
 local function without_code(line)
   return (line:gsub("\27%[[%d;?]*%a", " ")
               :gsub("`[^`]*`", " ")
@@ -99,7 +99,7 @@ local function without_code(line)
               :gsub("[%a_][%w_%.:]*%s*%b()", " ")
               :gsub("%b{}", " ")
               :gsub("[%a_][%w_]*%b[]", " ")
-              :gsub("[%a_][%w_]*%s*=", " ")
+              :gsub("[%a_][%w_]*%s*[%+%-%*/]?=[^\128-\255]*", " ")
               :gsub("[%a_]*[%w]*[_%.][%w_%.]*[%w_]", " ")
               :gsub(":%a+", " ")
               :gsub("0x%x+", " "))
