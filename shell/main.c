@@ -75,7 +75,7 @@ static int usage_error(const char *format, const char *argument)
 static void print_version(void)
 {
 #ifdef HAVE_CUDA
-    const char *cuda = "CUDA " CUDA_VERSION_TEXT " (sm_90 + PTX)";
+    const char *cuda = "CUDA " CUDA_VERSION_TEXT ": " CUDA_ARCH_TEXT;
 #else
     const char *cuda = SAY("simulation only", "仅模拟");
 #endif
