@@ -1,12 +1,13 @@
 -- tiling: a 2-D convolution read straight from global memory against one
 -- that stages a tile and its halo in shared memory; what the halo, the bank
 -- layout and the SM's limits make of tile sizes 8, 16 and 32 (the chapter's
--- experiment 2); and the tiled matrix multiply.
+-- experiment 2); and the tiled matrix multiply. It opens with the chapter's
+-- temporal-reuse example (the reuse family).
 
 lab {
   title = { en = "Tiling: convolution with a halo, tile sizes, matrix multiply",
-            zh = "分块：带 halo 的卷积、tile 大小、矩阵乘法" },
-  topics = { "tiling", "shared memory", "halo", "tile size", "bank conflicts", "occupancy", "matrix multiply" },
+            zh = "分块：带边缘区的卷积、分块大小、矩阵乘法" },
+  topics = { "reuse", "tiling", "shared memory", "halo", "tile size", "bank conflicts", "occupancy", "matrix multiply" },
 }
 
 -- The naive launch of the same size as `tiled` (same sizes, radius, tile).
@@ -27,8 +28,49 @@ end
 
 step {
   text = {
+    en = [[The chapter's example of temporal locality: each thread of a 256-thread block loads one element into shared memory, the block synchronises, and then each thread sums ten neighbours, shared[(tid + i) % 256]. Every element loaded from global memory is used ten times on chip. The reuse family runs it (variant = "shared") and, for comparison, the same sums read from global memory each time (variant = "global"): one load instruction per use. Run both.]],
+    zh = [[本章讲时间局部性的例子：256 个线程的线程块里，每个线程把一个元素读进共享内存，线程块同步，然后每个线程累加十个邻居 `shared[(tid + i) % 256]`。从全局内存读来的每个元素在片上被用十次。reuse 族运行它（variant = "shared"），并且为了比较，也运行每次都从全局内存读的同样求和（variant = "global"）：每用一次就是一条读指令。两个都运行。]],
+  },
+  run = [[rs = launch("reuse", {{variant = "global"}, {variant = "shared"}}); c = compare(rs[1], rs[2]); c]],
+  ask = {
+    question = { en = "How many times as many global load sectors does reading global memory for every use cost (global sectors ÷ shared sectors)?",
+                 zh = "每用一次都读全局内存，全局读取的扇区数是只读一次的多少倍（global 的扇区数 ÷ shared 的扇区数）？" },
+    answer = function(ctx)
+      local global, shared = find(ctx, "reuse", { variant = "global" }), find(ctx, "reuse", { variant = "shared" })
+      if global and shared and global.params.reuse == shared.params.reuse and global.params.n == shared.params.n then
+        return global.load.sectors / shared.load.sectors
+      end
+    end,
+    tolerance = 0.02, relative = true,
+  },
+  hint = {
+    { en = "The 'load sectors' row of the compare() table, or rs[1].load.sectors / rs[2].load.sectors.",
+      zh = "看 compare() 表里 load sectors 那一行，或者算 `rs[1].load.sectors / rs[2].load.sectors`。" },
+    { en = "It is not just the ten uses: look at the global variant's sectors per request. Where does the window t + i start?",
+      zh = "不只是用了十次：看 global 版本的每请求扇区数。窗口 t + i 从哪里开始？" },
+  },
+  claims = {
+    { text = "reuse 10: the global variant makes exactly 10 times the load requests of the shared one, and 12 times the sectors",
+      holds = function(ctx)
+        local global, shared = ctx.results[1].load, ctx.results[2].load
+        return global.requests == 10 * shared.requests and global.sectors == 12 * shared.sectors
+      end },
+    { text = "reuse 10 (2^21 floats, cold L2): both variants read the same DRAM bytes within 5%", gpu = true,
+      holds = function(ctx)
+        local global, shared = ctx.results[1].dram.read_bytes, ctx.results[2].dram.read_bytes
+        return math.abs(global - shared) <= 0.05 * shared
+      end },
+  },
+  explain = {
+    en = [[12 at the defaults: 3,145,728 sectors against 262,144. Ten load instructions per thread instead of one, and eight of the ten windows t + i start inside a sector, so they touch 5 sectors instead of 4 (4.80 a request). DRAM reads are the same for both, because L1 and L2 catch the repeats; what the shared copy saves is the load instructions and the L1/L2 traffic, for 1 KB of shared memory a block and a __syncthreads(). That is the pattern of this whole lab: load a piece of data once into shared memory and use it many times.]],
+    zh = [[默认参数下是 12 倍：3,145,728 个扇区对 262,144 个。每个线程十条读指令而不是一条，而且十个窗口 t + i 中有八个从扇区中间开始，要碰 5 个扇区而不是 4 个（每请求 4.80 个）。两者的 DRAM 读取一样，因为 L1 和 L2 接住了重复的读取；共享内存副本省下的是读指令和 L1/L2 流量，代价是每个线程块 1 KB 共享内存和一次 __syncthreads()。这就是整个实验的模式：把一份数据读进共享内存一次，然后多次使用。]],
+  },
+}
+
+step {
+  text = {
     en = [[The chapter's convolution: a (2r+1) x (2r+1) filter slides over a 1024 x 1024 float image, one thread per output pixel, 16 x 16 threads a block. With radius r = 2 every output sums 25 neighbours. The naive kernel reads each neighbour from global memory, so every pixel of the image is asked for 25 times, once by each output that covers it. The chapter passes the 25 weights as a pointer into global memory; warplab's kernel keeps them in constant memory instead: all lanes of a warp read the same weight at the same moment, which the constant cache serves in one pass, so the image's loads are the only global loads. Predict first: how many global load requests does one warp of the naive kernel make?]],
-    zh = [[本章的卷积：一个 (2r+1) x (2r+1) 的滤波器在 1024 x 1024 的 float 图像上滑动，每个输出像素一个线程，每个 block 16 x 16 个线程。半径 r = 2 时，每个输出要累加 25 个邻居。朴素内核从全局内存读取每个邻居，所以图像里的每个像素都被要 25 次，覆盖它的每个输出各要一次。教材把 25 个权重作为指向全局内存的指针传进来；warplab 的内核则把它们放在常量内存里：一个 warp 的所有线程在同一时刻读同一个权重，常量缓存一次就能服务，因此图像的读取是唯一的全局读取。先预测：朴素内核的一个 warp 发出多少个全局读请求？]],
+    zh = [[本章的卷积：一个 (2r+1) x (2r+1) 的滤波器在 1024 x 1024 的 float 图像上滑动，每个输出像素一个线程，每个线程块 16 x 16 个线程。半径 r = 2 时，每个输出要累加 25 个邻居。朴素内核从全局内存读取每个邻居，所以图像里的每个像素都被要 25 次，覆盖它的每个输出各要一次。教材把 25 个权重作为指向全局内存的指针传进来；warplab 的内核则把它们放在常量内存里：一个 warp 的所有线程在同一时刻读同一个权重，常量缓存一次就能服务，因此图像的读取是唯一的全局读取。先预测：朴素内核的一个 warp 发出多少个全局读请求？]],
   },
   run = [[naive = launch("conv2d", {variant = "naive"}); naive]],
   ask = {
@@ -41,14 +83,14 @@ step {
   },
   explain = {
     en = [[25: one request per tap, (2r+1)^2 of them. Neighbouring outputs share 24 of their 25 neighbours, and the naive kernel asks for them all again. Whatever L1 catches of that reuse, each request still goes through the load path. That repeated asking is what a tile removes.]],
-    zh = [[25 个：每个滤波器抽头一个请求，共 (2r+1)^2 个。相邻的两个输出有 24 个邻居是共用的，朴素内核却全部重新要一遍。不管 L1 接住了多少这种复用，每个请求都要走一遍读取通路。分块消除的正是这种重复的请求。]],
+    zh = [[25 个：每个滤波器抽头一个请求，共 (2r+1)^2 个。相邻的两个输出有 24 个邻居是共用的，朴素内核却全部重新要一遍。不管 L1 接住了多少这种重用，每个请求都要走一遍读取通路。分块消除的正是这种重复的请求。]],
   },
 }
 
 step {
   text = {
     en = [[The tiled kernel first copies everything its block's outputs need into shared memory: the 16 x 16 pixels of its tile plus a halo of r = 2 pixels on every side, a 20 x 20 region. Thread t copies region elements t, t + 256, ... so that each round is one warp instruction over consecutive elements. After __syncthreads() every tap reads shared memory. Run both variants as one list and compare them.]],
-    zh = [[分块内核先把本 block 的输出需要的数据全部拷进共享内存：tile 本身的 16 x 16 个像素，加上四周各 r = 2 个像素的 halo（边界区），一共 20 x 20 的区域。线程 t 拷贝区域里的第 t、t + 256……个元素，这样每一轮都是一条 warp 指令、拷贝连续的元素。__syncthreads() 之后，每个抽头都从共享内存读取。把两个版本作为一个列表一起运行并比较。]],
+    zh = [[分块内核先把本线程块的输出需要的数据全部拷进共享内存：分块本身的 16 x 16 个像素，加上四周各 r = 2 个像素的边缘区，一共 20 x 20 的区域。线程 t 拷贝区域里的第 t、t + 256……个元素，这样每一轮都是一条 warp 指令、拷贝连续的元素。__syncthreads() 之后，每个抽头都从共享内存读取。把两个版本作为一个列表一起运行并比较。]],
   },
   run = [[rs = launch("conv2d", {{variant = "naive"}, {variant = "tiled"}}); c = compare(rs[1], rs[2]); c]],
   ask = {
@@ -63,9 +105,9 @@ step {
   },
   hint = {
     { en = "Divide the two 'requests' figures on the loads lines (or rs[1].load.requests / rs[2].load.requests).",
-      zh = "用两个结果 loads 行里的 requests 相除（或者 rs[1].load.requests / rs[2].load.requests）。" },
+      zh = "用两个结果 `loads` 行里的 requests 相除（或者 rs[1].load.requests / rs[2].load.requests）。" },
     { en = "Naive: 25 requests per warp. Tiled: a block copies 400 floats in rounds of 256 threads, 8 + 5 warp instructions for its 8 warps.",
-      zh = "朴素：每个 warp 25 个请求。分块：一个 block 用 256 个线程分轮拷贝 400 个 float，它的 8 个 warp 一共 8 + 5 条 warp 指令。" },
+      zh = "朴素：每个 warp 25 个请求。分块：一个线程块用 256 个线程分轮拷贝 400 个 float，它的 8 个 warp 一共 8 + 5 条 warp 指令。" },
   },
   claims = {
     { text = "conv2d at the defaults: tiled makes over 10 times fewer global load requests than naive",
@@ -73,7 +115,7 @@ step {
   },
   explain = {
     en = [[About 15.4 at the defaults: 819,200 requests against 53,248. A block of 8 warps copies its region in 13 warp instructions, 1.6 a warp, where the naive warp made 25. Per output pixel the tiled kernel copies (16+4)^2 / 16^2 = 1.56 floats from global memory instead of reading 25: the chapter's "each tile is loaded once and reused" in numbers.]],
-    zh = [[默认参数下约 15.4 倍：819,200 个请求对 53,248 个。一个有 8 个 warp 的 block 用 13 条 warp 指令拷完它的区域，平均每个 warp 1.6 条，而朴素内核每个 warp 要 25 条。按每个输出像素算，分块内核从全局内存拷贝 (16+4)^2 / 16^2 = 1.56 个 float，而不是读取 25 个：这就是本章所说“每个 tile 加载一次、反复使用”的具体数字。]],
+    zh = [[默认参数下约 15.4 倍：819,200 个请求对 53,248 个。一个有 8 个 warp 的线程块用 13 条 warp 指令拷完它的区域，平均每个 warp 1.6 条，而朴素内核每个 warp 要 25 条。按每个输出像素算，分块内核从全局内存拷贝 (16+4)^2 / 16^2 = 1.56 个 float，而不是读取 25 个：这就是本章所说“每个分块加载一次、反复使用”的具体数字。]],
   },
 }
 
@@ -100,7 +142,7 @@ step {
   },
   hint = {
     { en = "Traffic is requests × sectors per request: compare the 'sectors' figures, not the ratios.",
-      zh = "流量 = 请求数 × 每请求扇区数：比较 sectors 总数，而不是比值。" },
+      zh = "流量 = 请求数 × 每请求扇区数：比较扇区总数，而不是比值。" },
   },
   claims = {
     { text = "conv2d tiled loads over 10 times fewer sectors than naive, though more per request",
@@ -123,12 +165,12 @@ step {
 step {
   text = {
     en = [[The halo is the price of a tile: a block copies (tile + 2r)^2 floats to produce tile^2 outputs, and the border pixels it copies are copied again by its neighbours. Sweep the tile side over 8, 16 and 32 (blocks of 64, 256 and 1,024 threads). The same count holds in three dimensions: the chapter's 8 x 8 x 8 tile with one pixel of halo on each side, shared[10][10][10], copies 1,000 floats for 512 outputs.]],
-    zh = [[halo 是 tile 的代价：一个 block 拷贝 (tile + 2r)^2 个 float，只产出 tile^2 个输出，它拷贝的边界像素还会被相邻的 block 再拷一次。把 tile 边长扫过 8、16 和 32（block 分别是 64、256 和 1,024 个线程）。三维也是同样的算法：本章那个 8 x 8 x 8、每边 1 个像素 halo 的 tile，shared[10][10][10]，为 512 个输出拷贝 1,000 个 float。]],
+    zh = [[边缘区是分块的代价：一个线程块拷贝 `(tile + 2r)^2` 个 float，只产出 `tile^2` 个输出，它拷贝的边界像素还会被相邻的线程块再拷一次。把分块边长扫过 8、16 和 32（线程块分别是 64、256 和 1,024 个线程）。三维也是同样的算法：本章那个 8 x 8 x 8、每边 1 个像素边缘区的分块，shared[10][10][10]，为 512 个输出拷贝 1,000 个 float。]],
   },
   run = [[s = sweep("conv2d", {variant = "tiled", tile = {8, 16, 32}})]],
   ask = {
     question = { en = "At tile 8, how many floats does the kernel copy from global memory per output pixel?",
-                 zh = "tile 为 8 时，内核为每个输出像素从全局内存拷贝多少个 float？" },
+                 zh = "tile = 8 时，内核为每个输出像素从全局内存拷贝多少个 float？" },
     answer = function(ctx)
       local r = find(ctx, "conv2d", { variant = "tiled", tile = 8 })
       if r then return r.load.bytes / 4 / (r.params.width * r.params.height) end
@@ -136,23 +178,23 @@ step {
     tolerance = 0.01, unit = "floats/pixel",
   },
   hint = {
-    { en = "(tile + 2r)^2 / tile^2 with r = 2.", zh = "(tile + 2r)^2 / tile^2，r = 2。" },
+    { en = "(tile + 2r)^2 / tile^2 with r = 2.", zh = "`(tile + 2r)^2 / tile^2`，r = 2。" },
     { en = "Or from the result: the load bytes (s[1].load.bytes) / 4 / the pixels.", zh = "也可以从结果算：读取字节数（s[1].load.bytes）/ 4 / 像素数。" },
   },
   explain = {
     en = [[2.25: 144 floats for 64 outputs. At tile 16 it is 1.56, at 32 1.27: the halo's share falls about as 4r/tile. Small tiles spend most of their copying on the border; that is the chapter's "with too small a tile the overhead dominates". Against the 25 reads of the naive kernel, every tile size is still a large saving.]],
-    zh = [[2.25：为 64 个输出拷贝 144 个 float。tile 16 时是 1.56，tile 32 时是 1.27：halo 所占的比例大约按 4r/tile 下降。小 tile 的拷贝大部分花在边界上，这就是本章说的“tile 太小，开销占比大”。与朴素内核的 25 次读取相比，每种 tile 大小都仍然省了很多。]],
+    zh = [[2.25：为 64 个输出拷贝 144 个 float。tile = 16 时是 1.56，tile = 32 时是 1.27：边缘区所占的比例大约按 `4r/tile` 下降。小分块的拷贝大部分花在边界上，这就是本章说的“分块太小，开销占比大”。与朴素内核的 25 次读取相比，每种分块大小都仍然省了很多。]],
   },
 }
 
 step {
   text = {
     en = [[The chapter also says a tile size should not cause bank conflicts. Shared memory has 32 banks of 4 bytes; a warp's shared load takes as many passes (wavefronts) as the most distinct words any one bank must deliver. The region's rows are tile + 2r words long: 12, 20 or 36. Run the sweep again with the conflicts as the chart.]],
-    zh = [[本章还说，tile 大小不应引起 bank 冲突。共享内存有 32 个 4 字节的 bank；一个 warp 的共享内存读取需要的遍数（wavefront）等于任何一个 bank 需要提供的不同字的最大个数。区域每行有 tile + 2r 个字：12、20 或 36。再跑一次扫描，这次图表显示冲突数。]],
+    zh = [[本章还说，分块大小不应引起存储体冲突。共享内存有 32 个 4 字节的存储体；一个 warp 的共享内存读取需要的遍数（wavefront）等于任何一个存储体需要提供的不同字的最大个数。区域每行有分块 + 2r 个字：12、20 或 36。再跑一次扫描，这次图表显示冲突数。]],
   },
   run = [[s = sweep("conv2d", {variant = "tiled", tile = {8, 16, 32}, y = "bank_conflicts"})]],
   ask = {
-    question = { en = "Which tile size reads its shared region without bank conflicts?", zh = "哪种 tile 大小读取共享区域时没有 bank 冲突？" },
+    question = { en = "Which tile size reads its shared region without bank conflicts?", zh = "哪种分块大小读取共享区域时没有存储体冲突？" },
     choices = {
       { en = "8", zh = "8" }, { en = "16", zh = "16" }, { en = "32", zh = "32" }, { en = "all three", zh = "三种都没有" },
     },
@@ -168,9 +210,9 @@ step {
   },
   hint = {
     { en = "A warp is 32 threads: how many rows of threads is that at tile 8, 16 and 32?",
-      zh = "一个 warp 是 32 个线程：在 tile 8、16、32 时分别是几行线程？" },
+      zh = "一个 warp 是 32 个线程：在 tile = 8、16、32 时分别是几行线程？" },
     { en = "At tile 16 the two rows of a warp read words 20 apart: a..a+15 and a+20..a+35. Which banks do a+32..a+35 use?",
-      zh = "tile 16 时一个 warp 的两行读取的字相隔 20：a..a+15 和 a+20..a+35。a+32..a+35 用的是哪些 bank？" },
+      zh = "tile = 16 时一个 warp 的两行读取的字相隔 20：a..a+15 和 a+20..a+35。a+32..a+35 用的是哪些存储体？" },
   },
   claims = {
     { text = "conv2d tiled, radius 2: tile 32 has no shared-load bank conflicts, tiles 8 and 16 one per request",
@@ -181,47 +223,49 @@ step {
       end },
   },
   explain = {
-    en = [[Only 32: one warp is one row of threads reading 32 consecutive words, one per bank. A tile-16 warp holds two thread rows whose words are 20 apart, so the second row's last four words wrap onto the first row's banks: every tap takes two wavefronts. Tile 8 puts four rows 12 words apart in a warp, and the fourth wraps onto the first: two wavefronts again. Padding a row would have to fix every tap's offset at once; for these shapes no single pitch does, which is why the chapter says to check the tile size with the profiler's conflict count.]],
-    zh = [[只有 32：一个 warp 就是一行线程，读取 32 个连续的字，每个 bank 一个。tile 16 的一个 warp 有两行线程，它们读的字相隔 20，第二行的最后四个字绕回到第一行用过的 bank 上：每个抽头都要两个 wavefront。tile 8 的一个 warp 有四行，相隔 12 个字，第四行绕回到第一行：同样是两个 wavefront。给行加填充要同时照顾每个抽头的偏移；对这些形状，没有一种行宽能做到，所以本章建议用性能分析工具的冲突计数来检查 tile 大小。]],
+    en = [[Only 32: one warp is one row of threads reading 32 consecutive words, one per bank. A tile-16 warp holds two thread rows whose words are 20 apart, so the second row's last four words wrap onto the first row's banks: every tap takes two wavefronts. Tile 8 puts four rows 12 words apart in a warp, and the fourth wraps onto the first: two wavefronts again. Padding fixes it, because every tap of a warp reads the same shape (its rows, shifted together): what matters is where the rows start, the pitch modulo 32. Rows 24 floats apart (tile 8) start at banks 0, 24, 16 and 8, four disjoint groups of 8; rows 48 apart (tile 16) start at 0 and 16. Both are conflict-free for all 25 taps, at the cost of a region 24 or 48 floats wide instead of 12 or 20. A block of {32, 8} threads does it without padding: a warp is one row of 32. warplab's conv2d has no pitch parameter, so the profiler's conflict count is how you see it; the chapter's advice stands: check a tile shape's conflicts, then pad or reshape.]],
+    zh = [[只有 32：一个 warp 就是一行线程，读取 32 个连续的字，每个存储体一个。tile = 16 的一个 warp 有两行线程，它们读的字相隔 20，第二行的最后四个字绕回到第一行用过的存储体上：每个抽头都要两个 wavefront。tile = 8 的一个 warp 有四行，相隔 12 个字，第四行绕回到第一行：同样是两个 wavefront。填充能解决它，因为一个 warp 的每个抽头读的形状都一样（它的几行一起平移）：关键是各行从哪里开始，也就是行宽对 32 取模。行宽 24 个 float（tile = 8）时，四行从第 0、24、16、8 个存储体开始，是四组互不重叠的 8 个；行宽 48（tile = 16）时两行从 0 和 16 开始。两者对全部 25 个抽头都没有冲突，代价是区域每行 24 或 48 个 float，而不是 12 或 20。{32, 8} 的线程块不用填充也能做到：一个 warp 就是一行 32 个线程。warplab 的 conv2d 没有行宽参数，所以要靠性能分析工具的冲突计数看到它；本章的建议依然成立：先检查一种分块形状的冲突，再填充或改变形状。]]
   },
 }
 
 step {
   text = {
     en = [[The chapter's other trade-off: a larger tile uses more shared memory and can lower occupancy. Count it for the H200 (compute capability 9.0): an SM holds at most 2,048 threads, 32 blocks and 228 KB of shared memory, and has 65,536 registers; a block has at most 1,024 threads. A tile-32 block at radius 2 is 1,024 threads with a 36 x 36 float region, 5,184 bytes; a tile-8 block is 64 threads with 576 bytes.]],
-    zh = [[本章的另一个权衡：tile 越大，用的共享内存越多，可能降低占用率（occupancy）。按 H200（计算能力 9.0）算一算：一个 SM 最多容纳 2,048 个线程、32 个 block 和 228 KB 共享内存，有 65,536 个寄存器；一个 block 最多 1,024 个线程。半径 2 时，tile 32 的 block 有 1,024 个线程和 36 x 36 个 float 的区域，5,184 字节；tile 8 的 block 有 64 个线程，576 字节。]],
+    zh = [[本章的另一个权衡：分块越大，用的共享内存越多，可能降低占用率。按 H200（计算能力 9.0）算一算：一个 SM 最多容纳 2,048 个线程、32 个线程块和 228 KB 共享内存，有 65,536 个寄存器；一个线程块最多 1,024 个线程。半径 2 时，tile = 32 的线程块有 1,024 个线程和 36 x 36 个 float 的区域，5,184 字节；tile = 8 的线程块有 64 个线程，576 字节。]],
   },
   ask = {
     question = { en = "What limits how many tile-32 blocks (radius 2) an H200 SM can run at once?",
-                 zh = "是什么限制了一个 H200 SM 同时能运行多少个 tile 32（半径 2）的 block？" },
+                 zh = "是什么限制了一个 H200 SM 同时能运行多少个 tile = 32（半径 2）的线程块？" },
     choices = {
-      { en = "Shared memory: 5,184 bytes a block fill the 228 KB quickly.", zh = "共享内存：每个 block 5,184 字节，很快就占满 228 KB。" },
+      { en = "Shared memory: 5,184 bytes a block fill the 228 KB quickly.", zh = "共享内存：每个线程块 5,184 字节，很快就占满 228 KB。" },
       { en = "Threads: two blocks of 1,024 reach the SM's 2,048 (and registers can cut that to one).",
-        zh = "线程数：两个 1,024 线程的 block 就达到 SM 的 2,048 上限（寄存器还可能把它减到一个）。" },
-      { en = "The limit of 32 blocks per SM.", zh = "每个 SM 最多 32 个 block 的限制。" },
-      { en = "The 32 banks of shared memory.", zh = "共享内存的 32 个 bank。" },
+        zh = "线程数：两个 1,024 线程的线程块就达到 SM 的 2,048 上限（寄存器还可能把它减到一个）。" },
+      { en = "The limit of 32 blocks per SM.", zh = "每个 SM 最多 32 个线程块的限制。" },
+      { en = "The 32 banks of shared memory.", zh = "共享内存的 32 个存储体。" },
     },
     answer = 2,
   },
   hint = {
-    { en = "228 KB / 5,184 bytes is about 45 blocks. How many 1,024-thread blocks fit in 2,048 threads?",
-      zh = "228 KB / 5,184 字节约是 45 个 block。2,048 个线程里放得下几个 1,024 线程的 block？" },
+    { en = "Each limit allows some number of blocks on one SM. Work out that number for each of them: the smallest is the one that binds.",
+      zh = "每一种限制都允许一个 SM 放一定数量的线程块。对每一种限制算出这个数：最小的那个就是起作用的限制。" },
+    { en = "Shared memory: 228 KB ÷ the bytes a block uses. Threads: 2,048 ÷ the threads a block has. Blocks: 32.",
+      zh = "共享内存：228 KB ÷ 每个线程块用的字节数。线程：2,048 ÷ 每个线程块的线程数。线程块数：32。" },
   },
   explain = {
     en = [[Threads: two blocks fill the SM's 2,048 threads while their regions use 10 KB of the 228. Tile 8 reaches 2,048 threads too (32 blocks of 64), and tile 16 with 8 blocks of 256. So at radius 2 every tile size can fill an SM, and shared memory is not what stops it. Registers can: 65,536 registers over 2,048 threads is 32 each. A kernel that needs more leaves a tile-32 SM with one block, half the occupancy, while smaller blocks lose a block's worth at a time. Shared memory becomes the limit with a large halo or many channels; the exercises lab has the chapter's question on that.]],
-    zh = [[是线程数：两个 block 就占满了 SM 的 2,048 个线程，而它们的区域只用了 228 KB 中的 10 KB。tile 8 也能达到 2,048 个线程（32 个 64 线程的 block），tile 16 用 8 个 256 线程的 block。所以在半径 2 时，每种 tile 大小都能把 SM 填满，卡住它的不是共享内存。寄存器可能会：65,536 个寄存器分给 2,048 个线程，每个线程 32 个。一个需要更多寄存器的内核，在 tile 32 时每个 SM 只能放一个 block，占用率减半；较小的 block 每次只损失一个 block 的份额。halo 很大或通道很多时，共享内存才成为限制；练习实验里有本章关于这一点的题目。]],
+    zh = [[是线程数：两个线程块就占满了 SM 的 2,048 个线程，而它们的区域只用了 228 KB 中的 10 KB。tile = 8 也能达到 2,048 个线程（32 个 64 线程的线程块），tile = 16 用 8 个 256 线程的线程块。所以在半径 2 时，每种分块大小都能把 SM 填满，卡住它的不是共享内存。寄存器可能会：65,536 个寄存器分给 2,048 个线程，每个线程 32 个。一个需要更多寄存器的内核，在 tile = 32 时每个 SM 只能放一个线程块，占用率减半；较小的线程块每次只损失一个线程块的份额。边缘区很大或每个像素的分量很多时，共享内存才成为限制；exercises 实验里有本章关于这一点的题目。]],
   },
 }
 
 step {
   text = {
     en = [[Now the chapter's experiment 2 in full: both variants at tile 8, 16 and 32, with the time as the chart. On a GPU the times are measured. The image is 4 MB, well inside the H200's L2, so they time L1, L2 and shared memory, not DRAM. On the sim backend they are the model's estimate, which counts sectors and wavefronts and knows nothing of occupancy or registers.]],
-    zh = [[现在完整地做本章的实验 2：两个版本各用 tile 8、16 和 32，图表显示时间。在 GPU 上时间是实测的。图像只有 4 MB，远小于 H200 的 L2，所以测的是 L1、L2 和共享内存，而不是 DRAM。在模拟后端上它们是模型的估算，模型只数扇区和 wavefront，不知道占用率和寄存器。]],
+    zh = [[现在完整地做本章的实验 2：两个版本各用 tile = 8、16 和 32，图表显示时间。在 GPU 上时间是实测的。图像只有 4 MB，远小于 H200 的 L2，所以测的是 L1、L2 和共享内存，而不是 DRAM。在模拟后端上它们是模型的估算，模型只数扇区和 wavefront，不知道占用率和寄存器。]],
   },
   run = [[s = sweep("conv2d", {variant = {"naive", "tiled"}, tile = {8, 16, 32}, y = "time"})]],
   ask = {
     question = { en = "Your speed-up at tile 16: the naive kernel's time ÷ the tiled kernel's time?",
-                 zh = "你在 tile 16 时的加速比：朴素内核的时间 ÷ 分块内核的时间？" },
+                 zh = "你在 tile = 16 时的加速比：朴素内核的时间 ÷ 分块内核的时间？" },
     answer = function(ctx)
       local tiled = find(ctx, "conv2d", { variant = "tiled", tile = 16 })
       local naive = naive_like(ctx, tiled)
@@ -230,7 +274,7 @@ step {
     tolerance = 0.05, relative = true,
   },
   hint = {
-    { en = "Read the two tile-16 rows of the table and divide.", zh = "读表中 tile 16 的两行，相除。" },
+    { en = "Read the two tile-16 rows of the table and divide.", zh = "读表中 tile = 16 的两行，相除。" },
   },
   claims = {
     { text = "conv2d 1024 x 1024, tile 16: the tiled kernel takes less time than the naive one", gpu = true,
@@ -241,18 +285,18 @@ step {
   },
   explain = {
     en = [[The model gives about 1.2 at tile 16 (it charges the tiled kernel for its shared-memory wavefronts, bank conflicts included) and ranks tile 32 first: the least halo and no conflicts. The chapter expects 16 x 16 to balance halo against occupancy; on a GPU, which tile wins depends on the registers the kernel needs and on how well L1 already serves the naive kernel's repeated reads. Read your own table. What does not change is the direction: fewer load instructions and sectors for every tile size, and the fastest tile found by measuring, as the chapter's rule of thumb says (start at 16 x 16 or 32 x 8, then measure).]],
-    zh = [[模型在 tile 16 时给出约 1.2 倍（它把分块内核的共享内存 wavefront，包括 bank 冲突，也算进时间），并把 tile 32 排在第一：halo 最少，也没有冲突。本章预计 16 x 16 能在 halo 与占用率之间取得平衡；在 GPU 上哪个 tile 最快，取决于内核需要多少寄存器，以及 L1 已经替朴素内核接住了多少重复读取。看你自己的表。不变的是方向：每种 tile 大小的读指令和扇区都更少；最快的 tile 要靠测量来找，正如本章的经验法则（从 16 x 16 或 32 x 8 开始，再测量调整）。]],
+    zh = [[模型在 tile = 16 时给出约 1.2 倍（它把分块内核的共享内存 wavefront，包括存储体冲突，也算进时间），并把 tile = 32 排在第一：边缘区最少，也没有冲突。本章预计 16 x 16 能在边缘区与占用率之间取得平衡；在 GPU 上哪个分块最快，取决于内核需要多少寄存器，以及 L1 已经替朴素内核接住了多少重复读取。看你自己的表。不变的是方向：每种分块大小的读指令和扇区都更少；最快的分块要靠测量来找，正如本章的经验法则（从 16 x 16 或 32 x 8 开始，再测量调整）。]],
   },
 }
 
 step {
   text = {
     en = [[Matrix multiply is the chapter's first tiling example. In the naive C = A x B each thread reads A[row][i] and B[i][col] from global memory for every product: 2k load requests per warp. The tiled kernel walks k in steps of the tile: each thread copies one element of A and one of B into shared memory, the block synchronises, and the tile's products read shared memory. Each element fetched serves a whole row or column of the tile's threads. 256 x 256 x 256 by default.]],
-    zh = [[矩阵乘法是本章的第一个分块例子。在朴素的 C = A x B 里，每个线程每做一次乘法都要从全局内存读 A[row][i] 和 B[i][col]：每个 warp 2k 个读请求。分块内核沿 k 以 tile 为步长前进：每个线程把 A 的一个元素和 B 的一个元素拷进共享内存，block 同步，然后这一块的乘法都从共享内存读。取回的每个元素为 tile 的一整行或一整列线程服务。默认大小 256 x 256 x 256。]],
+    zh = [[矩阵乘法是本章的第一个分块例子。在朴素的 C = A x B 里，每个线程每做一次乘法都要从全局内存读 A[row][i] 和 B[i][col]：每个 warp 2k 个读请求。分块内核沿 k 以分块为步长前进：每个线程把 A 的一个元素和 B 的一个元素拷进共享内存，线程块同步，然后这一块的乘法都从共享内存读。取回的每个元素为分块的一整行或一整列线程服务。默认大小 256 x 256 x 256。]],
   },
   run = [[rs = launch("matmul", {{variant = "naive"}, {variant = "tiled"}}); c = compare(rs[1], rs[2]); c]],
   ask = {
-    question = { en = "Naive global load requests ÷ tiled ones, at tile 16?", zh = "tile 16 时，朴素的全局读请求数 ÷ 分块的？" },
+    question = { en = "Naive global load requests ÷ tiled ones, at tile 16?", zh = "tile = 16 时，朴素的全局读请求数 ÷ 分块的？" },
     answer = function(ctx)
       local tiled = find(ctx, "matmul", { variant = "tiled", tile = 16 })
       local naive = naive_like(ctx, tiled)
@@ -271,14 +315,14 @@ step {
   },
   explain = {
     en = [[16, the tile side, just as the chapter says: 1,048,576 requests against 65,536. Each element of A copied to shared memory is read by the 16 threads of its tile row, each element of B by the 16 of its column. The sectors fall 8 times, not 16, because the naive warp (two rows of 16 threads) read its A elements as near-broadcasts of 2 sectors anyway. As with the convolution, 768 kB of matrices sit in L2: the DRAM bytes are the same, the load instructions and the L1/L2 traffic are not.]],
-    zh = [[16 倍，正好是 tile 的边长，和本章说的一样：1,048,576 个请求对 65,536 个。拷进共享内存的每个 A 元素被它所在 tile 行的 16 个线程读取，每个 B 元素被它那一列的 16 个线程读取。扇区数只少了 8 倍而不是 16 倍，因为朴素内核的 warp（两行、每行 16 个线程）读 A 时本来就接近广播，只占 2 个扇区。和卷积一样，768 kB 的矩阵都在 L2 里：DRAM 字节数相同，不同的是读指令和 L1/L2 流量。]],
+    zh = [[16 倍，正好是分块的边长，和本章说的一样：1,048,576 个请求对 65,536 个。拷进共享内存的每个 A 元素被它所在分块行的 16 个线程读取，每个 B 元素被它那一列的 16 个线程读取。扇区数只少了 8 倍而不是 16 倍，因为朴素内核的 warp（两行、每行 16 个线程）读 A 时本来就接近广播，只占 2 个扇区。和卷积一样，768 kB 的矩阵都在 L2 里：DRAM 字节数相同，不同的是读指令和 L1/L2 流量。]],
   },
 }
 
 step {
   text = {
     en = [[A larger tile reuses each fetched element more times. Launch a tiled matrix multiply that makes at most 1/32 of the naive kernel's global load requests for the same m, n and k, then :answer to check it.]],
-    zh = [[tile 越大，取回的每个元素被复用的次数越多。启动一个分块矩阵乘法，使它的全局读请求数不超过同样 m、n、k 下朴素内核的 1/32，然后输入 :answer 检查。]],
+    zh = [[分块越大，取回的每个元素被重用的次数越多。启动一个分块矩阵乘法，使它的全局读请求数不超过同样 m、n、k 下朴素内核的 1/32，然后输入 :answer 检查。]],
   },
   run = [[launch("matmul", {variant = "tiled", tile = 16})]],
   ask = {
@@ -292,18 +336,19 @@ step {
     end,
   },
   hint = {
-    { en = "The requests fall by the tile side.", zh = "请求数按 tile 边长的倍数减少。" },
-    { en = "tile = 32.", zh = "tile = 32。" },
+    { en = "The last step found how many times fewer requests than naive tile 16 makes. Compare that number with the tile, then try another tile.",
+      zh = "上一步算出了 tile = 16 比朴素版本少多少倍请求。把这个数和 `tile` 的值比一比，再试另一个值。" },
+    { en = "info(\"matmul\") lists the tile sizes the kernel allows.", zh = "info(\"matmul\") 列出内核允许的 `tile` 取值。" },
   },
   explain = {
     en = [[Tile 32: 32,768 requests, 32 times fewer, for 8 KB of shared memory a block (two 32 x 32 float tiles) and 1,024 threads. The returns diminish, as the chapter says: going from 8 to 16 saved 65,536 requests, going from 16 to 32 saves 32,768 more, and there is no tile 64, since a block has at most 1,024 threads. Further reuse comes from each thread computing several outputs from registers (register tiling), not from a bigger shared tile.]],
-    zh = [[tile 32：32,768 个请求，少了 32 倍，代价是每个 block 8 KB 共享内存（两个 32 x 32 的 float tile）和 1,024 个线程。正如本章所说，收益递减：从 8 到 16 省了 65,536 个请求，从 16 到 32 只再省 32,768 个；也没有 tile 64，因为一个 block 最多 1,024 个线程。更多的复用要靠每个线程用寄存器计算多个输出（寄存器分块），而不是更大的共享内存 tile。]],
+    zh = [[tile = 32：32,768 个请求，少了 32 倍，代价是每个线程块 8 KB 共享内存（两个 32 x 32 的 float 分块）和 1,024 个线程。正如本章所说，收益递减：从 8 到 16 省了 65,536 个请求，从 16 到 32 只再省 32,768 个；也没有 tile = 64，因为一个线程块最多 1,024 个线程。更多的重用要靠每个线程用寄存器计算多个输出（寄存器分块），而不是更大的共享内存分块。]],
   },
 }
 
 step {
   text = {
     en = [[Summing up: a tile turns many global reads of the same data into one copy into shared memory and many reads from there. What it costs is the halo (most at small tiles), bank conflicts that depend on the tile's shape, and the SM's limits on threads, registers and shared memory (most at large tiles). The profiler's counts say which of these a tile size pays; the timer says which tile wins. Type :next to finish.]],
-    zh = [[小结：tile 把对同一数据的多次全局读取，变成一次拷进共享内存、再从那里多次读取。代价是 halo（tile 越小越贵）、取决于 tile 形状的 bank 冲突，以及 SM 在线程、寄存器和共享内存上的限制（tile 越大越紧）。性能分析工具的计数告诉你某个 tile 大小付出了哪些代价；计时告诉你哪个 tile 最快。输入 :next 结束。]],
+    zh = [[小结：分块把对同一数据的多次全局读取，变成一次拷进共享内存、再从那里多次读取。代价是边缘区（分块越小越贵）、取决于分块形状的存储体冲突，以及 SM 在线程、寄存器和共享内存上的限制（分块越大越紧）。性能分析工具的计数告诉你某个分块大小付出了哪些代价；计时告诉你哪个分块最快。输入 :next 结束。]],
   },
 }
