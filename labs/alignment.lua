@@ -6,21 +6,39 @@ lab {
   topics = { "alignment", "sectors", "offset", "DRAM" },
 }
 
+-- The largest power of two that divides every address of an alloc_alignment() list.
+local function common_alignment(list)
+  local least
+  for _, a in ipairs(list or {}) do
+    if least == nil or a.alignment < least then least = a.alignment end
+  end
+  return least
+end
+
 step {
   text = {
-    en = [[Every buffer cudaMalloc returns starts on a boundary of at least 256 bytes, so element 0 of a float array begins a 32-byte sector and a 128-byte line. alloc_alignment(count, bytes) asks for some allocations and shows the largest power of two each address is a multiple of.]],
-    zh = [[cudaMalloc 返回的每个缓冲区都至少从 256 字节边界开始，所以 float 数组的第 0 个元素正好位于一个 32 字节扇区和一条 128 字节缓存行的开头。alloc_alignment(个数, 字节数) 申请几块内存，并显示每个地址是 2 的多少次幂的倍数。]],
+    en = [[cudaMalloc promises that every buffer it returns starts on a boundary of at least 256 bytes, so element 0 of a float array begins a 32-byte sector and a 128-byte line. A driver may give more than it promises. alloc_alignment(count, bytes) asks for count allocations of bytes each and shows, for each address, the largest power of two it is a multiple of. Run it as it is: eight allocations of 1,000 bytes.]],
+    zh = [[`cudaMalloc` 保证它返回的每个缓冲区都至少从 256 字节边界开始，所以 float 数组的第 0 个元素正好位于一个 32 字节扇区和一条 128 字节缓存行的开头。驱动给的可能比它保证的多。`alloc_alignment(count, bytes)` 申请 count 块、每块 bytes 字节的内存，并对每个地址显示它是哪个最大的 2 的幂的倍数。照原样运行：八块 1,000 字节的内存。]],
   },
-  run = [[alloc_alignment(8, 1000)]],
+  run = [[a = alloc_alignment(8, 1000); a]],
   ask = {
-    question = { en = "What alignment, in bytes, does cudaMalloc promise at the least (every address in the list is a multiple of it)?",
-                 zh = "cudaMalloc 至少保证多少字节的对齐（列表里每个地址都是它的倍数）？" },
-    answer = 256, tolerance = 0, unit = "bytes",
+    question = { en = "In your list, what is the largest power of two that every one of the eight addresses is a multiple of?",
+                 zh = "在你的列表里，八个地址全都是它的倍数的最大的 2 的幂是多少？" },
+    answer = common_alignment(alloc_alignment(8, 1000)),   -- the same eight allocations, made as the lab opens
+    tolerance = 0, unit = "bytes",
   },
-  hint = { { en = "It is a power of two between 128 and 512.", zh = "它是 128 到 512 之间的一个 2 的幂。" } },
+  hint = {
+    { en = "Each line gives one address's alignment. A number that divides all eight addresses must divide the least aligned one.",
+      zh = "每一行给出一个地址的对齐。能整除全部八个地址的数，必须能整除对齐最小的那个地址。" },
+    { en = "Find the line with the smallest 2^k.", zh = "找出 2^k 最小的那一行。" },
+  },
+  claims = {
+    { text = "alloc_alignment(8, 1000): every address is aligned to at least the 256 bytes cudaMalloc promises",
+      holds = function() return common_alignment(alloc_alignment(8, 1000)) >= 256 end },
+  },
   explain = {
-    en = [[256 bytes: two 128-byte lines, eight sectors. Drivers often give more (the list shows it), never less, so element 0 always starts a sector.]],
-    zh = [[256 字节：两条 128 字节缓存行，八个扇区。驱动经常给出更大的对齐（列表里能看到），但不会更小，所以第 0 个元素总是从扇区开头开始。]],
+    en = [[The least aligned address sets it: every address is a multiple of that power of two, and of no larger one. It is at least 256, as promised: two 128-byte lines, eight sectors. The sim backend models cudaMalloc handing out blocks rounded up to 512 bytes, so 1,000-byte allocations land 1,024 bytes apart; a real driver decides for itself, but never gives less than 256. Either way element 0 always starts a sector; it is an offset inside the buffer, next, that moves it.]],
+    zh = [[由对齐最小的那个地址决定：每个地址都是这个 2 的幂的倍数，而不全是更大的 2 的幂的倍数。它至少是 256，和保证的一样：两条 128 字节缓存行，八个扇区。模拟后端把 `cudaMalloc` 建模为按 512 字节向上取整分配，所以 1,000 字节的分配相隔 1,024 字节；真实的驱动自己决定，但从不少于 256。无论哪种情况，第 0 个元素总是从扇区开头开始；下面会看到，移动它的是缓冲区内部的偏移。]],
   },
 }
 
@@ -83,14 +101,14 @@ step {
     end,
   },
   hint = {
-    { en = "Any multiple of 8 works, 0 included.", zh = "任何 8 的倍数都可以，包括 0。" },
+    { en = "The sweep of the last step shows which offsets give 4.00.", zh = "上一步的扫描显示了哪些 offset 得到 4.00。" },
   },
 }
 
 step {
   text = {
-    en = [[Does the fifth sector cost DRAM bytes? The neighbouring warp reads that same sector next, so with a cold L2 each sector is read from DRAM once either way. Compare the DRAM reads of offset 0 and offset 1 (on a GPU they are measured; here they are the model's estimate for a cold L2).]],
-    zh = [[第五个扇区会多花 DRAM 流量吗？相邻的 warp 紧接着会读同一个扇区，所以在冷 L2 下每个扇区无论如何只从 DRAM 读一次。比较 offset 0 和 offset 1 的 DRAM 读取量（在 GPU 上是实测，这里是冷 L2 的模型估算）。]],
+    en = [[Does the fifth sector cost DRAM bytes? The neighbouring warp reads that same sector next, so with a cold L2 each sector is read from DRAM once either way. Compare the DRAM reads of offset 0 and offset 1 (on a GPU your run measures them; on the sim backend they are the model's estimate for a cold L2).]],
+    zh = [[第五个扇区会多花 DRAM 流量吗？相邻的 warp 紧接着会读同一个扇区，所以在冷 L2 下每个扇区无论如何只从 DRAM 读一次。比较 offset 0 和 offset 1 的 DRAM 读取量（在 GPU 上是你的运行实测的；在模拟后端上是冷 L2 的模型估算）。]],
   },
   run = [[c = compare(launch("offset", {offset = 0}), launch("offset", {offset = 1})); c]],
   ask = {
