@@ -2,8 +2,8 @@
 -- warp's addresses turn into sectors, and what share of them is used.
 
 lab {
-  title = { en = "Coalescing: stride, width, broadcast", zh = "合并访问：步长、元素宽度、广播" },
-  topics = { "coalescing", "stride", "element width", "useful bytes", "broadcast" },
+  title = { en = "Coalescing: stride, width, random access, broadcast", zh = "合并访问：步长、元素宽度、随机访问、广播" },
+  topics = { "coalescing", "stride", "element width", "useful bytes", "gather", "random access", "broadcast" },
 }
 
 step {
@@ -29,18 +29,19 @@ step {
 
 step {
   text = {
-    en = [[Sweep the stride from 1 to 64 floats. The number of sectors grows with the stride until every lane has a sector of its own; after that the requests cannot get worse, but the bytes used per byte fetched keep falling until every lane's 4 bytes come with a 32-byte sector.]],
-    zh = [[把步长从 1 扫到 64 个 float。扇区数随步长增长，直到每个线程独占一个扇区；之后请求不会更糟，但有用字节占取回字节的比例继续下降，直到每个线程的 4 个字节都要带上一个 32 字节的扇区。]],
+    en = [[Sweep the stride from 1 to 64 floats and watch two things in the table: the load sectors per request and the DRAM bytes.]],
+    zh = [[把步长从 1 扫到 64 个 float，在表里看两样东西：每个读请求的扇区数和 DRAM 字节数。]],
   },
   run = [[s = sweep("strided", {stride = pow2(0, 6), n = 1 << 20})]],
   ask = {
-    question = { en = "At stride 64, what percentage of the fetched bytes do the loads use?",
-                 zh = "步长为 64 时，读操作用到了取回字节的百分之多少？" },
-    answer = function(ctx)
-      local r = find(ctx.results, {stride = 64})
-      return r and 100 * r.load.useful_fraction
+    question = { en = "In your sweep, from which stride on do the load sectors per request stop growing?",
+                 zh = "在你的扫描里，从哪个步长开始，每个读请求的扇区数不再增长？" },
+    answer = function(ctx)   -- the smallest stride that already has the largest sectors per request
+      local most = 0
+      for _, r in ipairs(ctx.results or {}) do most = math.max(most, r.load.sectors_per_request) end
+      return extreme(ctx.results, "stride", function(r) return r.load.sectors_per_request == most end)
     end,
-    tolerance = 0.5, unit = "%",
+    tolerance = 0, unit = "floats",
   },
   claims = {
     { text = "from stride 8 on, every lane needs a sector of its own (32 sectors per request)",
@@ -58,10 +59,13 @@ step {
         return per_float ~= nil and per_float > 56 and per_float < 72
       end },
   },
-  hint = { { en = "4 useful bytes in each 32-byte sector.", zh = "每个 32 字节扇区里有 4 个有用字节。" } },
+  hint = {
+    { en = "Read down the load sect/req column until it stops changing.", zh = "沿着 load sect/req 那一列往下读，直到它不再变化。" },
+    { en = "A request has 32 lanes. How many sectors can it touch at the most?", zh = "一个请求有 32 个线程。它最多能碰多少个扇区？" },
+  },
   explain = {
-    en = [[12.5%: each lane uses 4 bytes of its own 32-byte sector. On a GPU the DRAM side is worse still: scattered sectors are read in 64-byte units, so each useful float costs 64 bytes of DRAM traffic (look at the DRAM line of a stride-16 launch).]],
-    zh = [[12.5%：每个线程只用自己 32 字节扇区里的 4 个字节。在 GPU 上 DRAM 一侧更糟：分散的扇区以 64 字节为单位读取，所以每个有用的 float 要花 64 字节的 DRAM 流量（看步长 16 的 DRAM 行）。]],
+    en = [[8: at a stride of 8 floats (32 bytes) every lane has a sector of its own, 32 a request, and no request can touch more. Beyond it the requests stay the same while the share of fetched bytes a lane uses keeps falling, to 12.5% (4 bytes of each 32-byte sector). On a GPU the DRAM side is worse still: scattered sectors are read in 64-byte units, so each useful float costs 64 bytes of DRAM traffic (look at the DRAM line of a stride-16 launch).]],
+    zh = [[8：步长为 8 个 float（32 字节）时每个线程独占一个扇区，每个请求 32 个，请求不可能碰更多扇区。再往后请求不变，但线程用到的取回字节比例继续下降，直到 12.5%（每个 32 字节扇区里的 4 个字节）。在 GPU 上 DRAM 一侧更糟：分散的扇区以 64 字节为单位读取，所以每个有用的 float 要花 64 字节的 DRAM 流量（看步长 16 的 DRAM 行）。]],
   },
 }
 
@@ -83,6 +87,60 @@ step {
   explain = {
     en = [[8 sectors, all of them used: 256 useful bytes per request. Twice the sectors of float, and twice the data — the chapter's exercise on double. Sectors per request alone does not say good or bad; the useful share does.]],
     zh = [[8 个扇区，全部用到：每个请求 256 个有用字节。是 float 的两倍扇区，也是两倍数据——这就是本章关于 double 的练习。单看每请求扇区数不能判断好坏，要看有用字节的比例。]],
+  },
+}
+
+step {
+  text = {
+    en = [=[Random access is the hardest case: a gather, out[i] = in[idx[i]], where each lane loads wherever its index points. With pattern = "random" the indices are spread over the whole 48 MiB input. Each thread makes two loads: its index idx[i] (consecutive, coalesced) and the element it names. Predict first: the average load sectors per request of this launch, over both loads?]=],
+    zh = [=[随机访问是最难的情形：间接读取，out[i] = in[idx[i]]，每个线程到它的下标指向的地方去读。pattern = "random" 时，下标分散在整个 48 MiB 的输入上。每个线程做两次读取：它的下标 idx[i]（连续的，合并访问）和下标指向的元素。先预测：这次启动两种读取平均下来，每个读请求碰多少个扇区？]=],
+  },
+  run = [[g = launch("gather", {pattern = "random"}); g]],
+  ask = {
+    predict = { en = "Load sectors per request of the random gather (both loads averaged)?",
+                zh = "随机间接读取每个读请求的扇区数（两种读取的平均）？" },
+    measure = function(ctx) return ctx.result.load.sectors_per_request, ctx.result.model.load.sectors_per_request end,
+    unit = "sectors/request",
+  },
+  claims = {
+    { text = "gather, random indices: 18 sectors per load request (the index load's 4 and the gathered load's 32, averaged), within 1%",
+      holds = function(ctx) return math.abs(ctx.result.load.sectors_per_request - 18) <= 0.18 end },
+  },
+  explain = {
+    en = [[About 18: the index load takes 4 sectors, the gathered load almost 32, one sector per lane, since 32 random floats out of 12 million hardly ever share a sector. Useful bytes: 22%. Nothing in the code can coalesce it: the addresses come from data.]],
+    zh = [[约 18 个：下标的读取占 4 个扇区，间接读取的那一次接近 32 个，每个线程一个扇区，因为在 1200 万个 float 里随机取 32 个，几乎不会落在同一个扇区。有用字节：22%。代码里没有任何办法让它合并：地址来自数据。]],
+  },
+}
+
+step {
+  text = {
+    en = [[What if the indices are sorted? pattern = "sorted" gives each group of 32 outputs 32 random elements of its own 32-element slice, in ascending order: the same kind of data-dependent addresses, but a warp's addresses now fall in a narrow range. Run both patterns side by side.]],
+    zh = [[如果下标是排好序的呢？pattern = "sorted" 让每 32 个输出读取它自己那段 32 个元素里的 32 个随机元素，按升序排列：地址同样由数据决定，但一个 warp 的地址现在落在一个很窄的范围里。把两种模式并排运行。]],
+  },
+  run = [[rs = launch("gather", {{pattern = "random"}, {pattern = "sorted"}}); c = compare(rs[1], rs[2]); c]],
+  ask = {
+    question = { en = "How many times fewer load sectors does the gather make with sorted indices than with random ones (random sectors ÷ sorted sectors)?",
+                 zh = "下标排好序时，间接读取的读扇区数比随机下标少多少倍（随机的扇区数 ÷ 排序的扇区数）？" },
+    answer = function(ctx)
+      local random, sorted = find(ctx, "gather", { pattern = "random" }), find(ctx, "gather", { pattern = "sorted" })
+      if random and sorted and random.params.n == sorted.params.n then return random.load.sectors / sorted.load.sectors end
+    end,
+    tolerance = 0.02, relative = true,
+  },
+  hint = {
+    { en = "The 'load sectors' row of the compare() table.", zh = "compare() 表里 load sectors 那一行。" },
+    { en = "Both launches make the same index load; only the gathered load changes.", zh = "两次启动的下标读取一样；变的只是间接读取那一次。" },
+  },
+  claims = {
+    { text = "gather: sorted indices take 4 sectors per load request, and random ones 4.5 times the sectors, within 1%",
+      holds = function(ctx)
+        local random, sorted = ctx.results[1].load, ctx.results[2].load
+        return math.abs(sorted.sectors_per_request - 4) <= 0.04 and math.abs(random.sectors / sorted.sectors - 4.5) <= 0.045
+      end },
+  },
+  explain = {
+    en = [[4.5: 36 sectors per warp (4 for the indices, 32 for the elements) against 8 (4 and 4). A sorted warp reads within one 128-byte slice, so its 32 lanes share at most 4 sectors whatever their order (some elements are read twice, some not at all). Order within a warp does not matter; the range the warp's addresses cover does. Sorting (or binning) the work by index before a gather is the usual fix for random access. The model charges DRAM for each byte of the input once either way; on a GPU, your run's DRAM line shows how much of the random gather's extra sectors L2 (60 MB on the H200, next to a 48 MiB input) could catch.]],
+    zh = [[4.5 倍：每个 warp 36 个扇区（下标 4 个，元素 32 个）对 8 个（4 个和 4 个）。排好序的 warp 只在一段 128 字节里读取，所以不管顺序如何，它的 32 个线程最多共用 4 个扇区（有些元素被读两次，有些一次也没读）。warp 内的顺序无关紧要，要紧的是 warp 的地址覆盖的范围。在间接读取之前按下标给工作排序（或分桶），是随机访问的常用改进办法。模型在两种情况下都只把输入的每个字节向 DRAM 计一次；在 GPU 上，你的运行的 DRAM 行会显示随机间接读取多出来的扇区有多少被 L2 接住（H200 的 L2 是 60 MB，输入是 48 MiB）。]],
   },
 }
 

@@ -55,7 +55,7 @@ XDG_DATA_HOME="$tmp/data-predict" "$warplab" --sim --lab coalescing --answers "$
 status=$?
 [ $status = 0 ] && sed -n '/(prediction)/,/^Correct\.\|^──/p' "$tmp/out" | grep -q "53%" &&
   ! sed -n '/(prediction)/,/^──/p' "$tmp/out" | grep -q -e "^Correct" -e "Not quite" &&
-  grep -q "3 of 3 questions right on the first try" "$tmp/out" && grep -q "Predictions: 0 of 1 within 10%" "$tmp/out"
+  grep -q "4 of 4 questions right on the first try" "$tmp/out" && grep -q "Predictions: 0 of 2 within 10%" "$tmp/out"
 result "a wrong prediction in batch: no verdict, the gap to the run, and the summary does not count it" $?
 
 # working-set's goal asks for a warm L2: a cold launch does not reach it.
