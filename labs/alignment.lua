@@ -8,8 +8,9 @@ lab {
 
 -- The largest power of two that divides every address of an alloc_alignment() list.
 local function common_alignment(list)
+  if type(list) ~= "table" then return nil end
   local least
-  for _, a in ipairs(list or {}) do
+  for _, a in ipairs(list) do
     if least == nil or a.alignment < least then least = a.alignment end
   end
   return least

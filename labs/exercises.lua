@@ -12,35 +12,45 @@ step {
   text = {
     en = [[Ten steps, one for each of the chapter's exercises, in its order. Where a launch can show the answer, the answer is checked against your own launch.
 
-Exercise 1, kinds of locality. Temporal locality: the same data is used again soon. Spatial locality: data next to what was just used is used soon. Classify four patterns: (a) a loop that keeps using one variable; (b) walking an array in order; (c) looking keys up in a hash table; (d) visiting a row-major matrix row by row.]],
+Exercise 1, kinds of locality. Temporal locality: the same data is used again soon. Spatial locality: data next to what was just used is used soon. Classify four patterns: (a) a loop that keeps using one variable; (b) walking an array in order; (c) looking keys up in a hash table; (d) visiting a row-major matrix row by row. The launch below is (c) on a GPU: a warp looks up 32 keys whose hashes put their slots anywhere in a 48 MiB table (a gather with random indices), against the same lookups with sorted indices, where a warp's slots lie side by side as in (b).]],
     zh = [[共十步，每步一道本章习题，按原书顺序。凡是能用一次启动说明答案的，都用你自己的启动结果来检查。
 
-习题 1，局部性的种类。时间局部性：同一份数据很快会被再次使用。空间局部性：紧挨着刚用过的数据的那些数据很快会被使用。给下面四种模式分类：(a) 循环中反复使用同一个变量；(b) 顺序遍历数组；(c) 在哈希表里查找键；(d) 按行遍历行优先存储的矩阵。]],
+习题 1，局部性的种类。时间局部性：同一份数据很快会被再次使用。空间局部性：紧挨着刚用过的数据的那些数据很快会被使用。给下面四种模式分类：(a) 循环中反复使用同一个变量；(b) 顺序遍历数组；(c) 在哈希表里查找键；(d) 按行遍历行优先存储的矩阵。下面的启动就是 GPU 上的 (c)：一个 warp 查找 32 个键，它们的哈希把槽位放在 48 MiB 表里的任何地方（下标随机的间接读取），对照的是下标排好序的同样查找，一个 warp 的槽位像 (b) 那样并排放着。]],
   },
+  run = [[rs = launch("gather", {{pattern = "sorted"}, {pattern = "random"}}); c = compare(rs[1], rs[2]); c]],
   ask = {
     question = { en = "Which classification is right?", zh = "哪一种分类是对的？" },
     choices = {
-      { en = "a temporal · b spatial · c temporal at best (hot keys come back; the slots are scattered) · d spatial",
-        zh = "a 时间 · b 空间 · c 最多有时间局部性（热门的键会再次出现；槽位是分散的）· d 空间" },
-      { en = "a spatial · b temporal · c spatial · d temporal", zh = "a 空间 · b 时间 · c 空间 · d 时间" },
-      { en = "a temporal · b temporal · c spatial · d spatial", zh = "a 时间 · b 时间 · c 空间 · d 空间" },
-      { en = "a spatial · b spatial · c none at all · d temporal", zh = "a 空间 · b 空间 · c 完全没有 · d 时间" },
+      { en = "a temporal · b spatial · c spatial: a lookup reads the keys stored side by side in the table · d spatial",
+        zh = "a 时间 · b 空间 · c 空间：查找读取的是表里并排存放的键 · d 空间" },
+      { en = "a temporal · b spatial · c temporal at best: hot keys come back, but their slots are scattered · d spatial",
+        zh = "a 时间 · b 空间 · c 最多有时间局部性：热门的键会再次出现，但它们的槽位是分散的 · d 空间" },
+      { en = "a spatial: the variable sits next to the data used last · b spatial · c temporal at best · d spatial",
+        zh = "a 空间：这个变量就挨着上次用过的数据 · b 空间 · c 最多有时间局部性 · d 空间" },
+      { en = "a temporal · b spatial · c temporal at best · d temporal: each row is used again for the next one",
+        zh = "a 时间 · b 空间 · c 最多有时间局部性 · d 时间：每一行都会为下一行再用一次" },
     },
-    answer = 1,
+    answer = 2,
   },
   hint = {
     { en = "Ask of each: is it the same address again, or the next address?", zh = "对每一种都问：是再次访问同一个地址，还是访问下一个地址？" },
-    { en = "A hash spreads neighbouring keys over the whole table on purpose.", zh = "哈希函数故意把相邻的键打散到整张表里。" },
+    { en = "For (c), look at the random gather's load sectors per request in your run: do the lanes of a warp share sectors?",
+      zh = "对 (c)，看你的运行里随机间接读取的每请求扇区数：一个 warp 的线程共用扇区吗？" },
   },
   explain = {
-    en = [[(a) The same address again: temporal, and the compiler keeps it in a register. (b) and (d) The next address each time: spatial, which on a GPU becomes coalescing when neighbouring lanes take neighbouring elements. (c) A hash puts neighbouring keys far apart, so a lookup has almost no spatial locality; what it can have is temporal: popular keys and a table small enough to stay in cache (the chapter lists lookup tables under temporal locality). launch("gather") shows what scattered lookups cost: about a sector per lane.]],
-    zh = [[(a) 再次访问同一个地址：时间局部性，编译器会把它放在寄存器里。(b) 和 (d) 每次访问下一个地址：空间局部性，在 GPU 上当相邻线程取相邻元素时就成为合并访问。(c) 哈希把相邻的键放到很远的地方，所以一次查找几乎没有空间局部性；它能有的是时间局部性：热门的键，以及小到能留在缓存里的表（本章把查找表列在时间局部性下）。launch("gather") 显示了分散查找的代价：大约每个线程一个扇区。]],
+    en = [[(a) The same address again: temporal, and the compiler keeps it in a register. (b) and (d) The next address each time: spatial, which on a GPU becomes coalescing when neighbouring lanes take neighbouring elements; a row-major matrix walked row by row is one long array. (c) A hash puts neighbouring keys far apart on purpose: your random gather's lanes share no sectors (about 18 sectors a request against 4, the index load's 4 and the lookups' 32 averaged), so a lookup has almost no spatial locality. What it can have is temporal: popular keys and a table small enough to stay in cache (the chapter lists lookup tables under temporal locality).]],
+    zh = [[(a) 再次访问同一个地址：时间局部性，编译器会把它放在寄存器里。(b) 和 (d) 每次访问下一个地址：空间局部性，在 GPU 上当相邻线程取相邻元素时就成为合并访问；按行遍历行优先的矩阵就是遍历一个长数组。(c) 哈希故意把相邻的键放到很远的地方：你的随机间接读取里各线程不共用扇区（每请求约 18 个扇区对 4 个，是下标读取的 4 个和查找的 32 个的平均），所以一次查找几乎没有空间局部性。它能有的是时间局部性：热门的键，以及小到能留在缓存里的表（本章把查找表列在时间局部性下）。]],
+  },
+  claims = {
+    { text = "gather: random indices touch 4.5 times the load sectors of sorted ones, within 1%",
+      holds = function(ctx) return math.abs(ctx.results[2].load.sectors / ctx.results[1].load.sectors - 4.5) <= 0.045 end },
   },
 }
 
 step {
   text = {
-    en = [[Exercise 2, coalescing with double. Lane i of a warp reads data[i] of a double array (8 bytes each). Is the access coalesced, and how many 128-byte transactions does a warp need? And with float? The chapter counts 128-byte transactions; a GPU's counters count 32-byte sectors and the model also gives the 128-byte lines. Run both types.]],
+    en = [[Exercise 2, coalescing with double.
+ Lane i of a warp reads data[i] of a double array (8 bytes each). Is the access coalesced, and how many 128-byte transactions does a warp need? And with float? The chapter counts 128-byte transactions; a GPU's counters count 32-byte sectors and the model also gives the 128-byte lines. Run both types.]],
     zh = [[习题 2，double 的合并访问。warp 的第 i 个线程读 double 数组（每个 8 字节）的 data[i]。这是合并访问吗？一个 warp 需要几个 128 字节的事务？换成 float 呢？本章按 128 字节事务计数；GPU 的计数器按 32 字节扇区计数，模型也给出 128 字节缓存行的数目。把两种类型都运行一下。]],
   },
   run = [=[rs = launch("width", {{type = "float", n = 1 << 20}, {type = "double", n = 1 << 20}}); rs[1], rs[2]]=],
@@ -72,36 +82,44 @@ step {
 
 step {
   text = {
-    en = [[Exercise 3, AoS to SoA. A record { int id; float x, y, z; double timestamp; } and a kernel that uses only x, y and z. How much of the bandwidth does a struct of arrays save? The chapter calls the record 32 bytes; check with a C compiler: 4 + 12 bytes, then the double at offset 16, 24 bytes in all. The particles family has the chapter's 32-byte shape: 8 floats a particle, of which the update reads and writes 3 (vx, vy, vz), 12 bytes of 32. Run both layouts.]],
-    zh = [[习题 3，AoS 转 SoA。一个记录 { int id; float x, y, z; double timestamp; }，内核只用 x、y、z。改成数组结构（SoA）能省多少带宽？本章说这个记录是 32 字节；用 C 编译器验证一下：4 + 12 字节，然后 double 在偏移 16 处，一共 24 字节。particles 族正好是本章的 32 字节形状：每个粒子 8 个 float，更新只读写其中 3 个（vx、vy、vz），32 字节中的 12 字节。两种布局都运行一下。]],
+    en = [[Exercise 3, AoS to SoA. A record { int id; float x, y, z; double timestamp; } and a kernel that uses only x, y and z. How much of the bandwidth does a struct of arrays save? The chapter calls the record 32 bytes; check with a C compiler: 4 + 12 bytes, then the double at offset 16, 24 bytes in all. The aos_soa family has records of fields × 4 bytes: fields = 6 is this 24-byte record. Its kernel reads one field of each record; the exercise's reads three. Run both layouts and look at the DRAM bytes each reads per record (printed below the comparison).]],
+    zh = [[习题 3，AoS 转 SoA。一个记录 { int id; float x, y, z; double timestamp; }，内核只用 x、y、z。改成数组结构体（SoA）能省多少带宽？本章说这个记录是 32 字节；用 C 编译器验证一下：4 + 12 字节，然后 double 在偏移 16 处，一共 24 字节。aos_soa 族的记录是 fields × 4 字节：fields = 6 就是这个 24 字节的记录。它的内核读每条记录的一个字段；这道题的内核读三个。两种布局都运行一下，看每种布局每条记录读了多少 DRAM 字节（打印在比较表下面）。]],
   },
-  run = [[rs = launch("particles", {{layout = "aos"}, {layout = "soa"}}); c = compare(rs[1], rs[2]); c]],
+  run = [[rs = launch("aos_soa", {{layout = "aos", fields = 6, access = "read"}, {layout = "soa", fields = 6, access = "read"}})
+print(compare(rs[1], rs[2]))
+for _, r in ipairs(rs) do print(r.params.layout, r.dram.read_bytes / r.params.n, "DRAM bytes per record") end]],
   ask = {
-    question = { en = "By what percentage does the struct of arrays cut the DRAM bytes read, in your launches?",
-                 zh = "在你的启动结果里，数组结构（SoA）把 DRAM 读取字节减少了百分之多少？" },
-    answer = function(ctx)
-      local aos, soa = find(ctx, "particles", { layout = "aos" }), find(ctx, "particles", { layout = "soa" })
+    question = { en = "From your runs: by what percentage would a struct of arrays cut the DRAM bytes the exercise's kernel (x, y and z of each 24-byte record) reads?",
+                 zh = "根据你的运行：改成数组结构体，这道题的内核（读每条 24 字节记录的 x、y、z）读取的 DRAM 字节会减少百分之多少？" },
+    answer = function(ctx)   -- AoS reads whole records whatever it uses; SoA reads 4 bytes for each of the 3 fields
+      local aos = find(ctx, "aos_soa", { layout = "aos", fields = 6, access = "read" })
+      local soa = find(ctx, "aos_soa", { layout = "soa", fields = 6, access = "read" })
       if aos and soa and aos.params.n == soa.params.n then
-        return 100 * (1 - soa.dram.read_bytes / aos.dram.read_bytes)
+        return 100 * (1 - 3 * soa.dram.read_bytes / aos.dram.read_bytes)
       end
     end,
     tolerance = 1, unit = "%",
   },
   hint = {
-    { en = "In the array of structs every particle's 32-byte sector is fetched whole; the struct of arrays fetches 12 bytes.",
-      zh = "在结构体数组（AoS）里，每个粒子的 32 字节扇区被整个取回；数组结构（SoA）只取 12 字节。" },
+    { en = "Does the array of structs read fewer bytes per record when the kernel uses fewer fields? Compare its bytes per record with the record's size.",
+      zh = "内核用的字段少了，结构体数组每条记录读的字节就少吗？把它每条记录的字节数和记录的大小比一比。" },
+    { en = "The struct of arrays reads one array per field used: your run shows what one field costs, and the exercise uses three.",
+      zh = "数组结构体为用到的每个字段读一个数组：你的运行显示了一个字段的代价，而这道题用三个。" },
   },
   claims = {
-    { text = "particles: an array of structs touches 32 sectors per load request, a struct of arrays 4",
+    { text = "aos_soa, 24-byte records, one field read: 24 sectors per load request as AoS, 4 as SoA",
       holds = function(ctx)
-        return ctx.results[1].load.sectors_per_request == 32.0 and ctx.results[2].load.sectors_per_request == 4.0
+        return ctx.results[1].load.sectors_per_request == 24.0 and ctx.results[2].load.sectors_per_request == 4.0
       end },
-    { text = "particles (10^7): the array of structs reads at least 2.4 times the DRAM bytes of the struct of arrays", gpu = true,
-      holds = function(ctx) return ctx.results[1].dram.read_bytes >= 2.4 * ctx.results[2].dram.read_bytes end },
+    { text = "aos_soa, 24-byte records (2^24, cold L2): AoS reads 24 DRAM bytes a record and SoA 4, within 5%", gpu = true,
+      holds = function(ctx)
+        local aos, soa = ctx.results[1], ctx.results[2]
+        return math.abs(aos.dram.read_bytes / aos.params.n - 24) <= 1.2 and math.abs(soa.dram.read_bytes / soa.params.n - 4) <= 0.2
+      end },
   },
   explain = {
-    en = [[62.5%: 12 bytes instead of 32 per particle, in reads and again in writes. For the exercise's record as a compiler lays it out (24 bytes) the saving is 50%: 12 of 24. With 32 records in a warp side by side, every sector of the array of structs is fetched, so the AoS cost is the whole record whatever the kernel uses. Time is another matter: the reference notes timed a smaller case (a two-float struct, one field written) at 1.5 to 1.8 times, less than its bytes promise; the aos-soa lab measures the time.]],
-    zh = [[62.5%：每个粒子 12 字节而不是 32 字节，读是这样，写也是这样。按编译器的实际布局（24 字节），这道题的记录能省 50%：24 字节中的 12 字节。一个 warp 的 32 个记录首尾相接，AoS 的每个扇区都会被取回，所以无论内核用哪些字段，AoS 的代价都是整个记录。时间是另一回事：参考笔记测过一个更小的例子（两个 float 的结构体，写一个字段），快 1.5 到 1.8 倍，比它的字节数预示的少；aos-soa 实验会测量时间。]],
+    en = [[50%: the array of structs reads the whole 24-byte record whatever the kernel uses (your run: 24 bytes a record for one field), because 32 records side by side in a warp leave no sector untouched; the struct of arrays reads 4 bytes per field used, 12 for x, y and z. For the chapter's 32-byte record the same count gives 62.5% (12 of 32), and the particles family has that shape. Time is another matter: the reference notes timed a smaller case (a two-float struct, one field written) at 1.5 to 1.8 times, less than its bytes promise; the aos-soa lab measures the time.]],
+    zh = [[50%：无论内核用哪些字段，结构体数组都要读整条 24 字节的记录（你的运行：读一个字段，每条记录 24 字节），因为一个 warp 的 32 条记录首尾相接，没有哪个扇区不被碰到；数组结构体为用到的每个字段读 4 字节，x、y、z 共 12 字节。按本章的 32 字节记录，同样的算法得 62.5%（32 字节中的 12 字节），particles 族就是那种形状。时间是另一回事：参考笔记测过一个更小的例子（两个 float 的结构体，写一个字段），快 1.5 到 1.8 倍，比它的字节数预示的少；aos-soa 实验会测量时间。]],
   },
 }
 
@@ -141,8 +159,8 @@ step {
 
 step {
   text = {
-    en = [[Exercise 5, the largest tile. An SM offers 112 KB (112 × 1,024 bytes) of shared memory, and the kernel declares float shared[TILE_SIZE + 4][TILE_SIZE + 4]: a tile with a halo of 2 on each side, as conv2d's tiled variant has at radius 2. Floats are 4 bytes, so every row is 4-byte aligned without padding. What is the largest TILE_SIZE whose array fits?]],
-    zh = [[习题 5，最大的 tile。一个 SM 提供 112 KB（112 × 1,024 字节）共享内存，内核声明 float shared[TILE_SIZE + 4][TILE_SIZE + 4]：每边带 2 个像素 halo 的 tile，正如 conv2d 的分块版本在半径 2 时那样。float 是 4 字节，所以每一行不加填充也是 4 字节对齐的。能放得下的最大 TILE_SIZE 是多少？]],
+    en = [[Exercise 5, the largest tile. An SM offers 112 KB (112 × 1,024 bytes) of shared memory, and the kernel declares float shared[TILE_SIZE + 4][TILE_SIZE + 4]: a tile with a halo of 2 on each side, as conv2d's tiled variant has at radius 2. Floats are 4 bytes, so every row is 4-byte aligned without padding. Count only the array: the 112 KB are what the kernel's own arrays may use, and the shared memory the system reserves for each block (1 KiB on the H200) is not part of them. What is the largest TILE_SIZE whose array fits?]],
+    zh = [[习题 5，最大的分块。一个 SM 提供 112 KB（112 × 1,024 字节）共享内存，内核声明 float shared[TILE_SIZE + 4][TILE_SIZE + 4]：每边带 2 个像素边缘区的分块，正如 conv2d 的分块版本在半径 2 时那样。float 是 4 字节，所以每一行不加填充也是 4 字节对齐的。只算这个数组：112 KB 是内核自己的数组可以用的量，系统为每个线程块保留的共享内存（H200 上 1 KiB）不在其中。能放得下的最大 TILE_SIZE 是多少？]],
   },
   ask = {
     question = { en = "The largest TILE_SIZE with (TILE_SIZE + 4)^2 × 4 bytes ≤ 112 KB?",
@@ -154,15 +172,15 @@ step {
     { en = "sqrt(28,672) = 169.3, and the side is TILE_SIZE + 4.", zh = "sqrt(28,672) = 169.3，而边长是 TILE_SIZE + 4。" },
   },
   explain = {
-    en = [[165: 169^2 × 4 = 114,244 bytes fits in 114,688, 170^2 × 4 = 115,600 does not. A bound, not a choice. A static __shared__ array is limited to 48 KB a block (106 by the same count); more needs dynamic shared memory and an opt-in. A block has at most 1,024 threads, so a 165 x 165 tile makes each thread produce about 27 pixels. One block filling the SM's shared memory leaves it one block: nothing to run while that block waits at __syncthreads(). The tiling lab counted the real trade-off: the halo shrinks as the tile grows (1.27 copies a pixel at 32), so beyond 32 there is little left to gain.]],
-    zh = [[165：169^2 × 4 = 114,244 字节放得进 114,688，170^2 × 4 = 115,600 放不进。这是上限，而不是推荐值。静态的 __shared__ 数组每个 block 最多 48 KB（同样算法得 106）；更多要用动态共享内存并显式开启。一个 block 最多 1,024 个线程，所以 165 x 165 的 tile 要每个线程算约 27 个像素。一个 block 占满 SM 的共享内存，SM 上就只有这一个 block：它在 __syncthreads() 等待时没有别的可运行。分块实验算过真正的权衡：halo 随 tile 变大而缩小（tile 32 时每像素 1.27 次拷贝），超过 32 以后能得到的已经很少。]],
+    en = [[165: 169^2 × 4 = 114,244 bytes fits in 114,688, 170^2 × 4 = 115,600 does not. A bound, not a choice. Had the 1 KiB reserved per block come out of the 112 KB, 113,664 bytes would leave 168^2 × 4 = 112,896: TILE_SIZE 164. A static __shared__ array is limited to 48 KB a block (106 by the same count); more needs dynamic shared memory and an opt-in. A block has at most 1,024 threads, so a 165 x 165 tile makes each thread produce about 27 pixels. One block filling the SM's shared memory leaves it one block: nothing to run while that block waits at __syncthreads(). The tiling lab counted the real trade-off: the halo shrinks as the tile grows (1.27 copies a pixel at 32), so beyond 32 there is little left to gain.]],
+    zh = [[165：169^2 × 4 = 114,244 字节放得进 114,688，170^2 × 4 = 115,600 放不进。这是上限，而不是推荐值。如果每个线程块保留的 1 KiB 也要从 112 KB 里扣，剩下 113,664 字节，只放得下 168^2 × 4 = 112,896：TILE_SIZE 为 164。静态的 __shared__ 数组每个线程块最多 48 KB（同样算法得 106）；更多要用动态共享内存并显式开启。一个线程块最多 1,024 个线程，所以 165 x 165 的分块要每个线程算约 27 个像素。一个线程块占满 SM 的共享内存，SM 上就只有这一个线程块：它在 __syncthreads() 等待时没有别的可运行。分块实验算过真正的权衡：边缘区随分块变大而缩小（tile = 32 时每像素 1.27 次拷贝），超过 32 以后能得到的已经很少。]],
   },
 }
 
 step {
   text = {
     en = [[Exercise 6, prefetching a stream. Data is read once and thrown away. Does hardware prefetching help? Is software prefetching worth it? The prefetch family streams 4 chunks per block and does some work on each element: without prefetching, with the next chunk loaded into a register before working on this one, or copied into shared memory by cp.async. Run all three.]],
-    zh = [[习题 6，流式数据的预取。数据只读一次然后丢弃。硬件预取有效吗？软件预取有意义吗？prefetch 族让每个 block 流式处理 4 块数据，对每个元素做一些计算：不预取；在处理这一块之前先把下一块读进寄存器；或者用 cp.async 把下一块拷进共享内存。三种都运行一下。]],
+    zh = [[习题 6，流式数据的预取。数据只读一次然后丢弃。硬件预取有效吗？软件预取有意义吗？prefetch 族让每个线程块流式处理 4 块数据，对每个元素做一些计算：不预取；在处理这一块之前先把下一块读进寄存器；或者用 cp.async 把下一块拷进共享内存。三种都运行一下。]],
   },
   run = [[rs = launch("prefetch", {{variant = "none"}, {variant = "register"}, {variant = "cp_async"}}); c = compare(rs[1], rs[2], rs[3]); c]],
   ask = {
@@ -191,7 +209,7 @@ step {
   },
   explain = {
     en = [[1.00: prefetching changes when bytes arrive, never how many. Reuse has nothing to do with it, so data used once can still gain: a stream needs enough loads in flight to cover the memory latency. Hardware prefetching suits a stream best of all patterns, but a GPU mostly hides the latency with other warps: while one waits, the others issue their loads. So software prefetching helps only when too few loads are in flight: few warps per SM (large blocks, many registers) or much work per element. With many warps a stream is bound by DRAM bandwidth, and nothing cuts that but fewer bytes. On a GPU compare the times in the table (rs[2].time_ms / rs[1].time_ms): that is the part the model cannot show.]],
-    zh = [[1.00：预取改变的是字节何时到达，而不是有多少字节。它与复用无关，所以只用一次的数据也可能受益：流式访问需要足够多的在途读取来覆盖内存延迟。在所有模式中，硬件预取最适合顺序流；但 GPU 主要靠其他 warp 来隐藏延迟：一个 warp 等待时，其他 warp 发出它们的读取。所以软件预取只在在途读取太少时才有帮助：每个 SM 上的 warp 太少（block 太大、寄存器太多），或者每个元素的计算量很大。warp 足够多时，流式访问受 DRAM 带宽限制，除了减少字节，什么也减不了它。在 GPU 上比较表里的时间（rs[2].time_ms / rs[1].time_ms）：这是模型显示不了的部分。]],
+    zh = [[1.00：预取改变的是字节何时到达，而不是有多少字节。它与重用无关，所以只用一次的数据也可能受益：流式访问需要足够多的在途读取来覆盖内存延迟。在所有模式中，硬件预取最适合顺序流；但 GPU 主要靠其他 warp 来隐藏延迟：一个 warp 等待时，其他 warp 发出它们的读取。所以软件预取只在在途读取太少时才有帮助：每个 SM 上的 warp 太少（线程块太大、寄存器太多），或者每个元素的计算量很大。warp 足够多时，流式访问受 DRAM 带宽限制，除了减少字节，什么也减不了它。在 GPU 上比较表里的时间（rs[2].time_ms / rs[1].time_ms）：这是模型显示不了的部分。]],
   },
 }
 
@@ -210,8 +228,8 @@ step {
     end,
   },
   hint = {
-    { en = "threads × floats per thread × bytes per float.", zh = "线程数 × 每线程的 float 数 × 每个 float 的字节数。" },
-    { en = "2,048 × 8 × 4 = 65,536.", zh = "2,048 × 8 × 4 = 65,536。" },
+    { en = "What does each thread bring in that no other thread uses? Add that up over all the threads.", zh = "每个线程带进来哪些别的线程不用的数据？把所有线程的加起来。" },
+    { en = "bytes counts bytes, not floats.", zh = "bytes 按字节计，不是按 float 个数。" },
   },
   claims = {
     { text = "working_set of 64 KB (cold L2): DRAM reads at most twice the working set", gpu = true,
@@ -222,19 +240,19 @@ step {
   },
   explain = {
     en = [[65,536 bytes, 64 KB: about 1% of a 6 MB L2 (0.1% of the H200's 60 MB), so it fits with room to spare. The DRAM line shows what fitting means: each byte comes from DRAM once, about 64 kB, and every later pass over the buffer hits in cache. The chapter's estimate (active threads × distinct data per thread) assumes threads share nothing. Where they share (a stencil's neighbours, a tile), the working set is smaller. Where the accesses run past the cache (the working-set lab's sweep), every pass pays DRAM again.]],
-    zh = [[65,536 字节，即 64 KB：大约是 6 MB L2 的 1%（H200 的 60 MB L2 的 0.1%），放得下还绰绰有余。DRAM 行说明了“放得下”的含义：每个字节只从 DRAM 读一次，约 64 kB，之后对缓冲区的每一遍都在缓存中命中。本章的估算（活跃线程数 × 每线程的不同数据量）假设线程之间不共享数据。线程共享数据时（模板计算的邻居、tile），工作集更小。访问范围超过缓存时（工作集实验里的扫描），每一遍都要重新付 DRAM 的代价。]],
+    zh = [[65,536 字节，即 64 KB：大约是 6 MB L2 的 1%（H200 的 60 MB L2 的 0.1%），放得下还绰绰有余。DRAM 行说明了“放得下”的含义：每个字节只从 DRAM 读一次，约 64 kB，之后对缓冲区的每一遍都在缓存中命中。本章的估算（活跃线程数 × 每线程的不同数据量）假设线程之间不共享数据。线程共享数据时（模板计算的邻居、分块），工作集更小。访问范围超过缓存时（工作集实验里的扫描），每一遍都要重新付 DRAM 的代价。]],
   },
 }
 
 step {
   text = {
     en = [[Exercise 8, the transpose. Write a transpose that stages a tile in shared memory so that both its reads and its writes are coalesced, and compare it with the naive one. The transpose family has all three versions (info("transpose") shows the source): naive, shared (a tile) and padded (the tile's rows one float longer). The launch below runs naive and shared at 4096 x 4096. Then launch the version, and tile size, whose global loads and stores both touch 4 sectors per request and whose shared-memory accesses have no bank conflicts, and :answer to check.]],
-    zh = [[习题 8，矩阵转置。写一个借助共享内存 tile 的转置，让读和写都是合并访问，并与朴素版本比较。transpose 族有全部三个版本（info("transpose") 显示源码）：naive（朴素）、shared（一个 tile）和 padded（tile 的每行多一个 float）。下面的启动在 4096 x 4096 上运行朴素版和 shared 版。然后启动这样一个版本和 tile 大小：全局读和写都是每请求 4 个扇区，共享内存访问没有 bank 冲突，再输入 :answer 检查。]],
+    zh = [[习题 8，矩阵转置。写一个借助共享内存分块的转置，让读和写都是合并访问，并与朴素版本比较。transpose 族有全部三个版本（info("transpose") 显示源码）：naive（朴素）、shared（一个分块）和 padded（分块的每行多一个 float）。下面的启动在 4096 x 4096 上运行朴素版和 shared 版。然后启动这样一个版本和分块大小：全局读和写都是每请求 4 个扇区，共享内存访问没有存储体冲突，再输入 :answer 检查。]],
   },
   run = [=[rs = launch("transpose", {{variant = "naive"}, {variant = "shared"}}); rs[1], rs[2]]=],
   ask = {
     goal = { en = "transpose with 4 sectors per request on loads and stores and 0 shared-memory bank conflicts.",
-             zh = "transpose，读和写都是每请求 4 个扇区，共享内存 bank 冲突为 0。" },
+             zh = "transpose，读和写都是每请求 4 个扇区，共享内存存储体冲突为 0。" },
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "transpose" and r.load.sectors_per_request <= 4 and r.store.sectors_per_request <= 4
@@ -242,11 +260,12 @@ step {
     end,
   },
   hint = {
-    { en = "The naive version writes a column: a sector per lane. The shared version reads a tile column: at tile 32 all 32 words in one bank.",
-      zh = "朴素版本写的是一列：每个线程一个扇区。shared 版本读 tile 的一列：tile 32 时 32 个字都在同一个 bank。" },
-    { en = "One float of padding moves each row to the next bank, but only when a warp is one tile row.",
-      zh = "填充一个 float 让每一行错开一个 bank，但只有当一个 warp 正好是 tile 的一行时才行。" },
-    { en = "variant = \"padded\", tile = 32.", zh = "variant = \"padded\"，tile = 32。" },
+    { en = "Read your two results: which of the naive one's lines is over 4 sectors per request, and what does the shared one's 'shared ld' line say?",
+      zh = "读你的两个结果：朴素版本哪一行超过每请求 4 个扇区？shared 版本的 shared ld 行说了什么？" },
+    { en = "A column of a 32-float-wide tile is 32 words apart: in which banks do they lie? What would a longer row change?",
+      zh = "32 个 float 宽的分块里，同一列的字相隔 32 个字：它们落在哪些存储体里？行再长一点会改变什么？" },
+    { en = "Try the other variant, and more than one tile size: the shape of a warp in the tile matters.",
+      zh = "试另一个版本，也试不止一种 tile：一个 warp 在分块里的形状很重要。" },
   },
   claims = {
     { text = "transpose 4096^2: naive stores touch 32 sectors per request; the shared tile's at 4, with 32-way conflicts at tile 32",
@@ -263,7 +282,7 @@ step {
   },
   explain = {
     en = [[padded at tile 32. The tile turns the column write into a row write (4 sectors instead of 32). Reading a tile column from shared memory then hits one bank 32 times in the plain tile; padding each row by one float moves consecutive rows one bank along, and all 32 words land in different banks. At tile 16 or 8 a warp spans two or four tile rows, and no padding clears both accesses: 2-way conflicts remain. On a GPU compare the times: the naive version's 32-sector stores are the expensive part.]],
-    zh = [[tile 32 的 padded 版本。tile 把按列写变成按行写（4 个扇区而不是 32 个）。接着从共享内存读 tile 的一列，在普通 tile 里会 32 次落在同一个 bank；每行填充一个 float，让相邻的行错开一个 bank，32 个字就落在 32 个不同的 bank 上。tile 为 16 或 8 时，一个 warp 跨两行或四行 tile，无论怎样填充都不能让两种访问都没有冲突：仍有 2 路冲突。在 GPU 上比较时间：朴素版本每请求 32 个扇区的写是最贵的部分。]],
+    zh = [[tile = 32 的 padded 版本。分块把按列写变成按行写（4 个扇区而不是 32 个）。接着从共享内存读分块的一列，在普通分块里会 32 次落在同一个存储体；每行填充一个 float，让相邻的行错开一个存储体，32 个字就落在 32 个不同的存储体上。tile = 16 或 8 时，一个 warp 跨两行或四行分块，无论怎样填充都不能让两种访问都没有冲突：仍有 2 路冲突。在 GPU 上比较时间：朴素版本每请求 32 个扇区的写是最贵的部分。]],
   },
 }
 
@@ -283,35 +302,36 @@ step {
     tolerance = 0.03, relative = true,
   },
   hint = {
-    { en = "Divide the two 'sectors' figures of the loads lines.", zh = "用两个结果 loads 行的 sectors 相除。" },
+    { en = "Divide the two 'sectors' figures of the loads lines.", zh = "用两个结果 loads 行的扇区相除。" },
   },
   claims = {
     { text = "spmv, 16 non-zeros a row: scalar touches over twice the load sectors of vector",
       holds = function(ctx) return ctx.results[1].load.sectors > 2 * ctx.results[2].load.sectors end },
   },
   explain = {
-    en = [=[About 2.2. A thread per row puts neighbouring lanes a whole row apart in col[] and val[] (16 × 4 = 64 bytes), so those reads cost a sector per lane; a warp per row reads them consecutively. Neither fixes x[col[j]]: a gather whose addresses the matrix decides, known only at run time, scattered over x unless the non-zeros cluster. That is why SpMV is hard. The arrays are read once, so only x can be reused, and its reuse depends on the matrix's structure. What helps: a warp (or a few lanes) per row, as here; formats that make the thread-per-row reads coalesced (ELL, SELL-C-σ: rows padded and stored column by column); reordering rows and columns (e.g. reverse Cuthill-McKee) so that a row's columns, and x's reads, fall close together; small dense blocks (BSR). The warp per row wastes lanes too: with 16 non-zeros, half of its lanes idle (28% useful), so the best choice depends on the rows' lengths.]=],
-    zh = [=[约 2.2 倍。每线程一行时，相邻线程在 col[] 和 val[] 里相隔整整一行（16 × 4 = 64 字节），这些读取每个线程要一个扇区；每 warp 一行时它们是连续读取的。两者都解决不了 x[col[j]]：它是一次 gather，地址由矩阵决定，运行时才知道，除非非零元聚集在一起，否则分散在整个 x 上。这就是 SpMV 难以优化的原因。数组都只读一次，能复用的只有 x，而它的复用取决于矩阵的结构。改进办法：像这里一样每 warp（或几个线程）处理一行；使用让每线程一行的读取也能合并的格式（ELL、SELL-C-σ：把行补齐并按列存放）；重排行和列（例如逆 Cuthill-McKee），让一行的列、也就是对 x 的读取靠在一起；使用小的稠密块（BSR）。每 warp 一行也会浪费线程：每行 16 个非零元时一半线程闲着（有用比例 28%），所以最好的选择取决于行的长度。]=],
+    en = [=[About 2.2. A thread per row puts neighbouring lanes a whole row apart in col[] and val[] (16 × 4 = 64 bytes), so those reads cost a sector per lane; a warp per row reads them consecutively. Neither fixes x[col[j]]: a gather whose addresses the matrix decides, known only at run time, scattered over x unless the non-zeros cluster. That is why SpMV is hard. The arrays are read once, so only x can be reused, and its reuse depends on the matrix's structure. What helps: a warp (or a few lanes) per row, as here; formats that make the thread-per-row reads coalesced (ELL, SELL-C-σ: rows padded and stored column by column); reordering rows and columns (e.g. reverse Cuthill-McKee) so that a row's columns, and x's reads, fall close together; small dense blocks (BSR). The warp per row wastes lanes too: with 16 non-zeros a row, 16 of its 32 lanes have nothing to read. That is idle lanes, not wasted bytes; its loads also use only 28% of the bytes they fetch, mostly because of the scattered reads of x. So the best choice depends on the rows' lengths (a few lanes a row for short rows).]=],
+    zh = [=[约 2.2 倍。每线程一行时，相邻线程在 col[] 和 val[] 里相隔整整一行（16 × 4 = 64 字节），这些读取每个线程要一个扇区；每 warp 一行时它们是连续读取的。两者都解决不了 x[col[j]]：它是一次间接读取，地址由矩阵决定，运行时才知道，除非非零元聚集在一起，否则分散在整个 x 上。这就是 SpMV 难以优化的原因。数组都只读一次，能重用的只有 x，而它的重用取决于矩阵的结构。改进办法：像这里一样每 warp（或几个线程）处理一行；使用让每线程一行的读取也能合并的格式（ELL、SELL-C-σ：把行补齐并按列存放）；重排行和列（例如逆 Cuthill-McKee），让一行的列、也就是对 x 的读取靠在一起；使用小的稠密块（BSR）。每 warp 一行也会浪费线程：每行 16 个非零元时，32 个线程中有 16 个没有东西可读。这是闲置的线程，不是浪费的字节；另外它的读取也只用到取回字节的 28%，主要是因为对 x 的分散读取。所以最好的选择取决于行的长度（行短时每行用几个线程）。]=],
   },
 }
 
 step {
   text = {
     en = [[Exercise 10, histogram equalisation. Design it: a histogram of the pixel values, its running sum (the CDF), then every pixel mapped through the CDF. How does shared memory cut global traffic, how should the data be laid out, how large should blocks and tiles (the pixels a block takes) be? The histogram family is the first phase: every element adds 1 to a bin with an atomic, either in global memory or in a per-block copy in shared memory that is added to the global counts at the end, one atomic per bin. Each thread takes one element, so a block's 256 elements against 256 bins would flush as many global atomics as it saves. Launch the shared version with a block large enough that the global atomics are at most a quarter of the elements, then :answer.]],
-    zh = [[习题 10，直方图均衡化。设计它：统计像素值的直方图，求它的前缀和（CDF），再把每个像素经 CDF 映射。共享内存怎样减少全局访问？数据怎样布局？block 和 tile（一个 block 处理的像素）多大合适？histogram 族就是第一阶段：每个元素用原子操作给一个桶加 1，要么直接在全局内存里，要么在每个 block 自己的共享内存副本里，最后再加到全局计数上，每个桶一次原子操作。每个线程处理一个元素，所以一个 block 的 256 个元素对 256 个桶，最后写回的全局原子操作和省下的一样多。启动共享内存版本，让 block 足够大，使全局原子操作最多是元素数的四分之一，然后输入 :answer。]],
+    zh = [[习题 10，直方图均衡化。设计它：统计像素值的直方图，求它的前缀和（CDF），再把每个像素经 CDF 映射。共享内存怎样减少全局访问？数据怎样布局？线程块和分块（一个线程块处理的像素）多大合适？histogram 族就是第一阶段：每个元素用原子操作给一个桶加 1，要么直接在全局内存里，要么在每个线程块自己的共享内存副本里，最后再加到全局计数上，每个桶一次原子操作。每个线程处理一个元素，所以一个线程块的 256 个元素对 256 个桶，最后写回的全局原子操作和省下的一样多。启动共享内存版本，让线程块足够大，使全局原子操作最多是元素数的四分之一，然后输入 :answer。]],
   },
   run = [[launch("histogram", {variant = "shared", bins = 256, block = 256})]],
   ask = {
     goal = { en = "histogram, shared, with bins ÷ block ≤ 1/4 (at most one global atomic per four elements).",
-             zh = "histogram 共享内存版，bins ÷ block ≤ 1/4（每四个元素最多一次全局原子操作）。" },
+             zh = "histogram 共享内存版，bins ÷ 线程块 ≤ 1/4（每四个元素最多一次全局原子操作）。" },
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "histogram" and r.params.variant == "shared" and 4 * r.params.bins <= r.params.block
     end,
   },
   hint = {
-    { en = "A block issues one global atomic per bin; it has block elements.", zh = "一个 block 每个桶发一次全局原子操作；它有 block 个元素。" },
-    { en = "block = 1024 with 256 bins.", zh = "256 个桶时 block = 1024。" },
+    { en = "Count, for one block: how many elements does it count, and how many global atomics does it issue when it adds its copy to the global counts?",
+      zh = "对一个线程块数一数：它统计多少个元素？把它的副本加到全局计数上时发出多少次全局原子操作？" },
+    { en = "info(\"histogram\") lists the block sizes the family allows.", zh = "info(\"histogram\") 列出这个内核族允许的 `block` 取值。" },
   },
   claims = {
     { text = "histogram, skewed data (half in bin 0), 256 bins: the shared version with blocks of 1024 is faster than global atomics", gpu = true,
@@ -323,6 +343,6 @@ step {
   },
   explain = {
     en = [[A block of 1,024 counts 1,024 elements and flushes 256 bins. The private copy keeps every per-element atomic on the SM, so popular bins (a dark image's bin 0) contend inside one block, not across the whole GPU. Real designs go further: each thread takes many pixels (a grid-stride loop over uchar4 or wider loads, coalesced), so a block sees thousands of pixels per flush. The CDF of 256 bins is one small block's prefix sum. The mapping pass reads each pixel once, coalesced, and looks its value up in a 256-entry table: keep that table in shared memory. In constant memory, lanes with different values would be served one address at a time (the coalescing lab's broadcast experiment). Blocks of 256 to 1,024 threads, enough per block to amortise the flush and enough blocks to fill every SM. The model lists no atomics, so the time on a GPU is the measure here.]],
-    zh = [[1,024 个线程的 block 统计 1,024 个元素，最后写回 256 个桶。私有副本让每个元素的原子操作都留在 SM 上，于是热门的桶（暗图像的 0 号桶）只在一个 block 内部争用，而不是在整个 GPU 上争用。实际的设计还会更进一步：每个线程处理许多像素（用网格步长循环，按 uchar4 或更宽的类型合并读取），这样一个 block 每次写回前要处理数千个像素。256 个桶的 CDF 是一个小 block 的前缀和。映射阶段把每个像素合并地读一次，在一张 256 项的表里查它的新值：把这张表放在共享内存里。如果放在常量内存里，值不同的线程会被一个地址一个地址地依次服务（合并访问实验里的广播实验）。block 取 256 到 1,024 个线程：每个 block 的元素足够多才能摊薄写回，block 足够多才能填满每个 SM。模型不统计原子操作，所以这里要靠 GPU 上的时间来衡量。]],
+    zh = [[1,024 个线程的线程块统计 1,024 个元素，最后写回 256 个桶。私有副本让每个元素的原子操作都留在 SM 上，于是热门的桶（暗图像的 0 号桶）只在一个线程块内部争用，而不是在整个 GPU 上争用。实际的设计还会更进一步：每个线程处理许多像素（用网格步长循环，按 uchar4 或更宽的类型合并读取），这样一个线程块每次写回前要处理数千个像素。256 个桶的 CDF 是一个小线程块的前缀和。映射阶段把每个像素合并地读一次，在一张 256 项的表里查它的新值：把这张表放在共享内存里。如果放在常量内存里，值不同的线程会被一个地址一个地址地依次服务（合并访问实验里的广播实验）。线程块取 256 到 1,024 个线程：每个线程块的元素足够多才能摊薄写回，线程块足够多才能填满每个 SM。模型不统计原子操作，所以这里要靠 GPU 上的时间来衡量。]],
   },
 }
