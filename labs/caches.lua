@@ -13,13 +13,13 @@ local function l2_sectors(r) return r and r.counters and r.counters.l2_read_sect
 
 step {
   text = {
-    en = [[A global load leaves the SM's load/store unit for L1 (on current GPUs one block of SRAM, L1TEX, shared with the texture and read-only paths and with shared memory), then L2, then DRAM. Sectors that L1 holds never travel to L2; sectors L2 holds never reach DRAM. A cache hint chooses, load by load, how L1 and L2 treat a sector; offset, strided and stencil1d take one as load = "...". The reference notes switch L1 off for a whole program with nvcc -Xptxas -dlcm=cg (and on with -dlcm=ca). info("offset") lists the hints and shows the compiled kernels.]],
-    zh = [[一次全局读从 SM 的读写单元出发，先到 L1（在现在的 GPU 上是一块 SRAM，即 L1TEX，纹理路径、只读路径和共享内存都用它），再到 L2，最后到 DRAM。L1 里已有的扇区不必去 L2；L2 里已有的扇区不必去 DRAM。缓存提示按每条读指令选择 L1 和 L2 怎样对待一个扇区；offset、strided 和 stencil1d 用 load = "..." 接收提示。参考笔记用 nvcc -Xptxas -dlcm=cg 为整个程序关掉 L1（用 -dlcm=ca 打开）。info("offset") 列出这些提示，并显示编译出的内核。]],
+    en = [[A global load leaves the SM's load/store unit for L1 (on current GPUs one block of SRAM, L1TEX, shared with the texture and read-only paths and with shared memory), then L2, then DRAM. Sectors that L1 holds never travel to L2; sectors L2 holds never reach DRAM. A cache hint chooses, load by load, how L1 and L2 treat a sector; offset, strided and stencil1d take one as load = "...". The reference notes switch L1 off for a whole program with nvcc -Xptxas -dlcm=cg (and on with -dlcm=ca); load = "cg" does the same to one load. info("offset") lists the hints, says what each does, and shows the compiled kernels.]],
+    zh = [[一次全局读从 SM 的读写单元出发，先到 L1（在现在的 GPU 上是一块 SRAM，即 L1TEX，纹理路径、只读路径和共享内存都用它），再到 L2，最后到 DRAM。L1 里已有的扇区不必去 L2；L2 里已有的扇区不必去 DRAM。缓存提示按每条读指令选择 L1 和 L2 怎样对待一个扇区；offset、strided 和 stencil1d 用 load = "..." 接收提示。参考笔记用 nvcc -Xptxas -dlcm=cg 为整个程序关掉 L1（用 -dlcm=ca 打开）；load = "cg" 对单条读指令做同样的事。info("offset") 列出这些提示，说明每个提示做什么，并显示编译出的内核。]],
   },
   run = [[info("offset")]],
   ask = {
-    question = { en = "Which load hint does to one load what -dlcm=cg does to every load of a program?",
-                 zh = "哪个 load 提示对单条读指令的作用，和 -dlcm=cg 对整个程序所有读指令的作用一样？" },
+    question = { en = "Going by info(\"offset\"): which hint is for data a kernel reads once, marking its sectors to be evicted first?",
+                 zh = "根据 info(\"offset\")：哪个提示是给内核只读一次的数据用的，把它的扇区标记为最先淘汰？" },
     choices = {
       { en = "\"default\" (ld.global)", zh = "\"default\"（ld.global）" },
       { en = "\"ca\" (__ldca, ld.global.ca)", zh = "\"ca\"（__ldca，ld.global.ca）" },
@@ -27,14 +27,16 @@ step {
       { en = "\"ldg\" (__ldg, ld.global.nc)", zh = "\"ldg\"（__ldg，ld.global.nc）" },
       { en = "\"cs\" (__ldcs, ld.global.cs)", zh = "\"cs\"（__ldcs，ld.global.cs）" },
     },
-    answer = 3,
+    answer = 5,
   },
   hint = {
-    { en = "cg: cache global, that is in L2 only.", zh = "cg：cache global，也就是只缓存在 L2。" },
+    { en = "Read the doc line of the load parameter in the info() output: it says what each hint does.",
+      zh = "读 info() 输出里 load 参数的说明：它说明了每个提示做什么。" },
+    { en = "Data read once is a stream.", zh = "只读一次的数据就是一个数据流。" },
   },
   explain = {
-    en = [[cg: cache in L2 only, so every sector a warp asks for goes past L1 to L2. -dlcm=cg makes that the default of every plain load; __ldcg asks for it in one place. Old GPUs had a small L1 (16–48 KB) that streams of once-read data thrashed, which is why turning it off once paid; on current GPUs L1 is large and the compiler's default is usually right.]],
-    zh = [[cg：只缓存在 L2，所以 warp 要的每个扇区都越过 L1 去 L2。-dlcm=cg 让每条普通读指令都默认这样做；__ldcg 只在一处这样做。老 GPU 的 L1 很小（16–48 KB），只读一次的数据流会把它冲刷掉，所以当年关掉 L1 反而划算；现在的 GPU 上 L1 很大，编译器的默认选择通常就是对的。]],
+    en = [[cs (__ldcs, streaming): its sectors are the first to go when L1 and L2 need room, so a stream read once does not push out data that will be read again. cg is the one the notes use: cache in L2 only, so every sector a warp asks for goes past L1 to L2. -dlcm=cg makes that the default of every plain load; __ldcg asks for it in one place. Old GPUs had a small L1 (16–48 KB) that streams of once-read data thrashed, which is why turning it off once paid; on current GPUs L1 is large and the compiler's default is usually right.]],
+    zh = [[cs（__ldcs，流式）：L1 和 L2 需要腾地方时，它的扇区最先被淘汰，所以只读一次的数据流不会把以后还要读的数据挤出去。笔记用的是 cg：只缓存在 L2，所以 warp 要的每个扇区都越过 L1 去 L2。-dlcm=cg 让每条普通读指令都默认这样做；__ldcg 只在一处这样做。老 GPU 的 L1 很小（16–48 KB），只读一次的数据流会把它冲刷掉，所以当年关掉 L1 反而划算；现在的 GPU 上 L1 很大，编译器的默认选择通常就是对的。]],
   },
 }
 
@@ -81,18 +83,17 @@ step {
   },
   run = [=[rs = launch("offset", {{offset = 0, n = 262144}, {offset = 0, n = 262144, load = "cg"}}); rs[1], rs[2]]=],
   ask = {
-    question = { en = "Why can L1 not help the aligned offset kernel?", zh = "为什么 L1 帮不了对齐的 offset 内核？" },
-    choices = {
-      { en = "The compiler removes the L1 path from aligned loads", zh = "编译器把对齐读取的 L1 路径去掉了" },
-      { en = "No sector is asked for twice, so every lookup in L1 misses whether it is on or off",
-        zh = "没有哪个扇区被要第二次，所以不管 L1 开还是关，每次在 L1 里查找都会缺失" },
-      { en = "Aligned loads are too fast for L1", zh = "对齐的读取太快，L1 来不及" },
-      { en = "L1 only caches data that has been written", zh = "L1 只缓存写过的数据" },
-    },
-    answer = 2,
+    question = { en = "In your default-path run, how many times over do the loads ask for the bytes DRAM delivers (load sectors × 32 ÷ DRAM bytes read, to 2 decimals)?",
+                 zh = "在你默认路径的那次运行里，读操作要的字节是 DRAM 送来的字节的多少倍（读扇区数 × 32 ÷ DRAM 读取字节数，保留两位小数）？" },
+    answer = function(ctx)
+      local r = find(ctx, "offset", { load = "default" })
+      if r and r.dram.read_bytes > 0 then return 32 * r.load.sectors / r.dram.read_bytes end
+    end,
+    tolerance = 0.02,
   },
   hint = {
-    { en = "Compare the load sectors (× 32 bytes) with the DRAM bytes read.", zh = "把读扇区数（× 32 字节）和 DRAM 读取字节数比一比。" },
+    { en = "rs[1].load.sectors and rs[1].dram.read_bytes: the loads line and the DRAM line of the first result.",
+      zh = "`rs[1].load.sectors` 和 `rs[1].dram.read_bytes`：第一个结果的 loads 行和 DRAM 行。" },
   },
   claims = {
     { text = "offset 0: the loads ask for each sector once (load sectors x 32 = DRAM bytes read, model)",
@@ -107,15 +108,15 @@ step {
       end },
   },
   explain = {
-    en = [[A cache only pays when something is asked for again. Here 65,536 sectors × 32 bytes is exactly the 2 MiB DRAM sends: each sector is requested once, so L1 misses on every lookup and the traffic looks the same as with L1 off. No hardware detector is needed to explain it; a stream simply has nothing to reuse.]],
-    zh = [[缓存只有在数据被再次要到时才有用。这里 65,536 个扇区 × 32 字节正好是 DRAM 送来的 2 MiB：每个扇区只被请求一次，所以 L1 每次查找都缺失，流量看起来就和关掉 L1 一样。这不需要什么硬件识别机制来解释；数据流本来就没有可以复用的东西。]],
+    en = [[About 1.00: a cache only pays when something is asked for again. Here 65,536 sectors × 32 bytes is exactly the 2 MiB DRAM sends: each sector is requested once, so L1 misses on every lookup and the traffic looks the same as with L1 off. No hardware detector is needed to explain it; a stream simply has nothing to reuse.]],
+    zh = [[约 1.00：缓存只有在数据被再次要到时才有用。这里 65,536 个扇区 × 32 字节正好是 DRAM 送来的 2 MiB：每个扇区只被请求一次，所以 L1 每次查找都缺失，流量看起来就和关掉 L1 一样。这不需要什么硬件识别机制来解释；数据流本来就没有可以重用的东西。]],
   },
 }
 
 step {
   text = {
     en = [[Where L1 helps: a stencil. stencil1d computes out[i] = in[i] + in[i+1] + ... + in[i+2r], so each warp makes 2r+1 loads over nearly the same sectors, and each input sector is asked for again by the next loads and by the neighbouring warp.]],
-    zh = [[L1 有用的地方：模板计算（stencil）。stencil1d 计算 out[i] = in[i] + in[i+1] + ... + in[i+2r]，所以每个 warp 要做 2r+1 次读取，读的几乎是同一批扇区，每个输入扇区还会被后面的读取和相邻的 warp 再次请求。]],
+    zh = [[L1 有用的地方：模板计算。stencil1d 计算 out[i] = in[i] + in[i+1] + ... + in[i+2r]，所以每个 warp 要做 2r+1 次读取，读的几乎是同一批扇区，每个输入扇区还会被后面的读取和相邻的 warp 再次请求。]],
   },
   run = [[s = launch("stencil1d", {radius = 2}); s]],
   ask = {
@@ -143,7 +144,7 @@ step {
 step {
   text = {
     en = [[One more check on where reuse comes from. The launch below prints the same ratio for radius 1. Change it to a radius at which L1 has nothing to reuse, so that the loads ask for each input sector only once, as the offset kernel did.]],
-    zh = [[再检验一下复用从哪里来。下面的启动打印 radius 为 1 时的同一个比值。把它改成一个让 L1 无可复用的 radius，使读操作对每个输入扇区只请求一次，就像 offset 内核那样。]],
+    zh = [[再检验一下重用从哪里来。下面的启动打印 radius 为 1 时的同一个比值。把它改成一个让 L1 无可重用的 radius，使读操作对每个输入扇区只请求一次，就像 offset 内核那样。]],
   },
   run = [[s = launch("stencil1d", {radius = 1}); 32 * s.load.sectors / s.dram.read_bytes]],
   ask = {
@@ -159,7 +160,7 @@ step {
   },
   explain = {
     en = [[Radius 0 is a copy: one aligned load per element, each sector asked for once, and every hint behaves alike. Reuse, and with it L1's use, grows with the radius.]],
-    zh = [[radius 为 0 就是一次复制：每个元素一次对齐的读取，每个扇区只被请求一次，各种提示表现都一样。复用（以及 L1 的作用）随 radius 增大而增大。]],
+    zh = [[radius 为 0 就是一次复制：每个元素一次对齐的读取，每个扇区只被请求一次，各种提示表现都一样。重用（以及 L1 的作用）随 radius 增大而增大。]],
   },
 }
 
@@ -213,26 +214,31 @@ step {
 
 step {
   text = {
-    en = [[The read-only path: __ldg(&p[i]), or a const __restrict__ pointer the compiler can prove is only read, compiles to ld.global.nc. It is the old texture cache's path; since Maxwell the texture and read-only data share L1TEX's SRAM with ordinary L1 data (there is no separate read-only memory), and the data must not change while the kernel runs. Look at the ldg result of the last step.]],
-    zh = [[只读路径：__ldg(&p[i])，或编译器能证明只被读取的 const __restrict__ 指针，会编译成 ld.global.nc。它是过去纹理缓存的那条路径；从 Maxwell 起，纹理数据和只读数据与普通 L1 数据共用 L1TEX 的同一块 SRAM（并没有单独的只读存储器），而且数据在内核运行期间不能改变。看看上一步里 ldg 的结果。]],
+    en = [[The read-only path: __ldg(&p[i]), or a const __restrict__ pointer the compiler can prove is only read, compiles to ld.global.nc. It is the old texture cache's path, and the data must not change while the kernel runs. Look at the ldg result of the last step beside the default one.]],
+    zh = [[只读路径：__ldg(&p[i])，或编译器能证明只被读取的 const __restrict__ 指针，会编译成 ld.global.nc。它是过去纹理缓存的那条路径，而且数据在内核运行期间不能改变。把上一步里 ldg 的结果和默认路径的结果放在一起看。]],
   },
   ask = {
     question = { en = "Which statement about the read-only path is true on current GPUs?", zh = "关于只读路径，哪个说法在现在的 GPU 上是对的？" },
     choices = {
-      { en = "It reads from a separate read-only SRAM next to L1", zh = "它从 L1 旁边一块单独的只读 SRAM 读取" },
+      { en = "It has a read-only cache of its own next to L1, which adds to L1's capacity",
+        zh = "它在 L1 旁边有自己的只读缓存，让 L1 的容量变大" },
       { en = "It caches in L1TEX even when -dlcm=cg makes ordinary loads bypass L1", zh = "即使 -dlcm=cg 让普通读取绕过 L1，它仍然缓存在 L1TEX 里" },
-      { en = "It broadcasts one address to the whole warp like constant memory", zh = "它像常量内存一样把一个地址广播给整个 warp" },
-      { en = "It makes strided loads touch fewer sectors", zh = "它让跨步读取碰到的扇区变少" },
+      { en = "It fetches whole 128-byte lines, so a warp's loads touch fewer sectors",
+        zh = "它按整条 128 字节缓存行取数据，所以一个 warp 的读取碰到的扇区更少" },
+      { en = "It is slower than a plain load, because it goes through the texture units",
+        zh = "它比普通读取慢，因为它要经过纹理单元" },
     },
     answer = 2,
   },
   hint = {
-    { en = "The hint changed nothing in the sectors per request; where did ldg's sectors come from on a GPU?",
-      zh = "这个提示没有改变每请求的扇区数；在 GPU 上，ldg 的扇区是从哪里来的？" },
+    { en = "Compare the ldg result's load sectors per request with the default one's: which statement does that rule out?",
+      zh = "比较 ldg 结果和默认结果的每请求读扇区数：这排除了哪个说法？" },
+    { en = "On a GPU, compare their caches lines too (the L1 hit rate). On current GPUs L1, the texture cache and shared memory are one SRAM, L1TEX.",
+      zh = "在 GPU 上，也比较它们的 caches 行（L1 命中率）。在现在的 GPU 上，L1、纹理缓存和共享内存是同一块 SRAM，即 L1TEX。" },
   },
   explain = {
-    en = [[It caches in L1TEX whatever -dlcm says, which is why the notes reach for __ldg when L1 is off for the rest. It has no broadcast (that is constant memory, two steps on) and it cannot change which sectors a warp's addresses need. On sm_70 and newer a plain load is cached in L1 too, so for read-only data the two paths usually perform alike.]],
-    zh = [[不管 -dlcm 怎么设置，它都缓存在 L1TEX 里，所以笔记在其他读取关掉 L1 时会用 __ldg。它没有广播（那是常量内存，再过两步就讲）；它也不能改变一个 warp 的地址需要哪些扇区。在 sm_70 及更新的 GPU 上，普通读取也缓存在 L1 里，所以对只读数据来说两条路径的表现通常差不多。]],
+    en = [[It caches in L1TEX whatever -dlcm says, which is why the notes reach for __ldg when L1 is off for the rest. Since Maxwell there is no separate read-only cache: texture, read-only and ordinary L1 data share L1TEX's SRAM. It cannot change which sectors a warp's addresses need (your two results have the same sectors per request). On sm_70 and newer a plain load is cached in L1 too, so for read-only data the two paths usually perform alike.]],
+    zh = [[不管 -dlcm 怎么设置，它都缓存在 L1TEX 里，所以笔记在其他读取关掉 L1 时会用 __ldg。从 Maxwell 起就没有单独的只读缓存了：纹理数据、只读数据和普通 L1 数据共用 L1TEX 的同一块 SRAM。它不能改变一个 warp 的地址需要哪些扇区（你的两个结果每请求扇区数相同）。在 sm_70 及更新的 GPU 上，普通读取也缓存在 L1 里，所以对只读数据来说两条路径的表现通常差不多。]],
   },
 }
 
@@ -271,7 +277,7 @@ step {
   },
   explain = {
     en = [[32 bytes: the whole sector for 4 useful bytes, whatever the hint, because the sectors are what the addresses need and nothing is reused. L1 cannot turn a bad pattern into a good one; it can only avoid fetching the same sector twice. The fixes are in the layout (the aos-soa lab) or in staging through shared memory.]],
-    zh = [[32 字节：为了 4 个有用字节要搬整个扇区，不管用什么提示，因为扇区是由地址决定的，而且没有任何复用。L1 不能把糟糕的访问模式变好；它只能避免把同一个扇区取两次。解决办法在数据布局（aos-soa 实验）或经由共享内存中转。]],
+    zh = [[32 字节：为了 4 个有用字节要搬整个扇区，不管用什么提示，因为扇区是由地址决定的，而且没有任何重用。L1 不能把糟糕的访问模式变好；它只能避免把同一个扇区取两次。解决办法在数据布局（aos-soa 实验）或经由共享内存中转。]],
   },
 }
 
