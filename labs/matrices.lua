@@ -130,24 +130,34 @@ step {
 step {
   text = {
     en = [[The chapter's third traversal first stages a 16 x 16 tile in shared memory, then writes it back from there. order = "tiled" does the same. Each element is still read once and written once.]],
-    zh = [[本章的第三种遍历先把 16 x 16 的小块放进共享内存，再从那里写回。order = "tiled" 做的是同样的事。每个元素仍然只读一次、写一次。]],
+    zh = [[本章的第三种遍历先把 16 x 16 的分块放进共享内存，再从那里写回。order = "tiled" 做的是同样的事。每个元素仍然只读一次、写一次。]],
   },
   run = [[s = launch("traverse", {{order = "row", block = {16, 16}}, {order = "tiled", block = {16, 16}}}); c = compare(s[1], s[2]); c]],
   ask = {
     question = { en = "What does staging the tile in shared memory save over the plain row walk?",
-                 zh = "与直接按行遍历相比，把小块放进共享内存省下了什么？" },
+                 zh = "与直接按行遍历相比，把分块放进共享内存省下了什么？" },
     choices = {
-      { en = "Half of the global load sectors.", zh = "一半的全局读扇区。" },
+      { en = "Half of the global load sectors: the block fetches each of its sectors once instead of once per row of threads.",
+        zh = "一半的全局读扇区：线程块只取一次它的每个扇区，而不是每行线程各取一次。" },
       { en = "Nothing: the same global sectors, plus a shared store and a shared load per element.",
         zh = "什么也没省：全局扇区一样多，每个元素还多了一次共享内存写和一次共享内存读。" },
-      { en = "The DRAM reads that the stores would otherwise cause.", zh = "写操作本来会引起的 DRAM 读取。" },
+      { en = "The DRAM reads that partly written sectors would otherwise cost (write-allocate).",
+        zh = "部分写入的扇区本来会引起的 DRAM 读取（写分配）。" },
+      { en = "Most of the load requests: the tile is copied in fewer, wider instructions.",
+        zh = "大部分读请求：分块用更少、更宽的指令拷贝。" },
     },
     answer = function(ctx)
       local row, tiled = find(ctx.results, {order = "row"}), find(ctx.results, {order = "tiled"})
       if not (row and tiled) then return nil end
       if tiled.load.sectors < row.load.sectors then return 1 end
+      if tiled.load.requests < row.load.requests then return 4 end
+      if tiled.dram.read_bytes < row.dram.read_bytes then return 3 end
       return 2
     end,
+  },
+  hint = {
+    { en = "Read the compare() table row by row: load requests, load sectors, DRAM read. Which of them is lower for the tiled walk?",
+      zh = "逐行读 compare() 表：load requests、load sectors、DRAM read。分块遍历哪一项更少？" },
   },
   claims = {
     { text = "the tiled traversal has the same global load and store sectors as the row walk",
@@ -186,19 +196,19 @@ step {
   },
   explain = {
     en = [[32: the reads are a perfect row, the writes a column, one sector per lane. With tile 16 a warp spans two rows of the block, so pairs of lanes share a sector (16 per request), and with tile 8, four rows (8): the block shape again. Either way one side of a transpose walks a column; to make both sides walk rows, the data must be reordered on chip.]],
-    zh = [[32 个：读是完整的一行，写是一列，每个线程一个扇区。tile 为 16 时一个 warp 跨线程块的两行，所以每两个线程共用一个扇区（每请求 16 个）；tile 为 8 时跨四行（8 个）：又是线程块形状的作用。无论如何，转置总有一边是在走列；要让两边都走行，数据必须在片上重新排列。]],
+    zh = [[32 个：读是完整的一行，写是一列，每个线程一个扇区。tile = 16 时一个 warp 跨线程块的两行，所以每两个线程共用一个扇区（每请求 16 个）；tile = 8 时跨四行（8 个）：又是线程块形状的作用。无论如何，转置总有一边是在走列；要让两边都走行，数据必须在片上重新排列。]],
   },
 }
 
 step {
   text = {
     en = [[The cure: each block reads a tile of in, row by row, into shared memory, waits for the whole block (__syncthreads), then writes rows of out from the columns of the tile. Both global sides now read and write rows. But shared memory has a rule of its own: it is split into 32 banks of 4-byte words, word w in bank w mod 32, and one warp request takes as many passes (wavefronts) as the busiest bank has distinct words to serve. In a 32 x 32 float tile the words of one column are 32 apart. show(t) draws, for each shared access, how many words each bank serves.]],
-    zh = [[解决办法：每个线程块按行把 in 的一个小块读进共享内存，等整个线程块读完（__syncthreads），再从小块的列读出数据，按行写 out。这样全局内存两边都是按行读写。但共享内存有它自己的规则：它分成 32 个存储体（bank），每个 4 字节宽，第 w 个字在第 w mod 32 个存储体里；一个 warp 请求需要的传送次数（wavefront），等于最忙的那个存储体要服务的不同字数。在 32 x 32 的 float 小块里，同一列的字相隔 32 个字。show(t) 会为每次共享内存访问画出每个存储体要服务几个字。]],
+    zh = [[解决办法：每个线程块按行把 in 的一个分块读进共享内存，等整个线程块读完（__syncthreads），再从分块的列读出数据，按行写 out。这样全局内存两边都是按行读写。但共享内存有它自己的规则：它分成 32 个存储体，每个 4 字节宽，第 w 个字在第 w mod 32 个存储体里；一个 warp 请求需要的传送次数（wavefront），等于最忙的那个存储体要服务的不同字数。在 32 x 32 的 float 分块里，同一列的字相隔 32 个字。show(t) 会为每次共享内存访问画出每个存储体要服务几个字。]],
   },
   run = [[t = launch("transpose", {variant = "shared", tile = 32}); show(t)]],
   ask = {
     question = { en = "How many wavefronts does one shared-load request (reading a column of the tile) take?",
-                 zh = "一个共享内存读请求（读小块的一列）需要多少次 wavefront？" },
+                 zh = "一个共享内存读请求（读分块的一列）需要多少次 wavefront？" },
     answer = function(ctx)
       local r = ctx.result
       return r.shared_load and per_request(r.shared_load)
@@ -219,14 +229,14 @@ step {
   },
   explain = {
     en = [[32: all 32 words of the column sit in one bank, so the warp's reads are served one after another, a 32-way bank conflict. Writing a tile row hits 32 different banks: one wavefront. The model's time does not count shared-memory wavefronts, so here this launch costs the same as the padded one of the last step; on a GPU the conflicts show in the time and in the shared_load_conflicts counter (explain("shared_load_conflicts")).]],
-    zh = [[32 次：这一列的 32 个字都在同一个存储体里，所以 warp 的读只能一个接一个地服务，这就是 32 路存储体冲突。写小块的一行碰到 32 个不同的存储体：一次 wavefront。模型的时间不计共享内存的 wavefront，所以在这里这次启动和最后一步加了填充的版本时间一样；在 GPU 上冲突会体现在时间和 shared_load_conflicts 计数器上（explain("shared_load_conflicts")）。]],
+    zh = [[32 次：这一列的 32 个字都在同一个存储体里，所以 warp 的读只能一个接一个地服务，这就是 32 路存储体冲突。写分块的一行碰到 32 个不同的存储体：一次 wavefront。模型的时间不计共享内存的 wavefront，所以在这里这次启动和最后一步加了填充的版本时间一样；在 GPU 上冲突会体现在时间和 shared_load_conflicts 计数器上（explain("shared_load_conflicts")）。]],
   },
 }
 
 step {
   text = {
     en = [[The bank family isolates the rule: lane l reads the 4-byte element l*stride of a shared tile (7 times, one bank further each time). Sweep the stride from 0 to 32 and chart the bank conflicts.]],
-    zh = [[bank 族把这条规则单独拿出来：第 l 个线程读共享内存小块里的第 l*stride 个 4 字节元素（读 7 次，每次整体往后挪一个存储体）。把 stride 从 0 扫到 32，画出存储体冲突数。]],
+    zh = [[bank 族把这条规则单独拿出来：第 l 个线程读共享内存分块里的第 l*stride 个 4 字节元素（读 7 次，每次整体往后挪一个存储体）。把 stride 从 0 扫到 32，画出存储体冲突数。]],
   },
   run = [[s = sweep("bank", {stride = range(0, 32), y = "bank_conflicts"})]],
   ask = {
@@ -298,7 +308,7 @@ end]],
 step {
   text = {
     en = [[The +1: declare the tile as float tile[32][33]. The words of a column are now 33 apart, an odd stride, so a column falls on 32 different banks, and the extra float per row costs only 32 of 1056 floats. Goal: launch a transpose whose global loads and stores are both 4 sectors per request and whose shared loads have no bank conflicts.]],
-    zh = [[加一：把小块声明成 float tile[32][33]。这样同一列的字相隔 33 个，是奇数步长，一列正好落在 32 个不同的存储体上；每行多出的那个 float 只占 1056 个 float 里的 32 个。目标：启动一个转置，让全局读和写都是每请求 4 个扇区，而且共享内存读没有存储体冲突。]],
+    zh = [[加一：把分块声明成 float 分块[32][33]。这样同一列的字相隔 33 个，是奇数步长，一列正好落在 32 个不同的存储体上；每行多出的那个 float 只占 1056 个 float 里的 32 个。目标：启动一个转置，让全局读和写都是每请求 4 个扇区，而且共享内存读没有存储体冲突。]],
   },
   run = [[t = launch("transpose", {variant = "shared", tile = 32}); show(t)]],
   ask = {
@@ -311,9 +321,10 @@ step {
     end,
   },
   hint = {
-    { en = "variant = \"padded\".", zh = "variant = \"padded\"。" },
-    { en = "Keep tile = 32: with 16 or 8, a warp holds several rows of the tile and some banks still serve two words.",
-      zh = "保持 tile = 32：tile 为 16 或 8 时，一个 warp 包含小块的好几行，有些存储体仍要服务两个字。" },
+    { en = "info(\"transpose\") lists the variants: which one has the tile's rows one float longer?",
+      zh = "info(\"transpose\") 列出了各个版本：哪一个的分块每行多一个 float？" },
+    { en = "Run show() on your launch and count the words per bank; then try a smaller tile and count again: how many rows of the tile does a warp hold?",
+      zh = "对你的启动运行 show()，数一数每个存储体的字数；再试一个更小的 tile 再数：一个 warp 包含分块的几行？" },
   },
   claims = {
     { text = "padded transpose, tile 32: no bank conflicts on its shared loads or stores",
@@ -337,6 +348,6 @@ step {
   },
   explain = {
     en = [[variant = "padded", tile 32: one wavefront per shared load, both global sides coalesced. With tile 16 or 8 a warp holds two or four tile rows, and no row length spreads all of them over 32 banks: the model shows 2-way conflicts on both shared accesses. The model's time ignores shared memory, so compare the variants on a GPU: there the padded tile is expected to beat both the conflicted tile and the naive transpose.]],
-    zh = [[variant = "padded"，tile 32：每个共享内存读只要一次 wavefront，全局读写两边都是合并访问。tile 为 16 或 8 时，一个 warp 包含小块的两行或四行，没有哪种行长能把它们全部分散到 32 个存储体上：模型显示两种共享内存访问都有 2 路冲突。模型的时间不计共享内存，所以要在 GPU 上比较这几个版本：在那里，加了填充的小块预计会比有冲突的小块和朴素转置都快。]],
+    zh = [[variant = "padded"，tile = 32：每个共享内存读只要一次 wavefront，全局读写两边都是合并访问。tile = 16 或 8 时，一个 warp 包含分块的两行或四行，没有哪种行长能把它们全部分散到 32 个存储体上：模型显示两种共享内存访问都有 2 路冲突。模型的时间不计共享内存，所以要在 GPU 上比较这几个版本：在那里，加了填充的分块预计会比有冲突的分块和朴素转置都快。]],
   },
 }
