@@ -21,7 +21,7 @@ step {
     choices = {
       { en = "DRAM bandwidth", zh = "DRAM 带宽（DRAM bandwidth）" },
       { en = "bytes in flight per thread", zh = "每个线程的在途字节数（bytes in flight per thread）" },
-      { en = "L1 sector throughput", zh = "L1 扇区吞吐量（L1 sector throughput）" },
+      { en = "L1 sector throughput", zh = "L1 扇区吞吐量（L1 扇区 throughput）" },
     },
     answer = function(ctx)
       for i, limit in ipairs(LIMITS) do
@@ -111,16 +111,27 @@ step {
   ask = {
     question = { en = "What does prefetching change?", zh = "预取改变了什么？" },
     choices = {
-      { en = "The bytes moved: a prefetched chunk is read only once.", zh = "搬运的字节数：预取的块只读一次。" },
-      { en = "The sectors per request: prefetched loads are better coalesced.", zh = "每请求扇区数：预取的读合并得更好。" },
-      { en = "Only when the loads are issued: the same requests and sectors.", zh = "只改变读请求发出的时机：请求数和扇区数都一样。" },
+      { en = "The DRAM bytes: the next chunk is already in L2 when it is needed, so it is not read from DRAM again.",
+        zh = "DRAM 字节数：下一块在需要时已经在 L2 里，所以不必再从 DRAM 读。" },
+      { en = "The sectors per request: loads issued together for two chunks coalesce better.",
+        zh = "每请求扇区数：为两块数据一起发出的读合并得更好。" },
+      { en = "Only when the loads are issued: the same requests, sectors and DRAM bytes.",
+        zh = "只改变读请求发出的时机：请求数、扇区数和 DRAM 字节数都一样。" },
+      { en = "The number of load requests: one instruction now fetches the chunk and the next.",
+        zh = "读请求数：现在一条指令就取回这一块和下一块。" },
     },
     answer = function(ctx)
       local none, reg = find(ctx.results, {variant = "none"}), find(ctx.results, {variant = "register"})
       if not (none and reg) then return nil end
-      return (none.model.load.sectors == reg.model.load.sectors and none.model.store.sectors == reg.model.store.sectors)
-             and 3 or 2
+      if reg.load.requests < none.load.requests then return 4 end
+      if reg.load.sectors_per_request < none.load.sectors_per_request then return 2 end
+      if reg.model.dram.read_bytes < none.model.dram.read_bytes then return 1 end
+      return 3
     end,
+  },
+  hint = {
+    { en = "Read the compare() table: which rows differ between the three variants, and which stay the same?",
+      zh = "读 compare() 表：三个版本之间哪几行不同，哪几行相同？" },
   },
   claims = {
     { text = "the model counts the same global load and store sectors for none, register and cp_async",
@@ -203,9 +214,10 @@ step {
 
 step {
   text = {
-    en = [[Exercise 6 of the chapter: a stream reads each element once and throws it away. Is hardware prefetching useful there, and does software prefetching make sense?]],
-    zh = [[本章第 6 题：一个流式程序每个元素只读一次，用完就丢。硬件预取在这里有用吗？软件预取有意义吗？]],
+    en = [[Exercise 6 of the chapter: a stream reads each element once and throws it away. Is hardware prefetching useful there, and does software prefetching make sense? The launch below puts the two ends of step 2 side by side: the same stream read once, one float and one float4 per thread.]],
+    zh = [[本章第 6 题：一个流式程序每个元素只读一次，用完就丢。硬件预取在这里有用吗？软件预取有意义吗？下面的启动把第 2 步的两端放在一起：同一个只读一次的流，每个线程一个 float 和一个 float4。]],
   },
+  run = [[c = compare(launch("copy", {vec = 1}), launch("copy", {vec = 4})); c]],
   ask = {
     question = { en = "Which answer fits what you measured and modelled?", zh = "哪个答案符合你测量和建模的结果？" },
     choices = {
@@ -213,9 +225,18 @@ step {
         zh = "都没有用：只用一次的数据从缓存和预取中都得不到好处。" },
       { en = "Caching gains nothing, but issuing loads early pays whenever the bytes in flight are too few to cover the latency.",
         zh = "缓存得不到好处，但只要在途字节不够覆盖延迟，提前发出读请求就有回报。" },
-      { en = "Software prefetching always doubles a stream's bandwidth.", zh = "软件预取总能让流式程序的带宽翻倍。" },
+      { en = "Caching pays: the L2 keeps the stream, so the second half of it is served from cache.",
+        zh = "缓存有回报：L2 留住了数据流，所以后一半从缓存里读。" },
+      { en = "Only hardware prefetching: the GPU detects the stream and fetches ahead, so issuing loads earlier in software changes nothing.",
+        zh = "只有硬件预取有用：GPU 会识别数据流并提前取数据，所以在软件里提前发出读请求什么也不会改变。" },
     },
     answer = 2,
+  },
+  hint = {
+    { en = "In your comparison, what changed between vec = 1 and vec = 4, and what did not (sectors, DRAM bytes, time)?",
+      zh = "在你的比较里，vec = 1 和 vec = 4 之间什么变了，什么没变（扇区、DRAM 字节、时间）？" },
+    { en = "vec = 4 puts four times the bytes of each thread on their way at once: that is what a prefetch does too.",
+      zh = "vec = 4 让每个线程同时有四倍的字节在途：预取做的也是这件事。" },
   },
   explain = {
     en = [[A stream has no reuse, so keeping its data in a cache is worthless; but its speed is set by Little's law, and prefetching is one way to have more bytes on their way, next to wider loads and higher occupancy. When those already fill the pipe (a float4 copy at full occupancy), prefetching has little left to gain. A GPU hides latency mostly with many warps rather than with a hardware prefetcher you can count on, so measure before adding one.]],
