@@ -218,27 +218,38 @@ step {
 
 step {
   text = {
-    en = [[So where is the third MB, the write-allocate of r? The notes blamed cudaMemset and cudaMemcpy for leaving r in L2. Look at the stores of rs[1] and rs[2] and at the model's write_allocate_bytes.]],
-    zh = [[那么第三个 MB，也就是 r 的写分配，去哪儿了？笔记认为是 cudaMemset 和 cudaMemcpy 把 r 留在了 L2 里。看看 rs[1] 和 rs[2] 的写操作，以及模型的 write_allocate_bytes。]],
+    en = [[So where is the third MB, the write-allocate of r? The notes blamed cudaMemset and cudaMemcpy for leaving r in L2. Test it with the store_policy family: its output buffer is set with cudaMemset before the kernel, like r, and warplab empties L2 before every sample. fill = "full" stores float4s that fill whole 32-byte sectors; fill = "partial" leaves half of each sector unwritten. Run both, and look at the stores of rs[1] and rs[2] of the last step too.]],
+    zh = [[那么第三个 MB，也就是 r 的写分配，去哪儿了？笔记认为是 `cudaMemset` 和 `cudaMemcpy` 把 r 留在了 L2 里。用 store_policy 族检验一下：它的输出缓冲区和 r 一样在内核之前用 `cudaMemset` 设置好，而 warplab 在每次采样前都清空 L2。fill = "full" 写的 float4 填满整个 32 字节扇区；fill = "partial" 让每个扇区有一半没写。两个都运行，再看看上一步 rs[1] 和 rs[2] 的写操作。]],
   },
+  run = [=[f = launch("store_policy", {{fill = "full"}, {fill = "partial"}}); f[1], f[2]]=],
   ask = {
     question = { en = "Why does the offset kernel read no DRAM bytes for r?", zh = "为什么 offset 内核没有为 r 读取任何 DRAM 字节？" },
     choices = {
-      { en = "cudaMemset left r in L2 before the kernel", zh = "内核之前 cudaMemset 把 r 留在了 L2 里" },
+      { en = "cudaMemset left r in L2 before the kernel, so L2 already held its sectors", zh = "内核之前 `cudaMemset` 把 r 留在了 L2 里，所以 L2 已经有它的扇区" },
       { en = "Each warp stores 128 aligned bytes, four whole sectors, so L2 needs nothing from DRAM",
         zh = "每个 warp 写 128 个对齐的字节，正好四个完整扇区，所以 L2 不需要从 DRAM 取任何东西" },
-      { en = "Stores bypass L2 and go straight to DRAM", zh = "写操作绕过 L2 直接写 DRAM" },
-      { en = "L1 merges the stores of neighbouring warps", zh = "L1 把相邻 warp 的写合并了" },
+      { en = "Stores go around L2 straight to DRAM, so nothing is ever read for them", zh = "写操作绕过 L2 直接写 DRAM，所以从来不需要为它们读取什么" },
+      { en = "L1 gathers the stores of neighbouring warps into whole lines before they reach L2", zh = "L1 先把相邻 warp 的写凑成整条缓存行，再交给 L2" },
     },
     answer = 2,
   },
   hint = {
-    { en = "The stores are 4.00 sectors per request, and r is never misaligned: only the loads are offset.",
-      zh = "写操作是每请求 4.00 个扇区，而且 r 从不错位：错位的只有读取。" },
+    { en = "Both store_policy buffers were set up the same way before the kernel. What differs between the one that reads from DRAM and the one that does not?",
+      zh = "两个 store_policy 缓冲区在内核之前的准备方式完全一样。从 DRAM 读取的那个和不读取的那个有什么不同？" },
+    { en = "Now the offset kernel's stores: how many sectors per request, and how much of each sector do they fill?",
+      zh = "再看 offset 内核的写：每请求几个扇区，每个扇区写满了多少？" },
+  },
+  claims = {
+    { text = "store_policy: full-sector stores cause no write-allocate reads in the model, half-filled sectors do",
+      holds = function(ctx)
+        return ctx.results[1].model.dram.write_allocate_bytes == 0 and ctx.results[2].model.dram.write_allocate_bytes > 0
+      end },
+    { text = "store_policy (2^24 float4s): full-sector stores read under a tenth of the DRAM bytes of half-filled ones", gpu = true,
+      holds = function(ctx) return ctx.results[1].dram.read_bytes < 0.1 * ctx.results[2].dram.read_bytes end },
   },
   explain = {
-    en = [[The stores fill whole sectors, so there is nothing to allocate. warplab empties L2 before every sample, so nothing was left there either, and the reads are still 2.10 MB. Write-allocate needs a store that covers part of a sector, which the notes' kernel never makes.]],
-    zh = [[写操作填满的是整个扇区，所以没有什么需要分配的。warplab 在每次采样前都清空 L2，所以那里也没有残留任何东西，而读取量仍然是 2.10 MB。写分配需要一个只盖住扇区一部分的写，而笔记里的这个内核从来不会产生这样的写。]],
+    en = [[The stores fill whole sectors, so there is nothing to allocate: the full fill reads nothing, the partial fill of a buffer set up the same way reads the unwritten halves, so it is neither a leftover in L2 nor stores that skip L2. warplab empties L2 before every sample, and the offset kernel's reads are still 2.10 MB. Write-allocate needs a store that covers part of a sector, which the notes' kernel never makes.]],
+    zh = [[写操作填满的是整个扇区，所以没有什么需要分配的：整扇区写入什么也不读，同样准备的缓冲区部分写入时却要读没写的那一半，所以原因既不是 L2 里的残留，也不是绕过 L2 的写。warplab 在每次采样前都清空 L2，而 offset 内核的读取量仍然是 2.10 MB。写分配需要一个只盖住扇区一部分的写，而笔记里的这个内核从来不会产生这样的写。]],
   },
 }
 
