@@ -33,8 +33,8 @@ step {
 
 step {
   text = {
-    en = [[Now both layouts in one go, and compare() side by side. On a GPU the times are measured; here they are the model's.]],
-    zh = [[现在一次运行两种布局，用 compare() 并排比较。在 GPU 上时间是实测的；这里是模型的估算。]],
+    en = [[Now both layouts in one go, and compare() side by side. On a GPU your run measures the times; on the sim backend they are the model's.]],
+    zh = [[现在一次运行两种布局，用 compare() 并排比较。在 GPU 上时间是你的运行实测的；在模拟后端上是模型的估算。]],
   },
   run = [[rs = launch("aos_soa", {{layout = "aos"}, {layout = "soa"}}); c = compare(rs[1], rs[2]); c]],
   ask = {
@@ -67,23 +67,27 @@ step {
 
 step {
   text = {
-    en = [[Both launches load a and b with 4 sectors per request, the same requests, the same sectors. Yet the DRAM row shows AoS reading about twice the bytes. Look at rs[1].model.dram and rs[2].model.dram, the model's DRAM estimate, and at its field write_allocate_bytes.]],
-    zh = [[两次启动读取 a 和 b 时都是每请求 4 个扇区，请求数和扇区数都一样。可是 DRAM 那一行显示 AoS 读的字节大约多了一倍。看看 rs[1].model.dram 和 rs[2].model.dram，即模型的 DRAM 估算，特别是其中的 write_allocate_bytes 字段。]],
+    en = [[Both launches load a and b with 4 sectors per request, the same requests, the same sectors. Yet the DRAM row shows AoS reading about twice the bytes. Look at rs[1].model.dram and rs[2].model.dram: the model's DRAM estimate, in its parts.]],
+    zh = [[两次启动读取 a 和 b 时都是每请求 4 个扇区，请求数和扇区数都一样。可是 DRAM 那一行显示 AoS 读的字节大约多了一倍。看看 `rs[1].model.dram` 和 `rs[2].model.dram`：模型的 DRAM 估算，分成几个部分。]],
   },
   ask = {
     question = { en = "Where do the extra DRAM reads of AoS come from?", zh = "AoS 多出来的 DRAM 读取从哪里来？" },
     choices = {
-      { en = "The loads of a and b are misaligned in the AoS launch", zh = "AoS 启动里 a 和 b 的读取没有对齐" },
+      { en = "The store requests touch 8 sectors instead of 4, and DRAM is read for every sector a store touches",
+        zh = "写请求碰 8 个扇区而不是 4 个，而写碰到的每个扇区都要从 DRAM 读" },
       { en = "Each store fills only half of a 32-byte sector, so L2 first reads that sector from DRAM (write-allocate)",
         zh = "每次写只填满 32 字节扇区的一半，所以 L2 要先从 DRAM 读入这个扇区（写分配）" },
       { en = "The kernel also loads the y fields it does not need", zh = "内核把用不到的 y 字段也读了进来" },
-      { en = "The struct array is not 256-byte aligned", zh = "结构体数组没有按 256 字节对齐" },
+      { en = "A cold L2 must read a buffer in before any store to it, and the AoS buffer is twice as large",
+        zh = "冷 L2 在写一个缓冲区之前必须先把它读进来，而 AoS 的缓冲区大一倍" },
     },
     answer = 2,
   },
   hint = {
-    { en = "The kernel never loads res at all: it only stores x. What must L2 do with a sector whose other half it has never seen?",
-      zh = "内核根本没有读 res：它只写 x。一个扇区的另一半 L2 从没见过，它该怎么办？" },
+    { en = "Test each choice against the SoA launch: its stores touch sectors too, and its buffer is in a cold L2 too. What does SoA read beyond a and b?",
+      zh = "用数组结构体的那次启动检验每个选项：它的写也碰扇区，它的缓冲区也在冷 L2 里。除了 a 和 b，它还读了什么？" },
+    { en = "The loads lines show which arrays the kernel reads. What differs between an AoS store sector and an SoA one?",
+      zh = "loads 行显示内核读了哪些数组。AoS 的一个写扇区和 SoA 的有什么不同？" },
   },
   claims = {
     { text = "AoS write: the model counts a write-allocate read of every record sector (n * 8 bytes), SoA none",
@@ -274,19 +278,21 @@ step {
   },
   run = [[v = launch("copy", {vec = 4, n = 1 << 24}); v]],
   ask = {
-    question = { en = "Which of these kernels would gain (almost) nothing from turning its array of structs into a struct of arrays?",
-                 zh = "下面哪个内核把结构体数组改成数组结构体后（几乎）得不到任何好处？" },
+    question = { en = "Records of four floats, {x, y, z, w}, 16 bytes. Which of these kernels would gain (almost) nothing from a struct of arrays?",
+                 zh = "记录是四个 float，{x, y, z, w}，16 字节。下面哪个内核改成数组结构体后（几乎）得不到任何好处？" },
     choices = {
-      { en = "The particles' velocity update (3 of 8 fields)", zh = "粒子的速度更新（8 个字段用 3 个）" },
-      { en = "A kernel that reads every field of each record it touches, such as one float4 per thread",
-        zh = "一个读取所碰到记录的全部字段的内核，比如每个线程一个 float4" },
-      { en = "The notes' kernel that writes only x of {x, y}", zh = "笔记里只写 {x, y} 中 x 的内核" },
-      { en = "Reading field 0 of 32-byte records", zh = "读取 32 字节记录的第 0 个字段" },
+      { en = "One that reads x, y and z of each record (a position without its w)", zh = "读取每条记录的 x、y、z 的内核（位置，不要 w）" },
+      { en = "One that reads all four fields of each record, one float4 per thread", zh = "读取每条记录全部四个字段的内核，每个线程一个 float4" },
+      { en = "One that reads x of every record in a first pass and y in a second", zh = "第一遍读每条记录的 x、第二遍读 y 的内核" },
+      { en = "One that writes x and y of each record and leaves z and w alone", zh = "写每条记录的 x 和 y、不动 z 和 w 的内核" },
     },
     answer = 2,
   },
   hint = {
-    { en = "Look at the useful share of v's loads: what is there left to save?", zh = "看 v 的读操作的有用比例：还有什么可以省的？" },
+    { en = "For each kernel: what share of the bytes the array of structs fetches (or writes) does it use? v's loads show one of them.",
+      zh = "对每个内核想一想：结构体数组取回（或写入）的字节里，它用到了多少？v 的读取显示的就是其中一种。" },
+    { en = "A pass that uses 4 bytes of each 16-byte record fetches the whole record all the same; a store that covers half a sector pays write-allocate.",
+      zh = "一遍只用每条 16 字节记录中 4 个字节的读取，照样要取回整条记录；只盖住半个扇区的写要付写分配的代价。" },
   },
   claims = {
     { text = "copy vec=4: 16 sectors per load request, all of the fetched bytes used",
@@ -303,6 +309,6 @@ step {
 step {
   text = {
     en = [[Summing up: in an array of structs a warp touching one field spreads over whole records, so the sectors grow with the record; stores that cover part of a sector also make L2 read it from DRAM first. A struct of arrays keeps every field access at 4 sectors. When data arrives as AoS, a block can also load it coalesced into shared memory and work on it there field by field (the notes' suggestion; shared memory and its bank conflicts come in later labs). Type :next to finish.]],
-    zh = [[小结：在结构体数组里，一个 warp 访问同一个字段会铺满整条整条的记录，所以扇区数随记录大小增长；只写扇区一部分的写操作还会让 L2 先从 DRAM 读入该扇区。数组结构体让每次字段访问都保持 4 个扇区。如果数据本来就是 AoS，也可以由一个 block 合并地把它读进共享内存，再在那里按字段处理（这是笔记里的建议；共享内存和它的 bank 冲突在后面的实验里讲）。输入 :next 结束。]],
+    zh = [[小结：在结构体数组里，一个 warp 访问同一个字段会铺满整条整条的记录，所以扇区数随记录大小增长；只写扇区一部分的写操作还会让 L2 先从 DRAM 读入该扇区。数组结构体让每次字段访问都保持 4 个扇区。如果数据本来就是 AoS，也可以由一个线程块合并地把它读进共享内存，再在那里按字段处理（这是笔记里的建议；共享内存和它的存储体冲突在后面的实验里讲）。输入 :next 结束。]],
   },
 }

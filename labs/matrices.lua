@@ -63,8 +63,8 @@ step {
 
 step {
   text = {
-    en = [[Sectors are counts; what do they cost in time? Launch both walks in one call and compare them. On a GPU the times are measured (the model's figure is printed beside them); here both are the model's, which charges the column walk for its eight times as many sectors going through L1. The chapter warns that a column walk can be several times slower; find out on your device.]],
-    zh = [[扇区数只是计数；它们在时间上代价多大？在一次调用里启动两种遍历并比较。在 GPU 上时间是实测的（旁边印着模型的估算）；这里两者都是模型的估算，模型按列遍历经过 L1 的扇区多出 8 倍来计算代价。本章提醒说按列遍历可能慢好几倍；在你的设备上看看到底如何。]],
+    en = [[Sectors are counts; what do they cost in time? Launch both walks in one call and compare them. On a GPU the times are measured (the model's figure is printed beside them); on the sim backend both are the model's, which charges the column walk for its eight times as many sectors going through L1. The chapter warns that a column walk can be several times slower; find out on your device.]],
+    zh = [[扇区数只是计数；它们在时间上代价多大？在一次调用里启动两种遍历并比较。在 GPU 上时间是实测的（旁边印着模型的估算）；在模拟后端上两者都是模型的估算，模型按列遍历经过 L1 的扇区多出 8 倍来计算代价。本章提醒说按列遍历可能慢好几倍；在你的设备上看看到底如何。]],
   },
   run = [[s = launch("traverse", {{order = "row"}, {order = "col"}}); c = compare(s[1], s[2]); c]],
   ask = {
