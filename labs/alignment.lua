@@ -19,7 +19,7 @@ end
 step {
   text = {
     en = [[cudaMalloc promises that every buffer it returns starts on a boundary of at least 256 bytes, so element 0 of a float array begins a 32-byte sector and a 128-byte line. A driver may give more than it promises. alloc_alignment(count, bytes) asks for count allocations of bytes each and shows, for each address, the largest power of two it is a multiple of. Run it as it is: eight allocations of 1,000 bytes.]],
-    zh = [[`cudaMalloc` 保证它返回的每个缓冲区都至少从 256 字节边界开始，所以 float 数组的第 0 个元素正好位于一个 32 字节扇区和一条 128 字节缓存行的开头。驱动给的可能比它保证的多。`alloc_alignment(count, bytes)` 申请 count 块、每块 bytes 字节的内存，并对每个地址显示它是哪个最大的 2 的幂的倍数。照原样运行：八块 1,000 字节的内存。]],
+    zh = [[`cudaMalloc` 保证它返回的每个缓冲区都至少从 256 字节边界开始，所以 float 数组的第 0 个元素正好位于一个 32 字节扇区和一条 128 字节缓存行的开头。驱动给的可能比它保证的多。`alloc_alignment(count, bytes)` 申请 `count` 块、每块 bytes 字节的内存，并对每个地址显示它是哪个最大的 2 的幂的倍数。照原样运行：八块 1,000 字节的内存。]],
   },
   run = [[a = alloc_alignment(8, 1000); a]],
   ask = {

@@ -87,7 +87,7 @@ step {
     { en = "Test each choice against the SoA launch: its stores touch sectors too, and its buffer is in a cold L2 too. What does SoA read beyond a and b?",
       zh = "用数组结构体的那次启动检验每个选项：它的写也碰扇区，它的缓冲区也在冷 L2 里。除了 a 和 b，它还读了什么？" },
     { en = "The loads lines show which arrays the kernel reads. What differs between an AoS store sector and an SoA one?",
-      zh = "loads 行显示内核读了哪些数组。AoS 的一个写扇区和 SoA 的有什么不同？" },
+      zh = "“读取”行显示内核读了哪些数组。AoS 的一个写扇区和 SoA 的有什么不同？" },
   },
   claims = {
     { text = "AoS write: the model counts a write-allocate read of every record sector (n * 8 bytes), SoA none",
@@ -104,7 +104,7 @@ step {
   },
   explain = {
     en = [[Write-allocate. L2 keeps data in 32-byte sectors; a store that covers a whole sector simply replaces it, but x alone covers half of each, and the sector must be whole before it can go back to DRAM. So L2 reads every sector of res first: n × 8 bytes, as much as a and b together. The notes' explanation (twice the sectors per store request) is true but small; the hidden cost is these reads, and the dirty sectors written back whole, y included.]],
-    zh = [[写分配。L2 以 32 字节扇区为单位保存数据；一次写如果盖住整个扇区，直接替换即可，但只写 x 只盖住每个扇区的一半，而扇区要完整才能写回 DRAM。所以 L2 要先把 res 的每个扇区都读进来：n × 8 字节，和 a、b 加起来一样多。笔记的解释（每个写请求的扇区数翻倍）没错，但影响不大；隐藏的代价是这些读取，以及连同 y 一起整扇区写回的脏数据。]],
+    zh = [[写分配。L2 以 32 字节扇区为单位保存数据；一次写如果盖住整个扇区，直接替换即可，但只写 x 只盖住每个扇区的一半，而扇区要完整才能写回 DRAM。所以 L2 要先把 `res` 的每个扇区都读进来：n × 8 字节，和 a、b 加起来一样多。笔记的解释（每个写请求的扇区数翻倍）没错，但影响不大；隐藏的代价是这些读取，以及连同 y 一起整扇区写回的脏数据。]],
   },
 }
 
@@ -145,7 +145,7 @@ step {
 step {
   text = {
     en = [[The chapter's code: particles of eight floats (x, y, z, vx, vy, vz, mass and a pad to 32 bytes) and the velocity update v += a·dt, which reads and writes vx, vy and vz only. Predict for the array of structs: how many sectors does one load request touch?]],
-    zh = [[章节里的代码：每个粒子八个 float（x、y、z、vx、vy、vz、mass，外加一个填充凑成 32 字节），速度更新 v += a·dt 只读写 vx、vy、vz。先预测结构体数组版本：一个读请求会碰到多少个扇区？]],
+    zh = [[章节里的代码：每个粒子八个 float（x、y、z、`vx`、`vy`、`vz`、`mass`，外加一个填充凑成 32 字节），速度更新 `v += a·dt` 只读写 `vx`、`vy`、`vz`。先预测结构体数组版本：一个读请求会碰到多少个扇区？]],
   },
   run = [[p = launch("particles", {layout = "aos"}); show(p)]],
   ask = {
@@ -167,7 +167,7 @@ step {
   },
   explain = {
     en = [[32: particles are 32 bytes, so each lane's vx lies in a sector of its own, and vy and vz in the same sectors again. The map shows three loads and three stores, each using 4 bytes of every sector: 6 requests of 32 sectors, 192 sectors for 768 useful bytes. The vy and vz loads find their sectors already fetched by vx (on a GPU counters.l2_read_sectors shows far fewer sectors going to L2 than the loads ask for), but DRAM still has to deliver every particle whole.]],
-    zh = [[32 个：粒子是 32 字节，所以每个线程的 vx 独占一个扇区，vy 和 vz 又落在同样的扇区里。图里有三次读和三次写，每次只用每个扇区的 4 个字节：6 个请求、每个 32 个扇区，共 192 个扇区，只为了 768 个有用字节。vy 和 vz 的读取会发现扇区已经被 vx 取回（在 GPU 上，counters.l2_read_sectors 显示去 L2 的扇区远少于读请求要的扇区），但 DRAM 仍然要把每个粒子整个送来。]],
+    zh = [[32 个：粒子是 32 字节，所以每个线程的 `vx` 独占一个扇区，`vy` 和 `vz` 又落在同样的扇区里。图里有三次读和三次写，每次只用每个扇区的 4 个字节：6 个请求、每个 32 个扇区，共 192 个扇区，只为了 768 个有用字节。`vy` 和 `vz` 的读取会发现扇区已经被 `vx` 取回（在 GPU 上，counters.l2_read_sectors 显示去 L2 的扇区远少于读请求要的扇区），但 DRAM 仍然要把每个粒子整个送来。]],
   },
 }
 
@@ -189,7 +189,7 @@ step {
   hint = {
     { en = "compare() shows the DRAM row; or divide rs[1].dram.read_bytes by rs[2].dram.read_bytes.",
       zh = "compare() 有 DRAM 那一行；也可以用 rs[1].dram.read_bytes 除以 rs[2].dram.read_bytes。" },
-    { en = "AoS brings all 32 bytes of a particle; SoA only the 12 of vx, vy, vz.", zh = "AoS 要把粒子的 32 字节全部取来；SoA 只取 vx、vy、vz 的 12 字节。" },
+    { en = "AoS brings all 32 bytes of a particle; SoA only the 12 of vx, vy, vz.", zh = "AoS 要把粒子的 32 字节全部取来；SoA 只取 `vx`、`vy`、`vz` 的 12 字节。" },
   },
   claims = {
     { text = "particles: AoS reads 32/12 of the DRAM bytes of SoA (model)",
@@ -218,7 +218,7 @@ step {
 step {
   text = {
     en = [[The chapter's exercise: struct { int id; float x, y, z; double timestamp; }, taken as 32 bytes, and a kernel that uses only x, y and z. That is the geometry you just measured: 12 useful bytes in each 32-byte record, all inside one sector. Answer from your two particles launches.]],
-    zh = [[章节的习题：struct { int id; float x, y, z; double timestamp; }，按 32 字节计算，内核只用 x、y、z。这正是你刚刚测量的情形：每条 32 字节的记录里有 12 个有用字节，全在同一个扇区里。用你的两次 particles 启动来回答。]],
+    zh = [[章节的习题：struct { `int id`; float x, y, z; double timestamp; }，按 32 字节计算，内核只用 x、y、z。这正是你刚刚测量的情形：每条 32 字节的记录里有 12 个有用字节，全在同一个扇区里。用你的两次 particles 启动来回答。]],
   },
   ask = {
     question = { en = "By what percentage does SoA cut the DRAM bytes read, compared with AoS?",
@@ -241,7 +241,7 @@ step {
 step {
   text = {
     en = [[Is that struct really 32 bytes? int id takes bytes 0–3, x, y, z bytes 4–15, and the double must start on a multiple of 8, which 16 already is: it ends at 24, and 24 is a multiple of 8, so no padding follows. sizeof is 24 unless the code pads it on purpose. The experiment below reads field 0 of 32-byte records (fields = 8) and prints the DRAM bytes read per record. Change it to records of the struct's real size and run it.]],
-    zh = [[这个结构体真的是 32 字节吗？int id 占第 0–3 字节，x、y、z 占第 4–15 字节，double 必须从 8 的倍数开始，16 正好是：它结束于 24，而 24 是 8 的倍数，所以后面不需要填充。除非代码有意填充，sizeof 是 24。下面的实验读取 32 字节记录（fields = 8）的第 0 个字段，并打印每条记录的 DRAM 读取字节数。把它改成这个结构体的真实大小再运行。]],
+    zh = [[这个结构体真的是 32 字节吗？`int id` 占第 0–3 字节，x、y、z 占第 4–15 字节，double 必须从 8 的倍数开始，16 正好是：它结束于 24，而 24 是 8 的倍数，所以后面不需要填充。除非代码有意填充，`sizeof` 是 24。下面的实验读取 32 字节记录（fields = 8）的第 0 个字段，并打印每条记录的 DRAM 读取字节数。把它改成这个结构体的真实大小再运行。]],
   },
   run = [[r = launch("aos_soa", {layout = "aos", fields = 8, access = "read"}); r.dram.read_bytes / r.params.n]],
   ask = {

@@ -14,7 +14,7 @@ local function l2_sectors(r) return r and r.counters and r.counters.l2_read_sect
 step {
   text = {
     en = [[A global load leaves the SM's load/store unit for L1 (on current GPUs one block of SRAM, L1TEX, shared with the texture and read-only paths and with shared memory), then L2, then DRAM. Sectors that L1 holds never travel to L2; sectors L2 holds never reach DRAM. A cache hint chooses, load by load, how L1 and L2 treat a sector; offset, strided and stencil1d take one as load = "...". The reference notes switch L1 off for a whole program with nvcc -Xptxas -dlcm=cg (and on with -dlcm=ca); load = "cg" does the same to one load. info("offset") lists the hints, says what each does, and shows the compiled kernels.]],
-    zh = [[一次全局读从 SM 的读写单元出发，先到 L1（在现在的 GPU 上是一块 SRAM，即 L1TEX，纹理路径、只读路径和共享内存都用它），再到 L2，最后到 DRAM。L1 里已有的扇区不必去 L2；L2 里已有的扇区不必去 DRAM。缓存提示按每条读指令选择 L1 和 L2 怎样对待一个扇区；offset、strided 和 stencil1d 用 load = "..." 接收提示。参考笔记用 nvcc -Xptxas -dlcm=cg 为整个程序关掉 L1（用 -dlcm=ca 打开）；load = "cg" 对单条读指令做同样的事。info("offset") 列出这些提示，说明每个提示做什么，并显示编译出的内核。]],
+    zh = [[一次全局读从 SM 的读写单元出发，先到 L1（在现在的 GPU 上是一块 `SRAM`，即 `L1TEX`，纹理路径、只读路径和共享内存都用它），再到 L2，最后到 DRAM。L1 里已有的扇区不必去 L2；L2 里已有的扇区不必去 DRAM。缓存提示按每条读指令选择 L1 和 L2 怎样对待一个扇区；offset、strided 和 `stencil1d` 用 load = "..." 接收提示。参考笔记用 nvcc -Xptxas -dlcm=cg 为整个程序关掉 L1（用 -dlcm=ca 打开）；load = "cg" 对单条读指令做同样的事。info("offset") 列出这些提示，说明每个提示做什么，并显示编译出的内核。]],
   },
   run = [[info("offset")]],
   ask = {
@@ -93,7 +93,7 @@ step {
   },
   hint = {
     { en = "rs[1].load.sectors and rs[1].dram.read_bytes: the loads line and the DRAM line of the first result.",
-      zh = "`rs[1].load.sectors` 和 `rs[1].dram.read_bytes`：第一个结果的 loads 行和 DRAM 行。" },
+      zh = "`rs[1].load.sectors` 和 `rs[1].dram.read_bytes`：第一个结果的 “读取”行和 DRAM 行。" },
   },
   claims = {
     { text = "offset 0: the loads ask for each sector once (load sectors x 32 = DRAM bytes read, model)",
@@ -116,7 +116,7 @@ step {
 step {
   text = {
     en = [[Where L1 helps: a stencil. stencil1d computes out[i] = in[i] + in[i+1] + ... + in[i+2r], so each warp makes 2r+1 loads over nearly the same sectors, and each input sector is asked for again by the next loads and by the neighbouring warp.]],
-    zh = [[L1 有用的地方：模板计算。stencil1d 计算 out[i] = in[i] + in[i+1] + ... + in[i+2r]，所以每个 warp 要做 2r+1 次读取，读的几乎是同一批扇区，每个输入扇区还会被后面的读取和相邻的 warp 再次请求。]],
+    zh = [[L1 有用的地方：模板计算。`stencil1d` 计算 out[i] = in[i] + in[i+1] + ... + in[i+2r]，所以每个 warp 要做 2r+1 次读取，读的几乎是同一批扇区，每个输入扇区还会被后面的读取和相邻的 warp 再次请求。]],
   },
   run = [[s = launch("stencil1d", {radius = 2}); s]],
   ask = {
@@ -149,7 +149,7 @@ step {
   run = [[s = launch("stencil1d", {radius = 1}); 32 * s.load.sectors / s.dram.read_bytes]],
   ask = {
     goal = { en = "stencil1d whose loads ask for each input byte once (the ratio printed is 1.0).",
-             zh = "stencil1d，读操作对每个输入字节只请求一次（打印出的比值为 1.0）。" },
+             zh = "`stencil1d`，读操作对每个输入字节只请求一次（打印出的比值为 1.0）。" },
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "stencil1d" and r.params.radius == 0 and 32 * r.load.sectors <= 1.01 * r.model.dram.read_bytes
@@ -215,14 +215,14 @@ step {
 step {
   text = {
     en = [[The read-only path: __ldg(&p[i]), or a const __restrict__ pointer the compiler can prove is only read, compiles to ld.global.nc. It is the old texture cache's path, and the data must not change while the kernel runs. Look at the ldg result of the last step beside the default one.]],
-    zh = [[只读路径：__ldg(&p[i])，或编译器能证明只被读取的 const __restrict__ 指针，会编译成 ld.global.nc。它是过去纹理缓存的那条路径，而且数据在内核运行期间不能改变。把上一步里 ldg 的结果和默认路径的结果放在一起看。]],
+    zh = [[只读路径：__ldg(&p[i])，或编译器能证明只被读取的 `const` __restrict__ 指针，会编译成 ld.global.nc。它是过去纹理缓存的那条路径，而且数据在内核运行期间不能改变。把上一步里 ldg 的结果和默认路径的结果放在一起看。]],
   },
   ask = {
     question = { en = "Which statement about the read-only path is true on current GPUs?", zh = "关于只读路径，哪个说法在现在的 GPU 上是对的？" },
     choices = {
       { en = "It has a read-only cache of its own next to L1, which adds to L1's capacity",
         zh = "它在 L1 旁边有自己的只读缓存，让 L1 的容量变大" },
-      { en = "It caches in L1TEX even when -dlcm=cg makes ordinary loads bypass L1", zh = "即使 -dlcm=cg 让普通读取绕过 L1，它仍然缓存在 L1TEX 里" },
+      { en = "It caches in L1TEX even when -dlcm=cg makes ordinary loads bypass L1", zh = "即使 -dlcm=cg 让普通读取绕过 L1，它仍然缓存在 `L1TEX` 里" },
       { en = "It fetches whole 128-byte lines, so a warp's loads touch fewer sectors",
         zh = "它按整条 128 字节缓存行取数据，所以一个 warp 的读取碰到的扇区更少" },
       { en = "It is slower than a plain load, because it goes through the texture units",
@@ -234,11 +234,11 @@ step {
     { en = "Compare the ldg result's load sectors per request with the default one's: which statement does that rule out?",
       zh = "比较 ldg 结果和默认结果的每请求读扇区数：这排除了哪个说法？" },
     { en = "On a GPU, compare their caches lines too (the L1 hit rate). On current GPUs L1, the texture cache and shared memory are one SRAM, L1TEX.",
-      zh = "在 GPU 上，也比较它们的 caches 行（L1 命中率）。在现在的 GPU 上，L1、纹理缓存和共享内存是同一块 SRAM，即 L1TEX。" },
+      zh = "在 GPU 上，也比较它们的 “缓存”行（L1 命中率）。在现在的 GPU 上，L1、纹理缓存和共享内存是同一块 `SRAM`，即 `L1TEX`。" },
   },
   explain = {
     en = [[It caches in L1TEX whatever -dlcm says, which is why the notes reach for __ldg when L1 is off for the rest. Since Maxwell there is no separate read-only cache: texture, read-only and ordinary L1 data share L1TEX's SRAM. It cannot change which sectors a warp's addresses need (your two results have the same sectors per request). On sm_70 and newer a plain load is cached in L1 too, so for read-only data the two paths usually perform alike.]],
-    zh = [[不管 -dlcm 怎么设置，它都缓存在 L1TEX 里，所以笔记在其他读取关掉 L1 时会用 __ldg。从 Maxwell 起就没有单独的只读缓存了：纹理数据、只读数据和普通 L1 数据共用 L1TEX 的同一块 SRAM。它不能改变一个 warp 的地址需要哪些扇区（你的两个结果每请求扇区数相同）。在 sm_70 及更新的 GPU 上，普通读取也缓存在 L1 里，所以对只读数据来说两条路径的表现通常差不多。]],
+    zh = [[不管 -dlcm 怎么设置，它都缓存在 `L1TEX` 里，所以笔记在其他读取关掉 L1 时会用 __ldg。从 `Maxwell` 起就没有单独的只读缓存了：纹理数据、只读数据和普通 L1 数据共用 `L1TEX` 的同一块 `SRAM`。它不能改变一个 warp 的地址需要哪些扇区（你的两个结果每请求扇区数相同）。在 sm_70 及更新的 GPU 上，普通读取也缓存在 L1 里，所以对只读数据来说两条路径的表现通常差不多。]],
   },
 }
 

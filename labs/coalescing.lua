@@ -60,7 +60,7 @@ step {
       end },
   },
   hint = {
-    { en = "Read down the load sect/req column until it stops changing.", zh = "沿着 load sect/req 那一列往下读，直到它不再变化。" },
+    { en = "Read down the load sect/req column until it stops changing.", zh = "沿着 “读取 扇区/请求”那一列往下读，直到它不再变化。" },
     { en = "A request has 32 lanes. How many sectors can it touch at the most?", zh = "一个请求有 32 个线程。它最多能碰多少个扇区？" },
   },
   explain = {

@@ -65,7 +65,7 @@ step {
   },
   hint = {
     { en = "32 lanes × 8 bytes.", zh = "32 个线程 × 8 字节。" },
-    { en = "Read the loads line of the double result: requests and lines.", zh = "看 double 结果的 loads 行：requests 和 lines。" },
+    { en = "Read the loads line of the double result: requests and lines.", zh = "看 double 结果的 “读取”行：requests 和 lines。" },
   },
   claims = {
     { text = "width double: 8 sectors per load request and every fetched byte used; float: 4",
@@ -83,7 +83,7 @@ step {
 step {
   text = {
     en = [[Exercise 3, AoS to SoA. A record { int id; float x, y, z; double timestamp; } and a kernel that uses only x, y and z. How much of the bandwidth does a struct of arrays save? The chapter calls the record 32 bytes; check with a C compiler: 4 + 12 bytes, then the double at offset 16, 24 bytes in all. The aos_soa family has records of fields × 4 bytes: fields = 6 is this 24-byte record. Its kernel reads one field of each record; the exercise's reads three. Run both layouts and look at the DRAM bytes each reads per record (printed below the comparison).]],
-    zh = [[习题 3，AoS 转 SoA。一个记录 { int id; float x, y, z; double timestamp; }，内核只用 x、y、z。改成数组结构体（SoA）能省多少带宽？本章说这个记录是 32 字节；用 C 编译器验证一下：4 + 12 字节，然后 double 在偏移 16 处，一共 24 字节。aos_soa 族的记录是 fields × 4 字节：fields = 6 就是这个 24 字节的记录。它的内核读每条记录的一个字段；这道题的内核读三个。两种布局都运行一下，看每种布局每条记录读了多少 DRAM 字节（打印在比较表下面）。]],
+    zh = [[习题 3，AoS 转 SoA。一个记录 { `int id`; float x, y, z; double timestamp; }，内核只用 x、y、z。改成数组结构体（SoA）能省多少带宽？本章说这个记录是 32 字节；用 C 编译器验证一下：4 + 12 字节，然后 double 在偏移 16 处，一共 24 字节。aos_soa 族的记录是 fields × 4 字节：fields = 6 就是这个 24 字节的记录。它的内核读每条记录的一个字段；这道题的内核读三个。两种布局都运行一下，看每种布局每条记录读了多少 DRAM 字节（打印在比较表下面）。]],
   },
   run = [[rs = launch("aos_soa", {{layout = "aos", fields = 6, access = "read"}, {layout = "soa", fields = 6, access = "read"}})
 print(compare(rs[1], rs[2]))
@@ -261,11 +261,11 @@ step {
   },
   hint = {
     { en = "Read your two results: which of the naive one's lines is over 4 sectors per request, and what does the shared one's 'shared ld' line say?",
-      zh = "读你的两个结果：朴素版本哪一行超过每请求 4 个扇区？shared 版本的 shared ld 行说了什么？" },
+      zh = "读你的两个结果：朴素版本哪一行超过每请求 4 个扇区？shared 版本的 “共享读取”行说了什么？" },
     { en = "A column of a 32-float-wide tile is 32 words apart: in which banks do they lie? What would a longer row change?",
       zh = "32 个 float 宽的分块里，同一列的字相隔 32 个字：它们落在哪些存储体里？行再长一点会改变什么？" },
     { en = "Try the other variant, and more than one tile size: the shape of a warp in the tile matters.",
-      zh = "试另一个版本，也试不止一种 tile：一个 warp 在分块里的形状很重要。" },
+      zh = "试另一个版本，也试不止一种 `tile` 值：一个 warp 在分块里的形状很重要。" },
   },
   claims = {
     { text = "transpose 4096^2: naive stores touch 32 sectors per request; the shared tile's at 4, with 32-way conflicts at tile 32",
@@ -289,7 +289,7 @@ step {
 step {
   text = {
     en = [[Exercise 9, locality in sparse matrix-vector products. A CSR matrix keeps each row's non-zeros contiguous (val[], col[]) with row_ptr[] marking where rows start. What is special about SpMV's accesses, why is its locality hard to improve, and what would help? The spmv family runs y = A·x with 16 non-zeros a row, either one thread per row (scalar) or one warp per row (vector). Run both.]],
-    zh = [[习题 9，稀疏矩阵向量乘的局部性。CSR 矩阵把每一行的非零元连续存放（val[]、col[]），row_ptr[] 标出每行的起点。SpMV 的访问模式有什么特点？为什么它的局部性难以优化？有什么改进办法？spmv 族计算 y = A·x，每行 16 个非零元，一个线程处理一行（scalar）或一个 warp 处理一行（vector）。两种都运行一下。]],
+    zh = [[习题 9，稀疏矩阵向量乘的局部性。CSR 矩阵把每一行的非零元连续存放（val[]、col[]），row_ptr[] 标出每行的起点。`SpMV` 的访问模式有什么特点？为什么它的局部性难以优化？有什么改进办法？spmv 族计算 y = A·x，每行 16 个非零元，一个线程处理一行（scalar）或一个 warp 处理一行（vector）。两种都运行一下。]],
   },
   run = [=[rs = launch("spmv", {{variant = "scalar"}, {variant = "vector"}}); rs[1], rs[2]]=],
   ask = {
@@ -302,7 +302,7 @@ step {
     tolerance = 0.03, relative = true,
   },
   hint = {
-    { en = "Divide the two 'sectors' figures of the loads lines.", zh = "用两个结果 loads 行的扇区相除。" },
+    { en = "Divide the two 'sectors' figures of the loads lines.", zh = "用两个结果 “读取”行的扇区相除。" },
   },
   claims = {
     { text = "spmv, 16 non-zeros a row: scalar touches over twice the load sectors of vector",
@@ -310,14 +310,14 @@ step {
   },
   explain = {
     en = [=[About 2.2. A thread per row puts neighbouring lanes a whole row apart in col[] and val[] (16 × 4 = 64 bytes), so those reads cost a sector per lane; a warp per row reads them consecutively. Neither fixes x[col[j]]: a gather whose addresses the matrix decides, known only at run time, scattered over x unless the non-zeros cluster. That is why SpMV is hard. The arrays are read once, so only x can be reused, and its reuse depends on the matrix's structure. What helps: a warp (or a few lanes) per row, as here; formats that make the thread-per-row reads coalesced (ELL, SELL-C-σ: rows padded and stored column by column); reordering rows and columns (e.g. reverse Cuthill-McKee) so that a row's columns, and x's reads, fall close together; small dense blocks (BSR). The warp per row wastes lanes too: with 16 non-zeros a row, 16 of its 32 lanes have nothing to read. That is idle lanes, not wasted bytes; its loads also use only 28% of the bytes they fetch, mostly because of the scattered reads of x. So the best choice depends on the rows' lengths (a few lanes a row for short rows).]=],
-    zh = [=[约 2.2 倍。每线程一行时，相邻线程在 col[] 和 val[] 里相隔整整一行（16 × 4 = 64 字节），这些读取每个线程要一个扇区；每 warp 一行时它们是连续读取的。两者都解决不了 x[col[j]]：它是一次间接读取，地址由矩阵决定，运行时才知道，除非非零元聚集在一起，否则分散在整个 x 上。这就是 SpMV 难以优化的原因。数组都只读一次，能重用的只有 x，而它的重用取决于矩阵的结构。改进办法：像这里一样每 warp（或几个线程）处理一行；使用让每线程一行的读取也能合并的格式（ELL、SELL-C-σ：把行补齐并按列存放）；重排行和列（例如逆 Cuthill-McKee），让一行的列、也就是对 x 的读取靠在一起；使用小的稠密块（BSR）。每 warp 一行也会浪费线程：每行 16 个非零元时，32 个线程中有 16 个没有东西可读。这是闲置的线程，不是浪费的字节；另外它的读取也只用到取回字节的 28%，主要是因为对 x 的分散读取。所以最好的选择取决于行的长度（行短时每行用几个线程）。]=],
+    zh = [=[约 2.2 倍。每线程一行时，相邻线程在 col[] 和 val[] 里相隔整整一行（16 × 4 = 64 字节），这些读取每个线程要一个扇区；每 warp 一行时它们是连续读取的。两者都解决不了 x[col[j]]：它是一次间接读取，地址由矩阵决定，运行时才知道，除非非零元聚集在一起，否则分散在整个 x 上。这就是 `SpMV` 难以优化的原因。数组都只读一次，能重用的只有 x，而它的重用取决于矩阵的结构。改进办法：像这里一样每 warp（或几个线程）处理一行；使用让每线程一行的读取也能合并的格式（`ELL`、`SELL-C-σ`：把行补齐并按列存放）；重排行和列（例如逆 `Cuthill-McKee`），让一行的列、也就是对 x 的读取靠在一起；使用小的稠密块（`BSR`）。每 warp 一行也会浪费线程：每行 16 个非零元时，32 个线程中有 16 个没有东西可读。这是闲置的线程，不是浪费的字节；另外它的读取也只用到取回字节的 28%，主要是因为对 x 的分散读取。所以最好的选择取决于行的长度（行短时每行用几个线程）。]=],
   },
 }
 
 step {
   text = {
     en = [[Exercise 10, histogram equalisation. Design it: a histogram of the pixel values, its running sum (the CDF), then every pixel mapped through the CDF. How does shared memory cut global traffic, how should the data be laid out, how large should blocks and tiles (the pixels a block takes) be? The histogram family is the first phase: every element adds 1 to a bin with an atomic, either in global memory or in a per-block copy in shared memory that is added to the global counts at the end, one atomic per bin. Each thread takes one element, so a block's 256 elements against 256 bins would flush as many global atomics as it saves. Launch the shared version with a block large enough that the global atomics are at most a quarter of the elements, then :answer.]],
-    zh = [[习题 10，直方图均衡化。设计它：统计像素值的直方图，求它的前缀和（CDF），再把每个像素经 CDF 映射。共享内存怎样减少全局访问？数据怎样布局？线程块和分块（一个线程块处理的像素）多大合适？histogram 族就是第一阶段：每个元素用原子操作给一个桶加 1，要么直接在全局内存里，要么在每个线程块自己的共享内存副本里，最后再加到全局计数上，每个桶一次原子操作。每个线程处理一个元素，所以一个线程块的 256 个元素对 256 个桶，最后写回的全局原子操作和省下的一样多。启动共享内存版本，让线程块足够大，使全局原子操作最多是元素数的四分之一，然后输入 :answer。]],
+    zh = [[习题 10，直方图均衡化。设计它：统计像素值的直方图，求它的前缀和（`CDF`），再把每个像素经 `CDF` 映射。共享内存怎样减少全局访问？数据怎样布局？线程块和分块（一个线程块处理的像素）多大合适？histogram 族就是第一阶段：每个元素用原子操作给一个桶加 1，要么直接在全局内存里，要么在每个线程块自己的共享内存副本里，最后再加到全局计数上，每个桶一次原子操作。每个线程处理一个元素，所以一个线程块的 256 个元素对 256 个桶，最后写回的全局原子操作和省下的一样多。启动共享内存版本，让线程块足够大，使全局原子操作最多是元素数的四分之一，然后输入 :answer。]],
   },
   run = [[launch("histogram", {variant = "shared", bins = 256, block = 256})]],
   ask = {
@@ -343,6 +343,6 @@ step {
   },
   explain = {
     en = [[A block of 1,024 counts 1,024 elements and flushes 256 bins. The private copy keeps every per-element atomic on the SM, so popular bins (a dark image's bin 0) contend inside one block, not across the whole GPU. Real designs go further: each thread takes many pixels (a grid-stride loop over uchar4 or wider loads, coalesced), so a block sees thousands of pixels per flush. The CDF of 256 bins is one small block's prefix sum. The mapping pass reads each pixel once, coalesced, and looks its value up in a 256-entry table: keep that table in shared memory. In constant memory, lanes with different values would be served one address at a time (the coalescing lab's broadcast experiment). Blocks of 256 to 1,024 threads, enough per block to amortise the flush and enough blocks to fill every SM. The model lists no atomics, so the time on a GPU is the measure here.]],
-    zh = [[1,024 个线程的线程块统计 1,024 个元素，最后写回 256 个桶。私有副本让每个元素的原子操作都留在 SM 上，于是热门的桶（暗图像的 0 号桶）只在一个线程块内部争用，而不是在整个 GPU 上争用。实际的设计还会更进一步：每个线程处理许多像素（用网格步长循环，按 uchar4 或更宽的类型合并读取），这样一个线程块每次写回前要处理数千个像素。256 个桶的 CDF 是一个小线程块的前缀和。映射阶段把每个像素合并地读一次，在一张 256 项的表里查它的新值：把这张表放在共享内存里。如果放在常量内存里，值不同的线程会被一个地址一个地址地依次服务（合并访问实验里的广播实验）。线程块取 256 到 1,024 个线程：每个线程块的元素足够多才能摊薄写回，线程块足够多才能填满每个 SM。模型不统计原子操作，所以这里要靠 GPU 上的时间来衡量。]],
+    zh = [[1,024 个线程的线程块统计 1,024 个元素，最后写回 256 个桶。私有副本让每个元素的原子操作都留在 SM 上，于是热门的桶（暗图像的 0 号桶）只在一个线程块内部争用，而不是在整个 GPU 上争用。实际的设计还会更进一步：每个线程处理许多像素（用网格步长循环，按 `uchar4` 或更宽的类型合并读取），这样一个线程块每次写回前要处理数千个像素。256 个桶的 `CDF` 是一个小线程块的前缀和。映射阶段把每个像素合并地读一次，在一张 256 项的表里查它的新值：把这张表放在共享内存里。如果放在常量内存里，值不同的线程会被一个地址一个地址地依次服务（合并访问实验里的广播实验）。线程块取 256 到 1,024 个线程：每个线程块的元素足够多才能摊薄写回，线程块足够多才能填满每个 SM。模型不统计原子操作，所以这里要靠 GPU 上的时间来衡量。]],
   },
 }

@@ -12,16 +12,16 @@ local LIMITS = { "DRAM bandwidth", "bytes in flight per thread", "L1 sector thro
 step {
   text = {
     en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time from this (docs/model.md): its read bandwidth is the smaller, softly, of the DRAM's streaming rate and a rate proportional to the DRAM bytes each thread reads. r.model.limit says which one its estimate hit.]],
-    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。Little 定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型就是这样估算一次启动的时间的（docs/model.md）：它的读带宽取两者中较小的那个（平滑地取）：DRAM 的流式速率，以及一个与每个线程读取的 DRAM 字节数成正比的速率。r.model.limit 说明估算碰到的是哪一个限制。]],
+    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。利特尔定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型就是这样估算一次启动的时间的（docs/model.md）：它的读带宽取两者中较小的那个（平滑地取）：DRAM 的流式速率，以及一个与每个线程读取的 DRAM 字节数成正比的速率。r.model.limit 说明估算碰到的是哪一个限制。]],
   },
   run = [[r = launch("copy", {vec = 1}); r]],
   ask = {
     question = { en = "What does the model say limits a copy of one float per thread?",
                  zh = "模型认为，每个线程复制一个 float 时受什么限制？" },
     choices = {
-      { en = "DRAM bandwidth", zh = "DRAM 带宽（DRAM bandwidth）" },
-      { en = "bytes in flight per thread", zh = "每个线程的在途字节数（bytes in flight per thread）" },
-      { en = "L1 sector throughput", zh = "L1 扇区吞吐量（L1 扇区 throughput）" },
+      { en = "DRAM bandwidth", zh = "DRAM 带宽" },
+      { en = "bytes in flight per thread", zh = "每个线程在途的字节数" },
+      { en = "L1 sector throughput", zh = "L1 扇区吞吐量" },
     },
     answer = function(ctx)
       for i, limit in ipairs(LIMITS) do
@@ -29,7 +29,7 @@ step {
       end
     end,
   },
-  hint = { { en = "The time line of the result ends with 'limited by ...'.", zh = "结果的 time 一行末尾写着 limited by ……。" } },
+  hint = { { en = "The time line of the result ends with 'limited by ...'.", zh = "结果的“时间”一行末尾写着“瓶颈：……”。" } },
   claims = {
     { text = "the model's estimate for a float copy is limited by bytes in flight per thread",
       holds = function(ctx) return ctx.result.model.limit == "bytes in flight per thread" end },
@@ -192,12 +192,12 @@ step {
 step {
   text = {
     en = [[Put Little's law to work in the model. Change only vec in this launch so that the model's estimate is no longer limited by bytes in flight per thread.]],
-    zh = [[在模型里用一用 Little 定律。只修改这次启动的 vec，让模型的估算不再受每个线程的在途字节数限制。]],
+    zh = [[在模型里用一用 利特尔定律。只修改这次启动的 vec，让模型的估算不再受每个线程的在途字节数限制。]],
   },
   run = [[r = launch("copy", {vec = 1}); r.model.limit]],
   ask = {
     goal = { en = "copy with the default n, limit no longer 'bytes in flight per thread'.",
-             zh = "copy，n 取默认值，限制不再是 bytes in flight per thread。" },
+             zh = "copy，n 取默认值，瓶颈不再是“每个线程在途的字节数”。" },
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "copy" and r.params.n == 1 << 26 and r.model.limit ~= "bytes in flight per thread"
@@ -240,7 +240,7 @@ step {
   },
   explain = {
     en = [[A stream has no reuse, so keeping its data in a cache is worthless; but its speed is set by Little's law, and prefetching is one way to have more bytes on their way, next to wider loads and higher occupancy. When those already fill the pipe (a float4 copy at full occupancy), prefetching has little left to gain. A GPU hides latency mostly with many warps rather than with a hardware prefetcher you can count on, so measure before adding one.]],
-    zh = [[流式程序没有重用，把它的数据留在缓存里毫无价值；但它的速度由 Little 定律决定，而预取和更宽的读取、更高的占用率一样，都是让更多字节在途的办法。当那些办法已经把管道填满时（满占用率下的 float4 复制），预取就没有多少可赚的了。GPU 主要靠大量 warp 来隐藏延迟，而不是靠一个你可以依赖的硬件预取器，所以加预取之前先测量。]],
+    zh = [[流式程序没有重用，把它的数据留在缓存里毫无价值；但它的速度由 利特尔定律决定，而预取和更宽的读取、更高的占用率一样，都是让更多字节在途的办法。当那些办法已经把管道填满时（满占用率下的 float4 复制），预取就没有多少可赚的了。GPU 主要靠大量 warp 来隐藏延迟，而不是靠一个你可以依赖的硬件预取器，所以加预取之前先测量。]],
   },
 }
 

@@ -17,7 +17,7 @@ end
 step {
   text = {
     en = [[A C matrix is stored row-major: the floats of one row sit side by side, and element (r, c) of a rows x cols matrix is element r*cols + c of one long array. Stepping along a row moves 4 bytes; stepping down a column moves a whole row. The traverse family computes out = 2 * in over a 4096 x 4096 matrix with 2-D blocks; with order = "row" the lanes of a warp (consecutive threadIdx.x) walk along a row. show(r) draws warp 0: one line of cells per 128 bytes touched.]],
-    zh = [[C 语言的矩阵按行优先存储：同一行的 float 紧挨着，rows x cols 矩阵的元素 (r, c) 就是一个长数组里的第 r*cols + c 个元素。沿着一行走一步移动 4 字节；沿着一列往下走一步要跨过整整一行。traverse 族在 4096 x 4096 的矩阵上用二维线程块计算 out = 2 * in；order = "row" 时，一个 warp 的各个线程（threadIdx.x 连续）沿着一行走。show(r) 画出 warp 0：每碰到 128 字节就画一行格子。]],
+    zh = [[C 语言的矩阵按行优先存储：同一行的 float 紧挨着，rows x cols 矩阵的元素 (r, c) 就是一个长数组里的第 r*cols + c 个元素。沿着一行走一步移动 4 字节；沿着一列往下走一步要跨过整整一行。traverse 族在 4096 x 4096 的矩阵上用二维线程块计算 `out` = 2 * `in`；order = "row" 时，一个 warp 的各个线程（threadIdx.x 连续）沿着一行走。show(r) 画出 warp 0：每碰到 128 字节就画一行格子。]],
   },
   run = [[r = launch("traverse", {order = "row", block = {32, 8}}); show(r)]],
   ask = {
@@ -39,7 +39,7 @@ step {
 step {
   text = {
     en = [[Now the same kernel with order = "col": threadIdx.x runs down a column, so lane k reads row r+k of the same column, and writes out the same way. Before you run it, predict: how many sectors does one load request touch?]],
-    zh = [[现在用 order = "col" 运行同一个内核：threadIdx.x 沿着一列往下走，所以第 k 个线程读同一列的第 r+k 行，写 out 时也一样。运行之前先预测：一个读请求碰到多少个扇区？]],
+    zh = [[现在用 order = "col" 运行同一个内核：threadIdx.x 沿着一列往下走，所以第 k 个线程读同一列的第 r+k 行，写 `out` 时也一样。运行之前先预测：一个读请求碰到多少个扇区？]],
   },
   run = [[c = launch("traverse", {order = "col", block = {32, 8}}); c]],
   ask = {
@@ -180,7 +180,7 @@ step {
 step {
   text = {
     en = [[Exercise 8 of the chapter: a transpose, out (cols x rows) = the transpose of in. The naive kernel reads a row of in, coalesced, and writes it as a column of out: neighbouring lanes write a whole output row apart. Before you run it, predict the store sectors per request with tile = 32 (blocks of 32 x 32 threads).]],
-    zh = [[本章第 8 题：矩阵转置，out（cols x rows）= in 的转置。朴素内核按行读 in（合并访问），再把它写成 out 的一列：相邻线程写的位置相隔 out 的整整一行。运行之前先预测：tile = 32（32 x 32 个线程的线程块）时，每个写请求碰到多少个扇区？]],
+    zh = [[本章第 8 题：矩阵转置，`out`（cols x rows）= `in` 的转置。朴素内核按行读 `in`（合并访问），再把它写成 `out` 的一列：相邻线程写的位置相隔 `out` 的整整一行。运行之前先预测：tile = 32（32 x 32 个线程的线程块）时，每个写请求碰到多少个扇区？]],
   },
   run = [[t = launch("transpose", {variant = "naive", tile = 32}); show(t)]],
   ask = {
@@ -203,7 +203,7 @@ step {
 step {
   text = {
     en = [[The cure: each block reads a tile of in, row by row, into shared memory, waits for the whole block (__syncthreads), then writes rows of out from the columns of the tile. Both global sides now read and write rows. But shared memory has a rule of its own: it is split into 32 banks of 4-byte words, word w in bank w mod 32, and one warp request takes as many passes (wavefronts) as the busiest bank has distinct words to serve. In a 32 x 32 float tile the words of one column are 32 apart. show(t) draws, for each shared access, how many words each bank serves.]],
-    zh = [[解决办法：每个线程块按行把 in 的一个分块读进共享内存，等整个线程块读完（__syncthreads），再从分块的列读出数据，按行写 out。这样全局内存两边都是按行读写。但共享内存有它自己的规则：它分成 32 个存储体，每个 4 字节宽，第 w 个字在第 w mod 32 个存储体里；一个 warp 请求需要的传送次数（wavefront），等于最忙的那个存储体要服务的不同字数。在 32 x 32 的 float 分块里，同一列的字相隔 32 个字。show(t) 会为每次共享内存访问画出每个存储体要服务几个字。]],
+    zh = [[解决办法：每个线程块按行把 `in` 的一个分块读进共享内存，等整个线程块读完（__syncthreads），再从分块的列读出数据，按行写 `out`。这样全局内存两边都是按行读写。但共享内存有它自己的规则：它分成 32 个存储体，每个 4 字节宽，第 w 个字在第 w `mod` 32 个存储体里；一个 warp 请求需要的传送次数（wavefront），等于最忙的那个存储体要服务的不同字数。在 32 x 32 的 float 分块里，同一列的字相隔 32 个字。show(t) 会为每次共享内存访问画出每个存储体要服务几个字。]],
   },
   run = [[t = launch("transpose", {variant = "shared", tile = 32}); show(t)]],
   ask = {
@@ -324,7 +324,7 @@ step {
     { en = "info(\"transpose\") lists the variants: which one has the tile's rows one float longer?",
       zh = "info(\"transpose\") 列出了各个版本：哪一个的分块每行多一个 float？" },
     { en = "Run show() on your launch and count the words per bank; then try a smaller tile and count again: how many rows of the tile does a warp hold?",
-      zh = "对你的启动运行 show()，数一数每个存储体的字数；再试一个更小的 tile 再数：一个 warp 包含分块的几行？" },
+      zh = "对你的启动运行 show()，数一数每个存储体的字数；再试一个更小的 `tile` 值再数：一个 warp 包含分块的几行？" },
   },
   claims = {
     { text = "padded transpose, tile 32: no bank conflicts on its shared loads or stores",

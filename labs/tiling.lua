@@ -105,7 +105,7 @@ step {
   },
   hint = {
     { en = "Divide the two 'requests' figures on the loads lines (or rs[1].load.requests / rs[2].load.requests).",
-      zh = "用两个结果 `loads` 行里的 requests 相除（或者 rs[1].load.requests / rs[2].load.requests）。" },
+      zh = "用两个结果 “读取”行里的 requests 相除（或者 rs[1].load.requests / rs[2].load.requests）。" },
     { en = "Naive: 25 requests per warp. Tiled: a block copies 400 floats in rounds of 256 threads, 8 + 5 warp instructions for its 8 warps.",
       zh = "朴素：每个 warp 25 个请求。分块：一个线程块用 256 个线程分轮拷贝 400 个 float，它的 8 个 warp 一共 8 + 5 条 warp 指令。" },
   },
@@ -122,7 +122,7 @@ step {
 step {
   text = {
     en = [[Print both results and look at their loads lines: the tiled kernel's sectors per request are higher than the naive one's (6.86 against 5.57 at the defaults). Its region is 20 floats wide, so the 32 consecutive region elements one copy instruction takes cover pieces of two or three image rows, each piece starting anywhere in a sector.]],
-    zh = [[把两个结果都打印出来，看它们的 loads 行：分块内核的每请求扇区数比朴素内核高（默认参数下 6.86 对 5.57）。它的区域每行 20 个 float，所以一条拷贝指令拿的 32 个连续区域元素落在图像的两三行上，每一段都可能从扇区中间开始。]],
+    zh = [[把两个结果都打印出来，看它们的 “读取”行：分块内核的每请求扇区数比朴素内核高（默认参数下 6.86 对 5.57）。它的区域每行 20 个 float，所以一条拷贝指令拿的 32 个连续区域元素落在图像的两三行上，每一段都可能从扇区中间开始。]],
   },
   run = [=[rs = launch("conv2d", {{variant = "naive"}, {variant = "tiled"}}); rs[1], rs[2]]=],
   ask = {
@@ -190,7 +190,7 @@ step {
 step {
   text = {
     en = [[The chapter also says a tile size should not cause bank conflicts. Shared memory has 32 banks of 4 bytes; a warp's shared load takes as many passes (wavefronts) as the most distinct words any one bank must deliver. The region's rows are tile + 2r words long: 12, 20 or 36. Run the sweep again with the conflicts as the chart.]],
-    zh = [[本章还说，分块大小不应引起存储体冲突。共享内存有 32 个 4 字节的存储体；一个 warp 的共享内存读取需要的遍数（wavefront）等于任何一个存储体需要提供的不同字的最大个数。区域每行有分块 + 2r 个字：12、20 或 36。再跑一次扫描，这次图表显示冲突数。]],
+    zh = [[本章还说，分块大小不应引起存储体冲突。共享内存有 32 个 4 字节的存储体；一个 warp 的共享内存读取需要的遍数（wavefront）等于任何一个存储体需要提供的不同字的最大个数。区域每行有 `tile + 2r` 个字：12、20 或 36。再跑一次扫描，这次图表显示冲突数。]],
   },
   run = [[s = sweep("conv2d", {variant = "tiled", tile = {8, 16, 32}, y = "bank_conflicts"})]],
   ask = {

@@ -20,7 +20,7 @@ step {
     tolerance = 0.01, unit = "sectors/request",
   },
   hint = {
-    { en = "Look at the line that starts with 'loads' in the result.", zh = "看结果里以 loads 开头的那一行。" },
+    { en = "Look at the line that starts with 'loads' in the result.", zh = "看结果里以“读取”开头的那一行。" },
     { en = "32 lanes × 4 bytes = 128 bytes, and a sector is 32 bytes.", zh = "32 个线程 × 4 字节 = 128 字节，一个扇区 32 字节。" },
   },
   explain = {

@@ -39,7 +39,7 @@ step {
 step {
   text = {
     en = [[The working_set family: thread i loads the 16-byte elements (i + j*n) mod E for j = 0..7, where E = bytes/16, so a launch makes 128*n bytes of loads over a buffer of `bytes`. Launch it with a 128 MiB buffer, twice the H200's L2, and the default n = 2^23, and look at the loads of warp 0 (the offsets on the left).]],
-    zh = [[working_set 族：第 i 个线程读取第 (i + j*n) mod E 个 16 字节元素，j = 0..7，E = bytes/16，所以一次启动在 bytes 字节的缓冲区上共读取 128*n 字节。用 128 MiB 的缓冲区（H200 的 L2 的两倍）和默认的 n = 2^23 启动它，看看 warp 0 的各次读取（左边的偏移量）。]],
+    zh = [[working_set 族：第 i 个线程读取第 (i + j*n) `mod` E 个 16 字节元素，j = 0..7，E = bytes/16，所以一次启动在 bytes 字节的缓冲区上共读取 128*n 字节。用 128 MiB 的缓冲区（H200 的 L2 的两倍）和默认的 n = 2^23 启动它，看看 warp 0 的各次读取（左边的偏移量）。]],
   },
   run = [[r = launch("working_set", {bytes = 128 << 20, cache = "warm"}); show(r)]],
   ask = {
@@ -59,7 +59,7 @@ step {
   },
   hint = {
     { en = "Compare the offsets of the eight load lines in the map.", zh = "比较图里八个 load 行的偏移量。" },
-    { en = "Here n = 2^23 and E = 128 MiB / 16 = 2^23: n mod E = 0.", zh = "这里 n = 2^23，E = 128 MiB / 16 = 2^23：n mod E = 0。" },
+    { en = "Here n = 2^23 and E = 128 MiB / 16 = 2^23: n mod E = 0.", zh = "这里 n = 2^23，E = 128 MiB / 16 = 2^23：n `mod` E = 0。" },
   },
   claims = {
     { text = "at 128 MiB the default n (each thread re-reads one element) runs at least 1.3 times the bandwidth of n = 10,324,448 (loads a buffer apart)",
@@ -156,7 +156,7 @@ step {
 step {
   text = {
     en = [[What happens just past the edge? The chapter notes that a cache evicts the least recently used data, and that a working set passed over in a loop and larger than the cache misses again and again. Think it through before you look at the GPU's numbers for 16, 64 and 128 MiB.]],
-    zh = [[刚刚越过边界会怎样？本章提到缓存会替换最近最少使用（LRU）的数据，而在循环里反复遍历、又比缓存大的工作集会一次又一次地失效。先想清楚，再看 GPU 在 16、64 和 128 MiB 上的数字。]],
+    zh = [[刚刚越过边界会怎样？本章提到缓存会替换最近最少使用（`LRU`）的数据，而在循环里反复遍历、又比缓存大的工作集会一次又一次地失效。先想清楚，再看 GPU 在 16、64 和 128 MiB 上的数字。]],
   },
   run = [[s = launch("working_set", {{bytes = 16 << 20, n = 10324448, cache = "warm"},
                               {bytes = 64 << 20, n = 10324448, cache = "warm"},
@@ -164,7 +164,7 @@ step {
 c = compare(s[1], s[2], s[3]); c]],
   ask = {
     question = { en = "A loop reads a buffer 1.5 times the size of an LRU cache, in the same order, 8 times. What share of the reads after the first pass hit the cache?",
-                 zh = "一个循环按同样的顺序把一个 1.5 倍于 LRU 缓存大小的缓冲区读 8 遍。第一遍之后的读取有多少命中缓存？" },
+                 zh = "一个循环按同样的顺序把一个 1.5 倍于 `LRU` 缓存大小的缓冲区读 8 遍。第一遍之后的读取有多少命中缓存？" },
     choices = {
       { en = "About two thirds: the cache holds two thirds of the buffer.", zh = "大约三分之二：缓存能装下缓冲区的三分之二。" },
       { en = "Almost none: each line is evicted just before it is needed again.", zh = "几乎没有：每条缓存行恰好在再次需要之前被换出。" },
@@ -186,14 +186,14 @@ c = compare(s[1], s[2], s[3]); c]],
   },
   explain = {
     en = [[Almost none. Under strict LRU the oldest line is the one needed next, so a cyclic pass one byte larger than the cache misses everywhere: the drop at the edge is a cliff, not a slope. Real L2s do not replace in strict LRU order, so on a GPU a buffer just past the L2 keeps some hits; compare the DRAM lines of 64 and 128 MiB there. Here the model reads each buffer once whatever its size.]],
-    zh = [[几乎没有。在严格的 LRU 下，最旧的那条缓存行恰好就是下一条要用的，所以一个比缓存大哪怕一个字节的循环遍历处处失效：边界处是悬崖，不是斜坡。真实的 L2 并不严格按 LRU 替换，所以在 GPU 上刚超过 L2 的缓冲区还会保留一些命中；在那里比较 64 和 128 MiB 的 DRAM 行。在这里，模型不管缓冲区多大都只读一遍。]],
+    zh = [[几乎没有。在严格的 `LRU` 下，最旧的那条缓存行恰好就是下一条要用的，所以一个比缓存大哪怕一个字节的循环遍历处处失效：边界处是悬崖，不是斜坡。真实的 L2 并不严格按 `LRU` 替换，所以在 GPU 上刚超过 L2 的缓冲区还会保留一些命中；在那里比较 64 和 128 MiB 的 DRAM 行。在这里，模型不管缓冲区多大都只读一遍。]],
   },
 }
 
 step {
   text = {
     en = [[Now the reference notes' offset experiment in this light: 2^18 floats, r[i] = a[i] + b[i], three 1 MiB buffers on a card whose L2 is 24 MB. They timed one launch with a host clock right after cudaMemcpy and cudaMemset, which go through L2, so the kernel found much of its input already on chip, and the clock included the launch itself; their later struct timings fell run after run as L2 warmed up. warplab empties L2 before every sample unless cache = "warm", and a result warns (the note line) when its buffers are under twice the L2. Compare both (on the sim backend the model, which has no cache, gives them the same time).]],
-    zh = [[用这个眼光再看参考笔记里的 offset 实验：2^18 个 float，r[i] = a[i] + b[i]，三个 1 MiB 的缓冲区，显卡的 L2 有 24 MB。他们在 cudaMemcpy 和 cudaMemset 之后立刻用主机时钟给一次启动计时，而这两个操作都经过 L2，所以内核的输入有很多已经在片上，而且时钟把启动本身也算进去了；他们后来测结构体时，时间一次比一次短，那是 L2 在逐渐变热。warplab 在每次采样前都清空 L2，除非 cache = "warm"；当缓冲区小于 L2 的两倍时，结果会（在 note 一行）给出警告。比较两者（在 sim 后端上，没有缓存的模型给出的时间完全一样）。]],
+    zh = [[用这个眼光再看参考笔记里的 offset 实验：2^18 个 float，r[i] = a[i] + b[i]，三个 1 MiB 的缓冲区，显卡的 L2 有 24 MB。他们在 `cudaMemcpy` 和 `cudaMemset` 之后立刻用主机时钟给一次启动计时，而这两个操作都经过 L2，所以内核的输入有很多已经在片上，而且时钟把启动本身也算进去了；他们后来测结构体时，时间一次比一次短，那是 L2 在逐渐变热。warplab 在每次采样前都清空 L2，除非 cache = "warm"；当缓冲区小于 L2 的两倍时，结果会（在“注意”一行）给出警告。比较两者（在 sim 后端上，没有缓存的模型给出的时间完全一样）。]],
   },
   run = [[cold = launch("offset", {offset = 0, n = 1 << 18}); warm = launch("offset", {offset = 0, n = 1 << 18, cache = "warm"}); c = compare(cold, warm); c]],
   ask = {
@@ -238,6 +238,6 @@ step {
   },
   explain = {
     en = [[With bytes = 8 MiB, for example, a GPU reads the buffer about 160 times over at L2 speed. The same question, where will my data be when I come back to it, decides whether tiling a matrix pays: a tile must stay in shared memory or L1 until its last reuse.]],
-    zh = [[例如 bytes = 8 MiB 时，GPU 以 L2 的速度把缓冲区读大约 160 遍。同一个问题——我回头再用这些数据时它们在哪里——也决定了矩阵分块是否划算：一个小块必须在最后一次被重用之前一直留在共享内存或 L1 里。]],
+    zh = [[例如 bytes = 8 MiB 时，GPU 以 L2 的速度把缓冲区读大约 160 遍。同一个问题——我回头再用这些数据时它们在哪里——也决定了矩阵分块是否划算：一个分块必须在最后一次被重用之前一直留在共享内存或 L1 里。]],
   },
 }

@@ -272,7 +272,7 @@ step {
   },
   explain = {
     en = [[layout = "aos": x covers half of every sector, so L2 reads all of res (134 MB, as much as a and b together) before it can write it back. That is the third MB's real home: the AoS experiment, not the offset one (the aos-soa lab measures it against SoA).]],
-    zh = [[layout = "aos"：x 只盖住每个扇区的一半，所以 L2 要把整个 res 读进来（134 MB，和 a、b 加起来一样多）才能写回。这才是“第三个 MB”真正所在的地方：在 AoS 实验里，而不是 offset 实验里（aos-soa 实验把它和 SoA 做了对比测量）。]],
+    zh = [[layout = "aos"：x 只盖住每个扇区的一半，所以 L2 要把整个 `res` 读进来（134 MB，和 a、b 加起来一样多）才能写回。这才是“第三个 MB”真正所在的地方：在 AoS 实验里，而不是 offset 实验里（aos-soa 实验把它和 SoA 做了对比测量）。]],
   },
 }
 
