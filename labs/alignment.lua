@@ -6,14 +6,16 @@ lab {
   topics = { "alignment", "sectors", "offset", "DRAM" },
 }
 
--- The largest power of two that divides every address of an alloc_alignment() list.
-local function common_alignment(list)
+-- Which statement an alloc_alignment() list bears out (the choices of step 1):
+-- 2 when some address is under 256-byte aligned, 3 when all are 256 exactly, else 1.
+local function alignment_choice(list)
   if type(list) ~= "table" then return nil end
-  local least
+  local least, most = math.huge, 0
   for _, a in ipairs(list) do
-    if least == nil or a.alignment < least then least = a.alignment end
+    least, most = math.min(least, a.alignment), math.max(most, a.alignment)
   end
-  return least
+  if least < 256 then return 2 end
+  return most == 256 and 3 or 1
 end
 
 step {
@@ -23,23 +25,29 @@ step {
   },
   run = [[a = alloc_alignment(8, 1000); a]],
   ask = {
-    question = { en = "In your list, what is the largest power of two that every one of the eight addresses is a multiple of?",
-                 zh = "在你的列表里，八个地址全都是它的倍数的最大的 2 的幂是多少？" },
-    answer = common_alignment(alloc_alignment(8, 1000)),   -- the same eight allocations, made as the lab opens
-    tolerance = 0, unit = "bytes",
+    question = { en = "What does your list show?", zh = "你的列表显示了什么？" },
+    choices = {
+      { en = "All eight addresses are multiples of 256, and some of a larger power of two",
+        zh = "八个地址都是 256 的倍数，其中一些还是更大的 2 的幂的倍数" },
+      { en = "Some addresses are aligned to less than 256 bytes: the promise holds only for large allocations",
+        zh = "有些地址的对齐不到 256 字节：这个保证只对大的分配成立" },
+      { en = "All eight are multiples of 256, and none of a larger power of two", zh = "八个地址都是 256 的倍数，但没有一个是更大的 2 的幂的倍数" },
+      { en = "Each address is a multiple of the allocation size, 1,000 bytes", zh = "每个地址都是分配大小 1,000 字节的倍数" },
+    },
+    answer = alignment_choice(alloc_alignment(8, 1000)),   -- the same eight allocations, made as the lab opens
   },
   hint = {
-    { en = "Each line gives one address's alignment. A number that divides all eight addresses must divide the least aligned one.",
-      zh = "每一行给出一个地址的对齐。能整除全部八个地址的数，必须能整除对齐最小的那个地址。" },
-    { en = "Find the line with the smallest 2^k.", zh = "找出 2^k 最小的那一行。" },
+    { en = "Read the 'aligned to' column of your list: its smallest value, and its largest.",
+      zh = "读你的列表里“对齐到”那一列：最小值是多少，最大值是多少。" },
+    { en = "A power of two divides every address when it divides the least aligned one.", zh = "一个 2 的幂能整除全部地址，当且仅当它能整除对齐最小的那个地址。" },
   },
   claims = {
     { text = "alloc_alignment(8, 1000): every address is aligned to at least the 256 bytes cudaMalloc promises",
-      holds = function() return common_alignment(alloc_alignment(8, 1000)) >= 256 end },
+      holds = function() return alignment_choice(alloc_alignment(8, 1000)) ~= 2 end },
   },
   explain = {
-    en = [[The least aligned address sets it: every address is a multiple of that power of two, and of no larger one. It is at least 256, as promised: two 128-byte lines, eight sectors. The sim backend models cudaMalloc handing out blocks rounded up to 512 bytes, so 1,000-byte allocations land 1,024 bytes apart; a real driver decides for itself, but never gives less than 256. Either way element 0 always starts a sector; it is an offset inside the buffer, next, that moves it.]],
-    zh = [[由对齐最小的那个地址决定：每个地址都是这个 2 的幂的倍数，而不全是更大的 2 的幂的倍数。它至少是 256，和保证的一样：两条 128 字节缓存行，八个扇区。模拟后端把 `cudaMalloc` 建模为按 512 字节向上取整分配，所以 1,000 字节的分配相隔 1,024 字节；真实的驱动自己决定，但从不少于 256。无论哪种情况，第 0 个元素总是从扇区开头开始；下面会看到，移动它的是缓冲区内部的偏移。]],
+    en = [[Every address is a multiple of at least 256 bytes, as promised: two 128-byte lines, eight sectors. The least aligned address says what all of them share; a driver often gives more, never less. The sim backend models cudaMalloc handing out blocks rounded up to 512 bytes, so 1,000-byte allocations land 1,024 bytes apart; a real driver decides for itself, but never gives less than 256. Either way element 0 always starts a sector; it is an offset inside the buffer, next, that moves it.]],
+    zh = [[每个地址都至少是 256 字节的倍数，和保证的一样：两条 128 字节缓存行，八个扇区。对齐最小的那个地址说明了它们共有的对齐；驱动经常给得更多，但从不更少。模拟后端把 `cudaMalloc` 建模为按 512 字节向上取整分配，所以 1,000 字节的分配相隔 1,024 字节；真实的驱动自己决定，但从不少于 256。无论哪种情况，第 0 个元素总是从扇区开头开始；下面会看到，移动它的是缓冲区内部的偏移。]],
   },
 }
 
