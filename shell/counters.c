@@ -51,9 +51,10 @@ static struct {
     CUpti_RangeProfiler_Object *profiler;
     uint8_t *config, *counter_data;
     uint8_t *availability;     /* counter availability image: the host object keeps using it */
-    size_t config_size, counter_data_size;
+    size_t config_size, counter_data_size, counter_data_capacity;
     size_t passes;
     const char *metrics[COUNTER_COUNT];
+    int busy;                  /* the last failure was another process profiling: worth trying later */
 } profiler;
 
 /* Where libcupti may be: the loader's path, then the toolkit warplab was built with. */
@@ -99,6 +100,7 @@ static int cupti_try(CUptiResult result, const char *what, char *why, size_t why
         fprintf(stderr, "warplab: cupti: %s -> %d\n", what, (int)result);
     if (result == CUPTI_SUCCESS)
         return 0;
+    profiler.busy = result == CUPTI_ERROR_HARDWARE_BUSY;
     if (reason) {
         snprintf(why, why_size, "%s", reason);
         return -1;
@@ -214,7 +216,8 @@ static int build_config(char *why, size_t why_size)
     return 0;
 }
 
-/* Enables range profiling on the context and sizes a counter data image for MAX_PROFILED_RANGES. */
+/* Enables range profiling on the context and sizes a counter data image for
+   MAX_PROFILED_RANGES (the buffer is kept from one call to the next). */
 static int enable_profiler(char *why, size_t why_size)
 {
     CUpti_RangeProfiler_Enable_Params enable = { .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE };
@@ -230,13 +233,29 @@ static int enable_profiler(char *why, size_t why_size)
     size.maxNumRangeTreeNodes = MAX_PROFILED_RANGES;
     if (CUPTI_TRY(cupti.cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize"))
         return -1;
+    if (size.counterDataSize > profiler.counter_data_capacity) {
+        free(profiler.counter_data);
+        profiler.counter_data = malloc(size.counterDataSize);
+        profiler.counter_data_capacity = profiler.counter_data ? size.counterDataSize : 0;
+    }
     profiler.counter_data_size = size.counterDataSize;
-    profiler.counter_data = malloc(size.counterDataSize);
     if (!profiler.counter_data) {
         snprintf(why, why_size, SAY("out of host memory for the counter data image", "主机内存不足，无法存放计数器数据"));
         return -1;
     }
     return 0;
+}
+
+void counters_pause(void)
+{
+    char why[256];
+    size_t why_size = sizeof why;
+    CUpti_RangeProfiler_Disable_Params disable = { .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
+    if (!profiler.profiler)
+        return;
+    disable.pRangeProfilerObject = profiler.profiler;
+    CUPTI_TRY(cupti.cuptiRangeProfilerDisable(&disable), "cuptiRangeProfilerDisable");
+    profiler.profiler = NULL;
 }
 
 int counters_open(int ordinal, char *why, size_t why_size)
@@ -247,10 +266,11 @@ int counters_open(int ordinal, char *why, size_t why_size)
     int failed = load_library(why, why_size) || current_context(why, why_size) ||
                  CUPTI_TRY(cupti.cuptiProfilerInitialize(&initialize), "cuptiProfilerInitialize") ||
                  check_device(ordinal, why, why_size) || create_host_object(ordinal, why, why_size) ||
-                 build_config(why, why_size) || enable_profiler(why, why_size);
+                 build_config(why, why_size);
     if (failed) {
+        int busy = profiler.busy;
         counters_close();
-        return -1;
+        return busy ? COUNTERS_BUSY : -1;
     }
     profiler.open = 1;
     return 0;
@@ -480,15 +500,17 @@ int counters_profile(int items, const struct profiled_work *work, struct counter
     }
     for (int i = 0; i < items; i++)
         all.index[all.count++] = i;
-    if (profile_session(&all, work, values, found, why, why_size))
-        return -1;
-    for (int i = 0; i < items; i++) {
+    if (!profiler.profiler && enable_profiler(why, why_size))
+        return profiler.busy ? COUNTERS_BUSY : -1;
+    int failed = profile_session(&all, work, values, found, why, why_size);
+    for (int i = 0; i < items && !failed; i++) {
         if (found[i] || items == 1)
             continue;
         alone.index[0] = i;
-        if (profile_session(&alone, work, values, found, why, why_size))
-            return -1;
+        failed = profile_session(&alone, work, values, found, why, why_size);
     }
+    if (failed)
+        return -1;
     for (int i = 0; i < items; i++)
         if (!found[i]) {
             snprintf(why, why_size, SAY("the profiler recorded no range for the kernel", "性能分析没有记录到这个内核的范围"));
@@ -501,11 +523,7 @@ void counters_close(void)
 {
     char why[256];
     size_t why_size = sizeof why;
-    if (profiler.profiler) {
-        CUpti_RangeProfiler_Disable_Params disable = { .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
-        disable.pRangeProfilerObject = profiler.profiler;
-        CUPTI_TRY(cupti.cuptiRangeProfilerDisable(&disable), "cuptiRangeProfilerDisable");
-    }
+    counters_pause();
     if (profiler.host) {
         CUpti_Profiler_Host_Deinitialize_Params host = { .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE };
         host.pHostObject = profiler.host;

@@ -25,14 +25,23 @@ struct profiled_work {
 };
 
 /* Sets the profiler up for the current CUDA context, once per session (the
-   config image is built once and reused). 0, or -1 with the reason in why. */
+   config image is built once and reused). 0; COUNTERS_BUSY when another
+   process was profiling the GPU (worth trying again later); or -1; with the
+   reason in why. */
+enum { COUNTERS_BUSY = -2 };
 int counters_open(int ordinal, char *why, size_t why_size);
 
 /* Profiles `items` items, in one profiling session where the profiler
    allows: item i's kernel into values[i], found[i] set once it is there.
-   0 when every item was found, or -1 with the reason. */
+   0 when every item was found, COUNTERS_BUSY (see counters_pause), or -1
+   with the reason. */
 int counters_profile(int items, const struct profiled_work *work, struct counter_values *values,
                      int *found, char *why, size_t why_size);
+/* Range profiling is turned on by counters_profile and stays on, since turning
+   it on costs about 0.4 s on the H200; while it is on, no other process can
+   profile this GPU (CUPTI answers them CUPTI_ERROR_HARDWARE_BUSY, and
+   counters_profile then returns COUNTERS_BUSY). This turns it off. */
+void counters_pause(void);
 
 /* Whether CUPTI saves and restores the memory the GPU can reach between
    passes (kernel replay): then host memory must not be pinned, or every

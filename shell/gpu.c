@@ -20,6 +20,7 @@
 #include "backend.h"
 #include "session.h"
 #include "counters.h"
+#include "gpu_lock.h"
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
@@ -31,6 +32,8 @@ static const double WALL_LIMIT_S = 15.0;
 static const double TARGET_MEDIAN_ERROR = 0.005;
 static const long long CLOCK_PROBE_NS = 20000;
 static const size_t COPY_CEILING_BYTES = (size_t)1 << 30;
+static const double BUSY_WAIT_S = 5.0;   /* another process's profiler: how long to wait for it */
+enum { INTERRUPTED_WAITING = -3 };       /* beside 0, -1 and COUNTERS_BUSY */
 
 int flush_read_launch(const void *buf, size_t bytes, int *sink, int sm_count, void *stream);
 int clock_probe_launch(long long ns, long long *out, void *stream);
@@ -74,6 +77,7 @@ static struct {
     int *flush_sink;
     long long *clock_counts;   /* the probe's cycles and nanoseconds */
     void *reserved;            /* WARPLAB_TEST_RESERVE_BYTES: memory held to test running out */
+    char uuid[48];             /* "GPU-1a2b...": names the lock other processes share */
     int counters_tried;        /* counters_open was called in this context */
     char counters_unavailable[256];   /* why counters_open failed, or empty */
     uint64_t seed;
@@ -174,6 +178,15 @@ static int reserve_slots(const size_t *bytes, int count, size_t launch_bytes, ch
     return status ? -1 : 0;
 }
 
+/* A GPU's UUID as nvidia-smi writes it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx. */
+static void format_uuid(const cudaUUID_t *uuid, char *out, size_t size)
+{
+    const unsigned char *b = (const unsigned char *)uuid->bytes;
+    size_t used = (size_t)snprintf(out, size, "GPU-");
+    for (int i = 0; i < 16 && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", b[i]);
+}
+
 static void read_device_info(int ordinal, struct device_info *info)
 {
     struct cudaDeviceProp prop;
@@ -199,6 +212,7 @@ static void read_device_info(int ordinal, struct device_info *info)
     cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, ordinal);
     info->sm_clock_mhz = sm_clock_khz / 1e3;
     info->ordinal = ordinal;
+    format_uuid(&prop.uuid, gpu.uuid, sizeof gpu.uuid);
     cudaDriverGetVersion(&info->driver_version);
     cudaRuntimeGetVersion(&info->runtime_version);
 }
@@ -337,13 +351,23 @@ static int time_device_copies(void *from, void *to, size_t bytes, struct timing 
 
 /* The copy ceiling: a large cudaMemcpy device to device, counting bytes read
    plus bytes written, median of the samples; cached per device and driver. */
+static const char *interrupted_waiting(void)
+{
+    return SAY("interrupted while waiting for the GPU", "等待 GPU 时被中断");
+}
+
 static int gpu_measure_copy(struct device_info *info, char *error, size_t error_size)
 {
     static struct timing t;
     void *from = NULL, *to = NULL;
     size_t bytes = COPY_CEILING_BYTES;
+    if (gpu_lock_take() != 0) {
+        snprintf(error, error_size, "%s", interrupted_waiting());
+        return -1;
+    }
     int failed = CUDA_TRY(cudaMalloc(&from, bytes)) || CUDA_TRY(cudaMalloc(&to, bytes)) ||
                  CUDA_TRY(cudaMemset(from, 1, bytes)) || time_device_copies(from, to, bytes, &t);
+    gpu_lock_release();
     free_device(&from);
     free_device(&to);
     if (failed) {
@@ -380,6 +404,9 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
     }
     gpu.open = 1;
     gpu.ready = 1;
+    char lock_why[4400];
+    if (gpu_lock_open(gpu.uuid, lock_why, sizeof lock_why) != 0)
+        notice("%s", lock_why);
     if (read_copy_ceiling(&gpu.info) != 0) {
         char error[512];
         if (gpu_measure_copy(&gpu.info, error, sizeof error) != 0)
@@ -416,6 +443,7 @@ static void gpu_close(void)
     if (!gpu.open)
         return;
     destroy_session_objects();
+    gpu_lock_close();
     gpu.open = 0;
 }
 
@@ -766,13 +794,15 @@ static int launch_profiled(int index, void *user)
     return CUDA_TRY((cudaError_t)item->family->launch(&item->launch));
 }
 
-/* Sets the profiler up on first use; 0, or -1 with the reason kept for later launches. */
+/* Sets the profiler up on first use; 0, COUNTERS_BUSY (tried again next
+   time), or -1 with the reason kept for later launches. */
 static int ensure_counters(void)
 {
     if (!gpu.counters_tried) {
-        gpu.counters_tried = 1;
         gpu.counters_unavailable[0] = 0;
-        counters_open(gpu.ordinal, gpu.counters_unavailable, sizeof gpu.counters_unavailable);
+        int status = counters_open(gpu.ordinal, gpu.counters_unavailable, sizeof gpu.counters_unavailable);
+        gpu.counters_tried = status != COUNTERS_BUSY;   /* another process profiling is worth waiting out */
+        return status;
     }
     return gpu.counters_unavailable[0] ? -1 : 0;
 }
@@ -791,8 +821,9 @@ static int reserve_for_all(struct result *const *results, int count, char *why, 
     return reserve_slots(most, MAX_BUFFERS, largest, why, why_size);
 }
 
-/* Profiles up to counters_items_per_session() items in one session. */
-static void profile_chunk(struct result *const *results, int count)
+/* Profiles up to counters_items_per_session() items in one session; returns
+   counters_profile's status (COUNTERS_BUSY: another process's profiler is on). */
+static int profile_chunk(struct result *const *results, int count)
 {
     static struct profiled_launch items[MAX_PROFILED_RANGES];
     static struct counter_values values[MAX_PROFILED_RANGES];
@@ -807,7 +838,7 @@ static void profile_chunk(struct result *const *results, int count)
         for (int i = 0; i < MAX_BUFFERS; i++)
             items[k].launch.buffers[i] = gpu.slots[i].device;
     }
-    counters_profile(count, &work, values, found, why, sizeof why);
+    int status = counters_profile(count, &work, values, found, why, sizeof why);
     cudaGetLastError();
     for (int k = 0; k < count; k++) {
         results[k]->have_counters = found[k];
@@ -815,30 +846,78 @@ static void profile_chunk(struct result *const *results, int count)
         if (!found[k])
             snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
     }
+    return status;
+}
+
+static void mark_unavailable(struct result *const *results, int count, const char *why)
+{
+    for (int k = 0; k < count; k++)
+        snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
+}
+
+/* Calls attempt (ensure_counters, or a chunk's profiling) holding the GPU's
+   lock, again while it answers COUNTERS_BUSY, yielding the lock between: a
+   warplab whose profiler is on turns it off when it sees another waiting, or
+   after a second with nothing to do. Another tool holding the profiler is
+   waited for BUSY_WAIT_S at most. Returns attempt's status, or -1 when Ctrl-C
+   ended the wait (the lock is then not held). */
+static int in_turn(int (*attempt)(struct result *const *, int), struct result *const *results, int count)
+{
+    double started = wall_seconds();
+    int status;
+    while ((status = attempt(results, count)) == COUNTERS_BUSY && wall_seconds() - started < BUSY_WAIT_S)
+        if (gpu_lock_yield() != 0)
+            return INTERRUPTED_WAITING;
+    return status;
+}
+
+static int set_up_counters(struct result *const *results, int count)
+{
+    (void)results, (void)count;
+    return ensure_counters();
 }
 
 /* Hardware counters for launches already measured, all in as few profiling
-   sessions as possible: the session's fixed cost is paid once, not per launch. */
+   sessions as possible: the session's fixed cost is paid once, not per launch.
+   The GPU's lock is taken for each session, so other shells measure between. */
 static void gpu_profile(struct result *const *results, int count)
 {
     char why[256] = "";
     trace_phase(NULL);
-    if (ensure_counters() != 0)
+    int status = gpu_lock_take() != 0 ? INTERRUPTED_WAITING : in_turn(set_up_counters, results, count);
+    if (status != INTERRUPTED_WAITING)
+        gpu_lock_release();
+    if (status == INTERRUPTED_WAITING)
+        snprintf(why, sizeof why, "%s", interrupted_waiting());
+    else if (status != 0)
         snprintf(why, sizeof why, "%s", gpu.counters_unavailable);
     else
         reserve_for_all(results, count, why, sizeof why);   /* says why when it fails */
     if (why[0]) {
-        for (int k = 0; k < count; k++)
-            snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
+        mark_unavailable(results, count, why);
         return;
     }
     trace_phase("counters set up, buffers");
     int per_session = counters_items_per_session();
     for (int first = 0; first < count; first += per_session) {
         int chunk = count - first < per_session ? count - first : per_session;
-        profile_chunk(results + first, chunk);
+        if (gpu_lock_take() != 0 || in_turn(profile_chunk, results + first, chunk) == INTERRUPTED_WAITING) {
+            mark_unavailable(results + first, count - first, interrupted_waiting());
+            return;
+        }
+        if (gpu_lock_others_waiting())
+            counters_pause();
+        gpu_lock_release();
     }
     trace_phase("counters");
+}
+
+/* The child has had nothing to do for a while: range profiling goes off, so
+   that other processes can profile this GPU. */
+void gpu_in_process_idle(void)
+{
+    if (gpu.open)
+        counters_pause();
 }
 
 static enum run_status gpu_run(const struct family *f, const struct params *p,
@@ -862,13 +941,19 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
         launch.buffers[i] = gpu.slots[i].device;
     struct reference_job reference = { .family = f, .params = p, .bytes = bytes };
     trace_phase("buffers");
+    if (gpu_lock_take() != 0)
+        return RUN_INTERRUPTED;
+    trace_phase("waiting for the GPU");
     if (prepare_buffers(f, p, bytes) || launch_once(f, &launch) ||
-        (options->check && copy_outputs_back(f, bytes)))
+        (options->check && copy_outputs_back(f, bytes))) {
+        gpu_lock_release();
         return fail(error, error_size);
+    }
     trace_phase("inputs, checked launch");
     if (options->check)
         start_reference(&reference);
     enum run_status status = take_samples(f, &launch, options, r, error, error_size);
+    gpu_lock_release();
     trace_phase("samples");
     finish_reference(&reference);
     trace_phase("waiting for the reference");

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -29,6 +30,10 @@
 #include "session.h"
 
 extern const struct backend gpu_in_process;
+void gpu_in_process_idle(void);
+
+/* After this long without a request the child turns its profiler off (see gpu_in_process_idle). */
+static const int IDLE_MS = 1000;
 
 enum request_kind { REQUEST_RUN, REQUEST_PROFILE, REQUEST_MEASURE_COPY, REQUEST_ALLOCATE, REQUEST_QUIT };
 
@@ -158,6 +163,19 @@ static int (*const serve[])(int fd, const struct request *q, struct reply *a) = 
     [REQUEST_ALLOCATE] = serve_allocate,
 };
 
+/* Waits for the shell's next request; when none comes within IDLE_MS, lets
+   the GPU go idle first. 0, or -1 when the socket failed. */
+static int wait_for_request(int fd)
+{
+    struct pollfd request = { .fd = fd, .events = POLLIN };
+    int ready;
+    while ((ready = poll(&request, 1, IDLE_MS)) < 0 && errno == EINTR)
+        ;
+    if (ready == 0)
+        gpu_in_process_idle();
+    return ready < 0 ? -1 : 0;
+}
+
 /* Opens the GPU, says how that went, then answers requests until told to quit,
    until the shell has gone, or until the CUDA context is lost. */
 static void serve_requests(int fd, pid_t shell)
@@ -173,7 +191,7 @@ static void serve_requests(int fd, pid_t shell)
     if (send_all(fd, &a, sizeof a) || a.status != 0)
         _exit(0);
     gpu_in_process.profile(NULL, 0);   /* CUPTI's set-up (a few hundred ms), while the shell starts and the student types */
-    while (receive_all(fd, &q, sizeof q) == 0 && q.kind != REQUEST_QUIT) {
+    while (wait_for_request(fd) == 0 && receive_all(fd, &q, sizeof q) == 0 && q.kind != REQUEST_QUIT) {
         memset(&a, 0, sizeof a);
         interrupt_requested = 0;
         if (serve[q.kind](fd, &q, &a) || a.context_lost)

@@ -38,6 +38,23 @@ t.ok(output:find("out of device memory: this launch needs 8.59 GB of buffers", 1
 t.ok(output:find("next\ttrue", 1, true) ~= nil, "... and the next launch works")
 if not output:find("next\ttrue", 1, true) then print("# " .. output:gsub("\n", "\n# ")) end
 
+-- Two shells at once on one GPU: the lock takes turns, so both get hardware
+-- counters for every launch, and neither's samples overlap the other's kernels.
+local both = os.tmpname()
+local each = "local got = 0; for i = 1, 6 do local r = launch('offset', {offset = i, n = 1 << 22});" ..
+             " if r.counters then got = got + 1 else print('missing: ' .. tostring(r.counters_unavailable)) end end;" ..
+             " print('counters ' .. got)"
+run(string.format("%s -e %q > %s.a 2>&1 & %s -e %q > %s.b 2>&1; wait", warplab, each, both, warplab, each, both))
+for _, side in ipairs({ "a", "b" }) do
+  local file = io.open(both .. "." .. side)
+  local text = file and file:read("a") or ""
+  if file then file:close() end
+  t.ok(text:find("counters 6", 1, true) ~= nil, "two shells at once: shell " .. side .. " got counters for all 6 launches")
+  if not text:find("counters 6", 1, true) then print("# " .. text:gsub("\n", "\n# ")) end
+  os.remove(both .. "." .. side)
+end
+os.remove(both)
+
 -- Against Nsight Compute.
 local ncu = run("command -v ncu || ls /usr/local/cuda/bin/ncu"):match("^(%S+)\n")
 if not ncu or not ncu:find("ncu") then
