@@ -39,7 +39,7 @@ step {
     answer = function(ctx)   -- the smallest stride that already has the largest sectors per request
       local most = 0
       for _, r in ipairs(ctx.results or {}) do most = math.max(most, r.load.sectors_per_request) end
-      return extreme(ctx.results, "stride", function(r) return r.load.sectors_per_request == most end)
+      return extreme(ctx.results, "stride", function(r) return r.load.sectors_per_request >= 0.995 * most end)
     end,
     tolerance = 0, unit = "floats",
   },
