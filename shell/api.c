@@ -297,7 +297,8 @@ static const struct option_decl options[] = {
     { "budget_ms", "a number of milliseconds above 0, at most 60000", "大于 0、至多 60000 的毫秒数", read_budget_ms },
     { "check", "true or false (compare with the CPU reference)", "true 或 false（与 CPU 参考结果比较）", read_check },
     { "counters", "true or false (read hardware counters)", "true 或 false（读取硬件计数器）", read_counters },
-    { "profile", "a device profile: \"h200\", \"h100\", \"a100\", \"rtx4090\" or \"rtx4060\"", "设备配置：\"h200\"、\"h100\"、\"a100\"、\"rtx4090\" 或 \"rtx4060\"", read_profile },
+    { "profile", "a device profile such as \"h200\", \"a100\", \"t4\" or \"rtx4090\" (docs/model.md lists them)",
+      "设备配置，例如 \"h200\"、\"a100\"、\"t4\" 或 \"rtx4090\"（docs/model.md 列出全部）", read_profile },
 };
 
 static const struct option_decl *find_option(const char *name)
@@ -682,6 +683,10 @@ static int api_device(lua_State *L)
     SET_NUMBER("memory_clock_mhz", d->memory_clock_mhz);
     SET_NUMBER("peak_gbs", d->peak_gbs);
     SET_NUMBER("sm_clock_mhz", d->sm_clock_mhz);
+    SET_INTEGER("shared_bytes_per_sm", d->shared_bytes_per_sm);
+    SET_INTEGER("shared_bytes_per_block", d->shared_bytes_per_block);
+    SET_INTEGER("max_threads_per_sm", d->max_threads_per_sm);
+    SET_INTEGER("max_blocks_per_sm", d->max_blocks_per_sm);
     if (d->copy_gbs > 0)
         SET_NUMBER("copy_gbs", d->copy_gbs);
     SET_INTEGER("ordinal", d->ordinal);

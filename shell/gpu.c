@@ -208,8 +208,14 @@ static void read_device_info(int ordinal, struct device_info *info)
     info->bus_width_bits = bus;
     info->memory_clock_mhz = memory_clock_khz / 1e3;
     info->peak_gbs = 2.0 * memory_clock_khz * 1e3 * bus / 8 / 1e9;
-    int sm_clock_khz = 0;
+    int sm_clock_khz = 0, shared_per_sm = 0, shared_per_block = 0;
     cudaDeviceGetAttribute(&sm_clock_khz, cudaDevAttrClockRate, ordinal);
+    cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ordinal);
+    cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal);
+    cudaDeviceGetAttribute(&info->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, ordinal);
+    cudaDeviceGetAttribute(&info->max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, ordinal);
+    info->shared_bytes_per_sm = (uint64_t)shared_per_sm;
+    info->shared_bytes_per_block = (uint64_t)shared_per_block;
     info->sm_clock_mhz = sm_clock_khz / 1e3;
     info->ordinal = ordinal;
     format_uuid(&prop.uuid, gpu.uuid, sizeof gpu.uuid);

@@ -26,9 +26,23 @@ static const double H200_SECTORS_PER_CLOCK = 1.76;
    moved 3.85 TB/s where streaming reaches about 4.27: 0.90 = 0.5 ^ 0.15 */
 static const double H200_SPARSE_EXPONENT = 0.15;
 
-#define DATASHEET_PROFILE(key_, name_, major_, minor_, sms_, l2_mb_, memory_gb_, bus_, peak_, sm_mhz_) \
+/* Per SM, by compute capability (CUDA Programming Guide, "Compute Capabilities"). */
+#define SM_LIMITS(major_, minor_, shared_kb_, block_kb_, threads_, blocks_)                        \
+    .major = major_, .minor = minor_, .shared_bytes_per_sm = (shared_kb_) << 10,                   \
+    .shared_bytes_per_block = (block_kb_) << 10, .max_threads_per_sm = threads_, .max_blocks_per_sm = blocks_
+#define TURING_7_5 SM_LIMITS(7, 5, 64, 64, 1024, 16)
+#define AMPERE_8_0 SM_LIMITS(8, 0, 164, 163, 2048, 32)
+#define AMPERE_8_6 SM_LIMITS(8, 6, 100, 99, 1536, 16)
+#define ADA_8_9 SM_LIMITS(8, 9, 100, 99, 1536, 24)
+#define HOPPER_9_0 SM_LIMITS(9, 0, 228, 227, 2048, 32)
+#define BLACKWELL_10_0 SM_LIMITS(10, 0, 228, 227, 2048, 32)
+#define BLACKWELL_12_0 SM_LIMITS(12, 0, 100, 99, 1536, 24)
+
+/* A device from its datasheet (docs/model.md names each source); the time
+   coefficients are the H200's, scaled by SM count and peak. */
+#define DATASHEET_PROFILE(key_, name_, limits_, sms_, l2_mb_, memory_gb_, bus_, peak_, sm_mhz_)          \
     { key_, "vendor datasheet; time coefficients scaled from the H200's",                                \
-      { .name = name_, .major = major_, .minor = minor_, .sm_count = sms_,                               \
+      { .name = name_, limits_, .sm_count = sms_,                                                        \
         .l2_bytes = (uint64_t)((l2_mb_) * 1048576.0), .memory_bytes = (uint64_t)((memory_gb_) * 1e9),     \
         .free_bytes = (uint64_t)((memory_gb_) * 1e9), .bus_width_bits = bus_,                            \
         .memory_clock_mhz = MEMORY_MHZ(peak_, bus_), .peak_gbs = peak_, .sm_clock_mhz = sm_mhz_ },         \
@@ -36,15 +50,24 @@ static const double H200_SPARSE_EXPONENT = 0.15;
 
 const struct device_profile device_profiles[] = {
     { "h200", "measured on the GPU machine, 2026-11-30",
-      { .name = "NVIDIA H200 (modelled)", .major = 9, .minor = 0, .sm_count = 132, .l2_bytes = 60ull << 20,
+      { .name = "NVIDIA H200 (modelled)", HOPPER_9_0, .sm_count = 132, .l2_bytes = 60ull << 20,
         .memory_bytes = 150100000000ull, .free_bytes = 150100000000ull, .bus_width_bits = 6016,
         .memory_clock_mhz = 3201, .peak_gbs = 2 * 3201e6 * 6016 / 8 / 1e9, .sm_clock_mhz = 1980 },
       4300, 547, H200_SECTORS_PER_CLOCK, H200_SPARSE_EXPONENT, 3.0 },
-    DATASHEET_PROFILE("h100", "NVIDIA H100 SXM5 80GB (modelled)", 9, 0, 132, 50, 80, 5120, 3352, 1980),
-    DATASHEET_PROFILE("a100", "NVIDIA A100 SXM4 80GB (modelled)", 8, 0, 108, 40, 80, 5120, 2039, 1410),
-    DATASHEET_PROFILE("rtx4090", "NVIDIA GeForce RTX 4090 (modelled)", 8, 9, 128, 72, 24, 384, 1008, 2520),
+    DATASHEET_PROFILE("h100", "NVIDIA H100 SXM5 80GB (modelled)", HOPPER_9_0, 132, 50, 80, 5120, 3352, 1980),
+    DATASHEET_PROFILE("h100-pcie", "NVIDIA H100 PCIe 80GB (modelled)", HOPPER_9_0, 114, 50, 80, 5120, 2039, 1755),
+    DATASHEET_PROFILE("b200", "NVIDIA B200 (modelled)", BLACKWELL_10_0, 148, 126.5, 180, 8192, 8000, 1980),
+    DATASHEET_PROFILE("a100", "NVIDIA A100 SXM4 80GB (modelled)", AMPERE_8_0, 108, 40, 80, 5120, 2039, 1410),
+    DATASHEET_PROFILE("a100-40", "NVIDIA A100 SXM4 40GB (modelled)", AMPERE_8_0, 108, 40, 40, 5120, 1555, 1410),
+    DATASHEET_PROFILE("l4", "NVIDIA L4 (modelled)", ADA_8_9, 58, 48, 24, 192, 300, 2040),
+    DATASHEET_PROFILE("t4", "Tesla T4 (modelled)", TURING_7_5, 40, 4, 16, 256, 320, 1590),
+    DATASHEET_PROFILE("rtx3080", "NVIDIA GeForce RTX 3080 (modelled)", AMPERE_8_6, 68, 5, 10, 320, 760, 1710),
+    DATASHEET_PROFILE("rtx3090", "NVIDIA GeForce RTX 3090 (modelled)", AMPERE_8_6, 82, 6, 24, 384, 936, 1695),
+    DATASHEET_PROFILE("rtx4070", "NVIDIA GeForce RTX 4070 (modelled)", ADA_8_9, 46, 36, 12, 192, 504, 2475),
+    DATASHEET_PROFILE("rtx4090", "NVIDIA GeForce RTX 4090 (modelled)", ADA_8_9, 128, 72, 24, 384, 1008, 2520),
     /* The reference notes' card: Ada, 24 SMs, 128-bit GDDR6, 24 MB L2, 8 GB. */
-    DATASHEET_PROFILE("rtx4060", "NVIDIA GeForce RTX 4060 (modelled)", 8, 9, 24, 24, 8, 128, 272, 2460),
+    DATASHEET_PROFILE("rtx4060", "NVIDIA GeForce RTX 4060 (modelled)", ADA_8_9, 24, 24, 8, 128, 272, 2460),
+    DATASHEET_PROFILE("rtx5090", "NVIDIA GeForce RTX 5090 (modelled)", BLACKWELL_12_0, 170, 96, 32, 512, 1792, 2407),
 };
 const int device_profile_count = sizeof device_profiles / sizeof device_profiles[0];
 
