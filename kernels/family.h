@@ -92,6 +92,13 @@ struct gpu_launch {
 /* Returns a cudaError_t as int so that this header needs no CUDA. */
 typedef int (*gpu_launcher)(const struct gpu_launch *launch);
 
+/* A GPU feature a launch uses: its name and the compute capability that has it. */
+struct gpu_need {
+    const char *because;        /* the parameter that asks for it: "variant = \"cp_async\"" */
+    const char *feature;        /* "cp.async" */
+    int compute_capability;     /* 80 for sm_80 */
+};
+
 struct family {
     const char *name;
     const char *summary;        /* one line, shown by --list */
@@ -126,7 +133,9 @@ struct family {
     void (*fill_inputs)(const struct params *p, void *const *buffers, uint64_t seed);
     double tolerance;           /* relative tolerance of the check; 0: bit for bit */
     int accumulates;            /* the kernel adds into its outputs: they are reset before every run */
-    int min_compute_capability; /* e.g. 80 for cp.async; 0: any */
+    /* Optional: the GPU feature these parameters use that not every GPU has,
+       with the compute capability it needs (80 for cp.async); NULL: none. */
+    const struct gpu_need *(*needs)(const struct params *p);
     /* Optional, for warps that run more memory instructions than one call of
        warp_accesses may return (loops): page `page` of the warp's
        instructions in program order, at most MAX_WARP_ACCESSES of them;

@@ -130,6 +130,13 @@ static int prefetch_warp_accesses(const struct params *p, const uint64_t *base,
     return count;
 }
 
+/* cp.async arrived with sm_80; the other variants run anywhere. */
+static const struct gpu_need *prefetch_needs(const struct params *p)
+{
+    static const struct gpu_need cp_async = { "variant = \"cp_async\"", "cp.async", 80 };
+    return p->v[PREFETCH_VARIANT] == VARIANT_CP_ASYNC ? &cp_async : NULL;
+}
+
 const struct family family_prefetch = {
     .name = "prefetch",
     .summary = "a blocked stream out[i] = work(in[i]): no prefetch, the next block in registers, or by cp.async",
@@ -150,5 +157,5 @@ const struct family family_prefetch = {
     .warp_accesses = prefetch_warp_accesses,
     .launch = GPU_LAUNCHER(prefetch_launch),
     .source = prefetch_kernel_cu,
-    .min_compute_capability = 80,   /* cp_async; checked per family (the build targets sm_90) */
+    .needs = prefetch_needs,
 };

@@ -428,6 +428,20 @@ static const char *device_label(char *out, size_t size)
     return out;
 }
 
+/* A launch whose parameters use a feature the device (or the profile the
+   model describes) does not have is one clear line, never a failed launch. */
+static void check_device_can(lua_State *L, const struct family *f, const struct params *p)
+{
+    const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
+    const struct device_info *d = &session.device;
+    char label[300];
+    if (need && need->compute_capability > 10 * d->major + d->minor)
+        luaL_error(L, SAY("'%s' with %s uses %s, which needs sm_%d or newer; %s is sm_%d%d",
+                          "'%s' 在 %s 时使用 %s，需要 sm_%d 或更新的 GPU；%s 是 sm_%d%d"),
+                   f->name, need->because, need->feature, need->compute_capability,
+                   device_label(label, sizeof label), d->major, d->minor);
+}
+
 static uint64_t check_footprint(lua_State *L, int arg, const struct family *f, const struct params *p)
 {
     size_t bytes[MAX_BUFFERS];
@@ -504,6 +518,7 @@ static void prepare_result(lua_State *L, int table, const struct family *f, stru
     memset(r, 0, sizeof *r);
     r->family = f;
     check_params(L, table, 2, f, &r->params, o);
+    check_device_can(L, f, &r->params);
     r->footprint_bytes = check_footprint(L, 2, f, &r->params);
     r->backend = session.backend->name;
     r->correct = -1;

@@ -931,11 +931,6 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
                                struct result *r, char *error, size_t error_size)
 {
     size_t bytes[MAX_BUFFERS];
-    if (f->min_compute_capability > 10 * gpu.info.major + gpu.info.minor) {
-        snprintf(error, error_size, SAY("'%s' needs sm_%d or newer; this GPU is sm_%d%d", "'%s' 需要 sm_%d 或更新的 GPU；这块 GPU 是 sm_%d%d"), f->name,
-                 f->min_compute_capability, gpu.info.major, gpu.info.minor);
-        return RUN_FAILED;
-    }
     struct gpu_launch launch = { .params = p, .shape = f->shape(p), .stream = gpu.stream };
     size_t launch_bytes = family_buffer_bytes(f, p, bytes), wanted[MAX_BUFFERS];
     for (int i = 0; i < f->buffer_count; i++)

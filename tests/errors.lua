@@ -171,6 +171,16 @@ core.lang("en")
 clean_line(chunk_error("lanch('copy')"), {"stdin:1: attempt to call a nil value (global 'lanch')"},
   "back in English, Lua's own words are left as they were")
 
+-- A feature the device does not have: one clear line naming the need, on a
+-- profile as on a GPU; the other variants of the family still run.
+config{profile = "t4"}
+t.raises(function() launch("prefetch", {variant = "cp_async", n = 1024}) end,
+         {"'prefetch' with variant = \"cp_async\" uses cp.async, which needs sm_80 or newer; Tesla T4 (modelled) is sm_75"},
+         "cp.async on a T4 names the need")
+t.ok(pcall(launch, "prefetch", {variant = "register", n = 1024}), "... and the register variant runs on a T4")
+config{profile = "h200"}
+t.ok(pcall(launch, "prefetch", {variant = "cp_async", n = 1024}), "... and cp.async runs on the H200")
+
 -- After all that the session still works.
 t.is(launch("copy", {n = 1024}).load.sectors_per_request, 4.0, "launches still work after errors")
 t.done()
