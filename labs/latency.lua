@@ -219,7 +219,7 @@ step {
   },
   run = [[c = compare(launch("copy", {vec = 1}), launch("copy", {vec = 4})); c]],
   ask = {
-    question = { en = "Which answer fits what you measured and modelled?", zh = "哪个答案符合你测量和建模的结果？" },
+    question = { en = "Which answer fits your runs?", zh = "哪个答案符合你的运行结果？" },
     choices = {
       { en = "Neither: data used once gains nothing from caching or from prefetching.",
         zh = "都没有用：只用一次的数据从缓存和预取中都得不到好处。" },
