@@ -1,5 +1,5 @@
 #!/bin/sh
-# lang.sh — under --lang zh the shell speaks Chinese: tests/lang.lua runs a
+# lang.sh — under --lang zh the shell speaks Chinese: tests/lang_check.lua runs a
 # launch of every family, a sweep, compare, show, explain, info, help, the
 # colon commands and a lab, and checks the labs' Chinese against
 # docs/glossary.md; the errors are made here, one process each, because the
@@ -51,4 +51,4 @@ done
 LANG=zh_CN.UTF-8 "$warplab" --nonsense < /dev/null >> "$tmp/errors" 2>&1
 
 mkdir -p "$tmp/scratch"
-exec "$warplab" --sim --lang zh "$src/tests/lang.lua" "$src/docs/glossary.md" "$src/labs" "$tmp/errors" "$tmp/scratch"
+exec "$warplab" --sim --lang zh "$src/tests/lang_check.lua" "$src/docs/glossary.md" "$src/labs" "$tmp/errors" "$tmp/scratch"
