@@ -357,6 +357,15 @@ static int time_device_copies(void *from, void *to, size_t bytes, struct timing 
 
 /* The copy ceiling: a large cudaMemcpy device to device, counting bytes read
    plus bytes written, median of the samples; cached per device and driver. */
+/* Gives the GPU's lock back; a profiler left on would keep a waiting process
+   from profiling, so it goes off when anyone waits. */
+static void release_gpu(void)
+{
+    if (gpu_lock_others_waiting())
+        counters_pause();
+    gpu_lock_release();
+}
+
 static const char *interrupted_waiting(void)
 {
     return SAY("interrupted while waiting for the GPU", "等待 GPU 时被中断");
@@ -373,7 +382,7 @@ static int gpu_measure_copy(struct device_info *info, char *error, size_t error_
     }
     int failed = CUDA_TRY(cudaMalloc(&from, bytes)) || CUDA_TRY(cudaMalloc(&to, bytes)) ||
                  CUDA_TRY(cudaMemset(from, 1, bytes)) || time_device_copies(from, to, bytes, &t);
-    gpu_lock_release();
+    release_gpu();
     free_device(&from);
     free_device(&to);
     if (failed) {
@@ -892,7 +901,7 @@ static void gpu_profile(struct result *const *results, int count)
     trace_phase(NULL);
     int status = gpu_lock_take() != 0 ? INTERRUPTED_WAITING : in_turn(set_up_counters, results, count);
     if (status != INTERRUPTED_WAITING)
-        gpu_lock_release();
+        release_gpu();
     if (status == INTERRUPTED_WAITING)
         snprintf(why, sizeof why, "%s", interrupted_waiting());
     else if (status != 0)
@@ -911,18 +920,16 @@ static void gpu_profile(struct result *const *results, int count)
             mark_unavailable(results + first, count - first, interrupted_waiting());
             return;
         }
-        if (gpu_lock_others_waiting())
-            counters_pause();
-        gpu_lock_release();
+        release_gpu();
     }
     trace_phase("counters");
 }
 
-/* The child has had nothing to do for a while: range profiling goes off, so
-   that other processes can profile this GPU. */
+/* The child is waiting for the shell: if another process waits to profile
+   this GPU, range profiling goes off so that it can. */
 void gpu_in_process_idle(void)
 {
-    if (gpu.open)
+    if (gpu.open && gpu_lock_others_waiting())
         counters_pause();
 }
 
@@ -947,14 +954,14 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     trace_phase("waiting for the GPU");
     if (prepare_buffers(f, p, bytes) || launch_once(f, &launch) ||
         (options->check && copy_outputs_back(f, bytes))) {
-        gpu_lock_release();
+        release_gpu();
         return fail(error, error_size);
     }
     trace_phase("inputs, checked launch");
     if (options->check)
         start_reference(&reference);
     enum run_status status = take_samples(f, &launch, options, r, error, error_size);
-    gpu_lock_release();
+    release_gpu();
     trace_phase("samples");
     finish_reference(&reference);
     trace_phase("waiting for the reference");

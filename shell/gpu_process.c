@@ -32,8 +32,8 @@
 extern const struct backend gpu_in_process;
 void gpu_in_process_idle(void);
 
-/* After this long without a request the child turns its profiler off (see gpu_in_process_idle). */
-static const int IDLE_MS = 1000;
+/* How often a child with nothing to do looks whether another process waits for the GPU. */
+static const int IDLE_CHECK_MS = 100;
 
 enum request_kind { REQUEST_RUN, REQUEST_PROFILE, REQUEST_MEASURE_COPY, REQUEST_ALLOCATE, REQUEST_QUIT };
 
@@ -163,17 +163,20 @@ static int (*const serve[])(int fd, const struct request *q, struct reply *a) = 
     [REQUEST_ALLOCATE] = serve_allocate,
 };
 
-/* Waits for the shell's next request; when none comes within IDLE_MS, lets
-   the GPU go idle first. 0, or -1 when the socket failed. */
+/* Waits for the shell's next request, letting the GPU go to others meanwhile
+   (gpu_in_process_idle); 0, or -1 when the socket failed. */
 static int wait_for_request(int fd)
 {
     struct pollfd request = { .fd = fd, .events = POLLIN };
-    int ready;
-    while ((ready = poll(&request, 1, IDLE_MS)) < 0 && errno == EINTR)
-        ;
-    if (ready == 0)
-        gpu_in_process_idle();
-    return ready < 0 ? -1 : 0;
+    for (;;) {
+        int ready = poll(&request, 1, IDLE_CHECK_MS);
+        if (ready > 0)
+            return 0;
+        if (ready < 0 && errno != EINTR)
+            return -1;
+        if (ready == 0)
+            gpu_in_process_idle();
+    }
 }
 
 /* Opens the GPU, says how that went, then answers requests until told to quit,
