@@ -48,7 +48,7 @@ for args in "--lang" "--lang fr" "--nonsense" "--device x" "--format yaml" "--la
   # shellcheck disable=SC2086  # the words of args are the arguments
   "$warplab" --lang zh $args < /dev/null >> "$tmp/errors" 2>&1
 done
-LANG=zh_CN.UTF-8 "$warplab" --nonsense < /dev/null >> "$tmp/errors" 2>&1
+env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$warplab" --nonsense < /dev/null >> "$tmp/errors" 2>&1
 
 mkdir -p "$tmp/scratch"
 exec "$warplab" --sim --lang zh "$src/tests/lang_check.lua" "$src/docs/glossary.md" "$src/labs" "$tmp/errors" "$tmp/scratch"
