@@ -2,6 +2,9 @@
 -- made checkable: against the student's own launches where an experiment
 -- shows the answer, as a number or a choice with its reasoning otherwise.
 
+-- A claim of a step that runs cp.async does not apply to a GPU without it.
+local function without_cp_async(ctx) return lacks(ctx, "cp.async", 80) end
+
 lab {
   title = { en = "The chapter's ten exercises", zh = "本章的十道习题" },
   topics = { "locality", "coalescing", "AoS/SoA", "cache lines", "tile size", "prefetching", "working set",
@@ -196,11 +199,11 @@ step {
     { en = "Look at the DRAM row of the compare() table.", zh = "看 compare() 表的 DRAM 那一行。" },
   },
   claims = {
-    { text = "prefetch: none, register and cp_async touch the same load sectors",
+    { skip = without_cp_async, text = "prefetch: none, register and cp_async touch the same load sectors",
       holds = function(ctx)
         return ctx.results[1].load.sectors == ctx.results[2].load.sectors and ctx.results[1].load.sectors == ctx.results[3].load.sectors
       end },
-    { text = "prefetch: register and cp_async read the same DRAM bytes as none, within 2%", gpu = true,
+    { skip = without_cp_async, text = "prefetch: register and cp_async read the same DRAM bytes as none, within 2%", gpu = true,
       holds = function(ctx)
         local base = ctx.results[1].dram.read_bytes
         return math.abs(ctx.results[2].dram.read_bytes - base) <= 0.02 * base

@@ -9,6 +9,19 @@ lab {
 
 local LIMITS = { "DRAM bandwidth", "bytes in flight per thread", "L1 sector throughput" }
 
+-- The model's bytes-in-flight coefficient is the H200's, scaled by SM count;
+-- on a device with under 2.5 TB/s of DRAM it outruns the DRAM, and the model
+-- then finds one float per thread DRAM-bound.
+local function dram_too_slow(ctx)
+  local d = ctx.device
+  if d.peak_gbs < 2500 then
+    return { en = string.format("on %s (%.0f GB/s) the model finds a float copy DRAM-bound, not short of bytes in flight", d.name, d.peak_gbs),
+             zh = string.format("在 %s（%.0f GB/s）上，模型认为 float 复制受 DRAM 带宽限制，而不是在途字节不足", d.name, d.peak_gbs) }
+  end
+end
+
+local function without_cp_async(ctx) return lacks(ctx, "cp.async", 80) end
+
 step {
   text = {
     en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time from this (docs/model.md): its read bandwidth is the smaller, softly, of the DRAM's streaming rate and a rate proportional to the DRAM bytes each thread reads. r.model.limit says which one its estimate hit.]],
@@ -31,7 +44,7 @@ step {
   },
   hint = { { en = "The time line of the result ends with 'limited by ...'.", zh = "结果的“时间”一行末尾写着“瓶颈：……”。" } },
   claims = {
-    { text = "the model's estimate for a float copy is limited by bytes in flight per thread",
+    { text = "the model's estimate for a float copy is limited by bytes in flight per thread", skip = dram_too_slow,
       holds = function(ctx) return ctx.result.model.limit == "bytes in flight per thread" end },
   },
   explain = {
@@ -57,7 +70,7 @@ step {
   },
   hint = { { en = "The GB/s column of the table, vec 4 over vec 1.", zh = "表里 GB/s 一栏，vec 4 除以 vec 1。" } },
   claims = {
-    { text = "the model: vec = 1 is limited by bytes in flight per thread, vec = 4 by DRAM bandwidth",
+    { text = "the model: vec = 1 is limited by bytes in flight per thread, vec = 4 by DRAM bandwidth", skip = dram_too_slow,
       holds = function(ctx)
         return find(ctx.results, {vec = 1}).model.limit == "bytes in flight per thread" and
                find(ctx.results, {vec = 4}).model.limit == "DRAM bandwidth"
@@ -134,7 +147,7 @@ step {
       zh = "读 compare() 表：三个版本之间哪几行不同，哪几行相同？" },
   },
   claims = {
-    { text = "the model counts the same global load and store sectors for none, register and cp_async",
+    { text = "the model counts the same global load and store sectors for none, register and cp_async", skip = without_cp_async,
       holds = function(ctx)
         local none = find(ctx.results, {variant = "none"})
         for _, v in ipairs({ "register", "cp_async" }) do
@@ -145,11 +158,11 @@ step {
         end
         return true
       end },
-    { text = "prefetching the next chunk into a register is faster than no prefetch", gpu = true,
+    { skip = without_cp_async, text = "prefetching the next chunk into a register is faster than no prefetch", gpu = true,
       holds = function(ctx)
         return time_of(find(ctx.results, {variant = "register"})) < time_of(find(ctx.results, {variant = "none"}))
       end },
-    { text = "prefetching the next chunk with cp.async is faster than no prefetch", gpu = true,
+    { skip = without_cp_async, text = "prefetching the next chunk with cp.async is faster than no prefetch", gpu = true,
       holds = function(ctx)
         return time_of(find(ctx.results, {variant = "cp_async"})) < time_of(find(ctx.results, {variant = "none"}))
       end },

@@ -108,6 +108,8 @@ local messages = {
                       zh = "请用数字作答（单位可写可不写），例如 :answer 4" },
   choice_expected = { en = "Answer with a choice's number, letter or text, e.g. :answer 2 or :answer b",
                       zh = "请用选项的编号、字母或文字作答，例如 :answer 2 或 :answer b" },
+  claim_needs_gpu = { en = "measured on a GPU only", zh = "只能在 GPU 上测量" },
+  lacks = { en = "%s needs sm_%d or newer; %s is sm_%s", zh = "%s 需要 sm_%d 或更新的 GPU；%s 是 sm_%s" },
   no_hint = { en = "No more hints for this step.", zh = "这一步没有更多提示了。" },
   finished = { en = "Lab finished: %d of %d questions right on the first try.",
                zh = "实验完成：%d/%d 道题第一次就答对。" },
@@ -135,7 +137,7 @@ local messages = {
   must_code = { en = "Lua code (a string without NUL bytes, at most 64 KiB)", zh = "Lua 代码（不含 NUL 字节的字符串，至多 64 KiB）" },
   must_table = { en = "a table", zh = "表" },
   must_texts = { en = "a list of texts", zh = "文本列表" },
-  must_claims = { en = "a list of {text=, holds=function}", zh = "{text=, holds=function} 的列表" },
+  must_claims = { en = "a list of {text=, holds=function[, skip=function]}", zh = "{text=, holds=function[, skip=function]} 的列表" },
   must_text = { en = "text", zh = "文本" },
   must_answer = { en = "a number or function(ctx)", zh = "数字或 function(ctx)" },
   must_function = { en = "function(ctx)", zh = "function(ctx)" },
@@ -259,6 +261,17 @@ local function find(source, kernel, want)
   end
 end
 
+-- lacks(ctx, feature, compute_capability): for a claim's skip, why the device
+-- in use (a GPU, or the profile the model describes) cannot run a feature
+-- that needs that compute capability (80 for cp.async), or nil when it can.
+local function lacks(ctx, feature, compute_capability)
+  local d = ctx.device
+  local major, minor = tostring(d.compute_capability):match("^(%d+)%.(%d+)$")
+  if major and 10 * tonumber(major) + tonumber(minor) < compute_capability then
+    return say("lacks", feature, compute_capability, d.name, major .. minor)
+  end
+end
+
 -- print() for lab code: what it prints cannot drive the terminal.
 local function lab_print(...)
   local parts = {}
@@ -273,7 +286,7 @@ local allowed = {
   tonumber = tonumber, error = error, assert = assert, rawequal = rawequal, rawlen = rawlen,
   launch = launch, sweep = sweep, range = range, pow2 = pow2, device = device, info = info,
   kernels = kernels, compare = compare, explain = explain, show = show, alloc_alignment = alloc_alignment,
-  find = find, extreme = extreme, time_of = time_of, bandwidth_of = bandwidth_of,
+  find = find, extreme = extreme, time_of = time_of, bandwidth_of = bandwidth_of, lacks = lacks,
 }
 local LIBRARIES = { "string", "table", "math", "utf8" }
 
@@ -339,7 +352,8 @@ local function is_list_of(v, check)
 end
 
 local function is_claim(v)
-  return type(v) == "table" and is_text(v.text) and type(v.holds) == "function"
+  return type(v) == "table" and is_text(v.text) and type(v.holds) == "function" and
+         (v.skip == nil or type(v.skip) == "function")
 end
 
 local function is_code(v)
@@ -909,9 +923,19 @@ end
 -- Claims: what a lab's text says about the hardware, checked on a GPU
 ---------------------------------------------------------------------------
 
+-- Why a claim does not apply to the device in use (its skip(ctx) says, for a
+-- claim only some GPUs bear out), or nil.
+local function skip_reason(state, claim, measured)
+  if claim.gpu and not measured then return say("claim_needs_gpu") end
+  if not claim.skip then return nil end
+  local ok, reason = pcall(judging, where(state), claim.skip, context())
+  return ok and reason and text_of(reason) or nil
+end
+
 -- Runs every step's experiment and evaluates its `claims`: a list of
 -- {text = ..., holds = function(ctx) return true_or_false end, gpu = true (only
--- measured results can show it)}. Returns {lab=, step=, text=, holds=, skipped=} per claim.
+-- measured results can show it), skip = function(ctx) return why_not_here end}.
+-- Returns {lab=, step=, text=, holds=, skipped=, reason=} per claim.
 function labs.check_claims(name)
   local definition = find_lab(name)
   core.sandbox_new_lab()
@@ -923,7 +947,8 @@ function labs.check_claims(name)
     if step.run then run_experiment(state, step.run) end
     for _, claim in ipairs(step.claims or {}) do
       local outcome = { lab = definition.name, step = i, text = text_of(claim.text) }
-      if claim.gpu and not measured then
+      outcome.reason = skip_reason(state, claim, measured)
+      if outcome.reason then
         outcome.skipped = true
       else
         local ok, holds = pcall(judging, where(state), claim.holds, context())

@@ -855,6 +855,17 @@ static int core_format(lua_State *L)
     return 1;
 }
 
+/* core.profiles(): the names of the device profiles, in docs/model.md's order. */
+static int core_profiles(lua_State *L)
+{
+    lua_createtable(L, device_profile_count, 0);
+    for (int i = 0; i < device_profile_count; i++) {
+        lua_pushstring(L, device_profiles[i].key);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
 /* core.lang([lang]): "en" or "zh"; with lang, the session speaks it from now
    on (for tests of both languages in one run) and the one before is returned. */
 static int core_lang(lua_State *L)
@@ -987,6 +998,7 @@ static const luaL_Reg core_functions[] = {
     { "lang", core_lang },
     { "format", core_format },
     { "command", command_lua },
+    { "profiles", core_profiles },
     { NULL, NULL },
 };
 

@@ -8,7 +8,7 @@ local checked = 0
 for _, name in ipairs(core.lab_names()) do
   for _, c in ipairs(core.labs.check_claims(name)) do
     if c.skipped then
-      print(string.format("ok %d - %s step %d: %s # SKIP measured on a GPU only", t.count + 1, c.lab, c.step, c.text))
+      print(string.format("ok %d - %s step %d: %s # SKIP %s", t.count + 1, c.lab, c.step, c.text, c.reason))
       t.count = t.count + 1
     else
       t.ok(c.holds, string.format("%s step %d: %s%s", c.lab, c.step, c.text, c.error and " (" .. c.error .. ")" or ""))
