@@ -56,6 +56,13 @@ extern const struct backend sim_backend;
 extern const struct backend gpu_backend;
 #endif
 
+/* --gpu-command: the GPU process is started as `COMMAND warplab --gpu-server
+   ...` (srun, ssh, env), speaking over the launcher's standard input and
+   output, instead of forked. 0, or -1 with why (a bad command, or no CUDA). */
+int gpu_process_use_command(const char *command, char *why, size_t why_size);
+/* --gpu-server: serves one shell's GPU requests on standard input and output. */
+int gpu_server_run(int ordinal);
+
 /* After a failure that left the backend unusable, the session goes on with
    the model, and says so in the device's notice. */
 void backend_fall_back(const struct backend **backend, struct device_info *info,

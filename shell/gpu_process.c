@@ -8,9 +8,11 @@
 ** a fresh child takes its place, and the shell, its Lua state and the
 ** student's work carry on.
 **
-** The child is a fork without exec, so pointers into the program (families,
-** device profiles, string constants) mean the same on both sides and results
-** cross the socket as they are.
+** The child is a fork, or, with --gpu-command, this same program started
+** as `warplab --gpu-server` through a launcher (srun, ssh) that carries its
+** standard input and output, so it may run on another machine. Either way
+** no pointer crosses: families go by their index in families[], and only
+** numbers and text come back.
 */
 #ifdef HAVE_CUDA
 #include <errno.h>
@@ -39,7 +41,7 @@ enum request_kind { REQUEST_RUN, REQUEST_PROFILE, REQUEST_MEASURE_COPY, REQUEST_
 
 struct request {
     enum request_kind kind;
-    const struct family *family;
+    int family;        /* run: its index in families[] */
     struct params params;
     struct measure_options options;
     int count;         /* profile: results that follow; allocate: blocks */
@@ -53,20 +55,41 @@ struct reply {
     struct device_info info;
 };
 
+/* What a profile request sends for each launch, and gets back. */
+struct profile_item {
+    int family;
+    struct params params;
+};
+struct profile_answer {
+    int have_counters;
+    struct counter_values counters;
+    char counters_unavailable[256];
+};
+
+/* The two ends the child talks through: one socket, or stdin and stdout. */
+struct channel {
+    int in, out;
+};
+
+enum { MAX_LAUNCHER_WORDS = 64, MAX_PROFILE_ITEMS = 1 << 20 };
+
 static struct {
     pid_t pid;
     int socket;
     int ordinal;
-} child = { -1, -1, 0 };
+    char *launcher[MAX_LAUNCHER_WORDS + 8];   /* --gpu-command's words; [0] NULL: fork */
+} child = { -1, -1, 0, { NULL } };
 
+/* send() where fd is a socket (no SIGPIPE when the other side has gone), write() on a pipe. */
 static ssize_t send_some(int fd, void *data, size_t size)
 {
-    return send(fd, data, size, MSG_NOSIGNAL);
+    ssize_t n = send(fd, data, size, MSG_NOSIGNAL);
+    return n < 0 && errno == ENOTSOCK ? write(fd, data, size) : n;
 }
 
 static ssize_t receive_some(int fd, void *data, size_t size)
 {
-    return recv(fd, data, size, 0);
+    return read(fd, data, size);
 }
 
 /* Moves a whole buffer through the socket, through Ctrl-C's interruptions;
@@ -104,36 +127,69 @@ static void child_on_sigint(int signal_number)
     interrupt_requested = 1;   /* the samples loop stops; the shell hears it too */
 }
 
-static int reply_with(int fd, struct reply *a, const void *payload, size_t payload_size)
+static int reply_with(const struct channel *c, struct reply *a, const void *payload, size_t payload_size)
 {
     a->context_lost = !gpu_in_process.usable();
-    return send_all(fd, a, sizeof *a) || (payload_size && send_all(fd, payload, payload_size)) ? -1 : 0;
+    return send_all(c->out, a, sizeof *a) || (payload_size && send_all(c->out, payload, payload_size)) ? -1 : 0;
+}
+
+/* The family at index i of families[], or NULL (with the reply's error) when there is none. */
+static const struct family *family_at(int i, struct reply *a)
+{
+    if (i >= 0 && i < family_count)
+        return families[i];
+    snprintf(a->error, sizeof a->error, SAY("the GPU process has no kernel family %d: is it the same warplab?",
+                                            "GPU 进程没有第 %d 个内核族：它是同一个 warplab 吗？"), i);
+    a->status = -1;
+    return NULL;
+}
+
+static int family_index(const struct family *f)
+{
+    for (int i = 0; i < family_count; i++)
+        if (families[i] == f)
+            return i;
+    return -1;
 }
 
 /* The shell's model thread is filling its result meanwhile, so the child
    measures into a result of its own, which the shell merges. */
-static int serve_run(int fd, const struct request *q, struct reply *a)
+static int serve_run(const struct channel *c, const struct request *q, struct reply *a)
 {
     static struct result r;
     memset(&r, 0, sizeof r);
-    r.family = q->family;
+    r.family = family_at(q->family, a);
     r.params = q->params;
     r.correct = -1;
-    a->status = gpu_in_process.run(q->family, &r.params, &q->options, &r, a->error, sizeof a->error);
-    return reply_with(fd, a, &r, sizeof r);
+    if (r.family)
+        a->status = gpu_in_process.run(r.family, &r.params, &q->options, &r, a->error, sizeof a->error);
+    return reply_with(c, a, &r, sizeof r);
 }
 
-static int serve_profile(int fd, const struct request *q, struct reply *a)
+/* Counters for the items that follow the request, one answer each. */
+static int serve_profile(const struct channel *c, const struct request *q, struct reply *a)
 {
-    struct result *results = malloc((size_t)q->count * sizeof *results);
-    struct result **pointers = malloc((size_t)q->count * sizeof *pointers);
-    int failed = !results || !pointers || receive_all(fd, results, (size_t)q->count * sizeof *results);
-    if (!failed) {
-        for (int k = 0; k < q->count; k++)
-            pointers[k] = &results[k];
-        gpu_in_process.profile(pointers, q->count);
-        failed = reply_with(fd, a, results, (size_t)q->count * sizeof *results);
+    size_t count = (size_t)q->count;
+    struct profile_item *items = malloc(count * sizeof *items);
+    struct profile_answer *answers = calloc(count, sizeof *answers);
+    struct result *results = calloc(count, sizeof *results);
+    struct result **pointers = calloc(count, sizeof *pointers);
+    int failed = !items || !answers || !results || !pointers || receive_all(c->in, items, count * sizeof *items);
+    for (size_t k = 0; !failed && k < count && a->status == 0; k++) {
+        results[k].family = family_at(items[k].family, a);
+        results[k].params = items[k].params;
+        pointers[k] = &results[k];
     }
+    if (!failed && a->status == 0)
+        gpu_in_process.profile(pointers, q->count);
+    for (size_t k = 0; !failed && k < count; k++) {
+        answers[k].have_counters = results[k].have_counters;
+        answers[k].counters = results[k].counters;
+        memcpy(answers[k].counters_unavailable, results[k].counters_unavailable, sizeof answers[k].counters_unavailable);
+    }
+    failed = failed || reply_with(c, a, answers, count * sizeof *answers);
+    free(items);
+    free(answers);
     free(results);
     free(pointers);
     return failed ? -1 : 0;
@@ -141,22 +197,22 @@ static int serve_profile(int fd, const struct request *q, struct reply *a)
 
 static struct device_info opened;   /* the child's device, as it opened it */
 
-static int serve_measure_copy(int fd, const struct request *q, struct reply *a)
+static int serve_measure_copy(const struct channel *c, const struct request *q, struct reply *a)
 {
     (void)q;
     a->info = opened;
     a->status = gpu_in_process.measure_copy(&a->info, a->error, sizeof a->error);
-    return reply_with(fd, a, NULL, 0);
+    return reply_with(c, a, NULL, 0);
 }
 
-static int serve_allocate(int fd, const struct request *q, struct reply *a)
+static int serve_allocate(const struct channel *c, const struct request *q, struct reply *a)
 {
     uint64_t addresses[MAX_ALLOCATIONS] = { 0 };
     a->status = gpu_in_process.allocate(q->count, q->bytes, addresses, a->error, sizeof a->error);
-    return reply_with(fd, a, addresses, (size_t)q->count * sizeof addresses[0]);
+    return reply_with(c, a, addresses, (size_t)q->count * sizeof addresses[0]);
 }
 
-static int (*const serve[])(int fd, const struct request *q, struct reply *a) = {
+static int (*const serve[])(const struct channel *c, const struct request *q, struct reply *a) = {
     [REQUEST_RUN] = serve_run,
     [REQUEST_PROFILE] = serve_profile,
     [REQUEST_MEASURE_COPY] = serve_measure_copy,
@@ -179,29 +235,53 @@ static int wait_for_request(int fd)
     }
 }
 
+/* A request as it came over the channel: one the child can serve, with
+   counts its buffers hold (the other side may not be this program). */
+static int well_formed(const struct request *q)
+{
+    return q->kind >= REQUEST_RUN && q->kind < REQUEST_QUIT && q->count >= 0 &&
+           q->count <= (q->kind == REQUEST_ALLOCATE ? MAX_ALLOCATIONS : MAX_PROFILE_ITEMS);
+}
+
 /* Opens the GPU, says how that went, then answers requests until told to quit,
    until the shell has gone, or until the CUDA context is lost. */
-static void serve_requests(int fd, pid_t shell)
+static void serve_requests(const struct channel *c)
 {
     struct reply a = { 0 };
     struct request q;
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != shell)
-        _exit(0);
     signal(SIGINT, child_on_sigint);
     a.status = gpu_in_process.open(child.ordinal, &a.info, a.error, sizeof a.error);
     opened = a.info;
-    if (send_all(fd, &a, sizeof a) || a.status != 0)
-        _exit(0);
+    if (send_all(c->out, &a, sizeof a) || a.status != 0)
+        return;
     gpu_in_process.profile(NULL, 0);   /* CUPTI's set-up (a few hundred ms), while the shell starts and the student types */
-    while (wait_for_request(fd) == 0 && receive_all(fd, &q, sizeof q) == 0 && q.kind != REQUEST_QUIT) {
+    while (wait_for_request(c->in) == 0 && receive_all(c->in, &q, sizeof q) == 0 && well_formed(&q)) {
         memset(&a, 0, sizeof a);
         interrupt_requested = 0;
-        if (serve[q.kind](fd, &q, &a) || a.context_lost)
+        if (serve[q.kind](c, &q, &a) || a.context_lost)
             break;
     }
     gpu_in_process.close();
+}
+
+/* The forked child: serves the shell over its end of the socket, and ends with it. */
+static void serve_shell(int fd, pid_t shell)
+{
+    const struct channel c = { fd, fd };
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != shell)
+        _exit(0);
+    serve_requests(&c);
     _exit(0);
+}
+
+int gpu_server_run(int ordinal)
+{
+    const struct channel c = { STDIN_FILENO, STDOUT_FILENO };
+    signal(SIGPIPE, SIG_IGN);   /* a shell that went away is a failed write, not a death */
+    child.ordinal = ordinal;
+    serve_requests(&c);
+    return 0;
 }
 
 /* ---- the shell's side ---- */
@@ -215,6 +295,69 @@ static void child_stop(void)
             ;
     child.socket = -1;
     child.pid = -1;
+}
+
+static char launcher_text[4096];                /* the words of --gpu-command, NUL-separated */
+static char self_path[4096], ordinal_text[16];
+
+/* Splits command into child.launcher's words: blanks separate them, '...'
+   and "..." quote (no shell runs it, so nothing else is special); then
+   this program's own path and --gpu-server. 0, or -1 with why. */
+int gpu_process_use_command(const char *command, char *why, size_t why_size)
+{
+    char *out = launcher_text, *end = launcher_text + sizeof launcher_text - 1;
+    int words = 0;
+    for (const char *p = command; *p;) {
+        p += strspn(p, " \t");
+        if (!*p)
+            break;
+        if (words == MAX_LAUNCHER_WORDS || out >= end)
+            return snprintf(why, why_size, SAY("--gpu-command is too long", "--gpu-command 太长")), -1;
+        child.launcher[words++] = out;
+        for (char quote = 0; *p && (quote || (*p != ' ' && *p != '\t')) && out < end; p++) {
+            if (!quote && (*p == '\'' || *p == '"'))
+                quote = *p;
+            else if (quote && *p == quote)
+                quote = 0;
+            else
+                *out++ = *p;
+            if (!p[1] && quote)
+                return snprintf(why, why_size, SAY("--gpu-command has an unclosed quote", "--gpu-command 有未闭合的引号")), -1;
+        }
+        *out++ = 0;
+    }
+    if (words == 0)
+        return snprintf(why, why_size, SAY("--gpu-command is empty", "--gpu-command 是空的")), -1;
+    ssize_t length = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
+    if (length <= 0)
+        return snprintf(why, why_size, SAY("cannot find this program's path: %s", "找不到本程序的路径：%s"), error_text(errno)), -1;
+    self_path[length] = 0;
+    char **tail = child.launcher + words;
+    tail[0] = self_path;
+    tail[1] = "--gpu-server";
+    tail[2] = "--device";
+    tail[3] = ordinal_text;
+    tail[4] = "--lang";
+    tail[5] = session.lang[0] ? session.lang : "en";
+    tail[6] = NULL;
+    return 0;
+}
+
+/* In the forked child: becomes --gpu-command's launcher, its standard input
+   and output the socket; if it cannot start, says why as the open's reply. */
+static void run_launcher(int fd)
+{
+    struct reply a = { .status = -1 };
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    dup2(fd, STDIN_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    if (fd > STDOUT_FILENO)
+        close(fd);
+    execvp(child.launcher[0], child.launcher);
+    snprintf(a.error, sizeof a.error, SAY("cannot start the GPU command '%s': %s", "无法启动 GPU 命令 '%s'：%s"),
+             child.launcher[0], error_text(errno));
+    send_all(STDOUT_FILENO, &a, sizeof a);
+    _exit(127);
 }
 
 /* Forks a child that opens the GPU; 0, or -1 with why. */
@@ -232,7 +375,9 @@ static int child_start(struct device_info *info, char *why, size_t why_size)
     child.pid = fork();
     if (child.pid == 0) {
         close(ends[0]);
-        serve_requests(ends[1], shell);
+        if (child.launcher[0])
+            run_launcher(ends[1]);
+        serve_shell(ends[1], shell);
     }
     close(ends[1]);
     child.socket = ends[0];
@@ -255,6 +400,7 @@ static int child_start(struct device_info *info, char *why, size_t why_size)
 static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why_size)
 {
     child.ordinal = ordinal;
+    snprintf(ordinal_text, sizeof ordinal_text, "%d", ordinal);
     return child_start(info, why, why_size);
 }
 
@@ -299,7 +445,6 @@ static int call(const struct request *q, const void *payload, size_t payload_siz
 static void merge_measurement(struct result *r, const struct result *measured)
 {
     r->measured = measured->measured;
-    r->cache = measured->cache;
     r->timing = measured->timing;
     r->sm_clock_mhz = measured->sm_clock_mhz;
     r->correct = measured->correct;
@@ -308,7 +453,7 @@ static void merge_measurement(struct result *r, const struct result *measured)
         result_warn(r, "%s", measured->warnings[i]);
 }
 
-static void merge_counters(struct result *r, const struct result *profiled)
+static void merge_counters(struct result *r, const struct profile_answer *profiled)
 {
     r->have_counters = profiled->have_counters;
     r->counters = profiled->counters;
@@ -320,11 +465,14 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
                                struct result *r, char *error, size_t error_size)
 {
     static struct result measured;
-    struct request q = { .kind = REQUEST_RUN, .family = f, .params = *p, .options = *options };
+    struct request q = { .kind = REQUEST_RUN, .family = family_index(f), .params = *p, .options = *options };
     struct reply a;
+    q.options.profile = NULL;   /* the model's business, not the GPU's */
     enum run_status status = (enum run_status)call(&q, NULL, 0, &a, &measured, sizeof measured);
-    if (status == RUN_OK)
+    if (status == RUN_OK) {
         merge_measurement(r, &measured);
+        r->cache = options->warm ? "warm" : "cold";
+    }
     else
         snprintf(error, error_size, "%s", a.error);
     return status;
@@ -332,20 +480,24 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
 
 static void gpu_profile(struct result *const *results, int count)
 {
-    struct request q = { .kind = REQUEST_PROFILE, .count = count };
-    struct result *copies = calloc((size_t)count, sizeof *copies);
-    struct reply a;
-    if (!copies)
+    if (count <= 0)
         return;
-    for (int k = 0; k < count; k++)
-        copies[k] = *results[k];
-    if (call(&q, copies, (size_t)count * sizeof *copies, &a, copies, (size_t)count * sizeof *copies) == 0)
+    struct request q = { .kind = REQUEST_PROFILE, .count = count };
+    struct profile_item *items = calloc((size_t)count, sizeof *items);
+    struct profile_answer *answers = calloc((size_t)count, sizeof *answers);
+    struct reply a;
+    for (int k = 0; items && answers && k < count; k++)
+        items[k] = (struct profile_item){ family_index(results[k]->family), results[k]->params };
+    if (!items || !answers)
+        snprintf(a.error, sizeof a.error, SAY("out of memory", "内存不足"));
+    if (items && answers && call(&q, items, (size_t)count * sizeof *items, &a, answers, (size_t)count * sizeof *answers) == 0)
         for (int k = 0; k < count; k++)
-            merge_counters(results[k], &copies[k]);
+            merge_counters(results[k], &answers[k]);
     else
         for (int k = 0; k < count; k++)
             snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%.255s", a.error);
-    free(copies);
+    free(items);
+    free(answers);
 }
 
 static int gpu_measure_copy(struct device_info *info, char *error, size_t error_size)
@@ -386,4 +538,24 @@ static void gpu_close(void)
 
 const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
                                      gpu_allocate, gpu_usable, gpu_close };
+#else
+#include <stdio.h>
+#include "backend.h"
+#include "session.h"
+
+int gpu_process_use_command(const char *command, char *why, size_t why_size)
+{
+    (void)command;
+    snprintf(why, why_size, SAY("--gpu-command needs a warplab built with CUDA; this one only models",
+                                "--gpu-command 需要用 CUDA 构建的 warplab；这个只有访问模型"));
+    return -1;
+}
+
+int gpu_server_run(int ordinal)
+{
+    (void)ordinal;
+    fprintf(stderr, "%s\n", SAY("warplab --gpu-server: this warplab was built without CUDA",
+                                 "warplab --gpu-server：这个 warplab 没有用 CUDA 构建"));
+    return 1;
+}
 #endif

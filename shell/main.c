@@ -30,6 +30,8 @@ struct options {
     const char *format;           /* NULL: table */
     const char *lab, *answers;    /* --lab NAME [--answers FILE] */
     int save;                     /* --save: a batch run keeps the student's progress */
+    const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
+    int gpu_server;               /* --gpu-server: be that GPU process */
 };
 
 static const char usage_text[] =
@@ -44,6 +46,9 @@ static const char usage_text[] =
     "  --lab NAME       open a lab (a built-in one, or a .lua file) at the prompt\n"
     "  --answers FILE   with --lab: run the lab in batch with these answers; exit 0 if all are right\n"
     "  --save           with --lab and --answers: keep the batch's progress as the student's own\n"
+    "  --gpu-command C  measure on a GPU reached through launcher C, such as 'srun --gres=gpu:1' or\n"
+    "                   'ssh gpuhost' (also $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
+    "                   C warplab --gpu-server ...\n"
     "  --list           list the kernel families and exit\n"
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n";
@@ -60,6 +65,8 @@ static const char usage_text_zh[] =
     "  --lab 名称       在提示符下打开一个实验（内置实验，或一个 .lua 文件）\n"
     "  --answers 文件   与 --lab 同用：用文件中的答案批量运行实验；全部正确时退出状态为 0\n"
     "  --save           与 --lab 和 --answers 同用：把批量运行的进度记为学生自己的进度\n"
+    "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如 'srun --gres=gpu:1' 或 'ssh gpuhost'\n"
+    "                   （也可用 $WARPLAB_GPU_COMMAND）：不经过 shell，运行 C warplab --gpu-server ...\n"
     "  --list           列出内核族并退出\n"
     "  --version        显示版本并退出\n"
     "  --help           显示本帮助并退出\n";
@@ -166,6 +173,12 @@ static int parse_options(int argc, char **argv, struct options *o)
             *(strcmp(a, "--lab") == 0 ? &o->lab : &o->answers) = argv[++i];
         } else if (strcmp(a, "--save") == 0) {
             o->save = 1;
+        } else if (strcmp(a, "--gpu-command") == 0) {
+            if (i + 1 >= argc)
+                return usage_error(SAY("%s expects a command, such as 'srun --gres=gpu:1'", "%s 需要一个命令，例如 'srun --gres=gpu:1'"), a);
+            o->gpu_command = argv[++i];
+        } else if (strcmp(a, "--gpu-server") == 0) {
+            o->gpu_server = 1;
         } else if (strcmp(a, "-e") == 0) {
             if (i + 1 >= argc)
                 return usage_error(SAY("%s expects Lua code", "%s 需要 Lua 代码"), a);
@@ -349,6 +362,13 @@ int main(int argc, char **argv)
         return finish(finished);
     if (getenv("WARPLAB_TEST_KERNELS") && strcmp(getenv("WARPLAB_TEST_KERNELS"), "1") == 0)
         registry_enable_test_families();
+    if (options.gpu_server)
+        return gpu_server_run(options.ordinal);
+    if (!options.gpu_command && getenv("WARPLAB_GPU_COMMAND") && *getenv("WARPLAB_GPU_COMMAND"))
+        options.gpu_command = getenv("WARPLAB_GPU_COMMAND");
+    char why[256];
+    if (options.gpu_command && !options.force_sim && gpu_process_use_command(options.gpu_command, why, sizeof why) != 0)
+        return usage_error("%s", why);
     if (session_open(options.force_sim, options.ordinal, options.profile) != 0)
         return EXIT_SCRIPT_ERROR;
     snprintf(session.format, sizeof session.format, "%s", options.format ? options.format : "table");

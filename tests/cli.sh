@@ -71,6 +71,26 @@ check "--lab --answers --save runs the batch" 0 "" env XDG_DATA_HOME="$tmp/saved
 check "... and keeps its progress" 0 '"tour"' cat "$tmp/saved/warplab/progress.json"
 env XDG_DATA_HOME="$tmp/unsaved" "$warplab" --sim --lab tour --answers "$answers" > /dev/null 2>&1
 check "without --save the batch keeps none" 0 "none" sh -c "cat '$tmp/unsaved/warplab/progress.json' 2>/dev/null || echo none"
+# --gpu-command: the GPU process is started through a launcher, without a shell.
+if "$warplab" --version | grep -q CUDA; then
+  printf '#!/bin/sh\necho "launched: $*" >&2\nexec "$@"\n' > "$tmp/launcher"
+  chmod +x "$tmp/launcher"
+  check "--gpu-command starts the GPU process through the launcher" 0 "launched: .*warplab --gpu-server --device 0 --lang en" \
+    "$warplab" --gpu-command "$tmp/launcher" -e 'x = 1'
+  check "... and the shell runs either way (on the GPU, or the model with the reason)" 0 "^ok$" \
+    "$warplab" --gpu-command "$tmp/launcher" -e 'print(device().backend and "ok")'
+  check "... as WARPLAB_GPU_COMMAND does" 0 "launched: " env WARPLAB_GPU_COMMAND="$tmp/launcher" "$warplab" -e 'x = 1'
+  check "... its words quoted as in a shell, none special" 0 "launched: .*--gpu-server" \
+    "$warplab" --gpu-command "'$tmp/launcher'" -e 'x = 1'
+  check "a launcher that cannot start is one line, and the model takes over" 0 "cannot start the GPU command 'no-such-launcher'" \
+    "$warplab" --gpu-command 'no-such-launcher --x' -e 'x = 1'
+  check "an unclosed quote is a usage error" 2 "unclosed quote" "$warplab" --gpu-command "srun 'x" -e 'x = 1'
+  check "an empty command is a usage error" 2 "is empty" "$warplab" --gpu-command "  " -e 'x = 1'
+  check "--gpu-server with no shell on its input ends" 0 "!gpu-server" sh -c "'$warplab' --gpu-server < /dev/null > /dev/null"
+else
+  check "--gpu-command without CUDA says it needs it" 2 "needs a warplab built with CUDA" "$warplab" --gpu-command env -e 'x = 1'
+fi
+
 lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU work takes turns (see tests/run-lua)
 if { if command -v flock >/dev/null; then flock "$lock" "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)'; else "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)'; fi; } 2>/dev/null; then
   echo "ok $((count += 1)) - # SKIP the no-GPU notice (this machine has a GPU)"
