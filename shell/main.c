@@ -66,7 +66,7 @@ static const char usage_text_zh[] =
     "  --answers 文件   与 --lab 同用：用文件中的答案批量运行实验；全部正确时退出状态为 0\n"
     "  --save           与 --lab 和 --answers 同用：把批量运行的进度记为学生自己的进度\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如 'srun --gres=gpu:1' 或 'ssh gpuhost'\n"
-    "                   （也可用 $WARPLAB_GPU_COMMAND）：不经过 shell，运行 C warplab --gpu-server ...\n"
+    "                   （也可用 $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行 C warplab --gpu-server ...\n"
     "  --list           列出内核族并退出\n"
     "  --version        显示版本并退出\n"
     "  --help           显示本帮助并退出\n";
