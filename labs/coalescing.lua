@@ -128,7 +128,7 @@ step {
     tolerance = 0.02, relative = true,
   },
   hint = {
-    { en = "The 'load sectors' row of the compare() table.", zh = "compare() 表里 load sectors 那一行。" },
+    { en = "The 'load sectors' row of the compare() table.", zh = "compare() 表里“读取扇区数”那一行。" },
     { en = "Both launches make the same index load; only the gathered load changes.", zh = "两次启动的下标读取一样；变的只是间接读取那一次。" },
   },
   claims = {

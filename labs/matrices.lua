@@ -157,7 +157,7 @@ step {
   },
   hint = {
     { en = "Read the compare() table row by row: load requests, load sectors, DRAM read. Which of them is lower for the tiled walk?",
-      zh = "逐行读 compare() 表：load requests、load sectors、DRAM read。分块遍历哪一项更少？" },
+      zh = "逐行读 compare() 表：“读取请求数”“读取扇区数”“DRAM 读取”。分块遍历哪一项更少？" },
   },
   claims = {
     { text = "the tiled traversal has the same global load and store sectors as the row walk",

@@ -45,7 +45,7 @@ step {
   },
   hint = {
     { en = "The 'load sectors' row of the compare() table, or rs[1].load.sectors / rs[2].load.sectors.",
-      zh = "看 compare() 表里 load sectors 那一行，或者算 `rs[1].load.sectors / rs[2].load.sectors`。" },
+      zh = "看 compare() 表里“读取扇区数”那一行，或者算 `rs[1].load.sectors / rs[2].load.sectors`。" },
     { en = "It is not just the ten uses: look at the global variant's sectors per request. Where does the window t + i start?",
       zh = "不只是用了十次：看 global 版本的每请求扇区数。窗口 t + i 从哪里开始？" },
   },
