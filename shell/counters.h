@@ -41,7 +41,8 @@ int counters_profile(int items, const struct profiled_work *work, struct counter
    it on costs about 0.4 s on the H200; while it is on, no other process can
    profile this GPU (CUPTI answers them CUPTI_ERROR_HARDWARE_BUSY, and
    counters_profile then returns COUNTERS_BUSY). This turns it off, as
-   warplab does whenever another process waits for the GPU. */
+   warplab does whenever another process waits for the GPU, and after a
+   minute with nothing to do (for profilers that do not wait in its way). */
 void counters_pause(void);
 
 /* Whether CUPTI saves and restores the memory the GPU can reach between

@@ -926,10 +926,11 @@ static void gpu_profile(struct result *const *results, int count)
 }
 
 /* The child is waiting for the shell: if another process waits to profile
-   this GPU, range profiling goes off so that it can. */
-void gpu_in_process_idle(void)
+   this GPU, or the shell has been idle a long while, range profiling goes off
+   so that others can profile. */
+void gpu_in_process_idle(int long_idle)
 {
-    if (gpu.open && gpu_lock_others_waiting())
+    if (gpu.open && (long_idle || gpu_lock_others_waiting()))
         counters_pause();
 }
 

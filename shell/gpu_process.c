@@ -32,10 +32,12 @@
 #include "session.h"
 
 extern const struct backend gpu_in_process;
-void gpu_in_process_idle(void);
+void gpu_in_process_idle(int long_idle);
 
-/* How often a child with nothing to do looks whether another process waits for the GPU. */
-static const int IDLE_CHECK_MS = 100;
+/* How often a child with nothing to do looks whether another process waits
+   for the GPU, and after how long idle it turns its profiler off anyway, for
+   profilers that do not wait in warplab's way (ncu on another program). */
+static const int IDLE_CHECK_MS = 100, IDLE_PAUSE_CHECKS = 600;
 
 enum request_kind { REQUEST_RUN, REQUEST_PROFILE, REQUEST_MEASURE_COPY, REQUEST_ALLOCATE, REQUEST_QUIT };
 
@@ -224,14 +226,14 @@ static int (*const serve[])(const struct channel *c, const struct request *q, st
 static int wait_for_request(int fd)
 {
     struct pollfd request = { .fd = fd, .events = POLLIN };
-    for (;;) {
+    for (int checks = 1;; checks++) {
         int ready = poll(&request, 1, IDLE_CHECK_MS);
         if (ready > 0)
             return 0;
         if (ready < 0 && errno != EINTR)
             return -1;
         if (ready == 0)
-            gpu_in_process_idle();
+            gpu_in_process_idle(checks == IDLE_PAUSE_CHECKS);
     }
 }
 
