@@ -88,8 +88,8 @@ step {
 
 step {
   text = {
-    en = [[The other lever is occupancy: how many threads an SM holds at once, each with its loads in flight. An SM of this GPU holds at most 2048 threads and at most 32 blocks, and fewer when the blocks use many registers or much shared memory. With blocks of 32 threads, 32 blocks are only 1024 threads: half the bytes in flight. The model has no occupancy (its in-flight term is per thread), so here both times are equal; on a GPU measure the difference. (In the compare() table, a is the 256-thread blocks, b the 32-thread ones.)]],
-    zh = [[另一个杠杆是占用率：一个 SM 同时容纳多少线程，每个线程都有自己的在途读请求。这块 GPU 的一个 SM 最多容纳 2048 个线程、最多 32 个线程块；线程块用的寄存器或共享内存多时还会更少。线程块只有 32 个线程时，32 个线程块才 1024 个线程：在途字节减半。模型没有占用率的概念（它的在途项是按线程算的），所以这里两个时间相同；在 GPU 上测出差别。（compare() 表里 a 是 256 线程的线程块，b 是 32 线程的。）]],
+    en = [[The other lever is occupancy: how many threads an SM holds at once, each with its loads in flight. An SM of this GPU (${device}) holds at most ${sm_threads} threads and at most ${sm_blocks} blocks, and fewer when the blocks use many registers or much shared memory. With blocks of 32 threads, ${sm_blocks} blocks are only ${threads_in_blocks_of_32} threads: fewer bytes in flight. The model has no occupancy (its in-flight term is per thread), so here both times are equal; on a GPU measure the difference. (In the compare() table, a is the 256-thread blocks, b the 32-thread ones.)]],
+    zh = [[另一个杠杆是占用率：一个 SM 同时容纳多少线程，每个线程都有自己的在途读请求。这块 GPU（${device}）的一个 SM 最多容纳 ${sm_threads} 个线程、最多 ${sm_blocks} 个线程块；线程块用的寄存器或共享内存多时还会更少。线程块只有 32 个线程时，${sm_blocks} 个线程块才 ${threads_in_blocks_of_32} 个线程：在途字节更少。模型没有占用率的概念（它的在途项是按线程算的），所以这里两个时间相同；在 GPU 上测出差别。（compare() 表里 a 是 256 线程的线程块，b 是 32 线程的。）]],
   },
   run = [[s = launch("copy", {{vec = 1, block = 256}, {vec = 1, block = 32}}); c = compare(s[1], s[2]); c]],
   ask = {

@@ -62,11 +62,34 @@ local function visible(code)
 end
 labs.visible = visible
 
--- A text field is a string or {en=, zh=}; the session's language, else English; cleaned.
+-- What a lab's text may name of the device in use, as ${name}: the GPU, or
+-- the profile the model describes, so the text is true of the student's own.
+local device_facts = {
+  device = function(d) return (d.name:gsub(" %(modelled%)$", "")) end,
+  cc = function(d) return d.compute_capability end,
+  sm_threads = function(d) return u.commas(d.max_threads_per_sm) end,
+  sm_blocks = function(d) return u.commas(d.max_blocks_per_sm) end,
+  sm_shared_kib = function(d) return u.commas(d.shared_bytes_per_sm // 1024) end,
+  l2_mib = function(d) return u.commas(d.l2_bytes // (1024 * 1024)) end,
+  -- the threads an SM holds in blocks of 32, its block limit reached
+  threads_in_blocks_of_32 = function(d) return u.commas(math.min(32 * d.max_blocks_per_sm, d.max_threads_per_sm)) end,
+}
+
+local function with_device_facts(text)
+  if not text:find("${", 1, true) then return text end
+  local d = device()
+  return (text:gsub("%${([%w_]+)}", function(name)
+    local fact = device_facts[name]
+    return fact and fact(d) or "${" .. name .. "}"
+  end))
+end
+
+-- A text field is a string or {en=, zh=}; the session's language, else English;
+-- the device's facts filled in; cleaned.
 local function text_of(value)
-  if type(value) ~= "table" then return value and clean(value) or nil end
+  if type(value) ~= "table" then return value and clean(with_device_facts(value)) or nil end
   local text = value[core.lang()] or value.en
-  return text and clean(text)
+  return text and clean(with_device_facts(text))
 end
 labs.text_of = text_of
 

@@ -104,5 +104,26 @@ done
 [ $survived = 5 ]
 result "progress.json is whole after kill -9 during saves (5 of 5 rounds: $survived)" $?
 
+# A lab's text names the device in use: ${sm_threads} is the T4's 1,024 under
+# its profile and the H200's 2,048 under the default; every ${name} the
+# built-in labs use is one the shell knows.
+facts='local labs = debug.getregistry()["warplab.core"].labs
+io.write(labs.text_of("${device}: ${sm_threads} threads, ${sm_blocks} blocks, ${sm_shared_kib} KB"), "\n")
+local src = srcdir .. "/labs/"
+for _, name in ipairs(debug.getregistry()["warplab.core"].lab_names()) do
+  local file = io.open(src .. name .. ".lua"); local text = file:read("a"); file:close()
+  for fact in text:gmatch("%${([%w_]+)}") do
+    if labs.text_of("${" .. fact .. "}") == "${" .. fact .. "}" then io.write("unknown fact ", fact, " in ", name, "\n") end
+  end
+end'
+out=$("$warplab" --sim --profile t4 -e "srcdir = '${srcdir:-.}'" -e "$facts" 2>&1)
+[ "$(printf '%s' "$out" | head -1)" = "Tesla T4: 1,024 threads, 16 blocks, 64 KB" ] && ! printf '%s' "$out" | grep -q "unknown fact"
+status=$?
+result "lab texts name the device's facts: the T4's under --profile t4, and only facts the shell knows" $status
+[ $status = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
+out=$("$warplab" --sim -e "srcdir = '${srcdir:-.}'" -e "$facts" 2>&1 | head -1)
+[ "$out" = "NVIDIA H200: 2,048 threads, 32 blocks, 228 KB" ]
+result "... and the H200's by default" $?
+
 echo "1..$count"
 [ "$failed" = 0 ]
