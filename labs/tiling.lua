@@ -259,8 +259,8 @@ step {
 
 step {
   text = {
-    en = [[Now the chapter's experiment 2 in full: both variants at tile 8, 16 and 32, with the time as the chart. On a GPU the times are measured. The image is 4 MB, well inside the H200's L2, so they time L1, L2 and shared memory, not DRAM. On the sim backend they are the model's estimate, which counts sectors and wavefronts and knows nothing of occupancy or registers.]],
-    zh = [[现在完整地做本章的实验 2：两个版本各用 tile = 8、16 和 32，图表显示时间。在 GPU 上时间是实测的。图像只有 4 MB，远小于 H200 的 L2，所以测的是 L1、L2 和共享内存，而不是 DRAM。在模拟后端上它们是模型的估算，模型只数扇区和 wavefront，不知道占用率和寄存器。]],
+    en = [[Now the chapter's experiment 2 in full: both variants at tile 8, 16 and 32, with the time as the chart. On a GPU the times are measured. The image is 4 MB against the ${l2_mib} MiB L2 of ${device}: where it fits, as on the H200's 60 MiB, they time L1, L2 and shared memory rather than DRAM. On the sim backend they are the model's estimate, which counts sectors and wavefronts and knows nothing of occupancy or registers.]],
+    zh = [[现在完整地做本章的实验 2：两个版本各用 tile = 8、16 和 32，图表显示时间。在 GPU 上时间是实测的。图像只有 4 MB，而 ${device} 的 L2 是 ${l2_mib} MiB：放得下时（比如在 H200 的 60 MiB 里），测的是 L1、L2 和共享内存，而不是 DRAM。在模拟后端上它们是模型的估算，模型只数扇区和 wavefront，不知道占用率和寄存器。]],
   },
   run = [[s = sweep("conv2d", {variant = {"naive", "tiled"}, tile = {8, 16, 32}, y = "time"})]],
   ask = {
