@@ -230,17 +230,17 @@ step {
 
 step {
   text = {
-    en = [[The chapter's other trade-off: a larger tile uses more shared memory and can lower occupancy. Count it for the H200 (compute capability 9.0): an SM holds at most 2,048 threads, 32 blocks and 228 KB of shared memory, and has 65,536 registers; a block has at most 1,024 threads. A tile-32 block at radius 2 is 1,024 threads with a 36 x 36 float region, 5,184 bytes; a tile-8 block is 64 threads with 576 bytes.]],
-    zh = [[本章的另一个权衡：分块越大，用的共享内存越多，可能降低占用率。按 H200（计算能力 9.0）算一算：一个 SM 最多容纳 2,048 个线程、32 个线程块和 228 KB 共享内存，有 65,536 个寄存器；一个线程块最多 1,024 个线程。半径 2 时，tile = 32 的线程块有 1,024 个线程和 36 x 36 个 float 的区域，5,184 字节；tile = 8 的线程块有 64 个线程，576 字节。]],
+    en = [[The chapter's other trade-off: a larger tile uses more shared memory and can lower occupancy. Count it for your GPU, ${device} (compute capability ${cc}): an SM holds at most ${sm_threads} threads, ${sm_blocks} blocks and ${sm_shared_kib} KB of shared memory, and has 65,536 registers; a block has at most 1,024 threads. A tile-32 block at radius 2 is 1,024 threads with a 36 x 36 float region, 5,184 bytes; a tile-8 block is 64 threads with 576 bytes.]],
+    zh = [[本章的另一个权衡：分块越大，用的共享内存越多，可能降低占用率。按你的 GPU ${device}（计算能力 ${cc}）算一算：一个 SM 最多容纳 ${sm_threads} 个线程、${sm_blocks} 个线程块和 ${sm_shared_kib} KB 共享内存，有 65,536 个寄存器；一个线程块最多 1,024 个线程。半径 2 时，tile = 32 的线程块有 1,024 个线程和 36 x 36 个 float 的区域，5,184 字节；tile = 8 的线程块有 64 个线程，576 字节。]],
   },
   ask = {
-    question = { en = "What limits how many tile-32 blocks (radius 2) an H200 SM can run at once?",
-                 zh = "是什么限制了一个 H200 SM 同时能运行多少个 tile = 32（半径 2）的线程块？" },
+    question = { en = "What limits how many tile-32 blocks (radius 2) an SM of ${device} can run at once?",
+                 zh = "是什么限制了 ${device} 的一个 SM 同时能运行多少个 tile = 32（半径 2）的线程块？" },
     choices = {
-      { en = "Shared memory: 5,184 bytes a block fill the 228 KB quickly.", zh = "共享内存：每个线程块 5,184 字节，很快就占满 228 KB。" },
-      { en = "Threads: two blocks of 1,024 reach the SM's 2,048 (and registers can cut that to one).",
-        zh = "线程数：两个 1,024 线程的线程块就达到 SM 的 2,048 上限（寄存器还可能把它减到一个）。" },
-      { en = "The limit of 32 blocks per SM.", zh = "每个 SM 最多 32 个线程块的限制。" },
+      { en = "Shared memory: 5,184 bytes a block fill the ${sm_shared_kib} KB quickly.", zh = "共享内存：每个线程块 5,184 字节，很快就占满 ${sm_shared_kib} KB。" },
+      { en = "Threads: blocks of 1,024 soon reach the SM's ${sm_threads} (and registers can cut that further).",
+        zh = "线程数：1,024 线程的线程块很快就达到 SM 的 ${sm_threads} 上限（寄存器还可能让它更少）。" },
+      { en = "The limit of ${sm_blocks} blocks per SM.", zh = "每个 SM 最多 ${sm_blocks} 个线程块的限制。" },
       { en = "The 32 banks of shared memory.", zh = "共享内存的 32 个存储体。" },
     },
     answer = 2,
@@ -248,12 +248,12 @@ step {
   hint = {
     { en = "Each limit allows some number of blocks on one SM. Work out that number for each of them: the smallest is the one that binds.",
       zh = "每一种限制都允许一个 SM 放一定数量的线程块。对每一种限制算出这个数：最小的那个就是起作用的限制。" },
-    { en = "Shared memory: 228 KB ÷ the bytes a block uses. Threads: 2,048 ÷ the threads a block has. Blocks: 32.",
-      zh = "共享内存：228 KB ÷ 每个线程块用的字节数。线程：2,048 ÷ 每个线程块的线程数。线程块数：32。" },
+    { en = "Shared memory: ${sm_shared_kib} KB ÷ the bytes a block uses. Threads: ${sm_threads} ÷ the threads a block has. Blocks: ${sm_blocks}.",
+      zh = "共享内存：${sm_shared_kib} KB ÷ 每个线程块用的字节数。线程：${sm_threads} ÷ 每个线程块的线程数。线程块数：${sm_blocks}。" },
   },
   explain = {
-    en = [[Threads: two blocks fill the SM's 2,048 threads while their regions use 10 KB of the 228. Tile 8 reaches 2,048 threads too (32 blocks of 64), and tile 16 with 8 blocks of 256. So at radius 2 every tile size can fill an SM, and shared memory is not what stops it. Registers can: 65,536 registers over 2,048 threads is 32 each. A kernel that needs more leaves a tile-32 SM with one block, half the occupancy, while smaller blocks lose a block's worth at a time. Shared memory becomes the limit with a large halo or many channels; the exercises lab has the chapter's question on that.]],
-    zh = [[是线程数：两个线程块就占满了 SM 的 2,048 个线程，而它们的区域只用了 228 KB 中的 10 KB。tile = 8 也能达到 2,048 个线程（32 个 64 线程的线程块），tile = 16 用 8 个 256 线程的线程块。所以在半径 2 时，每种分块大小都能把 SM 填满，卡住它的不是共享内存。寄存器可能会：65,536 个寄存器分给 2,048 个线程，每个线程 32 个。一个需要更多寄存器的内核，在 tile = 32 时每个 SM 只能放一个线程块，占用率减半；较小的线程块每次只损失一个线程块的份额。边缘区很大或每个像素的分量很多时，共享内存才成为限制；exercises 实验里有本章关于这一点的题目。]],
+    en = [[Threads: ${blocks_of_1024} block(s) of 1,024 fill the ${sm_threads} threads of an SM of ${device}, while their 5,184 bytes each leave most of its ${sm_shared_kib} KB of shared memory free. On the H200, two blocks fill the SM's 2,048 threads while their regions use 10 KB of the 228. Tile 8 reaches 2,048 threads too (32 blocks of 64), and tile 16 with 8 blocks of 256. So on the H200 at radius 2 every tile size can fill an SM, and shared memory is not what stops it. Registers can: 65,536 registers over 2,048 threads is 32 each. A kernel that needs more leaves a tile-32 SM with one block, half the occupancy, while smaller blocks lose a block's worth at a time. Shared memory becomes the limit with a large halo or many channels; the exercises lab has the chapter's question on that.]],
+    zh = [[是线程数：${blocks_of_1024} 个 1,024 线程的线程块就占满了 ${device} 的一个 SM 的 ${sm_threads} 个线程，而每个线程块的 5,184 字节只占它 ${sm_shared_kib} KB 共享内存的一小部分。在 H200 上，两个线程块就占满了 SM 的 2,048 个线程，而它们的区域只用了 228 KB 中的 10 KB。tile = 8 也能达到 2,048 个线程（32 个 64 线程的线程块），tile = 16 用 8 个 256 线程的线程块。所以在 H200 上、半径 2 时，每种分块大小都能把 SM 填满，卡住它的不是共享内存。寄存器可能会：65,536 个寄存器分给 2,048 个线程，每个线程 32 个。一个需要更多寄存器的内核，在 tile = 32 时每个 SM 只能放一个线程块，占用率减半；较小的线程块每次只损失一个线程块的份额。边缘区很大或每个像素的分量很多时，共享内存才成为限制；exercises 实验里有本章关于这一点的题目。]],
   },
 }
 

@@ -71,6 +71,7 @@ local device_facts = {
   sm_blocks = function(d) return u.commas(d.max_blocks_per_sm) end,
   sm_shared_kib = function(d) return u.commas(d.shared_bytes_per_sm // 1024) end,
   l2_mib = function(d) return u.commas(d.l2_bytes // (1024 * 1024)) end,
+  blocks_of_1024 = function(d) return u.commas(d.max_threads_per_sm // 1024) end,
   -- the threads an SM holds in blocks of 32, its block limit reached
   threads_in_blocks_of_32 = function(d) return u.commas(math.min(32 * d.max_blocks_per_sm, d.max_threads_per_sm)) end,
 }
