@@ -299,40 +299,62 @@ static void child_stop(void)
     child.pid = -1;
 }
 
-static char launcher_text[4096];                /* the words of --gpu-command, NUL-separated */
+static char launcher_text[4096];                /* the words of --gpu-command, each ended by a NUL */
 static char self_path[4096], ordinal_text[16];
 
-/* Splits command into child.launcher's words: blanks separate them, '...'
-   and "..." quote (no shell runs it, so nothing else is special); then
-   this program's own path and --gpu-server. 0, or -1 with why. */
+static int refuse(char *why, size_t why_size, const char *reason)
+{
+    snprintf(why, why_size, "%s", reason);
+    return -1;
+}
+
+/* Splits command into words, in launcher_text: blanks separate them, '...'
+   and "..." group (no shell runs it, so nothing else is special). The
+   number of words, or -1 with why. */
+static int split_words(const char *command, char **words, char *why, size_t why_size)
+{
+    char *out = launcher_text, *end = launcher_text + sizeof launcher_text;
+    int count = 0, in_word = 0;
+    char quote = 0;
+    for (const char *p = command; *p; p++) {
+        if (!quote && (*p == ' ' || *p == '\t')) {
+            if (in_word)
+                *out++ = 0;
+            in_word = 0;
+            continue;
+        }
+        if (!in_word && count == MAX_LAUNCHER_WORDS)
+            return refuse(why, why_size, SAY("--gpu-command is too long", "--gpu-command 太长"));
+        if (!in_word)
+            words[count++] = out;
+        in_word = 1;
+        if (out + 2 > end)   /* room for this character and the word's end */
+            return refuse(why, why_size, SAY("--gpu-command is too long", "--gpu-command 太长"));
+        if (!quote && (*p == '\'' || *p == '"'))
+            quote = *p;
+        else if (*p == quote)
+            quote = 0;
+        else
+            *out++ = *p;
+    }
+    *out = 0;
+    if (quote)
+        return refuse(why, why_size, SAY("--gpu-command has an unclosed quote", "--gpu-command 有未闭合的引号"));
+    return count ? count : refuse(why, why_size, SAY("--gpu-command is empty", "--gpu-command 是空的"));
+}
+
+/* child.launcher becomes command's words, then this program's own path and
+   --gpu-server with the device and the language. 0, or -1 with why. */
 int gpu_process_use_command(const char *command, char *why, size_t why_size)
 {
-    char *out = launcher_text, *end = launcher_text + sizeof launcher_text - 1;
-    int words = 0;
-    for (const char *p = command; *p;) {
-        p += strspn(p, " \t");
-        if (!*p)
-            break;
-        if (words == MAX_LAUNCHER_WORDS || out >= end)
-            return snprintf(why, why_size, SAY("--gpu-command is too long", "--gpu-command 太长")), -1;
-        child.launcher[words++] = out;
-        for (char quote = 0; *p && (quote || (*p != ' ' && *p != '\t')) && out < end; p++) {
-            if (!quote && (*p == '\'' || *p == '"'))
-                quote = *p;
-            else if (quote && *p == quote)
-                quote = 0;
-            else
-                *out++ = *p;
-            if (!p[1] && quote)
-                return snprintf(why, why_size, SAY("--gpu-command has an unclosed quote", "--gpu-command 有未闭合的引号")), -1;
-        }
-        *out++ = 0;
-    }
-    if (words == 0)
-        return snprintf(why, why_size, SAY("--gpu-command is empty", "--gpu-command 是空的")), -1;
+    int words = split_words(command, child.launcher, why, why_size);
+    if (words < 0)
+        return -1;
     ssize_t length = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
-    if (length <= 0)
-        return snprintf(why, why_size, SAY("cannot find this program's path: %s", "找不到本程序的路径：%s"), error_text(errno)), -1;
+    if (length <= 0) {
+        snprintf(why, why_size, SAY("cannot find this program's path: %s", "找不到本程序的路径：%s"), error_text(errno));
+        return -1;
+    }
     self_path[length] = 0;
     char **tail = child.launcher + words;
     tail[0] = self_path;
