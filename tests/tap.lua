@@ -97,6 +97,28 @@ function tap.require_gpu()
   tap.skip_all("no GPU: " .. (d.notice or "sim backend"))
 end
 
+-- Every built-in lab's claims on this session's device: a test each, a SKIP
+-- with its reason where one does not apply; returns how many were checked.
+function tap.lab_claims()
+  local core = debug.getregistry()["warplab.core"]
+  local checked = 0
+  for _, name in ipairs(core.lab_names()) do
+    for _, c in ipairs(core.labs.check_claims(name)) do
+      local label = string.format("%s step %d: %s", c.lab, c.step, c.text)
+      if c.skipped and (c.reason or "") == "" then
+        tap.ok(false, label .. " (skipped with no reason)")
+      elseif c.skipped then
+        tap.count = tap.count + 1
+        print(string.format("ok %d - %s # SKIP %s", tap.count, label, c.reason))
+      else
+        tap.ok(c.holds, label .. (c.error and " (" .. c.error .. ")" or ""))
+        checked = checked + 1
+      end
+    end
+  end
+  return checked
+end
+
 function tap.done()
   print("1.." .. tap.count)
   if tap.failed > 0 then error(tap.failed .. " of " .. tap.count .. " tests failed", 0) end
