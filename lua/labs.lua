@@ -308,7 +308,7 @@ end
 local allowed = {
   pairs = pairs, ipairs = ipairs, next = next, select = select, type = type, tostring = tostring,
   tonumber = tonumber, error = error, assert = assert, rawequal = rawequal, rawlen = rawlen,
-  launch = launch, sweep = sweep, range = range, pow2 = pow2, device = device, info = info,
+  launch = launch, can = can, sweep = sweep, range = range, pow2 = pow2, device = device, info = info,
   kernels = kernels, compare = compare, explain = explain, show = show, alloc_alignment = alloc_alignment,
   find = find, extreme = extreme, time_of = time_of, bandwidth_of = bandwidth_of, lacks = lacks,
 }
@@ -975,9 +975,15 @@ function labs.check_claims(name)
       if outcome.reason then
         outcome.skipped = true
       else
+        core.take_missing_counter()
         local ok, holds = pcall(judging, where(state), claim.holds, context())
-        outcome.holds = ok and holds == true
-        if not ok then outcome.error = tostring(holds) end
+        local missing = not ok and core.take_missing_counter()
+        if missing then   -- a counter this GPU does not have: the claim cannot be judged here
+          outcome.skipped, outcome.reason = true, missing
+        else
+          outcome.holds = ok and holds == true
+          if not ok then outcome.error = tostring(holds) end
+        end
       end
       outcomes[#outcomes + 1] = outcome
     end

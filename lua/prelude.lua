@@ -139,8 +139,9 @@ local messages = {
   dram_modelled = { en = "%s (modelled, cold L2)", zh = "%s（模型估算，冷 L2）" },
   counters_unavailable = { en = "unavailable: %s", zh = "不可用：%s" },
   dram_hardware = { en = "%s read · %s written (hardware)   model %s", zh = "读取 %s · 写入 %s（硬件）   模型 %s" },
-  caches = { en = "L1 hit %.1f%% · L2 hit %.1f%% · L2 served %s sectors to L1, took %s from it",
-             zh = "L1 命中率 %.1f%% · L2 命中率 %.1f%% · L2 向 L1 提供 %s 个扇区，从 L1 接收 %s 个" },
+  caches = { en = "L1 hit %s · L2 hit %s · L2 served %s sectors to L1, took %s from it",
+             zh = "L1 命中率 %s · L2 命中率 %s · L2 向 L1 提供 %s 个扇区，从 L1 接收 %s 个" },
+  counters_missing = { en = "not read on this GPU: %s (%s)", zh = "这块 GPU 上读不到：%s（%s）" },
   shared_counters = { en = "%s load / %s store wavefronts · %s / %s bank conflicts",
                       zh = "读取 %s / 写入 %s 个 wavefront · %s / %s 次存储体冲突" },
   shared_access = { en = "%s requests · %s wavefronts (ideal %s) · %s bank conflicts%s",
@@ -384,28 +385,55 @@ local function model_dram_text(dram)
   return say("dram_estimate", bytes(dram.read_bytes), bytes(dram.write_bytes))
 end
 
+-- A hardware counter's value, or nil where this GPU does not give it
+-- (rawget: counters.NAME of a missing counter is an error, for lab code).
+local function counter(r, field)
+  local entry = rawget(r.counters, field)
+  return entry and entry.value
+end
+
+-- A counter's value as the card shows it: "–" for one this GPU does not give.
+local function shown(value, format)
+  if value == nil then return "–" end
+  return format(value)
+end
+local function rate(value) return fmt("%.1f%%", value) end
+
+-- Which counters this GPU did not give, and why (one reason: they share the chip).
+local function missing_line(r)
+  if not r.counters_missing then return nil end
+  local names, reason = {}, nil
+  for field, why in pairs(r.counters_missing) do
+    names[#names + 1] = field
+    reason = reason or why
+  end
+  table.sort(names)
+  return card_row("label_counters", say("counters_missing", table.concat(names, ", "), reason))
+end
+
 -- DRAM, cache and shared-memory lines from the hardware counters (or the model's DRAM estimate).
 local function counter_lines(r)
-  local c = r.counters
-  if not c then
+  if not r.counters then
     local lines = { card_row("label_dram", say("dram_modelled", model_dram_text(r.model.dram))) }
     if r.counters_unavailable then
       lines[2] = card_row("label_counters", say("counters_unavailable", r.counters_unavailable))
     end
     return lines
   end
+  local read, written = counter(r, "dram_read_bytes"), counter(r, "dram_write_bytes")
   local lines = {
-    card_row("label_dram", say("dram_hardware", bytes(c.dram_read_bytes.value), bytes(c.dram_write_bytes.value),
-                               model_dram_text(r.model.dram))),
-    card_row("label_caches", say("caches", c.l1_hit_rate.value, c.l2_hit_rate.value,
-                                 commas(c.l2_read_sectors.value), commas(c.l2_write_sectors.value))),
+    read and written and card_row("label_dram", say("dram_hardware", bytes(read), bytes(written), model_dram_text(r.model.dram)))
+      or card_row("label_dram", say("dram_modelled", model_dram_text(r.model.dram))),
+    card_row("label_caches", say("caches", shown(counter(r, "l1_hit_rate"), rate), shown(counter(r, "l2_hit_rate"), rate),
+                                 shown(counter(r, "l2_read_sectors"), commas), shown(counter(r, "l2_write_sectors"), commas))),
   }
-  local wavefronts = c.shared_load_wavefronts.value + c.shared_store_wavefronts.value
+  local wavefronts = (counter(r, "shared_load_wavefronts") or 0) + (counter(r, "shared_store_wavefronts") or 0)
   if wavefronts > 0 then
     lines[#lines + 1] = card_row("label_shared", say("shared_counters",
-      commas(c.shared_load_wavefronts.value), commas(c.shared_store_wavefronts.value),
-      commas(c.shared_load_conflicts.value), commas(c.shared_store_conflicts.value)))
+      shown(counter(r, "shared_load_wavefronts"), commas), shown(counter(r, "shared_store_wavefronts"), commas),
+      shown(counter(r, "shared_load_conflicts"), commas), shown(counter(r, "shared_store_conflicts"), commas)))
   end
+  lines[#lines + 1] = missing_line(r)
   return lines
 end
 
@@ -752,14 +780,16 @@ launch(name, params) runs one kernel and returns a result table.
   launch("offset", {{offset=0}, {offset=1}})   several at once: a list of results
 On a GPU it measures time, checks the output against a CPU reference and
 reads hardware counters; without one (or with --sim) the access model
-gives the traffic.]], zh = [[
+gives the traffic. can(name, params) says whether this GPU can run a launch
+(and why not: cp_async needs sm_80).]], zh = [[
 launch(name, params) 启动一个内核，返回一个结果表。
   launch("offset", {offset=1})       没写的参数取默认值
   launch("strided", <stride=4>)      与 {stride=4} 相同
   r = launch("copy"); r.load.sectors_per_request
   launch("offset", {{offset=0}, {offset=1}})   一次启动多个：得到结果列表
 在 GPU 上，它测量时间，把输出与 CPU 参考结果对比，并读取硬件计数器；
-没有 GPU（或用了 --sim）时，由访问模型给出访存流量。]] },
+没有 GPU（或用了 --sim）时，由访问模型给出访存流量。can(name, params)
+说明这块 GPU 能否运行某次启动（不能时说明原因：cp_async 需要 sm_80）。]] },
   result = { en = [[
 A result table has: kernel, params, backend ("gpu" or "sim"), useful_bytes,
 footprint_bytes, load and store (requests, sectors, lines, bytes,

@@ -428,18 +428,28 @@ static const char *device_label(char *out, size_t size)
     return out;
 }
 
-/* A launch whose parameters use a feature the device (or the profile the
-   model describes) does not have is one clear line, never a failed launch. */
-static void check_device_can(lua_State *L, const struct family *f, const struct params *p)
+/* Whether the launch uses a feature the device (or the profile the model
+   describes) does not have; then why, in one line. */
+static int device_lacks(const struct family *f, const struct params *p, char *why, size_t why_size)
 {
     const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
     const struct device_info *d = &session.device;
     char label[300];
-    if (need && need->compute_capability > 10 * d->major + d->minor)
-        luaL_error(L, SAY("'%s' with %s uses %s, which needs sm_%d or newer; %s is sm_%d%d",
-                          "'%s' 在 %s 时使用 %s，需要 sm_%d 或更新的 GPU；%s 是 sm_%d%d"),
-                   f->name, need->because, need->feature, need->compute_capability,
-                   device_label(label, sizeof label), d->major, d->minor);
+    if (!need || need->compute_capability <= 10 * d->major + d->minor)
+        return 0;
+    snprintf(why, why_size, SAY("'%s' with %s uses %s, which needs sm_%d or newer; %s is sm_%d%d",
+                                "'%s' 在 %s 时使用 %s，需要 sm_%d 或更新的 GPU；%s 是 sm_%d%d"),
+             f->name, need->because, need->feature, need->compute_capability,
+             device_label(label, sizeof label), d->major, d->minor);
+    return 1;
+}
+
+/* Such a launch is one clear line, never a failed launch. */
+static void check_device_can(lua_State *L, const struct family *f, const struct params *p)
+{
+    char why[512];
+    if (device_lacks(f, p, why, sizeof why))
+        luaL_error(L, "%s", why);
 }
 
 static uint64_t check_footprint(lua_State *L, int arg, const struct family *f, const struct params *p)
@@ -680,6 +690,26 @@ static int api_launch(lua_State *L)
         push_results(L, results, count);
     remember_last_result(L);
     return 1;
+}
+
+/* can(name, params): true when this device can run the launch; else false
+   and why (cp_async on a GPU older than sm_80). Bad parameters are errors,
+   as in launch(). For experiments that leave out what a GPU cannot run. */
+static int api_can(lua_State *L)
+{
+    struct params p;
+    struct measure_options o;
+    char why[512];
+    lua_settop(L, 2);
+    const struct family *f = check_family(L, 1);
+    check_params(L, 2, 2, f, &p, &o);
+    if (!device_lacks(f, &p, why, sizeof why)) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    lua_pushboolean(L, 0);
+    lua_pushstring(L, why);
+    return 2;
 }
 
 static int api_device(lua_State *L)
@@ -930,6 +960,8 @@ static int api_explain(lua_State *L)
     if (term) {
         out_printf(SAY("%s: %s\n  Nsight Compute: %s\n", "%s：%s\n  Nsight Compute：%s\n"), term->field,
                    SAY(term->meaning, term->meaning_zh), term->metric_zh ? SAY(term->metric, term->metric_zh) : term->metric);
+        if (term->other_metric)
+            out_printf(SAY("  on the GB202 to GB207 chips (the RTX 50 series): %s\n", "  GB202 至 GB207 芯片上：%s\n"), term->other_metric);
         return 0;
     }
     luaL_buffinit(L, &b);
@@ -979,6 +1011,7 @@ static const luaL_Reg globals[] = {
     { "alloc_alignment", api_alloc_alignment },
     { "explain", api_explain },
     { "launch", api_launch },
+    { "can", api_can },
     { "config", api_config },
     { "measure_copy", api_measure_copy },
     { "device", api_device },

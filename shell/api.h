@@ -8,6 +8,7 @@
 #include <lua.h>
 
 #define RESULT_METATABLE "warplab.result"
+#define MISSING_COUNTER_KEY "warplab.missing_counter"   /* registry: the last counter a lab asked for in vain */
 /* Registry key of the core table, which the prelude fills with show() and friends. */
 #define CORE_REGISTRY_KEY "warplab.core"
 

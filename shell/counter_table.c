@@ -1,8 +1,13 @@
 /*
 ** counter_table.c — one row per hardware counter, in enum counter_id order.
+** other_metric is the name a counter has on chips that name it differently:
+** CUPTI 13.0's host API gives the DRAM byte counts of GB202 to GB207 (the RTX
+** 50 series) as dram__bytes_op_read/_op_write, and of the integrated chips
+** (GA10B, GB10B, GB20B) none at all. tests/unit_counters checks every chip.
 */
 #include <stddef.h>
 #include "counter_table.h"
+#include "counters.h"
 
 const struct counter_decl counter_table[COUNTER_COUNT] = {
     [COUNTER_LOAD_REQUESTS] = { "load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
@@ -27,12 +32,14 @@ const struct counter_decl counter_table[COUNTER_COUNT] = {
         "Bytes read from device memory (DRAM/HBM) during the kernel: what missed in L2. It can be less than "
         "the bytes loaded (reuse in L2) or more (whole sectors, write-allocate reads).",
         "内核运行期间从设备内存（DRAM/HBM）读取的字节数，即 L2 未命中的部分。它可能少于读取的字节数（L2 中的重用），"
-        "也可能更多（整扇区读取、写分配读取）。" },
+        "也可能更多（整扇区读取、写分配读取）。",
+        .other_metric = "dram__bytes_op_read.sum" },
     [COUNTER_DRAM_WRITE_BYTES] = { "dram_write_bytes", "dram__bytes_write.sum",
         "Bytes written to device memory during the kernel: dirty L2 lines evicted while it ran. Output still "
         "in L2 when the kernel ends is written later and is not counted here.",
         "内核运行期间写入设备内存的字节数：运行时被逐出 L2 的脏缓存行。内核结束时仍在 L2 中的输出稍后才写回，"
-        "不计在这里。" },
+        "不计在这里。",
+        .other_metric = "dram__bytes_op_write.sum" },
     [COUNTER_L2_READ_SECTORS] = { "l2_read_sectors", "lts__t_sectors_srcunit_tex_op_read.sum",
         "Sectors L2 served to the SMs' L1 for reads. Compared with the load sectors it shows how much L1 "
         "kept to itself.",
@@ -83,16 +90,26 @@ const struct counter_decl derived_terms[] = {
       "Sectors touched per warp request: 4 for a warp of aligned, consecutive floats, 32 when every lane "
       "needs a sector of its own. It is the first number to read about coalescing.",
       "每个 warp 请求访问的扇区数：一个 warp 读取对齐且连续的 float 时为 4，每个线程各需一个扇区时为 32。"
-      "判断合并访问时，首先看这个数。", NULL },
+      "判断合并访问时，首先看这个数。", NULL, NULL },
     { "ideal", "(derived: bytes asked for / 32, per request)",
       "The fewest sectors per request that could hold the bytes the lanes asked for. Sectors per request "
       "above it are bytes fetched and thrown away.",
       "能容纳各线程所请求字节的最少每请求扇区数。每请求扇区数高于它的部分，就是取来又丢掉的字节。",
-      "（推导值：请求的字节数 / 32，按每个请求）" },
+      "（推导值：请求的字节数 / 32，按每个请求）", NULL },
     { "useful_fraction", "(derived: bytes asked for / (32 x sectors))",
       "The share of the fetched bytes that the lanes used. 100% is a perfectly coalesced access; 12.5% "
       "is a float per 32-byte sector.",
       "取来的字节中被线程用到的比例。100% 是完全合并访问；12.5% 是每个 32 字节扇区只用一个 float。",
-      "（推导值：请求的字节数 / (32 x 扇区数)）" },
+      "（推导值：请求的字节数 / (32 x 扇区数)）", NULL },
 };
 const int derived_term_count = sizeof derived_terms / sizeof derived_terms[0];
+
+int counter_was_read(const struct counter_values *values, enum counter_id id)
+{
+    return values->state[id] == COUNTER_READ || values->state[id] == COUNTER_READ_AS_OTHER;
+}
+
+const char *counter_metric_read(const struct counter_values *values, enum counter_id id)
+{
+    return values->state[id] == COUNTER_READ_AS_OTHER ? counter_table[id].other_metric : counter_table[id].metric;
+}

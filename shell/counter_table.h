@@ -29,6 +29,7 @@ struct counter_decl {
     const char *meaning;   /* two sentences for explain() */
     const char *meaning_zh;   /* the same in Simplified Chinese, with the glossary's terms */
     const char *metric_zh;    /* a derived term's metric, which is prose, in Chinese (NULL: a counter) */
+    const char *other_metric; /* its name on chips where metric is unknown, or NULL */
 };
 
 extern const struct counter_decl counter_table[COUNTER_COUNT];

@@ -25,7 +25,8 @@
     X(cuptiProfilerHostInitialize) X(cuptiProfilerHostDeinitialize)                          \
     X(cuptiProfilerHostConfigAddMetrics) X(cuptiProfilerHostGetConfigImageSize)              \
     X(cuptiProfilerHostGetConfigImage) X(cuptiProfilerHostGetNumOfPasses)                    \
-    X(cuptiProfilerHostEvaluateToGpuValues) X(cuptiRangeProfilerEnable)                      \
+    X(cuptiProfilerHostEvaluateToGpuValues) X(cuptiProfilerHostGetMetricProperties)          \
+    X(cuptiRangeProfilerEnable)                                                              \
     X(cuptiRangeProfilerDisable) X(cuptiRangeProfilerGetCounterDataSize)                     \
     X(cuptiRangeProfilerCounterDataImageInitialize) X(cuptiRangeProfilerSetConfig)           \
     X(cuptiRangeProfilerStart) X(cuptiRangeProfilerStop) X(cuptiRangeProfilerDecodeData)     \
@@ -53,7 +54,10 @@ static struct {
     uint8_t *availability;     /* counter availability image: the host object keeps using it */
     size_t config_size, counter_data_size, counter_data_capacity;
     size_t passes;
-    const char *metrics[COUNTER_COUNT];
+    char chip[16];
+    unsigned char state[COUNTER_COUNT];   /* enum counter_state of each counter on this chip */
+    const char *metrics[COUNTER_COUNT];   /* the names of those read, in counter order */
+    size_t metric_count;
     int busy;                  /* the last failure was another process profiling: worth trying later */
 } profiler;
 
@@ -163,12 +167,48 @@ static int check_device(int ordinal, char *why, size_t why_size)
     return -1;
 }
 
-/* Chip name and counter availability: what the host object needs to build a config. */
+/* A host object for chip; availability may be NULL (then nothing about a device is known). */
+static CUpti_Profiler_Host_Object *host_object(const char *chip, const uint8_t *availability, char *why, size_t why_size)
+{
+    CUpti_Profiler_Host_Initialize_Params host = { .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE };
+    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    host.pChipName = chip;
+    host.pCounterAvailabilityImage = availability;
+    return CUPTI_TRY(cupti.cuptiProfilerHostInitialize(&host), "cuptiProfilerHostInitialize") ? NULL : host.pHostObject;
+}
+
+static void drop_host_object(CUpti_Profiler_Host_Object *host)
+{
+    CUpti_Profiler_Host_Deinitialize_Params drop = { .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE };
+    drop.pHostObject = host;
+    if (host)
+        cupti.cuptiProfilerHostDeinitialize(&drop);
+}
+
+/* Whether the chip knows a metric by this name (asking never harms the host
+   object; adding an unknown name to a config leaves it unusable). */
+static int chip_knows(CUpti_Profiler_Host_Object *host, const char *metric)
+{
+    CUpti_Profiler_Host_GetMetricProperties_Params properties = { .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE };
+    properties.pHostObject = host;
+    properties.pMetricName = metric;
+    return metric && cupti.cuptiProfilerHostGetMetricProperties(&properties) == CUPTI_SUCCESS;
+}
+
+/* Each counter's state on the host object's chip: by its name, its other name, or none. */
+static void name_counters(CUpti_Profiler_Host_Object *host, unsigned char *states)
+{
+    for (int i = 0; i < COUNTER_COUNT; i++)
+        states[i] = chip_knows(host, counter_table[i].metric) ? COUNTER_READ
+                  : chip_knows(host, counter_table[i].other_metric) ? COUNTER_READ_AS_OTHER
+                  : COUNTER_NOT_ON_CHIP;
+}
+
+/* The chip's name and its counter availability: what the host object needs to build a config. */
 static int create_host_object(int ordinal, char *why, size_t why_size)
 {
     CUpti_Device_GetChipName_Params chip = { .structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE };
     CUpti_Profiler_GetCounterAvailability_Params availability = { .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE };
-    CUpti_Profiler_Host_Initialize_Params host = { .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE };
     chip.deviceIndex = (size_t)ordinal;
     availability.ctx = profiler.context;
     if (CUPTI_TRY(cupti.cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName") ||
@@ -179,28 +219,81 @@ static int create_host_object(int ordinal, char *why, size_t why_size)
     if (!profiler.availability ||
         CUPTI_TRY(cupti.cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability"))
         return -1;
-    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    host.pChipName = chip.pChipName;
-    host.pCounterAvailabilityImage = profiler.availability;
-    if (CUPTI_TRY(cupti.cuptiProfilerHostInitialize(&host), "cuptiProfilerHostInitialize"))
+    snprintf(profiler.chip, sizeof profiler.chip, "%s", chip.pChipName);
+    profiler.host = host_object(profiler.chip, profiler.availability, why, why_size);
+    if (!profiler.host)
         return -1;
-    profiler.host = host.pHostObject;
+    name_counters(profiler.host, profiler.state);
     return 0;
+}
+
+/* The name counter i is read under on this chip, or NULL when it is not read. */
+static const char *name_to_read(int i)
+{
+    switch (profiler.state[i]) {
+    case COUNTER_READ: return counter_table[i].metric;
+    case COUNTER_READ_AS_OTHER: return counter_table[i].other_metric;
+    default: return NULL;
+    }
+}
+
+/* The names of the counters to read, in counter order. */
+static void list_metrics(void)
+{
+    profiler.metric_count = 0;
+    for (int i = 0; i < COUNTER_COUNT; i++)
+        if (name_to_read(i))
+            profiler.metrics[profiler.metric_count++] = name_to_read(i);
+}
+
+static CUptiResult add_metrics(CUpti_Profiler_Host_Object *host, const char **names, size_t count)
+{
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = { .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE };
+    add.pHostObject = host;
+    add.ppMetricNames = names;
+    add.numMetrics = count;
+    return cupti.cuptiProfilerHostConfigAddMetrics(&add);
+}
+
+/* When the config will not take every counter the chip names (the device's
+   counter availability leaves one out), tries each alone on a host object of
+   its own, marks those refused COUNTER_NOT_OFFERED, and starts the host
+   object again with the rest: one counter missing costs only itself. */
+static int leave_out_refused(char *why, size_t why_size)
+{
+    for (int i = 0; i < COUNTER_COUNT; i++) {
+        const char *name = name_to_read(i);
+        if (!name)
+            continue;
+        CUpti_Profiler_Host_Object *alone = host_object(profiler.chip, profiler.availability, why, why_size);
+        if (!alone)
+            return -1;
+        if (add_metrics(alone, &name, 1) != CUPTI_SUCCESS)
+            profiler.state[i] = COUNTER_NOT_OFFERED;
+        drop_host_object(alone);
+    }
+    drop_host_object(profiler.host);
+    profiler.host = host_object(profiler.chip, profiler.availability, why, why_size);
+    list_metrics();
+    return profiler.host ? 0 : -1;
 }
 
 /* The config image for every counter in counter_table, built once. */
 static int build_config(char *why, size_t why_size)
 {
-    CUpti_Profiler_Host_ConfigAddMetrics_Params add = { .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE };
     CUpti_Profiler_Host_GetConfigImageSize_Params size = { .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE };
     CUpti_Profiler_Host_GetConfigImage_Params image = { .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE };
     CUpti_Profiler_Host_GetNumOfPasses_Params passes = { .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE };
-    for (int i = 0; i < COUNTER_COUNT; i++)
-        profiler.metrics[i] = counter_table[i].metric;
-    add.pHostObject = size.pHostObject = image.pHostObject = profiler.host;
-    add.ppMetricNames = profiler.metrics;
-    add.numMetrics = COUNTER_COUNT;
-    if (CUPTI_TRY(cupti.cuptiProfilerHostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics") ||
+    list_metrics();
+    int refused = add_metrics(profiler.host, profiler.metrics, profiler.metric_count) != CUPTI_SUCCESS;
+    if (refused && leave_out_refused(why, why_size))
+        return -1;
+    if (profiler.metric_count == 0) {
+        snprintf(why, why_size, SAY("the %s offers none of the counters warplab reads", "%s 不提供 warplab 读取的任何计数器"), profiler.chip);
+        return -1;
+    }
+    size.pHostObject = image.pHostObject = profiler.host;
+    if ((refused && CUPTI_TRY(add_metrics(profiler.host, profiler.metrics, profiler.metric_count), "cuptiProfilerHostConfigAddMetrics")) ||
         CUPTI_TRY(cupti.cuptiProfilerHostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize"))
         return -1;
     profiler.config_size = image.configImageSize = size.configImageSize;
@@ -228,7 +321,7 @@ static int enable_profiler(char *why, size_t why_size)
     profiler.profiler = enable.pRangeProfilerObject;
     size.pRangeProfilerObject = profiler.profiler;
     size.pMetricNames = profiler.metrics;
-    size.numMetrics = COUNTER_COUNT;
+    size.numMetrics = profiler.metric_count;
     size.maxNumOfRanges = MAX_PROFILED_RANGES;
     size.maxNumRangeTreeNodes = MAX_PROFILED_RANGES;
     if (CUPTI_TRY(cupti.cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize"))
@@ -427,17 +520,25 @@ static int record_ranges(const struct session_items *items, const struct profile
     return (int)info.numTotalRanges;
 }
 
+/* One range's values, each counter's in its place; those the chip lacks are 0 and say so in state. */
 static int evaluate_range(size_t range, struct counter_values *values, char *why, size_t why_size)
 {
     CUpti_Profiler_Host_EvaluateToGpuValues_Params evaluate = { .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE };
+    double read[COUNTER_COUNT];
     evaluate.pHostObject = profiler.host;
     evaluate.pCounterDataImage = profiler.counter_data;
     evaluate.counterDataImageSize = profiler.counter_data_size;
     evaluate.rangeIndex = range;
     evaluate.ppMetricNames = profiler.metrics;
-    evaluate.numMetrics = COUNTER_COUNT;
-    evaluate.pMetricValues = values->value;
-    return CUPTI_TRY(cupti.cuptiProfilerHostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues");
+    evaluate.numMetrics = profiler.metric_count;
+    evaluate.pMetricValues = read;
+    if (CUPTI_TRY(cupti.cuptiProfilerHostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues"))
+        return -1;
+    memcpy(values->state, profiler.state, sizeof values->state);
+    snprintf(values->chip, sizeof values->chip, "%s", profiler.chip);
+    for (int i = 0, next = 0; i < COUNTER_COUNT; i++)
+        values->value[i] = counter_was_read(values, i) ? read[next++] : 0;
+    return 0;
 }
 
 /* Which item recorded range `range` holds, or -1. User ranges say so by
@@ -519,16 +620,22 @@ int counters_profile(int items, const struct profiled_work *work, struct counter
     return 0;
 }
 
+int counters_for_chip(const char *chip, unsigned char *states, char *why, size_t why_size)
+{
+    if (load_library(why, why_size))
+        return -1;
+    CUpti_Profiler_Host_Object *host = host_object(chip, NULL, why, why_size);
+    if (!host)
+        return -1;
+    name_counters(host, states);
+    drop_host_object(host);
+    return 0;
+}
+
 void counters_close(void)
 {
-    char why[256];
-    size_t why_size = sizeof why;
     counters_pause();
-    if (profiler.host) {
-        CUpti_Profiler_Host_Deinitialize_Params host = { .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE };
-        host.pHostObject = profiler.host;
-        CUPTI_TRY(cupti.cuptiProfilerHostDeinitialize(&host), "cuptiProfilerHostDeinitialize");
-    }
+    drop_host_object(profiler.host);
     free(profiler.config);
     free(profiler.counter_data);
     free(profiler.availability);

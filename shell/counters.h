@@ -11,9 +11,23 @@
 
 enum { MAX_PROFILED_RANGES = 256 };
 
+/* How a counter fared on this GPU. Only the READ states hold a value. */
+enum counter_state {
+    COUNTER_READ,              /* read under its metric name */
+    COUNTER_READ_AS_OTHER,     /* read under its other_metric name */
+    COUNTER_NOT_ON_CHIP,       /* the chip has no counter of either name */
+    COUNTER_NOT_OFFERED,       /* the chip has it, but the profiler would not take it on this device */
+};
+
 struct counter_values {
     double value[COUNTER_COUNT];
+    unsigned char state[COUNTER_COUNT];   /* enum counter_state */
+    char chip[16];                        /* CUPTI's name for the chip, for saying why one is missing */
 };
+
+/* Whether counter id holds the hardware's value; the metric name it was read under. */
+int counter_was_read(const struct counter_values *values, enum counter_id id);
+const char *counter_metric_read(const struct counter_values *values, enum counter_id id);
 
 /* What one profiled item puts on the stream, in two steps: prepare (the L2
    flush, inputs sent again) is not counted, launch (one kernel) is. Both run
@@ -55,5 +69,11 @@ int counters_items_per_session(void);
 
 /* Lets go of the profiler (before the CUDA context goes away). */
 void counters_close(void);
+
+/* Which counters chip (a CUPTI chip name, such as GH100) offers, and under
+   which name, without a GPU: CUPTI's host API knows every chip it supports.
+   Fills states[COUNTER_COUNT]; 0, or -1 with the reason (no CUPTI, or a chip
+   it does not know). For tests/unit_counters and for reading the rules. */
+int counters_for_chip(const char *chip, unsigned char *states, char *why, size_t why_size);
 
 #endif

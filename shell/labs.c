@@ -109,6 +109,16 @@ static int core_set_last_results(lua_State *L)
     return 0;
 }
 
+/* core.take_missing_counter(): the last "counters.NAME is not read on this
+   GPU" error raised since the previous call, or nil; clears it. */
+static int core_take_missing_counter(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, MISSING_COUNTER_KEY);
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, MISSING_COUNTER_KEY);
+    return 1;
+}
+
 /* core.run_student_code(code): runs code as if typed at the prompt, values printed. */
 static int core_run_student_code(lua_State *L)
 {
@@ -162,6 +172,7 @@ static const luaL_Reg lab_functions[] = {
     { "last_results", core_last_results },
     { "set_last_results", core_set_last_results },
     { "run_student_code", core_run_student_code },
+    { "take_missing_counter", core_take_missing_counter },
     { NULL, NULL },
 };
 

@@ -28,6 +28,22 @@ void result_warn(struct result *r, const char *format, ...)
     va_end(args);
 }
 
+/* Whether the hardware gave both counters (a direction's requests and sectors, say). */
+static int hardware_has(const struct result *r, enum counter_id a, enum counter_id b)
+{
+    return r->have_counters && counter_was_read(&r->counters, a) && counter_was_read(&r->counters, b);
+}
+
+/* Why counter id holds no value on this GPU, in one phrase. */
+static const char *missing_reason(const struct counter_values *v, enum counter_id id, char *text, size_t size)
+{
+    if (v->state[id] == COUNTER_NOT_ON_CHIP)
+        snprintf(text, size, SAY("the %s chip has no such counter", "%s 芯片没有这个计数器"), v->chip);
+    else
+        snprintf(text, size, SAY("the profiler does not offer it on this %s", "这块 %s 上的性能分析工具不提供它"), v->chip);
+    return text;
+}
+
 /* The model's traffic with requests and sectors replaced by the hardware's. */
 static struct traffic measured_traffic(const struct traffic *model, double requests, double sectors)
 {
@@ -93,22 +109,24 @@ static void push_load_store(lua_State *L, const struct result *r, int from_hardw
 {
     const double *c = r->counters.value;
     struct traffic load = r->model.load, store = r->model.store;
-    if (from_hardware) {
+    int load_measured = from_hardware && hardware_has(r, COUNTER_LOAD_REQUESTS, COUNTER_LOAD_SECTORS);
+    int store_measured = from_hardware && hardware_has(r, COUNTER_STORE_REQUESTS, COUNTER_STORE_SECTORS);
+    if (load_measured)
         load = measured_traffic(&r->model.load, c[COUNTER_LOAD_REQUESTS], c[COUNTER_LOAD_SECTORS]);
+    if (store_measured)
         store = measured_traffic(&r->model.store, c[COUNTER_STORE_REQUESTS], c[COUNTER_STORE_SECTORS]);
-    }
-    push_traffic(L, &load, from_hardware ? "hardware" : "model");
+    push_traffic(L, &load, load_measured ? "hardware" : "model");
     lua_setfield(L, -2, "load");
-    push_traffic(L, &store, from_hardware ? "hardware" : "model");
+    push_traffic(L, &store, store_measured ? "hardware" : "model");
     lua_setfield(L, -2, "store");
 }
 
-/* dram: bytes that crossed DRAM, from the hardware when counters were read, else the model's estimate. */
+/* dram: bytes that crossed DRAM, from the hardware when its counters were read, else the model's estimate. */
 static void push_dram(lua_State *L, const struct result *r, int from_hardware)
 {
     const struct dram_estimate *d = &r->model.dram;
     lua_createtable(L, 0, 5);
-    if (from_hardware) {
+    if (from_hardware && hardware_has(r, COUNTER_DRAM_READ_BYTES, COUNTER_DRAM_WRITE_BYTES)) {
         SET_NUMBER("read_bytes", r->counters.value[COUNTER_DRAM_READ_BYTES]);
         SET_NUMBER("write_bytes", r->counters.value[COUNTER_DRAM_WRITE_BYTES]);
         SET_STRING("source", "hardware");
@@ -142,12 +160,13 @@ static void push_estimate(lua_State *L, const struct result *r)
 static void push_shared(lua_State *L, const struct shared_traffic *t, const struct result *r,
                         enum counter_id wavefronts, const char *field)
 {
-    if (t->requests == 0 && !(r->have_counters && r->counters.value[wavefronts] > 0))
+    int measured = hardware_has(r, wavefronts, wavefronts);
+    if (t->requests == 0 && !(measured && r->counters.value[wavefronts] > 0))
         return;
     lua_createtable(L, 0, 6);
     SET_INTEGER("requests", t->requests);
     SET_INTEGER("ideal_wavefronts", t->ideal_wavefronts);
-    if (r->have_counters) {
+    if (measured) {
         SET_NUMBER("wavefronts", r->counters.value[wavefronts]);
         SET_NUMBER("bank_conflicts", r->counters.value[wavefronts] - (double)t->ideal_wavefronts);
         SET_STRING("source", "hardware");
@@ -160,15 +179,50 @@ static void push_shared(lua_State *L, const struct shared_traffic *t, const stru
     lua_setfield(L, -2, field);
 }
 
-/* counters: each hardware value with its Nsight Compute metric name. */
+/* counters.NAME of a counter this GPU lacks: one line saying so, where a
+   plain nil would only say "attempt to index a nil value". The first upvalue
+   is counters_missing; the registry's MISSING_COUNTER_KEY keeps the reason,
+   so that a lab's claim that needed the counter is skipped, not failed. */
+static int missing_counter(lua_State *L)
+{
+    if (lua_type(L, 2) != LUA_TSTRING || lua_getfield(L, lua_upvalueindex(1), lua_tostring(L, 2)) != LUA_TSTRING)
+        return 0;
+    lua_pushfstring(L, SAY("counters.%s is not read on this GPU: %s", "这块 GPU 上读不到 counters.%s：%s"),
+                    lua_tostring(L, 2), lua_tostring(L, -1));
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, MISSING_COUNTER_KEY);
+    return lua_error(L);
+}
+
+/* counters: each hardware value with the metric name it was read under;
+   counters_missing: why each counter the GPU did not give is missing. */
 static void push_counters(lua_State *L, const struct result *r)
 {
+    char why[128];
     lua_createtable(L, 0, COUNTER_COUNT);
+    lua_newtable(L);
+    int missing = 0;
     for (int i = 0; i < COUNTER_COUNT; i++) {
+        if (!counter_was_read(&r->counters, i)) {
+            lua_pushstring(L, missing_reason(&r->counters, i, why, sizeof why));
+            lua_setfield(L, -2, counter_table[i].field);
+            missing++;
+            continue;
+        }
         lua_createtable(L, 0, 2);
         SET_NUMBER("value", r->counters.value[i]);
-        SET_STRING("metric", counter_table[i].metric);
-        lua_setfield(L, -2, counter_table[i].field);
+        SET_STRING("metric", counter_metric_read(&r->counters, i));
+        lua_setfield(L, -3, counter_table[i].field);
+    }
+    if (missing) {
+        lua_createtable(L, 0, 1);
+        lua_pushvalue(L, -2);
+        lua_pushcclosure(L, missing_counter, 1);
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, -3);
+        lua_setfield(L, -3, "counters_missing");
+    } else {
+        lua_pop(L, 1);
     }
     lua_setfield(L, -2, "counters");
 }
