@@ -24,6 +24,8 @@ local messages = {
   option_type = { en = "bad argument #2 to 'plot' (%s must be a %s, got %s)", zh = "bad argument #2 to 'plot' (%s 必须是 %s，得到 %s)" },
   results_expected = { en = "bad argument #1 to 'plot' (a list of results expected, such as sweep() returns)",
                        zh = "bad argument #1 to 'plot' (需要结果列表，例如 sweep() 返回的那种)" },
+  results_broken = { en = "bad argument #1 to 'plot' (a list of results expected, such as sweep() returns; %s)",
+                     zh = "bad argument #1 to 'plot' (需要结果列表，例如 sweep() 返回的那种；%s)" },
   x_needed = { en = "bad argument #2 to 'plot' (x = the parameter for the horizontal axis)",
                zh = "bad argument #2 to 'plot' (x = 横轴的参数)" },
   y_metric = { en = "bad argument #2 to 'plot' (y = a metric such as bandwidth; got %s)",
@@ -304,6 +306,8 @@ function plot(results, options)
   if not is_results(results) then
     error(say("results_expected"), 2)
   end
+  local problem = getmetatable(results) == core.Results and core.results_problem(results)
+  if problem then error(say("results_broken", problem), 2) end
   options = check_options(options)
   local x = options.x or (results.swept and results.swept[1])
   local y = options.y or results.y or "bandwidth"

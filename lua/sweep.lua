@@ -196,6 +196,8 @@ local function results_problem(list)
   return nil
 end
 
+core.results_problem = results_problem   -- for plot(), which takes a results list too
+
 -- Raises Lua's "calling 'method' on bad self" unless list is a results list.
 local function check_self(list, method)
   local problem = results_problem(list)

@@ -322,6 +322,7 @@ end
 -- What a student can call, and how to make its arguments.
 local api = {
   launch = launch_args,
+  can = launch_args,
   sweep = sweep_args,
   range = function() return pack(pick(numbers), pick(numbers), chance(0.5) and pick(numbers) or nil) end,
   pow2 = function() return pack(pick(numbers), pick(numbers)) end,
