@@ -157,9 +157,9 @@ step {
         end
         return #ctx.results == (without_cp_async(ctx) and 2 or 3)
       end },
-    { text = "prefetching the next chunk into a register is faster than no prefetch", gpu = true,
+    { text = "prefetching the next chunk into a register is no slower than no prefetch (within 3%)", gpu = true,
       holds = function(ctx)
-        return time_of(find(ctx.results, {variant = "register"})) < time_of(find(ctx.results, {variant = "none"}))
+        return time_of(find(ctx.results, {variant = "register"})) <= 1.03 * time_of(find(ctx.results, {variant = "none"}))
       end },
     { skip = without_cp_async, text = "prefetching the next chunk with cp.async is faster than no prefetch", gpu = true,
       holds = function(ctx)
@@ -167,8 +167,8 @@ step {
       end },
   },
   explain = {
-    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async adds a shared-memory store and load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). On a GPU, look at the time row's verdicts: the prefetching variants keep two loads per thread in flight instead of one.]],
-    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 每个元素多一次共享内存写和一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。在 GPU 上看时间一行的判定：预取的版本让每个线程同时有两个读在途，而不是一个。]],
+    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async adds a shared-memory store and load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). On a GPU, look at the time row's verdicts: the prefetching variants keep two loads per thread in flight instead of one, and whether that shows in the time depends on how much latency the other warps already hide. On the H200 (2026-12-01) none and register both took 0.0437 ms, within noise of each other, while cp_async took 0.0368 ms, 0.84 of none's time.]],
+    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 每个元素多一次共享内存写和一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。在 GPU 上看时间一行的判定：预取的版本让每个线程同时有两个读在途，而不是一个；这能否体现在时间上，取决于其他 warp 已经隐藏了多少延迟。在 H200 上（2026-12-01），none 和 register 都用了 0.0437 ms，差别在噪声之内，而 cp_async 用了 0.0368 ms，是 none 的 0.84 倍。]],
   },
 }
 
