@@ -15,15 +15,15 @@ static const char *const access_choices[] = { "read", "write", "update", NULL };
 
 static const struct param_decl aos_soa_params[] = {
     COMMON_PARAMS(1LL << 24),
-    { "layout", PARAM_CHOICE, LAYOUT_AOS, 0, 0, NULL, layout_choices, 0,
-      "\"aos\": an array of structs (record i's fields side by side); \"soa\": a struct of arrays (one array per field)",
-      "\"aos\"：结构体数组（每条记录的字段相邻）；\"soa\"：数组结构体（每个字段一个数组）" },
-    { "fields", PARAM_INT, 2, 2, 8, NULL, NULL, 0,
-      "floats per record: the struct is fields * 4 bytes",
-      "每条记录的 float 个数：结构体大小为 fields * 4 字节" },
-    { "access", PARAM_CHOICE, AOS_SOA_WRITE, 0, 0, NULL, access_choices, 0,
-      "what each thread does to field 0: \"read\" (out[i] = x), \"write\" (x = a[i] + b[i]), \"update\" (x += a[i])",
-      "每个线程对字段 0 做什么：\"read\"（out[i] = x）、\"write\"（x = a[i] + b[i]）、\"update\"（x += a[i]）" },
+    [AOS_SOA_LAYOUT] = { .name = "layout", .type = PARAM_CHOICE, .fallback = LAYOUT_AOS, .choices = layout_choices,
+      .doc = "\"aos\": an array of structs (record i's fields side by side); \"soa\": a struct of arrays (one array per field)",
+      .doc_zh = "\"aos\"：结构体数组（每条记录的字段相邻）；\"soa\"：数组结构体（每个字段一个数组）" },
+    [AOS_SOA_FIELDS] = { .name = "fields", .type = PARAM_INT, .fallback = 2, .min = 2, .max = 8,
+      .doc = "floats per record: the struct is fields * 4 bytes",
+      .doc_zh = "每条记录的 float 个数：结构体大小为 fields * 4 字节" },
+    [AOS_SOA_ACCESS] = { .name = "access", .type = PARAM_CHOICE, .fallback = AOS_SOA_WRITE, .choices = access_choices,
+      .doc = "what each thread does to field 0: \"read\" (out[i] = x), \"write\" (x = a[i] + b[i]), \"update\" (x += a[i])",
+      .doc_zh = "每个线程对字段 0 做什么：\"read\"（out[i] = x）、\"write\"（x = a[i] + b[i]）、\"update\"（x += a[i]）" },
 };
 
 /* Unused buffers of an access are empty. */

@@ -14,24 +14,22 @@ int bank_launch(const struct gpu_launch *launch);
 
 enum { TILE_ELEMENTS = 2048, READS = 7, FILL_CHUNK_BYTES = 16 };
 
-static const long long element_sizes[] = { 4, 8, 16, 0 };
-
 static const struct param_decl bank_params[] = {
-    { "n", PARAM_INT, 1LL << 22, 1, (1LL << 31) - 1, NULL, NULL, 0,
-      "threads in the grid (each reading one makes 7 shared-memory reads)",
-      "网格中的线程数（每个参与读取的线程做 7 次共享内存读取）" },
-    { "block", PARAM_INT, 1024, 256, 1024, NULL, NULL, 32,
-      "threads per block; they share the filling of the block's tile, at most 8 16-byte stores each (so at least 256)",
-      "每个线程块的线程数；它们分担本块共享数组的填充，每个线程最多 8 次 16 字节写入（因此至少 256）" },
-    { "stride", PARAM_INT, 1, 0, 64, NULL, NULL, 0,
-      "elements between the reads of neighbouring lanes (0: all lanes read one element, a broadcast)",
-      "相邻线程读取位置之间相隔的元素个数（0：所有线程读同一个元素，即广播）" },
-    { "bytes", PARAM_INT, 4, 4, 16, element_sizes, NULL, 0,
-      "bytes per element: 4 (one bank word), 8 (two) or 16 (four)",
-      "每个元素的字节数：4（一个存储体字）、8（两个）或 16（四个）" },
-    { "lanes", PARAM_INT, 32, 1, 32, NULL, NULL, 0,
-      "lanes of each warp that read (lanes 0 to lanes-1; the others stay idle)",
-      "每个 warp 中参与读取的线程数（第 0 到 lanes-1 个；其余空闲）" },
+    [PARAM_N] = { .name = "n", .type = PARAM_INT, .fallback = 1LL << 22, .min = 1, .max = (1LL << 31) - 1,
+      .doc = "threads in the grid (each reading one makes 7 shared-memory reads)",
+      .doc_zh = "网格中的线程数（每个参与读取的线程做 7 次共享内存读取）" },
+    [PARAM_BLOCK] = { .name = "block", .type = PARAM_INT, .fallback = 1024, .min = 256, .max = 1024, .multiple_of = 32,
+      .doc = "threads per block; they share the filling of the block's tile, at most 8 16-byte stores each (so at least 256)",
+      .doc_zh = "每个线程块的线程数；它们分担本块共享数组的填充，每个线程最多 8 次 16 字节写入（因此至少 256）" },
+    [BANK_STRIDE] = { .name = "stride", .type = PARAM_INT, .fallback = 1, .max = 64,
+      .doc = "elements between the reads of neighbouring lanes (0: all lanes read one element, a broadcast)",
+      .doc_zh = "相邻线程读取位置之间相隔的元素个数（0：所有线程读同一个元素，即广播）" },
+    [BANK_ELEMENT_BYTES] = { .name = "bytes", .type = PARAM_INT, .fallback = 4, .min = 4, .max = 16, ONLY(4, 8, 16),
+      .doc = "bytes per element: 4 (one bank word), 8 (two) or 16 (four)",
+      .doc_zh = "每个元素的字节数：4（一个存储体字）、8（两个）或 16（四个）" },
+    [BANK_LANES] = { .name = "lanes", .type = PARAM_INT, .fallback = 32, .min = 1, .max = 32,
+      .doc = "lanes of each warp that read (lanes 0 to lanes-1; the others stay idle)",
+      .doc_zh = "每个 warp 中参与读取的线程数（第 0 到 lanes-1 个；其余空闲）" },
 };
 
 static const struct buffer_decl bank_buffers[] = {

@@ -16,13 +16,13 @@ enum { PATTERN_SAME, PATTERN_DISTINCT };
 
 static const struct param_decl broadcast_params[] = {
     COMMON_PARAMS(1LL << 25),
-    { "space", PARAM_CHOICE, SPACE_CONSTANT, 0, 0, NULL, broadcast_spaces, 0,
-      "where the 16,384-float table is read from: \"global\" (a cudaMalloc buffer) or \"constant\" "
+    [BROADCAST_SPACE] = { .name = "space", .type = PARAM_CHOICE, .fallback = SPACE_CONSTANT, .choices = broadcast_spaces,
+      .doc = "where the 16,384-float table is read from: \"global\" (a cudaMalloc buffer) or \"constant\" "
       "(a 64 KB __constant__ array)",
-      "16384 个 float 的表从哪里读取：\"global\"（cudaMalloc 分配的缓冲区）或 \"constant\"（64 KB 的 __constant__ 数组）" },
-    { "pattern", PARAM_CHOICE, PATTERN_SAME, 0, 0, NULL, broadcast_patterns, 0,
-      "\"same\": every lane reads table[0]; \"distinct\": thread i reads table[i % 16384], 32 addresses a warp",
-      "\"same\"：所有线程都读 table[0]；\"distinct\"：线程 i 读 table[i % 16384]，每个 warp 32 个不同地址" },
+      .doc_zh = "16384 个 float 的表从哪里读取：\"global\"（cudaMalloc 分配的缓冲区）或 \"constant\"（64 KB 的 __constant__ 数组）" },
+    [BROADCAST_PATTERN] = { .name = "pattern", .type = PARAM_CHOICE, .fallback = PATTERN_SAME, .choices = broadcast_patterns,
+      .doc = "\"same\": every lane reads table[0]; \"distinct\": thread i reads table[i % 16384], 32 addresses a warp",
+      .doc_zh = "\"same\"：所有线程都读 table[0]；\"distinct\"：线程 i 读 table[i % 16384]，每个 warp 32 个不同地址" },
 };
 
 static const struct buffer_decl broadcast_buffers[] = {

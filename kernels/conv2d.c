@@ -22,23 +22,24 @@ extern const char conv2d_kernel_cu[];
 int conv2d_launch(const struct gpu_launch *launch);
 
 static const char *const conv2d_variants[] = { "naive", "tiled", NULL };
-static const long long conv2d_tiles[] = { 8, 16, 32, 0 };
 enum { CONV2D_NAIVE, CONV2D_TILED };
 
 static const struct param_decl conv2d_params[] = {
-    { "width", PARAM_INT, 1024, 1, 16384, NULL, NULL, 0,
-      "image width in pixels (floats per row)", "图像宽度（像素数，每行的 float 个数）" },
-    { "height", PARAM_INT, 1024, 1, 16384, NULL, NULL, 0,
-      "image height in pixels (rows)", "图像高度（像素数，行数）" },
-    { "variant", PARAM_CHOICE, CONV2D_NAIVE, 0, 0, NULL, conv2d_variants, 0,
-      "\"naive\" reads every neighbour from global memory; \"tiled\" copies the block's tile and its halo into shared memory first",
-      "\"naive\" 每个邻居都从全局内存读取；\"tiled\" 先把线程块的分块及其边缘区复制到共享内存" },
-    { "tile", PARAM_INT, 16, 8, 32, conv2d_tiles, NULL, 0,
-      "block side: tile x tile threads, one output pixel each",
-      "线程块边长：tile x tile 个线程，每个线程计算一个输出像素" },
-    { "radius", PARAM_INT, 2, 1, CONV2D_MAX_RADIUS, NULL, NULL, 0,
-      "filter radius r: (2r+1) x (2r+1) taps, a halo of r pixels",
-      "滤波器半径 r：(2r+1) x (2r+1) 个系数，边缘区宽 r 个像素" },
+    [CONV2D_WIDTH] = { .name = "width", .type = PARAM_INT, .fallback = 1024, .min = 1, .max = 16384,
+      .doc = "image width in pixels (floats per row)",
+      .doc_zh = "图像宽度（像素数，每行的 float 个数）" },
+    [CONV2D_HEIGHT] = { .name = "height", .type = PARAM_INT, .fallback = 1024, .min = 1, .max = 16384,
+      .doc = "image height in pixels (rows)",
+      .doc_zh = "图像高度（像素数，行数）" },
+    [CONV2D_VARIANT] = { .name = "variant", .type = PARAM_CHOICE, .fallback = CONV2D_NAIVE, .choices = conv2d_variants,
+      .doc = "\"naive\" reads every neighbour from global memory; \"tiled\" copies the block's tile and its halo into shared memory first",
+      .doc_zh = "\"naive\" 每个邻居都从全局内存读取；\"tiled\" 先把线程块的分块及其边缘区复制到共享内存" },
+    [CONV2D_TILE] = { .name = "tile", .type = PARAM_INT, .fallback = 16, .min = 8, .max = 32, ONLY(8, 16, 32),
+      .doc = "block side: tile x tile threads, one output pixel each",
+      .doc_zh = "线程块边长：tile x tile 个线程，每个线程计算一个输出像素" },
+    [CONV2D_RADIUS] = { .name = "radius", .type = PARAM_INT, .fallback = 2, .min = 1, .max = CONV2D_MAX_RADIUS,
+      .doc = "filter radius r: (2r+1) x (2r+1) taps, a halo of r pixels",
+      .doc_zh = "滤波器半径 r：(2r+1) x (2r+1) 个系数，边缘区宽 r 个像素" },
 };
 
 static const struct buffer_decl conv2d_buffers[] = {

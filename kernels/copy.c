@@ -7,13 +7,11 @@
 extern const char copy_kernel_cu[];
 int copy_launch(const struct gpu_launch *launch);
 
-static const long long vec_widths[] = { 1, 2, 4, 0 };
-
 static const struct param_decl copy_params[] = {
     COMMON_PARAMS(1LL << 26),
-    { "vec", PARAM_INT, 1, 1, 4, vec_widths, NULL, 0,
-      "floats per thread: 1 (float), 2 (float2) or 4 (float4)",
-      "每个线程处理的 float 个数：1（float）、2（float2）或 4（float4）" },
+    [COPY_VEC] = { .name = "vec", .type = PARAM_INT, .fallback = 1, .min = 1, .max = 4, ONLY(1, 2, 4),
+      .doc = "floats per thread: 1 (float), 2 (float2) or 4 (float4)",
+      .doc_zh = "每个线程处理的 float 个数：1（float）、2（float2）或 4（float4）" },
 };
 
 static const struct buffer_decl copy_buffers[] = {

@@ -30,17 +30,27 @@ enum param_type {
 #define SHAPE_X(v) ((int)((v) & 0xffff))
 #define SHAPE_Y(v) ((int)((v) >> 16))
 
+/* A family's params are declared by slot, every field by name, so that a
+   parameter's place in the array is the slot its code reads:
+       [COPY_VEC] = { .name = "vec", .type = PARAM_INT, .fallback = 1, .min = 1, .max = 4,
+                      ONLY(1, 2, 4), .doc = "...", .doc_zh = "..." },
+   tests/unit_params checks that no slot is left empty. */
 struct param_decl {
     const char *name;
     enum param_type type;
     long long fallback;          /* default value (CHOICE: index into choices) */
     long long min, max;          /* INT: inclusive range */
-    const long long *only;       /* INT: allowed values ended by 0, or NULL */
+    const long long *only;       /* INT: the allowed values, only_count of them (ONLY()), or NULL: any in range */
+    int only_count;
     const char *const *choices;  /* CHOICE: names ended by NULL */
     long long multiple_of;       /* INT: value must be a multiple (0: any) */
     const char *doc;
     const char *doc_zh;          /* the same in Simplified Chinese */
 };
+
+/* .only and .only_count of the values listed. */
+#define ONLY(...) .only = (const long long[]){ __VA_ARGS__ },                                 \
+                  .only_count = (int)(sizeof((const long long[]){ __VA_ARGS__ }) / sizeof(long long))
 
 /* Parameter values of one launch, in the order of the family's params. */
 struct params {
@@ -157,11 +167,11 @@ struct family {
 
 /* The parameters every family starts with; index 0 and 1. */
 enum { PARAM_N = 0, PARAM_BLOCK = 1 };
-#define COMMON_PARAMS(default_n)                                                   \
-    { "n", PARAM_INT, (default_n), 1, (1LL << 31) - 1, NULL, NULL, 0,              \
-      "elements to process (threads in the grid)", "要处理的元素个数（网格中的线程数）" },          \
-    { "block", PARAM_INT, 256, 32, 1024, NULL, NULL, 32,                           \
-      "threads per block", "每个线程块的线程数" }
+#define COMMON_PARAMS(default_n)                                                              \
+    [PARAM_N] = { .name = "n", .type = PARAM_INT, .fallback = (default_n), .min = 1, .max = (1LL << 31) - 1, \
+                  .doc = "elements to process (threads in the grid)", .doc_zh = "要处理的元素个数（网格中的线程数）" }, \
+    [PARAM_BLOCK] = { .name = "block", .type = PARAM_INT, .fallback = 256, .min = 32, .max = 1024,          \
+                      .multiple_of = 32, .doc = "threads per block", .doc_zh = "每个线程块的线程数" }
 
 #ifdef __cplusplus
 }

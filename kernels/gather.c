@@ -18,19 +18,19 @@ static const char *const gather_patterns[] = { "random", "sorted", "window", NUL
 
 static const struct param_decl gather_params[] = {
     COMMON_PARAMS(3LL << 22),   /* 151 MB of buffers, about 0.25 s of model */
-    { "pattern", PARAM_CHOICE, GATHER_RANDOM, 0, 0, NULL, gather_patterns, 0,
-      "how idx[] is made: \"random\" (anywhere in in[]), \"sorted\" (ascending: each 32 outputs read "
+    [GATHER_PATTERN] = { .name = "pattern", .type = PARAM_CHOICE, .fallback = GATHER_RANDOM, .choices = gather_patterns,
+      .doc = "how idx[] is made: \"random\" (anywhere in in[]), \"sorted\" (ascending: each 32 outputs read "
       "32 random elements of their own 32-element slice, in order), \"window\" (random within aligned "
       "slices of `window` elements)",
-      "idx[] 的生成方式：\"random\"（in[] 中任意位置），\"sorted\"（升序：每 32 个输出在自己那 32 个元素的"
+      .doc_zh = "idx[] 的生成方式：\"random\"（in[] 中任意位置），\"sorted\"（升序：每 32 个输出在自己那 32 个元素的"
       "片段里随机取 32 个并排好序），\"window\"（在宽 window 个元素的对齐片段内随机）" },
-    { "window", PARAM_INT, 256, 1, (1LL << 31) - 1, NULL, NULL, 0,
-      "for pattern=\"window\": width in elements of the aligned slice that idx[i] stays in "
+    [GATHER_WINDOW] = { .name = "window", .type = PARAM_INT, .fallback = 256, .min = 1, .max = (1LL << 31) - 1,
+      .doc = "for pattern=\"window\": width in elements of the aligned slice that idx[i] stays in "
       "(n or more is the same as \"random\")",
-      "pattern=\"window\" 时 idx[i] 所在对齐片段的宽度（元素个数）；不小于 n 时与 \"random\" 相同" },
-    { "seed", PARAM_INT, 1, 0, (1LL << 31) - 1, NULL, NULL, 0,
-      "seed of the hash that makes idx[] (one seed, one index array, on both backends)",
-      "生成 idx[] 的哈希种子（同一种子在两个后端上给出同一个下标数组）" },
+      .doc_zh = "pattern=\"window\" 时 idx[i] 所在对齐片段的宽度（元素个数）；不小于 n 时与 \"random\" 相同" },
+    [GATHER_SEED] = { .name = "seed", .type = PARAM_INT, .fallback = 1, .max = (1LL << 31) - 1,
+      .doc = "seed of the hash that makes idx[] (one seed, one index array, on both backends)",
+      .doc_zh = "生成 idx[] 的哈希种子（同一种子在两个后端上给出同一个下标数组）" },
 };
 
 static const struct buffer_decl gather_buffers[] = {

@@ -31,16 +31,17 @@ static const char *const histogram_distributions[] = { "uniform", "skewed", NULL
 
 static const struct param_decl histogram_params[] = {
     COMMON_PARAMS(1LL << 25),
-    { "variant", PARAM_CHOICE, HISTOGRAM_GLOBAL, 0, 0, NULL, histogram_variants, 0,
-      "\"global\": atomics on the counts in global memory; \"shared\": each block counts in shared "
+    [HISTOGRAM_VARIANT] = { .name = "variant", .type = PARAM_CHOICE, .fallback = HISTOGRAM_GLOBAL, .choices = histogram_variants,
+      .doc = "\"global\": atomics on the counts in global memory; \"shared\": each block counts in shared "
       "memory, then adds its counts to the global ones",
-      "\"global\"：直接对全局内存中的计数做原子加；\"shared\"：每个线程块先在共享内存中计数，再加到全局计数上" },
-    { "bins", PARAM_INT, 256, 1, HISTOGRAM_MAX_BINS, NULL, NULL, 0,
-      "number of bins", "直方图的桶数" },
-    { "distribution", PARAM_CHOICE, HISTOGRAM_UNIFORM, 0, 0, NULL, histogram_distributions, 0,
-      "\"uniform\": every bin equally likely; \"skewed\": half the elements in bin 0, a quarter in bin 1, "
+      .doc_zh = "\"global\"：直接对全局内存中的计数做原子加；\"shared\"：每个线程块先在共享内存中计数，再加到全局计数上" },
+    [HISTOGRAM_BINS] = { .name = "bins", .type = PARAM_INT, .fallback = 256, .min = 1, .max = HISTOGRAM_MAX_BINS,
+      .doc = "number of bins",
+      .doc_zh = "直方图的桶数" },
+    [HISTOGRAM_DISTRIBUTION] = { .name = "distribution", .type = PARAM_CHOICE, .fallback = HISTOGRAM_UNIFORM, .choices = histogram_distributions,
+      .doc = "\"uniform\": every bin equally likely; \"skewed\": half the elements in bin 0, a quarter in bin 1, "
       "and so on (the last bin takes the rest)",
-      "\"uniform\"：各桶概率相同；\"skewed\"：一半元素落在 0 号桶，四分之一落在 1 号桶，依此类推（最后一个桶收下其余的）" },
+      .doc_zh = "\"uniform\"：各桶概率相同；\"skewed\"：一半元素落在 0 号桶，四分之一落在 1 号桶，依此类推（最后一个桶收下其余的）" },
 };
 
 static const struct buffer_decl histogram_buffers[] = {

@@ -11,24 +11,25 @@ extern const char matmul_kernel_cu[];
 int matmul_launch(const struct gpu_launch *launch);
 
 static const char *const matmul_variants[] = { "naive", "tiled", NULL };
-static const long long matmul_tiles[] = { 8, 16, 32, 0 };
 enum { MATMUL_NAIVE, MATMUL_TILED };
 enum { MATMUL_MAX_SIZE = 2048 };
 
 static const struct param_decl matmul_params[] = {
-    { "m", PARAM_INT, 256, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
-      "rows of A and C", "A 和 C 的行数" },
-    { "n", PARAM_INT, 256, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
-      "columns of B and C", "B 和 C 的列数" },
-    { "k", PARAM_INT, 256, 1, MATMUL_MAX_SIZE, NULL, NULL, 0,
-      "columns of A and rows of B: the products summed for each element of C",
-      "A 的列数、B 的行数：C 的每个元素累加的乘积个数" },
-    { "variant", PARAM_CHOICE, MATMUL_NAIVE, 0, 0, NULL, matmul_variants, 0,
-      "\"naive\" reads A and B from global memory for every product; \"tiled\" stages tile x tile blocks of them in shared memory",
-      "\"naive\" 每次乘法都从全局内存读取 A 和 B；\"tiled\" 先把 tile x tile 的子块放进共享内存" },
-    { "tile", PARAM_INT, 16, 8, 32, matmul_tiles, NULL, 0,
-      "block side: tile x tile threads, one element of C each (and the shared tiles' side)",
-      "线程块边长：tile x tile 个线程，每个线程计算 C 的一个元素（也是共享内存子块的边长）" },
+    [MATMUL_M] = { .name = "m", .type = PARAM_INT, .fallback = 256, .min = 1, .max = MATMUL_MAX_SIZE,
+      .doc = "rows of A and C",
+      .doc_zh = "A 和 C 的行数" },
+    [MATMUL_N] = { .name = "n", .type = PARAM_INT, .fallback = 256, .min = 1, .max = MATMUL_MAX_SIZE,
+      .doc = "columns of B and C",
+      .doc_zh = "B 和 C 的列数" },
+    [MATMUL_K] = { .name = "k", .type = PARAM_INT, .fallback = 256, .min = 1, .max = MATMUL_MAX_SIZE,
+      .doc = "columns of A and rows of B: the products summed for each element of C",
+      .doc_zh = "A 的列数、B 的行数：C 的每个元素累加的乘积个数" },
+    [MATMUL_VARIANT] = { .name = "variant", .type = PARAM_CHOICE, .fallback = MATMUL_NAIVE, .choices = matmul_variants,
+      .doc = "\"naive\" reads A and B from global memory for every product; \"tiled\" stages tile x tile blocks of them in shared memory",
+      .doc_zh = "\"naive\" 每次乘法都从全局内存读取 A 和 B；\"tiled\" 先把 tile x tile 的子块放进共享内存" },
+    [MATMUL_TILE] = { .name = "tile", .type = PARAM_INT, .fallback = 16, .min = 8, .max = 32, ONLY(8, 16, 32),
+      .doc = "block side: tile x tile threads, one element of C each (and the shared tiles' side)",
+      .doc_zh = "线程块边长：tile x tile 个线程，每个线程计算 C 的一个元素（也是共享内存子块的边长）" },
 };
 
 static const struct buffer_decl matmul_buffers[] = {

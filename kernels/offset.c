@@ -13,10 +13,10 @@ int offset_launch(const struct gpu_launch *launch);
 
 static const struct param_decl offset_params[] = {
     COMMON_PARAMS(1LL << 26),
-    { "offset", PARAM_INT, 0, 0, 1024, NULL, NULL, 0,
-      "elements the loads are shifted by (threads with i+offset >= n do nothing)",
-      "读取偏移的元素个数（i+offset >= n 的线程不做事）" },
-    LOAD_HINT_PARAM,
+    [OFFSET_OFFSET] = { .name = "offset", .type = PARAM_INT, .fallback = 0, .max = 1024,
+      .doc = "elements the loads are shifted by (threads with i+offset >= n do nothing)",
+      .doc_zh = "读取偏移的元素个数（i+offset >= n 的线程不做事）" },
+    LOAD_HINT_PARAM(OFFSET_LOAD),
 };
 
 static const struct buffer_decl offset_buffers[] = {

@@ -33,14 +33,6 @@ static const char *choice_item(const struct param_decl *d, int i, char *buffer)
     return buffer;
 }
 
-static int count_only(const struct param_decl *d)
-{
-    int count = 0;
-    while (d->only[count])
-        count++;
-    return count;
-}
-
 static int count_choices(const struct param_decl *d)
 {
     int count = 0;
@@ -57,7 +49,7 @@ void param_describe(const struct param_decl *d, char *out, size_t size)
     else if (d->type == PARAM_CHOICE)
         join_alternatives(out, size, count_choices(d), choice_item, d);
     else if (d->only)
-        join_alternatives(out, size, count_only(d), int_item, d);
+        join_alternatives(out, size, d->only_count, int_item, d);
     else if (d->multiple_of > 1)
         snprintf(out, size, SAY("a multiple of %lld from %lld to %lld", "%lld 的倍数，从 %lld 到 %lld"), d->multiple_of,
                  d->min, d->max);
@@ -83,7 +75,7 @@ int param_check_int(const struct param_decl *d, long long value, char *why, size
              (d->multiple_of <= 1 || value % d->multiple_of == 0);
     if (ok && d->only) {
         ok = 0;
-        for (int i = 0; d->only[i]; i++)
+        for (int i = 0; i < d->only_count; i++)
             ok |= d->only[i] == value;
     }
     if (ok)

@@ -15,9 +15,9 @@ static const char *const layout_choices[] = { "aos", "soa", NULL };
 
 static const struct param_decl particles_params[] = {
     COMMON_PARAMS(10000000),   /* the chapter's N: 320 MB of particles */
-    { "layout", PARAM_CHOICE, LAYOUT_AOS, 0, 0, NULL, layout_choices, 0,
-      "\"aos\": an array of 32-byte particle structs; \"soa\": one array per field",
-      "\"aos\"：32 字节粒子结构体的数组；\"soa\"：每个字段一个数组" },
+    [PARTICLES_LAYOUT] = { .name = "layout", .type = PARAM_CHOICE, .fallback = LAYOUT_AOS, .choices = layout_choices,
+      .doc = "\"aos\": an array of 32-byte particle structs; \"soa\": one array per field",
+      .doc_zh = "\"aos\"：32 字节粒子结构体的数组；\"soa\"：每个字段一个数组" },
 };
 
 static const struct buffer_decl particles_buffers[] = {

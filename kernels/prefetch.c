@@ -16,15 +16,16 @@ enum { VARIANT_NONE, VARIANT_REGISTER, VARIANT_CP_ASYNC };
 enum { CHUNKS = 4, WORK_STEPS = 8 };
 
 static const struct param_decl prefetch_params[] = {
-    { "n", PARAM_INT, 1LL << 24, 1, (1LL << 31) - 1, NULL, NULL, 0,
-      "elements to process; each thread takes 4 of them, one in each chunk of its block",
-      "要处理的元素个数；每个线程处理其中 4 个，在本块的每个分块中各一个" },
-    { "block", PARAM_INT, 256, 32, 1024, NULL, NULL, 32,
-      "threads per block, and elements per chunk", "每个线程块的线程数，也是每个分块的元素个数" },
-    { "variant", PARAM_CHOICE, VARIANT_NONE, 0, 0, NULL, prefetch_variants, 0,
-      "\"none\": load, compute, store chunk by chunk; \"register\": load the next chunk into a register first; "
+    [PARAM_N] = { .name = "n", .type = PARAM_INT, .fallback = 1LL << 24, .min = 1, .max = (1LL << 31) - 1,
+      .doc = "elements to process; each thread takes 4 of them, one in each chunk of its block",
+      .doc_zh = "要处理的元素个数；每个线程处理其中 4 个，在本块的每个分块中各一个" },
+    [PARAM_BLOCK] = { .name = "block", .type = PARAM_INT, .fallback = 256, .min = 32, .max = 1024, .multiple_of = 32,
+      .doc = "threads per block, and elements per chunk",
+      .doc_zh = "每个线程块的线程数，也是每个分块的元素个数" },
+    [PREFETCH_VARIANT] = { .name = "variant", .type = PARAM_CHOICE, .fallback = VARIANT_NONE, .choices = prefetch_variants,
+      .doc = "\"none\": load, compute, store chunk by chunk; \"register\": load the next chunk into a register first; "
       "\"cp_async\": copy the next chunk into shared memory asynchronously (sm_80+)",
-      "\"none\"：逐块读取、计算、写回；\"register\"：先把下一块读入寄存器；"
+      .doc_zh = "\"none\"：逐块读取、计算、写回；\"register\"：先把下一块读入寄存器；"
       "\"cp_async\"：把下一块异步复制到共享内存（需要 sm_80+）" },
 };
 

@@ -18,12 +18,12 @@ enum { MAX_REUSE = 13 };
 
 static const struct param_decl reuse_params[] = {
     COMMON_PARAMS(1LL << 21),
-    { "reuse", PARAM_INT, 10, 1, MAX_REUSE, NULL, NULL, 0,
-      "times each loaded element is used: thread t sums the block's elements t, t+1, ..., t+reuse-1 (wrapping)",
-      "每个读入的元素被使用的次数：线程 t 对本线程块的第 t, t+1, ..., t+reuse-1 个元素求和（循环回绕）" },
-    { "variant", PARAM_CHOICE, VARIANT_SHARED, 0, 0, NULL, reuse_variants, 0,
-      "\"shared\": load the block's elements once into shared memory; \"global\": read them from global memory each time",
-      "\"shared\"：把本块的元素读入共享内存一次；\"global\"：每次都从全局内存读取" },
+    [REUSE_REUSE] = { .name = "reuse", .type = PARAM_INT, .fallback = 10, .min = 1, .max = MAX_REUSE,
+      .doc = "times each loaded element is used: thread t sums the block's elements t, t+1, ..., t+reuse-1 (wrapping)",
+      .doc_zh = "每个读入的元素被使用的次数：线程 t 对本线程块的第 t, t+1, ..., t+reuse-1 个元素求和（循环回绕）" },
+    [REUSE_VARIANT] = { .name = "variant", .type = PARAM_CHOICE, .fallback = VARIANT_SHARED, .choices = reuse_variants,
+      .doc = "\"shared\": load the block's elements once into shared memory; \"global\": read them from global memory each time",
+      .doc_zh = "\"shared\"：把本块的元素读入共享内存一次；\"global\"：每次都从全局内存读取" },
 };
 
 static const struct buffer_decl reuse_buffers[] = {

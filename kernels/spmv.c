@@ -22,17 +22,22 @@ _Static_assert(3 + 3 * SPMV_MAX_NNZ_PER_ROW <= MAX_WARP_ACCESSES, "a CSR row mus
 static const char *const spmv_variants[] = { "scalar", "vector", NULL };
 
 static const struct param_decl spmv_params[] = {
-    { "n", PARAM_INT, 7LL << 17, 1, 1LL << 24, NULL, NULL, 0,   /* 128 MB of buffers at 16 per row */
-      "rows of the matrix, and columns (it is square)", "矩阵的行数，也是列数（方阵）" },
-    { "block", PARAM_INT, 256, 32, 1024, NULL, NULL, 32, "threads per block", "每个线程块的线程数" },
-    { "variant", PARAM_CHOICE, SPMV_SCALAR, 0, 0, NULL, spmv_variants, 0,
-      "\"scalar\": one thread per row; \"vector\": one warp per row",
-      "\"scalar\"：每行一个线程；\"vector\"：每行一个 warp" },
-    { "nnz_per_row", PARAM_INT, 16, 1, SPMV_MAX_NNZ_PER_ROW, NULL, NULL, 0,
-      "non-zeros in every row", "每行的非零元个数" },
-    { "seed", PARAM_INT, 1, 0, (1LL << 31) - 1, NULL, NULL, 0,
-      "seed of the hash that places the non-zeros (one seed, one matrix, on both backends)",
-      "决定非零元位置的哈希种子（同一种子在两个后端上给出同一个矩阵）" },
+    [PARAM_N] = { .name = "n", .type = PARAM_INT, .fallback = 7LL << 17, .min = 1, .max = 1LL << 24,
+      .doc = /* 128 MB of buffers at 16 per row */
+      "rows of the matrix, and columns (it is square)",
+      .doc_zh = "矩阵的行数，也是列数（方阵）" },
+    [PARAM_BLOCK] = { .name = "block", .type = PARAM_INT, .fallback = 256, .min = 32, .max = 1024, .multiple_of = 32,
+      .doc = "threads per block",
+      .doc_zh = "每个线程块的线程数" },
+    [SPMV_VARIANT] = { .name = "variant", .type = PARAM_CHOICE, .fallback = SPMV_SCALAR, .choices = spmv_variants,
+      .doc = "\"scalar\": one thread per row; \"vector\": one warp per row",
+      .doc_zh = "\"scalar\"：每行一个线程；\"vector\"：每行一个 warp" },
+    [SPMV_NNZ_PER_ROW] = { .name = "nnz_per_row", .type = PARAM_INT, .fallback = 16, .min = 1, .max = SPMV_MAX_NNZ_PER_ROW,
+      .doc = "non-zeros in every row",
+      .doc_zh = "每行的非零元个数" },
+    [SPMV_SEED] = { .name = "seed", .type = PARAM_INT, .fallback = 1, .max = (1LL << 31) - 1,
+      .doc = "seed of the hash that places the non-zeros (one seed, one matrix, on both backends)",
+      .doc_zh = "决定非零元位置的哈希种子（同一种子在两个后端上给出同一个矩阵）" },
 };
 
 static const struct buffer_decl spmv_buffers[] = {

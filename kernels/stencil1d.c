@@ -16,10 +16,10 @@ enum { STENCIL1D_MAX_RADIUS = 7 };
 
 static const struct param_decl stencil1d_params[] = {
     COMMON_PARAMS(1LL << 25),
-    { "radius", PARAM_INT, 2, 0, STENCIL1D_MAX_RADIUS, NULL, NULL, 0,
-      "neighbours on each side: every output reads 2*radius+1 inputs, every input is read 2*radius+1 times",
-      "每侧的邻居个数：每个输出读取 2*radius+1 个输入，每个输入被读取 2*radius+1 次" },
-    LOAD_HINT_PARAM,
+    [STENCIL1D_RADIUS] = { .name = "radius", .type = PARAM_INT, .fallback = 2, .max = STENCIL1D_MAX_RADIUS,
+      .doc = "neighbours on each side: every output reads 2*radius+1 inputs, every input is read 2*radius+1 times",
+      .doc_zh = "每侧的邻居个数：每个输出读取 2*radius+1 个输入，每个输入被读取 2*radius+1 次" },
+    LOAD_HINT_PARAM(STENCIL1D_LOAD),
 };
 
 static const struct buffer_decl stencil1d_buffers[] = {

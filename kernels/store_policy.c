@@ -21,17 +21,17 @@ static const char *const fill_choices[] = { "full", "partial", NULL };
 
 static const struct param_decl store_policy_params[] = {
     COMMON_PARAMS(1LL << 24),
-    { "store", PARAM_CHOICE, STORE_DEFAULT, 0, 0, NULL, store_choices, 0,
-      "cache hint of the stores: \"default\" plain st.global (L1 does not keep stores; L2 keeps them "
+    [STORE_POLICY_STORE] = { .name = "store", .type = PARAM_CHOICE, .fallback = STORE_DEFAULT, .choices = store_choices,
+      .doc = "cache hint of the stores: \"default\" plain st.global (L1 does not keep stores; L2 keeps them "
       "dirty until evicted), \"cs\" __stcs (streaming: the sectors are marked evict-first in L2), "
       "\"cg\" __stcg (L2 only); the model's sectors and DRAM estimate are the same for all",
-      "写入的缓存提示：\"default\" 普通 st.global（L1 不保留写入；L2 保留脏数据直到淘汰），"
+      .doc_zh = "写入的缓存提示：\"default\" 普通 st.global（L1 不保留写入；L2 保留脏数据直到淘汰），"
       "\"cs\" __stcs（流式：这些扇区在 L2 中标记为优先淘汰），\"cg\" __stcg（只用 L2）；"
       "模型的扇区数和 DRAM 估计对各提示相同" },
-    { "fill", PARAM_CHOICE, FILL_FULL, 0, 0, NULL, fill_choices, 0,
-      "\"full\": the float4s are contiguous and fill whole 32-byte sectors; \"partial\": they are 32 "
+    [STORE_POLICY_FILL] = { .name = "fill", .type = PARAM_CHOICE, .fallback = FILL_FULL, .choices = fill_choices,
+      .doc = "\"full\": the float4s are contiguous and fill whole 32-byte sectors; \"partial\": they are 32 "
       "bytes apart and fill half of each sector, so L2 reads the other half from DRAM (write-allocate)",
-      "\"full\"：float4 连续存放，写满整个 32 字节扇区；\"partial\"：float4 相隔 32 字节，只写每个扇区的"
+      .doc_zh = "\"full\"：float4 连续存放，写满整个 32 字节扇区；\"partial\"：float4 相隔 32 字节，只写每个扇区的"
       "一半，L2 要先从 DRAM 读入另一半（写分配）" },
 };
 

@@ -12,10 +12,10 @@ int strided_launch(const struct gpu_launch *launch);
 
 static const struct param_decl strided_params[] = {
     COMMON_PARAMS(1LL << 24),
-    { "stride", PARAM_INT, 1, 1, 1024, NULL, NULL, 0,
-      "distance in elements between the loads of neighbouring threads",
-      "相邻线程读取位置之间相隔的元素个数" },
-    LOAD_HINT_PARAM,
+    [STRIDED_STRIDE] = { .name = "stride", .type = PARAM_INT, .fallback = 1, .min = 1, .max = 1024,
+      .doc = "distance in elements between the loads of neighbouring threads",
+      .doc_zh = "相邻线程读取位置之间相隔的元素个数" },
+    LOAD_HINT_PARAM(STRIDED_LOAD),
 };
 
 static const struct buffer_decl strided_buffers[] = {

@@ -11,20 +11,20 @@ int transpose_launch(const struct gpu_launch *launch);
 struct grid2d transpose_grid(const struct params *p);
 
 static const char *const transpose_variants[] = { "naive", "shared", "padded", NULL };
-static const long long transpose_tiles[] = { 8, 16, 32, 0 };
-
 static const struct param_decl transpose_params[] = {
-    { "rows", PARAM_INT, 4096, 1, 32768, NULL, NULL, 0,
-      "rows of the input matrix (columns of the output)", "输入矩阵的行数（即输出矩阵的列数）" },
-    { "cols", PARAM_INT, 4096, 1, 32768, NULL, NULL, 0,
-      "columns of the input matrix (rows of the output)", "输入矩阵的列数（即输出矩阵的行数）" },
-    { "variant", PARAM_CHOICE, TRANSPOSE_NAIVE, 0, 0, NULL, transpose_variants, 0,
-      "\"naive\": read rows, write columns; \"shared\": through a tile in shared memory; "
+    [TRANSPOSE_ROWS] = { .name = "rows", .type = PARAM_INT, .fallback = 4096, .min = 1, .max = 32768,
+      .doc = "rows of the input matrix (columns of the output)",
+      .doc_zh = "输入矩阵的行数（即输出矩阵的列数）" },
+    [TRANSPOSE_COLS] = { .name = "cols", .type = PARAM_INT, .fallback = 4096, .min = 1, .max = 32768,
+      .doc = "columns of the input matrix (rows of the output)",
+      .doc_zh = "输入矩阵的列数（即输出矩阵的行数）" },
+    [TRANSPOSE_VARIANT] = { .name = "variant", .type = PARAM_CHOICE, .fallback = TRANSPOSE_NAIVE, .choices = transpose_variants,
+      .doc = "\"naive\": read rows, write columns; \"shared\": through a tile in shared memory; "
       "\"padded\": the same tile, each row one float longer",
-      "\"naive\"：按行读、按列写；\"shared\"：经共享内存中的分块转置；\"padded\"：同样的分块，每行多填充一个 float" },
-    { "tile", PARAM_INT, 32, 8, 32, transpose_tiles, NULL, 0,
-      "tile side: each block is tile x tile threads, one element each",
-      "分块边长：每个线程块有 tile x tile 个线程，每个线程一个元素" },
+      .doc_zh = "\"naive\"：按行读、按列写；\"shared\"：经共享内存中的分块转置；\"padded\"：同样的分块，每行多填充一个 float" },
+    [TRANSPOSE_TILE] = { .name = "tile", .type = PARAM_INT, .fallback = 32, .min = 8, .max = 32, ONLY(8, 16, 32),
+      .doc = "tile side: each block is tile x tile threads, one element each",
+      .doc_zh = "分块边长：每个线程块有 tile x tile 个线程，每个线程一个元素" },
 };
 
 static const struct buffer_decl transpose_buffers[] = {

@@ -13,16 +13,18 @@ struct grid2d traverse_grid(const struct params *p);
 static const char *const traverse_orders[] = { "row", "col", "tiled", NULL };
 
 static const struct param_decl traverse_params[] = {
-    { "rows", PARAM_INT, 4096, 1, 32768, NULL, NULL, 0,
-      "rows of the matrix", "矩阵的行数" },
-    { "cols", PARAM_INT, 4096, 1, 32768, NULL, NULL, 0,
-      "columns of the matrix (floats per row)", "矩阵的列数（每行的 float 个数）" },
-    { "block", PARAM_SHAPE, SHAPE(32, 8), 0, 1024, NULL, NULL, 0,
-      "block shape {x, y}: threadIdx.x is the direction the lanes walk",
-      "线程块形状 {x, y}：threadIdx.x 是各线程依次排开的方向" },
-    { "order", PARAM_CHOICE, TRAVERSE_BY_ROW, 0, 0, NULL, traverse_orders, 0,
-      "\"row\": lanes walk along a row; \"col\": down a column; \"tiled\": along a row, through shared memory",
-      "\"row\"：各线程沿一行排开；\"col\"：沿一列排开；\"tiled\"：沿一行，经共享内存中转" },
+    [TRAVERSE_ROWS] = { .name = "rows", .type = PARAM_INT, .fallback = 4096, .min = 1, .max = 32768,
+      .doc = "rows of the matrix",
+      .doc_zh = "矩阵的行数" },
+    [TRAVERSE_COLS] = { .name = "cols", .type = PARAM_INT, .fallback = 4096, .min = 1, .max = 32768,
+      .doc = "columns of the matrix (floats per row)",
+      .doc_zh = "矩阵的列数（每行的 float 个数）" },
+    [TRAVERSE_BLOCK] = { .name = "block", .type = PARAM_SHAPE, .fallback = SHAPE(32, 8), .max = 1024,
+      .doc = "block shape {x, y}: threadIdx.x is the direction the lanes walk",
+      .doc_zh = "线程块形状 {x, y}：threadIdx.x 是各线程依次排开的方向" },
+    [TRAVERSE_ORDER] = { .name = "order", .type = PARAM_CHOICE, .fallback = TRAVERSE_BY_ROW, .choices = traverse_orders,
+      .doc = "\"row\": lanes walk along a row; \"col\": down a column; \"tiled\": along a row, through shared memory",
+      .doc_zh = "\"row\"：各线程沿一行排开；\"col\"：沿一列排开；\"tiled\"：沿一行，经共享内存中转" },
 };
 
 static const struct buffer_decl traverse_buffers[] = {

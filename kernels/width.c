@@ -14,9 +14,9 @@ static const int width_type_bytes[] = { 1, 2, 4, 8, 8, 16 };
 
 static const struct param_decl width_params[] = {
     COMMON_PARAMS(1LL << 26),
-    { "type", PARAM_CHOICE, 2, 0, 0, NULL, width_types, 0,
-      "element type: \"char\" (1 byte), \"short\" (2), \"float\" (4), \"double\" (8), \"float2\" (8) or \"float4\" (16)",
-      "元素类型：\"char\"（1 字节）、\"short\"（2）、\"float\"（4）、\"double\"（8）、\"float2\"（8）或 \"float4\"（16）" },
+    [WIDTH_TYPE] = { .name = "type", .type = PARAM_CHOICE, .fallback = 2, .choices = width_types,
+      .doc = "element type: \"char\" (1 byte), \"short\" (2), \"float\" (4), \"double\" (8), \"float2\" (8) or \"float4\" (16)",
+      .doc_zh = "元素类型：\"char\"（1 字节）、\"short\"（2）、\"float\"（4）、\"double\"（8）、\"float2\"（8）或 \"float4\"（16）" },
 };
 
 static const struct buffer_decl width_buffers[] = {

@@ -13,14 +13,15 @@ int working_set_launch(const struct gpu_launch *launch);
 enum { LOADS = 8, ELEMENT_BYTES = 16 };
 
 static const struct param_decl working_set_params[] = {
-    { "n", PARAM_INT, 1LL << 23, 1, (1LL << 31) - 1, NULL, NULL, 0,
-      "threads in the grid; each loads 8 16-byte elements, so a launch loads 128*n bytes",
-      "网格中的线程数；每个线程读取 8 个 16 字节元素，一次启动共读取 128*n 字节" },
-    { "block", PARAM_INT, 256, 32, 1024, NULL, NULL, 32,
-      "threads per block", "每个线程块的线程数" },
-    { "bytes", PARAM_INT, 1LL << 24, 512, 1LL << 30, NULL, NULL, 512,
-      "size of the buffer the loads pass over again and again: the working set",
-      "反复读取的缓冲区大小，即工作集" },
+    [PARAM_N] = { .name = "n", .type = PARAM_INT, .fallback = 1LL << 23, .min = 1, .max = (1LL << 31) - 1,
+      .doc = "threads in the grid; each loads 8 16-byte elements, so a launch loads 128*n bytes",
+      .doc_zh = "网格中的线程数；每个线程读取 8 个 16 字节元素，一次启动共读取 128*n 字节" },
+    [PARAM_BLOCK] = { .name = "block", .type = PARAM_INT, .fallback = 256, .min = 32, .max = 1024, .multiple_of = 32,
+      .doc = "threads per block",
+      .doc_zh = "每个线程块的线程数" },
+    [WORKING_SET_BYTES] = { .name = "bytes", .type = PARAM_INT, .fallback = 1LL << 24, .min = 512, .max = 1LL << 30, .multiple_of = 512,
+      .doc = "size of the buffer the loads pass over again and again: the working set",
+      .doc_zh = "反复读取的缓冲区大小，即工作集" },
 };
 
 static const struct buffer_decl working_set_buffers[] = {
