@@ -1,60 +1,119 @@
 /*
-** registry.c — the one table of kernel families.
-** Adding a family: write kernels/NAME.c (its declaration) and
-** kernels/NAME_kernel.cu (its CUDA code), then list it here.
+** registry.c — the kernel families and lookups over them. The table of
+** built-in families is generated from Makefile.am's FAMILIES (kernels/
+** family_table.c, by build-aux/families); families written while the shell
+** runs join it through registry_add, and are then treated as built-ins.
 */
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+#include "params.h"
 #include "registry.h"
+#include "session.h"
 
-extern const struct family family_copy, family_offset, family_strided;
-extern const struct family family_width, family_broadcast;
-extern const struct family family_stencil1d, family_store_policy;
-extern const struct family family_aos_soa, family_particles;
-extern const struct family family_traverse, family_transpose;
-extern const struct family family_reuse, family_bank, family_working_set, family_prefetch;
-extern const struct family family_gather, family_spmv, family_histogram;
-extern const struct family family_conv2d, family_matmul;
-extern const struct family family_wrong, family_fault;
+/* Whether a declared parameter is whole: a name (a slot left out of the
+   declarations has none), both docs, and a default its own checks accept. */
+static int param_is_whole(const struct param_decl *d)
+{
+    char why[256];
+    int choices = 0;
+    if (!d->name || !d->doc || !d->doc_zh)
+        return 0;
+    switch (d->type) {
+    case PARAM_INT:
+        return param_check_int(d, d->fallback, why, sizeof why) == 0;
+    case PARAM_CHOICE:
+        while (d->choices && d->choices[choices])
+            choices++;
+        return d->fallback >= 0 && d->fallback < choices;
+    case PARAM_SHAPE:
+        return param_check_shape(d, SHAPE_X(d->fallback), SHAPE_Y(d->fallback), why, sizeof why) == 0;
+    }
+    return 0;
+}
 
-const struct family *const families[] = {
-    &family_copy,
-    &family_offset,
-    &family_strided,
-    &family_width,
-    &family_broadcast,
-    &family_stencil1d,
-    &family_store_policy,
-    &family_aos_soa,
-    &family_particles,
-    &family_traverse,
-    &family_transpose,
-    &family_reuse,
-    &family_bank,
-    &family_working_set,
-    &family_prefetch,
-    &family_gather,
-    &family_spmv,
-    &family_histogram,
-    &family_conv2d,
-    &family_matmul,
-    /* test-only families last: hidden unless registry_enable_test_families() */
-    &family_wrong,
-    &family_fault,
-};
-enum { TEST_FAMILIES = 2 };
-int family_count = COUNT_OF(families) - TEST_FAMILIES;
+static int is_identifier(const char *name)
+{
+    if (!name || !(islower((unsigned char)name[0]) || name[0] == '_') || strlen(name) > 40)
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!(islower((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_'))
+            return 0;
+    return 1;
+}
+
+int family_problem(const struct family *f, char *why, size_t why_size)
+{
+    const char *missing = !f->summary || !f->teaches ? "summary and teaches"
+                        : !f->shape ? "shape" : !f->warp_accesses ? "warp_accesses"
+                        : !f->buffer_elements ? "buffer_elements" : !f->useful_bytes ? "useful_bytes"
+                        : !f->element_bytes ? "element_bytes" : NULL;
+    if (!is_identifier(f->name)) {
+        snprintf(why, why_size, SAY("a kernel's name must be lowercase letters, digits and _ (at most 40), got '%s'",
+                                    "内核名只能由小写字母、数字和 _ 组成（至多 40 个），实际为 '%s'"), f->name ? f->name : "");
+        return -1;
+    }
+    if (missing) {
+        snprintf(why, why_size, SAY("kernel '%s' declares no %s", "内核 '%s' 没有声明 %s"), f->name, missing);
+        return -1;
+    }
+    if (f->param_count < 1 || f->param_count > MAX_PARAMS || f->buffer_count < 1 || f->buffer_count > MAX_BUFFERS) {
+        snprintf(why, why_size, SAY("kernel '%s' must have 1 to %d params and 1 to %d buffers",
+                                    "内核 '%s' 必须有 1 到 %d 个参数、1 到 %d 个缓冲区"), f->name, MAX_PARAMS, MAX_BUFFERS);
+        return -1;
+    }
+    for (int k = 0; k < f->param_count; k++) {
+        for (int j = 0; j < k && param_is_whole(&f->params[k]); j++)
+            if (strcmp(f->params[j].name, f->params[k].name) == 0) {
+                snprintf(why, why_size, SAY("kernel '%s' declares param '%s' twice", "内核 '%s' 声明了两次参数 '%s'"),
+                         f->name, f->params[k].name);
+                return -1;
+            }
+        if (!param_is_whole(&f->params[k])) {
+            snprintf(why, why_size, SAY("kernel '%s': param %d needs a name, a doc in both languages and a valid default",
+                                        "内核 '%s'：第 %d 个参数需要名字、两种语言的说明和有效的默认值"), f->name, k + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int find_index(const char *name)
+{
+    for (int i = 0; i < family_count; i++)
+        if (strcmp(families[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+int registry_add(const struct family *f, char *why, size_t why_size)
+{
+    if (family_problem(f, why, why_size))
+        return -1;
+    if (find_index(f->name) >= 0) {
+        snprintf(why, why_size, SAY("a kernel named '%s' exists already", "已经有名为 '%s' 的内核"), f->name);
+        return -1;
+    }
+    if (family_count == MAX_FAMILIES) {
+        snprintf(why, why_size, SAY("at most %d kernels", "内核至多 %d 个"), MAX_FAMILIES);
+        return -1;
+    }
+    families[family_count++] = f;
+    return 0;
+}
 
 void registry_enable_test_families(void)
 {
-    family_count = COUNT_OF(families);
+    char why[256];
+    for (int i = 0; test_families[i]; i++)
+        if (find_index(test_families[i]->name) < 0)
+            registry_add(test_families[i], why, sizeof why);
 }
 
 const struct family *family_find(const char *name)
 {
-    for (int i = 0; i < family_count; i++)
-        if (strcmp(families[i]->name, name) == 0)
-            return families[i];
-    return NULL;
+    int i = find_index(name);
+    return i >= 0 ? families[i] : NULL;
 }
 
 /* Levenshtein distance over two rows; names are short. */

@@ -6,11 +6,24 @@
 
 #include "family.h"
 
-extern const struct family *const families[];
-extern int family_count;   /* the families visible in this session */
+enum { MAX_FAMILIES = 256 };
 
-/* Makes the test suite's own families (wrong, fault) visible too. */
+/* The families of this session: the built-ins (kernels/family_table.c,
+   generated from Makefile.am's FAMILIES), then those added since. */
+extern const struct family *families[MAX_FAMILIES];
+extern int family_count;
+/* The test suite's own families (wrong, fault), NULL-ended: not in families until enabled. */
+extern const struct family *const test_families[];
+
+/* Makes the test suite's own families visible too. */
 void registry_enable_test_families(void);
+
+/* Adds a family while the shell runs (a kernel written at the prompt), to be
+   treated as a built-in from then on: 0, or -1 with why (a name taken, a
+   declaration missing a part). The family must outlive the session. */
+int registry_add(const struct family *f, char *why, size_t why_size);
+/* What is wrong with a family's declaration, or 0 when nothing is. */
+int family_problem(const struct family *f, char *why, size_t why_size);
 
 const struct family *family_find(const char *name);
 /* The family whose name is closest to `name` (edit distance), or NULL when none is close. */

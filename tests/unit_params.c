@@ -111,42 +111,17 @@ static void test_split_references(void)
     }
 }
 
-/* Whether a declared parameter is whole: a name (an empty slot has none),
-   both docs, and a default its own checks accept. */
-static int param_is_whole(const struct param_decl *d)
-{
-    char why[256];
-    int choices = 0;
-    if (!d->name || !d->doc || !d->doc_zh)
-        return 0;
-    switch (d->type) {
-    case PARAM_INT:
-        return param_check_int(d, d->fallback, why, sizeof why) == 0;
-    case PARAM_CHOICE:
-        while (d->choices && d->choices[choices])
-            choices++;
-        return d->fallback >= 0 && d->fallback < choices;
-    case PARAM_SHAPE:
-        return param_check_shape(d, SHAPE_X(d->fallback), SHAPE_Y(d->fallback), why, sizeof why) == 0;
-    }
-    return 0;
-}
-
 /* Params are declared by slot ([COPY_VEC] = {...}): a slot left out of the
-   declarations is an entry without a name, which this finds. */
+   declarations is an entry without a name, which family_problem finds. */
 static void test_declarations(void)
 {
+    char why[256], name[600];
+    registry_enable_test_families();
     for (int i = 0; i < family_count; i++) {
-        const struct family *f = families[i];
-        int whole = f->param_count <= MAX_PARAMS, unique = 1;
-        char name[128];
-        for (int k = 0; k < f->param_count && whole; k++) {
-            whole = param_is_whole(&f->params[k]);
-            for (int j = 0; j < k && whole; j++)
-                unique = unique && strcmp(f->params[j].name, f->params[k].name) != 0;
-        }
-        snprintf(name, sizeof name, "%s: every slot declared, named once, documented twice, its default valid", f->name);
-        ok(whole && unique, name);
+        int problem = family_problem(families[i], why, sizeof why);
+        snprintf(name, sizeof name, "%s: every slot declared, named once, documented twice, its default valid%s%s",
+                 families[i]->name, problem ? ": " : "", problem ? why : "");
+        ok(!problem, name);
     }
 }
 
