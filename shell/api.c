@@ -759,6 +759,17 @@ static void push_param(lua_State *L, const struct param_decl *d)
         SET_INTEGER("default", d->fallback);
     param_describe(d, allowed, sizeof allowed);
     SET_STRING("allowed", allowed);
+    if (d->type == PARAM_CHOICE || d->only) {   /* choices: the allowed values as a list, to iterate */
+        lua_newtable(L);
+        for (int i = 0; d->type == PARAM_CHOICE ? d->choices[i] != NULL : i < d->only_count; i++) {
+            if (d->type == PARAM_CHOICE)
+                lua_pushstring(L, d->choices[i]);
+            else
+                lua_pushinteger(L, d->only[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "choices");
+    }
     if (d->type == PARAM_INT && !d->only) {
         SET_INTEGER("min", d->min);
         SET_INTEGER("max", d->max);

@@ -11,28 +11,35 @@ local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 t.require_gpu()
 
 local small = 1 << 20
+-- Every allowed value of a parameter, as the family declares them.
+local function choices(kernel, param)
+  for _, p in ipairs(info(kernel).params) do
+    if p.name == param then return assert(p.choices, kernel .. "." .. param .. " has no choices") end
+  end
+  error(kernel .. " has no param " .. param)
+end
 local grid = {}
 local function add(name, params, options)
   grid[#grid + 1] = {name, params, options or {}}
 end
 
-for _, type in ipairs({"char", "short", "float", "double", "float2", "float4"}) do
+for _, type in ipairs(choices("width", "type")) do
   add("width", {type = type, n = small})
 end
 add("width", {type = "float4"}, {dram = true})
-for _, space in ipairs({"global", "constant"}) do
-  for _, pattern in ipairs({"same", "distinct"}) do add("broadcast", {space = space, pattern = pattern, n = small}) end
+for _, space in ipairs(choices("broadcast", "space")) do
+  for _, pattern in ipairs(choices("broadcast", "pattern")) do add("broadcast", {space = space, pattern = pattern, n = small}) end
 end
-for _, order in ipairs({"row", "col", "tiled"}) do
+for _, order in ipairs(choices("traverse", "order")) do
   for _, block in ipairs({{32, 8}, {16, 16}}) do add("traverse", {order = order, block = block, rows = 1024, cols = 1024}) end
 end
 add("traverse", {order = "col", rows = 1000, cols = 777})
 add("traverse", {order = "row"}, {dram = true})
-for _, variant in ipairs({"naive", "shared", "padded"}) do
-  for _, tile in ipairs({8, 16, 32}) do add("transpose", {variant = variant, tile = tile, rows = 1024, cols = 1024}) end
+for _, variant in ipairs(choices("transpose", "variant")) do
+  for _, tile in ipairs(choices("transpose", "tile")) do add("transpose", {variant = variant, tile = tile, rows = 1024, cols = 1024}) end
 end
 add("transpose", {variant = "padded", tile = 16, rows = 1000, cols = 777})
-for _, variant in ipairs({"shared", "global"}) do
+for _, variant in ipairs(choices("reuse", "variant")) do
   for _, reuse in ipairs({1, 10, 13}) do add("reuse", {variant = variant, reuse = reuse, n = small}) end
 end
 for _, case in ipairs({{0, 4, 32}, {1, 4, 32}, {2, 4, 32}, {3, 4, 32}, {8, 4, 32}, {32, 4, 32}, {33, 4, 32},
@@ -42,15 +49,15 @@ end
 for _, bytes in ipairs({32768, 16 << 20}) do add("working_set", {bytes = bytes, n = small}) end
 -- cp_async's copies are LDGSTS, which Nsight Compute counts under op_ldgsts,
 -- a counter warplab does not read: its output is checked, its counts not.
-for _, variant in ipairs({"none", "register", "cp_async"}) do
+for _, variant in ipairs(choices("prefetch", "variant")) do
   add("prefetch", {variant = variant, n = small}, {counts = variant ~= "cp_async"})
 end
 add("prefetch", {variant = "none"}, {dram = true})
-for _, pattern in ipairs({"random", "sorted", "window"}) do add("gather", {pattern = pattern, n = small}) end
-for _, variant in ipairs({"scalar", "vector"}) do add("spmv", {variant = variant, n = 1 << 16}) end
+for _, pattern in ipairs(choices("gather", "pattern")) do add("gather", {pattern = pattern, n = small}) end
+for _, variant in ipairs(choices("spmv", "variant")) do add("spmv", {variant = variant, n = 1 << 16}) end
 -- histogram's atomics are neither loads nor stores (docs/model.md): its global
 -- loads are compared, its shared atomics are not.
-for _, variant in ipairs({"global", "shared"}) do add("histogram", {variant = variant, n = small}, {shared = false}) end
+for _, variant in ipairs(choices("histogram", "variant")) do add("histogram", {variant = variant, n = small}, {shared = false}) end
 
 local label = t.label
 
