@@ -256,9 +256,17 @@ end
 -- The registry as Lua sees it
 ---------------------------------------------------------------------------
 
-local families = core.families()
-local family_by_name = {}
-for _, family in ipairs(families) do family_by_name[family.name] = family end
+-- Refilled in place when a family joins the registry while the shell runs
+-- (core.families_changed), so that every module's reference stays current.
+local families, family_by_name = {}, {}
+function core.families_changed()
+  for i = #families, 1, -1 do families[i] = nil end
+  for name in pairs(family_by_name) do family_by_name[name] = nil end
+  for i, family in ipairs(core.families()) do
+    families[i], family_by_name[family.name] = family, family
+  end
+end
+core.families_changed()
 
 -- A parameter's value as the user writes it: 262,144, {32,8}, "cg" as cg.
 local function value_text(value)

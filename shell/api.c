@@ -778,6 +778,15 @@ static void push_param(lua_State *L, const struct param_decl *d)
     SET_STRING("doc_zh", d->doc_zh ? d->doc_zh : d->doc);
 }
 
+int api_add_family(lua_State *L, const struct family *f, char *why, size_t why_size)
+{
+    if (registry_add(f, why, why_size))
+        return -1;
+    session_push_core(NULL, "families_changed");
+    lua_call(L, 0, 0);
+    return 0;
+}
+
 /* core.families(): every family's declaration as plain tables, in registry order. */
 static int core_families(lua_State *L)
 {

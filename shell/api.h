@@ -38,4 +38,10 @@ void labs_open(lua_State *L);
 /* Registers the globals and pushes the core table for the prelude. */
 void api_open(lua_State *L);
 
+struct family;
+/* Adds a family while the shell runs (registry_add) and tells the prelude,
+   so that completion, info, launch, sweep and export take it as a built-in.
+   0, or -1 with why. */
+int api_add_family(lua_State *L, const struct family *f, char *why, size_t why_size);
+
 #endif
