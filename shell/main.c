@@ -12,6 +12,7 @@
 #include "api.h"
 #include "output.h"
 #include "profiles.h"
+#include "params.h"
 #include "registry.h"
 #include "repl.h"
 #include "session.h"
@@ -32,6 +33,7 @@ struct options {
     int save;                     /* --save: a batch run keeps the student's progress */
     const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
     int gpu_server;               /* --gpu-server: be that GPU process */
+    int list;                     /* --list: print the families (in --format) and exit */
 };
 
 static const char usage_text[] =
@@ -49,7 +51,8 @@ static const char usage_text[] =
     "  --gpu-command C  measure on a GPU reached through launcher C, such as 'srun --gres=gpu:1' or\n"
     "                   'ssh gpuhost' (also $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
     "                   C warplab --gpu-server ...\n"
-    "  --list           list the kernel families and exit\n"
+    "  --list           list the kernel families and exit (--format markdown: their\n"
+    "                   parameters as docs/kernels.md shows them)\n"
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n";
 
@@ -67,7 +70,7 @@ static const char usage_text_zh[] =
     "  --save           与 --lab 和 --answers 同用：把批量运行的进度记为学生自己的进度\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如 'srun --gres=gpu:1' 或 'ssh gpuhost'\n"
     "                   （也可用 $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行 C warplab --gpu-server ...\n"
-    "  --list           列出内核族并退出\n"
+    "  --list           列出内核族并退出（--format markdown：按 docs/kernels.md 的样子列出参数）\n"
     "  --version        显示版本并退出\n"
     "  --help           显示本帮助并退出\n";
 
@@ -94,6 +97,49 @@ static void print_families(void)
     for (int i = 0; i < family_count; i++)
         printf("%-13s %s\n", families[i]->name,
                SAY(families[i]->summary, families[i]->summary_zh ? families[i]->summary_zh : families[i]->summary));
+}
+
+/* Text in a markdown table cell: a | would end the cell. */
+static void print_cell(const char *text)
+{
+    for (; *text; text++)
+        fputs(*text == '|' ? "\\|" : (char[]){ *text, 0 }, stdout);
+}
+
+static void print_default(const struct param_decl *d)
+{
+    if (d->type == PARAM_CHOICE)
+        printf("`\"%s\"`", d->choices[d->fallback]);
+    else if (d->type == PARAM_SHAPE)
+        printf("`{%d, %d}`", SHAPE_X(d->fallback), SHAPE_Y(d->fallback));
+    else
+        printf("%lld", d->fallback);
+}
+
+/* --list --format markdown: every family's parameters, as docs/kernels.md
+   holds them between its "generated" marks (tests/docs.sh compares the two). */
+static void print_families_markdown(void)
+{
+    static const char *const type_names[] = { "integer", "string", "block shape" };
+    char allowed[256];
+    for (int i = 0; i < family_count; i++) {
+        const struct family *f = families[i];
+        printf(SAY("%s### `%s`\n\n%s. *Teaches:* %s.\n\n", "%s### `%s`\n\n%s。*教学要点：*%s。\n\n"), i ? "\n" : "", f->name,
+               SAY(f->summary, f->summary_zh), SAY(f->teaches, f->teaches_zh));
+        printf(SAY("| param | type | default | allowed | meaning |\n", "| 参数 | 类型 | 默认值 | 取值 | 含义 |\n"));
+        printf("|---|---|---|---|---|\n");
+        for (int k = 0; k < f->param_count; k++) {
+            const struct param_decl *d = &f->params[k];
+            param_describe(d, allowed, sizeof allowed);
+            printf("| `%s` | %s | ", d->name, type_names[d->type]);
+            print_default(d);
+            printf(" | ");
+            print_cell(allowed);
+            printf(" | ");
+            print_cell(SAY(d->doc, d->doc_zh));
+            printf(" |\n");
+        }
+    }
 }
 
 static int parse_device(const char *text, int *ordinal)
@@ -146,8 +192,7 @@ static int parse_options(int argc, char **argv, struct options *o)
             print_version();
             return 0;
         } else if (strcmp(a, "--list") == 0) {
-            print_families();
-            return 0;
+            o->list = 1;
         } else if (strcmp(a, "--sim") == 0) {
             o->force_sim = 1;
         } else if (strcmp(a, "--device") == 0) {
@@ -163,8 +208,9 @@ static int parse_options(int argc, char **argv, struct options *o)
             o->lang = argv[++i];
         } else if (strcmp(a, "--format") == 0) {
             if (i + 1 >= argc || (strcmp(argv[i + 1], "table") && strcmp(argv[i + 1], "csv") &&
-                                  strcmp(argv[i + 1], "json")))
-                return usage_error(SAY("--format expects table, csv or json, got '%s'", "--format 需要 table、csv 或 json，实际为 '%s'"),
+                                  strcmp(argv[i + 1], "json") && strcmp(argv[i + 1], "markdown")))
+                return usage_error(SAY("--format expects table, csv or json (or markdown with --list), got '%s'",
+                                       "--format 需要 table、csv 或 json（与 --list 一起时还可以是 markdown），实际为 '%s'"),
                                    i + 1 < argc ? argv[i + 1] : nothing());
             o->format = argv[++i];
         } else if (strcmp(a, "--lab") == 0 || strcmp(a, "--answers") == 0) {
@@ -362,6 +408,13 @@ int main(int argc, char **argv)
         return finish(finished);
     if (getenv("WARPLAB_TEST_KERNELS") && strcmp(getenv("WARPLAB_TEST_KERNELS"), "1") == 0)
         registry_enable_test_families();
+    int markdown = options.format && strcmp(options.format, "markdown") == 0;
+    if (options.list) {
+        (markdown ? print_families_markdown : print_families)();
+        return finish(0);
+    }
+    if (markdown)
+        return usage_error(SAY("--format markdown goes with --list%s", "--format markdown 须与 --list 同用%s"), "");
     if (options.gpu_server)
         return gpu_server_run(options.ordinal);
     if (!options.gpu_command && getenv("WARPLAB_GPU_COMMAND") && *getenv("WARPLAB_GPU_COMMAND"))
