@@ -53,7 +53,13 @@ struct backend {
 
 extern const struct backend sim_backend;
 #ifdef HAVE_CUDA
+/* The shell's GPU backend: it starts the GPU process and asks it (gpu_process.c). */
 extern const struct backend gpu_backend;
+/* What runs in the GPU process: the CUDA calls themselves (cuda_backend.c). */
+extern const struct backend cuda_backend;
+/* The GPU process had nothing to do for a while (long_idle: a minute): it
+   lets go of the profiler when another process waits for it, or anyway. */
+void cuda_backend_idle(int long_idle);
 #endif
 
 /* --gpu-command: the GPU process is started as `COMMAND warplab --gpu-server

@@ -1,7 +1,7 @@
 /*
 ** gpu_process.c — the GPU backend as the shell sees it. Every CUDA call runs
 ** in a child process, forked before this process touches CUDA, that serves
-** the in-process backend (gpu.c) over a socket. A kernel fault ends a CUDA
+** the CUDA backend (cuda_backend.c) over a socket. A kernel fault ends a CUDA
 ** context for the rest of its process: on the H200 machine even a reset
 ** device answers cudaErrorDevicesUnavailable to the process that faulted,
 ** while a new process gets the GPU at once. So after a fault the child ends,
@@ -30,9 +30,6 @@
 #include "output.h"
 #include "registry.h"
 #include "session.h"
-
-extern const struct backend gpu_in_process;
-void gpu_in_process_idle(int long_idle);
 
 /* How often a child with nothing to do looks whether another process waits
    for the GPU, and after how long idle it turns its profiler off anyway, for
@@ -131,7 +128,7 @@ static void child_on_sigint(int signal_number)
 
 static int reply_with(const struct channel *c, struct reply *a, const void *payload, size_t payload_size)
 {
-    a->context_lost = !gpu_in_process.usable();
+    a->context_lost = !cuda_backend.usable();
     return send_all(c->out, a, sizeof *a) || (payload_size && send_all(c->out, payload, payload_size)) ? -1 : 0;
 }
 
@@ -164,7 +161,7 @@ static int serve_run(const struct channel *c, const struct request *q, struct re
     r.params = q->params;
     r.correct = -1;
     if (r.family)
-        a->status = gpu_in_process.run(r.family, &r.params, &q->options, &r, a->error, sizeof a->error);
+        a->status = cuda_backend.run(r.family, &r.params, &q->options, &r, a->error, sizeof a->error);
     return reply_with(c, a, &r, sizeof r);
 }
 
@@ -183,7 +180,7 @@ static int serve_profile(const struct channel *c, const struct request *q, struc
         pointers[k] = &results[k];
     }
     if (!failed && a->status == 0)
-        gpu_in_process.profile(pointers, q->count);
+        cuda_backend.profile(pointers, q->count);
     for (size_t k = 0; !failed && k < count; k++) {
         answers[k].have_counters = results[k].have_counters;
         answers[k].counters = results[k].counters;
@@ -203,14 +200,14 @@ static int serve_measure_copy(const struct channel *c, const struct request *q, 
 {
     (void)q;
     a->info = opened;
-    a->status = gpu_in_process.measure_copy(&a->info, a->error, sizeof a->error);
+    a->status = cuda_backend.measure_copy(&a->info, a->error, sizeof a->error);
     return reply_with(c, a, NULL, 0);
 }
 
 static int serve_allocate(const struct channel *c, const struct request *q, struct reply *a)
 {
     uint64_t addresses[MAX_ALLOCATIONS] = { 0 };
-    a->status = gpu_in_process.allocate(q->count, q->bytes, addresses, a->error, sizeof a->error);
+    a->status = cuda_backend.allocate(q->count, q->bytes, addresses, a->error, sizeof a->error);
     return reply_with(c, a, addresses, (size_t)q->count * sizeof addresses[0]);
 }
 
@@ -222,7 +219,7 @@ static int (*const serve[])(const struct channel *c, const struct request *q, st
 };
 
 /* Waits for the shell's next request, letting the GPU go to others meanwhile
-   (gpu_in_process_idle); 0, or -1 when the socket failed. */
+   (cuda_backend_idle); 0, or -1 when the socket failed. */
 static int wait_for_request(int fd)
 {
     struct pollfd request = { .fd = fd, .events = POLLIN };
@@ -233,7 +230,7 @@ static int wait_for_request(int fd)
         if (ready < 0 && errno != EINTR)
             return -1;
         if (ready == 0)
-            gpu_in_process_idle(checks == IDLE_PAUSE_CHECKS);
+            cuda_backend_idle(checks == IDLE_PAUSE_CHECKS);
     }
 }
 
@@ -252,18 +249,18 @@ static void serve_requests(const struct channel *c)
     struct reply a = { 0 };
     struct request q;
     signal(SIGINT, child_on_sigint);
-    a.status = gpu_in_process.open(child.ordinal, &a.info, a.error, sizeof a.error);
+    a.status = cuda_backend.open(child.ordinal, &a.info, a.error, sizeof a.error);
     opened = a.info;
     if (send_all(c->out, &a, sizeof a) || a.status != 0)
         return;
-    gpu_in_process.profile(NULL, 0);   /* CUPTI's set-up (a few hundred ms), while the shell starts and the student types */
+    cuda_backend.profile(NULL, 0);   /* CUPTI's set-up (a few hundred ms), while the shell starts and the student types */
     while (wait_for_request(c->in) == 0 && receive_all(c->in, &q, sizeof q) == 0 && well_formed(&q)) {
         memset(&a, 0, sizeof a);
         interrupt_requested = 0;
         if (serve[q.kind](c, &q, &a) || a.context_lost)
             break;
     }
-    gpu_in_process.close();
+    cuda_backend.close();
 }
 
 /* The forked child: serves the shell over its end of the socket, and ends with it. */

@@ -1,5 +1,7 @@
 /*
-** gpu.c — the CUDA backend: device buffers from a pool reused across
+** cuda_backend.c — the CUDA backend, which runs in the GPU process
+** (gpu_process.c starts that process and serves this over its socket;
+** the shell never calls CUDA itself): device buffers from a pool reused across
 ** launches, random inputs, poisoned outputs checked against the CPU
 ** reference, and event-timed samples with L2 flushed before each (outside
 ** the timed window). The SM clock is read on the device between samples.
@@ -371,7 +373,7 @@ static const char *interrupted_waiting(void)
     return SAY("interrupted while waiting for the GPU", "等待 GPU 时被中断");
 }
 
-static int gpu_measure_copy(struct device_info *info, char *error, size_t error_size)
+static int cuda_measure_copy(struct device_info *info, char *error, size_t error_size)
 {
     static struct timing t;
     void *from = NULL, *to = NULL;
@@ -397,7 +399,7 @@ static int gpu_measure_copy(struct device_info *info, char *error, size_t error_
     return 0;
 }
 
-static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why_size)
+static int cuda_open(int ordinal, struct device_info *info, char *why, size_t why_size)
 {
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
@@ -424,7 +426,7 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
         notice("%s", lock_why);
     if (read_copy_ceiling(&gpu.info) != 0) {
         char error[512];
-        if (gpu_measure_copy(&gpu.info, error, sizeof error) != 0)
+        if (cuda_measure_copy(&gpu.info, error, sizeof error) != 0)
             notice(SAY("the copy ceiling could not be measured: %s", "无法测量复制上限：%s"), error);
     }
     *info = gpu.info;
@@ -432,7 +434,7 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
 }
 
 /* The alloc_alignment experiment: count real cudaMalloc calls, addresses kept, then freed. */
-static int gpu_allocate(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size)
+static int cuda_allocate(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size)
 {
     void *blocks[MAX_ALLOCATIONS] = { 0 };
     int made = 0, failed = 0;
@@ -448,12 +450,12 @@ static int gpu_allocate(int count, size_t bytes, uint64_t *addresses, char *erro
 }
 
 /* Whether the GPU can take launches (after a sticky error it cannot). */
-static int gpu_usable(void)
+static int cuda_usable(void)
 {
     return gpu.open && gpu.ready;
 }
 
-static void gpu_close(void)
+static void cuda_close(void)
 {
     if (!gpu.open)
         return;
@@ -895,7 +897,7 @@ static int set_up_counters(struct result *const *results, int count)
 /* Hardware counters for launches already measured, all in as few profiling
    sessions as possible: the session's fixed cost is paid once, not per launch.
    The GPU's lock is taken for each session, so other shells measure between. */
-static void gpu_profile(struct result *const *results, int count)
+static void cuda_profile(struct result *const *results, int count)
 {
     char why[256] = "";
     trace_phase(NULL);
@@ -928,13 +930,13 @@ static void gpu_profile(struct result *const *results, int count)
 /* The child is waiting for the shell: if another process waits to profile
    this GPU, or the shell has been idle a long while, range profiling goes off
    so that others can profile. */
-void gpu_in_process_idle(int long_idle)
+void cuda_backend_idle(int long_idle)
 {
     if (gpu.open && (long_idle || gpu_lock_others_waiting()))
         counters_pause();
 }
 
-static enum run_status gpu_run(const struct family *f, const struct params *p,
+static enum run_status cuda_run(const struct family *f, const struct params *p,
                                const struct measure_options *options,
                                struct result *r, char *error, size_t error_size)
 {
@@ -984,6 +986,6 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
 
 /* Serves gpu_process.c's child: the shell itself never calls CUDA. After a
    sticky error usable() is 0 and the child ends without another request. */
-const struct backend gpu_in_process = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
-                                     gpu_allocate, gpu_usable, gpu_close };
+const struct backend cuda_backend = { "gpu", cuda_open, cuda_run, cuda_profile, cuda_measure_copy,
+                                     cuda_allocate, cuda_usable, cuda_close };
 #endif
