@@ -478,7 +478,7 @@ static int raise_interrupted(lua_State *L)
 static void warn_if_cached(struct result *r)
 {
     uint64_t l2 = session.device.l2_bytes;
-    int measured = session.backend->measure_copy != NULL;
+    int measured = session.backend->measures;
     char footprint[32], cache[32];
     if (r->footprint_bytes < 2 * l2)
         result_warn(r, SAY("the buffers (%s) are under twice the L2 (%s): %s largely measures the cache, not DRAM",
@@ -938,7 +938,7 @@ static int core_fancy(lua_State *L)
 static int api_measure_copy(lua_State *L)
 {
     char error[512];
-    if (!session.backend->measure_copy)
+    if (!session.backend->measures)
         return luaL_error(L, SAY("measure_copy needs a GPU: the %s backend has nothing to measure", "measure_copy 需要 GPU：%s 后端没有可测量的设备"),
                           session.backend->name);
     if (session.backend->measure_copy(&session.device, error, sizeof error) != 0)
@@ -1021,7 +1021,7 @@ static int api_alloc_alignment(lua_State *L)
         SET_INTEGER("alignment", addresses[i] & (~addresses[i] + 1));
         lua_rawseti(L, -2, i + 1);
     }
-    lua_pushboolean(L, session.backend->measure_copy == NULL);
+    lua_pushboolean(L, !session.backend->measures);
     lua_setfield(L, -2, "modelled");
     luaL_setmetatable(L, "warplab.allocations");
     return 1;

@@ -31,6 +31,7 @@ enum run_status { RUN_OK = 0, RUN_FAILED = -1, RUN_INTERRUPTED = -2 };
 
 struct backend {
     const char *name;
+    int measures;        /* 1: launches are measured on a device; 0: the model stands in for one */
     /* 0 when usable; otherwise why not, in one line. */
     int (*open)(int ordinal, struct device_info *info, char *why, size_t why_size);
     /* Measures a launch into r (model counts are already there). */

@@ -986,6 +986,8 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
 
 /* Serves gpu_process.c's child: the shell itself never calls CUDA. After a
    sticky error usable() is 0 and the child ends without another request. */
-const struct backend cuda_backend = { "gpu", cuda_open, cuda_run, cuda_profile, cuda_measure_copy,
-                                     cuda_allocate, cuda_usable, cuda_close };
+const struct backend cuda_backend = {
+    .name = "gpu", .measures = 1, .open = cuda_open, .run = cuda_run, .profile = cuda_profile,
+    .measure_copy = cuda_measure_copy, .allocate = cuda_allocate, .usable = cuda_usable, .close = cuda_close,
+};
 #endif

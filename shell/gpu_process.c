@@ -557,8 +557,10 @@ static void gpu_close(void)
     child_stop();
 }
 
-const struct backend gpu_backend = { "gpu", gpu_open, gpu_run, gpu_profile, gpu_measure_copy,
-                                     gpu_allocate, gpu_usable, gpu_close };
+const struct backend gpu_backend = {
+    .name = "gpu", .measures = 1, .open = gpu_open, .run = gpu_run, .profile = gpu_profile,
+    .measure_copy = gpu_measure_copy, .allocate = gpu_allocate, .usable = gpu_usable, .close = gpu_close,
+};
 #else
 #include <stdio.h>
 #include "backend.h"

@@ -427,7 +427,7 @@ static int on_panic(lua_State *L)
 void session_use_profile(const struct device_profile *profile)
 {
     session.options.profile = profile;
-    if (!session.backend->measure_copy) {   /* the model stands in for the device */
+    if (!session.backend->measures) {   /* the model stands in for the device */
         int ordinal = session.device.ordinal;
         session.device = profile->info;
         session.device.ordinal = ordinal;
@@ -447,7 +447,7 @@ int session_open(int force_sim, int ordinal, const struct device_profile *profil
     session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1 };
     session.backend = backend_choose(force_sim, ordinal, &session.device,
                                      session.backend_notice, sizeof session.backend_notice);
-    session_use_profile(profile ? profile : session.backend->measure_copy
+    session_use_profile(profile ? profile : session.backend->measures
                                               ? profile_for_device(&session.device) : &device_profiles[0]);
     interrupt_install(session.L);
     return load_prelude(session.L);

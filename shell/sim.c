@@ -37,4 +37,6 @@ static void sim_close(void)
 {
 }
 
-const struct backend sim_backend = { "sim", sim_open, sim_run, NULL, NULL, sim_allocate, NULL, sim_close };
+const struct backend sim_backend = {
+    .name = "sim", .measures = 0, .open = sim_open, .run = sim_run, .allocate = sim_allocate, .close = sim_close,
+};
