@@ -5,6 +5,7 @@
 #ifndef WARPLAB_BACKEND_H
 #define WARPLAB_BACKEND_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include "family.h"
 #include "device.h"
@@ -62,6 +63,20 @@ extern const struct backend cuda_backend;
    lets go of the profiler when another process waits for it, or anyway. */
 void cuda_backend_idle(int long_idle);
 #endif
+
+/* The access model of one launch, counted on a thread of its own while the
+   backend measures (sim.c): model_start, then model_finish waits for it and
+   returns its status (-1 when Ctrl-C stopped it). */
+struct model_job {
+    const struct family *family;
+    const struct params *params;
+    struct model_counts *counts;
+    pthread_t thread;
+    int started, status;
+    double ms;   /* how long the model took */
+};
+void model_start(struct model_job *job);
+int model_finish(struct model_job *job);
 
 /* --gpu-command: the GPU process is started as `COMMAND warplab --gpu-server
    ...` (srun, ssh, env), speaking over the launcher's standard input and

@@ -1,11 +1,38 @@
 /*
-** sim.c — the model backend: nothing to measure, the counts come from the
-** access model that every launch runs anyway.
+** sim.c — the model backend, and the model's run behind every launch: on
+** either backend launch.c starts the access model on a thread of its own
+** (model_start) while the backend measures, and waits for it (model_finish).
+** The sim backend itself has nothing to measure: the counts are the model's.
 */
 #include <stdio.h>
 #include <string.h>
 #include "backend.h"
+#include "interrupt.h"
 #include "profiles.h"
+#include "progress.h"
+
+static void *run_model(void *argument)
+{
+    struct model_job *job = argument;
+    double started = monotonic_ms();
+    job->status = model_run(job->family, job->params, job->counts, &interrupt_requested);
+    job->ms = monotonic_ms() - started;
+    return NULL;
+}
+
+void model_start(struct model_job *job)
+{
+    job->started = start_worker(&job->thread, run_model, job) == 0;
+    if (!job->started)
+        run_model(job);
+}
+
+int model_finish(struct model_job *job)
+{
+    if (job->started)
+        pthread_join(job->thread, NULL);
+    return job->status;
+}
 
 static int sim_open(int ordinal, struct device_info *info, char *why, size_t why_size)
 {

@@ -1,0 +1,297 @@
+/*
+** launch.c — launch() and can(): each launch's parameters checked (and
+** whether this device can run them), the access model on a thread of its
+** own while the backend measures, every launch's counters read together,
+** and the results pushed as Lua tables.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lauxlib.h>
+#include "api.h"
+#include "arguments.h"
+#include "backend.h"
+#include "interrupt.h"
+#include "output.h"
+#include "profiles.h"
+#include "progress.h"
+#include "registry.h"
+#include "sandbox.h"
+#include "session.h"
+
+/* The launch's buffer bytes. A launch whose buffers cannot fit is a caller's
+   mistake: an argument error says the sizes. */
+static const char modelled_suffix[] = " (modelled)";
+
+/* The session's device name for a message: a profile's " (modelled)" in the
+   session's language. */
+static const char *device_label(char *out, size_t size)
+{
+    const char *name = session.device.name;
+    size_t length = strlen(name), suffix = sizeof modelled_suffix - 1;
+    if (session.lang[0] != 'z' || length < suffix || strcmp(name + length - suffix, modelled_suffix) != 0)
+        return name;
+    snprintf(out, size, "%.*s（模型估算）", (int)(length - suffix), name);
+    return out;
+}
+
+/* Whether the launch uses a feature the device (or the profile the model
+   describes) does not have; then why, in one line. */
+static int device_lacks(const struct family *f, const struct params *p, char *why, size_t why_size)
+{
+    const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
+    const struct device_info *d = &session.device;
+    char label[300];
+    if (!need || need->compute_capability <= 10 * d->major + d->minor)
+        return 0;
+    snprintf(why, why_size, SAY("'%s' with %s uses %s, which needs sm_%d or newer; %s is sm_%d%d",
+                                "'%s' 在 %s 时使用 %s，需要 sm_%d 或更新的 GPU；%s 是 sm_%d%d"),
+             f->name, need->because, need->feature, need->compute_capability,
+             device_label(label, sizeof label), d->major, d->minor);
+    return 1;
+}
+
+/* Such a launch is one clear line, never a failed launch. */
+static void check_device_can(lua_State *L, const struct family *f, const struct params *p)
+{
+    char why[512];
+    if (device_lacks(f, p, why, sizeof why))
+        luaL_error(L, "%s", why);
+}
+
+static uint64_t check_footprint(lua_State *L, int arg, const struct family *f, const struct params *p)
+{
+    size_t bytes[MAX_BUFFERS];
+    char needed[32], memory[32], device[sizeof session.device.name + 32];
+    uint64_t total = family_buffer_bytes(f, p, bytes);
+    if (total <= session.device.memory_bytes)
+        return total;
+    lua_pushfstring(L, SAY("%s=%I needs %s of device memory for its buffers; %s has %s", "%s=%I 的缓冲区需要 %s 设备内存；%s 只有 %s"),
+                    f->params[0].name, (lua_Integer)p->v[0], format_bytes(total, needed, sizeof needed),
+                    device_label(device, sizeof device), format_bytes(session.device.memory_bytes, memory, sizeof memory));
+    return (uint64_t)luaL_argerror(L, arg, lua_tostring(L, -1));   /* does not return */
+}
+
+enum { MAX_BATCH = 1024 };
+
+
+static int raise_interrupted(lua_State *L)
+{
+    interrupt_clear(L);
+    return luaL_error(L, "interrupted!");
+}
+
+/* Says so when the buffers would largely sit in L2, so time measures the cache. */
+static void warn_if_cached(struct result *r)
+{
+    uint64_t l2 = session.device.l2_bytes;
+    int measured = session.backend->measures;
+    char footprint[32], cache[32];
+    if (r->footprint_bytes < 2 * l2)
+        result_warn(r, SAY("the buffers (%s) are under twice the L2 (%s): %s largely measures the cache, not DRAM",
+                           "缓冲区（%s）不到 L2（%s）的两倍：%s主要测到的是缓存，而不是 DRAM"),
+                    format_bytes(r->footprint_bytes, footprint, sizeof footprint), format_bytes(l2, cache, sizeof cache),
+                    measured ? SAY("this", "这次测量") : SAY("on a GPU, a timing", "在 GPU 上，计时"));
+}
+
+/* Checks one launch's parameters (the table at stack index `table`) into r and o. */
+static void prepare_result(lua_State *L, int table, const struct family *f, struct result *r,
+                           struct measure_options *o)
+{
+    memset(r, 0, sizeof *r);
+    r->family = f;
+    check_params(L, table, 2, f, &r->params, o);
+    check_device_can(L, f, &r->params);
+    r->footprint_bytes = check_footprint(L, 2, f, &r->params);
+    r->backend = session.backend->name;
+    r->correct = -1;
+    r->useful_bytes = f->useful_bytes(&r->params);
+    warn_if_cached(r);
+}
+
+/* Runs one prepared launch: the model on a worker thread while the backend
+   measures. Ctrl-C raises "interrupted!", or, with keep_partial, returns RUN_INTERRUPTED. */
+static enum run_status run_one(lua_State *L, struct result *r, const struct measure_options *o, int keep_partial)
+{
+    char error[768];
+    double started = monotonic_ms();
+    struct model_job model = { .family = r->family, .params = &r->params, .counts = &r->model };
+    model_start(&model);
+    r->cache = o->warm ? "warm" : "cold";   /* what the launch asked for; the model has no cache to heat */
+    enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
+    if (model_finish(&model) != 0 || status == RUN_INTERRUPTED) {
+        if (!keep_partial)
+            raise_interrupted(L);
+        interrupt_clear(L);
+        return RUN_INTERRUPTED;
+    }
+    r->profile = o->profile;
+    r->estimate = estimate_time(o->profile, &r->model, r->family->shape(&r->params).threads);
+    if (status == RUN_FAILED) {
+        backend_fall_back(&session.backend, &session.device, session.backend_notice,
+                          sizeof session.backend_notice);
+        luaL_error(L, SAY("launch of '%s' failed: %s", "启动 '%s' 失败：%s"), r->family->name, error);
+    }
+    r->wall_ms = monotonic_ms() - started;
+    if (getenv("WARPLAB_TRACE_TIMES"))   /* the GPU process traces its own phases */
+        fprintf(stderr, "warplab: model %.1f ms of the launch's %.1f ms\n", model.ms, r->wall_ms);
+    return RUN_OK;
+}
+
+/* Counters for every launch that asked for them, in one go (see backend.profile). */
+static void profile_launches(struct result *results, const struct measure_options *options, int count)
+{
+    struct result *wanted[MAX_BATCH];
+    int n = 0;
+    double started = monotonic_ms();
+    for (int i = 0; i < count; i++)
+        if (options[i].counters)
+            wanted[n++] = &results[i];
+    if (n == 0 || !session.backend->profile)
+        return;
+    session.backend->profile(wanted, n);
+    double each = (monotonic_ms() - started) / n;
+    for (int i = 0; i < n; i++)
+        wanted[i]->wall_ms += each;   /* each launch's share of the profiling */
+}
+
+/* Runs the launches in order and reads their counters together; returns how
+   many completed (fewer only when keep_partial and Ctrl-C stopped them). */
+static int run_all(lua_State *L, struct result *results, struct measure_options *options, int count,
+                   int keep_partial, int show_progress)
+{
+    struct progress bar;
+    int done = 0;
+    double started = monotonic_ms();
+    progress_start(&bar, SAY("launches", "启动"), count, show_progress);
+    while (done < count && !(keep_partial && interrupt_requested)) {
+        if (run_one(L, &results[done], &options[done], keep_partial) != RUN_OK)
+            break;
+        done++;
+        progress_step(&bar);
+    }
+    progress_end(&bar);
+    if (keep_partial)
+        interrupt_clear(L);
+    profile_launches(results, options, done);
+    sandbox_exclude(monotonic_ms() - started);   /* a lab's budget is for its own code */
+    return done;
+}
+
+
+/* Keeps the result on top of the stack (the last one, for a list) for the lab runner. */
+static void remember_last_result(lua_State *L)
+{
+    if (luaL_getmetafield(L, -1, "__name") != LUA_TNIL) {   /* a result */
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+    } else if (lua_rawlen(L, -1) > 0) {
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, LAST_RESULTS_KEY);
+        lua_rawgeti(L, -1, (lua_Integer)lua_rawlen(L, -1));
+    } else {
+        return;
+    }
+    lua_setfield(L, LUA_REGISTRYINDEX, LAST_RESULT_KEY);
+}
+
+/* Checks every launch's parameters; the results and options live in userdata
+   (owned by Lua, so that an error anywhere frees them) pushed on the stack. */
+static int prepare_all(lua_State *L, const struct family *f, int batch, struct result **results,
+                       struct measure_options **options)
+{
+    int count = batch ? (int)lua_rawlen(L, 2) : 1;
+    luaL_argcheck(L, count <= MAX_BATCH, 2, SAY("at most 1024 launches at once", "一次最多 1024 个启动"));
+    *results = lua_newuserdatauv(L, count * sizeof **results, 0);
+    *options = lua_newuserdatauv(L, count * sizeof **options, 0);
+    for (int i = 0; i < count; i++) {
+        int table = 2;
+        if (batch) {
+            lua_rawgeti(L, 2, i + 1);
+            table = lua_gettop(L);
+        }
+        prepare_result(L, table, f, &(*results)[i], &(*options)[i]);
+        if (batch)
+            lua_pop(L, 1);
+    }
+    return count;
+}
+
+static void push_results(lua_State *L, const struct result *results, int count)
+{
+    lua_createtable(L, count, 0);
+    for (int i = 0; i < count; i++) {
+        result_push(L, &results[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+}
+
+/* core.launch_many(name, {params, ...}, progress): like launch with a list, but
+   Ctrl-C stops after the current launch and the results so far come back,
+   with true as a second value; a progress bar when asked and on a terminal. */
+static int core_launch_many(lua_State *L)
+{
+    lua_settop(L, 3);   /* the userdata below must not land where the params are looked for */
+    const struct family *f = check_family(L, 1);
+    struct result *results;
+    struct measure_options *options;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    int count = prepare_all(L, f, 1, &results, &options);
+    int done = run_all(L, results, options, count, 1, lua_toboolean(L, 3));
+    push_results(L, results, done);
+    remember_last_result(L);
+    lua_pushboolean(L, done < count);
+    return 2;
+}
+
+/* launch(name, params) runs one launch; launch(name, {params, params, ...})
+   runs several and reads their counters in one profiling session. */
+static int api_launch(lua_State *L)
+{
+    lua_settop(L, 2);   /* the userdata below must not land where the params are looked for */
+    const struct family *f = check_family(L, 1);
+    int batch = lua_type(L, 2) == LUA_TTABLE && lua_rawgeti(L, 2, 1) == LUA_TTABLE;
+    if (batch)
+        lua_pop(L, 1);
+    struct result *results;
+    struct measure_options *options;
+    int count = prepare_all(L, f, batch, &results, &options);
+    run_all(L, results, options, count, 0, 0);
+    if (!batch)
+        result_push(L, &results[0]);
+    else
+        push_results(L, results, count);
+    remember_last_result(L);
+    return 1;
+}
+
+/* can(name, params): true when this device can run the launch; else false
+   and why (cp_async on a GPU older than sm_80). Bad parameters are errors,
+   as in launch(). For experiments that leave out what a GPU cannot run. */
+static int api_can(lua_State *L)
+{
+    struct params p;
+    struct measure_options o;
+    char why[512];
+    lua_settop(L, 2);
+    const struct family *f = check_family(L, 1);
+    check_params(L, 2, 2, f, &p, &o);
+    if (!device_lacks(f, &p, why, sizeof why)) {
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    lua_pushboolean(L, 0);
+    lua_pushstring(L, why);
+    return 2;
+}
+
+const luaL_Reg launch_globals[] = {
+    { "launch", api_launch },
+    { "can", api_can },
+    { NULL, NULL },
+};
+
+const luaL_Reg launch_core[] = {
+    { "launch_many", core_launch_many },
+    { NULL, NULL },
+};
