@@ -11,6 +11,7 @@
 #include "model.h"
 #include "registry.h"
 #include "common.h"
+#include "interrupt.h"
 
 void model_buffer_bases(int buffer_count, uint64_t *base)
 {
@@ -395,17 +396,12 @@ static int model_threads(long long warps)
     return threads < 1 ? 1 : threads > MAX_MODEL_THREADS ? MAX_MODEL_THREADS : (int)threads;
 }
 
-/* Starts threads 1.. of the job with every signal blocked (Ctrl-C is for the
-   shell's own thread); returns how many started, counting the caller's. */
+/* Starts threads 1.. of the job; returns how many started, counting the caller's. */
 static int start_threads(struct model_thread *threads, int count)
 {
-    sigset_t all, before;
     int started = 1;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &before);
-    while (started < count && pthread_create(&threads[started].thread, NULL, count_warps, &threads[started]) == 0)
+    while (started < count && start_worker(&threads[started].thread, count_warps, &threads[started]) == 0)
         started++;
-    pthread_sigmask(SIG_SETMASK, &before, NULL);
     return started;
 }
 

@@ -3,6 +3,7 @@
 */
 #include <stdio.h>
 #include <string.h>
+#include "output.h"
 #include "params.h"
 #include "registry.h"
 #include "session.h"
@@ -93,12 +94,14 @@ int param_choice_index(const struct param_decl *d, const char *name)
     return -1;
 }
 
+static const char *param_name(const void *list, int i)
+{
+    return ((const struct param_decl *)list)[i].name;
+}
+
 void param_names(const struct family *f, char *out, size_t size)
 {
-    size_t used = 0;
-    out[0] = 0;
-    for (int i = 0; i < f->param_count && used < size; i++)
-        used += snprintf(out + used, size - used, "%s%s", i ? ", " : "", f->params[i].name);
+    join_names(out, size, f->param_count, param_name, f->params);
 }
 
 const char *param_nearest(const struct family *f, const char *name)

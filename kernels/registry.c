@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include "output.h"
 #include "params.h"
 #include "registry.h"
 #include "session.h"
@@ -108,6 +109,16 @@ void registry_enable_test_families(void)
     for (int i = 0; test_families[i]; i++)
         if (find_index(test_families[i]->name) < 0)
             registry_add(test_families[i], why, sizeof why);
+}
+
+static const char *family_name(const void *list, int i)
+{
+    return ((const struct family *const *)list)[i]->name;
+}
+
+const char *family_names(char *out, size_t size)
+{
+    return join_names(out, size, family_count, family_name, families);
 }
 
 const struct family *family_find(const char *name)

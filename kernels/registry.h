@@ -26,6 +26,8 @@ int registry_add(const struct family *f, char *why, size_t why_size);
 int family_problem(const struct family *f, char *why, size_t why_size);
 
 const struct family *family_find(const char *name);
+/* "copy, offset, ...": the session's families, for messages. */
+const char *family_names(char *out, size_t size);
 /* The family whose name is closest to `name` (edit distance), or NULL when none is close. */
 const struct family *family_nearest(const char *name);
 int param_index(const struct family *f, const char *name);

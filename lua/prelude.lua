@@ -67,15 +67,9 @@ local function commas(n)
   return sign .. digits
 end
 
--- 536870912 -> "536.9 MB" (decimal units, as bandwidth is quoted)
-local function bytes(n)
-  local units = { "B", "kB", "MB", "GB", "TB" }
-  local value, unit = n, 1
-  while value >= 1000 and unit < #units do
-    value, unit = value / 1000, unit + 1
-  end
-  return unit == 1 and fmt("%d B", n) or fmt("%.1f %s", value, units[unit])
-end
+-- 536870912 -> "536.9 MB" (decimal units, as bandwidth is quoted): the
+-- shell's one byte formatter, which C's messages use too.
+local bytes = core.format_bytes
 
 -- 62914560 -> "60 MiB" for sizes that are powers of two in spirit
 local function mebibytes(n)

@@ -266,16 +266,16 @@ static const struct counter_decl *find_term(const char *name)
     return NULL;
 }
 
+/* The derived terms, then the counters. */
+static const char *term_name(const void *list, int i)
+{
+    return i < derived_term_count ? derived_terms[i].field : counter_table[i - derived_term_count].field;
+}
+
 static void add_term_names(luaL_Buffer *b)
 {
-    for (int i = 0; i < derived_term_count; i++) {
-        luaL_addstring(b, i ? ", " : "");
-        luaL_addstring(b, derived_terms[i].field);
-    }
-    for (int i = 0; i < COUNTER_COUNT; i++) {
-        luaL_addstring(b, ", ");
-        luaL_addstring(b, counter_table[i].field);
-    }
+    char names[1024];
+    luaL_addstring(b, join_names(names, sizeof names, derived_term_count + COUNTER_COUNT, term_name, NULL));
 }
 
 /* explain(term): what a counter or derived number means, and its Nsight Compute metric. */
@@ -343,7 +343,16 @@ static const luaL_Reg globals[] = {
     { NULL, NULL },
 };
 
+/* core.format_bytes(n): 536870912 -> "536.9 MB", as every message writes bytes. */
+static int core_format_bytes(lua_State *L)
+{
+    char text[32];
+    lua_pushstring(L, format_bytes(luaL_checknumber(L, 1), text, sizeof text));
+    return 1;
+}
+
 static const luaL_Reg core_functions[] = {
+    { "format_bytes", core_format_bytes },
     { "families", core_families },
     { "warp", core_warp },
     { "write", core_write },

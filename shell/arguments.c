@@ -9,6 +9,7 @@
 #include <lauxlib.h>
 #include "api.h"
 #include "arguments.h"
+#include "output.h"
 #include "params.h"
 #include "profiles.h"
 #include "registry.h"
@@ -116,6 +117,7 @@ static int kernel_problem(lua_State *L, int idx, const struct family **found)
     if ((*found = family_find(name)) != NULL)
         return 0;
     const struct family *near = family_nearest(name);
+    char names[MAX_FAMILIES * 42];
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     lua_pushfstring(L, SAY("unknown kernel %s", "未知内核 %s"), push_quoted(L, idx, '\''));
@@ -126,10 +128,7 @@ static int kernel_problem(lua_State *L, int idx, const struct family **found)
         luaL_addvalue(&b);
     }
     luaL_addstring(&b, SAY(" (kernels: ", "（内核："));
-    for (int i = 0; i < family_count; i++) {
-        luaL_addstring(&b, i ? ", " : "");
-        luaL_addstring(&b, families[i]->name);
-    }
+    luaL_addstring(&b, family_names(names, sizeof names));
     luaL_addstring(&b, SAY(")", "）"));
     luaL_pushresult(&b);
     return 1;
@@ -299,14 +298,15 @@ static const struct option_decl *find_option(const char *name)
     return NULL;
 }
 
+static const char *option_name(const void *list, int i)
+{
+    return ((const struct option_decl *)list)[i].name;
+}
+
 /* "cache, min_samples, ...": the measurement options, for messages. */
 static const char *option_names(char *out, size_t size)
 {
-    size_t used = 0;
-    out[0] = 0;
-    for (int i = 0; i < COUNT_OF(options) && used < size; i++)
-        used += snprintf(out + used, size - used, "%s%s", i ? ", " : "", options[i].name);
-    return out;
+    return join_names(out, size, COUNT_OF(options), option_name, options);
 }
 
 /* The parameter name at stack index key is none of f's: an argument error naming the valid ones. */

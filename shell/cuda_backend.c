@@ -26,6 +26,7 @@
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
+#include "progress.h"
 #include "registry.h"
 
 enum { WARMUP_LAUNCHES = 2, COPY_CEILING_SAMPLES = 20 };
@@ -290,13 +291,6 @@ static const char *no_gpu_reason(cudaError_t status)
     }
 }
 
-static double wall_seconds(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec + now.tv_nsec / 1e9;
-}
-
 /* The cache file for this device and driver's copy ceiling. */
 static int copy_ceiling_path(const struct device_info *info, char *path, size_t size)
 {
@@ -338,8 +332,8 @@ static void write_copy_ceiling(const struct device_info *info)
    for COPY_WARMUP_S so that the clocks have left their idle state. */
 static int time_device_copies(void *from, void *to, size_t bytes, struct timing *t)
 {
-    double started = wall_seconds();
-    while (wall_seconds() - started < COPY_WARMUP_S)
+    double started = seconds_now();
+    while (seconds_now() - started < COPY_WARMUP_S)
         if (CUDA_TRY(cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, gpu.stream)) ||
             CUDA_TRY(cudaStreamSynchronize(gpu.stream)))
             return -1;
@@ -741,7 +735,7 @@ static int enough_samples(struct timing *t, const struct measure_options *option
     if (t->sample_count < options->min_samples)
         return 0;
     return timing_median_is_stable(t, TARGET_MEDIAN_ERROR) || spent_ms >= options->budget_ms ||
-           wall_seconds() - started > WALL_LIMIT_S;
+           seconds_now() - started > WALL_LIMIT_S;
 }
 
 /* Warm-up launches, then samples until enough_samples; the SM clock is probed
@@ -751,7 +745,7 @@ static enum run_status take_samples(const struct family *f, const struct gpu_lau
                                     char *error, size_t error_size)
 {
     struct timing *t = &r->timing;
-    double spent_ms = 0, started = wall_seconds();
+    double spent_ms = 0, started = seconds_now();
     long long cycles = 0, ns = 0;
     for (int i = 0; i < WARMUP_LAUNCHES; i++)
         if (launch_once(f, launch))
@@ -774,7 +768,7 @@ static enum run_status take_samples(const struct family *f, const struct gpu_lau
 static void trace_phase(const char *phase)
 {
     static double last;
-    double now = wall_seconds();
+    double now = seconds_now();
     if (phase && getenv("WARPLAB_TRACE_TIMES"))
         fprintf(stderr, "warplab: %-26s %8.1f ms\n", phase, (now - last) * 1e3);
     last = now;
@@ -880,9 +874,9 @@ static void mark_unavailable(struct result *const *results, int count, const cha
    ended the wait (the lock is then not held). */
 static int in_turn(int (*attempt)(struct result *const *, int), struct result *const *results, int count)
 {
-    double started = wall_seconds();
+    double started = seconds_now();
     int status;
-    while ((status = attempt(results, count)) == COUNTERS_BUSY && wall_seconds() - started < BUSY_WAIT_S)
+    while ((status = attempt(results, count)) == COUNTERS_BUSY && seconds_now() - started < BUSY_WAIT_S)
         if (gpu_lock_yield() != 0)
             return INTERRUPTED_WAITING;
     return status;

@@ -19,6 +19,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include "gpu_lock.h"
+#include "progress.h"
 #include "interrupt.h"
 #include "output.h"
 #include "session.h"
@@ -30,13 +31,6 @@ static struct {
     int waiting_fd;   /* the waiters' file */
     int held;         /* takes not yet released: a take inside a take does not wait on itself */
 } lock = { -1, -1, 0 };
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* Opens the file, creating it readable by all when no one has yet. */
 static int open_lock_file(const char *path)
@@ -98,18 +92,18 @@ int gpu_lock_take(void)
     if (lock.fd < 0 || lock.held++ > 0 || flock(lock.fd, LOCK_EX | LOCK_NB) == 0)
         return 0;
     const struct timespec poll = { 0, (long)(POLL_S * 1e9) };
-    double started = now_s(), next_news = started + 1;
+    double started = seconds_now(), next_news = started + 1;
     flock(lock.waiting_fd, LOCK_SH);
     say_waiting(WAIT_STARTED, 0);
     while (!interrupt_requested) {
         nanosleep(&poll, NULL);
         if (flock(lock.fd, LOCK_EX | LOCK_NB) == 0) {
             flock(lock.waiting_fd, LOCK_UN);
-            say_waiting(WAIT_DONE, now_s() - started);
+            say_waiting(WAIT_DONE, seconds_now() - started);
             return 0;
         }
-        if (now_s() >= next_news) {
-            say_waiting(WAIT_GOES_ON, now_s() - started);
+        if (seconds_now() >= next_news) {
+            say_waiting(WAIT_GOES_ON, seconds_now() - started);
             next_news += 1;
         }
     }

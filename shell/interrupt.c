@@ -67,10 +67,9 @@ void interrupt_clear(lua_State *L)
 
 int start_worker(pthread_t *thread, void *(*run)(void *), void *argument)
 {
-    sigset_t sigint, previous;
-    sigemptyset(&sigint);
-    sigaddset(&sigint, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &sigint, &previous);   /* the new thread inherits this mask */
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);   /* the new thread inherits this mask */
     int status = pthread_create(thread, NULL, run, argument);
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     return status;

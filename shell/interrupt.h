@@ -18,7 +18,8 @@ void interrupt_raise_again(lua_State *L);
    the sandbox's hook stays, and a pending Ctrl-C ends the lab code). */
 void interrupt_clear(lua_State *L);
 
-/* Starts a worker thread that never receives Ctrl-C (the main thread does);
+/* Starts a worker thread that receives no signal (the main thread takes
+   Ctrl-C and the watchdog's alarm): the shell's one way to start a thread.
    0 on success, as pthread_create. */
 int start_worker(pthread_t *thread, void *(*run)(void *), void *argument);
 

@@ -196,6 +196,16 @@ const char *format_bytes(double bytes, char *buffer, size_t size)
         bytes /= 1000;
         unit++;
     }
-    snprintf(buffer, size, unit == 0 ? "%.0f %s" : bytes < 10 ? "%.2f %s" : "%.1f %s", bytes, units[unit]);
+    snprintf(buffer, size, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
     return buffer;
+}
+
+const char *join_names(char *out, size_t size, int count, const char *(*name_at)(const void *list, int i),
+                       const void *list)
+{
+    size_t used = 0;
+    out[0] = 0;
+    for (int i = 0; i < count && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", name_at(list, i));
+    return out;
 }

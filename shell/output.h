@@ -22,8 +22,13 @@ const char *out_tee_stop(size_t *length);
 int out_finish(void);
 /* Notices and errors: to stderr, one line each, "warplab: " first. */
 void notice(const char *format, ...) __attribute__((format(printf, 1, 2)));
-/* "512 B", "4.2 MB", "1.07 GB": decimal units, as memory sizes are quoted to students. */
+/* "512 B", "4.2 MB", "1.1 GB": decimal units, as memory sizes are quoted to students; the Lua side uses it too (core.format_bytes). */
 const char *format_bytes(double bytes, char *buffer, size_t size);
+
+/* "a, b, c": the count names name_at(list, i), cut at size; returns out.
+   The shell's one way to list names in a message. */
+const char *join_names(char *out, size_t size, int count, const char *(*name_at)(const void *list, int i),
+                       const void *list);
 /* strerror(error) in the session's language: the errors a student meets
    with files and processes in Chinese under zh, the others as libc says them. */
 const char *error_text(int error);

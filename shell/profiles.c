@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "output.h"
 #include "profiles.h"
 
 /* peak = 2 x memory clock x bus width / 8, so the clock is derived from the datasheet peak. */
@@ -79,13 +80,14 @@ const struct device_profile *profile_find(const char *key)
     return NULL;
 }
 
+static const char *profile_key(const void *list, int i)
+{
+    return ((const struct device_profile *)list)[i].key;
+}
+
 const char *profile_names(char *out, size_t size)
 {
-    size_t used = 0;
-    out[0] = 0;
-    for (int i = 0; i < device_profile_count && used < size; i++)
-        used += snprintf(out + used, size - used, "%s%s", i ? ", " : "", device_profiles[i].key);
-    return out;
+    return join_names(out, size, device_profile_count, profile_key, device_profiles);
 }
 
 const struct device_profile *profile_for_device(const struct device_info *info)

@@ -60,3 +60,8 @@ void progress_end(struct progress *p)
         fprintf(stderr, "\r%*s\r", 78, "");
     p->shown = 0;
 }
+
+double seconds_now(void)
+{
+    return monotonic_ms() / 1000;
+}

@@ -19,7 +19,10 @@ void progress_step(struct progress *p);
 /* Clears the bar, if one was drawn. */
 void progress_end(struct progress *p);
 
-/* Milliseconds on the monotonic clock: what bars and launches are timed with. */
+/* Milliseconds on the monotonic clock: the shell's one clock, which bars,
+   launches, the GPU's lock and its waits are timed with. */
 double monotonic_ms(void);
+/* The same clock in seconds. */
+double seconds_now(void);
 
 #endif

@@ -28,7 +28,7 @@ t.raises(function() launch("copy", {4}) end, {"parameter names must be strings"}
 t.raises(function() launch("copy", 4) end, {"bad argument #2 to 'launch'", "table of parameters expected"},
   "params must be a table")
 local huge = t.raises(function() launch("strided", {n = 1 << 30, stride = 1024}) end,
-  {"bad argument #2 to 'launch'", "n=1073741824 needs 4.40 TB of device memory", "has 150.1 GB"},
+  {"bad argument #2 to 'launch'", "n=1073741824 needs 4.4 TB of device memory", "has 150.1 GB"},
   "n too large for memory names the sizes")
 t.ok(one_line(huge), "... in one line")
 t.raises(function() launch("offset", {{offset = 1}, {ofset = 2}}) end,
