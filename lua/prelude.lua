@@ -848,12 +848,12 @@ config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=
 参数里，则只改变那一次启动：
   launch("copy", {n=2^16, cache="warm"})]] },
   commands = { en = [[
-Colon commands at the prompt: :help, :kernels, :quit, and for labs :labs,
-:lab NAME, :next, :back, :hint, :answer VALUE, :run, :where, :reset (unique
-prefixes work, so :q quits). Ctrl-C stops what is running; Ctrl-D leaves.]], zh = [[
-提示符下的冒号命令：:help、:kernels、:quit，实验用的有 :labs、:lab 名称、:next、
-:back、:hint、:answer 值、:run、:where、:reset（唯一的前缀也行，所以 :q 就能退出）。
-Ctrl-C 停止正在运行的内容；Ctrl-D 离开。]] },
+Colon commands at the prompt (unique prefixes work, so :q quits). Ctrl-C
+stops what is running; Ctrl-D leaves.
+%s]], zh = [[
+提示符下的冒号命令（唯一的前缀也行，所以 :q 就能退出）。Ctrl-C 停止正在运行的
+内容；Ctrl-D 离开。
+%s]] },
 }
 messages_of("help", topics)
 
@@ -867,7 +867,7 @@ warplab shows how GPU memory access patterns become memory traffic.
   sweep("offset", {offset = range(0, 32)})   a table and a chart over a parameter
   compare(a, b), plot(rs, {file="out.svg"}), export(rs, "out.csv"), record("session.json")
   :labs, :lab tour               the labs: lessons whose questions are checked against your runs
-  help("launch")                 more on a topic: launch, result, show, kernels, device, counters, config, commands
+  help("launch")                 more on a topic: %s
 Tab completes names, including kernel names inside launch(".]], zh = [[
 warplab 展示 GPU 的内存访问模式如何变成内存流量。
   launch("offset", {offset=1})   启动一个内核；结果会自己打印出来
@@ -878,23 +878,27 @@ warplab 展示 GPU 的内存访问模式如何变成内存流量。
   sweep("offset", {offset = range(0, 32)})   对一个参数扫描，给出表格和图表
   compare(a, b)、plot(rs, {file="out.svg"})、export(rs, "out.csv")、record("session.json")
   :labs、:lab tour               实验：其中的问题用你自己的运行结果来检查
-  help("launch")                 某个主题的更多内容，主题有 "launch"、"result"、"show"、"kernels"、"device"、"counters"、"config"、"commands"
+  help("launch")                 某个主题的更多内容，主题有 %s
 Tab 键补全名字，包括 launch() 引号里的内核名。]] }
 messages_of("help()", { overview = overview })
 
--- help([topic]): an overview, or one topic.
+-- The topics' names, in order, as a message lists them: the topics table is the one list.
+local function topic_names()
+  local names = {}
+  for name in pairs(topics) do names[#names + 1] = name end
+  table.sort(names)
+  for i, name in ipairs(names) do names[i] = say("topic_name", name) end
+  return table.concat(names, say("list_separator"))
+end
+
+-- help([topic]): an overview, or one topic. The commands topic lists them
+-- from the shell's table of colon commands, as :help does.
 function help(topic)
-  if topic == nil then return print(text_in(overview)) end
+  if topic == nil then return print(fmt(text_in(overview), topic_names())) end
   if type(topic) ~= "string" then error(say("topic_expected", quote(topic)), 2) end
   local text = topics[topic]
-  if not text then
-    local names = {}
-    for name in pairs(topics) do names[#names + 1] = name end
-    table.sort(names)
-    for i, name in ipairs(names) do names[i] = say("topic_name", name) end
-    error(say("unknown_topic", quote(topic), table.concat(names, say("list_separator"))), 2)
-  end
-  print(text_in(text))
+  if not text then error(say("unknown_topic", quote(topic), topic_names()), 2) end
+  print(topic == "commands" and fmt(text_in(text), (core.commands_text():gsub("\n$", ""))) or text_in(text))
 end
 
 ---------------------------------------------------------------------------

@@ -361,6 +361,7 @@ static const luaL_Reg core_functions[] = {
     { "lang", core_lang },
     { "format", core_format },
     { "command", command_lua },
+    { "commands_text", command_list_lua },
     { "profiles", core_profiles },
     { NULL, NULL },
 };

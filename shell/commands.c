@@ -1,6 +1,6 @@
 /*
-** commands.c — colon commands at the prompt: one small function each, with
-** its usage beside it, dispatched from a table; unique prefixes work.
+** commands.c — colon commands at the prompt, one table of them: each
+** command's name, usage and what runs it; unique prefixes work.
 */
 #include <stdio.h>
 #include <string.h>
@@ -10,10 +10,14 @@
 #include "repl.h"
 #include "session.h"
 
+/* A command's usage is written once, here: :help, help("commands") and the
+   message for a missing argument all print it from this table. */
 struct colon_command {
     const char *name;
-    const char *usage, *usage_zh;
-    enum command_outcome (*run)(const char *args);
+    const char *usage, *usage_zh;     /* "[topic]  what it does": arguments, two spaces, then what */
+    enum command_outcome (*run)(const struct colon_command *c, const char *args);
+    const char *lab_function;         /* lab commands: core.labs.<this>(args) runs it */
+    int needs_argument;               /* without one, the command prints its usage */
 };
 
 static const struct colon_command commands[];
@@ -24,8 +28,19 @@ static void run_lua(const char *code)
     session_report(session_run(code, "=command", 0), 0);
 }
 
-/* USAGE: :help — the commands, then the Lua overview. */
-static enum command_outcome command_help(const char *args)
+static void print_usage(const struct colon_command *c)
+{
+    out_printf(SAY("usage: %s %s\n", "用法：%s %s\n"), c->name, SAY(c->usage, c->usage_zh));
+}
+
+/* One command's line in :help and help("commands"). */
+static const char *command_line(const struct colon_command *c, char *line, size_t size)
+{
+    snprintf(line, size, "  %-10s %s\n", c->name, SAY(c->usage, c->usage_zh));
+    return line;
+}
+
+static enum command_outcome command_help(const struct colon_command *c, const char *args)
 {
     if (*args) {   /* the topic as help()'s argument, never pasted into code */
         size_t length = strlen(args);
@@ -35,76 +50,61 @@ static enum command_outcome command_help(const char *args)
         session_report(session_call(1, 0), 0);
         return COMMAND_DONE;
     }
+    char line[256];
     out_printf(SAY("commands:\n", "命令：\n"));
-    for (const struct colon_command *c = commands; c->name; c++)
-        out_printf("  %-22s %s\n", c->name, SAY(c->usage, c->usage_zh));
+    for (const struct colon_command *command = commands; command->name; command++)
+        out_printf("%s", command_line(command, line, sizeof line));
     run_lua("help()");
     return COMMAND_DONE;
 }
 
-/* USAGE: :kernels — the kernel families with their summaries. */
-static enum command_outcome command_kernels(const char *args)
+static enum command_outcome command_kernels(const struct colon_command *c, const char *args)
 {
     run_lua("print(kernels())");
     return COMMAND_DONE;
 }
 
-/* Calls core.labs.<function>(args) in protected mode, reporting any error. */
-static enum command_outcome lab_call(const char *function, const char *args)
+/* A lab command: core.labs.<c->lab_function>(args), in protected mode. */
+static enum command_outcome command_lab(const struct colon_command *c, const char *args)
 {
-    session_push_core("labs", function);
+    if (c->needs_argument && !*args) {
+        print_usage(c);
+        return COMMAND_DONE;
+    }
+    session_push_core("labs", c->lab_function);
     lua_pushstring(session.L, args);
     session_report(session_call(1, 0), 0);
     return COMMAND_DONE;
 }
 
-/* USAGE: :lab NAME — open a lab (where you left it), or an instructor's lab file. */
-static enum command_outcome command_lab(const char *args)
-{
-    if (!*args) {
-        out_printf(SAY("usage: :lab NAME (:labs lists them)\n", "用法：:lab 实验名（:labs 列出所有实验）\n"));
-        return COMMAND_DONE;
-    }
-    return lab_call("open", args);
-}
-
-/* USAGE: :labs — the labs, with your progress. */
-static enum command_outcome command_labs(const char *args) { return lab_call("list", args); }
-/* USAGE: :next — the next step. */
-static enum command_outcome command_next(const char *args) { return lab_call("next", args); }
-/* USAGE: :back — the step before. */
-static enum command_outcome command_back(const char *args) { return lab_call("back", args); }
-/* USAGE: :hint — the next hint for this step. */
-static enum command_outcome command_hint(const char *args) { return lab_call("hint", args); }
-/* USAGE: :answer VALUE — answer this step's question. */
-static enum command_outcome command_answer(const char *args) { return lab_call("answer", args); }
-/* USAGE: :where — which lab and step you are at, and the step again. */
-static enum command_outcome command_where(const char *args) { return lab_call("where", args); }
-/* USAGE: :run — run this step's experiment as it is. */
-static enum command_outcome command_run_step(const char *args) { return lab_call("run", args); }
-/* USAGE: :reset [NAME] — forget your progress in a lab (the open one by default). */
-static enum command_outcome command_reset(const char *args) { return lab_call("reset", args); }
-
-/* USAGE: :quit — leave warplab (as Ctrl-D does). */
-static enum command_outcome command_quit(const char *args)
+static enum command_outcome command_quit(const struct colon_command *c, const char *args)
 {
     return COMMAND_QUIT;
 }
 
+#define LAB_COMMAND(command, function, ...) \
+    { .name = command, .run = command_lab, .lab_function = function, __VA_ARGS__ }
+
 static const struct colon_command commands[] = {
-    { ":help", "[topic]  commands and the API overview, or one topic", "[主题]  命令和接口概览，或单个主题", command_help },
-    { ":kernels", "kernel families and what each shows", "内核族及各自展示的内容", command_kernels },
-    { ":labs", "the labs, with your progress", "实验列表及你的进度", command_labs },
-    { ":lab", "NAME  open a lab where you left it", "实验名  打开实验，从上次离开的地方继续", command_lab },
-    { ":next", "the lab's next step", "实验的下一步", command_next },
-    { ":back", "the step before", "上一步", command_back },
-    { ":hint", "the next hint for this step", "本步的下一条提示", command_hint },
-    { ":answer", "VALUE  answer this step's question", "答案  回答本步的问题", command_answer },
-    { ":run", "run this step's experiment as it is", "按原样运行本步的实验代码", command_run_step },
-    { ":where", "which lab and step you are at", "你所在的实验和步", command_where },
-    { ":reset", "[NAME]  forget your progress in a lab", "[实验名]  清除某个实验的进度", command_reset },
-    { ":quit", "leave warplab (Ctrl-D does too)", "退出 warplab（Ctrl-D 也可以）", command_quit },
-    { NULL, NULL, NULL, NULL },
+    { .name = ":help", .usage = "[topic]  commands and the API overview, or one topic",
+      .usage_zh = "[主题]  命令和接口概览，或单个主题", .run = command_help },
+    { .name = ":kernels", .usage = "kernel families and what each shows", .usage_zh = "内核族及各自展示的内容",
+      .run = command_kernels },
+    LAB_COMMAND(":labs", "list", .usage = "the labs, with your progress", .usage_zh = "实验列表及你的进度"),
+    LAB_COMMAND(":lab", "open", .usage = "NAME  open a lab where you left it, or an instructor's lab file",
+                .usage_zh = "实验名  打开实验，从上次离开的地方继续；也可以是教师的实验文件", .needs_argument = 1),
+    LAB_COMMAND(":next", "next", .usage = "the lab's next step", .usage_zh = "实验的下一步"),
+    LAB_COMMAND(":back", "back", .usage = "the step before", .usage_zh = "上一步"),
+    LAB_COMMAND(":hint", "hint", .usage = "the next hint for this step", .usage_zh = "本步的下一条提示"),
+    LAB_COMMAND(":answer", "answer", .usage = "VALUE  answer this step's question", .usage_zh = "答案  回答本步的问题"),
+    LAB_COMMAND(":run", "run", .usage = "run this step's experiment as it is", .usage_zh = "按原样运行本步的实验代码"),
+    LAB_COMMAND(":where", "where", .usage = "which lab and step you are at, and the step again",
+                .usage_zh = "你所在的实验和步，并再显示这一步"),
+    LAB_COMMAND(":reset", "reset", .usage = "[NAME]  forget your progress in a lab (the open one by default)",
+                .usage_zh = "[实验名]  清除某个实验的进度（默认是打开的那个）"),
+    { .name = ":quit", .usage = "leave warplab (Ctrl-D does too)", .usage_zh = "退出 warplab（Ctrl-D 也可以）",
+      .run = command_quit },
+    { .name = NULL },
 };
 
 const char *command_name(int i)
@@ -144,7 +144,7 @@ enum command_outcome command_run(const char *line)
     const char *args = line + length;
     args += strspn(args, " \t");
     const struct colon_command *c = find_command(line, length);
-    return c ? c->run(args) : COMMAND_DONE;
+    return c ? c->run(c, args) : COMMAND_DONE;
 }
 
 /* core.command(line): runs a colon command as if typed at the prompt, for
@@ -154,5 +154,17 @@ int command_lua(lua_State *L)
     const char *line = luaL_checkstring(L, 1);
     luaL_argcheck(L, line[0] == ':', 1, SAY("a colon command such as ':help' expected", "需要一个冒号命令，例如 ':help'"));
     lua_pushboolean(L, command_run(line) == COMMAND_QUIT);
+    return 1;
+}
+
+/* core.commands_text(): the commands, one a line with their usage, for help("commands"). */
+int command_list_lua(lua_State *L)
+{
+    luaL_Buffer b;
+    char line[256];
+    luaL_buffinit(L, &b);
+    for (const struct colon_command *c = commands; c->name; c++)
+        luaL_addstring(&b, command_line(c, line, sizeof line));
+    luaL_pushresult(&b);
     return 1;
 }

@@ -17,6 +17,8 @@ enum command_outcome command_run(const char *line);
 const char *command_name(int i);
 /* core.command(line): a colon command run from Lua. */
 int command_lua(lua_State *L);
+/* core.commands_text(): every colon command with its usage, one a line. */
+int command_list_lua(lua_State *L);
 
 /* Runs code as if typed at the prompt: expressions print, record() sees it. */
 void repl_run_code(const char *code);

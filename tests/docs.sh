@@ -27,6 +27,14 @@ LC_ALL=C "$warplab" --lang zh --list --format markdown > "$tmp/zh" 2>&1
 grep -q '^| 参数 | 类型 | 默认值 | 取值 | 含义 |$' "$tmp/zh" && grep -q '教学要点' "$tmp/zh"
 result "--list --format markdown in Chinese" $?
 
+# docs/shell.md's help() row names every topic help() knows.
+topics=$(LC_ALL=C "$warplab" --lang en -e 'help("?")' 2>&1 | sed -n "s/.*; topics: \(.*\))\$/\1/p" | tr -d ' ' | tr ',' ' ')
+row=$(grep '^| `help(\[topic\])`' "$srcdir/docs/shell.md")
+missing=
+for topic in $topics; do case $row in *"\`$topic\`"*) ;; *) missing="$missing $topic" ;; esac; done
+[ -n "$topics" ] && [ -z "$missing" ]
+result "docs/shell.md's help() row names every topic (${topics:-none found}; missing:${missing:- none})" $?
+
 "$warplab" --format markdown -e 1 > "$tmp/out" 2>&1
 status=$?
 [ $status = 2 ] && grep -q -- "--format markdown goes with --list" "$tmp/out"
