@@ -421,7 +421,7 @@ local function values_data(...)
       for k, r in ipairs(results) do list[k] = plain(r) end
       values[i] = { results = list }
     else
-      values[i] = type(v) == "table" and u.show_value(v) or v
+      values[i] = type(v) == "table" and u.value_line(v) or v
     end
   end
   return values

@@ -601,8 +601,8 @@ local function hand_over(globals)
 end
 
 -- Prints what an experiment returned, as the prompt does, cleaned.
-local function show_values(...)
-  for i = 1, select("#", ...) do print(clean(u.show_value((select(i, ...))))) end
+local function print_values(...)
+  for i = 1, select("#", ...) do print(clean(u.value_line((select(i, ...))))) end
 end
 
 local reflect   -- reflect(state): a waiting prediction set beside the run (below)
@@ -617,7 +617,7 @@ local function run_experiment(state, code)
   hand_over(state.globals)
   if not results[1] then print(say("error", tostring(results[2]))); return false end
   core.after_chunk(code, table.unpack(results, 2, results.n))
-  show_values(table.unpack(results, 2, results.n))
+  print_values(table.unpack(results, 2, results.n))
   reflect(state)
   return true
 end

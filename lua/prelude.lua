@@ -829,7 +829,7 @@ show(r [, warp]) 画出一次启动中一个 warp 的访问图（默认 warp 0�
 标出线程用到的字节、随之取回的字节和没有取回的扇区，并列出每个缓存行里的线程和总数。
 r.map 以文本形式保存 warp 0 的同一张 warp 访问图。]] },
   counters = { en = [[
-On a GPU each launch also reads hardware counters in one profiled run after
+On a GPU each launch also reads hardware counters in one counted run after
 the timed samples: result.counters holds each value with its Nsight Compute
 metric name, and load/store take their requests and sectors from the
 hardware. explain("sectors_per_request") (or any counter's name) says what a
@@ -841,10 +841,10 @@ result.counters 保存每个值及其 Nsight Compute 指标名，load/store 的�
   config = { en = [[
 config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true}
 changes how launches measure for the rest of the session and returns the
-settings; the same keys in one launch's params change that launch only:
+options; the same keys in one launch's params change that launch only:
   launch("copy", {n=2^16, cache="warm"})]], zh = [[
 config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true}
-改变本次会话之后所有启动的测量方式，并返回当前设置；同样的键写在某次启动的
+改变本次会话之后所有启动的测量方式，并返回当前选项；同样的键写在某次启动的
 参数里，则只改变那一次启动：
   launch("copy", {n=2^16, cache="warm"})]] },
   commands = { en = [[
@@ -906,13 +906,13 @@ end
 ---------------------------------------------------------------------------
 
 -- A plain table on one line when short, nested one level.
-local function show_table(t, depth)
+local function table_line(t, depth)
   if depth > 2 then return "{...}" end
   local parts, count = {}, 0
   for k, v in pairs(t) do
     count = count + 1
     if count > 12 then parts[#parts + 1] = "..."; break end
-    local value = type(v) == "table" and not getmetatable(v) and show_table(v, depth + 1)
+    local value = type(v) == "table" and not getmetatable(v) and table_line(v, depth + 1)
                   or type(v) == "string" and fmt("%q", v) or tostring(v)
     if math.type(k) == "integer" and k == count then
       parts[#parts + 1] = value
@@ -923,17 +923,17 @@ local function show_table(t, depth)
   return "{" .. table.concat(parts, ", ") .. "}"
 end
 
-local function show_value(v)
+local function value_line(v)
   local meta = getmetatable(v)
-  if type(v) == "table" and not (meta and meta.__tostring) then return show_table(v, 1) end
+  if type(v) == "table" and not (meta and meta.__tostring) then return table_line(v, 1) end
   if type(v) == "string" then return fmt("%q", v) end
   return tostring(v)
 end
 
--- core.show(...): prints the values an expression typed at the prompt produced.
-function core.show(...)
+-- core.print_values(...): prints the values an expression typed at the prompt produced.
+function core.print_values(...)
   local n = select("#", ...)
-  for i = 1, n do print(show_value((select(i, ...)))) end
+  for i = 1, n do print(value_line((select(i, ...)))) end
 end
 
 -- core.banner(): the first line of an interactive session.
@@ -952,7 +952,7 @@ local function utc_now() return os.date("!%Y-%m-%dT%H:%M:%SZ") end
 core.util = {
   fmt = fmt, commas = commas, bytes = bytes, percent = percent, bar = bar,
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
-  localized = localized, show_value = show_value, utc_now = utc_now,
+  localized = localized, value_line = value_line, utc_now = utc_now,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
   copy_table = copy_table, message = message, messages = messages_of, text_in = text_in, say = say,
   wide = wide, display_width = display_width, pad = pad, plural = plural, limit_text = limit_text, device_name = device_name,

@@ -376,12 +376,12 @@ static void push_options(lua_State *L, const struct measure_options *o)
     SET_STRING("profile", o->profile->key);
 }
 
-/* config{...}: changes how the session measures; returns the settings now. */
+/* config{...}: changes how the session measures; returns the options now. */
 static int api_config(lua_State *L)
 {
     struct measure_options o = session.options;
     if (!lua_isnoneornil(L, 1)) {
-        luaL_argexpected(L, lua_type(L, 1) == LUA_TTABLE, 1, SAY("table of settings", "设置表"));
+        luaL_argexpected(L, lua_type(L, 1) == LUA_TTABLE, 1, SAY("table of options", "选项表"));
         lua_pushnil(L);
         while (lua_next(L, 1)) {
             if (lua_type(L, -2) != LUA_TSTRING)
@@ -389,7 +389,7 @@ static int api_config(lua_State *L)
             const struct option_decl *option = has_nul(L, -2) ? NULL : find_option(lua_tostring(L, -2));
             char option_list[128];
             if (!option)
-                luaL_argerror(L, 1, lua_pushfstring(L, SAY("unknown setting %s (settings: %s)", "未知设置 %s（可用设置：%s）"),
+                luaL_argerror(L, 1, lua_pushfstring(L, SAY("unknown option %s (options: %s)", "未知选项 %s（可用选项：%s）"),
                                                        push_quoted(L, -2, '\''),
                                                        option_names(option_list, sizeof option_list)));
             read_option(L, 1, option, &o);

@@ -21,7 +21,7 @@ struct measure_options {
     int min_samples;
     double budget_ms;    /* GPU time the samples may take */
     int check;           /* compare outputs with the CPU reference */
-    int counters;        /* read hardware counters in a profiled run after the samples */
+    int counters;        /* read hardware counters in a counted run after the samples */
     const struct device_profile *profile;   /* the device the model's time estimate is for */
 };
 
@@ -39,10 +39,10 @@ struct backend {
     enum run_status (*run)(const struct family *f, const struct params *p,
                            const struct measure_options *options,
                            struct result *r, char *error, size_t error_size);
-    /* Reads hardware counters for measured launches, in as few profiling
-       sessions as it can (NULL: no counters on this backend); with count 0
+    /* Reads hardware counters for measured launches, in as few counter
+       batches as it can (NULL: no counters on this backend); with count 0
        it only sets the profiler up. */
-    void (*profile)(struct result *const *results, int count);
+    void (*read_counters)(struct result *const *results, int count);
     /* Measures the device-to-device copy ceiling now (NULL: no device to measure). */
     int (*measure_copy)(struct device_info *info, char *error, size_t error_size);
     /* Makes count allocations of bytes each, writes their addresses and frees

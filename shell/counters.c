@@ -1,7 +1,7 @@
 /*
 ** counters.c — CUPTI Range Profiler, in C, loaded with dlopen. The call
 ** sequence is the one in ../shared/notes/cupti.md: host object and config
-** image once; per profiling session, a fresh counter data image, SetConfig,
+** image once; per counter batch, a fresh counter data image, SetConfig,
 ** Start, the kernels, Stop, Decode, and one evaluation per range.
 */
 #ifdef HAVE_CUDA
@@ -369,7 +369,7 @@ int counters_open(int ordinal, char *why, size_t why_size)
     return 0;
 }
 
-/* How a session replays its passes and cuts them into ranges. The default,
+/* How a batch replays its passes and cuts them into ranges. The default,
    user replay with user ranges: warplab runs every pass itself (the L2 flush
    and the kernel again), nothing is saved and restored between passes (its
    kernels write the same outputs each time, and no count depends on what an
@@ -378,13 +378,13 @@ int counters_open(int ordinal, char *why, size_t why_size)
    the memory a kernel may write, about 30 ms per kernel and pass on the H200,
    and only knows automatic ranges, one per kernel, the flush's included.
    WARPLAB_RANGE=auto keeps user replay with automatic ranges, for comparison. */
-enum session_mode { USER_RANGES, AUTO_RANGES, KERNEL_REPLAY };
+enum batch_mode { USER_RANGES, AUTO_RANGES, KERNEL_REPLAY };
 
 /* Read from the environment once: it is asked for every item of every pass. */
-static enum session_mode session_mode(void)
+static enum batch_mode batch_mode(void)
 {
     static int known;
-    static enum session_mode mode;
+    static enum batch_mode mode;
     if (!known) {
         const char *replay = getenv("WARPLAB_REPLAY"), *range = getenv("WARPLAB_RANGE");
         mode = replay && strcmp(replay, "kernel") == 0 ? KERNEL_REPLAY
@@ -396,29 +396,29 @@ static enum session_mode session_mode(void)
 
 int counters_save_memory(void)
 {
-    return session_mode() == KERNEL_REPLAY;
+    return batch_mode() == KERNEL_REPLAY;
 }
 
 /* Ranges an item records: its kernel, and under automatic ranges the flush before it. */
 static int ranges_per_item(void)
 {
-    return session_mode() == USER_RANGES ? 1 : 2;
+    return batch_mode() == USER_RANGES ? 1 : 2;
 }
 
-/* WARPLAB_PROFILE_ITEMS caps a session's items, to compare session sizes. */
-int counters_items_per_session(void)
+/* WARPLAB_BATCH_ITEMS caps a batch's items, to compare batch sizes. */
+int counters_batch_size(void)
 {
-    const char *text = getenv("WARPLAB_PROFILE_ITEMS");
+    const char *text = getenv("WARPLAB_BATCH_ITEMS");
     int most = MAX_PROFILED_RANGES / ranges_per_item(), asked = text ? atoi(text) : 0;
     return asked > 0 && asked < most ? asked : most;
 }
 
-/* A fresh counter data image bound to the config: the start of a profiling session. */
-static int begin_session(char *why, size_t why_size)
+/* A fresh counter data image bound to the config: the start of a counter batch. */
+static int begin_batch(char *why, size_t why_size)
 {
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params reset = { .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE };
     CUpti_RangeProfiler_SetConfig_Params config = { .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE };
-    enum session_mode mode = session_mode();
+    enum batch_mode mode = batch_mode();
     reset.pRangeProfilerObject = config.pRangeProfilerObject = profiler.profiler;
     reset.counterDataSize = config.counterDataImageSize = profiler.counter_data_size;
     reset.pCounterData = config.pCounterDataImage = profiler.counter_data;
@@ -434,8 +434,8 @@ static int begin_session(char *why, size_t why_size)
            CUPTI_TRY(cupti.cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig");
 }
 
-/* The items of one session: indices into the caller's work, in launch order. */
-struct session_items {
+/* The items of one batch: indices into the caller's work, in launch order. */
+struct batch_items {
     int count;
     int index[MAX_PROFILED_RANGES];
 };
@@ -445,14 +445,14 @@ static const char RANGE_NAME[] = "warplab item %d";
 /* An item's kernel, in a range of its own under user ranges: the stream is
    drained first, so that nothing before the kernel (the flush) is counted.
    The range is named after the item, which is how its counts are found again. */
-static int record_item(int item, const struct profiled_work *work, char *why, size_t why_size)
+static int record_item(int item, const struct counted_work *work, char *why, size_t why_size)
 {
     static char names[MAX_PROFILED_RANGES][24];   /* kept: CUPTI may hold on to them until Decode */
     CUpti_RangeProfiler_PushRange_Params push = { .structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE };
     CUpti_RangeProfiler_PopRange_Params pop = { .structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE };
     if (work->prepare(item, work->user))
         return -1;
-    if (session_mode() != USER_RANGES)
+    if (batch_mode() != USER_RANGES)
         return work->launch(item, work->user);
     push.pRangeProfilerObject = pop.pRangeProfilerObject = profiler.profiler;
     snprintf(names[item], sizeof names[item], RANGE_NAME, item);
@@ -464,7 +464,7 @@ static int record_item(int item, const struct profiled_work *work, char *why, si
 }
 
 /* One pass: Start, the items, Stop; returns how many items were recorded, -1 on failure. */
-static int record_pass(const struct session_items *items, const struct profiled_work *work, int *all_submitted,
+static int record_pass(const struct batch_items *items, const struct counted_work *work, int *all_submitted,
                        char *why, size_t why_size)
 {
     CUpti_RangeProfiler_Start_Params start = { .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
@@ -488,7 +488,7 @@ static int record_pass(const struct session_items *items, const struct profiled_
 enum { MAX_PASSES = 64 };
 
 /* The passes, Decode; returns how many ranges were recorded, or -1. */
-static int record_ranges(const struct session_items *items, const struct profiled_work *work, char *why, size_t why_size)
+static int record_ranges(const struct batch_items *items, const struct counted_work *work, char *why, size_t why_size)
 {
     CUpti_RangeProfiler_DecodeData_Params decode = { .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
     CUpti_RangeProfiler_GetCounterDataInfo_Params info = { .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE };
@@ -497,7 +497,7 @@ static int record_ranges(const struct session_items *items, const struct profile
     /* kernel replay: one Start/Stop does every pass; user replay: one a pass */
     while (!all_submitted && passes++ < MAX_PASSES && recorded >= 0) {
         recorded = record_pass(items, work, &all_submitted, why, why_size);
-        if (session_mode() == KERNEL_REPLAY)
+        if (batch_mode() == KERNEL_REPLAY)
             break;
     }
     if (recorded < 0 || CUPTI_TRY(cupti.cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData"))
@@ -543,11 +543,11 @@ static int evaluate_range(size_t range, struct counter_values *values, char *why
 
 /* Which item recorded range `range` holds, or -1. User ranges say so by
    name; automatic ones only by position, and only when none went missing. */
-static int item_of_range(int range, int recorded, const struct session_items *items)
+static int item_of_range(int range, int recorded, const struct batch_items *items)
 {
     CUpti_RangeProfiler_CounterData_GetRangeInfo_Params info = { .structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE };
     int per_item = ranges_per_item(), item = -1;
-    if (session_mode() != USER_RANGES)
+    if (batch_mode() != USER_RANGES)
         return recorded == items->count * per_item && range % per_item == per_item - 1 ? items->index[range / per_item] : -1;
     info.pCounterDataImage = profiler.counter_data;
     info.counterDataImageSize = profiler.counter_data_size;
@@ -559,12 +559,12 @@ static int item_of_range(int range, int recorded, const struct session_items *it
     return item;
 }
 
-/* One profiling session over items; sets found[i] for each item whose counts
-   were read into values[i]. 0, or -1 when the session failed as a whole. */
-static int profile_session(const struct session_items *items, const struct profiled_work *work,
+/* One counter batch over items; sets found[i] for each item whose counts
+   were read into values[i]. 0, or -1 when the batch failed as a whole. */
+static int count_batch(const struct batch_items *items, const struct counted_work *work,
                            struct counter_values *values, int *found, char *why, size_t why_size)
 {
-    if (begin_session(why, why_size))
+    if (begin_batch(why, why_size))
         return -1;
     int recorded = record_ranges(items, work, why, why_size);
     if (recorded < 0)
@@ -582,13 +582,13 @@ static int profile_session(const struct session_items *items, const struct profi
     return 0;
 }
 
-/* Profiles every item in one session; any item whose range the profiler did
-   not record (on the H200 a session sometimes records fewer ranges than were
-   pushed) is profiled again in a session of its own. */
-int counters_profile(int items, const struct profiled_work *work, struct counter_values *values,
+/* Counts every item in one batch; any item whose range the profiler did
+   not record (on the H200 a batch sometimes records fewer ranges than were
+   pushed) is counted again in a batch of its own. */
+int counters_read(int items, const struct counted_work *work, struct counter_values *values,
                      int *found, char *why, size_t why_size)
 {
-    struct session_items all = { 0 }, alone = { 1, { 0 } };
+    struct batch_items all = { 0 }, alone = { 1, { 0 } };
     for (int i = 0; i < items; i++)
         found[i] = 0;
     if (!profiler.open) {
@@ -603,12 +603,12 @@ int counters_profile(int items, const struct profiled_work *work, struct counter
         all.index[all.count++] = i;
     if (!profiler.profiler && enable_profiler(why, why_size))
         return profiler.busy ? COUNTERS_BUSY : -1;
-    int failed = profile_session(&all, work, values, found, why, why_size);
+    int failed = count_batch(&all, work, values, found, why, why_size);
     for (int i = 0; i < items && !failed; i++) {
         if (found[i] || items == 1)
             continue;
         alone.index[0] = i;
-        failed = profile_session(&alone, work, values, found, why, why_size);
+        failed = count_batch(&alone, work, values, found, why, why_size);
     }
     if (failed)
         return -1;

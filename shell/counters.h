@@ -29,10 +29,10 @@ struct counter_values {
 int counter_was_read(const struct counter_values *values, enum counter_id id);
 const char *counter_metric_read(const struct counter_values *values, enum counter_id id);
 
-/* What one profiled item puts on the stream, in two steps: prepare (the L2
+/* What one counted item puts on the stream, in two steps: prepare (the L2
    flush, inputs sent again) is not counted, launch (one kernel) is. Both run
    once per pass under user replay. 0, or -1 when a CUDA call failed. */
-struct profiled_work {
+struct counted_work {
     int (*prepare)(int index, void *user);
     int (*launch)(int index, void *user);
     void *user;
@@ -45,16 +45,16 @@ struct profiled_work {
 enum { COUNTERS_BUSY = -2 };
 int counters_open(int ordinal, char *why, size_t why_size);
 
-/* Profiles `items` items, in one profiling session where the profiler
+/* Profiles `items` items, in one counter batch where the profiler
    allows: item i's kernel into values[i], found[i] set once it is there.
    0 when every item was found, COUNTERS_BUSY (see counters_pause), or -1
    with the reason. */
-int counters_profile(int items, const struct profiled_work *work, struct counter_values *values,
+int counters_read(int items, const struct counted_work *work, struct counter_values *values,
                      int *found, char *why, size_t why_size);
-/* Range profiling is turned on by counters_profile and stays on, since turning
+/* Range profiling is turned on by counters_read and stays on, since turning
    it on costs about 0.4 s on the H200; while it is on, no other process can
    profile this GPU (CUPTI answers them CUPTI_ERROR_HARDWARE_BUSY, and
-   counters_profile then returns COUNTERS_BUSY). This turns it off, as
+   counters_read then returns COUNTERS_BUSY). This turns it off, as
    warplab does whenever another process waits for the GPU, and after a
    minute with nothing to do (for profilers that do not wait in its way). */
 void counters_pause(void);
@@ -64,8 +64,8 @@ void counters_pause(void);
    launch's counters would copy it. */
 int counters_save_memory(void);
 
-/* How many items one session may hold. */
-int counters_items_per_session(void);
+/* How many items one counter batch may hold. */
+int counters_batch_size(void);
 
 /* Lets go of the profiler (before the CUDA context goes away). */
 void counters_close(void);

@@ -58,8 +58,8 @@ static int cuda_try(cudaError_t status, const char *call, const char *file, int 
     return -1;
 }
 
-/* One buffer slot: device memory plus the host copies the check needs. */
-struct slot {
+/* One buffer of the pool: device memory plus the host copies the check needs. */
+struct pooled_buffer {
     void *device;
     void *host;        /* inputs as sent; for outputs, what the GPU wrote */
     int pinned;        /* host is page-locked: copies run at the link's speed */
@@ -74,7 +74,7 @@ static struct {
     struct device_info info;
     cudaStream_t stream;
     cudaEvent_t start, stop;
-    struct slot slots[MAX_BUFFERS];
+    struct pooled_buffer pool[MAX_BUFFERS];
     void *flush;
     size_t flush_bytes;
     int *flush_sink;
@@ -86,7 +86,7 @@ static struct {
     uint64_t seed;
 } gpu;
 
-static void slot_release(struct slot *s)
+static void pooled_release(struct pooled_buffer *s)
 {
     if (s->device)
         cudaFree(s->device);
@@ -100,7 +100,7 @@ static void slot_release(struct slot *s)
 static void pool_release(void)
 {
     for (int i = 0; i < MAX_BUFFERS; i++)
-        slot_release(&gpu.slots[i]);
+        pooled_release(&gpu.pool[i]);
 }
 
 /* Explains a failed allocation: out of memory with the sizes, or the CUDA error. */
@@ -120,13 +120,13 @@ static void allocation_failure(size_t launch_bytes, char *error, size_t error_si
              format_bytes(free_bytes, available, sizeof available), format_bytes(total, all, sizeof all));
 }
 
-/* Page-locks a slot's host copy, which the GPU writes inputs and outputs into:
+/* Page-locks a pooled buffer's host copy, which the GPU writes inputs and outputs into:
    on the H200 machine a 2^26 offset launch's inputs, checked launch and
    copies took 111 ms with pageable copies and 7-11 ms pinned (with the
    reference's poisoning moved to the reference's threads). Not under kernel
    replay, which saves and restores all memory the GPU can reach, pinned host
    memory included (2.7 s a launch). Where it fails the copy stays pageable. */
-static void pin_host_copy(struct slot *s)
+static void pin_host_copy(struct pooled_buffer *s)
 {
     if (counters_save_memory())
         return;
@@ -135,15 +135,15 @@ static void pin_host_copy(struct slot *s)
         cudaGetLastError();
 }
 
-/* Makes slot i hold at least bytes; device memory is only reallocated to grow.
+/* Makes pooled buffer i hold at least bytes; device memory is only reallocated to grow.
    0; -1 when cudaMalloc failed (cuda_status says why); -2 when host memory
    ran out (error says so). */
-static int slot_grow(int i, size_t bytes, char *error, size_t error_size)
+static int pooled_grow(int i, size_t bytes, char *error, size_t error_size)
 {
-    struct slot *s = &gpu.slots[i];
+    struct pooled_buffer *s = &gpu.pool[i];
     if (s->capacity >= bytes)
         return 0;
-    slot_release(s);
+    pooled_release(s);
     if (CUDA_TRY(cudaMalloc(&s->device, bytes))) {
         s->device = NULL;
         return -1;
@@ -152,7 +152,7 @@ static int slot_grow(int i, size_t bytes, char *error, size_t error_size)
     s->expected = malloc(bytes);
     if (!s->host || !s->expected) {
         char wanted[32];
-        slot_release(s);
+        pooled_release(s);
         snprintf(error, error_size, SAY("out of host memory: the check needs %s more", "主机内存不足：结果检查还需要 %s"),
                  format_bytes(2.0 * bytes, wanted, sizeof wanted));
         return -2;
@@ -162,14 +162,14 @@ static int slot_grow(int i, size_t bytes, char *error, size_t error_size)
     return 0;
 }
 
-/* Makes slots 0 .. count - 1 hold bytes[i] each. When device memory is short,
-   the whole pool is given back and every slot made again, so that no slot a
+/* Makes pooled buffers 0 .. count - 1 hold bytes[i] each. When device memory is short,
+   the whole pool is given back and every buffer made again, so that no buffer a
    launch already holds is freed under it. 0, or -1 with the error. */
-static int reserve_slots(const size_t *bytes, int count, size_t launch_bytes, char *error, size_t error_size)
+static int reserve_pool(const size_t *bytes, int count, size_t launch_bytes, char *error, size_t error_size)
 {
     int status = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
-        for (int i = 0; i < count && (status = slot_grow(i, bytes[i], error, error_size)) == 0; i++)
+        for (int i = 0; i < count && (status = pooled_grow(i, bytes[i], error, error_size)) == 0; i++)
             continue;
         if (status != -1)
             break;
@@ -506,11 +506,11 @@ static int send_family_inputs(const struct family *f, const struct params *p, co
 {
     void *host[MAX_BUFFERS];
     for (int i = 0; i < f->buffer_count; i++)
-        host[i] = gpu.slots[i].host;
+        host[i] = gpu.pool[i].host;
     f->fill_inputs(p, host, seed);
     for (int i = 0; i < f->buffer_count; i++)
         if (f->buffers[i].role == BUFFER_IN &&
-            CUDA_TRY(cudaMemcpyAsync(gpu.slots[i].device, host[i], bytes[i], cudaMemcpyHostToDevice, gpu.stream)))
+            CUDA_TRY(cudaMemcpyAsync(gpu.pool[i].device, host[i], bytes[i], cudaMemcpyHostToDevice, gpu.stream)))
             return -1;
     return 0;
 }
@@ -523,7 +523,7 @@ static int prepare_buffers(const struct family *f, const struct params *p, const
     if (f->fill_inputs && send_family_inputs(f, p, bytes, next_seed()))
         return -1;
     for (int i = 0; i < f->buffer_count; i++) {
-        struct slot *s = &gpu.slots[i];
+        struct pooled_buffer *s = &gpu.pool[i];
         if (f->buffers[i].role == BUFFER_OUT) {
             if (CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
                 return -1;
@@ -570,7 +570,7 @@ static void poison_part(void *argument, int part, int parts)
     for (int i = 0; i < job->family->buffer_count; i++) {
         size_t from = job->bytes[i] / parts * part, to = part == parts - 1 ? job->bytes[i] : from + job->bytes[i] / parts;
         if (job->family->buffers[i].role == BUFFER_OUT)
-            memset((char *)gpu.slots[i].expected + from, output_start(job->family), to - from);
+            memset((char *)gpu.pool[i].expected + from, output_start(job->family), to - from);
     }
 }
 
@@ -597,7 +597,7 @@ static void *run_reference(void *argument)
 static void start_reference(struct reference_job *job)
 {
     for (int i = 0; i < job->family->buffer_count; i++)
-        job->buffers[i] = job->family->buffers[i].role == BUFFER_IN ? gpu.slots[i].host : gpu.slots[i].expected;
+        job->buffers[i] = job->family->buffers[i].role == BUFFER_IN ? gpu.pool[i].host : gpu.pool[i].expected;
     job->started = start_worker(&job->thread, run_reference, job) == 0;
     if (!job->started)
         run_reference(job);   /* no thread to be had: compute it here */
@@ -615,7 +615,7 @@ static int copy_outputs_back(const struct family *f, const size_t *bytes)
 {
     for (int i = 0; i < f->buffer_count; i++)
         if (f->buffers[i].role == BUFFER_OUT &&
-            CUDA_TRY(cudaMemcpyAsync(gpu.slots[i].host, gpu.slots[i].device, bytes[i],
+            CUDA_TRY(cudaMemcpyAsync(gpu.pool[i].host, gpu.pool[i].device, bytes[i],
                                      cudaMemcpyDeviceToHost, gpu.stream)))
             return -1;
     return 0;
@@ -665,7 +665,7 @@ static void check_outputs(const struct family *f, const size_t *bytes, struct re
     for (int i = 0; i < f->buffer_count && r->correct; i++) {
         if (f->buffers[i].role != BUFFER_OUT)
             continue;
-        const uint32_t *got = gpu.slots[i].host, *want = gpu.slots[i].expected;
+        const uint32_t *got = gpu.pool[i].host, *want = gpu.pool[i].expected;
         if (same_bytes(got, want, bytes[i]))
             continue;   /* the usual case, at memcmp's speed */
         size_t whole = bytes[i] / 4 * 4;
@@ -774,14 +774,14 @@ static void trace_phase(const char *phase)
     last = now;
 }
 
-/* What the profiled run launches for one item: an L2 flush, then the kernel. */
-struct profiled_launch {
+/* What the counted run launches for one item: an L2 flush, then the kernel. */
+struct counted_launch {
     const struct family *family;
     struct gpu_launch launch;
 };
 
 /* A family whose addresses come from its data (gather's indices, spmv's rows) gets
-   its own inputs back before its profiled run: the pool holds the last launch's.
+   its own inputs back before its counted run: the pool holds the last launch's.
    Copies are not kernels, so they make no range of their own. */
 static int refill_inputs(const struct family *f, const struct params *p)
 {
@@ -791,17 +791,17 @@ static int refill_inputs(const struct family *f, const struct params *p)
 }
 
 /* What is not counted: the L2 flush, and the inputs of a family whose addresses come from them. */
-static int prepare_profiled(int index, void *user)
+static int prepare_counted(int index, void *user)
 {
-    const struct profiled_launch *item = (const struct profiled_launch *)user + index;
+    const struct counted_launch *item = (const struct counted_launch *)user + index;
     return (item->family->fill_inputs && refill_inputs(item->family, item->launch.params)) ||
            CUDA_TRY((cudaError_t)flush_read_launch(gpu.flush, gpu.flush_bytes, gpu.flush_sink,
                                                    gpu.info.sm_count, gpu.stream));
 }
 
-static int launch_profiled(int index, void *user)
+static int launch_counted(int index, void *user)
 {
-    const struct profiled_launch *item = (const struct profiled_launch *)user + index;
+    const struct counted_launch *item = (const struct counted_launch *)user + index;
     return CUDA_TRY((cudaError_t)item->family->launch(&item->launch));
 }
 
@@ -829,17 +829,17 @@ static int reserve_for_all(struct result *const *results, int count, char *why, 
         for (int i = 0; i < results[k]->family->buffer_count; i++)
             most[i] = bytes[i] > most[i] ? bytes[i] : most[i];
     }
-    return reserve_slots(most, MAX_BUFFERS, largest, why, why_size);
+    return reserve_pool(most, MAX_BUFFERS, largest, why, why_size);
 }
 
-/* Profiles up to counters_items_per_session() items in one session; returns
-   counters_profile's status (COUNTERS_BUSY: another process's profiler is on). */
-static int profile_chunk(struct result *const *results, int count)
+/* Profiles up to counters_batch_size() items in one session; returns
+   counters_read's status (COUNTERS_BUSY: another process's profiler is on). */
+static int count_chunk(struct result *const *results, int count)
 {
-    static struct profiled_launch items[MAX_PROFILED_RANGES];
+    static struct counted_launch items[MAX_PROFILED_RANGES];
     static struct counter_values values[MAX_PROFILED_RANGES];
     static int found[MAX_PROFILED_RANGES];
-    const struct profiled_work work = { prepare_profiled, launch_profiled, items };
+    const struct counted_work work = { prepare_counted, launch_counted, items };
     char why[256] = "";
     for (int k = 0; k < count; k++) {
         items[k].family = results[k]->family;
@@ -847,9 +847,9 @@ static int profile_chunk(struct result *const *results, int count)
                                                .shape = results[k]->family->shape(&results[k]->params),
                                                .stream = gpu.stream };
         for (int i = 0; i < MAX_BUFFERS; i++)
-            items[k].launch.buffers[i] = gpu.slots[i].device;
+            items[k].launch.buffers[i] = gpu.pool[i].device;
     }
-    int status = counters_profile(count, &work, values, found, why, sizeof why);
+    int status = counters_read(count, &work, values, found, why, sizeof why);
     cudaGetLastError();
     for (int k = 0; k < count; k++) {
         results[k]->have_counters = found[k];
@@ -891,7 +891,7 @@ static int set_up_counters(struct result *const *results, int count)
 /* Hardware counters for launches already measured, all in as few profiling
    sessions as possible: the session's fixed cost is paid once, not per launch.
    The GPU's lock is taken for each session, so other shells measure between. */
-static void cuda_profile(struct result *const *results, int count)
+static void cuda_read_counters(struct result *const *results, int count)
 {
     char why[256] = "";
     trace_phase(NULL);
@@ -909,10 +909,10 @@ static void cuda_profile(struct result *const *results, int count)
         return;
     }
     trace_phase("counters set up, buffers");
-    int per_session = counters_items_per_session();
+    int per_session = counters_batch_size();
     for (int first = 0; first < count; first += per_session) {
         int chunk = count - first < per_session ? count - first : per_session;
-        if (gpu_lock_take() != 0 || in_turn(profile_chunk, results + first, chunk) == INTERRUPTED_WAITING) {
+        if (gpu_lock_take() != 0 || in_turn(count_chunk, results + first, chunk) == INTERRUPTED_WAITING) {
             mark_unavailable(results + first, count - first, interrupted_waiting());
             return;
         }
@@ -940,10 +940,10 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
     for (int i = 0; i < f->buffer_count; i++)
         wanted[i] = bytes[i] ? bytes[i] : 4;   /* an empty buffer still gets an address */
     trace_phase(NULL);
-    if (reserve_slots(wanted, f->buffer_count, launch_bytes, error, error_size))
+    if (reserve_pool(wanted, f->buffer_count, launch_bytes, error, error_size))
         return RUN_FAILED;
     for (int i = 0; i < f->buffer_count; i++)
-        launch.buffers[i] = gpu.slots[i].device;
+        launch.buffers[i] = gpu.pool[i].device;
     struct reference_job reference = { .family = f, .params = p, .bytes = bytes };
     trace_phase("buffers");
     if (gpu_lock_take() != 0)
@@ -981,7 +981,7 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
 /* Serves gpu_process.c's child: the shell itself never calls CUDA. After a
    sticky error usable() is 0 and the child ends without another request. */
 const struct backend cuda_backend = {
-    .name = "gpu", .measures = 1, .open = cuda_open, .run = cuda_run, .profile = cuda_profile,
+    .name = "gpu", .measures = 1, .open = cuda_open, .run = cuda_run, .read_counters = cuda_read_counters,
     .measure_copy = cuda_measure_copy, .allocate = cuda_allocate, .usable = cuda_usable, .close = cuda_close,
 };
 #endif

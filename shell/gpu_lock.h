@@ -1,7 +1,7 @@
 /*
 ** gpu_lock.h — one GPU, many shells: an advisory lock per GPU, shared by every
 ** warplab process and user on the machine, held around each launch's timed
-** samples and each profiling session, so that no two overlap.
+** samples and each counter batch, so that no two overlap.
 */
 #ifndef WARPLAB_GPU_LOCK_H
 #define WARPLAB_GPU_LOCK_H

@@ -36,14 +36,14 @@
    profilers that do not wait in warplab's way (ncu on another program). */
 static const int IDLE_CHECK_MS = 100, IDLE_PAUSE_CHECKS = 600;
 
-enum request_kind { REQUEST_RUN, REQUEST_PROFILE, REQUEST_MEASURE_COPY, REQUEST_ALLOCATE, REQUEST_QUIT };
+enum request_kind { REQUEST_RUN, REQUEST_COUNTERS, REQUEST_MEASURE_COPY, REQUEST_ALLOCATE, REQUEST_QUIT };
 
 struct request {
     enum request_kind kind;
     int family;        /* run: its index in families[] */
     struct params params;
     struct measure_options options;
-    int count;         /* profile: results that follow; allocate: blocks */
+    int count;         /* counters: results that follow; allocate: blocks */
     size_t bytes;      /* allocate: each block's size */
 };
 
@@ -54,12 +54,12 @@ struct reply {
     struct device_info info;
 };
 
-/* What a profile request sends for each launch, and gets back. */
-struct profile_item {
+/* What a counters request sends for each launch, and gets back. */
+struct counters_item {
     int family;
     struct params params;
 };
-struct profile_answer {
+struct counters_answer {
     int have_counters;
     struct counter_values counters;
     char counters_unavailable[256];
@@ -166,11 +166,11 @@ static int serve_run(const struct channel *c, const struct request *q, struct re
 }
 
 /* Counters for the items that follow the request, one answer each. */
-static int serve_profile(const struct channel *c, const struct request *q, struct reply *a)
+static int serve_counters(const struct channel *c, const struct request *q, struct reply *a)
 {
     size_t count = (size_t)q->count;
-    struct profile_item *items = malloc(count * sizeof *items);
-    struct profile_answer *answers = calloc(count, sizeof *answers);
+    struct counters_item *items = malloc(count * sizeof *items);
+    struct counters_answer *answers = calloc(count, sizeof *answers);
     struct result *results = calloc(count, sizeof *results);
     struct result **pointers = calloc(count, sizeof *pointers);
     int failed = !items || !answers || !results || !pointers || receive_all(c->in, items, count * sizeof *items);
@@ -180,7 +180,7 @@ static int serve_profile(const struct channel *c, const struct request *q, struc
         pointers[k] = &results[k];
     }
     if (!failed && a->status == 0)
-        cuda_backend.profile(pointers, q->count);
+        cuda_backend.read_counters(pointers, q->count);
     for (size_t k = 0; !failed && k < count; k++) {
         answers[k].have_counters = results[k].have_counters;
         answers[k].counters = results[k].counters;
@@ -213,7 +213,7 @@ static int serve_allocate(const struct channel *c, const struct request *q, stru
 
 static int (*const serve[])(const struct channel *c, const struct request *q, struct reply *a) = {
     [REQUEST_RUN] = serve_run,
-    [REQUEST_PROFILE] = serve_profile,
+    [REQUEST_COUNTERS] = serve_counters,
     [REQUEST_MEASURE_COPY] = serve_measure_copy,
     [REQUEST_ALLOCATE] = serve_allocate,
 };
@@ -253,7 +253,7 @@ static void serve_requests(const struct channel *c)
     opened = a.info;
     if (send_all(c->out, &a, sizeof a) || a.status != 0)
         return;
-    cuda_backend.profile(NULL, 0);   /* CUPTI's set-up (a few hundred ms), while the shell starts and the student types */
+    cuda_backend.read_counters(NULL, 0);   /* CUPTI's set-up (a few hundred ms), while the shell starts and the student types */
     while (wait_for_request(c->in) == 0 && receive_all(c->in, &q, sizeof q) == 0 && well_formed(&q)) {
         memset(&a, 0, sizeof a);
         interrupt_requested = 0;
@@ -474,11 +474,11 @@ static void merge_measurement(struct result *r, const struct result *measured)
         result_warn(r, "%s", measured->warnings[i]);
 }
 
-static void merge_counters(struct result *r, const struct profile_answer *profiled)
+static void merge_counters(struct result *r, const struct counters_answer *counted)
 {
-    r->have_counters = profiled->have_counters;
-    r->counters = profiled->counters;
-    memcpy(r->counters_unavailable, profiled->counters_unavailable, sizeof r->counters_unavailable);
+    r->have_counters = counted->have_counters;
+    r->counters = counted->counters;
+    memcpy(r->counters_unavailable, counted->counters_unavailable, sizeof r->counters_unavailable);
 }
 
 static enum run_status gpu_run(const struct family *f, const struct params *p,
@@ -499,16 +499,16 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     return status;
 }
 
-static void gpu_profile(struct result *const *results, int count)
+static void gpu_read_counters(struct result *const *results, int count)
 {
     if (count <= 0)
         return;
-    struct request q = { .kind = REQUEST_PROFILE, .count = count };
-    struct profile_item *items = calloc((size_t)count, sizeof *items);
-    struct profile_answer *answers = calloc((size_t)count, sizeof *answers);
+    struct request q = { .kind = REQUEST_COUNTERS, .count = count };
+    struct counters_item *items = calloc((size_t)count, sizeof *items);
+    struct counters_answer *answers = calloc((size_t)count, sizeof *answers);
     struct reply a;
     for (int k = 0; items && answers && k < count; k++)
-        items[k] = (struct profile_item){ family_index(results[k]->family), results[k]->params };
+        items[k] = (struct counters_item){ family_index(results[k]->family), results[k]->params };
     if (!items || !answers)
         snprintf(a.error, sizeof a.error, SAY("out of memory", "内存不足"));
     if (items && answers && call(&q, items, (size_t)count * sizeof *items, &a, answers, (size_t)count * sizeof *answers) == 0)
@@ -558,7 +558,7 @@ static void gpu_close(void)
 }
 
 const struct backend gpu_backend = {
-    .name = "gpu", .measures = 1, .open = gpu_open, .run = gpu_run, .profile = gpu_profile,
+    .name = "gpu", .measures = 1, .open = gpu_open, .run = gpu_run, .read_counters = gpu_read_counters,
     .measure_copy = gpu_measure_copy, .allocate = gpu_allocate, .usable = gpu_usable, .close = gpu_close,
 };
 #else

@@ -138,8 +138,8 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     return RUN_OK;
 }
 
-/* Counters for every launch that asked for them, in one go (see backend.profile). */
-static void profile_launches(struct result *results, const struct measure_options *options, int count)
+/* Counters for every launch that asked for them, in one go (see backend.read_counters). */
+static void read_all_counters(struct result *results, const struct measure_options *options, int count)
 {
     struct result *wanted[MAX_BATCH];
     int n = 0;
@@ -147,12 +147,12 @@ static void profile_launches(struct result *results, const struct measure_option
     for (int i = 0; i < count; i++)
         if (options[i].counters)
             wanted[n++] = &results[i];
-    if (n == 0 || !session.backend->profile)
+    if (n == 0 || !session.backend->read_counters)
         return;
-    session.backend->profile(wanted, n);
+    session.backend->read_counters(wanted, n);
     double each = (monotonic_ms() - started) / n;
     for (int i = 0; i < n; i++)
-        wanted[i]->wall_ms += each;   /* each launch's share of the profiling */
+        wanted[i]->wall_ms += each;   /* each launch's share of reading the counters */
 }
 
 /* Runs the launches in order and reads their counters together; returns how
@@ -173,7 +173,7 @@ static int run_all(lua_State *L, struct result *results, struct measure_options 
     progress_end(&bar);
     if (keep_partial)
         interrupt_clear(L);
-    profile_launches(results, options, done);
+    read_all_counters(results, options, done);
     sandbox_exclude(monotonic_ms() - started);   /* a lab's budget is for its own code */
     return done;
 }
@@ -245,7 +245,7 @@ static int core_launch_many(lua_State *L)
 }
 
 /* launch(name, params) runs one launch; launch(name, {params, params, ...})
-   runs several and reads their counters in one profiling session. */
+   runs several and reads their counters in one counter batch. */
 static int api_launch(lua_State *L)
 {
     lua_settop(L, 2);   /* the userdata below must not land where the params are looked for */

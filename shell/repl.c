@@ -295,7 +295,7 @@ static void report_printed(const char *name, const char *input)
     session_report(session_call(2, 0), 0);
 }
 
-/* Runs the loaded chunk, lets record() see it, and shows what it returned through core.show. */
+/* Runs the loaded chunk, lets record() see it, and shows what it returned through core.print_values. */
 static void run_loaded(const char *chunk, int status)
 {
     int base = lua_gettop(session.L) - 1;
@@ -308,7 +308,7 @@ static void run_loaded(const char *chunk, int status)
     int count = lua_gettop(session.L) - base;
     call_core("after_chunk", chunk, base, count);
     if (count > 0)
-        call_core("show", NULL, base, count);
+        call_core("print_values", NULL, base, count);
 }
 
 /* run_loaded, with what it printed kept for the session record. */

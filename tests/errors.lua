@@ -107,7 +107,7 @@ clean_line(prompt_error(launch, "gather", {pattern = "random\0x", n = 1024}),
 clean_line(prompt_error(launch, "strided", {["stride\0"] = 4, n = 1024}), {"unknown parameter 'stride\\0'"},
   "a parameter name with a NUL byte")
 clean_line(prompt_error(config, {cache = "warm\0"}), {"'cache' must be", "got \"warm\\0\""}, "a setting value with a NUL byte")
-clean_line(prompt_error(config, {["cache\0"] = "warm"}), {"unknown setting 'cache\\0'"}, "a setting name with a NUL byte")
+clean_line(prompt_error(config, {["cache\0"] = "warm"}), {"unknown option 'cache\\0'"}, "an option name with a NUL byte")
 clean_line(prompt_error(explain, "ideal\0"), {"unknown term 'ideal\\0'"}, "explain of a term with a NUL byte")
 
 -- An error inside the student's own function keeps a traceback to it, and

@@ -1,7 +1,7 @@
 -- fuzz.lua: random calls to every function a student has at the prompt,
 -- with hostile values, each judged as the student would see it: through
 -- core.prompt_call, which calls a function as the prompt calls a chunk (the
--- same message handler, a watchdog), then core.after_chunk and core.show
+-- same message handler, a watchdog), then core.after_chunk and core.print_values
 -- as the prompt does after a chunk. A call fails when it hangs, when its
 -- message has a traceback for an error not raised in the test's own
 -- functions, names an internal function or module, runs over one line or
@@ -485,7 +485,7 @@ local function run_call(name, fn, args)
   if outcome[1] == "ok" then
     judge(call .. " then after_chunk", args, run_prompt(core.after_chunk, call, table.unpack(outcome, 2, outcome.n)))
     if outcome.n > 1 then
-      judge(call .. " then show", args, run_prompt(core.show, table.unpack(outcome, 2, outcome.n)))
+      judge(call .. " then show", args, run_prompt(core.print_values, table.unpack(outcome, 2, outcome.n)))
     end
   end
   core.capture(false)

@@ -35,7 +35,7 @@ for _, case in ipairs(grid) do
   t.model_equals_counters(label(name, params), r, {shared = false, dram = r.footprint_bytes > 2 * d.l2_bytes})
 end
 
--- Launched together, in one profiling session (a range pushed around each
+-- Launched together, in one counter batch (a range pushed around each
 -- kernel, every pass replayed by warplab), counters equal those of single
 -- launches: requests, sectors and shared wavefronts exactly, DRAM within 1%.
 -- transpose has shared memory; gather sends its indices again before each pass.
@@ -75,7 +75,7 @@ for stride, expected in pairs({[1] = 4, [2] = 8, [4] = 16, [8] = 32, [16] = 32, 
   t.is(spr("strided", {stride = stride, n = 4194304}), expected, "strided " .. stride .. ": " .. expected)
 end
 
--- config{counters=false} turns the profiled run off.
+-- config{counters=false} turns the counted run off.
 t.is(launch("copy", {n = 4096, counters = false}).counters, nil, "counters = false: no counters")
 
 t.done()

@@ -1,7 +1,7 @@
--- sessions.lua: how profiling sessions hold up when a sweep's launches share
+-- batches.lua: how counter batches hold up when a sweep's launches share
 -- one (issue 4). Sweeps offset 0..32 and compares each launch's hardware
 -- requests and sectors with the model's; run under the session settings
--- named by WARPLAB_REPLAY, WARPLAB_RANGE and WARPLAB_PROFILE_ITEMS.
+-- named by WARPLAB_REPLAY, WARPLAB_RANGE and WARPLAB_BATCH_ITEMS.
 local n = tonumber(os.getenv("SESSIONS_N") or "") or (1 << 22)
 local configs = {}
 for offset = 0, 32 do configs[#configs + 1] = {offset = offset, n = n} end
@@ -19,5 +19,5 @@ for _, r in ipairs(results) do
 end
 print(string.format("replay=%s range=%s items=%s n=%d: %d of %d agree with the model, %.1f ms per config%s",
       os.getenv("WARPLAB_REPLAY") or "user", os.getenv("WARPLAB_RANGE") or "user",
-      os.getenv("WARPLAB_PROFILE_ITEMS") or "all", n, agree, #results, wall / #results,
+      os.getenv("WARPLAB_BATCH_ITEMS") or "all", n, agree, #results, wall / #results,
       why and (" (" .. why .. ")") or ""))
