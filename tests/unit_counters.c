@@ -16,7 +16,7 @@
 #include "backend.h"
 #include "counters.h"
 #include "session.h"
-#include "tap.h"
+#include "tap_session.h"
 
 #ifdef HAVE_CUDA
 /* What each chip gives: D, the DRAM byte counts, by their usual name (1), by
@@ -59,7 +59,7 @@ static void check_chips(void)
 static unsigned char chip_states[COUNTER_COUNT];
 static char chip_name[16];
 
-static void chip_profile(struct result *const *results, int count)
+static void chip_counters(struct result *const *results, int count)
 {
     for (int k = 0; k < count; k++) {
         struct result *r = results[k];
@@ -75,19 +75,6 @@ static void chip_profile(struct result *const *results, int count)
         }
         snprintf(r->counters.chip, sizeof r->counters.chip, "%s", chip_name);
     }
-}
-
-/* Whether a Lua expression is true in the session; prints what it was when not. */
-static int lua_holds(const char *expression, const char *name)
-{
-    char code[4096];
-    snprintf(code, sizeof code, "return %s", expression);
-    int status = session_run(code, "=unit_counters", 1);
-    int holds = status == LUA_OK && lua_toboolean(session.L, -1);
-    if (!ok(holds, name))
-        printf("#   %s: %s\n", expression, status == LUA_OK ? "false" : lua_tostring(session.L, -1));
-    lua_settop(session.L, 0);
-    return holds;
 }
 
 static void run_lua(const char *code)
@@ -117,7 +104,7 @@ static void check_shell(const char *chip, const char *lab_path)
     }
     snprintf(chip_name, sizeof chip_name, "%s", chip);
     session_open(1, 0, NULL);
-    chip_backend.profile = chip_profile;
+    chip_backend.read_counters = chip_counters;
     session.backend = &chip_backend;
     run_lua("r = launch('copy', {n = 1 << 16}); card = tostring(r)");
     if (strcmp(chip, "GA10B") == 0) {

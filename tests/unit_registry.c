@@ -15,7 +15,7 @@
 #include "registry.h"
 #include "repl.h"
 #include "session.h"
-#include "tap.h"
+#include "tap_session.h"
 
 enum { SCALED_FACTOR = 2 };
 
@@ -64,29 +64,6 @@ static const struct family family_scaled = {
     .warp_accesses = scaled_warp_accesses,
     .source = "// out[i] = factor * in[i]\n",
 };
-
-/* Whether a Lua expression is true in the session; prints what it was when not. */
-static int lua_holds(const char *expression, const char *name)
-{
-    char code[2048];
-    snprintf(code, sizeof code, "return %s", expression);
-    int status = session_run(code, "=unit_registry", 1);
-    int holds = status == LUA_OK && lua_toboolean(session.L, -1);
-    if (!ok(holds, name))
-        printf("#   %s: %s\n", expression, status == LUA_OK ? "false" : lua_tostring(session.L, -1));
-    lua_settop(session.L, 0);
-    return holds;
-}
-
-/* The error a Lua statement raises, or "" when it raises none. */
-static const char *lua_error_of(const char *code)
-{
-    static char text[512];
-    int status = session_run(code, "=unit_registry", 0);
-    snprintf(text, sizeof text, "%s", status == LUA_OK ? "" : lua_tostring(session.L, -1));
-    lua_settop(session.L, 0);
-    return text;
-}
 
 /* What Tab offers after `line`, the word being completed starting at `start`. */
 static int completes(const char *line, int start, const char *expected)
