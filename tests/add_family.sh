@@ -18,7 +18,9 @@ fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 tree="$tmp/tree"
 mkdir "$tree"
-git -C "$srcdir" ls-files -z | (cd "$srcdir" && xargs -0 cp --parents -t "$tree")
+# the tree as it stands: tracked files that are still there, and new ones git does not ignore
+(cd "$srcdir" && git ls-files -z --cached --others --exclude-standard |
+  xargs -0 sh -c 'for file; do [ -f "$file" ] && printf "%s\0" "$file"; done' sh | xargs -0 cp --parents -t "$tree")
 
 # 1. the CUDA kernel and its launcher
 cat > "$tree/kernels/twice_kernel.cu" <<'CU'
