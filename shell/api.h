@@ -6,6 +6,7 @@
 #define WARPLAB_API_H
 
 #include <lua.h>
+#include <lauxlib.h>
 
 #define RESULT_METATABLE "warplab.result"
 #define MISSING_COUNTER_KEY "warplab.missing_counter"   /* registry: the last counter a lab asked for in vain */
@@ -37,6 +38,9 @@ void labs_open(lua_State *L);
 
 /* Registers the globals and pushes the core table for the prelude. */
 void api_open(lua_State *L);
+
+/* What nvrtc.c adds to the core table: nvrtc, hash, cache_path (for lua/compile.lua). */
+extern const luaL_Reg compile_core[];
 
 struct family;
 /* Adds a family while the shell runs (registry_add) and tells the prelude,

@@ -16,21 +16,13 @@
 #include "profiles.h"
 #include "sandbox.h"
 
-extern const char prelude_lua[], sweep_lua[], chart_lua[], export_lua[], plot_lua[], progress_lua[], labs_lua[];
-
-/* The Lua part of warplab, loaded in this order, each called with the core table. */
-static const struct {
+/* The Lua part of warplab, in Makefile.am's PRELUDE_FILES order (shell/lua_sources.c,
+   by build-aux/embed), each called with the core table; chunk names are "=NAME". */
+extern const struct {
     const char *name;
     const char *text;
-} lua_modules[] = {
-    { "=prelude", prelude_lua },
-    { "=chart", chart_lua },
-    { "=export", export_lua },
-    { "=plot", plot_lua },
-    { "=sweep", sweep_lua },
-    { "=progress", progress_lua },
-    { "=labs", labs_lua },
-};
+} lua_modules[];
+extern const int lua_modules_count;
 
 struct session session;
 
@@ -40,8 +32,8 @@ static int is_user_frame(const lua_Debug *ar)
 {
     if (strcmp(ar->what, "Lua") != 0)
         return 0;
-    for (size_t i = 0; i < sizeof lua_modules / sizeof lua_modules[0]; i++)
-        if (strcmp(ar->source, lua_modules[i].name) == 0)
+    for (int i = 0; i < lua_modules_count; i++)
+        if (ar->source[0] == '=' && strcmp(ar->source + 1, lua_modules[i].name) == 0)
             return 0;
     return 1;
 }
@@ -401,15 +393,17 @@ static int load_prelude(lua_State *L)
 {
     api_open(L);   /* leaves the core table on the stack */
     luaL_setfuncs(L, session_functions, 0);
-    for (size_t i = 0; i < sizeof lua_modules / sizeof lua_modules[0]; i++) {
+    for (int i = 0; i < lua_modules_count; i++) {
         const char *name = lua_modules[i].name;
-        if (luaL_loadbuffer(L, lua_modules[i].text, strlen(lua_modules[i].text), name) != LUA_OK) {
-            notice(SAY("the built-in %s module does not load: %s", "内置模块 %s 无法加载：%s"), name + 1, lua_tostring(L, -1));
+        char chunk_name[64];
+        snprintf(chunk_name, sizeof chunk_name, "=%s", name);
+        if (luaL_loadbuffer(L, lua_modules[i].text, strlen(lua_modules[i].text), chunk_name) != LUA_OK) {
+            notice(SAY("the built-in %s module does not load: %s", "内置模块 %s 无法加载：%s"), name, lua_tostring(L, -1));
             return -1;
         }
         lua_pushvalue(L, -2);
         if (protected_call(L, 1, 0) != LUA_OK) {
-            notice(SAY("the built-in %s module failed: %s", "内置模块 %s 运行失败：%s"), name + 1, lua_tostring(L, -1));
+            notice(SAY("the built-in %s module failed: %s", "内置模块 %s 运行失败：%s"), name, lua_tostring(L, -1));
             return -1;
         }
     }

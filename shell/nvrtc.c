@@ -1,0 +1,183 @@
+/*
+** nvrtc.c — CUDA C to PTX in this process, through the CUDA toolkit's NVRTC,
+** loaded with dlopen: a build or a machine without it still starts, and
+** lua/compile.lua then uses clang. NVRTC needs no GPU. Also the two small
+** things the compile cache needs from C: a hash and the cache's folder.
+*/
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lauxlib.h>
+#include "api.h"
+#include "paths.h"
+#include "session.h"
+
+#ifdef HAVE_CUDA
+#include <nvrtc.h>
+
+/* Every NVRTC function warplab calls, looked up by name once. */
+#define NVRTC_FUNCTIONS(X)                                                                      \
+    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
+    X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)          \
+    X(nvrtcDestroyProgram)
+
+#define DECLARE_POINTER(name) __typeof__(&name) name;
+static struct {
+    NVRTC_FUNCTIONS(DECLARE_POINTER)
+} nvrtc;
+
+#define FUNCTION_ENTRY(name) { #name, (void **)&nvrtc.name },
+static const struct {
+    const char *name;
+    void **pointer;
+} nvrtc_symbols[] = { NVRTC_FUNCTIONS(FUNCTION_ENTRY) };
+
+/* Where libnvrtc may be: the loader's path, then the toolkit warplab was built with. */
+static const char *const nvrtc_paths[] = {
+    "libnvrtc.so.13",
+    "libnvrtc.so",
+    CUDA_DIR "/lib64/libnvrtc.so.13",
+    CUDA_DIR "/lib64/libnvrtc.so",
+};
+
+/* NVRTC's functions, loaded once; NULL when it cannot be, with why. */
+static const char *load_nvrtc(void)
+{
+    static int tried;
+    static const char *why;
+    static void *library;
+    if (tried)
+        return why;
+    tried = 1;
+    if (getenv("WARPLAB_NO_NVRTC"))   /* to run the clang path where both exist */
+        return why = SAY("NVRTC is turned off (WARPLAB_NO_NVRTC)", "NVRTC 已关闭（WARPLAB_NO_NVRTC）");
+    for (size_t i = 0; i < sizeof nvrtc_paths / sizeof nvrtc_paths[0] && !library; i++)
+        library = dlopen(nvrtc_paths[i], RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+        return why = SAY("NVRTC (libnvrtc.so.13) was not found", "找不到 NVRTC（libnvrtc.so.13）");
+    for (size_t i = 0; i < sizeof nvrtc_symbols / sizeof nvrtc_symbols[0]; i++)
+        if (!(*nvrtc_symbols[i].pointer = dlsym(library, nvrtc_symbols[i].name)))
+            return why = SAY("this NVRTC lacks a function warplab needs", "这个 NVRTC 缺少 warplab 需要的函数");
+    return NULL;
+}
+
+/* Pushes what NVRTC said (its log, or its error's name), without NVRTC's trailing NUL or newline. */
+static void push_log(lua_State *L, nvrtcProgram program, nvrtcResult result)
+{
+    size_t size = 0;
+    char *log = NULL;
+    if (nvrtc.nvrtcGetProgramLogSize(program, &size) == NVRTC_SUCCESS && size > 1 && (log = malloc(size)) &&
+        nvrtc.nvrtcGetProgramLog(program, log) == NVRTC_SUCCESS) {
+        while (size > 1 && (log[size - 2] == '\n' || log[size - 2] == 0))
+            size--;
+        lua_pushlstring(L, log, size - 1);
+    } else {
+        lua_pushstring(L, nvrtc.nvrtcGetErrorString(result));
+    }
+    free(log);
+}
+
+/* core.nvrtc_version(): "NVRTC 13.0", or nil and why there is no NVRTC here. */
+static int core_nvrtc_version(lua_State *L)
+{
+    int major = 0, minor = 0;
+    const char *why = load_nvrtc();
+    if (why || nvrtc.nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
+        lua_pushnil(L);
+        lua_pushstring(L, why ? why : "NVRTC does not say its version");
+        return 2;
+    }
+    lua_pushfstring(L, "NVRTC %d.%d", major, minor);
+    return 1;
+}
+
+/* core.nvrtc(source, name, options): true, the PTX and NVRTC's version ("NVRTC 13.0") when
+   it compiled; false, NVRTC's messages and its version when it did not; nil and why when
+   there is no NVRTC here. */
+static int core_nvrtc(lua_State *L)
+{
+    size_t length;
+    const char *source = luaL_checklstring(L, 1, &length), *name = luaL_checkstring(L, 2);
+    const char *options[32];
+    luaL_checktype(L, 3, LUA_TTABLE);
+    int count = (int)lua_rawlen(L, 3);
+    luaL_argcheck(L, count <= 32, 3, "at most 32 options");
+    luaL_argcheck(L, strlen(source) == length, 1, SAY("the source holds a NUL byte", "源代码中含有 NUL 字节"));
+    for (int i = 0; i < count; i++) {
+        lua_rawgeti(L, 3, i + 1);
+        options[i] = luaL_checkstring(L, -1);   /* the table keeps it alive */
+        lua_pop(L, 1);
+    }
+    const char *why = load_nvrtc();
+    if (why) {
+        lua_pushnil(L);
+        lua_pushstring(L, why);
+        return 2;
+    }
+    int major = 0, minor = 0;
+    nvrtcProgram program;
+    nvrtc.nvrtcVersion(&major, &minor);
+    nvrtcResult result = nvrtc.nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);
+    if (result != NVRTC_SUCCESS)
+        return luaL_error(L, "NVRTC: %s", nvrtc.nvrtcGetErrorString(result));
+    result = nvrtc.nvrtcCompileProgram(program, count, options);
+    size_t size = 0;
+    char *ptx = NULL;
+    int compiled = result == NVRTC_SUCCESS && nvrtc.nvrtcGetPTXSize(program, &size) == NVRTC_SUCCESS &&
+                   (ptx = malloc(size)) && nvrtc.nvrtcGetPTX(program, ptx) == NVRTC_SUCCESS;
+    lua_pushboolean(L, compiled);
+    if (compiled)
+        lua_pushlstring(L, ptx, size > 0 ? size - 1 : 0);
+    else
+        push_log(L, program, result);
+    free(ptx);
+    nvrtc.nvrtcDestroyProgram(&program);
+    lua_pushfstring(L, "NVRTC %d.%d", major, minor);
+    return 3;
+}
+#else
+/* core.nvrtc and core.nvrtc_version: nil and why. */
+static int core_nvrtc(lua_State *L)
+{
+    lua_pushnil(L);
+    lua_pushstring(L, SAY("this warplab was built without CUDA, so without NVRTC", "这个 warplab 构建时没有 CUDA，因此没有 NVRTC"));
+    return 2;
+}
+#define core_nvrtc_version core_nvrtc
+#endif
+
+/* core.hash(text): FNV-1a of text as 16 hex digits, to name cache files (the
+   file keeps what it was made from, which is compared before it is used). */
+static int core_hash(lua_State *L)
+{
+    size_t length;
+    const unsigned char *text = (const unsigned char *)luaL_checklstring(L, 1, &length);
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < length; i++)
+        hash = (hash ^ text[i]) * 0x100000001b3ull;
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)hash);
+    lua_pushstring(L, hex);
+    return 1;
+}
+
+/* core.cache_path(name): $XDG_CACHE_HOME/warplab/name (the folders made), or nil without a home. */
+static int core_cache_path(lua_State *L)
+{
+    char path[4096];
+    if (xdg_file("XDG_CACHE_HOME", ".cache", luaL_checkstring(L, 1), path, sizeof path) != 0)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, path);
+    return 1;
+}
+
+const luaL_Reg compile_core[] = {
+    { "nvrtc", core_nvrtc },
+    { "nvrtc_version", core_nvrtc_version },
+    { "hash", core_hash },
+    { "cache_path", core_cache_path },
+    { NULL, NULL },
+};
