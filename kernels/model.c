@@ -279,7 +279,7 @@ static void constant_add(struct constant_traffic *t, const struct warp_access *a
 }
 
 /* Routes one instruction to the counts of its kind. */
-static void count_access(struct model_counts *out, struct dram_tracker *dram, const struct warp_access *a)
+void model_count_access(struct model_counts *out, struct dram_tracker *dram, const struct warp_access *a)
 {
     switch (a->kind) {
     case ACCESS_SHARED_LOAD:
@@ -357,12 +357,12 @@ static void count_warp(const struct warp_job *job, long long w, struct warp_acce
         int count;
         for (long long page = 0; (count = f->warp_page(job->params, job->base, w, page, acc)) > 0; page++)
             for (int i = 0; i < count; i++)
-                count_access(out, job->dram, &acc[i]);
+                model_count_access(out, job->dram, &acc[i]);
         return;
     }
     int count = f->warp_accesses(job->params, job->base, w, acc);
     for (int i = 0; i < count; i++)
-        count_access(out, job->dram, &acc[i]);
+        model_count_access(out, job->dram, &acc[i]);
 }
 
 static void *count_warps(void *argument)

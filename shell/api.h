@@ -41,6 +41,8 @@ void api_open(lua_State *L);
 
 /* What nvrtc.c adds to the core table: nvrtc, hash, cache_path (for lua/compile.lua). */
 extern const luaL_Reg compile_core[];
+/* What emulate.c adds: emulate (a kernel's PTX on the emulator). */
+extern const luaL_Reg emulate_core[];
 
 struct family;
 /* Adds a family while the shell runs (registry_add) and tells the prelude,

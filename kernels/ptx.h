@@ -1,0 +1,58 @@
+/*
+** ptx.h — a PTX emulator: a kernel's own compiled instructions run without
+** a GPU, warp by warp, the 32 lanes of a warp in lock step, on real buffer
+** contents. Every memory instruction a warp executes is handed, with its
+** active lanes' addresses and width, to the caller as a struct warp_access:
+** the same accounting the hand-written models feed counts it.
+**
+** What it runs: the instructions NVRTC and clang emit for straight-line and
+** looping kernels over global and shared memory (integer, float and
+** conversion arithmetic, compares and predicates, branches with divergence
+** and reconvergence, bar.sync). An instruction it does not know is one error
+** naming it and its line in the PTX and the source, never a wrong count.
+*/
+#ifndef WARPLAB_PTX_H
+#define WARPLAB_PTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "family.h"
+
+struct ptx_module;
+
+/* Parses PTX text; NULL with why ("line 12: ...") when it cannot. */
+struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size);
+void ptx_free(struct ptx_module *m);
+
+/* The kernel's parameters as its .entry declares them: how many, and each one's size in bytes. */
+int ptx_param_count(const struct ptx_module *m, const char *kernel);
+int ptx_param_size(const struct ptx_module *m, const char *kernel, int index);
+
+/* Global memory: buffers at the model's addresses (model_buffer_bases), held on the host. */
+struct ptx_buffer {
+    uint64_t address;
+    void *data;
+    size_t bytes;
+};
+
+struct ptx_launch {
+    const char *kernel;
+    unsigned grid[3], block[3];
+    const uint64_t *args;           /* each parameter's value (a pointer, an integer, a float's bits) */
+    int arg_count;
+    struct ptx_buffer *buffers;
+    int buffer_count;
+    /* Called for every memory instruction a warp executes (global and shared). */
+    void (*on_access)(void *user, const struct warp_access *a);
+    void *user;
+    uint64_t instruction_budget;    /* lane-instructions at most (0: no limit) */
+    volatile int *interrupted;      /* set by Ctrl-C: the run stops */
+};
+
+/* Runs the whole grid. 0; or -1 with why (an unknown instruction, an access
+   outside every buffer, the budget spent, Ctrl-C), naming the PTX line and
+   the source line where it knows them. *lane_instructions counts what ran. */
+int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *lane_instructions,
+            char *why, size_t why_size);
+
+#endif
