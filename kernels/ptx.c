@@ -54,7 +54,13 @@ static const char *const compare_names[] = { "", "eq", "ne", "lt", "le", "gt", "
 
 /* Modifiers that change what an instruction computes. */
 enum { MOD_WIDE = 1, MOD_HI = 2, MOD_LO = 4, MOD_TO = 8, MOD_UNI = 16, MOD_RZI = 32, MOD_RNI = 64, MOD_RMI = 128,
-       MOD_RPI = 256, MOD_SAT = 512 };
+       MOD_RPI = 256, MOD_SAT = 512, MOD_WARP = 1024 };
+
+/* What an instruction's mode word names: shfl's, vote's and atom's. */
+enum mode { MODE_NONE, SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, VOTE_BALLOT, VOTE_ANY, VOTE_ALL, VOTE_UNI,
+            ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_EXCH, ATOM_CAS, ATOM_AND, ATOM_OR, ATOM_XOR, ATOM_INC, ATOM_DEC };
+static const char *const mode_names[] = { "", "idx", "up", "down", "bfly", "ballot", "any", "all", "uni",
+                                          "add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec" };
 
 enum operand_kind { OPERAND_REGISTER, OPERAND_IMMEDIATE, OPERAND_SPECIAL, OPERAND_ADDRESS, OPERAND_VECTOR,
                     OPERAND_LABEL, OPERAND_SYMBOL };
@@ -74,6 +80,7 @@ struct operand {
     int special, dim;      /* SPECIAL: which, and x/y/z as 0/1/2 */
     int symbol;            /* SYMBOL, an ADDRESS's base symbol (-1 none) */
     int count, regs[MAX_VECTOR];   /* VECTOR */
+    int predicate;         /* REGISTER written d|p: the predicate register p also set (-1 none) */
     int target;            /* LABEL: the instruction index it names */
     char label[NAME_BYTES];
 };
@@ -87,6 +94,8 @@ struct operation_decl {
     const char *name;
     operation run;
     int is_branch, is_exit, is_barrier;
+    int modes;             /* it takes a mode word (shfl.idx, vote.ballot, atom.add) */
+    int compares;          /* it takes a comparison (setp.lt): .hi and .lo are mul's otherwise */
 };
 
 struct instruction {
@@ -97,6 +106,7 @@ struct instruction {
     enum space space;
     int vector;
     enum compare compare;
+    enum mode mode;
     int modifiers;
     int guard, guard_negate;   /* predicate register guarding it (-1 none) */
     int operand_count;
@@ -272,6 +282,7 @@ static int parse_simple(struct parser *p, const char *text, struct operand *o)
     int negate = text[0] == '!';
     text += negate;
     o->reg = o->symbol = -1;
+    o->predicate = -1;
     o->negate = negate;
     if (parse_special(text, o))
         return 0;
@@ -327,6 +338,15 @@ static int parse_address(struct parser *p, char *text, struct operand *o)
 static int parse_operand(struct parser *p, char *text, struct operand *o)
 {
     memset(o, 0, sizeof *o);
+    o->predicate = -1;
+    char *bar = strchr(text, '|');
+    if (bar && text[0] == '%') {   /* d|p: a value and a predicate, as shfl and setp write */
+        *bar = 0;
+        if (parse_simple(p, text, o))
+            return -1;
+        o->predicate = register_id(p->m, bar + 1);
+        return 0;
+    }
     size_t n = strlen(text);
     if (text[0] == '[' && text[n - 1] == ']') {
         text[n - 1] = 0;
@@ -402,14 +422,18 @@ static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
         for (int s = 1; s < (int)(sizeof space_names / sizeof space_names[0]); s++)
             if (strcmp(parts[i], space_names[s]) == 0)
                 in->space = (enum space)s, known = 1;
-        for (int c = 1; c < (int)(sizeof compare_names / sizeof compare_names[0]); c++)
+        for (int c = 1; c < (int)(sizeof compare_names / sizeof compare_names[0]) && decl->compares; c++)
             if (strcmp(parts[i], compare_names[c]) == 0 && !known)
                 in->compare = (enum compare)c, known = 1;
+        for (int d = 1; d < (int)(sizeof mode_names / sizeof mode_names[0]) && decl->modes; d++)
+            if (strcmp(parts[i], mode_names[d]) == 0 && !known)
+                in->mode = (enum mode)d, known = 1;
         static const struct {
             const char *name;
             int flag;
         } flags[] = { { "wide", MOD_WIDE }, { "hi", MOD_HI }, { "lo", MOD_LO }, { "to", MOD_TO }, { "uni", MOD_UNI },
-                      { "rzi", MOD_RZI }, { "rni", MOD_RNI }, { "rmi", MOD_RMI }, { "rpi", MOD_RPI }, { "sat", MOD_SAT } };
+                      { "rzi", MOD_RZI }, { "rni", MOD_RNI }, { "rmi", MOD_RMI }, { "rpi", MOD_RPI }, { "sat", MOD_SAT },
+                      { "warp", MOD_WARP } };
         for (size_t f = 0; f < sizeof flags / sizeof flags[0] && !known; f++)
             if (strcmp(parts[i], flags[f].name) == 0)
                 in->modifiers |= flags[f].flag, known = 1;
@@ -1030,7 +1054,87 @@ static int op_mov(struct warp *w, const struct instruction *in, uint32_t lanes)
         FOR_LANES(lanes, i) set(w, &o[0], i, w->b->m->symbols[o[1].symbol].offset, in->type);
         return 0;
     }
+    if (o[0].kind == OPERAND_VECTOR || o[1].kind == OPERAND_VECTOR) {   /* mov.b64 {lo, hi}, d and back */
+        const struct operand *vector = o[0].kind == OPERAND_VECTOR ? &o[0] : &o[1];
+        int part = in->type.bytes / vector->count;
+        FOR_LANES(lanes, i) {
+            if (o[0].kind == OPERAND_VECTOR) {
+                uint64_t bits = get(w, &o[1], i, in->type);
+                for (int k = 0; k < vector->count; k++)
+                    *reg(w, vector->regs[k], i) = (bits >> (8 * part * k)) & mask_of(part);
+            } else {
+                uint64_t bits = 0;
+                for (int k = 0; k < vector->count; k++)
+                    bits |= (*reg(w, vector->regs[k], i) & mask_of(part)) << (8 * part * k);
+                set(w, &o[0], i, bits, in->type);
+            }
+        }
+        return 0;
+    }
     FOR_LANES(lanes, i) set(w, &o[0], i, get(w, &o[1], i, in->type), in->type);
+    return 0;
+}
+
+/* shfl.sync.MODE.b32 d[|p], a, b, c, membermask: each lane reads a from lane j
+   of its segment (c packs the clamp and the segment mask), or keeps its own
+   when j is out of range; p says whether j was in range. */
+static int op_shfl(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    if (in->operand_count < 4)
+        return run_error(w, in, "4 or 5 operands expected");
+    const struct operand *o = in->operands;
+    struct value_type t = { KIND_BITS, 4 };
+    uint64_t source[WARP_SIZE];
+    for (int i = 0; i < WARP_SIZE; i++)
+        source[i] = get(w, &o[1], i, t);
+    FOR_LANES(lanes, lane) {
+        int b = (int)(get(w, &o[2], lane, t) & 0x1f), c = (int)get(w, &o[3], lane, t);
+        int clamp = c & 0x1f, segment = (c >> 8) & 0x1f;
+        int max_lane = (lane & segment) | (clamp & ~segment), min_lane = lane & segment, j = lane, in_range;
+        switch (in->mode) {
+        case SHFL_UP: j = lane - b; in_range = j >= max_lane; break;
+        case SHFL_DOWN: j = lane + b; in_range = j <= max_lane; break;
+        case SHFL_BFLY: j = lane ^ b; in_range = j <= max_lane; break;
+        case SHFL_IDX: j = min_lane | (b & ~segment); in_range = j <= max_lane; break;
+        default: return run_error(w, in, "a mode (idx, up, down, bfly) expected");
+        }
+        if (!in_range)
+            j = lane;
+        set(w, &o[0], lane, source[j], t);
+        if (o[0].predicate >= 0)
+            *reg(w, o[0].predicate, lane) = (uint64_t)in_range;
+    }
+    return 0;
+}
+
+/* vote.sync.MODE d, a, membermask: the lanes' predicates a, gathered. */
+static int op_vote(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    if (check_operands(w, in, 3))
+        return -1;
+    const struct operand *o = in->operands;
+    struct value_type predicate = { KIND_PREDICATE, 1 }, bits = { KIND_BITS, 4 };
+    uint32_t yes = 0;
+    FOR_LANES(lanes, i) if (get(w, &o[1], i, predicate)) yes |= 1u << i;
+    FOR_LANES(lanes, i) {
+        uint32_t members = (uint32_t)get(w, &o[2], i, bits) & lanes;
+        switch (in->mode) {
+        case VOTE_BALLOT: set(w, &o[0], i, yes & members, bits); break;
+        case VOTE_ANY: set(w, &o[0], i, (yes & members) != 0, predicate); break;
+        case VOTE_ALL: set(w, &o[0], i, (yes & members) == members, predicate); break;
+        case VOTE_UNI: set(w, &o[0], i, (yes & members) == 0 || (yes & members) == members, predicate); break;
+        default: return run_error(w, in, "a mode (ballot, any, all, uni) expected");
+        }
+    }
+    return 0;
+}
+
+/* activemask.b32 d: the lanes running this instruction. */
+static int op_activemask(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    if (check_operands(w, in, 1))
+        return -1;
+    FOR_LANES(lanes, i) set(w, &in->operands[0], i, lanes, (struct value_type){ KIND_BITS, 4 });
     return 0;
 }
 
@@ -1084,7 +1188,10 @@ static int op_setp(struct warp *w, const struct instruction *in, uint32_t lanes)
     FOR_LANES(lanes, i) {
         uint64_t a = get(w, &o[1], i, t), b = get(w, &o[2], i, t);
         double fa = t.kind == KIND_FLOAT ? get_float(w, &o[1], i, t) : 0, fb = t.kind == KIND_FLOAT ? get_float(w, &o[2], i, t) : 0;
-        set(w, &o[0], i, (uint64_t)compare_values(in->compare, t, a, b, fa, fb), predicate);
+        int holds = compare_values(in->compare, t, a, b, fa, fb);
+        set(w, &o[0], i, (uint64_t)holds, predicate);
+        if (o[0].predicate >= 0)   /* setp p|q: q is the complement */
+            *reg(w, o[0].predicate, i) = !holds;
     }
     return 0;
 }
@@ -1239,22 +1346,77 @@ static int memory_op(struct warp *w, const struct instruction *in, uint32_t lane
 }
 
 static int op_ld(struct warp *w, const struct instruction *in, uint32_t lanes) { return memory_op(w, in, lanes, 0); }
+
+/* One atomic update of a value of type t: the new value, from the old one, b and (cas) c. */
+static uint64_t atomic_update(enum mode mode, struct value_type t, uint64_t old, uint64_t b, uint64_t c, double fold, double fb)
+{
+    switch (mode) {
+    case ATOM_ADD: return t.kind == KIND_FLOAT ? float_bits(t.bytes == 4 ? (double)(float)(fold + fb) : fold + fb, t) : old + b;
+    case ATOM_MIN: return t.kind == KIND_FLOAT ? float_bits(fmin(fold, fb), t) : integer_op(MIN, t, old, b, 0);
+    case ATOM_MAX: return t.kind == KIND_FLOAT ? float_bits(fmax(fold, fb), t) : integer_op(MAX, t, old, b, 0);
+    case ATOM_EXCH: return b;
+    case ATOM_CAS: return (old & mask_of(t.bytes)) == (b & mask_of(t.bytes)) ? c : old;
+    case ATOM_AND: return old & b;
+    case ATOM_OR: return old | b;
+    case ATOM_XOR: return old ^ b;
+    case ATOM_INC: return (old & mask_of(t.bytes)) >= (b & mask_of(t.bytes)) ? 0 : old + 1;
+    case ATOM_DEC: return (old & mask_of(t.bytes)) == 0 || (old & mask_of(t.bytes)) > (b & mask_of(t.bytes)) ? b : old - 1;
+    default: return old;
+    }
+}
+
+/* atom.SPACE.MODE.TYPE d, [a], b[, c] and red (no d): lane by lane, in lane
+   order. Atomics are neither loads nor stores in the hand-written models
+   (docs/model.md), so they are not counted as either here. */
+static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lanes, int returns)
+{
+    int first = returns ? 1 : 0;
+    if (in->operand_count < first + 2 || in->operands[first].kind != OPERAND_ADDRESS)
+        return run_error(w, in, "an address [..] and a value expected");
+    const struct operand *o = in->operands;
+    struct value_type t = in->type;
+    FOR_LANES(lanes, i) {
+        enum space space;
+        uint64_t at = lane_address(w, &o[first], i);
+        unsigned char *memory = memory_at(w->b, in->space, at, (uint64_t)t.bytes, &space);
+        if (!memory || (space != SPACE_GLOBAL && space != SPACE_SHARED))
+            return run_error(w, in, "lane %d of warp %d updates address 0x%llx, outside every buffer", i, w->index,
+                             (unsigned long long)at);
+        uint64_t old = 0, b = get(w, &o[first + 1], i, t), c = in->operand_count > first + 2 ? get(w, &o[first + 2], i, t) : 0;
+        memcpy(&old, memory, (size_t)t.bytes);
+        double fold = 0, fb = t.kind == KIND_FLOAT ? get_float(w, &o[first + 1], i, t) : 0;
+        if (t.kind == KIND_FLOAT) {
+            const struct operand held = { .kind = OPERAND_IMMEDIATE, .imm = (int64_t)old, .reg = -1, .symbol = -1, .predicate = -1 };
+            fold = get_float(w, &held, i, t);
+        }
+        uint64_t updated = atomic_update(in->mode, t, old, b, c, fold, fb);
+        memcpy(memory, &updated, (size_t)t.bytes);
+        if (returns)
+            set(w, &o[0], i, t.kind == KIND_SIGNED ? (uint64_t)sign_extend(old, t.bytes) : old, t);
+    }
+    return 0;
+}
+
+static int op_atom(struct warp *w, const struct instruction *in, uint32_t lanes) { return atomic_op(w, in, lanes, 1); }
+static int op_red(struct warp *w, const struct instruction *in, uint32_t lanes) { return atomic_op(w, in, lanes, 0); }
 static int op_st(struct warp *w, const struct instruction *in, uint32_t lanes) { return memory_op(w, in, lanes, 1); }
 
 /* Control flow is done by the warp's stepping (run_warp): these only mark. */
 static int op_control(struct warp *w, const struct instruction *in, uint32_t lanes) { return 0; }
 
+#define OPERATION(op, ...) { .name = #op, .run = op_##op, __VA_ARGS__ }
 static const struct operation_decl operations[] = {
-    { "ld", op_ld, 0, 0, 0 },     { "st", op_st, 0, 0, 0 },     { "mov", op_mov, 0, 0, 0 },
-    { "add", op_add, 0, 0, 0 },   { "sub", op_sub, 0, 0, 0 },   { "mul", op_mul, 0, 0, 0 },
-    { "mad", op_mad, 0, 0, 0 },   { "fma", op_mad, 0, 0, 0 },   { "div", op_div, 0, 0, 0 },
-    { "rem", op_rem, 0, 0, 0 },   { "min", op_min, 0, 0, 0 },   { "max", op_max, 0, 0, 0 },
-    { "and", op_and, 0, 0, 0 },   { "or", op_or, 0, 0, 0 },     { "xor", op_xor, 0, 0, 0 },
-    { "shl", op_shl, 0, 0, 0 },   { "shr", op_shr, 0, 0, 0 },   { "not", op_not, 0, 0, 0 },
-    { "neg", op_neg, 0, 0, 0 },   { "abs", op_abs, 0, 0, 0 },   { "setp", op_setp, 0, 0, 0 },
-    { "selp", op_selp, 0, 0, 0 }, { "cvt", op_cvt, 0, 0, 0 },   { "cvta", op_cvta, 0, 0, 0 },
-    { "bra", op_control, 1, 0, 0 }, { "ret", op_control, 0, 1, 0 }, { "exit", op_control, 0, 1, 0 },
-    { "bar", op_control, 0, 0, 1 }, { "barrier", op_control, 0, 0, 1 },
+    OPERATION(ld), OPERATION(st), OPERATION(mov), OPERATION(add), OPERATION(sub), OPERATION(mul),
+    OPERATION(mad), { .name = "fma", .run = op_mad }, OPERATION(div), OPERATION(rem), OPERATION(min), OPERATION(max),
+    OPERATION(and), OPERATION(or), OPERATION(xor), OPERATION(shl), OPERATION(shr), OPERATION(not),
+    OPERATION(neg), OPERATION(abs), OPERATION(setp, .compares = 1), OPERATION(selp), OPERATION(cvt), OPERATION(cvta),
+    OPERATION(activemask), OPERATION(shfl, .modes = 1), OPERATION(vote, .modes = 1), OPERATION(atom, .modes = 1),
+    OPERATION(red, .modes = 1),
+    { .name = "bra", .run = op_control, .is_branch = 1 },
+    { .name = "ret", .run = op_control, .is_exit = 1 },
+    { .name = "exit", .run = op_control, .is_exit = 1 },
+    { .name = "bar", .run = op_control, .is_barrier = 1 },
+    { .name = "barrier", .run = op_control, .is_barrier = 1 },
 };
 
 static const struct operation_decl *find_operation(const char *name)
@@ -1319,7 +1481,7 @@ static enum step step_warp(struct warp *w)
     if (taken && in->run(w, in, taken))
         return STEP_FAILED;
     FOR_LANES(lanes, i) w->pc[i] = pc + 1;
-    if (in->is_barrier && lanes == w->alive) {
+    if (in->is_barrier && !(in->modifiers & MOD_WARP) && lanes == w->alive) {
         w->at_barrier = 1;
         return STEP_BARRIER;
     }

@@ -31,8 +31,8 @@ local DEFAULT_ARCH = "sm_75"
 local CACHE_MAGIC = "warplab ptx cache 1\n"
 
 -- What clang is given in place of the CUDA headers (-nocudainc): the
--- qualifiers, threadIdx and friends (clang's own header), and the vector
--- types, as clang's vectors (.x .y .z .w, aligned as CUDA's): a copy of one
+-- qualifiers, threadIdx and friends (clang's own header), warp shuffles,
+-- votes and atomics on clang's NVPTX builtins, and the vector types, as clang's vectors (.x .y .z .w, aligned as CUDA's): a copy of one
 -- is then one wide load or store, as nvcc and NVRTC make it, where a struct
 -- of four floats was copied as two 8-byte halves.
 local CLANG_PRELUDE = [[
@@ -54,6 +54,26 @@ typedef unsigned uint4 __attribute__((ext_vector_type(4)));
 typedef float float2 __attribute__((ext_vector_type(2)));
 typedef float float4 __attribute__((ext_vector_type(4)));
 typedef double double2 __attribute__((ext_vector_type(2)));
+#define WARPLAB_SHUFFLE(name, mode, type, suffix, clamp)                                              \
+  __device__ inline type name(unsigned mask, type v, int lane, int width = 32)                     \
+  { return __nvvm_shfl_sync_##mode##_##suffix(mask, v, lane, ((32 - width) << 8) | (clamp)); }
+#define WARPLAB_SHUFFLES(type, suffix)                                                              \
+  WARPLAB_SHUFFLE(__shfl_sync, idx, type, suffix, 0x1f) WARPLAB_SHUFFLE(__shfl_up_sync, up, type, suffix, 0) \
+  WARPLAB_SHUFFLE(__shfl_down_sync, down, type, suffix, 0x1f) WARPLAB_SHUFFLE(__shfl_xor_sync, bfly, type, suffix, 0x1f)
+WARPLAB_SHUFFLES(int, i32)
+WARPLAB_SHUFFLES(float, f32)
+__device__ inline unsigned __shfl_sync(unsigned m, unsigned v, int l, int w = 32) { return (unsigned)__shfl_sync(m, (int)v, l, w); }
+__device__ inline unsigned __ballot_sync(unsigned mask, int p) { return __nvvm_vote_ballot_sync(mask, p); }
+__device__ inline int __any_sync(unsigned mask, int p) { return __nvvm_vote_any_sync(mask, p); }
+__device__ inline int __all_sync(unsigned mask, int p) { return __nvvm_vote_all_sync(mask, p); }
+__device__ inline void __syncwarp(unsigned mask = 0xffffffff) { __nvvm_bar_warp_sync(mask); }
+__device__ inline int atomicAdd(int *p, int v) { return __nvvm_atom_add_gen_i(p, v); }
+__device__ inline unsigned atomicAdd(unsigned *p, unsigned v) { return (unsigned)__nvvm_atom_add_gen_i((int *)p, (int)v); }
+__device__ inline float atomicAdd(float *p, float v) { return __nvvm_atom_add_gen_f(p, v); }
+__device__ inline int atomicMax(int *p, int v) { return __nvvm_atom_max_gen_i(p, v); }
+__device__ inline int atomicMin(int *p, int v) { return __nvvm_atom_min_gen_i(p, v); }
+__device__ inline int atomicExch(int *p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
+__device__ inline int atomicCAS(int *p, int compare, int v) { return __nvvm_atom_cas_gen_i(p, compare, v); }
 ]]
 
 local function clang_program()
@@ -138,7 +158,9 @@ local function clang_compile(source, name, arch, program)
   core.write_file(files.prelude, CLANG_PRELUDE)
   core.write_file(files.source, source)
   local status, why = core.spawn({ program, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-S",
-                                   "--cuda-gpu-arch=" .. arch, "-O3", "-Wno-unknown-cuda-version", "-include", files.prelude,
+                                   "--cuda-gpu-arch=" .. arch, "-O3", "-Wno-unknown-cuda-version",
+                                   -- PTX 6.3 (CUDA 10.0): the warp-synchronous builtins need 6.0, sm_75 needs 6.3
+                                   "-Xclang", "-target-feature", "-Xclang", "+ptx63", "-include", files.prelude,
                                    "-o", files.ptx, files.source }, { stdin = "/dev/null", stdout = "/dev/null", stderr = files.log })
   local ptx, log = core.read_file(files.ptx), core.read_file(files.log) or ""
   for _, file in pairs(files) do os.remove(file) end

@@ -6,8 +6,9 @@
 -- __syncthreads across 8 warps gives the right output and conflict-free
 -- wavefronts; a loop whose trip count differs lane by lane makes the
 -- requests the hardware's lock-step execution makes (counted here by hand);
--- an instruction the emulator does not know and an access outside every
--- buffer are one clear error each.
+-- shuffles, votes, atomics and 64-bit and mixed-width arithmetic give what
+-- the same steps give done lane by lane here; an instruction the emulator
+-- does not know and an access outside every buffer are one clear error each.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
@@ -110,6 +111,80 @@ for _, compiler in ipairs(compilers) do
   t.ok(lr.load.requests == requests and lr.load.sectors == sectors and right_loop,
        string.format("%s: a loop whose trip count differs by lane: %d requests, %d sectors (by hand %d, %d), the output right",
                      compiler, lr.load.requests, lr.load.sectors, requests, sectors))
+
+  -- Shuffles, votes and atomics, against the same steps done here lane by lane.
+  local WARP = [[extern "C" __global__ void warp(int *a, unsigned *b, float *f)
+{ int v = a[threadIdx.x]; v += __shfl_sync(0xffffffff, v, 3); v += __shfl_down_sync(0xffffffff, v, 1);
+  v += __shfl_up_sync(0xffffffff, v, 2); v += __shfl_xor_sync(0xffffffff, v, 4);
+  unsigned big = __ballot_sync(0xffffffff, v > 40); int any = __any_sync(0xffffffff, v > 1000);
+  atomicAdd(&a[40], v); atomicMax(&a[41], v); atomicAdd(&f[0], 1.5f); atomicCAS(&a[42], 42, v);
+  __shared__ int s[32]; s[threadIdx.x] = 0; __syncwarp(); atomicAdd(&s[threadIdx.x % 4], 1); __syncwarp();
+  b[threadIdx.x] = big ^ (unsigned)any ^ (unsigned)(s[threadIdx.x % 4] << 8) ^ (unsigned)(atomicExch(&a[43], 7) << 16); }]]
+  local ints = {}
+  for i = 0, 47 do ints[#ints + 1] = string.pack("<i4", i) end
+  local wr = emulate(WARP, "warp", {grid = {1}, block = {32}, buffers = {{bytes = 192, fill = table.concat(ints)}, {bytes = 128}, {bytes = 4}},
+                                   args = {{buffer = 1}, {buffer = 2}, {buffer = 3}}})
+  local v = {}
+  for i = 0, 31 do v[i] = i end
+  local function shuffle(pick) local before = {} for i = 0, 31 do before[i] = v[i] end for i = 0, 31 do v[i] = v[i] + before[pick(i)] end end
+  shuffle(function() return 3 end)
+  shuffle(function(i) return i + 1 <= 31 and i + 1 or i end)
+  shuffle(function(i) return i - 2 >= 0 and i - 2 or i end)
+  shuffle(function(i) return i ~ 4 end)
+  local big, sum, most = 0, 0, 41
+  for i = 0, 31 do
+    if v[i] > 40 then big = big | (1 << i) end
+    sum, most = sum + v[i], math.max(most, v[i])
+  end
+  local expected_b, right_warp = {}, true
+  for i = 0, 31 do expected_b[i] = big ~ 0 ~ (8 << 8) ~ ((i == 0 and 43 or 7) << 16) end
+  for i = 0, 31 do right_warp = right_warp and string.unpack("<I4", wr.buffers[2], 4 * i + 1) == expected_b[i] end
+  local word = function(k) return (string.unpack("<i4", wr.buffers[1], 4 * k + 1)) end
+  t.ok(right_warp and word(40) == 40 + sum and word(41) == most and word(42) == v[0] and word(43) == 7 and
+       string.unpack("<f", wr.buffers[3], 1) == 48.0,
+       compiler .. ": shuffles (idx, down, up, xor), ballot and any, and atomics (add, max, float add, cas, exch, shared) as done lane by lane")
+
+  -- 64-bit and mixed-width arithmetic and conversions, against the same in Lua.
+  local ARITH = [[extern "C" __global__ void arith(const long long *x, const float *f, long long *out)
+{ int i = threadIdx.x; long long a = x[i]; unsigned long long u = (unsigned long long)a;
+  out[6 * i + 0] = a * 3 - (a >> 2);
+  out[6 * i + 1] = (long long)((u >> 7) ^ (u << 13));
+  out[6 * i + 2] = (long long)(int)a * -7;
+  out[6 * i + 3] = (long long)((unsigned)a / 3u) + (long long)((unsigned char)a);
+  out[6 * i + 4] = (long long)f[i] + (long long)(int)(f[i] * 3.0f);
+  out[6 * i + 5] = (long long)(float)(int)a; }]]
+  local xs, fs = {}, {}
+  local values, reals = {}, {}
+  for i = 0, 31 do
+    values[i] = (i * 0x9E3779B97F4A7C15) ~ (i << 40)   -- wraps, as C's 64-bit integers do
+    reals[i] = (i - 16) * 0.75 + 0.1
+    xs[#xs + 1] = string.pack("<i8", values[i])
+    fs[#fs + 1] = string.pack("<f", reals[i])
+  end
+  local ar = emulate(ARITH, "arith", {grid = {1}, block = {32}, buffers = {{bytes = 256, fill = table.concat(xs)}, {bytes = 128, fill = table.concat(fs)}, {bytes = 32 * 48}},
+                                      args = {{buffer = 1}, {buffer = 2}, {buffer = 3}}})
+  local function int32(x) x = x & 0xffffffff return x >= 0x80000000 and x - 0x100000000 or x end
+  local function trunc(x) return x >= 0 and math.floor(x) or -math.floor(-x) end
+  local float_of = function(x) return (string.unpack("<f", string.pack("<f", x))) end
+  local right_arith, first_wrong = true, nil
+  for i = 0, 31 do
+    local a = values[i]
+    local f = float_of(reals[i])
+    local expected = {
+      a * 3 - (a >> 2 | (a < 0 and ~(-1 >> 2) or 0)),
+      ((a >> 7) ~ (a << 13)),
+      int32(a) * -7,
+      (a & 0xffffffff) // 3 + (a & 0xff),
+      trunc(f) + trunc(float_of(f * 3.0)),
+      math.tointeger(float_of(int32(a))) or trunc(float_of(int32(a))),
+    }
+    for k = 1, 6 do
+      local got = string.unpack("<i8", ar.buffers[3], 8 * (6 * i + k - 1) + 1)
+      if got ~= expected[k] and right_arith then right_arith, first_wrong = false, string.format("lane %d, value %d: got %d, expected %d", i, k, got, expected[k]) end
+    end
+  end
+  t.ok(right_arith, compiler .. ": 64-bit and mixed-width integer arithmetic, truncations and float conversions as in C" ..
+       (first_wrong and " (" .. first_wrong .. ")" or ""))
 
   local ok, message = pcall(emulate, [[extern "C" __global__ void s(unsigned *a)
 { unsigned v = a[threadIdx.x]; asm volatile("brev.b32 %0, %1;" : "=r"(v) : "r"(v)); a[threadIdx.x] = v; }]],
