@@ -1,8 +1,12 @@
 /*
 ** common.c — shapes and address patterns shared by several families.
 */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "common.h"
+#include "session.h"
 
 struct launch_shape one_thread_per_element(const struct params *p)
 {
@@ -132,4 +136,64 @@ int warp_copy(struct warp_access *acc, int bytes, long long warp, const uint64_t
     warp_linear(&acc[0], ACCESS_LOAD, bytes, warp, base[0], 1, 0, n);
     warp_linear(&acc[1], ACCESS_STORE, bytes, warp, base[1], 1, 0, n);
     return 2;
+}
+
+void call_kernel(struct emulated_call *call, struct launch_shape shape, const char *format, ...)
+{
+    va_list args;
+    memset(call, 0, sizeof *call);
+    va_start(args, format);
+    vsnprintf(call->kernel, sizeof call->kernel, format, args);
+    va_end(args);
+    call->grid[0] = (unsigned)(shape.threads / shape.block);
+    call->block[0] = (unsigned)shape.block;
+    call->grid[1] = call->grid[2] = call->block[1] = call->block[2] = 1;
+}
+
+void call_buffer(struct emulated_call *call, int buffer)
+{
+    call->args[call->arg_count].buffer = buffer;
+    call->args[call->arg_count++].value = 0;
+}
+
+void call_value(struct emulated_call *call, long long value)
+{
+    call->args[call->arg_count].buffer = -1;
+    call->args[call->arg_count++].value = value;
+}
+
+/* Whether two float words differ by no more than tolerance, relative to the expected value. */
+static int within_tolerance(uint32_t got_word, uint32_t want_word, double tolerance)
+{
+    float got, want;
+    if (tolerance <= 0)
+        return 0;
+    memcpy(&got, &got_word, 4);
+    memcpy(&want, &want_word, 4);
+    return fabs((double)got - (double)want) <= tolerance * fmax(1.0, fabs((double)want));
+}
+
+int output_matches(const struct family *f, int buffer, const void *got_bytes, const void *want_bytes, size_t bytes,
+                   char *mismatch, size_t mismatch_size)
+{
+    const uint32_t *got = got_bytes, *want = want_bytes;
+    size_t whole = bytes / 4 * 4;
+    if (memcmp(got, want, whole) == 0) {
+        if (memcmp((const char *)got + whole, (const char *)want + whole, bytes - whole) == 0)
+            return 1;
+        snprintf(mismatch, mismatch_size, SAY("%s: the last %zu bytes differ from the reference", "%s：最后 %zu 个字节与参考结果不同"),
+                 f->buffers[buffer].name, bytes - whole);   /* char and short outputs */
+        return 0;
+    }
+    for (size_t k = 0; k < bytes / 4; k++) {
+        if (got[k] == want[k] || within_tolerance(got[k], want[k], f->tolerance))
+            continue;
+        float got_value, want_value;
+        memcpy(&got_value, &got[k], 4);
+        memcpy(&want_value, &want[k], 4);
+        snprintf(mismatch, mismatch_size, SAY("%s[%zu] (as float): expected %.9g, got %.9g", "%s[%zu]（按 float）：应为 %.9g，实际为 %.9g"),
+                 f->buffers[buffer].name, k, want_value, got_value);
+        return 0;
+    }
+    return 1;
 }

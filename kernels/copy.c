@@ -41,6 +41,16 @@ static int copy_warp_accesses(const struct params *p, const uint64_t *base,
     return warp_copy(acc, copy_element_bytes(p), warp, base, p->v[PARAM_N]);
 }
 
+/* As copy_launch: copy<float>, copy<float2> or copy<float4>(in, out, n). */
+static void copy_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    static const char *const kernels[] = { [1] = "copy<float>", [2] = "copy<float2>", [4] = "copy<float4>" };
+    call_kernel(call, one_thread_per_element(p), "%s", kernels[p->v[COPY_VEC]]);
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_copy = {
     .name = "copy",
     .summary = "out[i] = in[i] with float, float2 or float4 per thread",
@@ -59,4 +69,5 @@ const struct family family_copy = {
     .warp_accesses = copy_warp_accesses,
     .launch = GPU_LAUNCHER(copy_launch),
     .source = copy_kernel_cu,
+    .emulated_call = copy_emulated_call,
 };

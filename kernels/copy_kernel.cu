@@ -10,6 +10,8 @@ __global__ void copy(const T *__restrict__ in, T *__restrict__ out, long long n)
         out[i] = in[i];
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <typename T>
 static int launch_copy(const gpu_launch *l)
 {
@@ -27,3 +29,4 @@ extern "C" int copy_launch(const gpu_launch *l)
     default: return launch_copy<float>(l);
     }
 }
+#endif

@@ -1,14 +1,24 @@
 /*
 ** family.h — what a kernel family declares.
 ** One `const struct family` per file under kernels/, listed once in
-** registry.c; completion, info(), argument checking, --list, both backends
-** and the tests all walk that list.
+** Makefile.am's FAMILIES; completion, info(), argument checking, --list,
+** both backends and the tests all walk that list. The .cu files include it
+** too, also under NVRTC (the emulator's compiles), which has no C library.
 */
 #ifndef WARPLAB_FAMILY_H
 #define WARPLAB_FAMILY_H
 
+#ifdef __CUDACC_RTC__
+typedef unsigned long size_t;
+typedef unsigned long long uint64_t;
+typedef long long int64_t;
+typedef unsigned int uint32_t;
+typedef unsigned short uint16_t;
+typedef unsigned char uint8_t;
+#else
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,6 +112,19 @@ struct gpu_launch {
 /* Returns a cudaError_t as int so that this header needs no CUDA. */
 typedef int (*gpu_launcher)(const struct gpu_launch *launch);
 
+/* What a family's launcher does, told to the emulator: the kernel, the grid,
+   and each argument, in the kernel's order: a buffer's address, or a value. */
+enum { MAX_KERNEL_ARGS = 16 };
+struct emulated_call {
+    char kernel[64];              /* a C++ name expression: "strided<2>" */
+    unsigned grid[3], block[3];
+    int arg_count;
+    struct {
+        int buffer;               /* >= 0: the address of buffer `buffer`; -1: value */
+        long long value;
+    } args[MAX_KERNEL_ARGS];
+};
+
 /* A GPU feature a launch uses: its name and the compute capability that has it. */
 struct gpu_need {
     const char *because;        /* the parameter that asks for it: "variant = \"cp_async\"" */
@@ -154,6 +177,9 @@ struct family {
        page 0 (what warp maps draw). */
     int (*warp_page)(const struct params *p, const uint64_t *base, long long warp,
                      long long page, struct warp_access *acc);
+    /* Optional, for the PTX emulator: the kernel its launcher runs for p, as
+       a C++ name expression ("copy<float4>"), and how (emulated_call below). */
+    void (*emulated_call)(const struct params *p, struct emulated_call *call);
 };
 
 /* In a build without CUDA the launchers do not exist. */

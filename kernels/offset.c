@@ -64,6 +64,17 @@ static int offset_warp_accesses(const struct params *p, const uint64_t *base,
     return 3;
 }
 
+/* As offset_launch: offset<HINT>(a, b, r, offset, n), HINT the load choice. */
+static void offset_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "offset<%lld>", p->v[OFFSET_LOAD]);
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_buffer(call, 2);
+    call_value(call, p->v[OFFSET_OFFSET]);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_offset = {
     .name = "offset",
     .summary = "r[i] = a[i+offset] + b[i+offset]: misaligned loads, aligned stores",
@@ -84,4 +95,5 @@ const struct family family_offset = {
     .warp_accesses = offset_warp_accesses,
     .launch = GPU_LAUNCHER(offset_launch),
     .source = offset_kernel_cu,
+    .emulated_call = offset_emulated_call,
 };

@@ -14,6 +14,8 @@ __global__ void offset(const float *a, const float *b, float *r, long long offse
         r[i] = hinted_load<HINT>(&a[k]) + hinted_load<HINT>(&b[k]);
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <int HINT>
 static void launch_offset(const gpu_launch *l)
 {
@@ -34,3 +36,4 @@ extern "C" int offset_launch(const gpu_launch *l)
     launchers[l->params->v[OFFSET_LOAD]](l);
     return cudaGetLastError();
 }
+#endif

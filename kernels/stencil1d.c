@@ -72,6 +72,16 @@ static int stencil1d_warp_accesses(const struct params *p, const uint64_t *base,
     return (int)width + 1;
 }
 
+/* As stencil1d_launch: stencil1d<HINT>(in, out, radius, n), HINT the load choice. */
+static void stencil1d_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "stencil1d<%lld>", p->v[STENCIL1D_LOAD]);
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[STENCIL1D_RADIUS]);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_stencil1d = {
     .name = "stencil1d",
     .summary = "out[i] = in[i] + ... + in[i+2*radius]: each output reads 2*radius+1 neighbours",
@@ -92,4 +102,5 @@ const struct family family_stencil1d = {
     .warp_accesses = stencil1d_warp_accesses,
     .launch = GPU_LAUNCHER(stencil1d_launch),
     .source = stencil1d_kernel_cu,
+    .emulated_call = stencil1d_emulated_call,
 };

@@ -18,6 +18,8 @@ __global__ void stencil1d(const float *in, float *out, int radius, long long n)
     out[i] = sum;
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <int HINT>
 static void launch_stencil1d(const gpu_launch *l)
 {
@@ -38,3 +40,4 @@ extern "C" int stencil1d_launch(const gpu_launch *l)
     launchers[l->params->v[STENCIL1D_LOAD]](l);
     return cudaGetLastError();
 }
+#endif

@@ -75,6 +75,15 @@ static int store_policy_warp_accesses(const struct params *p, const uint64_t *ba
     return 1;
 }
 
+/* As store_policy_launch: store_policy<HINT>(out, pitch, n), pitch 2 for a partial fill. */
+static void store_policy_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "store_policy<%lld>", p->v[STORE_POLICY_STORE]);
+    call_buffer(call, 0);
+    call_value(call, p->v[STORE_POLICY_FILL] == FILL_PARTIAL ? 2 : 1);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_store_policy = {
     .name = "store_policy",
     .summary = "a write-only float4 stream: whole or half 32-byte sectors, with a store cache hint",
@@ -96,4 +105,5 @@ const struct family family_store_policy = {
     .warp_accesses = store_policy_warp_accesses,
     .launch = GPU_LAUNCHER(store_policy_launch),
     .source = store_policy_kernel_cu,
+    .emulated_call = store_policy_emulated_call,
 };

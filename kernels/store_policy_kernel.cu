@@ -27,6 +27,8 @@ __global__ void store_policy(float4 *out, long long pitch, long long n)
     hinted_store<HINT>(&out[t * pitch], v);
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <int HINT>
 static void launch_store_policy(const gpu_launch *l)
 {
@@ -46,3 +48,4 @@ extern "C" int store_policy_launch(const gpu_launch *l)
     launchers[l->params->v[STORE_POLICY_STORE]](l);
     return cudaGetLastError();
 }
+#endif

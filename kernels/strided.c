@@ -55,6 +55,16 @@ static int strided_warp_accesses(const struct params *p, const uint64_t *base,
     return 2;
 }
 
+/* As strided_launch: strided<HINT>(in, out, stride, n), HINT the load choice. */
+static void strided_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "strided<%lld>", p->v[STRIDED_LOAD]);
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[STRIDED_STRIDE]);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_strided = {
     .name = "strided",
     .summary = "out[i] = in[i*stride]: a warp's loads spread over stride times the bytes",
@@ -74,4 +84,5 @@ const struct family family_strided = {
     .warp_accesses = strided_warp_accesses,
     .launch = GPU_LAUNCHER(strided_launch),
     .source = strided_kernel_cu,
+    .emulated_call = strided_emulated_call,
 };

@@ -13,6 +13,8 @@ __global__ void strided(const float *in, float *out, long long stride, long long
         out[i] = hinted_load<HINT>(&in[i * stride]);
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <int HINT>
 static void launch_strided(const gpu_launch *l)
 {
@@ -33,3 +35,4 @@ extern "C" int strided_launch(const gpu_launch *l)
     launchers[l->params->v[STRIDED_LOAD]](l);
     return cudaGetLastError();
 }
+#endif

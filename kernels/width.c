@@ -48,6 +48,15 @@ static int width_warp_accesses(const struct params *p, const uint64_t *base,
     return warp_copy(acc, width_element_bytes(p), warp, base, p->v[PARAM_N]);
 }
 
+/* As width_launch: width_copy<T>(in, out, n), T the type's own name. */
+static void width_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "width_copy<%s>", width_types[p->v[WIDTH_TYPE]]);
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_width = {
     .name = "width",
     .summary = "out[i] = in[i] for char, short, float, double, float2 or float4 elements",
@@ -69,4 +78,5 @@ const struct family family_width = {
     .warp_accesses = width_warp_accesses,
     .launch = GPU_LAUNCHER(width_launch),
     .source = width_kernel_cu,
+    .emulated_call = width_emulated_call,
 };

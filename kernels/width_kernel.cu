@@ -11,6 +11,8 @@ __global__ void width_copy(const T *__restrict__ in, T *__restrict__ out, long l
         out[i] = in[i];
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <typename T>
 static int launch_width(const gpu_launch *l)
 {
@@ -32,3 +34,4 @@ extern "C" int width_launch(const gpu_launch *l)
     default: return launch_width<float>(l);
     }
 }
+#endif

@@ -96,6 +96,18 @@ static int working_set_warp_accesses(const struct params *p, const uint64_t *bas
     return LOADS + 1;
 }
 
+/* As working_set_launch: working_set(buf, out, elements, n % elements, n), 16-byte elements. */
+static void working_set_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    long long n = p->v[PARAM_N], elements = p->v[WORKING_SET_BYTES] / 16;
+    call_kernel(call, one_thread_per_element(p), "working_set");
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, elements);
+    call_value(call, n % elements);
+    call_value(call, n);
+}
+
 const struct family family_working_set = {
     .name = "working_set",
     .summary = "repeated passes over a buffer of `bytes` bytes: L1, L2 or DRAM bandwidth as it grows",
@@ -116,4 +128,5 @@ const struct family family_working_set = {
     .warp_accesses = working_set_warp_accesses,
     .launch = GPU_LAUNCHER(working_set_launch),
     .source = working_set_kernel_cu,
+    .emulated_call = working_set_emulated_call,
 };

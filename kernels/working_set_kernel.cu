@@ -2,7 +2,9 @@
 // `elements` elements: thread i reads elements (i + j*n) % elements, j = 0..7,
 // so a launch makes 128*n bytes of loads in passes over the buffer. Each warp
 // adds up the words it read and lane 0 writes the warp's sum.
+#ifndef __CUDACC_RTC__   /* NVRTC, for the emulator, has its own */
 #include <cuda_runtime.h>
+#endif
 #include "family.h"
 #include "slots.h"
 
@@ -30,6 +32,8 @@ __global__ void working_set(const uint4 *buf, unsigned *out, long long elements,
         out[i / 32] = sum;
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int working_set_launch(const gpu_launch *l)
 {
     unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
@@ -38,3 +42,4 @@ extern "C" int working_set_launch(const gpu_launch *l)
         (const uint4 *)l->buffers[0], (unsigned *)l->buffers[1], elements, n % elements, n);
     return cudaGetLastError();
 }
+#endif

@@ -3,14 +3,26 @@
 ** emulator (kernels/ptx.c) over buffers of its own, counted by the model's
 ** one accounting. For the tests and, next, for kernels students write.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "arguments.h"
+#include "common.h"
+#include "device_compile.h"
 #include "interrupt.h"
 #include "model.h"
 #include "ptx.h"
+#include "registry.h"
 #include "session.h"
+
+/* The headers the kernels' device code includes, as text (kernels/device_headers.c). */
+extern const struct {
+    const char *name;
+    const char *text;
+} device_headers[];
+extern const int device_headers_count;
 
 enum { MAX_EMULATED_BUFFERS = 8, MAX_ARGS = 32 };
 
@@ -161,7 +173,130 @@ static int core_emulate(lua_State *L)
     return 1;
 }
 
+/* Deterministic random floats in [0, 1): the inputs of families that fill none themselves. */
+static void random_floats(unsigned char *data, size_t bytes, uint32_t seed)
+{
+    uint32_t state = seed;
+    for (size_t k = 0; k + 4 <= bytes; k += 4) {
+        state = state * 1664525u + 1013904223u;
+        float value = (float)(state >> 8) / (float)(1u << 24);
+        memcpy(data + k, &value, 4);
+    }
+}
+
+/* The family's own kernel to PTX, device code only, as its launcher would run it. */
+static char *family_ptx(const struct family *f, const struct emulated_call *call, char *lowered, size_t lowered_size,
+                        char *why, size_t why_size)
+{
+    const char *names[16], *texts[16], *options[] = { "--gpu-architecture=compute_75", "-DWARPLAB_DEVICE_ONLY", "--std=c++17" };
+    char file[64], *ptx, *log;
+    for (int i = 0; i < device_headers_count && i < 16; i++)
+        names[i] = device_headers[i].name, texts[i] = device_headers[i].text;
+    snprintf(file, sizeof file, "%s_kernel.cu", f->name);
+    struct nvrtc_job job = { .source = f->source, .name = file, .options = options, .option_count = 3,
+                             .header_texts = texts, .header_names = names, .header_count = device_headers_count,
+                             .expression = call->kernel };
+    if (nvrtc_compile(&job, &ptx, lowered, lowered_size, &log) != 0) {
+        snprintf(why, why_size, "%s", log);
+        free(log);
+        return NULL;
+    }
+    return ptx;
+}
+
+/* core.emulate_family(name, params): the family's own kernel, compiled by
+   NVRTC (device code only) and run on the emulator over the buffers its
+   launch would have, the inputs its GPU runs would get: the counts
+   {load=, store=, shared_load=, shared_store=}, lane_instructions, kernel
+   (the mangled name), and correct (and mismatch) against its CPU reference. */
+static int core_emulate_family(lua_State *L)
+{
+    char why[2048], lowered[256], mismatch[256] = "";
+    const struct family *f = check_family(L, 1);
+    struct params p;
+    struct measure_options o;
+    struct emulated_call call;
+    check_params(L, 2, 2, f, &p, &o);
+    if (!f->emulated_call)
+        return luaL_error(L, "'%s' does not tell the emulator its kernel yet", f->name);
+    f->emulated_call(&p, &call);
+    char *ptx = family_ptx(f, &call, lowered, sizeof lowered, why, sizeof why);
+    if (!ptx)
+        return luaL_error(L, "%s", why);
+    struct ptx_module *m = ptx_parse(ptx, why, sizeof why);
+    free(ptx);
+    if (!m)
+        return luaL_error(L, "%s", why);
+    size_t bytes[MAX_BUFFERS];
+    uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS];
+    void *data[MAX_BUFFERS] = { 0 }, *expected[MAX_BUFFERS] = { 0 };
+    struct ptx_buffer buffers[MAX_BUFFERS];
+    family_buffer_bytes(f, &p, bytes);
+    model_buffer_bases(f->buffer_count, base);
+    int failed = 0;
+    for (int i = 0; i < f->buffer_count; i++) {
+        data[i] = calloc(bytes[i] + 1, 1);
+        expected[i] = calloc(bytes[i] + 1, 1);
+        failed = failed || !data[i] || !expected[i];
+        if (!failed && f->buffers[i].role == BUFFER_IN && !f->fill_inputs)
+            random_floats(data[i], bytes[i], 0x9e3779b9u + (uint32_t)i);
+        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
+    }
+    if (!failed && f->fill_inputs)
+        f->fill_inputs(&p, data, 1);
+    for (int i = 0; i < call.arg_count && !failed; i++)
+        args[i] = call.args[i].buffer >= 0 ? base[call.args[i].buffer] : (uint64_t)call.args[i].value;
+    struct counting counting = { 0 };
+    struct dram_tracker *dram = NULL;
+    struct ptx_launch launch = { .kernel = lowered, .args = args, .arg_count = call.arg_count, .buffers = buffers,
+                                 .buffer_count = f->buffer_count, .on_access = count, .user = &counting,
+                                 .instruction_budget = 1ull << 36, .interrupted = (volatile int *)&interrupt_requested };
+    memcpy(launch.grid, call.grid, sizeof launch.grid);
+    memcpy(launch.block, call.block, sizeof launch.block);
+    uint64_t ran = 0;
+    if (failed)
+        snprintf(why, sizeof why, "out of memory");
+    failed = failed || ptx_run(m, &launch, &ran, why, sizeof why);
+    (void)dram;
+    ptx_free(m);
+    int correct = 1;
+    if (!failed) {
+        for (int i = 0; i < f->buffer_count; i++)
+            memcpy(expected[i], data[i], bytes[i]);
+        for (int i = 0; i < f->buffer_count; i++)   /* the reference computes its outputs from the inputs */
+            if (f->buffers[i].role == BUFFER_OUT)
+                memset(expected[i], 0, bytes[i]);
+        if (f->reference)
+            f->reference(&p, expected);
+        else
+            f->reference_part(&p, expected, 0, 1);
+        for (int i = 0; i < f->buffer_count && correct; i++)
+            if (f->buffers[i].role == BUFFER_OUT)
+                correct = output_matches(f, i, data[i], expected[i], bytes[i], mismatch, sizeof mismatch);
+    }
+    for (int i = 0; i < f->buffer_count; i++) {
+        free(data[i]);
+        free(expected[i]);
+    }
+    if (failed)
+        return luaL_error(L, "%s", why);
+    lua_createtable(L, 0, 8);
+    push_counts(L, &counting.counts);
+    lua_pushinteger(L, (lua_Integer)ran);
+    lua_setfield(L, -2, "lane_instructions");
+    lua_pushstring(L, lowered);
+    lua_setfield(L, -2, "kernel");
+    lua_pushboolean(L, correct);
+    lua_setfield(L, -2, "correct");
+    if (!correct) {
+        lua_pushstring(L, mismatch);
+        lua_setfield(L, -2, "mismatch");
+    }
+    return 1;
+}
+
 const luaL_Reg emulate_core[] = {
     { "emulate", core_emulate },
+    { "emulate_family", core_emulate_family },
     { NULL, NULL },
 };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "device_compile.h"
 #include "paths.h"
 #include "session.h"
 
@@ -21,7 +22,7 @@
 #define NVRTC_FUNCTIONS(X)                                                                      \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
     X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)          \
-    X(nvrtcDestroyProgram)
+    X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)
 
 #define DECLARE_POINTER(name) __typeof__(&name) name;
 static struct {
@@ -63,33 +64,75 @@ static const char *load_nvrtc(void)
     return NULL;
 }
 
-/* Pushes what NVRTC said (its log, or its error's name), without NVRTC's trailing NUL or newline. */
-static void push_log(lua_State *L, nvrtcProgram program, nvrtcResult result)
+/* What NVRTC said: its log, or its error's name; malloc'd, without the trailing newlines. */
+static char *program_log(nvrtcProgram program, nvrtcResult result)
 {
     size_t size = 0;
     char *log = NULL;
     if (nvrtc.nvrtcGetProgramLogSize(program, &size) == NVRTC_SUCCESS && size > 1 && (log = malloc(size)) &&
         nvrtc.nvrtcGetProgramLog(program, log) == NVRTC_SUCCESS) {
         while (size > 1 && (log[size - 2] == '\n' || log[size - 2] == 0))
-            size--;
-        lua_pushlstring(L, log, size - 1);
-    } else {
-        lua_pushstring(L, nvrtc.nvrtcGetErrorString(result));
+            log[--size - 1] = 0;
+        return log;
     }
     free(log);
+    return strdup(nvrtc.nvrtcGetErrorString(result));
+}
+
+int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t lowered_size, char **log)
+{
+    const char *why = load_nvrtc();
+    *ptx = *log = NULL;
+    if (why) {
+        *log = strdup(why);
+        return -1;
+    }
+    nvrtcProgram program;
+    nvrtcResult result = nvrtc.nvrtcCreateProgram(&program, job->source, job->name, job->header_count,
+                                                  job->header_texts, job->header_names);
+    if (result != NVRTC_SUCCESS) {
+        *log = strdup(nvrtc.nvrtcGetErrorString(result));
+        return -1;
+    }
+    if (job->expression)
+        nvrtc.nvrtcAddNameExpression(program, job->expression);
+    result = nvrtc.nvrtcCompileProgram(program, job->option_count, job->options);
+    size_t size = 0;
+    const char *name = NULL;
+    int compiled = result == NVRTC_SUCCESS && nvrtc.nvrtcGetPTXSize(program, &size) == NVRTC_SUCCESS &&
+                   (*ptx = malloc(size + 1)) && nvrtc.nvrtcGetPTX(program, *ptx) == NVRTC_SUCCESS &&
+                   (!job->expression || nvrtc.nvrtcGetLoweredName(program, job->expression, &name) == NVRTC_SUCCESS);
+    if (compiled && job->expression)
+        snprintf(lowered, lowered_size, "%s", name);
+    if (!compiled) {
+        free(*ptx);
+        *ptx = NULL;
+        *log = program_log(program, result);
+    }
+    nvrtc.nvrtcDestroyProgram(&program);
+    return compiled ? 0 : -1;
+}
+
+const char *nvrtc_version(void)
+{
+    static char text[32];
+    int major = 0, minor = 0;
+    if (load_nvrtc() || nvrtc.nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
+        return NULL;
+    snprintf(text, sizeof text, "NVRTC %d.%d", major, minor);
+    return text;
 }
 
 /* core.nvrtc_version(): "NVRTC 13.0", or nil and why there is no NVRTC here. */
 static int core_nvrtc_version(lua_State *L)
 {
-    int major = 0, minor = 0;
-    const char *why = load_nvrtc();
-    if (why || nvrtc.nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) {
+    const char *version = nvrtc_version();
+    if (!version) {
         lua_pushnil(L);
-        lua_pushstring(L, why ? why : "NVRTC does not say its version");
+        lua_pushstring(L, load_nvrtc() ? load_nvrtc() : "NVRTC does not say its version");
         return 2;
     }
-    lua_pushfstring(L, "NVRTC %d.%d", major, minor);
+    lua_pushstring(L, version);
     return 1;
 }
 
@@ -110,31 +153,20 @@ static int core_nvrtc(lua_State *L)
         options[i] = luaL_checkstring(L, -1);   /* the table keeps it alive */
         lua_pop(L, 1);
     }
-    const char *why = load_nvrtc();
-    if (why) {
+    const char *version = nvrtc_version();
+    if (!version) {
         lua_pushnil(L);
-        lua_pushstring(L, why);
+        lua_pushstring(L, load_nvrtc());
         return 2;
     }
-    int major = 0, minor = 0;
-    nvrtcProgram program;
-    nvrtc.nvrtcVersion(&major, &minor);
-    nvrtcResult result = nvrtc.nvrtcCreateProgram(&program, source, name, 0, NULL, NULL);
-    if (result != NVRTC_SUCCESS)
-        return luaL_error(L, "NVRTC: %s", nvrtc.nvrtcGetErrorString(result));
-    result = nvrtc.nvrtcCompileProgram(program, count, options);
-    size_t size = 0;
-    char *ptx = NULL;
-    int compiled = result == NVRTC_SUCCESS && nvrtc.nvrtcGetPTXSize(program, &size) == NVRTC_SUCCESS &&
-                   (ptx = malloc(size)) && nvrtc.nvrtcGetPTX(program, ptx) == NVRTC_SUCCESS;
+    struct nvrtc_job job = { .source = source, .name = name, .options = options, .option_count = count };
+    char *ptx, *log;
+    int compiled = nvrtc_compile(&job, &ptx, NULL, 0, &log) == 0;
     lua_pushboolean(L, compiled);
-    if (compiled)
-        lua_pushlstring(L, ptx, size > 0 ? size - 1 : 0);
-    else
-        push_log(L, program, result);
+    lua_pushstring(L, compiled ? ptx : log);
     free(ptx);
-    nvrtc.nvrtcDestroyProgram(&program);
-    lua_pushfstring(L, "NVRTC %d.%d", major, minor);
+    free(log);
+    lua_pushstring(L, version);
     return 3;
 }
 #else
@@ -146,6 +178,18 @@ static int core_nvrtc(lua_State *L)
     return 2;
 }
 #define core_nvrtc_version core_nvrtc
+
+int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t lowered_size, char **log)
+{
+    *ptx = NULL;
+    *log = strdup(SAY("this warplab was built without CUDA, so without NVRTC", "这个 warplab 构建时没有 CUDA，因此没有 NVRTC"));
+    return -1;
+}
+
+const char *nvrtc_version(void)
+{
+    return NULL;
+}
 #endif
 
 /* core.hash(text): FNV-1a of text as 16 hex digits, to name cache files (the

@@ -1,0 +1,54 @@
+-- emulate_families.lua: the catalogue's own kernels on the PTX emulator, no
+-- GPU. Each family that tells the emulator its kernel (emulated_call) is
+-- compiled from its own .cu source by NVRTC, device code only, and run over
+-- a grid of its parameters (every choice value, odd sizes, partial warps and
+-- blocks): its requests, sectors and lines must equal the hand-written
+-- model's, and its outputs the CPU reference's. SKIP without NVRTC.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local core = debug.getregistry()["warplab.core"]
+if not core.nvrtc_version() then t.skip_all("no NVRTC here (a build without CUDA)") end
+
+local function choices(kernel, param)
+  for _, p in ipairs(info(kernel).params) do
+    if p.name == param then return p.choices end
+  end
+end
+
+local grid = {}
+local function add(name, params) grid[#grid + 1] = { name, params } end
+for _, vec in ipairs(choices("copy", "vec")) do
+  for _, size in ipairs({ {1000, 96}, {33, 32}, {4097, 256} }) do add("copy", {vec = vec, n = size[1], block = size[2]}) end
+end
+for _, load in ipairs(choices("strided", "load")) do
+  for _, stride in ipairs({1, 3, 8, 33}) do add("strided", {load = load, stride = stride, n = 4097}) end
+end
+for _, load in ipairs(choices("offset", "load")) do
+  for _, offset in ipairs({0, 1, 31, 1024}) do add("offset", {load = load, offset = offset, n = 5000, block = 128}) end
+end
+
+for _, type in ipairs(choices("width", "type")) do
+  for _, n in ipairs({1001, 4096}) do add("width", {type = type, n = n}) end
+end
+for _, load in ipairs(choices("stencil1d", "load")) do
+  for _, radius in ipairs({0, 2, 7}) do add("stencil1d", {load = load, radius = radius, n = 3001}) end
+end
+for _, store in ipairs(choices("store_policy", "store")) do
+  for _, fill in ipairs(choices("store_policy", "fill")) do add("store_policy", {store = store, fill = fill, n = 1000}) end
+end
+for _, bytes in ipairs({512, 32768, 1 << 20}) do add("working_set", {bytes = bytes, n = 3000}) end
+
+local agreed = 0
+for _, case in ipairs(grid) do
+  local name, params = case[1], case[2]
+  local e = core.emulate_family(name, params)
+  local m = launch(name, params).model
+  local same = e.load.requests == m.load.requests and e.load.sectors == m.load.sectors and e.load.lines == m.load.lines and
+               e.store.requests == m.store.requests and e.store.sectors == m.store.sectors and e.store.lines == m.store.lines
+  agreed = agreed + (same and e.correct and 1 or 0)
+  t.ok(same and e.correct, string.format("%s: emulated %d/%d/%d %d/%d/%d, model %d/%d/%d %d/%d/%d%s", t.label(name, params),
+       e.load.requests, e.load.sectors, e.load.lines, e.store.requests, e.store.sectors, e.store.lines,
+       m.load.requests, m.load.sectors, m.load.lines, m.store.requests, m.store.sectors, m.store.lines,
+       e.correct and ", outputs the reference's" or ", outputs wrong: " .. tostring(e.mismatch)))
+end
+print(string.format("# %d of %d configurations agree", agreed, #grid))
+t.done()
