@@ -127,6 +127,19 @@ static int bank_warp_accesses(const struct params *p, const uint64_t *base,
     return count;
 }
 
+/* As bank_launch: bank<T>(out, stride, lanes, n), T of `bytes` bytes, a tile of
+   TILE_ELEMENTS of them in dynamic shared memory. */
+static void bank_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    static const char *const types[] = { [4] = "unsigned", [8] = "unsigned long long", [16] = "uint4" };
+    call_kernel(call, one_thread_per_element(p), "bank<%s>", types[p->v[BANK_ELEMENT_BYTES]]);
+    call->shared_bytes = (unsigned)(TILE_ELEMENTS * p->v[BANK_ELEMENT_BYTES]);
+    call_buffer(call, 0);
+    call_value(call, p->v[BANK_STRIDE]);
+    call_value(call, p->v[BANK_LANES]);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_bank = {
     .name = "bank",
     .summary = "shared-memory reads with a lane stride: 1- to 32-way bank conflicts",
@@ -147,4 +160,5 @@ const struct family family_bank = {
     .warp_accesses = bank_warp_accesses,
     .launch = GPU_LAUNCHER(bank_launch),
     .source = bank_kernel_cu,
+    .emulated_call = bank_emulated_call,
 };

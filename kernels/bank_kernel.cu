@@ -3,7 +3,9 @@
 // l of every warp, if l < lanes, sums the 7 elements l*stride + r, r = 0..6,
 // and writes the sum. Shifting every lane by r moves all of them to the next
 // bank together, so each of the 7 reads has the same conflicts.
+#ifndef __CUDACC_RTC__   /* NVRTC, for the emulator, has its own */
 #include <cuda_runtime.h>
+#endif
 #include "family.h"
 #include "slots.h"
 
@@ -45,6 +47,8 @@ __global__ void bank(T *out, int stride, int lanes, long long n)
     }
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <typename T>
 static int launch_bank(const gpu_launch *l)
 {
@@ -63,3 +67,4 @@ extern "C" int bank_launch(const gpu_launch *l)
     default: return launch_bank<unsigned>(l);
     }
 }
+#endif

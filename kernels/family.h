@@ -118,6 +118,7 @@ enum { MAX_KERNEL_ARGS = 16 };
 struct emulated_call {
     char kernel[64];              /* a C++ name expression: "strided<2>" */
     unsigned grid[3], block[3];
+    unsigned shared_bytes;        /* dynamic shared memory, <<<grid, block, shared_bytes>>> */
     int arg_count;
     struct {
         int buffer;               /* >= 0: the address of buffer `buffer`; -1: value */

@@ -120,6 +120,7 @@ struct symbol {
     uint64_t offset;       /* param: offset in the parameter block; shared: in the block's shared memory */
     uint64_t bytes;
     int kernel;            /* the kernel it belongs to (-1: the module's) */
+    int dynamic;           /* extern __shared__: placed after the static shared memory, sized by the launch */
 };
 
 struct kernel {
@@ -128,6 +129,7 @@ struct kernel {
     int param_count;
     int params[32];        /* their symbols */
     uint64_t param_bytes, shared_bytes;
+    uint64_t dynamic_offset;   /* where extern shared memory starts */
 };
 
 struct ptx_module {
@@ -550,7 +552,7 @@ static int parse_param(struct parser *p, char *declaration)
 static int parse_shared(struct parser *p, char *declaration)
 {
     char *parts[8], *name = NULL;
-    int count = 0;
+    int count = 0, dynamic = strncmp(declaration, ".extern", 7) == 0;
     uint64_t align = 0, bytes = 0;
     struct value_type type;
     for (char *part = strtok(declaration, " \t;"); part && count < 8; part = strtok(NULL, " \t;"))
@@ -560,17 +562,42 @@ static int parse_shared(struct parser *p, char *declaration)
             align = strtoull(parts[++i], NULL, 10);
         else if (parts[i][0] == '.' && find_type(parts[i] + 1, &type))
             bytes = (uint64_t)type.bytes;
-        else
+        else if (parts[i][0] != '.')
             name = parts[i];
     }
     char *bracket = name ? strchr(name, '[') : NULL;
     if (!name || !bytes)
         return fail(p, "a shared variable this emulator does not read");
     if (bracket) {
-        bytes *= strtoull(bracket + 1, NULL, 10);
+        bytes *= strtoull(bracket + 1, NULL, 10);   /* [] of an extern one: 0, its size is the launch's */
         *bracket = 0;
     }
+    if (dynamic) {
+        struct ptx_module *m = p->m;
+        if (m->symbol_count == MAX_SYMBOLS)
+            return fail(p, "more than %d variables", MAX_SYMBOLS);
+        struct symbol *s = &m->symbols[m->symbol_count++];
+        memset(s, 0, sizeof *s);
+        snprintf(s->name, sizeof s->name, "%s", name);
+        s->space = SPACE_SHARED;
+        s->kernel = p->kernel;
+        s->dynamic = 1;
+        s->bytes = align ? align : 16;   /* its alignment, until the kernel's end places it */
+        return 0;
+    }
     return add_symbol(p, name, SPACE_SHARED, bytes, align) < 0 ? -1 : 0;
+}
+
+/* At a kernel's end: extern shared variables (its own or the module's) start
+   after its static ones, at the largest alignment any of them asks for. */
+static void place_dynamic_shared(struct ptx_module *m, int kernel)
+{
+    struct kernel *k = &m->kernels[kernel];
+    uint64_t align = 16;
+    for (int i = 0; i < m->symbol_count; i++)
+        if (m->symbols[i].dynamic && (m->symbols[i].kernel == kernel || m->symbols[i].kernel < 0) && m->symbols[i].bytes > align)
+            align = m->symbols[i].bytes;
+    k->dynamic_offset = (k->shared_bytes + align - 1) / align * align;
 }
 
 /* Labels name instructions of the kernel just read. */
@@ -677,6 +704,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             if (--depth == 0 && p.kernel >= 0) {
                 struct kernel *k = &m->kernels[p.kernel];
                 k->end = m->code_count;
+                place_dynamic_shared(m, p.kernel);
                 failed = resolve_labels(&p, k, labels, label_at, label_count);
                 p.kernel = -1;
                 label_count = 0;
@@ -697,11 +725,11 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             p.kernel = m->kernel_count++;
         } else if (strncmp(t, ".param", 6) == 0 && p.kernel >= 0 && depth == 0) {
             failed = parse_param(&p, t);
-        } else if (strncmp(t, ".shared", 7) == 0 && p.kernel >= 0) {
+        } else if ((strncmp(t, ".shared", 7) == 0 && p.kernel >= 0) || strncmp(t, ".extern .shared", 15) == 0) {
             failed = parse_shared(&p, t);
         } else if (t[0] == '.') {
             static const char *const skipped[] = { ".version", ".target", ".address_size", ".reg", ".file", ".pragma",
-                                                   ".maxntid", ".reqntid", ".minnctapersm", ".maxnreg", ".extern",
+                                                   ".maxntid", ".reqntid", ".minnctapersm", ".maxnreg",
                                                    ".section", ".visible .func", ".weak" };
             int known = 0;
             for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
@@ -771,6 +799,7 @@ struct block {
     unsigned ctaid[3];
     unsigned threads;
     unsigned char *shared, *params;
+    uint64_t shared_size;      /* static shared memory, then the launch's dynamic bytes */
     char *why;
     size_t why_size;
     uint64_t lane_instructions;
@@ -798,6 +827,13 @@ static int run_error(struct warp *w, const struct instruction *in, const char *f
     vsnprintf(b->why + used, b->why_size > (size_t)used ? b->why_size - (size_t)used : 0, format, args);
     va_end(args);
     return -1;
+}
+
+/* A variable's address in its own space; extern shared memory starts after the running kernel's static. */
+static uint64_t symbol_address(const struct block *b, int symbol)
+{
+    const struct symbol *s = &b->m->symbols[symbol];
+    return s->dynamic ? b->k->dynamic_offset : s->offset;
 }
 
 #define FOR_LANES(lanes, i) for (int i = 0; i < WARP_SIZE; i++) if ((lanes) >> i & 1)
@@ -864,7 +900,7 @@ static uint64_t get(const struct warp *w, const struct operand *o, int lane, str
     case OPERAND_SPECIAL:
         return special_value(w, o, lane);
     case OPERAND_SYMBOL:   /* a variable's address in its own space */
-        return w->b->m->symbols[o->symbol].offset;
+        return symbol_address(w->b, o->symbol);
     default:
         return 0;
     }
@@ -1051,7 +1087,7 @@ static int op_mov(struct warp *w, const struct instruction *in, uint32_t lanes)
         return -1;
     const struct operand *o = in->operands;
     if (o[1].kind == OPERAND_SYMBOL && w->b->m->symbols[o[1].symbol].space == SPACE_SHARED) {
-        FOR_LANES(lanes, i) set(w, &o[0], i, w->b->m->symbols[o[1].symbol].offset, in->type);
+        FOR_LANES(lanes, i) set(w, &o[0], i, symbol_address(w->b, o[1].symbol), in->type);
         return 0;
     }
     if (o[0].kind == OPERAND_VECTOR || o[1].kind == OPERAND_VECTOR) {   /* mov.b64 {lo, hi}, d and back */
@@ -1259,7 +1295,7 @@ static int op_cvta(struct warp *w, const struct instruction *in, uint32_t lanes)
     const struct operand *o = in->operands;
     uint64_t window = in->space == SPACE_SHARED ? SHARED_WINDOW : 0;
     FOR_LANES(lanes, i) {
-        uint64_t a = o[1].kind == OPERAND_SYMBOL ? w->b->m->symbols[o[1].symbol].offset : get(w, &o[1], i, in->type);
+        uint64_t a = o[1].kind == OPERAND_SYMBOL ? symbol_address(w->b, o[1].symbol) : get(w, &o[1], i, in->type);
         set(w, &o[0], i, in->modifiers & MOD_TO ? a - window : a + window, in->type);
     }
     return 0;
@@ -1271,7 +1307,7 @@ static int op_cvta(struct warp *w, const struct instruction *in, uint32_t lanes)
 static uint64_t lane_address(const struct warp *w, const struct operand *o, int lane)
 {
     uint64_t base = o->reg >= 0 ? w->regs[(size_t)o->reg * WARP_SIZE + (size_t)lane]
-                  : o->symbol >= 0 ? w->b->m->symbols[o->symbol].offset : 0;
+                  : o->symbol >= 0 ? symbol_address(w->b, o->symbol) : 0;
     return base + (uint64_t)o->imm;
 }
 
@@ -1286,7 +1322,7 @@ static unsigned char *memory_at(struct block *b, enum space space, uint64_t addr
     *resolved = space;
     switch (space) {
     case SPACE_SHARED:
-        return address + bytes <= b->k->shared_bytes ? b->shared + address : NULL;
+        return address + bytes <= b->shared_size ? b->shared + address : NULL;
     case SPACE_PARAM:
         return address + bytes <= b->k->param_bytes ? b->params + address : NULL;
     case SPACE_GLOBAL:
@@ -1540,7 +1576,8 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
     struct block b = { .m = m, .l = l, .k = k, .threads = threads, .why = why, .why_size = why_size };
     struct warp *warps = calloc((size_t)warp_count, sizeof *warps);
     uint64_t *regs = calloc((size_t)warp_count * (size_t)m->register_count * WARP_SIZE + 1, sizeof *regs);
-    b.shared = calloc(k->shared_bytes + 1, 1);
+    b.shared_size = l->dynamic_shared_bytes ? k->dynamic_offset + l->dynamic_shared_bytes : k->shared_bytes;
+    b.shared = calloc(b.shared_size + 1, 1);
     b.params = calloc(k->param_bytes + 1, 1);
     int failed = !warps || !regs || !b.shared || !b.params || threads == 0;
     if (failed)
@@ -1553,7 +1590,7 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
         for (unsigned y = 0; y < l->grid[1] && !failed; y++)
             for (unsigned x = 0; x < l->grid[0] && !failed; x++) {
                 b.ctaid[0] = x, b.ctaid[1] = y, b.ctaid[2] = z;
-                memset(b.shared, 0, k->shared_bytes);
+                memset(b.shared, 0, b.shared_size);
                 for (int i = 0; i < warp_count; i++) {
                     struct warp *w = &warps[i];
                     unsigned first = (unsigned)i * WARP_SIZE;

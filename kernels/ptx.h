@@ -38,6 +38,7 @@ struct ptx_buffer {
 struct ptx_launch {
     const char *kernel;
     unsigned grid[3], block[3];
+    unsigned dynamic_shared_bytes;  /* extern __shared__ memory, as <<<grid, block, bytes>>> gives */
     const uint64_t *args;           /* each parameter's value (a pointer, an integer, a float's bits) */
     int arg_count;
     struct ptx_buffer *buffers;

@@ -106,6 +106,18 @@ static int reuse_warp_accesses(const struct params *p, const uint64_t *base,
     return count;
 }
 
+/* As reuse_launch: reuse_shared (a tile of block floats in dynamic shared memory) or reuse_global. */
+static void reuse_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    int shared = p->v[REUSE_VARIANT] == 0;
+    call_kernel(call, one_thread_per_element(p), "%s", shared ? "reuse_shared" : "reuse_global");
+    call->shared_bytes = shared ? (unsigned)(p->v[PARAM_BLOCK] * 4) : 0;
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[REUSE_REUSE]);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_reuse = {
     .name = "reuse",
     .summary = "each thread sums reuse neighbours, read from a shared-memory tile or again from global memory",
@@ -125,4 +137,5 @@ const struct family family_reuse = {
     .warp_accesses = reuse_warp_accesses,
     .launch = GPU_LAUNCHER(reuse_launch),
     .source = reuse_kernel_cu,
+    .emulated_call = reuse_emulated_call,
 };

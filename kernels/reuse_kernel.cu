@@ -37,6 +37,8 @@ __global__ void reuse_global(const float *in, float *out, int reuse, long long n
     }
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int reuse_launch(const gpu_launch *l)
 {
     unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
@@ -49,3 +51,4 @@ extern "C" int reuse_launch(const gpu_launch *l)
             (const float *)l->buffers[0], (float *)l->buffers[1], (int)v[REUSE_REUSE], v[PARAM_N]);
     return cudaGetLastError();
 }
+#endif

@@ -252,6 +252,7 @@ static int core_emulate_family(lua_State *L)
                                  .buffer_count = f->buffer_count, .on_access = count, .user = &counting,
                                  .instruction_budget = 1ull << 36, .interrupted = (volatile int *)&interrupt_requested };
     memcpy(launch.grid, call.grid, sizeof launch.grid);
+    launch.dynamic_shared_bytes = call.shared_bytes;
     memcpy(launch.block, call.block, sizeof launch.block);
     uint64_t ran = 0;
     if (failed)

@@ -2,8 +2,9 @@
 -- GPU. Each family that tells the emulator its kernel (emulated_call) is
 -- compiled from its own .cu source by NVRTC, device code only, and run over
 -- a grid of its parameters (every choice value, odd sizes, partial warps and
--- blocks): its requests, sectors and lines must equal the hand-written
--- model's, and its outputs the CPU reference's. SKIP without NVRTC.
+-- blocks): its requests, sectors and lines, and its shared-memory requests
+-- and wavefronts, must equal the hand-written model's, and its outputs the
+-- CPU reference's. SKIP without NVRTC.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() then t.skip_all("no NVRTC here (a build without CUDA)") end
@@ -36,14 +37,28 @@ for _, store in ipairs(choices("store_policy", "store")) do
   for _, fill in ipairs(choices("store_policy", "fill")) do add("store_policy", {store = store, fill = fill, n = 1000}) end
 end
 for _, bytes in ipairs({512, 32768, 1 << 20}) do add("working_set", {bytes = bytes, n = 3000}) end
+for _, variant in ipairs(choices("reuse", "variant")) do
+  for _, reuse in ipairs({1, 5, 13}) do add("reuse", {variant = variant, reuse = reuse, n = 5000}) end
+end
+for _, bytes in ipairs(choices("bank", "bytes")) do
+  for _, case in ipairs({ {0, 32}, {1, 32}, {2, 32}, {3, 13}, {32, 4}, {33, 32} }) do
+    add("bank", {bytes = bytes, stride = case[1], lanes = case[2], n = 5000})
+  end
+end
 
 local agreed = 0
 for _, case in ipairs(grid) do
   local name, params = case[1], case[2]
   local e = core.emulate_family(name, params)
   local m = launch(name, params).model
+  local r = launch(name, params)
+  local function shared_same(field)
+    local modelled = r[field] or { requests = 0, model_wavefronts = 0 }
+    return e[field].requests == modelled.requests and e[field].wavefronts == modelled.model_wavefronts
+  end
   local same = e.load.requests == m.load.requests and e.load.sectors == m.load.sectors and e.load.lines == m.load.lines and
-               e.store.requests == m.store.requests and e.store.sectors == m.store.sectors and e.store.lines == m.store.lines
+               e.store.requests == m.store.requests and e.store.sectors == m.store.sectors and e.store.lines == m.store.lines and
+               shared_same("shared_load") and shared_same("shared_store")
   agreed = agreed + (same and e.correct and 1 or 0)
   t.ok(same and e.correct, string.format("%s: emulated %d/%d/%d %d/%d/%d, model %d/%d/%d %d/%d/%d%s", t.label(name, params),
        e.load.requests, e.load.sectors, e.load.lines, e.store.requests, e.store.sectors, e.store.lines,
