@@ -137,6 +137,16 @@ static int gather_warp_accesses(const struct params *p, const uint64_t *base,
     return 3;
 }
 
+/* As gather_launch: gather(in, idx, out, n). */
+static void gather_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "gather");
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_buffer(call, 2);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_gather = {
     .name = "gather",
     .summary = "out[i] = in[idx[i]]: each lane loads wherever its index points",
@@ -158,4 +168,5 @@ const struct family family_gather = {
     .launch = GPU_LAUNCHER(gather_launch),
     .source = gather_kernel_cu,
     .fill_inputs = gather_fill_inputs,
+    .emulated_call = gather_emulated_call,
 };

@@ -12,6 +12,8 @@ __global__ void gather(const float *__restrict__ in, const int *__restrict__ idx
         out[i] = in[idx[i]];
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int gather_launch(const gpu_launch *l)
 {
     unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
@@ -20,3 +22,4 @@ extern "C" int gather_launch(const gpu_launch *l)
         l->params->v[PARAM_N]);
     return cudaGetLastError();
 }
+#endif

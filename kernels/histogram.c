@@ -118,6 +118,18 @@ static int histogram_warp_accesses(const struct params *p, const uint64_t *base,
     return count;
 }
 
+/* As histogram_launch: histogram_shared (bins counters in dynamic shared memory) or histogram_global. */
+static void histogram_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    int shared = p->v[HISTOGRAM_VARIANT] == HISTOGRAM_SHARED;
+    call_kernel(call, one_thread_per_element(p), "%s", shared ? "histogram_shared" : "histogram_global");
+    call->shared_bytes = shared ? (unsigned)(4 * p->v[HISTOGRAM_BINS]) : 0;
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[PARAM_N]);
+    call_value(call, p->v[HISTOGRAM_BINS]);
+}
+
 const struct family family_histogram = {
     .name = "histogram",
     .summary = "counts[in[i] % bins] += 1 with atomics in global memory or in a per-block shared copy",
@@ -141,4 +153,5 @@ const struct family family_histogram = {
     .source = histogram_kernel_cu,
     .fill_inputs = histogram_fill_inputs,
     .accumulates = 1,
+    .emulated_call = histogram_emulated_call,
 };

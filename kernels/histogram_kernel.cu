@@ -34,6 +34,8 @@ __global__ void histogram_shared(const unsigned *__restrict__ in, unsigned *coun
         atomicAdd(&counts[b], local[b]);
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int histogram_launch(const gpu_launch *l)
 {
     unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
@@ -48,3 +50,4 @@ extern "C" int histogram_launch(const gpu_launch *l)
             in, counts, l->params->v[PARAM_N], bins);
     return cudaGetLastError();
 }
+#endif

@@ -212,6 +212,15 @@ static int spmv_warp_accesses(const struct params *p, const uint64_t *base, long
                                              : spmv_scalar_accesses(p, base, warp, acc);
 }
 
+/* As spmv_launch: spmv_scalar or spmv_vector(row_ptr, col, val, x, y, n). */
+static void spmv_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    call_kernel(call, spmv_shape(p), "%s", p->v[SPMV_VARIANT] == SPMV_VECTOR ? "spmv_vector" : "spmv_scalar");
+    for (int i = 0; i < 5; i++)
+        call_buffer(call, i);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_spmv = {
     .name = "spmv",
     .summary = "y = A·x with A in CSR form: a thread per row (scalar) or a warp per row (vector)",
@@ -234,4 +243,5 @@ const struct family family_spmv = {
     .source = spmv_kernel_cu,
     .fill_inputs = spmv_fill_inputs,
     .tolerance = 1e-4,
+    .emulated_call = spmv_emulated_call,
 };

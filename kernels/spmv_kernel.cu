@@ -41,6 +41,8 @@ __global__ void spmv_vector(const int *__restrict__ row_ptr, const int *__restri
         y[row] = sum;
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int spmv_launch(const gpu_launch *l)
 {
     unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
@@ -55,3 +57,4 @@ extern "C" int spmv_launch(const gpu_launch *l)
             row_ptr, col, val, x, y, l->params->v[PARAM_N]);
     return cudaGetLastError();
 }
+#endif

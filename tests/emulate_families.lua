@@ -45,6 +45,17 @@ for _, bytes in ipairs(choices("bank", "bytes")) do
     add("bank", {bytes = bytes, stride = case[1], lanes = case[2], n = 5000})
   end
 end
+for _, pattern in ipairs(choices("gather", "pattern")) do
+  for _, n in ipairs({1000, 4099}) do add("gather", {pattern = pattern, n = n, window = 64, seed = 3}) end
+end
+for _, variant in ipairs(choices("spmv", "variant")) do
+  for _, nnz in ipairs({1, 7, 16}) do add("spmv", {variant = variant, nnz_per_row = nnz, n = 1000}) end
+end
+for _, variant in ipairs(choices("histogram", "variant")) do
+  for _, distribution in ipairs(choices("histogram", "distribution")) do
+    for _, bins in ipairs({1, 100, 1024}) do add("histogram", {variant = variant, distribution = distribution, bins = bins, n = 5000}) end
+  end
+end
 
 local agreed = 0
 for _, case in ipairs(grid) do
