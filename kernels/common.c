@@ -138,16 +138,30 @@ int warp_copy(struct warp_access *acc, int bytes, long long warp, const uint64_t
     return 2;
 }
 
+static void name_kernel(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
+                        const char *format, va_list args)
+{
+    memset(call, 0, sizeof *call);
+    vsnprintf(call->kernel, sizeof call->kernel, format, args);
+    call->grid[0] = grid_x, call->grid[1] = grid_y, call->grid[2] = 1;
+    call->block[0] = block_x, call->block[1] = block_y, call->block[2] = 1;
+}
+
 void call_kernel(struct emulated_call *call, struct launch_shape shape, const char *format, ...)
 {
     va_list args;
-    memset(call, 0, sizeof *call);
     va_start(args, format);
-    vsnprintf(call->kernel, sizeof call->kernel, format, args);
+    name_kernel(call, (unsigned)(shape.threads / shape.block), 1, (unsigned)shape.block, 1, format, args);
     va_end(args);
-    call->grid[0] = (unsigned)(shape.threads / shape.block);
-    call->block[0] = (unsigned)shape.block;
-    call->grid[1] = call->grid[2] = call->block[1] = call->block[2] = 1;
+}
+
+void call_kernel_2d(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
+                    const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    name_kernel(call, grid_x, grid_y, block_x, block_y, format, args);
+    va_end(args);
 }
 
 void call_buffer(struct emulated_call *call, int buffer)

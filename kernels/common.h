@@ -62,6 +62,9 @@ int output_matches(const struct family *f, int buffer, const void *got, const vo
    grid of shape, then its arguments in order. */
 void call_kernel(struct emulated_call *call, struct launch_shape shape, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
+/* The same on a 2-D grid of 2-D blocks. */
+void call_kernel_2d(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
+                    const char *format, ...) __attribute__((format(printf, 6, 7)));
 void call_buffer(struct emulated_call *call, int buffer);
 void call_value(struct emulated_call *call, long long value);
 

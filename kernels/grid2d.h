@@ -20,6 +20,9 @@ struct grid2d {
     int block_x, block_y;
 };
 
+/* The helpers below are the C side's (the model's and the launchers'); NVRTC,
+   compiling device code for the emulator, sees only the types. */
+#ifndef __CUDACC_RTC__
 /* Blocks of `block` threads that cover `extent` threads along one axis. */
 unsigned grid2d_blocks(long long extent, int block);
 
@@ -33,6 +36,7 @@ struct warp2d {
     int x[WARP_SIZE], y[WARP_SIZE];
 };
 void grid2d_warp(struct grid2d g, long long warp, struct warp2d *w);
+#endif
 
 
 #ifdef __cplusplus

@@ -189,6 +189,22 @@ static int matmul_warp_accesses(const struct params *p, const uint64_t *base,
     return matmul_warp_page(p, base, warp, 0, acc);
 }
 
+/* As matmul_launch: matmul_naive or matmul_tiled<TILE>(a, b, c, m, n, k) on tile x tile blocks. */
+static void matmul_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    long long m = p->v[MATMUL_M], n = p->v[MATMUL_N], tile = p->v[MATMUL_TILE];
+    unsigned grid_x = (unsigned)((n + tile - 1) / tile), grid_y = (unsigned)((m + tile - 1) / tile);
+    if (p->v[MATMUL_VARIANT] == 0)
+        call_kernel_2d(call, grid_x, grid_y, (unsigned)tile, (unsigned)tile, "matmul_naive");
+    else
+        call_kernel_2d(call, grid_x, grid_y, (unsigned)tile, (unsigned)tile, "matmul_tiled<%lld>", tile);
+    for (int i = 0; i < 3; i++)
+        call_buffer(call, i);
+    call_value(call, m);
+    call_value(call, n);
+    call_value(call, p->v[MATMUL_K]);
+}
+
 const struct family family_matmul = {
     .name = "matmul",
     .summary = "C = A x B in float: A and B read for every product, or staged tile by tile in shared memory",
@@ -214,4 +230,5 @@ const struct family family_matmul = {
        wrong or missing product (about 0.3 on average) is still caught. */
     .tolerance = 2e-4,
     .warp_page = matmul_warp_page,
+    .emulated_call = matmul_emulated_call,
 };

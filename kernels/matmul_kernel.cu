@@ -47,6 +47,8 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
         c[(long long)row * n + col] = sum;
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <int TILE>
 static void launch_tiled(dim3 grid, const gpu_launch *l, const float *a, const float *b, float *c,
                          int m, int n, int k)
@@ -71,3 +73,4 @@ extern "C" int matmul_launch(const gpu_launch *l)
         launch_tiled<32>(grid, l, a, b, c, m, n, k);
     return cudaGetLastError();
 }
+#endif

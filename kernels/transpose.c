@@ -119,6 +119,22 @@ static int transpose_warp_accesses(const struct params *p, const uint64_t *base,
     return count;
 }
 
+/* As transpose_launch: transpose_naive, or transpose_tiled<TILE, PADDED>, on TILE x TILE blocks. */
+static void transpose_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    struct grid2d g = transpose_grid(p);
+    long long tile = p->v[TRANSPOSE_TILE], variant = p->v[TRANSPOSE_VARIANT];
+    if (variant == TRANSPOSE_NAIVE)
+        call_kernel_2d(call, g.grid_x, g.grid_y, (unsigned)tile, (unsigned)tile, "transpose_naive");
+    else
+        call_kernel_2d(call, g.grid_x, g.grid_y, (unsigned)tile, (unsigned)tile, "transpose_tiled<%lld, %d>", tile,
+                       variant == TRANSPOSE_PADDED);
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[TRANSPOSE_ROWS]);
+    call_value(call, p->v[TRANSPOSE_COLS]);
+}
+
 const struct family family_transpose = {
     .name = "transpose",
     .summary = "out = transpose(in): naive, or through a shared-memory tile, plain or padded",
@@ -140,4 +156,5 @@ const struct family family_transpose = {
     .warp_accesses = transpose_warp_accesses,
     .launch = GPU_LAUNCHER(transpose_launch),
     .source = transpose_kernel_cu,
+    .emulated_call = transpose_emulated_call,
 };

@@ -11,7 +11,9 @@
 #include "slots.h"
 #include "grid2d.h"
 
+#ifndef WARPLAB_DEVICE_ONLY   /* the launcher's, in the C declaration */
 extern "C" struct grid2d transpose_grid(const struct params *p);
+#endif
 
 __global__ void transpose_naive(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
 {
@@ -35,6 +37,8 @@ __global__ void transpose_tiled(const float *__restrict__ in, float *__restrict_
         out[out_row * rows + out_col] = tile[x][y];   // a column of the tile
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <int TILE>
 static void launch_tile(const gpu_launch *l, dim3 grid, int variant, int rows, int cols)
 {
@@ -64,3 +68,4 @@ extern "C" int transpose_launch(const gpu_launch *l)
     }
     return cudaGetLastError();
 }
+#endif

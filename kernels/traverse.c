@@ -102,6 +102,20 @@ static int traverse_warp_accesses(const struct params *p, const uint64_t *base,
     return count;
 }
 
+/* As traverse_launch: traverse_row, _col or _tiled (a block of floats in dynamic shared memory)(in, out, rows, cols). */
+static void traverse_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    static const char *const kernels[] = { [TRAVERSE_BY_ROW] = "traverse_row", [TRAVERSE_BY_COL] = "traverse_col",
+                                           [TRAVERSE_TILED] = "traverse_tiled" };
+    struct grid2d g = traverse_grid(p);
+    call_kernel_2d(call, g.grid_x, g.grid_y, (unsigned)g.block_x, (unsigned)g.block_y, "%s", kernels[p->v[TRAVERSE_ORDER]]);
+    call->shared_bytes = p->v[TRAVERSE_ORDER] == TRAVERSE_TILED ? (unsigned)(g.block_x * g.block_y * 4) : 0;
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[TRAVERSE_ROWS]);
+    call_value(call, p->v[TRAVERSE_COLS]);
+}
+
 const struct family family_traverse = {
     .name = "traverse",
     .summary = "out = 2 * in over a row-major matrix: lanes walk a row, a column, or a tile in shared memory",
@@ -123,4 +137,5 @@ const struct family family_traverse = {
     .warp_accesses = traverse_warp_accesses,
     .launch = GPU_LAUNCHER(traverse_launch),
     .source = traverse_kernel_cu,
+    .emulated_call = traverse_emulated_call,
 };

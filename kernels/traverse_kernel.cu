@@ -9,7 +9,9 @@
 #include "slots.h"
 #include "grid2d.h"
 
+#ifndef WARPLAB_DEVICE_ONLY   /* the launcher's, in the C declaration */
 extern "C" struct grid2d traverse_grid(const struct params *p);
+#endif
 
 __global__ void traverse_row(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
 {
@@ -41,6 +43,8 @@ __global__ void traverse_tiled(const float *__restrict__ in, float *__restrict__
         out[row * cols + col] = 2.0f * tile[here];
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int traverse_launch(const gpu_launch *l)
 {
     const params *p = l->params;
@@ -62,3 +66,4 @@ extern "C" int traverse_launch(const gpu_launch *l)
     }
     return cudaGetLastError();
 }
+#endif

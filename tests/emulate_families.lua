@@ -56,6 +56,17 @@ for _, variant in ipairs(choices("histogram", "variant")) do
     for _, bins in ipairs({1, 100, 1024}) do add("histogram", {variant = variant, distribution = distribution, bins = bins, n = 5000}) end
   end
 end
+for _, order in ipairs(choices("traverse", "order")) do
+  for _, case in ipairs({ {100, 77, {32, 8}}, {64, 64, {16, 16}}, {33, 130, {8, 4}} }) do
+    add("traverse", {order = order, rows = case[1], cols = case[2], block = case[3]})
+  end
+end
+for _, variant in ipairs(choices("transpose", "variant")) do
+  for _, tile in ipairs(choices("transpose", "tile")) do add("transpose", {variant = variant, tile = tile, rows = 100, cols = 77}) end
+end
+for _, variant in ipairs(choices("matmul", "variant")) do
+  for _, tile in ipairs(choices("matmul", "tile")) do add("matmul", {variant = variant, tile = tile, m = 40, n = 33, k = 17}) end
+end
 
 local agreed = 0
 for _, case in ipairs(grid) do
