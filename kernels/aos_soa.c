@@ -105,6 +105,22 @@ static int aos_soa_warp_accesses(const struct params *p, const uint64_t *base,
     }
 }
 
+/* As aos_soa_launch: touch_soa<ACCESS> or touch_aos<ACCESS, FIELDS>(records, a, b, out, n),
+   records the input structs for a read, else the structs updated in place. */
+static void aos_soa_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    long long access = p->v[AOS_SOA_ACCESS];
+    if (p->v[AOS_SOA_LAYOUT] == LAYOUT_SOA)
+        call_kernel(call, one_thread_per_element(p), "touch_soa<%lld>", access);
+    else
+        call_kernel(call, one_thread_per_element(p), "touch_aos<%lld, %lld>", access, p->v[AOS_SOA_FIELDS]);
+    call_buffer(call, access == AOS_SOA_READ ? AOS_SOA_STRUCTS_IN : AOS_SOA_STRUCTS);
+    call_buffer(call, AOS_SOA_A);
+    call_buffer(call, AOS_SOA_B);
+    call_buffer(call, AOS_SOA_OUT);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_aos_soa = {
     .name = "aos_soa",
     .summary = "touch one field of each record: an array of structs against a struct of arrays",
@@ -126,4 +142,5 @@ const struct family family_aos_soa = {
     .launch = GPU_LAUNCHER(aos_soa_launch),
     .source = aos_soa_kernel_cu,
     .accumulates = 1,   /* update adds into the records: they start at zero */
+    .emulated_call = aos_soa_emulated_call,
 };

@@ -41,6 +41,8 @@ __global__ void touch_soa(float *x, const float *a, const float *b, float *out, 
         touch_field<ACCESS>(x[i], a, b, out, i);
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 template <int ACCESS, int FIELDS>
 static void launch_aos(const gpu_launch *l, unsigned blocks, void *records)
 {
@@ -80,3 +82,4 @@ extern "C" int aos_soa_launch(const gpu_launch *l)
     default:            return launch_access<AOS_SOA_UPDATE>(l);
     }
 }
+#endif

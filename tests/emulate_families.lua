@@ -67,6 +67,11 @@ end
 for _, variant in ipairs(choices("matmul", "variant")) do
   for _, tile in ipairs(choices("matmul", "tile")) do add("matmul", {variant = variant, tile = tile, m = 40, n = 33, k = 17}) end
 end
+for _, layout in ipairs(choices("aos_soa", "layout")) do
+  for _, access in ipairs(choices("aos_soa", "access")) do
+    for _, fields in ipairs({2, 5, 8}) do add("aos_soa", {layout = layout, access = access, fields = fields, n = 3001}) end
+  end
+end
 
 local agreed = 0
 for _, case in ipairs(grid) do
