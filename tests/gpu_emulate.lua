@@ -1,0 +1,53 @@
+-- gpu_emulate.lua: the emulator against the hardware. Each family the
+-- emulator runs, at a size between its tests' and its defaults', and at
+-- random configurations (a fixed seed): the emulator's global requests and
+-- sectors and shared-memory wavefronts, counted from the family's own
+-- compiled kernel without a GPU, must equal the hardware counters of the
+-- same launch. SKIP without a GPU (WARPLAB_REQUIRE_GPU=1 fails instead) or
+-- without NVRTC.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local core = debug.getregistry()["warplab.core"]
+t.require_gpu()
+if not core.nvrtc_version() then t.skip_all("no NVRTC here") end
+
+local small = 1 << 18
+local grid = {
+  {"copy", {n = small, vec = 4}}, {"offset", {n = small, offset = 1}}, {"strided", {n = small, stride = 5}},
+  {"width", {n = small, type = "short"}}, {"stencil1d", {n = small, radius = 3}},
+  {"store_policy", {n = small, fill = "partial"}}, {"aos_soa", {n = small, fields = 4}},
+  {"traverse", {rows = 512, cols = 300, order = "col"}}, {"transpose", {rows = 300, cols = 512, variant = "shared", tile = 32}},
+  {"reuse", {n = small, reuse = 9}}, {"bank", {n = small, stride = 2, bytes = 8}}, {"working_set", {n = small, bytes = 1 << 20}},
+  {"gather", {n = small, pattern = "sorted"}}, {"spmv", {n = 1 << 14, variant = "vector"}},
+  {"histogram", {n = small, variant = "shared", bins = 200}}, {"matmul", {m = 128, n = 96, k = 64, variant = "tiled"}},
+}
+-- Random ones: a family, each choice at random, an odd size.
+math.randomseed(20261201)
+local emulated = { "copy", "offset", "strided", "width", "stencil1d", "store_policy", "aos_soa", "reuse", "bank", "gather", "histogram" }
+for _ = 1, 12 do
+  local name = emulated[math.random(#emulated)]
+  local params = { n = math.random(1000, 200000) }
+  for _, p in ipairs(info(name).params) do
+    if p.choices then params[p.name] = p.choices[math.random(#p.choices)] end
+  end
+  grid[#grid + 1] = { name, params }
+end
+
+for _, case in ipairs(grid) do
+  local name, params = case[1], case[2]
+  local e = core.emulate_family(name, params)
+  params.min_samples = 3
+  local r = launch(name, params)
+  local c = r.counters
+  if not c then
+    t.ok(false, t.label(name, params) .. ": hardware counters (" .. tostring(r.counters_unavailable) .. ")")
+  else
+    local same = e.load.requests == c.load_requests.value and e.load.sectors == c.load_sectors.value and
+                 e.store.requests == c.store_requests.value and e.store.sectors == c.store_sectors.value and
+                 e.shared_load.wavefronts == c.shared_load_wavefronts.value and e.shared_store.wavefronts == c.shared_store_wavefronts.value
+    t.ok(same and e.correct, string.format("%s: emulated %d/%d %d/%d (shared %d/%d), hardware %d/%d %d/%d (shared %d/%d)",
+         t.label(name, params), e.load.requests, e.load.sectors, e.store.requests, e.store.sectors, e.shared_load.wavefronts,
+         e.shared_store.wavefronts, c.load_requests.value, c.load_sectors.value, c.store_requests.value, c.store_sectors.value,
+         c.shared_load_wavefronts.value, c.shared_store_wavefronts.value))
+  end
+end
+t.done()
