@@ -14,6 +14,7 @@
 #ifndef WARPLAB_PTX_H
 #define WARPLAB_PTX_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "family.h"
@@ -47,7 +48,7 @@ struct ptx_launch {
     void (*on_access)(void *user, const struct warp_access *a);
     void *user;
     uint64_t instruction_budget;    /* lane-instructions at most (0: no limit) */
-    volatile int *interrupted;      /* set by Ctrl-C: the run stops */
+    volatile sig_atomic_t *interrupted;   /* set by Ctrl-C: the run stops */
 };
 
 /* Runs the whole grid. 0; or -1 with why (an unknown instruction, an access

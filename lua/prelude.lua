@@ -839,11 +839,13 @@ result.counters 保存每个值及其 Nsight Compute 指标名，load/store 的�
 扇区数取自硬件。explain("sectors_per_request")（或任一计数器的名字）说明一个
 数字的含义。config{counters=false} 关闭计数器。]] },
   config = { en = [[
-config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true}
+config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true,
+       model="formula"|"emulator"}
 changes how launches measure for the rest of the session and returns the
 options; the same keys in one launch's params change that launch only:
   launch("copy", {n=2^16, cache="warm"})]], zh = [[
-config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true}
+config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=true,
+       model="formula"|"emulator"}
 改变本次会话之后所有启动的测量方式，并返回当前选项；同样的键写在某次启动的
 参数里，则只改变那一次启动：
   launch("copy", {n=2^16, cache="warm"})]] },

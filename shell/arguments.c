@@ -280,6 +280,15 @@ static int read_profile(lua_State *L, struct measure_options *o)
     return 0;
 }
 
+static int read_model(lua_State *L, struct measure_options *o)
+{
+    const char *text = whole_string(L, -1);
+    if (!text || (strcmp(text, "formula") && strcmp(text, "emulator")))
+        return -1;
+    o->emulated = strcmp(text, "emulator") == 0;
+    return 0;
+}
+
 static const struct option_decl options[] = {
     { "cache", "\"cold\" (flush L2 before each sample) or \"warm\"", "\"cold\"（每次采样前清空 L2）或 \"warm\"", read_cache },
     { "min_samples", "an integer from 1 to 1000", "从 1 到 1000 的整数", read_min_samples },
@@ -288,6 +297,8 @@ static const struct option_decl options[] = {
     { "counters", "true or false (read hardware counters)", "true 或 false（读取硬件计数器）", read_counters },
     { "profile", "a device profile such as \"h200\", \"a100\", \"t4\" or \"rtx4090\" (docs/model.md lists them)",
       "设备配置，例如 \"h200\"、\"a100\"、\"t4\" 或 \"rtx4090\"（docs/model.md 列出全部）", read_profile },
+    { "model", "\"formula\" (the hand-written model) or \"emulator\" (the kernel's own PTX, emulated)",
+      "\"formula\"（手写的模型）或 \"emulator\"（模拟执行内核自己的 PTX）", read_model },
 };
 
 static const struct option_decl *find_option(const char *name)
@@ -374,6 +385,7 @@ static void push_options(lua_State *L, const struct measure_options *o)
     lua_pushboolean(L, o->counters);
     lua_setfield(L, -2, "counters");
     SET_STRING("profile", o->profile->key);
+    SET_STRING("model", o->emulated ? "emulator" : "formula");
 }
 
 /* config{...}: changes how the session measures; returns the options now. */

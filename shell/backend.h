@@ -23,6 +23,7 @@ struct measure_options {
     int check;           /* compare outputs with the CPU reference */
     int counters;        /* read hardware counters in a counted run after the samples */
     const struct device_profile *profile;   /* the device the model's time estimate is for */
+    int emulated;        /* 1: the model runs the kernel's own PTX on the emulator, not the formula */
 };
 
 /* The most blocks one alloc_alignment experiment makes. */
@@ -71,9 +72,11 @@ struct model_job {
     const struct family *family;
     const struct params *params;
     struct model_counts *counts;
+    int emulated;         /* on the emulator (model = "emulator"), not the hand-written formula */
     pthread_t thread;
-    int started, status;
+    int started, status;  /* status: 0, -1 when Ctrl-C stopped it, -2 when the emulator failed (why) */
     double ms;   /* how long the model took */
+    char why[512];
 };
 void model_start(struct model_job *job);
 int model_finish(struct model_job *job);

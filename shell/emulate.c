@@ -11,6 +11,7 @@
 #include "arguments.h"
 #include "common.h"
 #include "device_compile.h"
+#include "emulate.h"
 #include "interrupt.h"
 #include "model.h"
 #include "ptx.h"
@@ -28,11 +29,13 @@ enum { MAX_EMULATED_BUFFERS = 8, MAX_ARGS = 32 };
 
 struct counting {
     struct model_counts counts;
+    struct dram_tracker *dram;   /* the DRAM estimate's, or NULL */
 };
 
 static void count(void *user, const struct warp_access *a)
 {
-    model_count_access(&((struct counting *)user)->counts, NULL, a);
+    struct counting *c = user;
+    model_count_access(&c->counts, c->dram, a);
 }
 
 /* A dimension list {x [, y [, z]]} at field name of the table at idx. */
@@ -123,7 +126,7 @@ static int core_emulate(lua_State *L)
     uint64_t args[MAX_ARGS];
     struct counting counting = { 0 };
     struct ptx_launch launch = { .kernel = kernel, .args = args, .buffers = buffers, .on_access = count, .user = &counting,
-                                 .instruction_budget = 1ull << 34, .interrupted = (volatile int *)&interrupt_requested };
+                                 .instruction_budget = 1ull << 34, .interrupted = &interrupt_requested };
     read_dims(L, 3, "grid", launch.grid);
     read_dims(L, 3, "block", launch.block);
     lua_newtable(L);   /* the buffers' memory, kept alive until the results are pushed */
@@ -204,34 +207,27 @@ static char *family_ptx(const struct family *f, const struct emulated_call *call
     return ptx;
 }
 
-/* core.emulate_family(name, params): the family's own kernel, compiled by
-   NVRTC (device code only) and run on the emulator over the buffers its
-   launch would have, the inputs its GPU runs would get: the counts
-   {load=, store=, shared_load=, shared_store=}, lane_instructions, kernel
-   (the mangled name), and correct (and mismatch) against its CPU reference. */
-static int core_emulate_family(lua_State *L)
+int emulate_family(const struct family *f, const struct params *p, volatile sig_atomic_t *interrupted,
+                   struct emulation *out, char *why, size_t why_size)
 {
-    char why[2048], lowered[256], mismatch[256] = "";
-    const struct family *f = check_family(L, 1);
-    struct params p;
-    struct measure_options o;
     struct emulated_call call;
-    check_params(L, 2, 2, f, &p, &o);
-    if (!f->emulated_call)
-        return luaL_error(L, "'%s' does not tell the emulator its kernel yet", f->name);
-    f->emulated_call(&p, &call);
-    char *ptx = family_ptx(f, &call, lowered, sizeof lowered, why, sizeof why);
-    if (!ptx)
-        return luaL_error(L, "%s", why);
-    struct ptx_module *m = ptx_parse(ptx, why, sizeof why);
+    memset(out, 0, sizeof *out);
+    out->correct = 1;
+    if (!f->emulated_call) {
+        snprintf(why, why_size, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
+        return -1;
+    }
+    f->emulated_call(p, &call);
+    char *ptx = family_ptx(f, &call, out->kernel, sizeof out->kernel, why, why_size);
+    struct ptx_module *m = ptx ? ptx_parse(ptx, why, why_size) : NULL;
     free(ptx);
     if (!m)
-        return luaL_error(L, "%s", why);
+        return -1;
     size_t bytes[MAX_BUFFERS];
     uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS];
     void *data[MAX_BUFFERS] = { 0 }, *expected[MAX_BUFFERS] = { 0 };
     struct ptx_buffer buffers[MAX_BUFFERS];
-    family_buffer_bytes(f, &p, bytes);
+    family_buffer_bytes(f, p, bytes);
     model_buffer_bases(f->buffer_count, base);
     int failed = 0;
     for (int i = 0; i < f->buffer_count; i++) {
@@ -243,54 +239,67 @@ static int core_emulate_family(lua_State *L)
         buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
     }
     if (!failed && f->fill_inputs)
-        f->fill_inputs(&p, data, 1);
-    for (int i = 0; i < call.arg_count && !failed; i++)
+        f->fill_inputs(p, data, 1);
+    for (int i = 0; i < call.arg_count; i++)
         args[i] = call.args[i].buffer >= 0 ? base[call.args[i].buffer] : (uint64_t)call.args[i].value;
-    struct counting counting = { 0 };
-    struct dram_tracker *dram = NULL;
-    struct ptx_launch launch = { .kernel = lowered, .args = args, .arg_count = call.arg_count, .buffers = buffers,
+    struct counting counting = { .dram = dram_tracker_new(f->buffer_count, bytes) };
+    counting.counts.dram.estimated = counting.dram != NULL;
+    struct ptx_launch launch = { .kernel = out->kernel, .args = args, .arg_count = call.arg_count, .buffers = buffers,
                                  .buffer_count = f->buffer_count, .on_access = count, .user = &counting,
-                                 .instruction_budget = 1ull << 36, .interrupted = (volatile int *)&interrupt_requested };
+                                 .instruction_budget = 1ull << 36, .interrupted = interrupted,
+                                 .dynamic_shared_bytes = call.shared_bytes };
     memcpy(launch.grid, call.grid, sizeof launch.grid);
-    launch.dynamic_shared_bytes = call.shared_bytes;
     memcpy(launch.block, call.block, sizeof launch.block);
-    uint64_t ran = 0;
     if (failed)
-        snprintf(why, sizeof why, "out of memory");
-    failed = failed || ptx_run(m, &launch, &ran, why, sizeof why);
-    (void)dram;
+        snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
+    failed = failed || ptx_run(m, &launch, &out->lane_instructions, why, why_size);
     ptx_free(m);
-    int correct = 1;
     if (!failed) {
-        for (int i = 0; i < f->buffer_count; i++)
-            memcpy(expected[i], data[i], bytes[i]);
-        for (int i = 0; i < f->buffer_count; i++)   /* the reference computes its outputs from the inputs */
-            if (f->buffers[i].role == BUFFER_OUT)
-                memset(expected[i], 0, bytes[i]);
+        if (counting.dram)
+            dram_tracker_finish(counting.dram, &counting.counts.dram);
+        out->counts = counting.counts;
+        for (int i = 0; i < f->buffer_count; i++)   /* the reference computes the outputs from the same inputs */
+            if (f->buffers[i].role == BUFFER_IN)
+                memcpy(expected[i], data[i], bytes[i]);
         if (f->reference)
-            f->reference(&p, expected);
+            f->reference(p, expected);
         else
-            f->reference_part(&p, expected, 0, 1);
-        for (int i = 0; i < f->buffer_count && correct; i++)
+            f->reference_part(p, expected, 0, 1);
+        for (int i = 0; i < f->buffer_count && out->correct; i++)
             if (f->buffers[i].role == BUFFER_OUT)
-                correct = output_matches(f, i, data[i], expected[i], bytes[i], mismatch, sizeof mismatch);
+                out->correct = output_matches(f, i, data[i], expected[i], bytes[i], out->mismatch, sizeof out->mismatch);
     }
+    dram_tracker_free(counting.dram);
     for (int i = 0; i < f->buffer_count; i++) {
         free(data[i]);
         free(expected[i]);
     }
-    if (failed)
+    return failed ? -1 : 0;
+}
+
+/* core.emulate_family(name, params): emulate_family's counts {load=, store=,
+   shared_load=, shared_store=}, lane_instructions, kernel (the mangled name),
+   and correct (and mismatch) against the CPU reference. */
+static int core_emulate_family(lua_State *L)
+{
+    char why[2048];
+    const struct family *f = check_family(L, 1);
+    struct params p;
+    struct measure_options o;
+    struct emulation *e = lua_newuserdatauv(L, sizeof *e, 0);
+    check_params(L, 2, 2, f, &p, &o);
+    if (emulate_family(f, &p, &interrupt_requested, e, why, sizeof why))
         return luaL_error(L, "%s", why);
     lua_createtable(L, 0, 8);
-    push_counts(L, &counting.counts);
-    lua_pushinteger(L, (lua_Integer)ran);
+    push_counts(L, &e->counts);
+    lua_pushinteger(L, (lua_Integer)e->lane_instructions);
     lua_setfield(L, -2, "lane_instructions");
-    lua_pushstring(L, lowered);
+    lua_pushstring(L, e->kernel);
     lua_setfield(L, -2, "kernel");
-    lua_pushboolean(L, correct);
+    lua_pushboolean(L, e->correct);
     lua_setfield(L, -2, "correct");
-    if (!correct) {
-        lua_pushstring(L, mismatch);
+    if (!e->correct) {
+        lua_pushstring(L, e->mismatch);
         lua_setfield(L, -2, "mismatch");
     }
     return 1;

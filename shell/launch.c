@@ -115,11 +115,15 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
 {
     char error[768];
     double started = monotonic_ms();
-    struct model_job model = { .family = r->family, .params = &r->params, .counts = &r->model };
+    struct model_job model = { .family = r->family, .params = &r->params, .counts = &r->model, .emulated = o->emulated };
     model_start(&model);
     r->cache = o->warm ? "warm" : "cold";   /* what the launch asked for; the model has no cache to heat */
+    r->model_source = o->emulated ? "emulator" : "formula";
     enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
-    if (model_finish(&model) != 0 || status == RUN_INTERRUPTED) {
+    int modelled = model_finish(&model);
+    if (modelled == -2)
+        luaL_error(L, SAY("the emulator cannot run '%s': %s", "模拟器无法运行 '%s'：%s"), r->family->name, model.why);
+    if (modelled != 0 || status == RUN_INTERRUPTED) {
         if (!keep_partial)
             raise_interrupted(L);
         interrupt_clear(L);

@@ -258,6 +258,7 @@ void result_push(lua_State *L, const struct result *r)
     push_dram(L, r, 0);
     lua_setfield(L, -2, "dram");
     push_estimate(L, r);
+    SET_STRING("source", r->model_source ? r->model_source : "formula");
     lua_setfield(L, -2, "model");
     if (r->correct >= 0) {
         lua_pushboolean(L, r->correct);

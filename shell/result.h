@@ -33,6 +33,7 @@ struct result {
     double sm_clock_mhz;              /* measured on the device during the samples; 0: not */
     const struct device_profile *profile;   /* the device the estimate is for */
     struct time_estimate estimate;    /* the model's time */
+    const char *model_source;         /* "formula" (the hand-written model) or "emulator" */
     int have_counters;                /* counters holds the hardware's values */
     struct counter_values counters;
     char counters_unavailable[256];   /* why not, when counters were asked for and are missing */

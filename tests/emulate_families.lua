@@ -7,7 +7,11 @@
 -- CPU reference's. SKIP without NVRTC.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
-if not core.nvrtc_version() then t.skip_all("no NVRTC here (a build without CUDA)") end
+if not core.nvrtc_version() then   -- then model = "emulator" says why it cannot run, in one line
+  local ok, message = pcall(launch, "copy", {n = 100, model = "emulator"})
+  t.ok(not ok and message:find("the emulator cannot run 'copy': ", 1, true) ~= nil, "without NVRTC, model = \"emulator\" is one clear error (" .. tostring(message) .. ")")
+  return t.done()
+end
 
 local function choices(kernel, param)
   for _, p in ipairs(info(kernel).params) do
@@ -93,4 +97,21 @@ for _, case in ipairs(grid) do
        e.correct and ", outputs the reference's" or ", outputs wrong: " .. tostring(e.mismatch)))
 end
 print(string.format("# %d of %d configurations agree", agreed, #grid))
+
+-- model = "emulator" in a launch's params, or in config{}: the result's model is the emulator's.
+for _, case in ipairs({ {"offset", {n = 5000, offset = 3}}, {"bank", {n = 4096, stride = 2}}, {"gather", {n = 3000, pattern = "window"}} }) do
+  local name, params = case[1], case[2]
+  local formula = launch(name, params).model
+  params.model = "emulator"
+  local emulated = launch(name, params).model
+  t.ok(emulated.source == "emulator" and formula.source == "formula" and emulated.load.sectors == formula.load.sectors and
+       emulated.store.sectors == formula.store.sectors and emulated.dram.read_bytes == formula.dram.read_bytes,
+       t.label(name, params) .. ": the result's model is the emulator's, its DRAM estimate the formula's")
+end
+config{model = "emulator"}
+t.ok(launch("copy", {n = 999}).model.source == "emulator" and config().model == "emulator", "config{model = \"emulator\"} for the session")
+config{model = "formula"}
+local ok, message = pcall(launch, "broadcast", {model = "emulator"})
+t.ok(not ok and message:find("the emulator cannot run 'broadcast': 'broadcast' does not tell the emulator its kernel yet", 1, true) ~= nil,
+     "a family the emulator cannot run yet is one clear error")
 t.done()

@@ -1,0 +1,27 @@
+/*
+** emulate.h — a family's own kernel on the PTX emulator (emulate.c), as the
+** model behind a launch with model = "emulator", and for the tests.
+*/
+#ifndef WARPLAB_EMULATE_H
+#define WARPLAB_EMULATE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include "model.h"
+
+struct emulation {
+    struct model_counts counts;   /* as the hand-written model gives them, DRAM estimate included */
+    uint64_t lane_instructions;
+    char kernel[256];             /* the kernel's mangled name */
+    int correct;                  /* its outputs equal the CPU reference's */
+    char mismatch[256];
+};
+
+/* Compiles f's own .cu with NVRTC (device code only), runs the launch p on
+   the emulator over the buffers and inputs its GPU runs would have, and
+   checks the outputs. 0, or -1 with why (no NVRTC, no emulated_call, an
+   instruction not emulated, Ctrl-C through interrupted). */
+int emulate_family(const struct family *f, const struct params *p, volatile sig_atomic_t *interrupted,
+                   struct emulation *out, char *why, size_t why_size);
+
+#endif
