@@ -166,8 +166,20 @@ void call_kernel_2d(struct emulated_call *call, unsigned grid_x, unsigned grid_y
 
 void call_buffer(struct emulated_call *call, int buffer)
 {
+    call_buffer_at(call, buffer, 0);
+}
+
+void call_buffer_at(struct emulated_call *call, int buffer, long long offset)
+{
     call->args[call->arg_count].buffer = buffer;
-    call->args[call->arg_count++].value = 0;
+    call->args[call->arg_count++].value = offset;
+}
+
+void call_float(struct emulated_call *call, float value)
+{
+    uint32_t bits;
+    memcpy(&bits, &value, 4);
+    call_value(call, bits);
 }
 
 void call_value(struct emulated_call *call, long long value)

@@ -66,6 +66,8 @@ void call_kernel(struct emulated_call *call, struct launch_shape shape, const ch
 void call_kernel_2d(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
                     const char *format, ...) __attribute__((format(printf, 6, 7)));
 void call_buffer(struct emulated_call *call, int buffer);
+void call_buffer_at(struct emulated_call *call, int buffer, long long offset);   /* a pointer into it */
+void call_float(struct emulated_call *call, float value);
 void call_value(struct emulated_call *call, long long value);
 
 #endif

@@ -113,7 +113,9 @@ struct gpu_launch {
 typedef int (*gpu_launcher)(const struct gpu_launch *launch);
 
 /* What a family's launcher does, told to the emulator: the kernel, the grid,
-   and each argument, in the kernel's order: a buffer's address, or a value. */
+   and each argument, in the kernel's order, in 8-byte words: a buffer's
+   address (plus an offset), or a value; a struct passed by value takes a
+   word per 8 bytes of it. */
 enum { MAX_KERNEL_ARGS = 16 };
 struct emulated_call {
     char kernel[64];              /* a C++ name expression: "strided<2>" */
@@ -121,7 +123,7 @@ struct emulated_call {
     unsigned shared_bytes;        /* dynamic shared memory, <<<grid, block, shared_bytes>>> */
     int arg_count;
     struct {
-        int buffer;               /* >= 0: the address of buffer `buffer`; -1: value */
+        int buffer;               /* >= 0: the address of buffer `buffer`, plus value bytes; -1: value */
         long long value;
     } args[MAX_KERNEL_ARGS];
 };

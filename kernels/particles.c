@@ -75,6 +75,22 @@ static int particles_warp_accesses(const struct params *p, const uint64_t *base,
     return 6;
 }
 
+/* As particles_launch: update_velocity_aos(particles, n, ax, ay, az, dt), or
+   update_velocity_soa with a struct of the seven arrays' addresses, SOA_PITCH(n) floats apart. */
+static void particles_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    long long n = p->v[PARAM_N];
+    int soa = p->v[PARTICLES_LAYOUT] == LAYOUT_SOA;
+    call_kernel(call, one_thread_per_element(p), "%s", soa ? "update_velocity_soa" : "update_velocity_aos");
+    for (int field = 0; field < (soa ? 7 : 1); field++)
+        call_buffer_at(call, 0, 4 * field * SOA_PITCH(n));
+    call_value(call, n);
+    call_float(call, PARTICLES_AX);
+    call_float(call, PARTICLES_AY);
+    call_float(call, PARTICLES_AZ);
+    call_float(call, PARTICLES_DT);
+}
+
 const struct family family_particles = {
     .name = "particles",
     .summary = "the velocity update v += a*dt on 32-byte particles: array of structs or struct of arrays",
@@ -95,4 +111,5 @@ const struct family family_particles = {
     .launch = GPU_LAUNCHER(particles_launch),
     .source = particles_kernel_cu,
     .accumulates = 1,   /* it adds into the particles: they start at zero, so v becomes a * dt */
+    .emulated_call = particles_emulated_call,
 };

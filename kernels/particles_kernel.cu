@@ -39,6 +39,8 @@ __global__ void update_velocity_soa(particle_arrays p, long long n, float ax, fl
 }
 
 // The struct of arrays lies in one buffer, its arrays SOA_PITCH(n) floats apart.
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 static particle_arrays arrays_of(float *buffer, long long n)
 {
     long long pitch = SOA_PITCH(n);
@@ -60,3 +62,4 @@ extern "C" int particles_launch(const gpu_launch *l)
             (particle *)l->buffers[0], n, PARTICLES_AX, PARTICLES_AY, PARTICLES_AZ, PARTICLES_DT);
     return cudaGetLastError();
 }
+#endif

@@ -1567,8 +1567,12 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
         snprintf(why, why_size, "the PTX has no kernel named '%s'", l->kernel);
         return -1;
     }
-    if (l->arg_count != k->param_count) {
-        snprintf(why, why_size, "kernel '%s' takes %d parameters, %d were given", k->name, k->param_count, l->arg_count);
+    int words = 0;   /* a parameter takes a word per 8 bytes (a struct passed by value, several) */
+    for (int i = 0; i < k->param_count; i++)
+        words += (int)((m->symbols[k->params[i]].bytes + 7) / 8);
+    if (l->arg_count != words) {
+        snprintf(why, why_size, "kernel '%s' takes %d parameters (%d 8-byte words), %d words were given", k->name,
+                 k->param_count, words, l->arg_count);
         return -1;
     }
     unsigned threads = l->block[0] * l->block[1] * l->block[2];
@@ -1582,9 +1586,10 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
     int failed = !warps || !regs || !b.shared || !b.params || threads == 0;
     if (failed)
         snprintf(why, why_size, threads == 0 ? "a block of 0 threads" : "out of memory");
-    for (int i = 0; i < k->param_count && !failed; i++) {
+    for (int i = 0, word = 0; i < k->param_count && !failed; i++) {
         const struct symbol *s = &m->symbols[k->params[i]];
-        memcpy(b.params + s->offset, &l->args[i], s->bytes < 8 ? s->bytes : 8);
+        memcpy(b.params + s->offset, &l->args[word], s->bytes);
+        word += (int)((s->bytes + 7) / 8);
     }
     for (unsigned z = 0; z < l->grid[2] && !failed; z++)
         for (unsigned y = 0; y < l->grid[1] && !failed; y++)

@@ -241,7 +241,7 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
     if (!failed && f->fill_inputs)
         f->fill_inputs(p, data, 1);
     for (int i = 0; i < call.arg_count; i++)
-        args[i] = call.args[i].buffer >= 0 ? base[call.args[i].buffer] : (uint64_t)call.args[i].value;
+        args[i] = (call.args[i].buffer >= 0 ? base[call.args[i].buffer] : 0) + (uint64_t)call.args[i].value;
     struct counting counting = { .dram = dram_tracker_new(f->buffer_count, bytes) };
     counting.counts.dram.estimated = counting.dram != NULL;
     struct ptx_launch launch = { .kernel = out->kernel, .args = args, .arg_count = call.arg_count, .buffers = buffers,

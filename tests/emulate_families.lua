@@ -76,6 +76,9 @@ for _, layout in ipairs(choices("aos_soa", "layout")) do
     for _, fields in ipairs({2, 5, 8}) do add("aos_soa", {layout = layout, access = access, fields = fields, n = 3001}) end
   end
 end
+for _, layout in ipairs(choices("particles", "layout")) do
+  for _, n in ipairs({1000, 3001}) do add("particles", {layout = layout, n = n}) end
+end
 
 local agreed = 0
 for _, case in ipairs(grid) do
