@@ -88,6 +88,17 @@ static int broadcast_warp_accesses(const struct params *p, const uint64_t *base,
     return 2;
 }
 
+/* As broadcast_launch: broadcast<from_constant>(table, out, n, mask), the
+   mask 0 for "same" (every thread reads entry 0), else the table's size less 1. */
+static void broadcast_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "broadcast<%s>", p->v[BROADCAST_SPACE] ? "true" : "false");
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[PARAM_N]);
+    call_value(call, p->v[BROADCAST_PATTERN] ? BROADCAST_TABLE_FLOATS - 1 : 0);
+}
+
 const struct family family_broadcast = {
     .name = "broadcast",
     .summary = "out[i] = table[0] or table[i % 16384], the table in global or __constant__ memory",
@@ -110,4 +121,5 @@ const struct family family_broadcast = {
     .launch = GPU_LAUNCHER(broadcast_launch),
     .source = broadcast_kernel_cu,
     .fill_inputs = broadcast_fill_inputs,
+    .emulated_call = broadcast_emulated_call,
 };

@@ -32,6 +32,8 @@ __global__ void broadcast(const float *__restrict__ global_table, float *__restr
 }
 
 // space: 0 global, 1 constant; pattern: 0 same, 1 distinct (broadcast.c's choices).
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int broadcast_launch(const gpu_launch *l)
 {
     unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
@@ -46,3 +48,4 @@ extern "C" int broadcast_launch(const gpu_launch *l)
         broadcast<false><<<blocks, l->shape.block, 0, stream>>>(table, out, n, mask);
     return cudaGetLastError();
 }
+#endif

@@ -219,6 +219,23 @@ static int conv2d_warp_accesses(const struct params *p, const uint64_t *base,
     return conv2d_warp_page(p, base, warp, 0, acc);
 }
 
+/* As conv2d_launch: conv2d_naive, or conv2d_tiled with the tile and its halo in
+   dynamic shared memory, (in, out, width, height, radius, first tap) on tile x tile blocks. */
+static void conv2d_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    long long width = p->v[CONV2D_WIDTH], height = p->v[CONV2D_HEIGHT], tile = p->v[CONV2D_TILE];
+    int radius = (int)p->v[CONV2D_RADIUS], tiled = p->v[CONV2D_VARIANT] == 1;
+    call_kernel_2d(call, (unsigned)((width + tile - 1) / tile), (unsigned)((height + tile - 1) / tile), (unsigned)tile,
+                   (unsigned)tile, "%s", tiled ? "conv2d_tiled" : "conv2d_naive");
+    call->shared_bytes = tiled ? (unsigned)((tile + 2 * radius) * (tile + 2 * radius) * 4) : 0;
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, width);
+    call_value(call, height);
+    call_value(call, radius);
+    call_value(call, conv2d_first_tap(radius));
+}
+
 const struct family family_conv2d = {
     .name = "conv2d",
     .summary = "a (2r+1)^2 filter over an image: neighbours from global memory, or a tile with its halo in shared memory",
@@ -242,4 +259,5 @@ const struct family family_conv2d = {
        is at most 2^-24 and all of them together under 290 * 2^-24 = 1.73e-5. */
     .tolerance = 2e-5,
     .warp_page = conv2d_warp_page,
+    .emulated_call = conv2d_emulated_call,
 };

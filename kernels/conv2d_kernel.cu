@@ -79,6 +79,8 @@ __global__ void conv2d_tiled(const float *in, float *out, int width, int height,
     out[(long long)y * width + x] = sum;
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int conv2d_launch(const gpu_launch *l)
 {
     const long long *v = l->params->v;
@@ -96,3 +98,4 @@ extern "C" int conv2d_launch(const gpu_launch *l)
     }
     return cudaGetLastError();
 }
+#endif

@@ -133,6 +133,8 @@ struct kernel {
 };
 
 struct ptx_module {
+    unsigned char *constant;   /* the __constant__ bank: module .const variables, their initial values */
+    uint64_t constant_bytes;
     struct instruction *code;
     int code_count, code_capacity;
     struct kernel kernels[MAX_KERNELS];
@@ -600,6 +602,65 @@ static void place_dynamic_shared(struct ptx_module *m, int kernel)
     k->dynamic_offset = (k->shared_bytes + align - 1) / align * align;
 }
 
+static uint64_t float_bits(double value, struct value_type type);
+
+/* .const .align A .TYPE name[N] (= {v, v, ...}): a variable of the constant
+   bank, placed after the ones before it, holding its initial values. */
+static int parse_constant(struct parser *p, char *declaration)
+{
+    struct ptx_module *m = p->m;
+    char *initializer = strchr(declaration, '=');
+    if (initializer)
+        *initializer++ = 0;
+    char *parts[8], *name = NULL;
+    int count = 0;
+    uint64_t align = 0, element = 0, elements = 1;
+    struct value_type type = { KIND_NONE, 0 };
+    for (char *part = strtok(declaration, " \t"); part && count < 8; part = strtok(NULL, " \t"))
+        parts[count++] = part;
+    for (int i = 1; i < count; i++) {
+        if (strcmp(parts[i], ".align") == 0 && i + 1 < count)
+            align = strtoull(parts[++i], NULL, 10);
+        else if (parts[i][0] == '.' && find_type(parts[i] + 1, &type))
+            element = (uint64_t)type.bytes;
+        else if (parts[i][0] != '.')
+            name = parts[i];
+    }
+    char *bracket = name ? strchr(name, '[') : NULL;
+    if (bracket) {
+        elements = strtoull(bracket + 1, NULL, 10);
+        *bracket = 0;
+    }
+    if (!name || !element || m->symbol_count == MAX_SYMBOLS)
+        return fail(p, "a constant this emulator does not read");
+    align = align ? align : element;
+    uint64_t offset = (m->constant_bytes + align - 1) / align * align, bytes = element * elements;
+    unsigned char *grown = realloc(m->constant, offset + bytes + 1);
+    if (!grown)
+        return fail(p, "out of memory");
+    m->constant = grown;
+    memset(m->constant + m->constant_bytes, 0, offset + bytes - m->constant_bytes);
+    m->constant_bytes = offset + bytes;
+    struct symbol *s = &m->symbols[m->symbol_count++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->space = SPACE_CONST;
+    s->offset = offset;
+    s->bytes = bytes;
+    s->kernel = -1;
+    uint64_t k = 0;
+    for (char *value = initializer ? strtok(initializer, "{}, \t") : NULL; value && k < elements; value = strtok(NULL, "{}, \t"), k++) {
+        int64_t v = 0;
+        double f = 0;
+        int is_float;
+        if (!parse_number(value, &v, &f, &is_float))
+            return fail(p, "bad value '%s' in the initializer of '%s'", value, name);
+        uint64_t bits = is_float ? float_bits(f, type) : (uint64_t)v;
+        memcpy(m->constant + offset + k * element, &bits, (size_t)element);
+    }
+    return 0;
+}
+
 /* Labels name instructions of the kernel just read. */
 static int resolve_labels(struct parser *p, struct kernel *k, char (*labels)[NAME_BYTES], int *label_at, int label_count)
 {
@@ -620,15 +681,35 @@ static int resolve_labels(struct parser *p, struct kernel *k, char (*labels)[NAM
     return 0;
 }
 
-/* The next statement: up to ';', '{', '}' or a newline after a directive or label. */
+/* The next statement: up to ';', '{', '}' or a newline after a directive or label.
+   Its text grows as needed: a constant's initializer can be 64 KB of numbers. */
 struct statement {
-    char text[1024];
+    char *text;
+    size_t capacity;
     int line;
 };
+
+/* Appends c to the statement (kept NUL-ended); 0, or -1 when memory runs out. */
+static int append(struct statement *out, size_t *n, char c)
+{
+    if (*n + 2 > out->capacity) {
+        size_t capacity = out->capacity ? 2 * out->capacity : 1024;
+        char *grown = realloc(out->text, capacity);
+        if (!grown)
+            return -1;
+        out->text = grown;
+        out->capacity = capacity;
+    }
+    out->text[(*n)++] = c;
+    out->text[*n] = 0;
+    return 0;
+}
 
 static const char *next_statement(struct parser *p, const char *s, struct statement *out)
 {
     size_t n = 0;
+    if (append(out, &n, 0) == 0)
+        n = 0;   /* an empty, NUL-ended text to start from */
     for (;;) {
         if (*s == 0)
             break;
@@ -650,11 +731,11 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
             const char *t = skip_space(out->text);
             if (n && (t[0] == '.' || (n && out->text[n - 1] == ':')) && strncmp(t, ".param", 6) != 0 &&
                 strncmp(t, ".visible", 8) != 0 && strncmp(t, ".entry", 6) != 0 && strncmp(t, ".reg", 4) != 0 &&
-                strncmp(t, ".shared", 7) != 0 && strncmp(t, ".local", 6) != 0)
+                strncmp(t, ".shared", 7) != 0 && strncmp(t, ".local", 6) != 0 && strncmp(t, ".const", 6) != 0 &&
+                strncmp(t, ".global", 7) != 0)
                 break;
-            if (n && n + 1 < sizeof out->text)
-                out->text[n++] = ' ';
-            out->text[n] = 0;
+            if (n)
+                append(out, &n, ' ');
             continue;
         }
         if (n == 0)
@@ -663,17 +744,14 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
         int scope = (*s == '{' || *s == '}') && *skip_space(out->text) == 0;
         if (*s == ';' || scope || *s == '(' || *s == ')' || (*s == ',' && (n == 0 || strncmp(skip_space(out->text), ".param", 6) == 0))) {
             if (n == 0) {
-                out->text[n++] = *s;
+                append(out, &n, *s);
                 s++;
             }
             break;
         }
-        if (n + 1 < sizeof out->text)
-            out->text[n++] = *s;
+        append(out, &n, *s);
         s++;
-        out->text[n] = 0;
     }
-    out->text[n] = 0;
     if (*s == ';')
         s++;
     return s;
@@ -685,12 +763,16 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
     struct parser p = { m, text, 1, 0, -1, why, why_size };
     char labels[512][NAME_BYTES];
     int label_at[512], label_count = 0, depth = 0, failed = !m;
-    struct statement st;
+    struct statement st = { NULL, 0, 0 };
     if (!m)
         snprintf(why, why_size, "out of memory");
     for (const char *s = text; !failed && *s;) {
-        memset(&st, 0, sizeof st);
+        st.line = 0;
         s = next_statement(&p, s, &st);
+        if (!st.text) {
+            failed = fail(&p, "out of memory");
+            break;
+        }
         char *t = (char *)skip_space(st.text);
         size_t n = strlen(t);
         while (n && isspace((unsigned char)t[n - 1]))
@@ -725,6 +807,8 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             p.kernel = m->kernel_count++;
         } else if (strncmp(t, ".param", 6) == 0 && p.kernel >= 0 && depth == 0) {
             failed = parse_param(&p, t);
+        } else if (strncmp(t, ".const", 6) == 0 && p.kernel < 0) {
+            failed = parse_constant(&p, t);
         } else if ((strncmp(t, ".shared", 7) == 0 && p.kernel >= 0) || strncmp(t, ".extern .shared", 15) == 0) {
             failed = parse_shared(&p, t);
         } else if (t[0] == '.') {
@@ -750,6 +834,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             failed = fail(&p, "'%.40s' outside a kernel", t);
         }
     }
+    free(st.text);
     if (!failed && m->kernel_count == 0)
         failed = snprintf(why, why_size, "the PTX holds no kernel (.entry)") > 0;
     if (failed) {
@@ -765,6 +850,7 @@ void ptx_free(struct ptx_module *m)
         return;
     free(m->code);
     free(m->registers);
+    free(m->constant);
     free(m);
 }
 
@@ -1325,6 +1411,8 @@ static unsigned char *memory_at(struct block *b, enum space space, uint64_t addr
         return address + bytes <= b->shared_size ? b->shared + address : NULL;
     case SPACE_PARAM:
         return address + bytes <= b->k->param_bytes ? b->params + address : NULL;
+    case SPACE_CONST:
+        return address + bytes <= b->m->constant_bytes ? b->m->constant + address : NULL;
     case SPACE_GLOBAL:
         for (int i = 0; i < b->l->buffer_count; i++) {
             const struct ptx_buffer *buffer = &b->l->buffers[i];
@@ -1373,9 +1461,12 @@ static int memory_op(struct warp *w, const struct instruction *in, uint32_t lane
     }
     if (space == SPACE_PARAM)
         return 0;
-    if (space != SPACE_GLOBAL && space != SPACE_SHARED)
+    if (space == SPACE_CONST && store)
+        return run_error(w, in, "a store to constant memory");
+    if (space != SPACE_GLOBAL && space != SPACE_SHARED && space != SPACE_CONST)
         return run_error(w, in, "%s memory is not emulated yet", space_names[space]);
-    a.kind = space == SPACE_SHARED ? (store ? ACCESS_SHARED_STORE : ACCESS_SHARED_LOAD) : store ? ACCESS_STORE : ACCESS_LOAD;
+    a.kind = space == SPACE_CONST ? ACCESS_CONSTANT_LOAD
+           : space == SPACE_SHARED ? (store ? ACCESS_SHARED_STORE : ACCESS_SHARED_LOAD) : store ? ACCESS_STORE : ACCESS_LOAD;
     if (w->b->l->on_access)
         w->b->l->on_access(w->b->l->user, &a);
     return 0;

@@ -112,6 +112,10 @@ static void push_counts(lua_State *L, const struct model_counts *c)
         lua_pushinteger(L, (lua_Integer)shared[i].t->wavefronts), lua_setfield(L, -2, "wavefronts");
         lua_setfield(L, -2, shared[i].name);
     }
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, (lua_Integer)c->constant.requests), lua_setfield(L, -2, "requests");
+    lua_pushinteger(L, (lua_Integer)c->constant.passes), lua_setfield(L, -2, "passes");
+    lua_setfield(L, -2, "constant");
 }
 
 /* core.emulate(ptx, kernel, {grid=, block=, buffers=, args=}): the kernel run
@@ -191,12 +195,15 @@ static void random_floats(unsigned char *data, size_t bytes, uint32_t seed)
 static char *family_ptx(const struct family *f, const struct emulated_call *call, char *lowered, size_t lowered_size,
                         char *why, size_t why_size)
 {
-    const char *names[16], *texts[16], *options[] = { "--gpu-architecture=compute_75", "-DWARPLAB_DEVICE_ONLY", "--std=c++17" };
+    /* -default-device: helpers without a qualifier (the constexpr builders of
+       broadcast's and conv2d's constant tables) are the device's */
+    const char *names[16], *texts[16], *options[] = { "--gpu-architecture=compute_75", "-DWARPLAB_DEVICE_ONLY", "--std=c++17",
+                                                      "-default-device" };
     char file[64], *ptx, *log;
     for (int i = 0; i < device_headers_count && i < 16; i++)
         names[i] = device_headers[i].name, texts[i] = device_headers[i].text;
     snprintf(file, sizeof file, "%s_kernel.cu", f->name);
-    struct nvrtc_job job = { .source = f->source, .name = file, .options = options, .option_count = 3,
+    struct nvrtc_job job = { .source = f->source, .name = file, .options = options, .option_count = 4,
                              .header_texts = texts, .header_names = names, .header_count = device_headers_count,
                              .expression = call->kernel };
     if (nvrtc_compile(&job, &ptx, lowered, lowered_size, &log) != 0) {
