@@ -138,6 +138,18 @@ static const struct gpu_need *prefetch_needs(const struct params *p)
     return p->v[PREFETCH_VARIANT] == VARIANT_CP_ASYNC ? &cp_async : NULL;
 }
 
+/* As prefetch_launch: prefetch_none, _register, or _cp_async with two stages of
+   block floats in dynamic shared memory, (in, out, n). */
+static void prefetch_emulated_call(const struct params *p, struct emulated_call *call)
+{
+    static const char *const kernels[] = { "prefetch_none", "prefetch_register", "prefetch_cp_async" };
+    call_kernel(call, prefetch_shape(p), "%s", kernels[p->v[PREFETCH_VARIANT]]);
+    call->shared_bytes = p->v[PREFETCH_VARIANT] == 2 ? (unsigned)(2 * p->v[PARAM_BLOCK] * 4) : 0;
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[PARAM_N]);
+}
+
 const struct family family_prefetch = {
     .name = "prefetch",
     .summary = "a blocked stream out[i] = work(in[i]): no prefetch, the next block in registers, or by cp.async",
@@ -159,4 +171,5 @@ const struct family family_prefetch = {
     .launch = GPU_LAUNCHER(prefetch_launch),
     .source = prefetch_kernel_cu,
     .needs = prefetch_needs,
+    .emulated_call = prefetch_emulated_call,
 };

@@ -60,6 +60,8 @@ __global__ void prefetch_cp_async(const float *in, float *out, long long n)
     }
 }
 
+// The launcher: host code, which the emulator's device-only compiles leave out.
+#ifndef WARPLAB_DEVICE_ONLY
 extern "C" int prefetch_launch(const gpu_launch *l)
 {
     unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
@@ -75,3 +77,4 @@ extern "C" int prefetch_launch(const gpu_launch *l)
     }
     return cudaGetLastError();
 }
+#endif

@@ -407,13 +407,25 @@ static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
     int count = 0;
     for (char *part = strtok(opcode, "."); part && count < 12; part = strtok(NULL, "."))
         parts[count++] = part;
-    const struct operation_decl *decl = find_operation(parts[0]);
+    /* cp.async.*: the copy (cp.async.ca.shared.global, its spaces the operands')
+       and its groups (commit_group, wait_group, wait_all: the copy is done when issued) */
+    int first = 1;
+    char name[32];
+    snprintf(name, sizeof name, "%s", parts[0]);
+    if (strcmp(parts[0], "cp") == 0 && count > 1 && strcmp(parts[1], "async") == 0) {
+        int group = count > 2 && strncmp(parts[2], "wait", 4) == 0 ? 1 : count > 2 && strcmp(parts[2], "commit_group") == 0;
+        snprintf(name, sizeof name, group ? "cp.async.group" : "cp.async");
+        first = group ? count : 2;
+    }
+    const struct operation_decl *decl = find_operation(name);
     if (!decl)
         return fail(p, "instruction '%s' is not emulated yet", parts[0]);
     int types = 0;
     in->vector = 1;
-    for (int i = 1; i < count; i++) {
+    for (int i = first; i < count; i++) {
         struct value_type type;
+        if (strcmp(decl->name, "cp.async") == 0 && (strcmp(parts[i], "shared") == 0 || strcmp(parts[i], "global") == 0))
+            continue;   /* cp.async's spaces: shared to, global from */
         if (find_type(parts[i], &type)) {
             *(types++ == 0 ? &in->type : &in->source_type) = type;
             continue;
@@ -1525,6 +1537,40 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
 }
 
 static int op_atom(struct warp *w, const struct instruction *in, uint32_t lanes) { return atomic_op(w, in, lanes, 1); }
+
+/* cp.async.ca.shared.global [shared], [global], size[, source size]: done at once
+   (a wait_group only makes it visible, and nothing may read it before), and
+   counted as the hand-written model counts it: a global load and a shared
+   store of size bytes per lane; bytes past the source size are zero. */
+static int op_cp_async(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    const struct operand *o = in->operands;
+    if (in->operand_count < 3 || o[0].kind != OPERAND_ADDRESS || o[1].kind != OPERAND_ADDRESS || o[2].kind != OPERAND_IMMEDIATE)
+        return run_error(w, in, "[shared], [global], size expected");
+    int size = (int)o[2].imm;
+    struct warp_access load = { .kind = ACCESS_LOAD, .bytes = size, .active = lanes };
+    struct warp_access store = { .kind = ACCESS_SHARED_STORE, .bytes = size, .active = lanes };
+    FOR_LANES(lanes, i) {
+        enum space to_space, from_space;
+        uint64_t to = lane_address(w, &o[0], i), from = lane_address(w, &o[1], i);
+        unsigned char *target = memory_at(w->b, SPACE_SHARED, to, (uint64_t)size, &to_space);
+        unsigned char *source = memory_at(w->b, SPACE_GLOBAL, from, (uint64_t)size, &from_space);
+        if (!target || !source)
+            return run_error(w, in, "lane %d of warp %d copies from 0x%llx to shared 0x%llx, outside every buffer", i,
+                             w->index, (unsigned long long)from, (unsigned long long)to);
+        int copied = in->operand_count > 3 ? (int)get(w, &o[3], i, (struct value_type){ KIND_UNSIGNED, 4 }) : size;
+        copied = copied < size ? copied : size;
+        memcpy(target, source, (size_t)copied);
+        memset(target + copied, 0, (size_t)(size - copied));
+        load.addr[i] = from;
+        store.addr[i] = to >= SHARED_WINDOW ? to - SHARED_WINDOW : to;
+    }
+    if (w->b->l->on_access) {
+        w->b->l->on_access(w->b->l->user, &load);
+        w->b->l->on_access(w->b->l->user, &store);
+    }
+    return 0;
+}
 static int op_red(struct warp *w, const struct instruction *in, uint32_t lanes) { return atomic_op(w, in, lanes, 0); }
 static int op_st(struct warp *w, const struct instruction *in, uint32_t lanes) { return memory_op(w, in, lanes, 1); }
 
@@ -1539,6 +1585,8 @@ static const struct operation_decl operations[] = {
     OPERATION(neg), OPERATION(abs), OPERATION(setp, .compares = 1), OPERATION(selp), OPERATION(cvt), OPERATION(cvta),
     OPERATION(activemask), OPERATION(shfl, .modes = 1), OPERATION(vote, .modes = 1), OPERATION(atom, .modes = 1),
     OPERATION(red, .modes = 1),
+    { .name = "cp.async", .run = op_cp_async },
+    { .name = "cp.async.group", .run = op_control },
     { .name = "bra", .run = op_control, .is_branch = 1 },
     { .name = "ret", .run = op_control, .is_exit = 1 },
     { .name = "exit", .run = op_control, .is_exit = 1 },

@@ -192,18 +192,25 @@ static void random_floats(unsigned char *data, size_t bytes, uint32_t seed)
 }
 
 /* The family's own kernel to PTX, device code only, as its launcher would run it. */
-static char *family_ptx(const struct family *f, const struct emulated_call *call, char *lowered, size_t lowered_size,
-                        char *why, size_t why_size)
+static char *family_ptx(const struct family *f, const struct params *p, const struct emulated_call *call, char *lowered,
+                        size_t lowered_size, char *why, size_t why_size)
 {
     /* -default-device: helpers without a qualifier (the constexpr builders of
        broadcast's and conv2d's constant tables) are the device's */
-    const char *names[16], *texts[16], *options[] = { "--gpu-architecture=compute_75", "-DWARPLAB_DEVICE_ONLY", "--std=c++17",
-                                                      "-default-device" };
+    const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
+    char arch[48];
+    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d", need && need->compute_capability > 75 ? need->compute_capability : 75);
+    const char *names[16], *texts[16], *options[] = { arch, "-DWARPLAB_DEVICE_ONLY", "--std=c++17", "-default-device",
+#ifdef CUDA_DIR
+                                                      "-I" CUDA_DIR "/include",   /* cuda_pipeline.h, for prefetch's cp.async */
+#endif
+                                                    };
     char file[64], *ptx, *log;
     for (int i = 0; i < device_headers_count && i < 16; i++)
         names[i] = device_headers[i].name, texts[i] = device_headers[i].text;
     snprintf(file, sizeof file, "%s_kernel.cu", f->name);
-    struct nvrtc_job job = { .source = f->source, .name = file, .options = options, .option_count = 4,
+    struct nvrtc_job job = { .source = f->source, .name = file, .options = options,
+                             .option_count = (int)(sizeof options / sizeof options[0]),
                              .header_texts = texts, .header_names = names, .header_count = device_headers_count,
                              .expression = call->kernel };
     if (nvrtc_compile(&job, &ptx, lowered, lowered_size, &log) != 0) {
@@ -225,7 +232,7 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
         return -1;
     }
     f->emulated_call(p, &call);
-    char *ptx = family_ptx(f, &call, out->kernel, sizeof out->kernel, why, why_size);
+    char *ptx = family_ptx(f, p, &call, out->kernel, sizeof out->kernel, why, why_size);
     struct ptx_module *m = ptx ? ptx_parse(ptx, why, why_size) : NULL;
     free(ptx);
     if (!m)
