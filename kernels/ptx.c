@@ -1164,7 +1164,12 @@ static int unary(struct warp *w, const struct instruction *in, uint32_t lanes, i
     FOR_LANES(lanes, i) {
         if (t.kind == KIND_FLOAT) {
             double a = get_float(w, &o[1], i, t);
-            set(w, &o[0], i, float_bits(which == 0 ? -a : fabs(a), t), t);
+            double v = which == 0 ? -a : which == 1 ? fabs(a) : which == 3 ? 1.0 / a : sqrt(a);
+            if (t.bytes == 4 && which >= 3)   /* .rn: the float of the exact value; .approx is taken as exact */
+                v = which == 3 ? (double)(1.0f / (float)a) : (double)sqrtf((float)a);
+            set(w, &o[0], i, float_bits(v, t), t);
+        } else if (which >= 3) {
+            return run_error(w, in, "defined on floats only");
         } else if (which == 2) {   /* not */
             set(w, &o[0], i, t.kind == KIND_PREDICATE ? !get(w, &o[1], i, t) : ~get(w, &o[1], i, t), t);
         } else {
@@ -1178,6 +1183,8 @@ static int unary(struct warp *w, const struct instruction *in, uint32_t lanes, i
 static int op_neg(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, 0); }
 static int op_abs(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, 1); }
 static int op_not(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, 2); }
+static int op_rcp(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, 3); }
+static int op_sqrt(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, 4); }
 
 static int op_mov(struct warp *w, const struct instruction *in, uint32_t lanes)
 {
@@ -1582,7 +1589,7 @@ static const struct operation_decl operations[] = {
     OPERATION(ld), OPERATION(st), OPERATION(mov), OPERATION(add), OPERATION(sub), OPERATION(mul),
     OPERATION(mad), { .name = "fma", .run = op_mad }, OPERATION(div), OPERATION(rem), OPERATION(min), OPERATION(max),
     OPERATION(and), OPERATION(or), OPERATION(xor), OPERATION(shl), OPERATION(shr), OPERATION(not),
-    OPERATION(neg), OPERATION(abs), OPERATION(setp, .compares = 1), OPERATION(selp), OPERATION(cvt), OPERATION(cvta),
+    OPERATION(neg), OPERATION(abs), OPERATION(rcp), OPERATION(sqrt), OPERATION(setp, .compares = 1), OPERATION(selp), OPERATION(cvt), OPERATION(cvta),
     OPERATION(activemask), OPERATION(shfl, .modes = 1), OPERATION(vote, .modes = 1), OPERATION(atom, .modes = 1),
     OPERATION(red, .modes = 1),
     { .name = "cp.async", .run = op_cp_async },

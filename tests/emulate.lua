@@ -186,6 +186,36 @@ for _, compiler in ipairs(compilers) do
   t.ok(right_arith, compiler .. ": 64-bit and mixed-width integer arithmetic, truncations and float conversions as in C" ..
        (first_wrong and " (" .. first_wrong .. ")" or ""))
 
+  -- Rounding of conversions (NVRTC's intrinsics: clang's stand-ins have none of them).
+  if compiler == "nvrtc" then
+    local ROUNDING = [[extern "C" __global__ void rounding(const float *f, int *out)
+{ int i = threadIdx.x; float v = f[i];
+  out[6 * i + 0] = __float2int_rn(v); out[6 * i + 1] = __float2int_rz(v); out[6 * i + 2] = __float2int_rd(v);
+  out[6 * i + 3] = __float2int_ru(v); out[6 * i + 4] = __float_as_int(__int2float_rn(16777217 + i));
+  out[6 * i + 5] = (int)__double2float_rn(1.0 / (double)(i + 3)) == 0 ? __float_as_int(__double2float_rn(1.0 / (double)(i + 3))) : -1; }]]
+    local values = { 2.5, -2.5, 3.5, -0.5, 0.5, 1.4999999, -1.5, 7.0, -7.25, 1e9, -3.75, 0.0 }
+    local packed = {}
+    for i = 1, 32 do packed[i] = string.pack("<f", values[(i - 1) % #values + 1]) end
+    local rr = emulate(ROUNDING, "rounding", {grid = {1}, block = {32}, buffers = {{bytes = 128, fill = table.concat(packed)}, {bytes = 32 * 24}},
+                                              args = {{buffer = 1}, {buffer = 2}}})
+    local function even(x) local f = math.floor(x) local d = x - f if d > 0.5 or (d == 0.5 and f % 2 == 1) then f = f + 1 end return f end
+    local function bits(x) return (string.unpack("<i4", string.pack("<f", x))) end
+    local right, first_wrong = true, nil
+    for i = 0, 31 do
+      local v = string.unpack("<f", packed[i + 1])
+      local expected = { even(v), v >= 0 and math.floor(v) or -math.floor(-v), math.floor(v), math.ceil(v), bits(16777217 + i),
+                         bits(1.0 / (i + 3)) }
+      for k = 1, 6 do
+        local got = string.unpack("<i4", rr.buffers[2], 4 * (6 * i + k - 1) + 1)
+        if got ~= math.tointeger(expected[k]) and right then
+          right, first_wrong = false, string.format("lane %d (%g), value %d: got %d, expected %s", i, v, k, got, tostring(expected[k]))
+        end
+      end
+    end
+    t.ok(right, "nvrtc: conversions round to nearest even, toward zero, down and up; int and double to float to nearest" ..
+         (first_wrong and " (" .. first_wrong .. ")" or ""))
+  end
+
   local ok, message = pcall(emulate, [[extern "C" __global__ void s(unsigned *a)
 { unsigned v = a[threadIdx.x]; asm volatile("brev.b32 %0, %1;" : "=r"(v) : "r"(v)); a[threadIdx.x] = v; }]],
                             "s", {grid = {1}, block = {32}, buffers = {{bytes = 128}}, args = {{buffer = 1}}})
