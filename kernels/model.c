@@ -315,7 +315,7 @@ static void shared_sum(struct shared_traffic *into, const struct shared_traffic 
 }
 
 /* Adds one thread's counts into the launch's (the DRAM tracker is shared). */
-static void counts_sum(struct model_counts *into, const struct model_counts *part)
+void model_counts_add(struct model_counts *into, const struct model_counts *part)
 {
     traffic_sum(&into->load, &part->load);
     traffic_sum(&into->store, &part->store);
@@ -428,7 +428,7 @@ int model_run(const struct family *f, const struct params *p,
     for (int k = 1; k < started; k++)
         pthread_join(threads[k].thread, NULL);
     for (int k = 0; k < started; k++)
-        counts_sum(out, &threads[k].counts);
+        model_counts_add(out, &threads[k].counts);
     if (job.stopped) {
         dram_tracker_free(job.dram);
         return -1;

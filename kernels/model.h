@@ -57,6 +57,9 @@ void shared_add(struct shared_traffic *t, const struct warp_access *a);
 /* Where the model places buffer k: 2^40 apart, so 256-byte aligned like cudaMalloc. */
 void model_buffer_bases(int buffer_count, uint64_t *base);
 
+/* Adds part's counts into into (the counts of several threads, of several runs). */
+void model_counts_add(struct model_counts *into, const struct model_counts *part);
+
 /* Adds one warp instruction to the counts of its kind (requests, sectors,
    shared wavefronts, constant passes, the DRAM estimate when dram is given):
    the one accounting, for the hand-written models and the PTX emulator alike. */

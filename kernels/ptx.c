@@ -9,13 +9,15 @@
 */
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "interrupt.h"
 #include "ptx.h"
 
-enum { MAX_OPERANDS = 5, MAX_VECTOR = 4, MAX_KERNELS = 64, MAX_SYMBOLS = 256, NAME_BYTES = 96 };
+enum { MAX_OPERANDS = 5, MAX_VECTOR = 4, MAX_KERNELS = 64, MAX_SYMBOLS = 256, NAME_BYTES = 96, MAX_RUNNERS = 16 };
 
 /* ---------------------------------------------------------------------- */
 /* Types, spaces, operations                                              */
@@ -898,6 +900,8 @@ struct block {
     unsigned threads;
     unsigned char *shared, *params;
     uint64_t shared_size;      /* static shared memory, then the launch's dynamic bytes */
+    void *user;                /* on_access's, this thread's */
+    pthread_mutex_t *atomics;  /* held around each atomic update */
     char *why;
     size_t why_size;
     uint64_t lane_instructions;
@@ -1487,7 +1491,7 @@ static int memory_op(struct warp *w, const struct instruction *in, uint32_t lane
     a.kind = space == SPACE_CONST ? ACCESS_CONSTANT_LOAD
            : space == SPACE_SHARED ? (store ? ACCESS_SHARED_STORE : ACCESS_SHARED_LOAD) : store ? ACCESS_STORE : ACCESS_LOAD;
     if (w->b->l->on_access)
-        w->b->l->on_access(w->b->l->user, &a);
+        w->b->l->on_access(w->b->user, &a);
     return 0;
 }
 
@@ -1529,6 +1533,7 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
             return run_error(w, in, "lane %d of warp %d updates address 0x%llx, outside every buffer", i, w->index,
                              (unsigned long long)at);
         uint64_t old = 0, b = get(w, &o[first + 1], i, t), c = in->operand_count > first + 2 ? get(w, &o[first + 2], i, t) : 0;
+        pthread_mutex_lock(w->b->atomics);   /* other threads run other blocks */
         memcpy(&old, memory, (size_t)t.bytes);
         double fold = 0, fb = t.kind == KIND_FLOAT ? get_float(w, &o[first + 1], i, t) : 0;
         if (t.kind == KIND_FLOAT) {
@@ -1537,6 +1542,7 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
         }
         uint64_t updated = atomic_update(in->mode, t, old, b, c, fold, fb);
         memcpy(memory, &updated, (size_t)t.bytes);
+        pthread_mutex_unlock(w->b->atomics);
         if (returns)
             set(w, &o[0], i, t.kind == KIND_SIGNED ? (uint64_t)sign_extend(old, t.bytes) : old, t);
     }
@@ -1573,8 +1579,8 @@ static int op_cp_async(struct warp *w, const struct instruction *in, uint32_t la
         store.addr[i] = to >= SHARED_WINDOW ? to - SHARED_WINDOW : to;
     }
     if (w->b->l->on_access) {
-        w->b->l->on_access(w->b->l->user, &load);
-        w->b->l->on_access(w->b->l->user, &store);
+        w->b->l->on_access(w->b->user, &load);
+        w->b->l->on_access(w->b->user, &store);
     }
     return 0;
 }
@@ -1705,6 +1711,89 @@ static int run_block(struct block *b, struct warp *warps, int warp_count)
     }
 }
 
+/* What the threads of one run share: the next block to take, and the first failure. */
+struct grid_run {
+    const struct ptx_module *m;
+    const struct ptx_launch *l;
+    const struct kernel *k;
+    unsigned long long next_block, blocks;
+    int stop;
+    pthread_mutex_t atomics;   /* atomics of different threads' blocks, one at a time */
+};
+
+/* One thread's part: its own block state, taking blocks until none are left. */
+struct block_runner {
+    struct grid_run *run;
+    struct block b;
+    struct warp *warps;
+    uint64_t *regs;
+    int warp_count, failed;
+    char why[512];
+    pthread_t thread;
+};
+
+static void *run_blocks(void *argument)
+{
+    struct block_runner *r = argument;
+    struct grid_run *g = r->run;
+    struct block *b = &r->b;
+    const struct kernel *k = g->k;
+    unsigned long long index;
+    while (!r->failed && !__atomic_load_n(&g->stop, __ATOMIC_RELAXED) &&
+           (index = __atomic_fetch_add(&g->next_block, 1, __ATOMIC_RELAXED)) < g->blocks) {
+        b->ctaid[0] = (unsigned)(index % g->l->grid[0]);
+        b->ctaid[1] = (unsigned)(index / g->l->grid[0] % g->l->grid[1]);
+        b->ctaid[2] = (unsigned)(index / ((unsigned long long)g->l->grid[0] * g->l->grid[1]));
+        memset(b->shared, 0, b->shared_size);
+        for (int i = 0; i < r->warp_count; i++) {
+            struct warp *w = &r->warps[i];
+            unsigned first = (unsigned)i * WARP_SIZE;
+            w->b = b;
+            w->index = i;
+            w->at_barrier = 0;
+            w->regs = r->regs + (size_t)i * (size_t)g->m->register_count * WARP_SIZE;
+            w->alive = b->threads - first >= WARP_SIZE ? ~0u : (1u << (b->threads - first)) - 1;
+            for (int lane = 0; lane < WARP_SIZE; lane++)
+                w->pc[lane] = k->first;
+        }
+        r->failed = run_block(b, r->warps, r->warp_count);
+    }
+    if (r->failed)
+        __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+/* A runner's memory; -1 when it runs out. */
+static int make_runner(struct block_runner *r, struct grid_run *g, unsigned threads, void *user)
+{
+    const struct kernel *k = g->k;
+    r->run = g;
+    r->warp_count = (int)((threads + WARP_SIZE - 1) / WARP_SIZE);
+    r->b = (struct block){ .m = g->m, .l = g->l, .k = k, .threads = threads, .why = r->why, .why_size = sizeof r->why,
+                           .user = user, .atomics = &g->atomics };
+    r->warps = calloc((size_t)r->warp_count, sizeof *r->warps);
+    r->regs = calloc((size_t)r->warp_count * (size_t)g->m->register_count * WARP_SIZE + 1, sizeof *r->regs);
+    r->b.shared_size = g->l->dynamic_shared_bytes ? k->dynamic_offset + g->l->dynamic_shared_bytes : k->shared_bytes;
+    r->b.shared = calloc(r->b.shared_size + 1, 1);
+    r->b.params = calloc(k->param_bytes + 1, 1);
+    if (!r->warps || !r->regs || !r->b.shared || !r->b.params)
+        return -1;
+    for (int i = 0, word = 0; i < k->param_count; i++) {
+        const struct symbol *s = &g->m->symbols[k->params[i]];
+        memcpy(r->b.params + s->offset, &g->l->args[word], s->bytes);
+        word += (int)((s->bytes + 7) / 8);
+    }
+    return 0;
+}
+
+static void free_runner(struct block_runner *r)
+{
+    free(r->warps);
+    free(r->regs);
+    free(r->b.shared);
+    free(r->b.params);
+}
+
 int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *lane_instructions, char *why, size_t why_size)
 {
     const struct kernel *k = find_kernel(m, l->kernel);
@@ -1722,43 +1811,39 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
         return -1;
     }
     unsigned threads = l->block[0] * l->block[1] * l->block[2];
-    int warp_count = (int)((threads + WARP_SIZE - 1) / WARP_SIZE);
-    struct block b = { .m = m, .l = l, .k = k, .threads = threads, .why = why, .why_size = why_size };
-    struct warp *warps = calloc((size_t)warp_count, sizeof *warps);
-    uint64_t *regs = calloc((size_t)warp_count * (size_t)m->register_count * WARP_SIZE + 1, sizeof *regs);
-    b.shared_size = l->dynamic_shared_bytes ? k->dynamic_offset + l->dynamic_shared_bytes : k->shared_bytes;
-    b.shared = calloc(b.shared_size + 1, 1);
-    b.params = calloc(k->param_bytes + 1, 1);
-    int failed = !warps || !regs || !b.shared || !b.params || threads == 0;
-    if (failed)
-        snprintf(why, why_size, threads == 0 ? "a block of 0 threads" : "out of memory");
-    for (int i = 0, word = 0; i < k->param_count && !failed; i++) {
-        const struct symbol *s = &m->symbols[k->params[i]];
-        memcpy(b.params + s->offset, &l->args[word], s->bytes);
-        word += (int)((s->bytes + 7) / 8);
+    if (threads == 0) {
+        snprintf(why, why_size, "a block of 0 threads");
+        return -1;
     }
-    for (unsigned z = 0; z < l->grid[2] && !failed; z++)
-        for (unsigned y = 0; y < l->grid[1] && !failed; y++)
-            for (unsigned x = 0; x < l->grid[0] && !failed; x++) {
-                b.ctaid[0] = x, b.ctaid[1] = y, b.ctaid[2] = z;
-                memset(b.shared, 0, b.shared_size);
-                for (int i = 0; i < warp_count; i++) {
-                    struct warp *w = &warps[i];
-                    unsigned first = (unsigned)i * WARP_SIZE;
-                    w->b = &b;
-                    w->index = i;
-                    w->at_barrier = 0;
-                    w->regs = regs + (size_t)i * (size_t)m->register_count * WARP_SIZE;
-                    w->alive = threads - first >= WARP_SIZE ? ~0u : (1u << (threads - first)) - 1;
-                    for (int lane = 0; lane < WARP_SIZE; lane++)
-                        w->pc[lane] = k->first;
-                }
-                failed = run_block(&b, warps, warp_count);
+    struct grid_run g = { .m = m, .l = l, .k = k,
+                          .blocks = (unsigned long long)l->grid[0] * l->grid[1] * l->grid[2] };
+    int count = l->threads < 1 ? 1 : l->threads > MAX_RUNNERS ? MAX_RUNNERS : l->threads;
+    count = (unsigned long long)count > g.blocks ? (int)(g.blocks ? g.blocks : 1) : count;
+    struct block_runner *runners = calloc((size_t)count, sizeof *runners);
+    int failed = !runners;
+    pthread_mutex_init(&g.atomics, NULL);
+    for (int i = 0; i < count && !failed; i++)
+        failed = make_runner(&runners[i], &g, threads, l->users ? l->users[i] : l->user);
+    if (failed) {
+        snprintf(why, why_size, "out of memory");
+    } else {
+        int started = 1;
+        while (started < count && start_worker(&runners[started].thread, run_blocks, &runners[started]) == 0)
+            started++;
+        run_blocks(&runners[0]);
+        for (int i = 1; i < started; i++)
+            pthread_join(runners[i].thread, NULL);
+        for (int i = 0; i < started; i++) {
+            *lane_instructions += runners[i].b.lane_instructions;
+            if (runners[i].failed && !failed) {
+                failed = 1;
+                snprintf(why, why_size, "%s", runners[i].why);
             }
-    *lane_instructions = b.lane_instructions;
-    free(warps);
-    free(regs);
-    free(b.shared);
-    free(b.params);
+        }
+    }
+    for (int i = 0; runners && i < count; i++)
+        free_runner(&runners[i]);
+    free(runners);
+    pthread_mutex_destroy(&g.atomics);
     return failed ? -1 : 0;
 }

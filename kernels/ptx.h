@@ -44,14 +44,17 @@ struct ptx_launch {
     int arg_count;
     struct ptx_buffer *buffers;
     int buffer_count;
-    /* Called for every memory instruction a warp executes (global and shared). */
+    /* Called for every memory instruction a warp executes (global, shared,
+       constant), with the user of the thread that runs its block. */
     void (*on_access)(void *user, const struct warp_access *a);
     void *user;
+    int threads;                    /* blocks run on this many threads (0 or 1: one) */
+    void *const *users;             /* each thread's user, when threads > 1 (else user) */
     uint64_t instruction_budget;    /* lane-instructions at most (0: no limit) */
     volatile sig_atomic_t *interrupted;   /* set by Ctrl-C: the run stops */
 };
 
-/* Runs the whole grid. 0; or -1 with why (an unknown instruction, an access
+/* Runs the whole grid, its blocks shared among l->threads threads. 0; or -1 with why (an unknown instruction, an access
    outside every buffer, the budget spent, Ctrl-C), naming the PTX line and
    the source line where it knows them. *lane_instructions counts what ran. */
 int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *lane_instructions,

@@ -14,6 +14,7 @@
 #include "output.h"
 #include "params.h"
 #include "profiles.h"
+#include "progress.h"
 #include "registry.h"
 #include "repl.h"
 #include "sandbox.h"
@@ -343,6 +344,13 @@ static const luaL_Reg globals[] = {
     { NULL, NULL },
 };
 
+/* core.now_ms(): the shell's monotonic clock, for benchmarks written in Lua. */
+static int core_now_ms(lua_State *L)
+{
+    lua_pushnumber(L, monotonic_ms());
+    return 1;
+}
+
 /* core.format_bytes(n): 536870912 -> "536.9 MB", as every message writes bytes. */
 static int core_format_bytes(lua_State *L)
 {
@@ -353,6 +361,7 @@ static int core_format_bytes(lua_State *L)
 
 static const luaL_Reg core_functions[] = {
     { "format_bytes", core_format_bytes },
+    { "now_ms", core_now_ms },
     { "families", core_families },
     { "warp", core_warp },
     { "write", core_write },

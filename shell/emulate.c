@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <lauxlib.h>
 #include "api.h"
 #include "arguments.h"
@@ -180,6 +181,16 @@ static int core_emulate(lua_State *L)
     return 1;
 }
 
+enum { MAX_EMULATOR_THREADS = 16 };
+
+/* As the model's: WARPLAB_MODEL_THREADS, else the online CPUs, at most 16. */
+static int emulator_threads(void)
+{
+    const char *text = getenv("WARPLAB_MODEL_THREADS");
+    long wanted = text && *text ? strtol(text, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    return wanted < 1 ? 1 : wanted > MAX_EMULATOR_THREADS ? MAX_EMULATOR_THREADS : (int)wanted;
+}
+
 /* Deterministic random floats in [0, 1): the inputs of families that fill none themselves. */
 static void random_floats(unsigned char *data, size_t bytes, uint32_t seed)
 {
@@ -256,10 +267,16 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
         f->fill_inputs(p, data, 1);
     for (int i = 0; i < call.arg_count; i++)
         args[i] = (call.args[i].buffer >= 0 ? base[call.args[i].buffer] : 0) + (uint64_t)call.args[i].value;
-    struct counting counting = { .dram = dram_tracker_new(f->buffer_count, bytes) };
-    counting.counts.dram.estimated = counting.dram != NULL;
+    /* a count per thread, added up after: the threads share only the DRAM tracker, which takes that */
+    struct counting counting[MAX_EMULATOR_THREADS] = { { .dram = NULL } };
+    void *users[MAX_EMULATOR_THREADS];
+    struct dram_tracker *dram = dram_tracker_new(f->buffer_count, bytes);
+    int threads = emulator_threads();
+    for (int i = 0; i < threads; i++)
+        counting[i].dram = dram, users[i] = &counting[i];
     struct ptx_launch launch = { .kernel = out->kernel, .args = args, .arg_count = call.arg_count, .buffers = buffers,
-                                 .buffer_count = f->buffer_count, .on_access = count, .user = &counting,
+                                 .buffer_count = f->buffer_count, .on_access = count, .user = &counting[0],
+                                 .threads = threads, .users = users,
                                  .instruction_budget = 1ull << 36, .interrupted = interrupted,
                                  .dynamic_shared_bytes = call.shared_bytes };
     memcpy(launch.grid, call.grid, sizeof launch.grid);
@@ -269,9 +286,11 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
     failed = failed || ptx_run(m, &launch, &out->lane_instructions, why, why_size);
     ptx_free(m);
     if (!failed) {
-        if (counting.dram)
-            dram_tracker_finish(counting.dram, &counting.counts.dram);
-        out->counts = counting.counts;
+        for (int i = 0; i < threads; i++)
+            model_counts_add(&out->counts, &counting[i].counts);
+        out->counts.dram.estimated = dram != NULL;
+        if (dram)
+            dram_tracker_finish(dram, &out->counts.dram);
         for (int i = 0; i < f->buffer_count; i++)   /* the reference computes the outputs from the same inputs */
             if (f->buffers[i].role == BUFFER_IN)
                 memcpy(expected[i], data[i], bytes[i]);
@@ -283,7 +302,7 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
             if (f->buffers[i].role == BUFFER_OUT)
                 out->correct = output_matches(f, i, data[i], expected[i], bytes[i], out->mismatch, sizeof out->mismatch);
     }
-    dram_tracker_free(counting.dram);
+    dram_tracker_free(dram);
     for (int i = 0; i < f->buffer_count; i++) {
         free(data[i]);
         free(expected[i]);
