@@ -527,35 +527,47 @@ static int parse_instruction(struct parser *p, char *statement)
     return 0;
 }
 
-/* .param .u64 name / .param .align 8 .b8 name[16]: one kernel parameter. */
-static int parse_param(struct parser *p, char *declaration)
+/* A variable's declaration: [.space ...] [.align A] .TYPE name[N]: its name,
+   alignment (0: none given), element size and element count (1 when no
+   brackets, 0 for "[]"). The declaration's text is cut up in place. */
+struct declaration {
+    char *name;
+    uint64_t align, element, elements;
+    struct value_type type;
+};
+
+static int read_declaration(char *text, struct declaration *d)
 {
     char *parts[8];
     int count = 0;
-    for (char *part = strtok(declaration, " \t"); part && count < 8; part = strtok(NULL, " \t"))
+    memset(d, 0, sizeof *d);
+    d->elements = 1;
+    for (char *part = strtok(text, " \t;"); part && count < 8; part = strtok(NULL, " \t;"))
         parts[count++] = part;
-    uint64_t align = 0, bytes = 0;
-    struct value_type type = { KIND_NONE, 0 };
-    char *name = NULL;
     for (int i = 0; i < count; i++) {
-        if (strcmp(parts[i], ".param") == 0)
-            continue;
         if (strcmp(parts[i], ".align") == 0 && i + 1 < count)
-            align = strtoull(parts[++i], NULL, 10);
-        else if (parts[i][0] == '.' && find_type(parts[i] + 1, &type))
-            bytes = (uint64_t)type.bytes;
-        else
-            name = parts[i];
+            d->align = strtoull(parts[++i], NULL, 10);
+        else if (parts[i][0] == '.' && find_type(parts[i] + 1, &d->type))
+            d->element = (uint64_t)d->type.bytes;
+        else if (parts[i][0] != '.')
+            d->name = parts[i];
     }
-    if (!name || !bytes)
-        return fail(p, "a kernel parameter this emulator does not read: '%s'", declaration);
-    char *bracket = strchr(name, '[');
+    char *bracket = d->name ? strchr(d->name, '[') : NULL;
     if (bracket) {
-        bytes *= strtoull(bracket + 1, NULL, 10);
+        d->elements = strtoull(bracket + 1, NULL, 10);
         *bracket = 0;
     }
+    return d->name && d->element ? 0 : -1;
+}
+
+/* .param .u64 name / .param .align 8 .b8 name[16]: one kernel parameter. */
+static int parse_param(struct parser *p, char *text)
+{
+    struct declaration d;
+    if (read_declaration(text, &d))
+        return fail(p, "a kernel parameter this emulator does not read");
     struct kernel *k = &p->m->kernels[p->kernel];
-    int symbol = add_symbol(p, name, SPACE_PARAM, bytes, align);
+    int symbol = add_symbol(p, d.name, SPACE_PARAM, d.element * d.elements, d.align);
     if (symbol < 0)
         return -1;
     if (k->param_count == 32)
@@ -564,44 +576,27 @@ static int parse_param(struct parser *p, char *declaration)
     return 0;
 }
 
-/* .shared .align 4 .b8 name[1024]; */
-static int parse_shared(struct parser *p, char *declaration)
+/* .shared .align 4 .b8 name[1024]; and .extern .shared ... name[], sized by the launch */
+static int parse_shared(struct parser *p, char *text)
 {
-    char *parts[8], *name = NULL;
-    int count = 0, dynamic = strncmp(declaration, ".extern", 7) == 0;
-    uint64_t align = 0, bytes = 0;
-    struct value_type type;
-    for (char *part = strtok(declaration, " \t;"); part && count < 8; part = strtok(NULL, " \t;"))
-        parts[count++] = part;
-    for (int i = 1; i < count; i++) {
-        if (strcmp(parts[i], ".align") == 0 && i + 1 < count)
-            align = strtoull(parts[++i], NULL, 10);
-        else if (parts[i][0] == '.' && find_type(parts[i] + 1, &type))
-            bytes = (uint64_t)type.bytes;
-        else if (parts[i][0] != '.')
-            name = parts[i];
-    }
-    char *bracket = name ? strchr(name, '[') : NULL;
-    if (!name || !bytes)
+    struct declaration d;
+    int dynamic = strncmp(text, ".extern", 7) == 0;
+    if (read_declaration(text, &d))
         return fail(p, "a shared variable this emulator does not read");
-    if (bracket) {
-        bytes *= strtoull(bracket + 1, NULL, 10);   /* [] of an extern one: 0, its size is the launch's */
-        *bracket = 0;
-    }
     if (dynamic) {
         struct ptx_module *m = p->m;
         if (m->symbol_count == MAX_SYMBOLS)
             return fail(p, "more than %d variables", MAX_SYMBOLS);
         struct symbol *s = &m->symbols[m->symbol_count++];
         memset(s, 0, sizeof *s);
-        snprintf(s->name, sizeof s->name, "%s", name);
+        snprintf(s->name, sizeof s->name, "%s", d.name);
         s->space = SPACE_SHARED;
         s->kernel = p->kernel;
         s->dynamic = 1;
-        s->bytes = align ? align : 16;   /* its alignment, until the kernel's end places it */
+        s->bytes = d.align ? d.align : 16;   /* its alignment, until the kernel's end places it */
         return 0;
     }
-    return add_symbol(p, name, SPACE_SHARED, bytes, align) < 0 ? -1 : 0;
+    return add_symbol(p, d.name, SPACE_SHARED, d.element * d.elements, d.align) < 0 ? -1 : 0;
 }
 
 /* At a kernel's end: extern shared variables (its own or the module's) start
@@ -620,35 +615,17 @@ static uint64_t float_bits(double value, struct value_type type);
 
 /* .const .align A .TYPE name[N] (= {v, v, ...}): a variable of the constant
    bank, placed after the ones before it, holding its initial values. */
-static int parse_constant(struct parser *p, char *declaration)
+static int parse_constant(struct parser *p, char *text)
 {
     struct ptx_module *m = p->m;
-    char *initializer = strchr(declaration, '=');
+    struct declaration d;
+    char *initializer = strchr(text, '=');
     if (initializer)
         *initializer++ = 0;
-    char *parts[8], *name = NULL;
-    int count = 0;
-    uint64_t align = 0, element = 0, elements = 1;
-    struct value_type type = { KIND_NONE, 0 };
-    for (char *part = strtok(declaration, " \t"); part && count < 8; part = strtok(NULL, " \t"))
-        parts[count++] = part;
-    for (int i = 1; i < count; i++) {
-        if (strcmp(parts[i], ".align") == 0 && i + 1 < count)
-            align = strtoull(parts[++i], NULL, 10);
-        else if (parts[i][0] == '.' && find_type(parts[i] + 1, &type))
-            element = (uint64_t)type.bytes;
-        else if (parts[i][0] != '.')
-            name = parts[i];
-    }
-    char *bracket = name ? strchr(name, '[') : NULL;
-    if (bracket) {
-        elements = strtoull(bracket + 1, NULL, 10);
-        *bracket = 0;
-    }
-    if (!name || !element || m->symbol_count == MAX_SYMBOLS)
+    if (read_declaration(text, &d) || m->symbol_count == MAX_SYMBOLS)
         return fail(p, "a constant this emulator does not read");
-    align = align ? align : element;
-    uint64_t offset = (m->constant_bytes + align - 1) / align * align, bytes = element * elements;
+    uint64_t align = d.align ? d.align : d.element;
+    uint64_t offset = (m->constant_bytes + align - 1) / align * align, bytes = d.element * d.elements;
     unsigned char *grown = realloc(m->constant, offset + bytes + 1);
     if (!grown)
         return fail(p, "out of memory");
@@ -657,20 +634,21 @@ static int parse_constant(struct parser *p, char *declaration)
     m->constant_bytes = offset + bytes;
     struct symbol *s = &m->symbols[m->symbol_count++];
     memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->name, sizeof s->name, "%s", d.name);
     s->space = SPACE_CONST;
     s->offset = offset;
     s->bytes = bytes;
     s->kernel = -1;
-    uint64_t k = 0;
-    for (char *value = initializer ? strtok(initializer, "{}, \t") : NULL; value && k < elements; value = strtok(NULL, "{}, \t"), k++) {
+    uint64_t index = 0;
+    for (char *value = initializer ? strtok(initializer, "{}, \t") : NULL; value && index < d.elements;
+         value = strtok(NULL, "{}, \t"), index++) {
         int64_t v = 0;
         double f = 0;
         int is_float;
         if (!parse_number(value, &v, &f, &is_float))
-            return fail(p, "bad value '%s' in the initializer of '%s'", value, name);
-        uint64_t bits = is_float ? float_bits(f, type) : (uint64_t)v;
-        memcpy(m->constant + offset + k * element, &bits, (size_t)element);
+            return fail(p, "bad value '%s' in the initializer of '%s'", value, d.name);
+        uint64_t bits = is_float ? float_bits(f, d.type) : (uint64_t)v;
+        memcpy(m->constant + offset + index * d.element, &bits, (size_t)d.element);
     }
     return 0;
 }
