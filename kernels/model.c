@@ -385,15 +385,18 @@ static void *count_warps(void *argument)
     return NULL;
 }
 
-/* How many threads to count with: WARPLAB_MODEL_THREADS, else the online
-   CPUs (at most 16), and one for launches too small to share. */
-static int model_threads(long long warps)
+int model_threads_wanted(void)
 {
     const char *text = getenv("WARPLAB_MODEL_THREADS");
     long wanted = text && *text ? strtol(text, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-    long useful = warps / WARPS_PER_THREAD;
-    long threads = wanted < useful ? wanted : useful;
-    return threads < 1 ? 1 : threads > MAX_MODEL_THREADS ? MAX_MODEL_THREADS : (int)threads;
+    return wanted < 1 ? 1 : wanted > MAX_MODEL_THREADS ? MAX_MODEL_THREADS : (int)wanted;
+}
+
+/* How many threads to count with: as many as wanted, and one for launches too small to share. */
+static int model_threads(long long warps)
+{
+    long useful = warps / WARPS_PER_THREAD, wanted = model_threads_wanted();
+    return useful < 1 ? 1 : useful < wanted ? (int)useful : (int)wanted;
 }
 
 /* Starts threads 1.. of the job; returns how many started, counting the caller's. */

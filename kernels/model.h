@@ -57,6 +57,10 @@ void shared_add(struct shared_traffic *t, const struct warp_access *a);
 /* Where the model places buffer k: 2^40 apart, so 256-byte aligned like cudaMalloc. */
 void model_buffer_bases(int buffer_count, uint64_t *base);
 
+/* The threads the model (and the emulator) count with: WARPLAB_MODEL_THREADS,
+   else the online CPUs, from 1 to 16. */
+int model_threads_wanted(void);
+
 /* Adds part's counts into into (the counts of several threads, of several runs). */
 void model_counts_add(struct model_counts *into, const struct model_counts *part);
 

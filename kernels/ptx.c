@@ -986,11 +986,9 @@ static uint64_t get(const struct warp *w, const struct operand *o, int lane, str
     }
 }
 
-static double get_float(const struct warp *w, const struct operand *o, int lane, struct value_type type)
+/* The float (of type's width) whose bits these are: float_bits' inverse. */
+static double float_of_bits(uint64_t bits, struct value_type type)
 {
-    uint64_t bits = get(w, o, lane, type);
-    if (o->kind == OPERAND_IMMEDIATE && o->imm_is_float)
-        return o->fimm;
     if (type.bytes == 8) {
         double d;
         memcpy(&d, &bits, 8);
@@ -1000,6 +998,13 @@ static double get_float(const struct warp *w, const struct operand *o, int lane,
     float f;
     memcpy(&f, &low, 4);
     return f;
+}
+
+static double get_float(const struct warp *w, const struct operand *o, int lane, struct value_type type)
+{
+    if (o->kind == OPERAND_IMMEDIATE && o->imm_is_float)
+        return o->fimm;
+    return float_of_bits(get(w, o, lane, type), type);
 }
 
 static void set(struct warp *w, const struct operand *o, int lane, uint64_t bits, struct value_type type)
@@ -1513,11 +1518,8 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
         uint64_t old = 0, b = get(w, &o[first + 1], i, t), c = in->operand_count > first + 2 ? get(w, &o[first + 2], i, t) : 0;
         pthread_mutex_lock(w->b->atomics);   /* other threads run other blocks */
         memcpy(&old, memory, (size_t)t.bytes);
-        double fold = 0, fb = t.kind == KIND_FLOAT ? get_float(w, &o[first + 1], i, t) : 0;
-        if (t.kind == KIND_FLOAT) {
-            const struct operand held = { .kind = OPERAND_IMMEDIATE, .imm = (int64_t)old, .reg = -1, .symbol = -1, .predicate = -1 };
-            fold = get_float(w, &held, i, t);
-        }
+        double fold = t.kind == KIND_FLOAT ? float_of_bits(old, t) : 0;
+        double fb = t.kind == KIND_FLOAT ? get_float(w, &o[first + 1], i, t) : 0;
         uint64_t updated = atomic_update(in->mode, t, old, b, c, fold, fb);
         memcpy(memory, &updated, (size_t)t.bytes);
         pthread_mutex_unlock(w->b->atomics);

@@ -5,10 +5,9 @@
 ** active lanes' addresses and width, to the caller as a struct warp_access:
 ** the same accounting the hand-written models feed counts it.
 **
-** What it runs: the instructions NVRTC and clang emit for straight-line and
-** looping kernels over global and shared memory (integer, float and
-** conversion arithmetic, compares and predicates, branches with divergence
-** and reconvergence, bar.sync). An instruction it does not know is one error
+** What it runs: the instructions NVRTC and clang emit for the catalogue and
+** kernels like it, over parameter, global, shared and constant memory
+** (docs/model.md lists them). An instruction it does not know is one error
 ** naming it and its line in the PTX and the source, never a wrong count.
 */
 #ifndef WARPLAB_PTX_H

@@ -85,17 +85,11 @@ local function clang_program()
   end
 end
 
--- A name for the scratch files of one compile, in the temporary folder (not
--- the cache, which may be unwritable): os.tmpname's own file, removed after.
-local function scratch_name()
-  return os.tmpname()
-end
-
 -- The compiler's identity, for the cache key: NVRTC's version, or clang's first line of --version.
 local clang_identity = {}
 local function identity_of_clang(program)
   if clang_identity[program] then return clang_identity[program] end
-  local out = scratch_name()
+  local out = os.tmpname()   -- scratch files go to the temporary folder: the cache may be unwritable
   local status = core.spawn({ program, "--version" }, { stdout = out, stderr = "/dev/null" })
   local text = status == 0 and core.read_file(out) or nil
   os.remove(out)
@@ -152,7 +146,7 @@ local function clang_compile(source, name, arch, program)
   local key = table.concat({ identity, arch, CLANG_PRELUDE, name, source }, "\0")
   local cached = cached_ptx(key)
   if cached then return { ptx = cached, compiler = identity, cached = true } end
-  local work = scratch_name()
+  local work = os.tmpname()   -- its own file, removed with the rest
   local files = { work = work, prelude = work .. "-prelude.h", source = work .. "-" .. name, ptx = work .. ".ptx",
                   log = work .. ".log" }
   core.write_file(files.prelude, CLANG_PRELUDE)

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <lauxlib.h>
 #include "api.h"
 #include "arguments.h"
@@ -56,6 +55,17 @@ static void read_dims(lua_State *L, int idx, const char *name, unsigned *dims)
     lua_pop(L, 1);
 }
 
+/* Deterministic random floats in [0, 1): the inputs of families that fill none themselves. */
+static void random_floats(unsigned char *data, size_t bytes, uint32_t seed)
+{
+    uint32_t state = seed;
+    for (size_t k = 0; k + 4 <= bytes; k += 4) {
+        state = state * 1664525u + 1013904223u;
+        float value = (float)(state >> 8) / (float)(1u << 24);
+        memcpy(data + k, &value, 4);
+    }
+}
+
 /* buffers = {{bytes = N [, fill = "zero" | "random" | STRING]}, ...}, at the
    model's addresses; their memory is userdata kept in the table at anchor. */
 static int read_buffers(lua_State *L, int options, int anchor, struct ptx_buffer *buffers)
@@ -81,12 +91,7 @@ static int read_buffers(lua_State *L, int options, int anchor, struct ptx_buffer
         const char *fill = lua_tolstring(L, -1, &length);
         memset(data, 0, (size_t)bytes);
         if (fill && strcmp(fill, "random") == 0) {
-            uint32_t state = 0x12345678u + (uint32_t)i;
-            for (lua_Integer k = 0; k + 4 <= bytes; k += 4) {
-                state = state * 1664525u + 1013904223u;
-                float value = (float)(state >> 8) / (float)(1u << 24);
-                memcpy(data + k, &value, 4);
-            }
+            random_floats(data, (size_t)bytes, 0x12345678u + (uint32_t)i);
         } else if (fill && strcmp(fill, "zero") != 0) {
             memcpy(data, fill, length < (size_t)bytes ? length : (size_t)bytes);
         }
@@ -181,26 +186,8 @@ static int core_emulate(lua_State *L)
     return 1;
 }
 
-enum { MAX_EMULATOR_THREADS = 16 };
+enum { MAX_EMULATOR_THREADS = 16 };   /* model_threads_wanted's most */
 
-/* As the model's: WARPLAB_MODEL_THREADS, else the online CPUs, at most 16. */
-static int emulator_threads(void)
-{
-    const char *text = getenv("WARPLAB_MODEL_THREADS");
-    long wanted = text && *text ? strtol(text, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-    return wanted < 1 ? 1 : wanted > MAX_EMULATOR_THREADS ? MAX_EMULATOR_THREADS : (int)wanted;
-}
-
-/* Deterministic random floats in [0, 1): the inputs of families that fill none themselves. */
-static void random_floats(unsigned char *data, size_t bytes, uint32_t seed)
-{
-    uint32_t state = seed;
-    for (size_t k = 0; k + 4 <= bytes; k += 4) {
-        state = state * 1664525u + 1013904223u;
-        float value = (float)(state >> 8) / (float)(1u << 24);
-        memcpy(data + k, &value, 4);
-    }
-}
 
 /* The family's own kernel to PTX, device code only, as its launcher would run it. */
 static char *family_ptx(const struct family *f, const struct params *p, const struct emulated_call *call, char *lowered,
@@ -271,7 +258,7 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
     struct counting counting[MAX_EMULATOR_THREADS] = { { .dram = NULL } };
     void *users[MAX_EMULATOR_THREADS];
     struct dram_tracker *dram = dram_tracker_new(f->buffer_count, bytes);
-    int threads = emulator_threads();
+    int threads = model_threads_wanted();
     for (int i = 0; i < threads; i++)
         counting[i].dram = dram, users[i] = &counting[i];
     struct ptx_launch launch = { .kernel = out->kernel, .args = args, .arg_count = call.arg_count, .buffers = buffers,
@@ -319,7 +306,7 @@ static int core_emulate_family(lua_State *L)
     const struct family *f = check_family(L, 1);
     struct params p;
     struct measure_options o;
-    struct emulation *e = lua_newuserdatauv(L, sizeof *e, 0);
+    struct emulation emulation, *e = &emulation;
     check_params(L, 2, 2, f, &p, &o);
     if (emulate_family(f, &p, &interrupt_requested, e, why, sizeof why))
         return luaL_error(L, "%s", why);

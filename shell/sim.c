@@ -6,24 +6,19 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 #include "backend.h"
 #include "emulate.h"
 #include "interrupt.h"
 #include "profiles.h"
 #include "progress.h"
-#include "session.h"
 
 /* The emulator's counts for the job, as the formula's would be: 0, -1 (Ctrl-C) or -2 (why). */
 static int run_emulated(struct model_job *job)
 {
-    struct emulation *e = malloc(sizeof *e);
-    int status = !e ? -2 : emulate_family(job->family, job->params, &interrupt_requested, e, job->why, sizeof job->why);
-    if (!e)
-        snprintf(job->why, sizeof job->why, "%s", SAY("out of memory", "内存不足"));
-    else if (status == 0)
-        *job->counts = e->counts;
-    free(e);
+    struct emulation e;
+    int status = emulate_family(job->family, job->params, &interrupt_requested, &e, job->why, sizeof job->why);
+    if (status == 0)
+        *job->counts = e.counts;
     return status == 0 ? 0 : interrupt_requested ? -1 : -2;
 }
 
