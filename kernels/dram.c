@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "dram.h"
 #include "common.h"
 #include "model.h"
@@ -27,31 +26,6 @@ struct dram_tracker {
     pthread_mutex_t making_written;  /* held while a written map is made */
     int written_lost;                /* a written map could not be made: the estimate is incomplete */
 };
-
-enum { HUGE_PAGE_BYTES = 2 << 20 };
-
-/* Zeroed memory for a map. Large maps are asked for in huge pages, so that a
-   launch that touches one sparsely takes a page fault per 2 MB rather than per
-   4 KB: strided 1024's 128 MB map took 32,768 faults a launch, and faults,
-   which the model's threads take one at a time, made two threads slower than one. */
-static void *map_new(size_t bytes)
-{
-    if (bytes < HUGE_PAGE_BYTES)
-        return calloc(1, bytes);
-    void *map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED)
-        return NULL;
-    madvise(map, bytes, MADV_HUGEPAGE);
-    return map;
-}
-
-static void map_free(void *map, size_t bytes)
-{
-    if (map && bytes < HUGE_PAGE_BYTES)
-        free(map);
-    else if (map)
-        munmap(map, bytes);
-}
 
 static size_t loaded_bytes(const struct dram_tracker *t, int i) { return (t->blocks[i] / 64 + 1) * sizeof(uint64_t); }
 static size_t written_bytes(const struct dram_tracker *t, int i) { return t->sectors[i] * sizeof(uint32_t); }
@@ -71,7 +45,7 @@ struct dram_tracker *dram_tracker_new(int buffer_count, const size_t *bytes)
     for (int i = 0; i < buffer_count; i++) {
         t->blocks[i] = bytes[i] / DRAM_READ_BYTES + 2;
         t->sectors[i] = bytes[i] / SECTOR_BYTES + 2;
-        t->loaded[i] = map_new(loaded_bytes(t, i));
+        t->loaded[i] = zeroed_new(loaded_bytes(t, i));
         if (!t->loaded[i]) {
             dram_tracker_free(t);
             return NULL;
@@ -85,8 +59,8 @@ void dram_tracker_free(struct dram_tracker *t)
     if (!t)
         return;
     for (int i = 0; i < t->buffer_count; i++) {
-        map_free(t->loaded[i], loaded_bytes(t, i));
-        map_free(t->written[i], written_bytes(t, i));
+        zeroed_free(t->loaded[i], loaded_bytes(t, i));
+        zeroed_free(t->written[i], written_bytes(t, i));
     }
     pthread_mutex_destroy(&t->making_written);
     free(t);
@@ -183,7 +157,7 @@ static uint32_t *written_map(struct dram_tracker *t, int buffer)
         return map;
     pthread_mutex_lock(&t->making_written);
     if (!(map = t->written[buffer])) {
-        map = map_new(written_bytes(t, buffer));
+        map = zeroed_new(written_bytes(t, buffer));
         __atomic_store_n(&t->written[buffer], map, __ATOMIC_RELEASE);
         if (!map)
             t->written_lost = 1;

@@ -24,6 +24,7 @@
 #include "common.h"
 #include "counters.h"
 #include "gpu_lock.h"
+#include "host_parts.h"
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
@@ -556,42 +557,16 @@ struct reference_job {
     int started;
 };
 
-enum { BYTES_PER_HOST_THREAD = 16 << 20 };
-
-/* Threads for a host job over this many bytes: one per 16 MB, up to host_threads(). */
-static int threads_for(size_t bytes)
-{
-    size_t wanted = bytes / BYTES_PER_HOST_THREAD;
-    return wanted < 1 ? 1 : wanted < (size_t)host_threads() ? (int)wanted : host_threads();
-}
-
-static void poison_part(void *argument, int part, int parts)
-{
-    struct reference_job *job = argument;
-    for (int i = 0; i < job->family->buffer_count; i++) {
-        size_t from = job->bytes[i] / parts * part, to = part == parts - 1 ? job->bytes[i] : from + job->bytes[i] / parts;
-        if (job->family->buffers[i].role == BUFFER_OUT)
-            memset((char *)gpu.pool[i].expected + from, output_start(job->family), to - from);
-    }
-}
-
-static void reference_part(void *argument, int part, int parts)
-{
-    struct reference_job *job = argument;
-    job->family->reference_part(job->params, job->buffers, part, parts);
-}
-
 static void *run_reference(void *argument)
 {
     struct reference_job *job = argument;
     size_t total = 0;
-    for (int i = 0; i < job->family->buffer_count; i++)
+    for (int i = 0; i < job->family->buffer_count; i++) {
         total += job->bytes[i];
-    run_in_parts(threads_for(total), poison_part, job);
-    if (job->family->reference_part)
-        run_in_parts(threads_for(total), reference_part, job);
-    else
-        job->family->reference(job->params, job->buffers);
+        if (job->family->buffers[i].role == BUFFER_OUT)
+            fill_in_parts(gpu.pool[i].expected, output_start(job->family), job->bytes[i]);
+    }
+    reference_in_parts(job->family, job->params, job->buffers, total);
     return NULL;
 }
 
@@ -620,32 +595,6 @@ static int copy_outputs_back(const struct family *f, const size_t *bytes)
                                      cudaMemcpyDeviceToHost, gpu.stream)))
             return -1;
     return 0;
-}
-
-/* A comparison split in parts: whether each part's bytes are equal. */
-struct comparison {
-    const unsigned char *got, *want;
-    size_t size;
-    int equal[MAX_PARTS];
-};
-
-static void compare_part(void *argument, int part, int parts)
-{
-    struct comparison *c = argument;
-    size_t from = c->size / parts * part, to = part == parts - 1 ? c->size : from + c->size / parts;
-    c->equal[part] = memcmp(c->got + from, c->want + from, to - from) == 0;
-}
-
-/* memcmp(...) == 0 for large outputs, on several threads: one thread reads a
-   few GB/s, and an 805 MB launch has 268 MB of output to compare. */
-static int same_bytes(const void *got, const void *want, size_t size)
-{
-    struct comparison c = { got, want, size, { 0 } };
-    int parts = threads_for(size), equal = 1;
-    run_in_parts(parts, compare_part, &c);
-    for (int k = 0; k < parts; k++)
-        equal = equal && c.equal[k];
-    return equal;
 }
 
 /* Compares the checked launch's outputs with the reference; describes the first difference. */

@@ -3,6 +3,7 @@
 ** emulator (kernels/ptx.c) over buffers of its own, counted by the model's
 ** one accounting. For the tests and, next, for kernels students write.
 */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "common.h"
 #include "device_compile.h"
 #include "emulate.h"
+#include "host_parts.h"
 #include "interrupt.h"
 #include "model.h"
 #include "ptx.h"
@@ -55,16 +57,7 @@ static void read_dims(lua_State *L, int idx, const char *name, unsigned *dims)
     lua_pop(L, 1);
 }
 
-/* Deterministic random floats in [0, 1): the inputs of families that fill none themselves. */
-static void random_floats(unsigned char *data, size_t bytes, uint32_t seed)
-{
-    uint32_t state = seed;
-    for (size_t k = 0; k + 4 <= bytes; k += 4) {
-        state = state * 1664525u + 1013904223u;
-        float value = (float)(state >> 8) / (float)(1u << 24);
-        memcpy(data + k, &value, 4);
-    }
-}
+enum { MAX_EMULATOR_THREADS = 16 };   /* model_threads_wanted's most */
 
 /* buffers = {{bytes = N [, fill = "zero" | "random" | STRING]}, ...}, at the
    model's addresses; their memory is userdata kept in the table at anchor. */
@@ -91,7 +84,7 @@ static int read_buffers(lua_State *L, int options, int anchor, struct ptx_buffer
         const char *fill = lua_tolstring(L, -1, &length);
         memset(data, 0, (size_t)bytes);
         if (fill && strcmp(fill, "random") == 0) {
-            random_floats(data, (size_t)bytes, 0x12345678u + (uint32_t)i);
+            random_floats_in_parts(data, (size_t)bytes, 0x12345678u + (uint32_t)i);
         } else if (fill && strcmp(fill, "zero") != 0) {
             memcpy(data, fill, length < (size_t)bytes ? length : (size_t)bytes);
         }
@@ -186,18 +179,15 @@ static int core_emulate(lua_State *L)
     return 1;
 }
 
-enum { MAX_EMULATOR_THREADS = 16 };   /* model_threads_wanted's most */
-
 
 /* The family's own kernel to PTX, device code only, as its launcher would run it. */
-static char *family_ptx(const struct family *f, const struct params *p, const struct emulated_call *call, char *lowered,
-                        size_t lowered_size, char *why, size_t why_size)
+static char *compile_family(const struct family *f, int compute_capability, const struct emulated_call *call, char *lowered,
+                            size_t lowered_size, char *why, size_t why_size)
 {
     /* -default-device: helpers without a qualifier (the constexpr builders of
        broadcast's and conv2d's constant tables) are the device's */
-    const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
     char arch[48];
-    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d", need && need->compute_capability > 75 ? need->compute_capability : 75);
+    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d", compute_capability);
     const char *names[16], *texts[16], *options[] = { arch, "-DWARPLAB_DEVICE_ONLY", "--std=c++17", "-default-device",
 #ifdef CUDA_DIR
                                                       "-I" CUDA_DIR "/include",   /* cuda_pipeline.h, for prefetch's cp.async */
@@ -217,6 +207,91 @@ static char *family_ptx(const struct family *f, const struct params *p, const st
         return NULL;
     }
     return ptx;
+}
+
+/* Family kernels compiled in this process, by family, kernel and
+   architecture: a sweep or a repeated launch compiles each one once. */
+enum { COMPILED_KERNELS = 64 };
+static struct compiled_kernel {
+    const struct family *f;
+    char call[sizeof ((struct emulated_call *)0)->kernel];
+    int compute_capability;
+    char lowered[256];
+    char *ptx;
+} compiled[COMPILED_KERNELS];
+static int compiled_next;
+
+/* The family's kernel as PTX (the caller's to free) and its lowered name, compiled or remembered. */
+static char *family_ptx(const struct family *f, const struct params *p, const struct emulated_call *call, char *lowered,
+                        size_t lowered_size, char *why, size_t why_size)
+{
+    const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
+    int compute_capability = need && need->compute_capability > 75 ? need->compute_capability : 75;
+    for (int i = 0; i < COMPILED_KERNELS; i++) {
+        struct compiled_kernel *c = &compiled[i];
+        if (c->ptx && c->f == f && strcmp(c->call, call->kernel) == 0 && c->compute_capability == compute_capability) {
+            snprintf(lowered, lowered_size, "%s", c->lowered);
+            return strdup(c->ptx);
+        }
+    }
+    char *ptx = compile_family(f, compute_capability, call, lowered, lowered_size, why, why_size);
+    struct compiled_kernel *c = &compiled[compiled_next];
+    char *kept = ptx ? strdup(ptx) : NULL;
+    if (kept) {
+        free(c->ptx);
+        *c = (struct compiled_kernel){ .f = f, .compute_capability = compute_capability, .ptx = kept };
+        snprintf(c->call, sizeof c->call, "%s", call->kernel);
+        snprintf(c->lowered, sizeof c->lowered, "%s", lowered);
+        compiled_next = (compiled_next + 1) % COMPILED_KERNELS;
+    }
+    return ptx;
+}
+
+/* The emulator's buffers, kept from launch to launch, so that a sweep's or
+   a repeated launch's memory is faulted in once: its own contents, slot by
+   slot, then the reference's. A launch that needs far less gives them back. */
+static struct kept_buffer {
+    void *data;
+    size_t bytes;
+} kept[2 * MAX_BUFFERS];
+static pthread_mutex_t keeping = PTHREAD_MUTEX_INITIALIZER;
+
+/* Slot's memory of at least bytes, zeroed unless the caller writes it all. */
+static void *kept_buffer(int slot, size_t bytes, int zero)
+{
+    struct kept_buffer *k = &kept[slot];
+    if (k->data && (k->bytes < bytes || k->bytes / 4 > bytes)) {
+        zeroed_free(k->data, k->bytes);
+        k->data = NULL;
+    }
+    if (!k->data) {   /* new memory comes zeroed */
+        k->data = zeroed_new(bytes);
+        k->bytes = k->data ? bytes : 0;
+    } else if (zero) {
+        fill_in_parts(k->data, 0, bytes);
+    }
+    return k->data;
+}
+
+/* The launch's buffers: inputs filled as its GPU runs fill them (random
+   floats, or the family's own), outputs and the reference's zeroed; 0, or -1
+   when memory is short. Called with keeping held. */
+static int prepare_buffers(const struct family *f, const struct params *p, const size_t *bytes, void **data, void **expected)
+{
+    for (int i = 0; i < f->buffer_count; i++) {
+        int random = f->buffers[i].role == BUFFER_IN && !f->fill_inputs;
+        data[i] = kept_buffer(i, bytes[i] + 1, !random);
+        expected[i] = f->buffers[i].role == BUFFER_OUT ? kept_buffer(MAX_BUFFERS + i, bytes[i] + 1, 1) : NULL;
+        if (!data[i] || (f->buffers[i].role == BUFFER_OUT && !expected[i]))
+            return -1;
+        if (random) {
+            random_floats_in_parts(data[i], bytes[i], 0x9e3779b9u + (uint32_t)i);
+            memset((char *)data[i] + bytes[i] / 4 * 4, 0, bytes[i] % 4 + 1);   /* the bytes past the last float */
+        }
+    }
+    if (f->fill_inputs)
+        f->fill_inputs(p, data, 1);
+    return 0;
 }
 
 int emulate_family(const struct family *f, const struct params *p, volatile sig_atomic_t *interrupted,
@@ -241,17 +316,10 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
     struct ptx_buffer buffers[MAX_BUFFERS];
     family_buffer_bytes(f, p, bytes);
     model_buffer_bases(f->buffer_count, base);
-    int failed = 0;
-    for (int i = 0; i < f->buffer_count; i++) {
-        data[i] = calloc(bytes[i] + 1, 1);
-        expected[i] = calloc(bytes[i] + 1, 1);
-        failed = failed || !data[i] || !expected[i];
-        if (!failed && f->buffers[i].role == BUFFER_IN && !f->fill_inputs)
-            random_floats(data[i], bytes[i], 0x9e3779b9u + (uint32_t)i);
+    pthread_mutex_lock(&keeping);
+    int failed = prepare_buffers(f, p, bytes, data, expected);
+    for (int i = 0; i < f->buffer_count; i++)
         buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
-    }
-    if (!failed && f->fill_inputs)
-        f->fill_inputs(p, data, 1);
     for (int i = 0; i < call.arg_count; i++)
         args[i] = (call.args[i].buffer >= 0 ? base[call.args[i].buffer] : 0) + (uint64_t)call.args[i].value;
     /* a count per thread, added up after: the threads share only the DRAM tracker, which takes that */
@@ -278,22 +346,19 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
         out->counts.dram.estimated = dram != NULL;
         if (dram)
             dram_tracker_finish(dram, &out->counts.dram);
-        for (int i = 0; i < f->buffer_count; i++)   /* the reference computes the outputs from the same inputs */
-            if (f->buffers[i].role == BUFFER_IN)
-                memcpy(expected[i], data[i], bytes[i]);
-        if (f->reference)
-            f->reference(p, expected);
-        else
-            f->reference_part(p, expected, 0, 1);
+        void *reference[MAX_BUFFERS];   /* the reference computes the outputs from the same inputs */
+        size_t total = 0;
+        for (int i = 0; i < f->buffer_count; i++) {
+            reference[i] = f->buffers[i].role == BUFFER_IN ? data[i] : expected[i];
+            total += bytes[i];
+        }
+        reference_in_parts(f, p, reference, total);
         for (int i = 0; i < f->buffer_count && out->correct; i++)
-            if (f->buffers[i].role == BUFFER_OUT)
+            if (f->buffers[i].role == BUFFER_OUT && !same_bytes(data[i], expected[i], bytes[i]))
                 out->correct = output_matches(f, i, data[i], expected[i], bytes[i], out->mismatch, sizeof out->mismatch);
     }
     dram_tracker_free(dram);
-    for (int i = 0; i < f->buffer_count; i++) {
-        free(data[i]);
-        free(expected[i]);
-    }
+    pthread_mutex_unlock(&keeping);
     return failed ? -1 : 0;
 }
 
