@@ -216,6 +216,57 @@ for _, compiler in ipairs(compilers) do
          (first_wrong and " (" .. first_wrong .. ")" or ""))
   end
 
+  -- Index arithmetic, which the emulator keeps as base + lane * step: values
+  -- that wrap 2^32 or cross the sign within a warp (c: in warp 0 without
+  -- wrapping, so that its widening to 64 bits must see it), shifts past the width,
+  -- divergent updates (a loop of 0 to 3 trips), a negative step and a uniform address; with blocks
+  -- whole warps wide (the thread index a step per lane) and not (48 threads).
+  local INDEX = [[extern "C" __global__ void lanes(unsigned *out32, long long *out64, const float *in, float *gathered, int n)
+{ unsigned t = threadIdx.x, b = blockIdx.x; int base = blockIdx.x * blockDim.x + threadIdx.x;
+  int s = (int)(t * 0x08000000u - 0x40000000u), c = (int)(t * 0x04000000u + 0x40000000u); unsigned w = t * 0x10000000u + b * 0x90000000u;
+  unsigned k = t >> (b & 7);
+  out32[4 * base + 0] = w; out32[4 * base + 1] = (t << 28) | b; out32[4 * base + 2] = (unsigned)s / 3u; out32[4 * base + 3] = k * 7u - 11u;
+  out64[2 * base + 0] = (long long)c * 5 + (long long)w; out64[2 * base + 1] = (long long)(n - 1 - base) * -3;
+  unsigned m = t * 3 + b;
+  for (unsigned j = 0; j < (t & 3); j++) m += j * 5 + b;
+  if (t % 3 == 0) k = k + 100;
+  gathered[base] = in[n - 1 - base] + in[b] + (float)k + (float)m; }]]
+  local float_of = function(x) return (string.unpack("<f", string.pack("<f", x))) end
+  local function int32(x) x = x & 0xffffffff return x >= 0x80000000 and x - 0x100000000 or x end
+  for _, block in ipairs({96, 48}) do
+    local grid, inputs = 3, {}
+    local n = grid * block
+    for i = 0, n - 1 do inputs[i + 1] = string.pack("<f", (i % 17) * 0.25 - 1) end
+    local r = emulate(INDEX, "lanes", {grid = {grid}, block = {block},
+                                       buffers = {{bytes = 16 * n}, {bytes = 16 * n}, {bytes = 4 * n, fill = table.concat(inputs)}, {bytes = 4 * n}},
+                                       args = {{buffer = 1}, {buffer = 2}, {buffer = 3}, {buffer = 4}, n}})
+    local right, first_wrong = true, nil
+    local function check(what, got, want)
+      if got ~= want and right then right, first_wrong = false, string.format("%s: got %s, expected %s", what, tostring(got), tostring(want)) end
+    end
+    for b = 0, grid - 1 do
+      for t = 0, block - 1 do
+        local base = b * block + t
+        local s, c = int32(t * 0x08000000 - 0x40000000), int32(t * 0x04000000 + 0x40000000)
+        local w = (t * 0x10000000 + b * 0x90000000) & 0xffffffff
+        local k = t >> (b & 7)
+        local want32 = { w, ((t << 28) | b) & 0xffffffff, (s & 0xffffffff) // 3, (k * 7 - 11) & 0xffffffff }
+        for j = 1, 4 do check(string.format("thread %d, out32[%d]", base, j - 1), string.unpack("<I4", r.buffers[1], 4 * (4 * base + j - 1) + 1), want32[j]) end
+        check(string.format("thread %d, out64[0]", base), string.unpack("<i8", r.buffers[2], 16 * base + 1), c * 5 + w)
+        check(string.format("thread %d, out64[1]", base), string.unpack("<i8", r.buffers[2], 16 * base + 9), (n - 1 - base) * -3)
+        local m = t * 3 + b
+        for j = 0, (t & 3) - 1 do m = m + j * 5 + b end
+        if t % 3 == 0 then k = k + 100 end
+        local a, c = string.unpack("<f", inputs[n - base]), string.unpack("<f", inputs[b + 1])
+        check(string.format("thread %d, gathered", base), string.unpack("<f", r.buffers[4], 4 * base + 1), float_of(float_of(float_of(a + c) + k) + m))
+      end
+    end
+    local warps = grid * ((block + 31) // 32)
+    t.ok(right and r.load.requests == 2 * warps and r.store.requests == 7 * warps,
+         string.format("%s: index arithmetic lane by lane in blocks of %d (wraps, signs, shifts, divergent updates, steps of -4 and 0): %d/%d requests%s",
+                       compiler, block, r.load.requests, r.store.requests, first_wrong and " (" .. first_wrong .. ")" or ""))
+  end
+
   local ok, message = pcall(emulate, [[extern "C" __global__ void s(unsigned *a)
 { unsigned v = a[threadIdx.x]; asm volatile("brev.b32 %0, %1;" : "=r"(v) : "r"(v)); a[threadIdx.x] = v; }]],
                             "s", {grid = {1}, block = {32}, buffers = {{bytes = 128}}, args = {{buffer = 1}}})
