@@ -41,16 +41,33 @@ void fill_in_parts(void *data, int value, size_t bytes)
     run_in_parts(threads_for_bytes(bytes), fill_part, &f);
 }
 
-/* Chunks of 4 MB, each from a seed of its own: a part takes whole chunks. */
+/* Chunks of 4 MB, each from a seed of its own: a part takes whole chunks.
+   Within a chunk, the generator's sequence is walked as 8 interleaved ones
+   (each 8 steps at a time), which the CPU runs side by side: the same
+   values, without waiting on each multiply before the next. */
+enum { STREAMS = 8 };
+static const uint32_t LCG_A = 1664525u, LCG_C = 1013904223u;
+
 static void random_chunk(const struct fill *f, size_t chunk)
 {
-    uint32_t state = f->seed ^ (uint32_t)(chunk * 0x9e3779b9u);
-    size_t end = (chunk + 1) * RANDOM_CHUNK_BYTES < f->bytes ? (chunk + 1) * RANDOM_CHUNK_BYTES : f->bytes;
-    for (size_t k = chunk * RANDOM_CHUNK_BYTES; k + 4 <= end; k += 4) {
-        state = state * 1664525u + 1013904223u;
-        float value = (float)(state >> 8) * 0x1p-24f;   /* exactly the quotient by 2^24 */
-        memcpy(f->data + k, &value, 4);
+    uint32_t state[STREAMS], step_a = 1, step_c = 0, s = f->seed ^ (uint32_t)(chunk * 0x9e3779b9u);
+    for (int j = 0; j < STREAMS; j++) {
+        s = s * LCG_A + LCG_C;
+        state[j] = s;
+        step_c = step_c * LCG_A + LCG_C;   /* after the loop: STREAMS steps at once are x * step_a + step_c */
+        step_a *= LCG_A;
     }
+    size_t first = chunk * RANDOM_CHUNK_BYTES / 4;
+    size_t end = ((chunk + 1) * RANDOM_CHUNK_BYTES < f->bytes ? (chunk + 1) * RANDOM_CHUNK_BYTES : f->bytes) / 4;
+    float *out = (float *)(void *)f->data;   /* the buffers come from mmap or malloc: aligned */
+    size_t k = first;
+    for (; k + STREAMS <= end; k += STREAMS)
+        for (int j = 0; j < STREAMS; j++) {
+            out[k + (size_t)j] = (float)(state[j] >> 8) * 0x1p-24f;   /* exactly the quotient by 2^24 */
+            state[j] = state[j] * step_a + step_c;
+        }
+    for (int j = 0; k < end; k++, j++)
+        out[k] = (float)(state[j] >> 8) * 0x1p-24f;
 }
 
 static void random_part(void *argument, int part, int parts)
