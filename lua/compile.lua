@@ -23,6 +23,12 @@ local messages = {
   bad_source = { en = "bad argument #1 to 'compile' (CUDA C source expected, got %s)",
                  zh = "bad argument #1 to 'compile' (需要 CUDA C 源代码，得到 %s)" },
   clang_failed = { en = "clang could not be run: %s", zh = "无法运行 clang：%s" },
+  bad_headers = { en = "bad argument #2 to 'compile' (headers must be {NAME = text} with file names other than the source's and CUDA's; got %s)",
+                  zh = "bad argument #2 to 'compile' (headers 必须是 {NAME = text}，NAME 为文件名，且不同于源文件和 CUDA 头文件的名字；得到 %s)" },
+  bad_defines = { en = "bad argument #2 to 'compile' (defines must be a list of NAME or NAME=VALUE; got %s)",
+                  zh = "bad argument #2 to 'compile' (defines 必须是 NAME 或 NAME=VALUE 的列表；得到 %s)" },
+  bad_instantiate = { en = "bad argument #2 to 'compile' (instantiate must be a kernel's name, such as \"copy<float4>\"; got %s)",
+                      zh = "bad argument #2 to 'compile' (instantiate 必须是内核的名字，例如 \"copy<float4>\"；得到 %s)" },
 }
 local say = u.messages("compile", messages)
 
@@ -32,7 +38,9 @@ local CACHE_MAGIC = "warplab ptx cache 1\n"
 
 -- What clang is given in place of the CUDA headers (-nocudainc): the
 -- qualifiers, threadIdx and friends (clang's own header), warp shuffles,
--- votes and atomics on clang's NVPTX builtins, and the vector types, as clang's vectors (.x .y .z .w, aligned as CUDA's): a copy of one
+-- votes and atomics on clang's NVPTX builtins, the loads and stores with
+-- cache hints (one ld or st each, with its hint, as CUDA's), and the vector
+-- types, as clang's vectors (.x .y .z .w, aligned as CUDA's): a copy of one
 -- is then one wide load or store, as nvcc and NVRTC make it, where a struct
 -- of four floats was copied as two 8-byte halves.
 local CLANG_PRELUDE = [[
@@ -43,6 +51,7 @@ local CLANG_PRELUDE = [[
 #define __constant__ __attribute__((constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 #include <__clang_cuda_builtin_vars.h>
 typedef signed char char2 __attribute__((ext_vector_type(2)));
 typedef signed char char4 __attribute__((ext_vector_type(4)));
@@ -62,7 +71,10 @@ typedef double double2 __attribute__((ext_vector_type(2)));
   WARPLAB_SHUFFLE(__shfl_down_sync, down, type, suffix, 0x1f) WARPLAB_SHUFFLE(__shfl_xor_sync, bfly, type, suffix, 0x1f)
 WARPLAB_SHUFFLES(int, i32)
 WARPLAB_SHUFFLES(float, f32)
-__device__ inline unsigned __shfl_sync(unsigned m, unsigned v, int l, int w = 32) { return (unsigned)__shfl_sync(m, (int)v, l, w); }
+#define WARPLAB_UNSIGNED_SHUFFLE(name)                                                                         \
+  __device__ inline unsigned name(unsigned m, unsigned v, int l, int w = 32) { return (unsigned)name(m, (int)v, l, w); }
+WARPLAB_UNSIGNED_SHUFFLE(__shfl_sync) WARPLAB_UNSIGNED_SHUFFLE(__shfl_up_sync) WARPLAB_UNSIGNED_SHUFFLE(__shfl_down_sync)
+WARPLAB_UNSIGNED_SHUFFLE(__shfl_xor_sync)
 __device__ inline unsigned __ballot_sync(unsigned mask, int p) { return __nvvm_vote_ballot_sync(mask, p); }
 __device__ inline int __any_sync(unsigned mask, int p) { return __nvvm_vote_any_sync(mask, p); }
 __device__ inline int __all_sync(unsigned mask, int p) { return __nvvm_vote_all_sync(mask, p); }
@@ -74,7 +86,60 @@ __device__ inline int atomicMax(int *p, int v) { return __nvvm_atom_max_gen_i(p,
 __device__ inline int atomicMin(int *p, int v) { return __nvvm_atom_min_gen_i(p, v); }
 __device__ inline int atomicExch(int *p, int v) { return __nvvm_atom_xchg_gen_i(p, v); }
 __device__ inline int atomicCAS(int *p, int compare, int v) { return __nvvm_atom_cas_gen_i(p, compare, v); }
+#define WARPLAB_HINTED_LOAD(name, hint)                                                                       \
+  __device__ inline float name(const float *p) { float v; asm("ld.global." hint ".f32 %0, [%1];" : "=f"(v) : "l"(p)); return v; } \
+  __device__ inline int name(const int *p) { int v; asm("ld.global." hint ".s32 %0, [%1];" : "=r"(v) : "l"(p)); return v; }
+WARPLAB_HINTED_LOAD(__ldg, "nc") WARPLAB_HINTED_LOAD(__ldca, "ca") WARPLAB_HINTED_LOAD(__ldcg, "cg") WARPLAB_HINTED_LOAD(__ldcs, "cs")
+#define WARPLAB_HINTED_STORE(name, hint)                                                                       \
+  __device__ inline void name(float *p, float v) { asm volatile("st.global." hint ".f32 [%0], %1;" : : "l"(p), "f"(v) : "memory"); } \
+  __device__ inline void name(int *p, int v) { asm volatile("st.global." hint ".s32 [%0], %1;" : : "l"(p), "r"(v) : "memory"); } \
+  __device__ inline void name(float4 *p, float4 v)                                                             \
+  { asm volatile("st.global." hint ".v4.f32 [%0], {%1, %2, %3, %4};" : : "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory"); }
+WARPLAB_HINTED_STORE(__stcg, "cg") WARPLAB_HINTED_STORE(__stcs, "cs") WARPLAB_HINTED_STORE(__stwb, "wb")
+#define WARPLAB_MAKE(type, vector)                                                                              \
+  __device__ inline vector make_##vector(type x, type y) { return (vector){ x, y }; }
+#define WARPLAB_MAKE4(type, vector)                                                                             \
+  __device__ inline vector make_##vector(type x, type y, type z, type w) { return (vector){ x, y, z, w }; }
+WARPLAB_MAKE(int, int2) WARPLAB_MAKE(unsigned, uint2) WARPLAB_MAKE(float, float2) WARPLAB_MAKE(double, double2)
+WARPLAB_MAKE4(int, int4) WARPLAB_MAKE4(unsigned, uint4) WARPLAB_MAKE4(float, float4)
+#define WARPLAB_MIN_MAX(type)                                                                                   \
+  __device__ inline type min(type a, type b) { return a < b ? a : b; }                                          \
+  __device__ inline type max(type a, type b) { return a > b ? a : b; }
+WARPLAB_MIN_MAX(int) WARPLAB_MIN_MAX(unsigned) WARPLAB_MIN_MAX(long long) WARPLAB_MIN_MAX(unsigned long long)
+__device__ inline float min(float a, float b) { return __builtin_fminf(a, b); }
+__device__ inline float max(float a, float b) { return __builtin_fmaxf(a, b); }
 ]]
+
+-- The CUDA headers a kernel may include with <...>, as clang finds them
+-- (-I): what they declare is in the prelude, or here (the pipeline's
+-- asynchronous copies, cp.async: compute capability 8.0 and later).
+local CLANG_HEADERS = {
+  ["cuda_runtime.h"] = "/* warplab: what a kernel uses of cuda_runtime.h, clang has from the prelude */\n",
+  ["cuda_pipeline.h"] = [[
+/* warplab: the pipeline primitives of CUDA's cuda_pipeline.h, on cp.async */
+__device__ inline void __pipeline_memcpy_async(void *to, const void *from, unsigned long size, unsigned long zeros = 0)
+{
+  unsigned long long shared;
+  unsigned copied = (unsigned)(size - zeros);
+  asm("cvta.to.shared.u64 %0, %1;" : "=l"(shared) : "l"(to));
+  switch (size) {
+  case 4: asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" : : "l"(shared), "l"(from), "r"(copied) : "memory"); break;
+  case 8: asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" : : "l"(shared), "l"(from), "r"(copied) : "memory"); break;
+  default: asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" : : "l"(shared), "l"(from), "r"(copied) : "memory"); break;
+  }
+}
+__device__ inline void __pipeline_commit() { asm volatile("cp.async.commit_group;" : : : "memory"); }
+__device__ inline void __pipeline_wait_prior(unsigned long prior)
+{
+  switch (prior) {
+  case 0: asm volatile("cp.async.wait_group 0;" : : : "memory"); break;
+  case 1: asm volatile("cp.async.wait_group 1;" : : : "memory"); break;
+  case 2: asm volatile("cp.async.wait_group 2;" : : : "memory"); break;
+  default: asm volatile("cp.async.wait_group 3;" : : : "memory"); break;
+  }
+}
+]],
+}
 
 local function clang_program()
   local found = core.find_program("clang")
@@ -124,69 +189,129 @@ local function keep_ptx(key, ptx)
   if file then pcall(core.write_file, file, cache_text(key, ptx)) end
 end
 
-local function nvrtc_compile(source, name, arch)
-  local options = { "--gpu-architecture=" .. arch:gsub("^sm_", "compute_"), "-default-device", "--std=c++17", "-lineinfo" }
+-- The headers' names and texts in one text, in name order, for a cache key.
+local function headers_key(headers)
+  local names, parts = {}, {}
+  for header in pairs(headers) do names[#names + 1] = header end
+  table.sort(names)
+  for _, header in ipairs(names) do parts[#parts + 1] = header .. "\0" .. headers[header] end
+  return table.concat(parts, "\0")
+end
+
+local function define_options(defines)
+  local options = {}
+  for i, define in ipairs(defines) do options[i] = "-D" .. define end
+  return options
+end
+
+local function nvrtc_compile(source, name, arch, headers, defines)
+  local options = { "--gpu-architecture=" .. arch:gsub("^sm_", "compute_"), "-default-device", "--std=c++17", "-lineinfo",
+                    table.unpack(define_options(defines)) }
   local version, why = core.nvrtc_version()
   if not version then return nil, why end
-  local key = table.concat({ version, table.concat(options, " "), name, source }, "\0")
+  local key = table.concat({ version, table.concat(options, " "), name, headers_key(headers), source }, "\0")
   local cached = cached_ptx(key)
   if cached then return { ptx = cached, compiler = version, cached = true } end
-  local ok, ptx_or_log = core.nvrtc(source, name, options)
+  local ok, ptx_or_log = core.nvrtc(source, name, options, headers)
   if not ok then error(say("not_compiled", name, version, ptx_or_log), 0) end
   keep_ptx(key, ptx_or_log)
   return { ptx = ptx_or_log, compiler = version, cached = false }
 end
 
--- clang writes its PTX and messages to files in a folder of their own, where
--- the source has the student's file name, so that messages name it.
+-- clang writes its PTX and messages to files in a folder of its own, where
+-- the source has the student's file name, so that messages name it, beside
+-- the headers it includes (the CUDA stand-ins and the caller's).
 local function escaped(text) return (text:gsub("%p", "%%%0")) end
 
-local function clang_compile(source, name, arch, program)
+-- The PTX ISA clang is asked for: 6.3 (CUDA 10.0) has the warp-synchronous
+-- builtins and sm_75; cp.async needs 7.0 (CUDA 11.0) and sm_80.
+local function ptx_feature(arch)
+  return tonumber(arch:match("%d+")) >= 80 and "+ptx70" or "+ptx63"
+end
+
+local function clang_compile(source, name, arch, program, headers, defines)
   local identity = identity_of_clang(program)
-  local key = table.concat({ identity, arch, CLANG_PRELUDE, name, source }, "\0")
+  local key = table.concat({ identity, arch, CLANG_PRELUDE, headers_key(CLANG_HEADERS), headers_key(headers),
+                             table.concat(defines, " "), name, source }, "\0")
   local cached = cached_ptx(key)
   if cached then return { ptx = cached, compiler = identity, cached = true } end
-  local work = os.tmpname()   -- its own file, removed with the rest
-  local files = { work = work, prelude = work .. "-prelude.h", source = work .. "-" .. name, ptx = work .. ".ptx",
-                  log = work .. ".log" }
+  local work, why = core.temporary_folder()   -- scratch files go to the temporary folder: the cache may be unwritable
+  if not work then error(say("clang_failed", why), 0) end
+  local files = { prelude = work .. "/warplab-prelude.h", source = work .. "/" .. name, ptx = work .. "/kernel.ptx",
+                  log = work .. "/clang.log" }
+  for _, set in ipairs({ CLANG_HEADERS, headers }) do
+    for header, text in pairs(set) do
+      files["header " .. header] = work .. "/" .. header
+      core.write_file(files["header " .. header], text)
+    end
+  end
   core.write_file(files.prelude, CLANG_PRELUDE)
   core.write_file(files.source, source)
-  local status, why = core.spawn({ program, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-S",
-                                   "--cuda-gpu-arch=" .. arch, "-O3", "-Wno-unknown-cuda-version",
-                                   -- PTX 6.3 (CUDA 10.0): the warp-synchronous builtins need 6.0, sm_75 needs 6.3
-                                   "-Xclang", "-target-feature", "-Xclang", "+ptx63", "-include", files.prelude,
-                                   "-o", files.ptx, files.source }, { stdin = "/dev/null", stdout = "/dev/null", stderr = files.log })
+  local argv = { program, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-S",
+                 "--cuda-gpu-arch=" .. arch, "-O3", "-Wno-unknown-cuda-version",
+                 "-Xclang", "-target-feature", "-Xclang", ptx_feature(arch), "-I", work, "-include", files.prelude }
+  for _, option in ipairs(define_options(defines)) do argv[#argv + 1] = option end
+  for _, last in ipairs({ "-o", files.ptx, files.source }) do argv[#argv + 1] = last end
+  local status, failure = core.spawn(argv, { stdin = "/dev/null", stdout = "/dev/null", stderr = files.log })
   local ptx, log = core.read_file(files.ptx), core.read_file(files.log) or ""
   for _, file in pairs(files) do os.remove(file) end
-  if status == nil then error(say("clang_failed", why), 0) end
+  os.remove(work)
+  if status == nil then error(say("clang_failed", failure), 0) end
   if status ~= 0 or not ptx then
-    log = log:gsub(escaped(work .. "-"), ""):gsub("\n%d+ errors? generated[^\n]*", ""):gsub("\n+$", "")
+    log = log:gsub(escaped(work .. "/"), ""):gsub("\n%d+ errors? generated[^\n]*", ""):gsub("\n+$", "")
     error(say("not_compiled", name, identity, log), 0)
   end
   keep_ptx(key, ptx)
   return { ptx = ptx, compiler = identity, cached = false }
 end
 
--- core.compile(source [, {name=, compiler=, arch=}]): {ptx=, compiler=, cached=}.
--- name ("kernel.cu") is what messages call the source; compiler "nvrtc" or
--- "clang" (default: NVRTC where there is one, else clang); arch the PTX
--- target (default sm_75). A compile error raises the compiler's messages,
--- with the line numbers of the source.
+local function file_name(text) return type(text) == "string" and text:match("^[%w_%-%.]+$") and not text:match("^%.+$") end
+
+-- headers = {NAME = text}, defines = {"NAME" or "NAME=VALUE", ...}, checked.
+local function check_extras(options, name)
+  local headers, defines = options.headers or {}, options.defines or {}
+  if type(headers) ~= "table" then error(say("bad_headers", u.quote(headers)), 3) end
+  for header, text in pairs(headers) do
+    if not file_name(header) or header == name or CLANG_HEADERS[header] or type(text) ~= "string" then
+      error(say("bad_headers", u.quote(header)), 3)
+    end
+  end
+  if type(defines) ~= "table" then error(say("bad_defines", u.quote(defines)), 3) end
+  for _, define in ipairs(defines) do
+    if type(define) ~= "string" or not define:match("^[%a_][%w_]*=?[%w_%.%-]*$") then error(say("bad_defines", u.quote(define)), 3) end
+  end
+  local instantiate = options.instantiate
+  if instantiate ~= nil and (type(instantiate) ~= "string" or not instantiate:match("^[%a_][%w_:<>, %*&]*$")) then
+    error(say("bad_instantiate", u.quote(instantiate)), 3)
+  end
+  return headers, defines, instantiate
+end
+
+-- core.compile(source [, {name=, compiler=, arch=, headers=, defines=, instantiate=}]):
+-- {ptx=, compiler=, cached=}. name ("kernel.cu") is what messages call the
+-- source; compiler "nvrtc" or "clang" (default: NVRTC where there is one,
+-- else clang); arch the PTX target (default sm_75); headers what #include
+-- "NAME" finds ({NAME = text}); defines -D's; instantiate a template
+-- kernel's name expression ("copy<float4>"), whose code the PTX then holds
+-- (its address is taken after the source). A compile error raises the
+-- compiler's messages, with the line numbers of the source.
 function core.compile(source, options)
   options = options or {}
   if type(source) ~= "string" or source:find("%z") then error(say("bad_source", u.quote(source)), 2) end
   local name, compiler, arch = options.name or "kernel.cu", options.compiler, options.arch or DEFAULT_ARCH
-  if type(name) ~= "string" or not name:match("^[%w_%-%.]+$") then error(say("bad_name", u.quote(name)), 2) end
+  if not file_name(name) then error(say("bad_name", u.quote(name)), 2) end
   if compiler ~= nil and compiler ~= "nvrtc" and compiler ~= "clang" then error(say("bad_compiler", u.quote(compiler)), 2) end
   if type(arch) ~= "string" or not arch:match("^sm_%d%d%d?$") then error(say("bad_arch", u.quote(arch)), 2) end
+  local headers, defines, instantiate = check_extras(options, name)
+  if instantiate then source = source .. "\nstatic auto *const warplab_instance = &" .. instantiate .. ";\n" end
   local no_nvrtc
   if compiler ~= "clang" then
-    local result, why = nvrtc_compile(source, name, arch)
+    local result, why = nvrtc_compile(source, name, arch, headers, defines)
     if result then return result end
     no_nvrtc = why
     if compiler == "nvrtc" then error(why, 2) end
   end
   local program = clang_program()
   if not program then error(no_nvrtc and say("no_compiler", no_nvrtc) or say("no_clang"), 2) end
-  return clang_compile(source, name, arch, program)
+  return clang_compile(source, name, arch, program, headers, defines)
 end

@@ -382,6 +382,19 @@ static int core_spawn(lua_State *L)
     return push_exit_status(L, pid, argv[0]);
 }
 
+/* core.temporary_folder(): a new folder of this user's alone under $TMPDIR (or /tmp), for a
+   helper program's files; or nil and why. The caller removes what it puts there, then it. */
+static int core_temporary_folder(lua_State *L)
+{
+    const char *folder = getenv("TMPDIR");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/warplab-XXXXXX", folder && *folder ? folder : "/tmp");
+    if (!mkdtemp(path))
+        return push_failure(L, path, errno, NULL);
+    lua_pushstring(L, path);
+    return 1;
+}
+
 /* Sleeps ms milliseconds (a signal may cut it short). */
 static void sleep_ms(int ms)
 {
@@ -453,6 +466,7 @@ static const luaL_Reg file_functions[] = {
     { "realpath", core_realpath },
     { "find_program", core_find_program },
     { "spawn", core_spawn },
+    { "temporary_folder", core_temporary_folder },
     { "lock", core_lock },
     { NULL, NULL },
 };

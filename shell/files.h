@@ -1,7 +1,8 @@
 /*
 ** files.h — saving files so that a failure never destroys what was there,
 ** locks between warplab processes, and helper programs started without a
-** shell: core.write_file, read_file, realpath, lock, spawn, find_program.
+** shell: core.write_file, read_file, realpath, lock, spawn, find_program,
+** temporary_folder.
 */
 #ifndef WARPLAB_FILES_H
 #define WARPLAB_FILES_H

@@ -136,14 +136,32 @@ static int core_nvrtc_version(lua_State *L)
     return 1;
 }
 
-/* core.nvrtc(source, name, options): true, the PTX and NVRTC's version ("NVRTC 13.0") when
+enum { MAX_HEADERS = 16 };
+
+/* The table at index 4, {NAME = text} (none when nil), into names and texts; the table keeps them alive. */
+static int check_headers(lua_State *L, const char **names, const char **texts)
+{
+    int count = 0;
+    if (lua_isnoneornil(L, 4))
+        return 0;
+    luaL_checktype(L, 4, LUA_TTABLE);
+    for (lua_pushnil(L); lua_next(L, 4); lua_pop(L, 1)) {
+        luaL_argcheck(L, count < MAX_HEADERS && lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TSTRING, 4,
+                      "at most 16 headers, {NAME = text}");
+        names[count] = lua_tostring(L, -2);
+        texts[count++] = lua_tostring(L, -1);
+    }
+    return count;
+}
+
+/* core.nvrtc(source, name, options [, headers]): true, the PTX and NVRTC's version ("NVRTC 13.0") when
    it compiled; false, NVRTC's messages and its version when it did not; nil and why when
-   there is no NVRTC here. */
+   there is no NVRTC here. headers: {NAME = text}, what #include "NAME" finds. */
 static int core_nvrtc(lua_State *L)
 {
     size_t length;
     const char *source = luaL_checklstring(L, 1, &length), *name = luaL_checkstring(L, 2);
-    const char *options[32];
+    const char *options[32], *header_names[MAX_HEADERS], *header_texts[MAX_HEADERS];
     luaL_checktype(L, 3, LUA_TTABLE);
     int count = (int)lua_rawlen(L, 3);
     luaL_argcheck(L, count <= 32, 3, "at most 32 options");
@@ -159,7 +177,9 @@ static int core_nvrtc(lua_State *L)
         lua_pushstring(L, load_nvrtc());
         return 2;
     }
-    struct nvrtc_job job = { .source = source, .name = name, .options = options, .option_count = count };
+    int header_count = check_headers(L, header_names, header_texts);
+    struct nvrtc_job job = { .source = source, .name = name, .options = options, .option_count = count,
+                             .header_names = header_names, .header_texts = header_texts, .header_count = header_count };
     char *ptx, *log;
     int compiled = nvrtc_compile(&job, &ptx, NULL, 0, &log) == 0;
     lua_pushboolean(L, compiled);

@@ -3,7 +3,8 @@
 -- compile error gives the compiler's messages with the source's own line
 -- numbers; the PTX is cached in $XDG_CACHE_HOME/warplab, and a cache file
 -- that does not match (a colliding name, cut short) is compiled again, not
--- used; without NVRTC clang takes over; bad arguments are one clear line.
+-- used; without NVRTC clang takes over; headers, defines and a template's
+-- instantiation by name work with both; bad arguments are one clear line.
 -- Each part runs in a child warplab with a cache folder of its own.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
@@ -118,13 +119,31 @@ for _, compiler in ipairs({ has_nvrtc and "nvrtc" or nil, has_clang and "clang" 
        compiler .. ": a cache that cannot be written only costs the compile (" .. out:gsub("\n", " ") .. ")")
 end
 
+-- headers, defines and instantiate: a header of the caller's, a -D, and a
+-- template kernel whose code the PTX holds only because it was asked for.
+local TEMPLATE = [[#include "scale.h"
+template <int FACTOR> __global__ void times(int *a) { a[threadIdx.x] *= FACTOR * SCALE + OFFSET; }]]
+for _, compiler in ipairs({ has_nvrtc and "nvrtc" or nil, has_clang and "clang" or nil }) do
+  local out = child(string.format([[
+local r = C.compile(%q, {compiler = %q, headers = {["scale.h"] = "#define SCALE 7\n"}, defines = {"OFFSET=1000"}, instantiate = "times<3>"})
+local bare = C.compile(%q, {compiler = %q, headers = {["scale.h"] = "#define SCALE 7\n"}, defines = {"OFFSET=1000"}})
+print(r.ptx:match("%%.entry ([%%w_]+)"), r.ptx:find("1021", 1, true) ~= nil, bare.ptx:match("%%.entry") == nil)]], TEMPLATE, compiler, TEMPLATE, compiler),
+                    scratch .. "/extras")
+  t.ok(out:find("^_Z5timesILi3EEvPi\ttrue\ttrue") ~= nil,
+       compiler .. ": headers, defines, and a template kernel instantiated by name (" .. out:gsub("\n", " ") .. ")")
+end
+
 local errors = child([[
-for _, case in ipairs({ {42}, {"x", {compiler = "gcc"}}, {"x", {arch = "sm_7"}}, {"x", {name = "../up.cu"}} }) do
+for _, case in ipairs({ {42}, {"x", {compiler = "gcc"}}, {"x", {arch = "sm_7"}}, {"x", {name = "../up.cu"}},
+                        {"x", {headers = {["../up.h"] = ""}}}, {"x", {headers = {["cuda_runtime.h"] = ""}}},
+                        {"x", {defines = {"1X"}}}, {"x", {instantiate = "k<1>; int y"}} }) do
   print((select(2, pcall(C.compile, table.unpack(case)))))
 end]], scratch .. "/errors")
 for _, expected in ipairs({ "bad argument #1 to 'compile' (CUDA C source expected, got 42)",
                             "compiler must be \"nvrtc\" or \"clang\", got 'gcc'", "arch must be sm_",
-                            "name must be a file name" }) do
+                            "name must be a file name", "headers must be {NAME = text} with file names other than the source's and CUDA's; got '../up.h'",
+                            "got 'cuda_runtime.h'", "defines must be a list of NAME or NAME=VALUE; got '1X'",
+                            "instantiate must be a kernel's name, such as \"copy<float4>\"; got 'k<1>; int y'" }) do
   t.ok(errors:find(expected, 1, true) ~= nil, "one clear line: " .. expected)
 end
 
