@@ -1,11 +1,12 @@
 /*
 ** ptx.c — the PTX emulator (ptx.h): a parser into a compact instruction
 ** array, then a grid run block by block, warp by warp. A warp runs its lanes
-** in lock step: each step takes the lowest program counter among its live
-** lanes and runs that instruction for every lane standing there, which
-** reconverges divergent paths where they join, as the hardware does for
-** structured code. bar.sync parks a warp until every warp of its block has
-** arrived or ended.
+** in lock step: each step takes, among its live lanes' program counters,
+** the one first in the kernel's control-flow order (a reverse postorder of
+** its blocks, order_kernel) and runs that instruction for every lane
+** standing there, which reconverges divergent paths where they join, as the
+** hardware does, however the compiler laid the blocks out. bar.sync parks a
+** warp until every warp of its block has arrived or ended.
 **
 ** Speed: an instruction works on rows of 32 lanes' values at once, and a
 ** register whose lanes hold base + lane * step (a parameter, a block's
@@ -14,6 +15,7 @@
 ** path are inline: as calls they took a fifth of the time.
 */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -120,6 +122,7 @@ struct instruction {
     int operand_count;
     struct operand operands[MAX_OPERANDS];
     int ptx_line, source_line;
+    int order;             /* its place in the kernel's control-flow order (order_kernel): lanes run lowest first */
 };
 
 struct symbol {
@@ -151,6 +154,7 @@ struct ptx_module {
     int symbol_count;
     char (*registers)[NAME_BYTES];
     int register_count, register_capacity;
+    uint64_t module_shared_bytes;   /* shared variables outside any kernel (clang's): every later kernel's first bytes */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -228,7 +232,8 @@ static int add_symbol(struct parser *p, const char *name, enum space space, uint
         return fail(p, "more than %d variables", MAX_SYMBOLS);
     struct symbol *s = &m->symbols[m->symbol_count];
     struct kernel *k = p->kernel >= 0 ? &m->kernels[p->kernel] : NULL;
-    uint64_t *next = !k ? NULL : space == SPACE_PARAM ? &k->param_bytes : space == SPACE_SHARED ? &k->shared_bytes : NULL;
+    uint64_t *next = !k ? (space == SPACE_SHARED ? &m->module_shared_bytes : NULL)
+                   : space == SPACE_PARAM ? &k->param_bytes : space == SPACE_SHARED ? &k->shared_bytes : NULL;
     if (!next)
         return fail(p, "'.%s %s': only kernel parameters and shared memory are emulated yet", space_names[space], name);
     align = align ? align : bytes < 8 ? bytes : 8;
@@ -699,6 +704,80 @@ static int resolve_labels(struct parser *p, char (*labels)[NAME_BYTES], int *lab
     return 0;
 }
 
+/* Whether instruction i ends its basic block, and whether control can fall through to i + 1. */
+static int ends_block(const struct instruction *in)
+{
+    return in->is_branch || in->is_exit;
+}
+
+static int falls_through(const struct instruction *in)
+{
+    return !ends_block(in) || in->guard >= 0;
+}
+
+/* Numbers a block's instructions, in sequence, from *next on. */
+static void number_block(struct instruction *code, const int *first, int block, int *next)
+{
+    for (int i = first[block]; i < first[block + 1]; i++)
+        code[i].order = (*next)++;
+}
+
+/* Numbers the kernel's instructions in a reverse postorder of its basic
+   blocks (unreachable ones last), instructions in sequence within a block.
+   Running the lanes at the lowest number first then reconverges divergent
+   paths where they join, whatever the layout: every path into a join comes
+   before it in this order (as it need not in the PTX, where clang puts a
+   loop's latch, barrier and all, above its header), and lanes that leave a
+   loop wait after it until the last one does. */
+static int order_kernel(struct parser *p, const struct kernel *k)
+{
+    struct instruction *code = p->m->code + k->first;
+    int count = k->end - k->first, blocks = 0, done = 0, next = 0, depth = 0;
+    int *block_of = malloc((size_t)(count + 1) * sizeof *block_of), *first = malloc((size_t)(count + 1) * sizeof *first);
+    int *stack = malloc((size_t)(count + 1) * sizeof *stack), *state = calloc((size_t)count + 1, sizeof *state);
+    int *postorder = malloc((size_t)(count + 1) * sizeof *postorder);
+    if (!block_of || !first || !stack || !state || !postorder) {
+        free(block_of), free(first), free(stack), free(state), free(postorder);
+        return fail(p, "out of memory");
+    }
+    for (int i = 0; i < count; i++)   /* blocks start at branch targets, after branches and exits, and first */
+        if (code[i].is_branch)
+            state[code[i].operands[0].target - k->first] = 1;
+    for (int i = 0; i < count; i++) {
+        if (i == 0 || state[i] || ends_block(&code[i - 1]))
+            first[blocks++] = i;
+        block_of[i] = blocks - 1;
+    }
+    first[blocks] = count;
+    memset(state, 0, (size_t)(count + 1) * sizeof *state);   /* now: 0 unseen, 1 on the walk's stack, 2 done */
+    if (blocks > 0)
+        stack[depth++] = 0, state[0] = 1;
+    while (depth > 0) {   /* a depth-first walk from the first block */
+        int b = stack[depth - 1], pushed = 0;
+        const struct instruction *last = &code[first[b + 1] - 1];
+        int successors[2] = { last->is_branch ? block_of[last->operands[0].target - k->first] : -1,
+                              falls_through(last) && b + 1 < blocks ? b + 1 : -1 };
+        for (int s = 0; s < 2 && !pushed; s++)
+            if (successors[s] >= 0 && state[successors[s]] == 0) {
+                state[successors[s]] = 1;
+                stack[depth++] = successors[s];
+                pushed = 1;
+            }
+        if (!pushed) {
+            state[b] = 2;
+            postorder[done++] = b;
+            depth--;
+        }
+    }
+    for (int r = done - 1; r >= 0; r--)
+        number_block(code, first, postorder[r], &next);
+    for (int b = 0; b < blocks; b++)
+        if (state[b] != 2)
+            number_block(code, first, b, &next);
+    free(block_of), free(first), free(stack), free(state), free(postorder);
+    return 0;
+}
+
 /* The next statement: up to ';', '{', '}' or a newline after a directive or label.
    Its text grows as needed: a constant's initializer can be 64 KB of numbers. */
 struct statement {
@@ -798,6 +877,9 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
         if (n == 0 || strcmp(t, "(") == 0 || strcmp(t, ")") == 0 || strcmp(t, ",") == 0)
             continue;
         p.line = st.line ? st.line : p.line;
+        if ((strncmp(t, ".visible .", 10) == 0 || strncmp(t, ".weak .", 7) == 0) &&
+            (strstr(t, " .const ") || strstr(t, " .shared ")))
+            t = strchr(t, ' ') + 1;   /* clang's variables: linkage, nothing to run */
         if (strcmp(t, "{") == 0) {
             depth++;
         } else if (strcmp(t, "}") == 0) {
@@ -805,7 +887,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
                 struct kernel *k = &m->kernels[p.kernel];
                 k->end = m->code_count;
                 place_dynamic_shared(m, p.kernel);
-                failed = resolve_labels(&p, labels, label_at, label_count);
+                failed = resolve_labels(&p, labels, label_at, label_count) || order_kernel(&p, k);
                 p.kernel = -1;
                 label_count = 0;
             }
@@ -822,12 +904,13 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             memset(k, 0, sizeof *k);
             word(skip_space(strstr(t, ".entry ") + 7), k->name, sizeof k->name);
             k->first = m->code_count;
+            k->shared_bytes = m->module_shared_bytes;
             p.kernel = m->kernel_count++;
         } else if (strncmp(t, ".param", 6) == 0 && p.kernel >= 0 && depth == 0) {
             failed = parse_param(&p, t);
         } else if (strncmp(t, ".const", 6) == 0 && p.kernel < 0) {
             failed = parse_constant(&p, t);
-        } else if ((strncmp(t, ".shared", 7) == 0 && p.kernel >= 0) || strncmp(t, ".extern .shared", 15) == 0) {
+        } else if (strncmp(t, ".shared", 7) == 0 || strncmp(t, ".extern .shared", 15) == 0) {
             failed = parse_shared(&p, t);
         } else if (t[0] == '.') {
             static const char *const skipped[] = { ".version", ".target", ".address_size", ".reg", ".file", ".pragma",
@@ -879,6 +962,16 @@ static const struct kernel *find_kernel(const struct ptx_module *m, const char *
         if (strcmp(m->kernels[i].name, name) == 0)
             return &m->kernels[i];
     return NULL;
+}
+
+int ptx_kernel_count(const struct ptx_module *m)
+{
+    return m->kernel_count;
+}
+
+const char *ptx_kernel_name(const struct ptx_module *m, int index)
+{
+    return index >= 0 && index < m->kernel_count ? m->kernels[index].name : NULL;
 }
 
 int ptx_param_count(const struct ptx_module *m, const char *kernel)
@@ -2200,8 +2293,15 @@ static const struct operation_decl *find_operation(const char *name)
 
 enum step { STEP_RAN, STEP_BARRIER, STEP_DONE, STEP_FAILED };
 
-/* The lanes standing at the lowest program counter, and that counter. When
-   they are all the live lanes, the warp has reconverged. */
+/* A program counter's place in the kernel's control-flow order; past the end, last. */
+static int order_of(const struct warp *w, int pc)
+{
+    return pc >= w->b->k->end ? INT_MAX : w->b->m->code[pc].order;
+}
+
+/* The lanes standing at the program counter first in the kernel's
+   control-flow order (order_kernel), and that counter. When they are all
+   the live lanes, the warp has reconverged. */
 static uint32_t lowest_lanes(struct warp *w, int *pc)
 {
     if (w->converged) {
@@ -2209,9 +2309,12 @@ static uint32_t lowest_lanes(struct warp *w, int *pc)
         return w->alive;
     }
     uint32_t lanes = 0;
-    *pc = 1 << 30;
+    int lowest = INT_MAX;
+    *pc = w->b->k->end;
     FOR_LANES(w->alive, i) {
-        if (w->lane_pc[i] < *pc) {
+        int order = order_of(w, w->lane_pc[i]);
+        if (order < lowest) {
+            lowest = order;
             *pc = w->lane_pc[i];
             lanes = 0;
         }

@@ -24,6 +24,10 @@ struct ptx_module;
 struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size);
 void ptx_free(struct ptx_module *m);
 
+/* The module's kernels (.entry), by index: how many, and each one's name as the PTX spells it. */
+int ptx_kernel_count(const struct ptx_module *m);
+const char *ptx_kernel_name(const struct ptx_module *m, int index);
+
 /* The kernel's parameters as its .entry declares them: how many, and each one's size in bytes. */
 int ptx_param_count(const struct ptx_module *m, const char *kernel);
 int ptx_param_size(const struct ptx_module *m, const char *kernel, int index);

@@ -222,11 +222,17 @@ static struct compiled_kernel {
 static int compiled_next;
 
 /* The family's kernel as PTX (the caller's to free) and its lowered name, compiled or remembered. */
+/* The architecture f's kernel is compiled for: sm_75, warplab's oldest, or what p's feature needs (cp.async: 80). */
+static int family_compute_capability(const struct family *f, const struct params *p)
+{
+    const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
+    return need && need->compute_capability > 75 ? need->compute_capability : 75;
+}
+
 static char *family_ptx(const struct family *f, const struct params *p, const struct emulated_call *call, char *lowered,
                         size_t lowered_size, char *why, size_t why_size)
 {
-    const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
-    int compute_capability = need && need->compute_capability > 75 ? need->compute_capability : 75;
+    int compute_capability = family_compute_capability(f, p);
     for (int i = 0; i < COMPILED_KERNELS; i++) {
         struct compiled_kernel *c = &compiled[i];
         if (c->ptx && c->f == f && strcmp(c->call, call->kernel) == 0 && c->compute_capability == compute_capability) {
@@ -294,7 +300,44 @@ static int prepare_buffers(const struct family *f, const struct params *p, const
     return 0;
 }
 
-int emulate_family(const struct family *f, const struct params *p, volatile sig_atomic_t *interrupted,
+/* The entry of m for a kernel expression ("copy<float4>"): the one named
+   as the expression (extern "C") or whose mangled name starts with it
+   (_Z4copy...), put in name; -1 with why unless there is exactly one. */
+static int find_entry(const struct ptx_module *m, const char *expression, char *name, size_t name_size, char *why,
+                      size_t why_size)
+{
+    int length = (int)strcspn(expression, "<"), found = 0;
+    char mangled[96];
+    snprintf(mangled, sizeof mangled, "_Z%d%.*s", length, length, expression);
+    for (int i = 0; i < ptx_kernel_count(m); i++) {
+        const char *entry = ptx_kernel_name(m, i);
+        int same = ((int)strlen(entry) == length && strncmp(entry, expression, (size_t)length) == 0) ||
+                   strncmp(entry, mangled, strlen(mangled)) == 0;
+        if (same && found++ == 0)
+            snprintf(name, name_size, "%s", entry);
+    }
+    if (found == 1)
+        return 0;
+    snprintf(why, why_size, SAY("the PTX holds %d kernels for '%s', not one", "PTX 中 '%2$s' 的内核有 %1$d 个，而不是一个"), found,
+             expression);
+    return -1;
+}
+
+/* The family's kernel parsed, and its name in the PTX: the PTX given (clang's, say), or f's own compiled by NVRTC. */
+static struct ptx_module *family_module(const struct family *f, const struct params *p, const struct emulated_call *call,
+                                        const char *given, char *kernel, size_t kernel_size, char *why, size_t why_size)
+{
+    char *compiled = given ? NULL : family_ptx(f, p, call, kernel, kernel_size, why, why_size);
+    struct ptx_module *m = given || compiled ? ptx_parse(given ? given : compiled, why, why_size) : NULL;
+    free(compiled);
+    if (m && given && find_entry(m, call->kernel, kernel, kernel_size, why, why_size)) {
+        ptx_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+int emulate_family(const struct family *f, const struct params *p, const char *ptx, volatile sig_atomic_t *interrupted,
                    struct emulation *out, char *why, size_t why_size)
 {
     struct emulated_call call;
@@ -305,9 +348,7 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
         return -1;
     }
     f->emulated_call(p, &call);
-    char *ptx = family_ptx(f, p, &call, out->kernel, sizeof out->kernel, why, why_size);
-    struct ptx_module *m = ptx ? ptx_parse(ptx, why, why_size) : NULL;
-    free(ptx);
+    struct ptx_module *m = family_module(f, p, &call, ptx, out->kernel, sizeof out->kernel, why, why_size);
     if (!m)
         return -1;
     size_t bytes[MAX_BUFFERS];
@@ -362,9 +403,10 @@ int emulate_family(const struct family *f, const struct params *p, volatile sig_
     return failed ? -1 : 0;
 }
 
-/* core.emulate_family(name, params): emulate_family's counts {load=, store=,
-   shared_load=, shared_store=}, lane_instructions, kernel (the mangled name),
-   and correct (and mismatch) against the CPU reference. */
+/* core.emulate_family(name, params [, {ptx = TEXT}]): emulate_family's counts
+   {load=, store=, shared_load=, shared_store=}, lane_instructions, kernel
+   (the mangled name), and correct (and mismatch) against the CPU reference.
+   ptx: the family's kernel as another compiler made it (core.family_device's source). */
 static int core_emulate_family(lua_State *L)
 {
     char why[2048];
@@ -373,7 +415,13 @@ static int core_emulate_family(lua_State *L)
     struct measure_options o;
     struct emulation emulation, *e = &emulation;
     check_params(L, 2, 2, f, &p, &o);
-    if (emulate_family(f, &p, &interrupt_requested, e, why, sizeof why))
+    const char *ptx = NULL;
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        lua_getfield(L, 3, "ptx");
+        ptx = luaL_checkstring(L, -1);   /* the table keeps it alive */
+    }
+    if (emulate_family(f, &p, ptx, &interrupt_requested, e, why, sizeof why))
         return luaL_error(L, "%s", why);
     lua_createtable(L, 0, 8);
     push_counts(L, &e->counts);
@@ -390,8 +438,42 @@ static int core_emulate_family(lua_State *L)
     return 1;
 }
 
+/* core.family_device(name, params): what the emulator compiles for the launch:
+   {source = the .cu, headers = {NAME = text}, kernel = "copy<float4>", arch = "sm_75",
+   defines = {"WARPLAB_DEVICE_ONLY"}}, for another compiler to make the same PTX. */
+static int core_family_device(lua_State *L)
+{
+    const struct family *f = check_family(L, 1);
+    struct params p;
+    struct measure_options o;
+    struct emulated_call call;
+    check_params(L, 2, 2, f, &p, &o);
+    if (!f->emulated_call)
+        return luaL_error(L, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
+    f->emulated_call(&p, &call);
+    lua_createtable(L, 0, 5);
+    lua_pushstring(L, f->source);
+    lua_setfield(L, -2, "source");
+    lua_createtable(L, 0, device_headers_count);
+    for (int i = 0; i < device_headers_count; i++) {
+        lua_pushstring(L, device_headers[i].text);
+        lua_setfield(L, -2, device_headers[i].name);
+    }
+    lua_setfield(L, -2, "headers");
+    lua_pushstring(L, call.kernel);
+    lua_setfield(L, -2, "kernel");
+    lua_pushfstring(L, "sm_%d", family_compute_capability(f, &p));
+    lua_setfield(L, -2, "arch");
+    lua_createtable(L, 1, 0);
+    lua_pushstring(L, "WARPLAB_DEVICE_ONLY");
+    lua_rawseti(L, -2, 1);
+    lua_setfield(L, -2, "defines");
+    return 1;
+}
+
 const luaL_Reg emulate_core[] = {
     { "emulate", core_emulate },
     { "emulate_family", core_emulate_family },
+    { "family_device", core_family_device },
     { NULL, NULL },
 };

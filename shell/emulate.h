@@ -17,11 +17,12 @@ struct emulation {
     char mismatch[256];
 };
 
-/* Compiles f's own .cu with NVRTC (device code only), runs the launch p on
+/* Compiles f's own .cu with NVRTC (device code only), or takes ptx (the
+   same source as another compiler made it; NULL: none), runs the launch p on
    the emulator over the buffers and inputs its GPU runs would have, and
    checks the outputs. 0, or -1 with why (no NVRTC, no emulated_call, an
    instruction not emulated, Ctrl-C through interrupted). */
-int emulate_family(const struct family *f, const struct params *p, volatile sig_atomic_t *interrupted,
+int emulate_family(const struct family *f, const struct params *p, const char *ptx, volatile sig_atomic_t *interrupted,
                    struct emulation *out, char *why, size_t why_size);
 
 #endif

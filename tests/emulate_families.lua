@@ -4,7 +4,9 @@
 -- a grid of its parameters (every choice value, odd sizes, partial warps and
 -- blocks): its requests, sectors and lines, its shared-memory requests and
 -- wavefronts and its constant-memory requests and passes must equal the
--- hand-written model's, and its outputs the CPU reference's.
+-- hand-written model's, and its outputs the CPU reference's. Where clang is
+-- here too, the same source compiled by clang (core.family_device) must give
+-- the same counts as NVRTC's, and outputs the reference's.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() then   -- then model = "emulator" says why it cannot run, in one line
@@ -91,7 +93,25 @@ for _, variant in ipairs(choices("prefetch", "variant")) do
   for _, size in ipairs({ {5000, 256}, {1000, 96}, {70000, 1024} }) do add("prefetch", {variant = variant, n = size[1], block = size[2]}) end
 end
 
-local agreed = 0
+-- The same launch from clang's PTX: the counts that differ from NVRTC's, or nil.
+local function clang_differs(name, params, e)
+  local d = core.family_device(name, params)
+  local ok, compiled = pcall(core.compile, d.source, {compiler = "clang", name = name .. "_kernel.cu", arch = d.arch,
+                                                      headers = d.headers, defines = d.defines, instantiate = d.kernel})
+  if not ok then return "clang does not compile it: " .. tostring(compiled) end
+  local c = core.emulate_family(name, params, {ptx = compiled.ptx})
+  local differ = {}
+  for _, part in ipairs({ "load", "store", "shared_load", "shared_store", "constant" }) do
+    for field, value in pairs(e[part]) do
+      if c[part][field] ~= value then differ[#differ + 1] = string.format("%s.%s %d (NVRTC %d)", part, field, c[part][field], value) end
+    end
+  end
+  if not c.correct then differ[#differ + 1] = "outputs wrong: " .. tostring(c.mismatch) end
+  return #differ > 0 and table.concat(differ, ", ") or nil
+end
+local clang = core.find_program("clang")
+
+local agreed, clang_agreed = 0, 0
 for _, case in ipairs(grid) do
   local name, params = case[1], case[2]
   local e = core.emulate_family(name, params)
@@ -110,8 +130,14 @@ for _, case in ipairs(grid) do
        e.load.requests, e.load.sectors, e.load.lines, e.store.requests, e.store.sectors, e.store.lines,
        m.load.requests, m.load.sectors, m.load.lines, m.store.requests, m.store.sectors, m.store.lines,
        e.correct and ", outputs the reference's" or ", outputs wrong: " .. tostring(e.mismatch)))
+  if clang then
+    local differs = clang_differs(name, params, e)
+    clang_agreed = clang_agreed + (differs and 0 or 1)
+    t.ok(not differs, t.label(name, params) .. ": clang's PTX gives NVRTC's counts" .. (differs and " (" .. differs .. ")" or ""))
+  end
 end
-print(string.format("# %d of %d configurations agree", agreed, #grid))
+print(string.format("# %d of %d configurations agree with the model%s", agreed, #grid,
+                    clang and string.format("; %d of them give NVRTC's counts from clang's PTX", clang_agreed) or "; clang is not here"))
 
 -- model = "emulator" in a launch's params, or in config{}: the result's model is the emulator's.
 for _, case in ipairs({ {"offset", {n = 5000, offset = 3}}, {"bank", {n = 4096, stride = 2}}, {"gather", {n = 3000, pattern = "window"}} }) do
