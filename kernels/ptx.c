@@ -57,6 +57,10 @@ static const char *const space_names[] = { "", "param", "global", "shared", "con
 /* The generic address window of shared memory, as cvta.shared makes it: far
    from the model's buffers, which start at 1 << 40. */
 static const uint64_t SHARED_WINDOW = 1ull << 60;
+/* The same for local memory (cvta.local): each thread's own, from 0. */
+static const uint64_t LOCAL_WINDOW = 1ull << 61;
+/* A block's local memory, all its threads' together, at most this (a budget: a clear error beyond). */
+static const uint64_t MAX_BLOCK_LOCAL_BYTES = 256ull << 20;
 
 enum compare { CMP_NONE, CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
                CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN };
@@ -140,6 +144,7 @@ struct kernel {
     int param_count;
     int params[32];        /* their symbols */
     uint64_t param_bytes, shared_bytes;
+    uint64_t local_bytes;      /* each thread's local memory (.local variables, the stack's depot) */
     uint64_t dynamic_offset;   /* where extern shared memory starts */
 };
 
@@ -233,9 +238,10 @@ static int add_symbol(struct parser *p, const char *name, enum space space, uint
     struct symbol *s = &m->symbols[m->symbol_count];
     struct kernel *k = p->kernel >= 0 ? &m->kernels[p->kernel] : NULL;
     uint64_t *next = !k ? (space == SPACE_SHARED ? &m->module_shared_bytes : NULL)
-                   : space == SPACE_PARAM ? &k->param_bytes : space == SPACE_SHARED ? &k->shared_bytes : NULL;
+                   : space == SPACE_PARAM ? &k->param_bytes : space == SPACE_SHARED ? &k->shared_bytes
+                   : space == SPACE_LOCAL ? &k->local_bytes : NULL;
     if (!next)
-        return fail(p, "'.%s %s': only kernel parameters and shared memory are emulated yet", space_names[space], name);
+        return fail(p, "'.%s %s': only kernel parameters, shared and local memory are emulated yet", space_names[space], name);
     align = align ? align : bytes < 8 ? bytes : 8;
     *next = (*next + align - 1) / align * align;
     snprintf(s->name, sizeof s->name, "%s", name);
@@ -631,6 +637,15 @@ static int parse_shared(struct parser *p, char *text)
     return add_symbol(p, d.name, SPACE_SHARED, d.element * d.elements, d.align) < 0 ? -1 : 0;
 }
 
+/* .local .align A .TYPE name[N]: a variable of each thread's local memory (an array the compiler could not keep in registers). */
+static int parse_local(struct parser *p, char *text)
+{
+    struct declaration d;
+    if (read_declaration(text, &d))
+        return fail(p, "a local variable this emulator does not read");
+    return add_symbol(p, d.name, SPACE_LOCAL, d.element * d.elements, d.align) < 0 ? -1 : 0;
+}
+
 /* At a kernel's end: extern shared variables (its own or the module's) start
    after its static ones, at the largest alignment any of them asks for. */
 static void place_dynamic_shared(struct ptx_module *m, int kernel)
@@ -891,7 +906,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
                 p.kernel = -1;
                 label_count = 0;
             }
-        } else if (strncmp(t, ".loc", 4) == 0) {
+        } else if (strncmp(t, ".loc", 4) == 0 && isspace((unsigned char)t[4])) {   /* not .local */
             int file, line;
             if (sscanf(t, ".loc %d %d", &file, &line) == 2)
                 p.source_line = line;
@@ -912,6 +927,8 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             failed = parse_constant(&p, t);
         } else if (strncmp(t, ".shared", 7) == 0 || strncmp(t, ".extern .shared", 15) == 0) {
             failed = parse_shared(&p, t);
+        } else if (strncmp(t, ".local", 6) == 0 && p.kernel >= 0) {
+            failed = parse_local(&p, t);
         } else if (t[0] == '.') {
             static const char *const skipped[] = { ".version", ".target", ".address_size", ".reg", ".file", ".pragma",
                                                    ".maxntid", ".reqntid", ".minnctapersm", ".maxnreg",
@@ -1019,6 +1036,8 @@ struct block {
     unsigned threads;
     unsigned char *shared, *params;
     uint64_t shared_size;      /* static shared memory, then the launch's dynamic bytes */
+    unsigned char *local;      /* each thread's local memory, local_stride bytes apart */
+    uint64_t local_stride;
     int last_buffer;           /* the global buffer the last lane found: the next lane's likely one */
     void *user;                /* on_access's, this thread's */
     pthread_mutex_t *atomics;  /* held around each atomic update */
@@ -1865,7 +1884,8 @@ static int op_cvta(struct warp *w, const struct instruction *in, uint32_t lanes)
 {
     if (check_operands(w, in, 2))
         return -1;
-    uint64_t window = in->space == SPACE_SHARED ? SHARED_WINDOW : 0, shift = in->modifiers & MOD_TO ? 0 - window : window;
+    uint64_t window = in->space == SPACE_SHARED ? SHARED_WINDOW : in->space == SPACE_LOCAL ? LOCAL_WINDOW : 0;
+    uint64_t shift = in->modifiers & MOD_TO ? 0 - window : window;
     struct affine a;
     if (lanes == w->alive && affine_operand(w, &in->operands[1], in->type, &a)) {
         put_affine(w, &in->operands[0], (struct affine){ a.base + shift, a.step }, in->type);
@@ -1911,7 +1931,7 @@ static unsigned char *global_at(struct block *b, uint64_t address, uint64_t byte
 /* A generic address's space: shared memory's window, or global. */
 static enum space resolve_space(enum space space, uint64_t address)
 {
-    return space != SPACE_GENERIC ? space : address >= SHARED_WINDOW ? SPACE_SHARED : SPACE_GLOBAL;
+    return space != SPACE_GENERIC ? space : address >= LOCAL_WINDOW ? SPACE_LOCAL : address >= SHARED_WINDOW ? SPACE_SHARED : SPACE_GLOBAL;
 }
 
 /* Where a lane's bytes are: global memory in a buffer, shared memory in the
@@ -2032,9 +2052,18 @@ static int place_lanes(struct warp *w, const struct instruction *in, enum space 
     uint64_t low = ~0ull, high = 0;
     FOR_LANES(lanes, i) {
         if (resolve_space(in->space, at[i]) != space)
-            return run_error(w, in, "lanes of one generic access in both shared and global memory: not emulated yet");
+            return run_error(w, in, "lanes of one generic access in two spaces (global, shared, local): not emulated yet");
         low = at[i] < low ? at[i] : low;
         high = at[i] > high ? at[i] : high;
+    }
+    if (space == SPACE_LOCAL) {   /* each lane in its own thread's local memory */
+        FOR_LANES(lanes, i) {
+            uint64_t offset = at[i] >= LOCAL_WINDOW ? at[i] - LOCAL_WINDOW : at[i];
+            if (offset + bytes > w->b->k->local_bytes)
+                return outside(w, in, i, store ? "writes" : "reads", space, at[i]);
+            memory[i] = w->b->local + (uint64_t)(w->index * WARP_SIZE + i) * w->b->local_stride + offset;
+        }
+        return 0;
     }
     unsigned char *first = memory_at(w->b, space, low, high - low + bytes);
     if (first && high - low < (1ull << 40)) {
@@ -2077,8 +2106,8 @@ static int check_space(struct warp *w, const struct instruction *in, enum space 
 {
     if (space == SPACE_CONST && store)
         return run_error(w, in, "a store to constant memory");
-    if (space != SPACE_GLOBAL && space != SPACE_SHARED && space != SPACE_CONST && space != SPACE_PARAM)
-        return run_error(w, in, "%s memory is not emulated yet", space_names[space]);
+    if (space == SPACE_GENERIC)
+        return run_error(w, in, "a generic address in no space");
     return 0;
 }
 
@@ -2099,9 +2128,9 @@ static int affine_memory_op(struct warp *w, const struct instruction *in, uint32
         return 1;   /* steps that small cannot wrap past 2^64 between the ends unseen */
     if (check_space(w, in, space, store))
         return -1;
-    unsigned char *first = memory_at(w->b, space, low, high - low + bytes);
+    unsigned char *first = space == SPACE_LOCAL ? NULL : memory_at(w->b, space, low, high - low + bytes);
     if (!first)
-        return 1;
+        return 1;   /* local memory is each lane's own: placed lane by lane */
     first -= low;   /* lane i's bytes: first + its address */
     lane_values scratch, out;
     for (int k = 0; k < in->vector; k++) {
@@ -2160,7 +2189,7 @@ static int memory_op(struct warp *w, const struct instruction *in, uint32_t lane
     if (check_space(w, in, space, store) || place_lanes(w, in, space, where, bytes, lanes, store, memory))
         return -1;
     move_elements(w, in, value, memory, lanes, store);
-    if (space == SPACE_PARAM || !w->b->l->on_access)
+    if (space == SPACE_PARAM || space == SPACE_LOCAL || !w->b->l->on_access)   /* local traffic: not modelled (docs/model.md) */
         return 0;
     FOR_LANES(lanes, i) counted[i] = counted_address(space, where[i]);
     struct warp_access a;
@@ -2458,6 +2487,7 @@ static void start_block(struct block_runner *r, unsigned long long index)
     b->ctaid[1] = (unsigned)(index / g->l->grid[0] % g->l->grid[1]);
     b->ctaid[2] = (unsigned)(index / ((unsigned long long)g->l->grid[0] * g->l->grid[1]));
     memset(b->shared, 0, b->shared_size);
+    memset(b->local, 0, b->local_stride * b->threads);
     for (int i = 0; i < r->warp_count; i++) {
         struct warp *w = &r->warps[i];
         unsigned first = (unsigned)i * WARP_SIZE;
@@ -2503,7 +2533,9 @@ static int make_runner(struct block_runner *r, struct grid_run *g, unsigned thre
     r->b.shared_size = g->l->dynamic_shared_bytes ? k->dynamic_offset + g->l->dynamic_shared_bytes : k->shared_bytes;
     r->b.shared = calloc(r->b.shared_size + 1, 1);
     r->b.params = calloc(k->param_bytes + 1, 1);
-    if (!r->warps || !r->regs || !r->shapes || !r->b.shared || !r->b.params)
+    r->b.local_stride = (k->local_bytes + 15) / 16 * 16;
+    r->b.local = calloc(r->b.local_stride * threads + 1, 1);
+    if (!r->warps || !r->regs || !r->shapes || !r->b.shared || !r->b.params || !r->b.local)
         return -1;
     for (int i = 0, word = 0; i < k->param_count; i++) {
         const struct symbol *s = &g->m->symbols[k->params[i]];
@@ -2520,6 +2552,7 @@ static void free_runner(struct block_runner *r)
     free(r->shapes);
     free(r->b.shared);
     free(r->b.params);
+    free(r->b.local);
 }
 
 int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *lane_instructions, char *why, size_t why_size)
@@ -2541,6 +2574,13 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
     unsigned threads = l->block[0] * l->block[1] * l->block[2];
     if (threads == 0) {
         snprintf(why, why_size, "a block of 0 threads");
+        return -1;
+    }
+    if ((k->local_bytes + 15) / 16 * 16 * threads > MAX_BLOCK_LOCAL_BYTES) {
+        snprintf(why, why_size, "kernel '%s' asks for %llu bytes of local memory a thread, %llu for a block of %u: "
+                 "more than the emulator's budget of %llu MB a block", k->name, (unsigned long long)k->local_bytes,
+                 (unsigned long long)((k->local_bytes + 15) / 16 * 16 * threads), threads,
+                 (unsigned long long)(MAX_BLOCK_LOCAL_BYTES >> 20));
         return -1;
     }
     struct grid_run g = { .m = m, .l = l, .k = k,

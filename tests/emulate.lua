@@ -267,6 +267,39 @@ for _, compiler in ipairs(compilers) do
                        compiler, block, r.load.requests, r.store.requests, first_wrong and " (" .. first_wrong .. ")" or ""))
   end
 
+  -- Local memory: an array indexed by data (ld.local and st.local), and one
+  -- reached through a generic pointer that is local in odd blocks and global
+  -- in even ones (cvta.local); each thread's own, and not counted as global traffic.
+  local LOCAL = [[extern "C" __global__ void local_array(const int *in, int *out, int *scratch, int n)
+{ int t[16], u[16]; int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < 16; k++) t[k] = in[(i + k) % n] * (k + 1);
+  int s = 0; for (int k = 0; k < 16; k++) s += t[(in[i] + k * 7) & 15];
+  int *p = (blockIdx.x & 1) ? u : scratch + 16 * i;
+  for (int k = 0; k < 16; k++) p[(k * 5 + in[i]) & 15] = k + s;
+  int q = 0; for (int k = 0; k < 16; k++) q = q * 3 + p[k];
+  out[i] = s + q; }]]
+  local n_local, ins = 96, {}
+  for i = 0, n_local - 1 do ins[i] = (i * 37 + 11) % 101 end
+  local packed_ins = {}
+  for i = 0, n_local - 1 do packed_ins[i + 1] = string.pack("<i4", ins[i]) end
+  local lr = emulate(LOCAL, "local_array", {grid = {3}, block = {32}, buffers = {{bytes = 4 * n_local, fill = table.concat(packed_ins)},
+                                            {bytes = 4 * n_local}, {bytes = 64 * n_local}}, args = {{buffer = 1}, {buffer = 2}, {buffer = 3}, n_local}})
+  local right_local, wrong = true, nil
+  for i = 0, n_local - 1 do
+    local tt, s = {}, 0
+    for k = 0, 15 do tt[k] = ins[(i + k) % n_local] * (k + 1) end
+    for k = 0, 15 do s = s + tt[(ins[i] + k * 7) & 15] end
+    local u = {}
+    for k = 0, 15 do u[(k * 5 + ins[i]) & 15] = k + s end
+    local q = 0
+    for k = 0, 15 do q = (q * 3 + u[k]) & 0xffffffff end
+    local want = int32(s + q)
+    local got = string.unpack("<i4", lr.buffers[2], 4 * i + 1)
+    if got ~= want and right_local then right_local, wrong = false, string.format("thread %d: got %d, expected %d", i, got, want) end
+  end
+  t.ok(right_local, compiler .. ": local arrays, through ld.local/st.local and through a generic pointer, each thread's own" ..
+       (wrong and " (" .. wrong .. ")" or ""))
+
   local ok, message = pcall(emulate, [[extern "C" __global__ void s(unsigned *a)
 { unsigned v = a[threadIdx.x]; asm volatile("brev.b32 %0, %1;" : "=r"(v) : "r"(v)); a[threadIdx.x] = v; }]],
                             "s", {grid = {1}, block = {32}, buffers = {{bytes = 128}}, args = {{buffer = 1}}})
