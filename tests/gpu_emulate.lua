@@ -1,6 +1,6 @@
 -- gpu_emulate.lua: the emulator against the hardware. Each of the 20
--- families, at a size between its tests' and its defaults', and at
--- random configurations (a fixed seed): the emulator's global requests and
+-- families at a size between its tests' and its defaults', at its
+-- defaults, and 40 random configurations (a fixed seed): the emulator's global requests and
 -- sectors and shared-memory wavefronts, counted from the family's own
 -- compiled kernel without a GPU, must equal the hardware counters of the
 -- same launch. SKIP without a GPU (WARPLAB_REQUIRE_GPU=1 fails instead) or
@@ -22,17 +22,42 @@ local grid = {
   {"broadcast", {n = small, space = "constant", pattern = "distinct"}}, {"conv2d", {width = 200, height = 150, variant = "tiled", radius = 3}},
   {"particles", {n = small, layout = "soa"}}, {"prefetch", {n = small, variant = "cp_async"}},
 }
--- Random ones: a family, each choice at random, an odd size.
-math.randomseed(20261201)
-local emulated = { "copy", "offset", "strided", "width", "broadcast", "stencil1d", "store_policy", "aos_soa", "particles", "reuse",
-                   "bank", "gather", "histogram", "prefetch" }
-for _ = 1, 12 do
-  local name = emulated[math.random(#emulated)]
-  local params = { n = math.random(1000, 200000) }
+-- Every family at its defaults (the catalogue's: the test suite's own tell the emulator nothing).
+local families = {}
+for _, family in ipairs(kernels()) do
+  if pcall(core.family_device, family.name, {}) then families[#families + 1] = family.name end
+end
+for _, name in ipairs(families) do grid[#grid + 1] = { name, {} } end
+-- 40 random ones (a fixed seed) over every family: each choice at random, and
+-- sizes and other integers at random within the family's range, capped so
+-- that a launch stays small; a draw that is not a valid launch is drawn again.
+local caps = { n = {1000, 300000}, rows = {1, 700}, cols = {1, 700}, width = {1, 600}, height = {1, 600},
+               m = {1, 300}, k = {1, 300}, stride = {1, 64}, window = {1, 4096}, bytes = {512, 1 << 22} }
+local function random_params(name)
+  local params = {}
   for _, p in ipairs(info(name).params) do
-    if p.choices then params[p.name] = p.choices[math.random(#p.choices)] end
+    local cap = caps[p.name]
+    if p.choices then
+      params[p.name] = p.choices[math.random(#p.choices)]
+    elseif p.name == "block" and type(p.default) == "number" then
+      params.block = 32 * math.random(math.max(1, p.min // 32), p.max // 32)
+    elseif type(p.default) == "number" and p.min then
+      local low, high = cap and math.max(p.min, cap[1]) or p.min, cap and math.min(p.max, cap[2]) or math.min(p.max, 1 << 16)
+      params[p.name] = math.random(low, high)
+    end
   end
-  grid[#grid + 1] = { name, params }
+  if name == "matmul" then params.n = math.random(1, 300) end   -- matmul's n is a matrix side, not an element count
+  return params
+end
+math.randomseed(20261201)
+local drawn = 0
+while drawn < 40 do
+  local name = families[math.random(#families)]
+  local params = random_params(name)
+  if pcall(can, name, params) then
+    grid[#grid + 1] = { name, params }
+    drawn = drawn + 1
+  end
 end
 
 for _, case in ipairs(grid) do
