@@ -1014,7 +1014,8 @@ typedef uint64_t lane_values[WARP_SIZE];
 
 #define EACH_LANE(i) for (int i = 0; i < WARP_SIZE; i++)
 #define EACH(n, i) for (int i = 0; i < (n); i++)
-/* Each lane set in lanes, lowest first; safe before an else. */
+/* Each lane set in lanes, lowest first; safe before an else. Two loops: a
+   break in the body would only end the inner one, so none is used there. */
 #define FOR_LANES(lanes, i)                                                   \
     for (uint32_t rest_##i = (lanes); rest_##i; rest_##i &= rest_##i - 1)     \
         for (int i = __builtin_ctz(rest_##i), once_##i = 1; once_##i; once_##i = 0)
@@ -1374,11 +1375,11 @@ static uint64_t integer_op(enum arith op, struct value_type t, uint64_t a, uint6
     case AND: return a & b;
     case OR: return a | b;
     case XOR: return a ^ b;
-    case SHL: return ub >= (uint64_t)(8 * t.bytes) ? 0 : ua << ub;
+    case SHL: return (uint32_t)b >= (uint32_t)(8 * t.bytes) ? 0 : ua << (uint32_t)b;   /* the amount: an unsigned 32-bit value */
     case SHR:
         if (is_signed)
-            return (uint64_t)(sa >> (ub >= (uint64_t)(8 * t.bytes) ? 8 * t.bytes - 1 : (int)ub));
-        return ub >= (uint64_t)(8 * t.bytes) ? 0 : ua >> ub;
+            return (uint64_t)(sa >> ((uint32_t)b >= (uint32_t)(8 * t.bytes) ? 8 * t.bytes - 1 : (int)(uint32_t)b));
+        return (uint32_t)b >= (uint32_t)(8 * t.bytes) ? 0 : ua >> (uint32_t)b;
     }
     return 0;
 }
@@ -1403,12 +1404,12 @@ static inline void integer_values(enum arith op, struct value_type t, int modifi
     case AND: EACH(n, i) out[i] = a[i] & b[i]; return;
     case OR: EACH(n, i) out[i] = a[i] | b[i]; return;
     case XOR: EACH(n, i) out[i] = a[i] ^ b[i]; return;
-    case SHL: EACH(n, i) out[i] = (b[i] & mask) >= width ? 0 : (a[i] & mask) << (b[i] & mask); return;
+    case SHL: EACH(n, i) out[i] = (uint32_t)b[i] >= width ? 0 : (a[i] & mask) << (uint32_t)b[i]; return;
     case SHR:
         if (t.kind == KIND_SIGNED)
-            EACH(n, i) out[i] = (uint64_t)(sign_extend(a[i], t.bytes) >> ((b[i] & mask) >= width ? width - 1 : (b[i] & mask)));
+            EACH(n, i) out[i] = (uint64_t)(sign_extend(a[i], t.bytes) >> ((uint32_t)b[i] >= width ? width - 1 : (uint32_t)b[i]));
         else
-            EACH(n, i) out[i] = (b[i] & mask) >= width ? 0 : (a[i] & mask) >> (b[i] & mask);
+            EACH(n, i) out[i] = (uint32_t)b[i] >= width ? 0 : (a[i] & mask) >> (uint32_t)b[i];
         return;
     default: EACH(n, i) out[i] = integer_op(op, t, a[i], b[i], modifiers);
     }
@@ -1446,16 +1447,54 @@ static struct value_type result_type(const struct instruction *in)
     return t;
 }
 
+/* A float result's bits clamped to [0, 1], NaN to 0: what .sat makes of it. */
+static uint64_t saturated_float(uint64_t bits, struct value_type t)
+{
+    double v = float_of_bits(bits, t);
+    return float_bits(!(v > 0) ? 0.0 : v > 1 ? 1.0 : v, t);
+}
+
+/* An integer clamped to the range of type t: what cvt.sat and add.sat.s32 make of a value too wide for it. */
+static uint64_t saturated_integer(__int128 v, struct value_type t)
+{
+    int bits = 8 * t.bytes;
+    __int128 low = t.kind == KIND_SIGNED ? -((__int128)1 << (bits - 1)) : 0;
+    __int128 high = t.kind == KIND_SIGNED ? ((__int128)1 << (bits - 1)) - 1 : ((__int128)1 << bits) - 1;
+    return (uint64_t)(v < low ? low : v > high ? high : v);
+}
+
+/* A value of type t as a wide integer: signed ones with their sign. */
+static __int128 wide_value(uint64_t bits, struct value_type t)
+{
+    return t.kind == KIND_SIGNED ? (__int128)sign_extend(bits, t.bytes) : (__int128)(bits & mask_of(t.bytes));
+}
+
+/* .sat: add and sub of s32 clamp to its range, float results to [0, 1]. */
+static void saturated_values(enum arith op, struct value_type t, const uint64_t *a, const uint64_t *b, uint64_t *out, int n)
+{
+    if (t.kind == KIND_FLOAT) {
+        EACH(n, i) out[i] = saturated_float(out[i], t);
+        return;
+    }
+    if (op == ADD || op == SUB)
+        EACH(n, i) out[i] = saturated_integer(op == ADD ? wide_value(a[i], t) + wide_value(b[i], t)
+                                                        : wide_value(a[i], t) - wide_value(b[i], t), t);
+}
+
 /* One operation on n lanes' values, of any type. */
 static inline void lane_op(enum arith op, struct value_type t, int modifiers, const uint64_t *a, const uint64_t *b, uint64_t *out,
                     int n)
 {
-    if (t.kind == KIND_FLOAT)
+    if (modifiers & MOD_SAT) {
+        lane_op(op, t, modifiers & ~MOD_SAT, a, b, out, n);
+        saturated_values(op, t, a, b, out, n);
+    } else if (t.kind == KIND_FLOAT) {
         float_values(op, t, a, b, out, n);
-    else if (t.kind == KIND_PREDICATE)
+    } else if (t.kind == KIND_PREDICATE) {
         EACH(n, i) out[i] = integer_op(op, (struct value_type){ KIND_BITS, 1 }, a[i], b[i], 0);
-    else
+    } else {
         integer_values(op, t, modifiers, a, b, out, n);
+    }
 }
 
 /* An operation on affine values, when its result is affine too: any
@@ -1469,9 +1508,9 @@ static inline int affine_result(enum arith op, struct value_type t, int modifier
         *r = (struct affine){ out, 0 };
         return 1;
     }
-    if (t.kind == KIND_FLOAT || t.kind == KIND_PREDICATE)
+    if (t.kind == KIND_FLOAT || t.kind == KIND_PREDICATE || (modifiers & MOD_SAT))
         return 0;
-    uint64_t shift = b.base & mask_of(t.bytes);
+    uint64_t shift = (uint32_t)b.base;
     switch (op) {
     case ADD: *r = (struct affine){ a.base + b.base, a.step + b.step }; return 1;
     case SUB: *r = (struct affine){ a.base - b.base, a.step - b.step }; return 1;
@@ -1537,6 +1576,8 @@ static void mad_values(const struct instruction *in, const uint64_t *a, const ui
         integer_values(MUL, t, in->modifiers, a, b, out, n);
         EACH(n, i) out[i] += c[i];
     }
+    if (t.kind == KIND_FLOAT && (in->modifiers & MOD_SAT))
+        EACH(n, i) out[i] = saturated_float(out[i], t);
 }
 
 /* mad and fma: a * b + c. */
@@ -1544,6 +1585,8 @@ static int op_mad(struct warp *w, const struct instruction *in, uint32_t lanes)
 {
     if (check_operands(w, in, 4))
         return -1;
+    if ((in->modifiers & MOD_SAT) && in->type.kind != KIND_FLOAT)
+        return run_error(w, in, ".sat on an integer mad is not emulated yet");
     const struct operand *o = in->operands;
     struct value_type t = in->type, r = result_type(in);
     struct affine a, b, c, product, sum;
@@ -1837,8 +1880,9 @@ static double round_to_integer(double v, int modifiers)
 /* One value converted: widths, signs, and integers to and from floats (saturating, NaN to 0). */
 static uint64_t convert(struct value_type to, struct value_type from, int modifiers, uint64_t bits)
 {
-    if (from.kind == KIND_FLOAT && to.kind == KIND_FLOAT)
-        return float_bits(float_of_bits(bits, from), to);
+    if (from.kind == KIND_FLOAT && to.kind == KIND_FLOAT)   /* .rni .rzi .rmi .rpi: to an integral value */
+        return float_bits(modifiers & (MOD_RNI | MOD_RZI | MOD_RMI | MOD_RPI) ? round_to_integer(float_of_bits(bits, from), modifiers)
+                                                                            : float_of_bits(bits, from), to);
     if (from.kind == KIND_FLOAT) {
         double v = round_to_integer(float_of_bits(bits, from), modifiers);
         if (isnan(v))
@@ -1861,20 +1905,25 @@ static int op_cvt(struct warp *w, const struct instruction *in, uint32_t lanes)
     if (check_operands(w, in, 2))
         return -1;
     struct value_type to = in->type, from = in->source_type;
-    int integers = from.kind != KIND_FLOAT && to.kind != KIND_FLOAT;
+    int integers = from.kind != KIND_FLOAT && to.kind != KIND_FLOAT, saturate = (in->modifiers & MOD_SAT) != 0;
     struct affine v;
-    if (lanes == w->alive && affine_operand(w, &in->operands[1], from, &v) && (v.step == 0 || (integers && widen(&v, from)))) {
+    if (lanes == w->alive && !saturate && affine_operand(w, &in->operands[1], from, &v) &&
+        (v.step == 0 || (integers && widen(&v, from)))) {
         put_affine(w, &in->operands[0], v.step ? v : (struct affine){ convert(to, from, in->modifiers, v.base), 0 }, to);
         return 0;
     }
     lane_values scratch, out;
     const uint64_t *a = values(w, &in->operands[1], from, scratch);
-    if (integers && from.kind == KIND_SIGNED)
+    if (integers && saturate)   /* .sat: clamped to the destination's range */
+        EACH_LANE(i) out[i] = saturated_integer(wide_value(a[i], from), to);
+    else if (integers && from.kind == KIND_SIGNED)
         EACH_LANE(i) out[i] = (uint64_t)sign_extend(a[i], from.bytes);
     else if (integers)
         EACH_LANE(i) out[i] = a[i] & mask_of(from.bytes);
     else
         EACH_LANE(i) out[i] = convert(to, from, in->modifiers, a[i]);
+    if (saturate && to.kind == KIND_FLOAT)   /* .sat: to [0, 1] */
+        EACH_LANE(i) out[i] = saturated_float(out[i], to);
     put(w, &in->operands[0], out, lanes, to);
     return 0;
 }
@@ -2051,8 +2100,6 @@ static int place_lanes(struct warp *w, const struct instruction *in, enum space 
 {
     uint64_t low = ~0ull, high = 0;
     FOR_LANES(lanes, i) {
-        if (resolve_space(in->space, at[i]) != space)
-            return run_error(w, in, "lanes of one generic access in two spaces (global, shared, local): not emulated yet");
         low = at[i] < low ? at[i] : low;
         high = at[i] > high ? at[i] : high;
     }
@@ -2164,13 +2211,33 @@ static int affine_memory_op(struct warp *w, const struct instruction *in, uint32
     return 0;
 }
 
-/* ld and st: each lane's element(s), and the access handed to on_access. */
+/* ld or st by the lanes whose addresses are in space: each lane's element(s),
+   and the access handed to on_access. */
+static int space_access(struct warp *w, const struct instruction *in, enum space space, const uint64_t *where,
+                        uint32_t lanes, int store)
+{
+    const struct operand *value = &in->operands[store ? 1 : 0];
+    uint64_t bytes = (uint64_t)(in->type.bytes * in->vector);
+    lane_values counted;
+    unsigned char *memory[WARP_SIZE];
+    if (check_space(w, in, space, store) || place_lanes(w, in, space, where, bytes, lanes, store, memory))
+        return -1;
+    move_elements(w, in, value, memory, lanes, store);
+    if (space == SPACE_PARAM || space == SPACE_LOCAL || !w->b->l->on_access)   /* local traffic: not modelled (docs/model.md) */
+        return 0;
+    FOR_LANES(lanes, i) counted[i] = counted_address(space, where[i]);
+    struct warp_access a;
+    access_from_lanes(&a, access_kind(space, store), (int)bytes, counted, lanes);
+    w->b->l->on_access(w->b->user, &a);
+    return 0;
+}
+
+/* ld and st: at affine addresses when they are, else lane by lane, each space's lanes apart. */
 static int memory_op(struct warp *w, const struct instruction *in, uint32_t lanes, int store)
 {
     if (check_operands(w, in, 2))
         return -1;
-    const struct operand *address = &in->operands[store ? 0 : 1], *value = &in->operands[store ? 1 : 0];
-    uint64_t bytes = (uint64_t)(in->type.bytes * in->vector);
+    const struct operand *address = &in->operands[store ? 0 : 1];
     if (address->kind != OPERAND_ADDRESS)
         return run_error(w, in, "an address [..] expected");
     struct affine at = { (uint64_t)address->imm + (address->symbol >= 0 ? symbol_address(w->b, address->symbol) : 0), 0 };
@@ -2182,19 +2249,13 @@ static int memory_op(struct warp *w, const struct instruction *in, uint32_t lane
         if (placed <= 0)
             return placed;
     }
-    lane_values where, counted;
-    unsigned char *memory[WARP_SIZE];
+    lane_values where;
+    uint32_t in_space[SPACE_LOCAL + 1] = { 0 };   /* a generic access's lanes may fall in different spaces */
     addresses(w, address, where);
-    enum space space = resolve_space(in->space, where[__builtin_ctz(lanes)]);
-    if (check_space(w, in, space, store) || place_lanes(w, in, space, where, bytes, lanes, store, memory))
-        return -1;
-    move_elements(w, in, value, memory, lanes, store);
-    if (space == SPACE_PARAM || space == SPACE_LOCAL || !w->b->l->on_access)   /* local traffic: not modelled (docs/model.md) */
-        return 0;
-    FOR_LANES(lanes, i) counted[i] = counted_address(space, where[i]);
-    struct warp_access a;
-    access_from_lanes(&a, access_kind(space, store), (int)bytes, counted, lanes);
-    w->b->l->on_access(w->b->user, &a);
+    FOR_LANES(lanes, i) in_space[resolve_space(in->space, where[i])] |= 1u << i;
+    for (int space = 0; space <= SPACE_LOCAL; space++)
+        if (in_space[space] && space_access(w, in, (enum space)space, where, in_space[space], store))
+            return -1;
     return 0;
 }
 

@@ -108,6 +108,16 @@ WARPLAB_MAKE4(int, int4) WARPLAB_MAKE4(unsigned, uint4) WARPLAB_MAKE4(float, flo
 WARPLAB_MIN_MAX(int) WARPLAB_MIN_MAX(unsigned) WARPLAB_MIN_MAX(long long) WARPLAB_MIN_MAX(unsigned long long)
 __device__ inline float min(float a, float b) { return __builtin_fminf(a, b); }
 __device__ inline float max(float a, float b) { return __builtin_fmaxf(a, b); }
+#define WARPLAB_MATH(name, builtin)                                                                             \
+  __device__ inline float name##f(float x) { return __builtin_##builtin##f(x); }                               \
+  __device__ inline double name(double x) { return __builtin_##builtin(x); }
+WARPLAB_MATH(floor, floor) WARPLAB_MATH(ceil, ceil) WARPLAB_MATH(trunc, trunc) WARPLAB_MATH(rint, rint)
+WARPLAB_MATH(round, round) WARPLAB_MATH(fabs, fabs) WARPLAB_MATH(sqrt, sqrt)
+__device__ inline float fminf(float a, float b) { return __builtin_fminf(a, b); }
+__device__ inline float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); }
+__device__ inline double fmin(double a, double b) { return __builtin_fmin(a, b); }
+__device__ inline double fmax(double a, double b) { return __builtin_fmax(a, b); }
+__device__ inline float __saturatef(float x) { float v; asm("cvt.sat.f32.f32 %0, %1;" : "=f"(v) : "f"(x)); return v; }
 ]]
 
 -- The CUDA headers a kernel may include with <...>, as clang finds them

@@ -300,6 +300,54 @@ for _, compiler in ipairs(compilers) do
   t.ok(right_local, compiler .. ": local arrays, through ld.local/st.local and through a generic pointer, each thread's own" ..
        (wrong and " (" .. wrong .. ")" or ""))
 
+  -- Rounding of floats to integral floats, saturation (.sat), shifts by an
+  -- amount past a narrow type's width, and a generic pointer whose lanes are
+  -- in shared memory (odd ones) and in global memory (even ones).
+  local EDGES = [[extern "C" __global__ void edges(const float *f, const int *x, float *fout, int *iout, const float *g)
+{ __shared__ float s[32]; int i = threadIdx.x; float v = f[i]; int a = x[i];
+  fout[6 * i + 0] = floorf(v); fout[6 * i + 1] = truncf(v); fout[6 * i + 2] = ceilf(v); fout[6 * i + 3] = rintf(v);
+  fout[6 * i + 4] = __saturatef(v);
+  s[i] = 100.0f + i; __syncthreads();
+  const float *p = (i & 1) ? &s[i] : &g[i]; fout[6 * i + 5] = *p;
+  int sum, narrow; short l, r;
+  asm("add.sat.s32 %0, %1, %2;" : "=r"(sum) : "r"(a), "r"(0x7fffff00));
+  asm("cvt.sat.u8.s32 %0, %1;" : "=r"(narrow) : "r"(a));
+  asm("shl.b16 %0, %1, %2;" : "=h"(l) : "h"((short)a), "r"(65536 + (i & 3)));
+  asm("shr.s16 %0, %1, %2;" : "=h"(r) : "h"((short)a), "r"(i & 1 ? 65537 : 3));
+  iout[4 * i + 0] = sum; iout[4 * i + 1] = narrow; iout[4 * i + 2] = l; iout[4 * i + 3] = r; }]]
+  local reals, ints, globals = {}, {}, {}
+  for i = 0, 31 do
+    reals[i] = ({ 2.5, -2.5, 3.5, -0.5, 0.5, 1.4999999, -1.5, 7.0, -7.25, 0.75, -3.75, 1.25 })[i % 12 + 1]
+    ints[i] = ({ 5, -16, 300, 0x7fffffff, -0x7fffffff, 255, -1, 1000 })[i % 8 + 1]
+    globals[i] = 2.0 * i
+  end
+  local function packed(list, format) local out = {} for i = 0, 31 do out[i + 1] = string.pack(format, list[i]) end return table.concat(out) end
+  local er = emulate(EDGES, "edges", {grid = {1}, block = {32}, buffers = {{bytes = 128, fill = packed(reals, "<f")}, {bytes = 128, fill = packed(ints, "<i4")},
+                                       {bytes = 32 * 24}, {bytes = 32 * 16}, {bytes = 128, fill = packed(globals, "<f")}},
+                                       args = {{buffer = 1}, {buffer = 2}, {buffer = 3}, {buffer = 4}, {buffer = 5}}})
+  local function even(x) local f = math.floor(x) local d = x - f if d > 0.5 or (d == 0.5 and f % 2 == 1) then f = f + 1 end return f end
+  local function int16(x) x = x & 0xffff return x >= 0x8000 and x - 0x10000 or x end
+  local right_edges, first_edge = true, nil
+  for i = 0, 31 do
+    local v, a = string.unpack("<f", string.pack("<f", reals[i])), ints[i]
+    local wide = a + 0x7fffff00
+    local floats = { math.floor(v), v >= 0 and math.floor(v) or -math.floor(-v), math.ceil(v), even(v), math.max(0, math.min(1, v)),
+                     i & 1 == 1 and 100.0 + i or globals[i] }
+    local integers = { math.max(-0x80000000, math.min(0x7fffffff, wide)), math.max(0, math.min(255, a)), 0,
+                       int16(a) >> (i & 1 == 1 and 15 or 3) | (int16(a) < 0 and (i & 1 == 1 and -1 or ~(-1 >> 3)) or 0) }
+    for k = 1, 6 do
+      local got = string.unpack("<f", er.buffers[3], 4 * (6 * i + k - 1) + 1)
+      if got ~= floats[k] and right_edges then right_edges, first_edge = false, string.format("lane %d, float %d: got %s, expected %s", i, k, got, floats[k]) end
+    end
+    for k = 1, 4 do
+      local got = string.unpack("<i4", er.buffers[4], 4 * (4 * i + k - 1) + 1)
+      if got ~= integers[k] and right_edges then right_edges, first_edge = false, string.format("lane %d, integer %d: got %d, expected %d", i, k, got, integers[k]) end
+    end
+  end
+  t.ok(right_edges and er.shared_load.requests == 1 and er.load.requests >= 3,
+       compiler .. ": floor, trunc, ceil and rint of floats, .sat, shifts past a short's width, and one generic load from shared and global lanes" ..
+       (first_edge and " (" .. first_edge .. ")" or ""))
+
   local ok, message = pcall(emulate, [[extern "C" __global__ void s(unsigned *a)
 { unsigned v = a[threadIdx.x]; asm volatile("brev.b32 %0, %1;" : "=r"(v) : "r"(v)); a[threadIdx.x] = v; }]],
                             "s", {grid = {1}, block = {32}, buffers = {{bytes = 128}}, args = {{buffer = 1}}})
