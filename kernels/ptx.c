@@ -176,7 +176,8 @@ struct label_use {
 struct parser {
     struct ptx_module *m;
     const char *text;
-    int line, source_line;
+    int line, source_line;  /* line: the statement's, for messages */
+    int at_line;           /* where reading stands */
     int kernel;            /* the kernel being read, or -1 */
     char *why;
     size_t why_size;
@@ -832,12 +833,12 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
         }
         if (s[0] == '/' && s[1] == '*') {
             for (s += 2; *s && !(s[0] == '*' && s[1] == '/'); s++)
-                p->line += *s == '\n';
+                p->at_line += *s == '\n';
             s += *s ? 2 : 0;
             continue;
         }
         if (*s == '\n') {
-            p->line++;
+            p->at_line++;
             s++;
             /* a directive or label without ';' ends at the line's end (.loc, .file, labels) */
             const char *t = skip_space(out->text);
@@ -851,7 +852,7 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
             continue;
         }
         if (n == 0)
-            out->line = p->line;
+            out->line = p->at_line;
         /* { and } alone are scopes; inside an instruction they hold a vector operand */
         int scope = (*s == '{' || *s == '}') && *skip_space(out->text) == 0;
         if (*s == ';' || scope || *s == '(' || *s == ')' || (*s == ',' && (n == 0 || strncmp(skip_space(out->text), ".param", 6) == 0))) {
@@ -872,7 +873,7 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
 struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
 {
     struct ptx_module *m = calloc(1, sizeof *m);
-    struct parser p = { .m = m, .text = text, .line = 1, .kernel = -1, .why = why, .why_size = why_size };
+    struct parser p = { .m = m, .text = text, .line = 1, .at_line = 1, .kernel = -1, .why = why, .why_size = why_size };
     char labels[512][NAME_BYTES];
     int label_at[512], label_count = 0, depth = 0, failed = !m;
     struct statement st = { NULL, 0, 0 };
@@ -1648,6 +1649,76 @@ static int unary(struct warp *w, const struct instruction *in, uint32_t lanes, e
 static int op_neg(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, NEG); }
 static int op_abs(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, ABS); }
 static int op_not(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, NOT); }
+
+/* --- bits ----------------------------------------------------------------- */
+
+/* popc and clz: a value's set bits, its leading zero bits (all of them for 0); the result is a .u32. */
+static int count_bits(struct warp *w, const struct instruction *in, uint32_t lanes, int leading)
+{
+    if (check_operands(w, in, 2))
+        return -1;
+    int bits = 8 * in->type.bytes;
+    lane_values scratch, out;
+    const uint64_t *a = values(w, &in->operands[1], in->type, scratch);
+    EACH_LANE(i) {
+        uint64_t v = a[i] & mask_of(in->type.bytes);
+        out[i] = leading ? (v == 0 ? (uint64_t)bits : (uint64_t)(__builtin_clzll(v) - (64 - bits))) : (uint64_t)__builtin_popcountll(v);
+    }
+    put(w, &in->operands[0], out, lanes, (struct value_type){ KIND_UNSIGNED, 4 });
+    return 0;
+}
+
+static int op_popc(struct warp *w, const struct instruction *in, uint32_t lanes) { return count_bits(w, in, lanes, 0); }
+static int op_clz(struct warp *w, const struct instruction *in, uint32_t lanes) { return count_bits(w, in, lanes, 1); }
+
+/* bfe.TYPE d, a, pos, len: len bits of a from bit pos; a signed type widens them with the last one taken. */
+static uint64_t bit_field(struct value_type t, uint64_t a, uint64_t pos, uint64_t len)
+{
+    int msb = 8 * t.bytes - 1;
+    pos &= 0xff, len &= 0xff;
+    uint64_t sign = 0, d = 0;
+    if (t.kind == KIND_SIGNED && len != 0) {
+        uint64_t top = pos + len - 1 < (uint64_t)msb ? pos + len - 1 : (uint64_t)msb;
+        sign = a >> top & 1;
+    }
+    for (int i = 0; i <= msb; i++)
+        d |= ((uint64_t)i < len && pos + (uint64_t)i <= (uint64_t)msb ? a >> (pos + (uint64_t)i) & 1 : sign) << i;
+    return d;
+}
+
+static int op_bfe(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    if (check_operands(w, in, 4))
+        return -1;
+    const struct operand *o = in->operands;
+    struct value_type u32 = { KIND_UNSIGNED, 4 };
+    lane_values first, second, third, out;
+    const uint64_t *a = values(w, &o[1], in->type, first), *pos = values(w, &o[2], u32, second), *len = values(w, &o[3], u32, third);
+    EACH_LANE(i) out[i] = bit_field(in->type, a[i], pos[i], len[i]);
+    put(w, &o[0], out, lanes, in->type);
+    return 0;
+}
+
+/* bfi.TYPE d, a, b, pos, len: b with len bits of a put in from bit pos. */
+static int op_bfi(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    if (check_operands(w, in, 5))
+        return -1;
+    const struct operand *o = in->operands;
+    struct value_type u32 = { KIND_UNSIGNED, 4 };
+    int msb = 8 * in->type.bytes - 1;
+    lane_values first, second, third, fourth, out;
+    const uint64_t *a = values(w, &o[1], in->type, first), *b = values(w, &o[2], in->type, second),
+                   *pos = values(w, &o[3], u32, third), *len = values(w, &o[4], u32, fourth);
+    EACH_LANE(i) {
+        uint64_t d = b[i], at = pos[i] & 0xff, count = len[i] & 0xff;
+        for (uint64_t k = 0; k < count && at + k <= (uint64_t)msb; k++)
+            d = (d & ~(1ull << (at + k))) | ((a[i] >> k & 1) << (at + k));
+        out[i] = d;
+    }
+    put(w, &o[0], out, lanes, in->type);
+    return 0;
+}
 static int op_rcp(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, RCP); }
 static int op_sqrt(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, SQRT); }
 
@@ -2359,7 +2430,7 @@ static const struct operation_decl operations[] = {
     OPERATION(ld), OPERATION(st), OPERATION(mov), OPERATION(add), OPERATION(sub), OPERATION(mul),
     OPERATION(mad), { .name = "fma", .run = op_mad }, OPERATION(div), OPERATION(rem), OPERATION(min), OPERATION(max),
     OPERATION(and), OPERATION(or), OPERATION(xor), OPERATION(shl), OPERATION(shr), OPERATION(not),
-    OPERATION(neg), OPERATION(abs), OPERATION(rcp), OPERATION(sqrt), OPERATION(setp, .compares = 1), OPERATION(selp), OPERATION(cvt), OPERATION(cvta),
+    OPERATION(neg), OPERATION(abs), OPERATION(rcp), OPERATION(sqrt), OPERATION(popc), OPERATION(clz), OPERATION(bfe), OPERATION(bfi), OPERATION(setp, .compares = 1), OPERATION(selp), OPERATION(cvt), OPERATION(cvta),
     OPERATION(activemask), OPERATION(shfl, .modes = 1), OPERATION(vote, .modes = 1), OPERATION(atom, .modes = 1),
     OPERATION(red, .modes = 1),
     { .name = "cp.async", .run = op_cp_async },

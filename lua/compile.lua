@@ -38,7 +38,7 @@ local CACHE_MAGIC = "warplab ptx cache 1\n"
 
 -- What clang is given in place of the CUDA headers (-nocudainc): the
 -- qualifiers, threadIdx and friends (clang's own header), warp shuffles,
--- votes and atomics on clang's NVPTX builtins, the loads and stores with
+-- votes, atomics and bit counts on clang's NVPTX builtins, the loads and stores with
 -- cache hints (one ld or st each, with its hint, as CUDA's), and the vector
 -- types, as clang's vectors (.x .y .z .w, aligned as CUDA's): a copy of one
 -- is then one wide load or store, as nvcc and NVRTC make it, where a struct
@@ -52,6 +52,7 @@ local CLANG_PRELUDE = [[
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
+typedef __SIZE_TYPE__ size_t;
 #include <__clang_cuda_builtin_vars.h>
 typedef signed char char2 __attribute__((ext_vector_type(2)));
 typedef signed char char4 __attribute__((ext_vector_type(4)));
@@ -118,6 +119,10 @@ __device__ inline float fmaxf(float a, float b) { return __builtin_fmaxf(a, b); 
 __device__ inline double fmin(double a, double b) { return __builtin_fmin(a, b); }
 __device__ inline double fmax(double a, double b) { return __builtin_fmax(a, b); }
 __device__ inline float __saturatef(float x) { float v; asm("cvt.sat.f32.f32 %0, %1;" : "=f"(v) : "f"(x)); return v; }
+__device__ inline int __popc(unsigned x) { return __builtin_popcount(x); }
+__device__ inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+__device__ inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+__device__ inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
 ]]
 
 -- The CUDA headers a kernel may include with <...>, as clang finds them

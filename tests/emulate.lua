@@ -417,4 +417,11 @@ end
 t.ok(right_join and joined.shared_store.requests == 2 and joined.shared_load.requests == 1,
      string.format("a join laid out above its paths reconverges there, barrier and all (shared %d stores, %d loads)%s",
                    joined.shared_store.requests, joined.shared_load.requests, wrong_lane and " (" .. wrong_lane .. ")" or ""))
+
+-- An instruction the emulator does not know names its own PTX line, after
+-- directives that end at their line's end (they once made it lines early).
+local ok_line, line_message = pcall(core.emulate, ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry bad(.param .u64 out)\n{\n  brev.b32 %r1, %r2;\n}\n",
+                                    "bad", {grid = {1}, block = {32}, buffers = {}, args = {0}})
+t.ok(not ok_line and tostring(line_message):find("PTX line 6: instruction 'brev' is not emulated yet", 1, true) ~= nil,
+     "an unknown instruction names its own PTX line (" .. tostring(line_message) .. ")")
 t.done()
