@@ -27,7 +27,7 @@ extern "C" {
 /* MAX_WARP_ACCESSES: every loop iteration is an instruction of its own (a CSR
    row of 64 non-zeros read by one thread is 195); acc[] of that many sits on
    the stack of model_run and of the warp maps (about 78 kB). */
-enum { MAX_PARAMS = 12, MAX_BUFFERS = 6, WARP_SIZE = 32, MAX_WARP_ACCESSES = 256 };
+enum { MAX_PARAMS = 32, MAX_BUFFERS = 6, WARP_SIZE = 32, MAX_WARP_ACCESSES = 256 };
 
 enum param_type {
     PARAM_INT,     /* an integer in [min, max], or one of `only` */
@@ -62,7 +62,9 @@ struct param_decl {
 #define ONLY(...) .only = (const long long[]){ __VA_ARGS__ },                                 \
                   .only_count = (int)(sizeof((const long long[]){ __VA_ARGS__ }) / sizeof(long long))
 
-/* Parameter values of one launch, in the order of the family's params. */
+/* Parameter values of one launch, in the order of the family's params; a
+   kernel declared while the shell runs keeps values derived from them after
+   its params (family.derive). */
 struct params {
     long long v[MAX_PARAMS];
 };
@@ -183,6 +185,13 @@ struct family {
     /* Optional, for the PTX emulator: the kernel its launcher runs for p, as
        a C++ name expression ("copy<float4>"), and how (emulated_call below). */
     void (*emulated_call)(const struct params *p, struct emulated_call *call);
+    /* For kernels declared while the shell runs (kernel{} in Lua, user_kernel.c):
+       their PTX, compiled already, which the emulator runs (their model: they
+       have no warp_accesses); and derive, which fills p's slots after
+       param_count (buffer sizes, grid, block) from its params, on the shell's
+       thread, where Lua runs (lua_state: its lua_State). 0, or -1 with why. */
+    const char *ptx;
+    int (*derive)(void *lua_state, const struct family *f, struct params *p, char *why, size_t why_size);
 };
 
 /* In a build without CUDA the launchers do not exist. */

@@ -46,7 +46,7 @@ static int is_identifier(const char *name)
 int family_problem(const struct family *f, char *why, size_t why_size)
 {
     const char *missing = !f->summary || !f->teaches ? "summary and teaches"
-                        : !f->shape ? "shape" : !f->warp_accesses ? "warp_accesses"
+                        : !f->shape ? "shape" : !f->warp_accesses && !f->ptx ? "warp_accesses"
                         : !f->buffer_elements ? "buffer_elements" : !f->useful_bytes ? "useful_bytes"
                         : !f->element_bytes ? "element_bytes" : NULL;
     if (!is_identifier(f->name)) {
@@ -91,7 +91,12 @@ int registry_add(const struct family *f, char *why, size_t why_size)
 {
     if (family_problem(f, why, why_size))
         return -1;
-    if (find_index(f->name) >= 0) {
+    int taken = find_index(f->name);
+    if (taken >= 0 && f->ptx && families[taken]->ptx) {   /* a kernel declared again: the new one from now on */
+        families[taken] = f;
+        return 0;
+    }
+    if (taken >= 0) {
         snprintf(why, why_size, SAY("a kernel named '%s' exists already", "已经有名为 '%s' 的内核"), f->name);
         return -1;
     }

@@ -20,7 +20,8 @@ void registry_enable_test_families(void);
 
 /* Adds a family while the shell runs (a kernel written at the prompt), to be
    treated as a built-in from then on: 0, or -1 with why (a name taken, a
-   declaration missing a part). The family must outlive the session. */
+   declaration missing a part). A kernel declared so (with ptx) replaces one
+   of its name declared so before. The family must outlive the session. */
 int registry_add(const struct family *f, char *why, size_t why_size);
 /* What is wrong with a family's declaration, or 0 when nothing is. */
 int family_problem(const struct family *f, char *why, size_t why_size);

@@ -90,7 +90,9 @@ int api_add_family(lua_State *L, const struct family *f, char *why, size_t why_s
 {
     if (registry_add(f, why, why_size))
         return -1;
-    session_push_core(NULL, "families_changed");
+    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);   /* on L, which may be a coroutine, not the session's own state */
+    lua_getfield(L, -1, "families_changed");
+    lua_remove(L, -2);
     lua_call(L, 0, 0);
     return 0;
 }
@@ -134,6 +136,11 @@ static int core_warp(lua_State *L)
     lua_Integer warp = luaL_optinteger(L, 3, 0);
     luaL_argcheck(L, warp >= 0 && warp < warps, 3,
                   lua_pushfstring(L, SAY("warp must be from 0 to %I", "warp 必须在 0 到 %I 之间"), (lua_Integer)(warps - 1)));
+    if (!f->warp_accesses) {   /* one line, not a place in the prelude */
+        lua_pushfstring(L, SAY("'%s' has no warp map yet: it is a kernel declared in Lua, which only the emulator models",
+                               "'%s' 还没有线程束访问图：它是在 Lua 中声明的内核，只有模拟器为它建模"), f->name);
+        return lua_error(L);
+    }
     model_buffer_bases(f->buffer_count, base);
     int count = f->warp_accesses(&p, base, warp, acc);
     lua_createtable(L, count, 0);
@@ -387,6 +394,7 @@ void api_open(lua_State *L)
     luaL_setfuncs(L, launch_core, 0);
     luaL_setfuncs(L, compile_core, 0);
     luaL_setfuncs(L, emulate_core, 0);
+    luaL_setfuncs(L, user_kernel_core, 0);
     labs_open(L);
     sandbox_open(L);
     files_open(L);

@@ -43,6 +43,8 @@ void api_open(lua_State *L);
 extern const luaL_Reg compile_core[];
 /* What emulate.c adds: emulate (a kernel's PTX on the emulator). */
 extern const luaL_Reg emulate_core[];
+/* What user_kernel.c adds: declare_kernel (for lua/kernel.lua's kernel{}). */
+extern const luaL_Reg user_kernel_core[];
 
 struct family;
 /* Adds a family while the shell runs (registry_add) and tells the prelude,

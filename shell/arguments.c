@@ -346,14 +346,10 @@ static void read_option(lua_State *L, int arg, const struct option_decl *d, stru
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }
 
-/* Parameters of a launch from the table at stack index `table` (nil: all
-   defaults), errors naming argument `arg`; measurement options in the same
-   table override the session's for this launch. */
-void check_params(lua_State *L, int table, int arg, const struct family *f, struct params *p,
-                         struct measure_options *o)
+/* The params and options of the table at `table`, as check_params says. */
+static void read_params(lua_State *L, int table, int arg, const struct family *f, struct params *p,
+                        struct measure_options *o)
 {
-    params_defaults(f, p);
-    *o = session.options;
     if (lua_isnoneornil(L, table))
         return;
     luaL_argexpected(L, lua_type(L, table) == LUA_TTABLE, arg, SAY("table of parameters", "参数表"));
@@ -372,6 +368,24 @@ void check_params(lua_State *L, int table, int arg, const struct family *f, stru
             read_param(L, arg, f, i, p);
         lua_pop(L, 1);
     }
+}
+
+/* Parameters of a launch from the table at stack index `table` (nil: all
+   defaults), errors naming argument `arg`; measurement options in the same
+   table override the session's for this launch. A kernel without a
+   hand-written model runs on the emulator, and a kernel declared in Lua
+   derives its sizes from its params here. */
+void check_params(lua_State *L, int table, int arg, const struct family *f, struct params *p,
+                         struct measure_options *o)
+{
+    char why[512];
+    params_defaults(f, p);
+    *o = session.options;
+    read_params(L, table, arg, f, p, o);
+    if (!f->warp_accesses)
+        o->emulated = 1;
+    if (f->derive && f->derive(L, f, p, why, sizeof why))
+        luaL_argerror(L, arg, why);
 }
 
 static void push_options(lua_State *L, const struct measure_options *o)

@@ -117,7 +117,7 @@ static void push_counts(lua_State *L, const struct model_counts *c)
     lua_setfield(L, -2, "constant");
 }
 
-/* core.emulate(ptx, kernel, {grid=, block=, buffers=, args=}): the kernel run
+/* core.emulate(ptx, kernel, {grid=, block=, buffers=, args= [, shared=]}): the kernel run
    on the emulator: {load=, store=, shared_load=, shared_store=, lane_instructions=,
    buffers = {contents...}}. args: integers, floats, or {buffer = i} for buffer i's address. */
 static int core_emulate(lua_State *L)
@@ -132,6 +132,11 @@ static int core_emulate(lua_State *L)
                                  .instruction_budget = 1ull << 34, .interrupted = &interrupt_requested };
     read_dims(L, 3, "grid", launch.grid);
     read_dims(L, 3, "block", launch.block);
+    lua_getfield(L, 3, "shared");   /* extern __shared__ bytes, as <<<grid, block, shared>>> */
+    lua_Integer shared = luaL_optinteger(L, -1, 0);
+    luaL_argcheck(L, shared >= 0 && shared <= (1 << 20), 3, "shared must be from 0 to 2^20 bytes");
+    launch.dynamic_shared_bytes = (unsigned)shared;
+    lua_pop(L, 1);
     lua_newtable(L);   /* the buffers' memory, kept alive until the results are pushed */
     launch.buffer_count = read_buffers(L, 3, lua_gettop(L), buffers);
     struct ptx_module *m = ptx_parse(text, why, sizeof why);
@@ -327,6 +332,7 @@ static int find_entry(const struct ptx_module *m, const char *expression, char *
 static struct ptx_module *family_module(const struct family *f, const struct params *p, const struct emulated_call *call,
                                         const char *given, char *kernel, size_t kernel_size, char *why, size_t why_size)
 {
+    given = given ? given : f->ptx;   /* a kernel declared in Lua comes compiled */
     char *compiled = given ? NULL : family_ptx(f, p, call, kernel, kernel_size, why, why_size);
     struct ptx_module *m = given || compiled ? ptx_parse(given ? given : compiled, why, why_size) : NULL;
     free(compiled);
@@ -393,8 +399,9 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
             reference[i] = f->buffers[i].role == BUFFER_IN ? data[i] : expected[i];
             total += bytes[i];
         }
-        reference_in_parts(f, p, reference, total);
-        for (int i = 0; i < f->buffer_count && out->correct; i++)
+        if (f->reference || f->reference_part)   /* a kernel declared in Lua may have none */
+            reference_in_parts(f, p, reference, total);
+        for (int i = 0; i < f->buffer_count && out->correct && (f->reference || f->reference_part); i++)
             if (f->buffers[i].role == BUFFER_OUT && !same_bytes(data[i], expected[i], bytes[i]))
                 out->correct = output_matches(f, i, data[i], expected[i], bytes[i], out->mismatch, sizeof out->mismatch);
     }

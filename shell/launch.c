@@ -119,7 +119,12 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     model_start(&model);
     r->cache = o->warm ? "warm" : "cold";   /* what the launch asked for; the model has no cache to heat */
     r->model_source = o->emulated ? "emulator" : "formula";
-    enum run_status status = session.backend->run(r->family, &r->params, o, r, error, sizeof error);
+    /* a kernel declared in Lua has no launcher for the GPU yet: the emulator's result stands for it */
+    const struct backend *backend = r->family->launch || !session.backend->measures ? session.backend : &sim_backend;
+    if (backend != session.backend)
+        result_warn(r, SAY("kernels declared in Lua do not run on the GPU yet: this is the emulator's result",
+                           "在 Lua 中声明的内核还不能在 GPU 上运行：这是模拟器的结果"));
+    enum run_status status = backend->run(r->family, &r->params, o, r, error, sizeof error);
     int modelled = model_finish(&model);
     if (modelled == -2)
         luaL_error(L, SAY("the emulator cannot run '%s': %s", "模拟器无法运行 '%s'：%s"), r->family->name, model.why);

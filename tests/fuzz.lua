@@ -357,6 +357,15 @@ local api = {
     return pack(chance(0.7) and pick(paths) or value())
   end,
   answer = function() return some_values(0, 2) end,
+  kernel = function()   -- mostly not a declaration; else one with a few fields made hostile
+    if chance(0.7) then return pack(value()) end
+    local spec = { name = "fuzzed", source = "extern \"C\" __global__ void fuzzed(float *a, int n) { if (threadIdx.x < n) a[threadIdx.x] = n; }",
+                   params = { n = 64 }, buffers = { a = { type = "float", count = "n", output = true } }, args = { "a", "n" }, grid = 2, block = 32 }
+    for _ = 1, math.random(1, 3) do
+      spec[pick({ "name", "source", "params", "buffers", "args", "grid", "block", "shared", "file", "entry" })] = value(1)
+    end
+    return pack(spec)
+  end,
   print = function() return some_values(0, 4) end,
 }
 -- Methods of a results list (results:column(name) and the rest): their

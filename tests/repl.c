@@ -455,9 +455,10 @@ static void test_complete_kernel_name(void)
 /* Case 4b: Tab completes a Lua global. */
 static void test_complete_global(void)
 {
-    int passed = start_at_prompt() && send("kern") && send(TAB) && expect("kernels", TIMEOUT) &&
-                 send("()\r") && expect("strided", TIMEOUT) && expect(PROMPT, TIMEOUT);
-    ok(close_session(passed), "Tab completes kern to kernels, and kernels() lists strided");
+    int passed = start_at_prompt() && send("kernels") && send("()\r") && expect("strided", TIMEOUT) &&
+                 expect(PROMPT, TIMEOUT) && send("devi") && send(TAB) && expect("device", TIMEOUT) &&
+                 send("().name\r") && expect("H200", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), "kernels() lists strided; Tab completes devi to device, and device().name names the H200");
 }
 
 /* Case 5: the <...> shorthand for a parameter table. */

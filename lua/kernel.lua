@@ -1,0 +1,232 @@
+-- kernel.lua: kernel{...}, a kernel written in CUDA C while the shell runs,
+-- declared with its params, buffers, arguments and launch shape; compiled
+-- (core.compile: NVRTC, or clang) and then a kernel like the built-in ones:
+-- launch, sweep, compare, info (with its source), completion. Its model is
+-- the emulator, which runs its own PTX (docs/model.md); it does not run on
+-- the GPU yet, where the emulator's result stands for it. Sizes may be
+-- numbers, param names or functions of the params, worked out at each launch.
+local core = ...
+local u = core.util
+
+local messages = {
+  bad_spec = { en = "bad argument #1 to 'kernel' (a table {name=, source= or file=, params=, buffers=, args=, grid=, block=} expected, got %s)",
+               zh = "bad argument #1 to 'kernel' (需要表 {name=, source= 或 file=, params=, buffers=, args=, grid=, block=}，得到 %s)" },
+  bad_field = { en = "bad argument #1 to 'kernel' (%s must be %s; got %s)", zh = "bad argument #1 to 'kernel' (%s 必须是%s；得到 %s)" },
+  built_in = { en = "bad argument #1 to 'kernel' (name '%s' is a built-in kernel's; choose another)",
+               zh = "bad argument #1 to 'kernel' (名字 '%s' 属于内置内核；请换一个)" },
+  no_file = { en = "bad argument #1 to 'kernel' (file %s cannot be read: %s)", zh = "bad argument #1 to 'kernel' (无法读取文件 %s：%s)" },
+  no_entry = { en = "kernel '%s': its source defines no __global__ function '%s' (it defines: %s)",
+               zh = "内核 '%s'：源代码中没有 __global__ 函数 '%s'（它定义了：%s）" },
+  replaced = { en = "kernel '%s' replaced by the new declaration", zh = "内核 '%s' 已被新的声明替换" },
+  summary = { en = "a kernel declared in Lua", zh = "在 Lua 中声明的内核" },
+  teaches = { en = "what your own kernel's accesses cost", zh = "你自己的内核的访问代价" },
+  param_doc = { en = "a parameter of kernel %s", zh = "内核 %s 的参数" },
+  not_declared = { en = "%s is not a param or buffer of kernel '%s' (params: %s; buffers: %s)",
+                   zh = "%s 不是内核 '%s' 的参数或缓冲区（参数：%s；缓冲区：%s）" },
+  size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
+}
+local say = u.messages("kernel", messages)
+
+-- Element types a buffer may hold: bytes each, and whether random contents are floats.
+local TYPES = {
+  float = { 4, true }, double = { 8, true }, float2 = { 8, true }, float4 = { 16, true }, double2 = { 16, true },
+  int = { 4 }, unsigned = { 4 }, short = { 2 }, ["unsigned short"] = { 2 }, char = { 1 }, ["unsigned char"] = { 1 },
+  ["long long"] = { 8 }, ["unsigned long long"] = { 8 }, int2 = { 8 }, int4 = { 16 }, uint2 = { 8 }, uint4 = { 16 },
+}
+local FILLS = { random = true, zero = true, index = true }
+local INT_MOST = math.maxinteger >> 2
+
+-- Mistakes in a declaration are one line, without a place in this file.
+local function bad(field, expected, got) error(say("bad_field", field, expected, u.quote(got)), 0) end
+
+local function identifier(text) return type(text) == "string" and text:match("^[%a_][%w_]*$") ~= nil end
+
+-- A declaration's tables are read raw (next, rawget, rawlen): a metatable of theirs runs no code here.
+local function field(t, key) return type(t) == "table" and rawget(t, key) or nil end
+
+-- The names of a table of NAME = value, sorted; each must be an identifier (what says where).
+local function names_of(t, what)
+  local keys = {}
+  for k in next, t do
+    if not identifier(k) then bad(what .. "' names", "identifiers", k) end
+    keys[#keys + 1] = k
+  end
+  table.sort(keys)
+  return keys
+end
+
+-- The items 1 .. rawlen of a list.
+local function items(list)
+  local out = {}
+  for i = 1, type(list) == "table" and rawlen(list) or 0 do out[i] = rawget(list, i) end
+  return out
+end
+
+-- params = {NAME = default | {default=, min=, max=, doc=, doc_zh=}}: a list, n first, then by name.
+local function read_params(spec)
+  local params, list = field(spec, "params") or {}, {}
+  if type(params) ~= "table" then bad("params", "{NAME = number or {default=, min=, max=}}", params) end
+  for _, name in ipairs(names_of(params, "params")) do
+    local p = rawget(params, name)
+    if math.type(p) == "integer" then p = { default = p } end
+    local default, min, max, doc, doc_zh = field(p, "default"), field(p, "min"), field(p, "max"), field(p, "doc"), field(p, "doc_zh")
+    if math.type(default) ~= "integer" then bad("params." .. name, "an integer or {default = integer, min=, max=}", p) end
+    min, max = min or math.min(default, 0), max or math.max(default, INT_MOST)
+    if math.type(min) ~= "integer" or math.type(max) ~= "integer" or min > default or default > max then
+      bad("params." .. name, "{default=, min=, max=} with min <= default <= max", p)
+    end
+    local item = { name = name, default = default, min = min, max = max }
+    item.doc = type(doc) == "string" and doc or messages.param_doc.en:format(spec.name)   -- both, as a built-in's: info shows the session's
+    item.doc_zh = type(doc_zh) == "string" and doc_zh or messages.param_doc.zh:format(spec.name)
+    list[#list + 1] = item
+  end
+  table.sort(list, function(a, b) return (a.name == "n") ~= (b.name == "n") and a.name == "n" or a.name < b.name end)
+  return list
+end
+
+-- buffers = {NAME = {type=, count=, output=, fill=}}: in the order args name them, then by name.
+local function read_buffers(spec)
+  local buffers, list, seen = field(spec, "buffers"), {}, {}
+  if type(buffers) ~= "table" or next(buffers) == nil then bad("buffers", "{NAME = {type=, count=}, ...}", buffers) end
+  local order, type_names = {}, {}
+  for name in next, TYPES do type_names[#type_names + 1] = name end
+  table.sort(type_names)
+  for _, name in ipairs(names_of(buffers, "buffers")) do order[#order + 1] = name end
+  local by_args = {}   -- in the order args name them, then the rest by name
+  for _, arg in ipairs(items(field(spec, "args"))) do
+    if type(arg) == "string" and rawget(buffers, arg) ~= nil and not seen[arg] then by_args[#by_args + 1], seen[arg] = arg, true end
+  end
+  for _, name in ipairs(order) do if not seen[name] then by_args[#by_args + 1] = name end end
+  for _, name in ipairs(by_args) do
+    local b = rawget(buffers, name)
+    local kind = field(b, "type")
+    if not TYPES[kind] then bad("buffers." .. name .. ".type", "one of " .. table.concat(type_names, ", "), kind) end
+    local item = { name = name, bytes = TYPES[kind][1], is_float = TYPES[kind][2] and 1 or 0, output = field(b, "output") and true or false,
+                   count = field(b, "count"), fill = "random" }
+    local fill = field(b, "fill")
+    local low, high = field(fill, 2), field(fill, 3)
+    if field(fill, 1) == "int" and math.type(low) == "integer" and math.type(high) == "integer" and low <= high then
+      item.fill, item.low, item.high = "integers", low, high
+    elseif fill ~= nil and not (type(fill) == "string" and FILLS[fill]) then
+      bad("buffers." .. name .. ".fill", "\"random\", \"zero\", \"index\" or {\"int\", low, high}", fill)
+    elseif fill then
+      item.fill = fill
+    end
+    list[#list + 1] = item
+  end
+  return list
+end
+
+-- The value a size form gives for params p: a number, a param's name, or a function of p.
+local function size_of(form, p, what)
+  local value = form
+  if type(form) == "string" then value = p[form] elseif type(form) == "function" then value = form(p) end
+  if math.type(value) ~= "integer" then error(say("size_not_integer", what, u.quote(value)), 0) end
+  return value
+end
+
+-- A dims form (number, name, function, or {x, y[, z]} of those) as a check that it is one.
+local function check_dims(form, what, names)
+  local function check_one(item)
+    if not (math.type(item) == "integer" or type(item) == "function" or (type(item) == "string" and names[item])) then
+      bad(what, "an integer, a param's name, a function of the params, or {x, y[, z]} of those", item)
+    end
+  end
+  if type(form) == "table" then
+    local list = items(form)
+    if #list < 1 or #list > 3 then bad(what, "{x, y[, z]}", form) end
+    for _, item in ipairs(list) do check_one(item) end
+  else
+    check_one(form)
+  end
+end
+
+local function dims_of(form, p, what)
+  local list = type(form) == "table" and items(form) or { form }
+  return { size_of(list[1], p, what .. "[1]"), list[2] and size_of(list[2], p, what .. "[2]") or 1, list[3] and size_of(list[3], p, what .. "[3]") or 1 }
+end
+
+-- The function of the params that gives every size a launch needs.
+local function sizes_function(spec, buffers)
+  return function(p)
+    local counts = {}
+    for i, b in ipairs(buffers) do counts[i] = size_of(b.count, p, "buffers." .. b.name .. ".count") end
+    return { counts = counts, grid = dims_of(spec.grid, p, "grid"), block = dims_of(spec.block, p, "block"),
+             shared = spec.shared ~= nil and size_of(spec.shared, p, "shared") or 0 }
+  end
+end
+
+-- args: buffer names, param names, or integers, in the kernel's order.
+local function read_args(spec, params, buffers)
+  local by_name, param_names, buffer_names, list = {}, {}, {}, {}
+  for i, p in ipairs(params) do by_name[p.name] = { param = i } param_names[#param_names + 1] = p.name end
+  for i, b in ipairs(buffers) do by_name[b.name] = { buffer = i } buffer_names[#buffer_names + 1] = b.name end
+  local declared_args = field(spec, "args")
+  if type(declared_args) ~= "table" then bad("args", "a list of the kernel's arguments (buffer and param names, integers)", declared_args) end
+  for i, arg in ipairs(items(declared_args)) do
+    if math.type(arg) == "integer" then
+      list[i] = { value = arg }
+    elseif type(arg) == "string" and by_name[arg] then
+      list[i] = by_name[arg]
+    else
+      error(say("not_declared", u.quote(arg), spec.name, table.concat(param_names, ", "), table.concat(buffer_names, ", ")), 0)
+    end
+  end
+  return list
+end
+
+local declared = {}   -- the names of kernels declared in this session
+
+local function text_or(text, fallback) return type(text) == "string" and text or fallback end
+
+local FIELDS = { "name", "source", "file", "entry", "params", "buffers", "args", "grid", "block", "shared", "summary", "summary_zh",
+                 "teaches", "teaches_zh" }
+
+function kernel(declaration)
+  if type(declaration) ~= "table" then error(say("bad_spec", u.quote(declaration)), 2) end
+  local spec = {}   -- its fields, read raw once
+  for _, key in ipairs(FIELDS) do spec[key] = rawget(declaration, key) end
+  local name = spec.name
+  if type(name) ~= "string" or not name:match("^[a-z_][a-z0-9_]*$") or #name > 40 then
+    bad("name", "lowercase letters, digits and _ (at most 40)", name)
+  end
+  if not declared[name] then
+    for _, k in ipairs(kernels()) do if k.name == name then error(say("built_in", name), 0) end end
+  end
+  local source = spec.source
+  if spec.file ~= nil then
+    if type(spec.file) ~= "string" then bad("file", "a file name", spec.file) end
+    local text, why = core.read_file(spec.file)
+    if not text then error(say("no_file", spec.file, tostring(why)), 0) end
+    source = text
+  end
+  if type(source) ~= "string" then bad("source", "the kernel's CUDA C (or give file=)", source) end
+  local entry = spec.entry or name
+  if not identifier(entry) then bad("entry", "the __global__ function's name", entry) end
+  local params, buffers = read_params(spec), read_buffers(spec)
+  local names = {}
+  for _, p in ipairs(params) do names[p.name] = true end
+  for _, b in ipairs(buffers) do check_dims(b.count, "buffers." .. b.name .. ".count", names) end
+  check_dims(spec.grid, "grid", names)
+  check_dims(spec.block, "block", names)
+  if spec.shared ~= nil then check_dims(spec.shared, "shared", names) end
+  local args = read_args(spec, params, buffers)
+  local compiled = core.compile(source, { name = name .. ".cu" })
+  local entries = {}
+  for found in compiled.ptx:gmatch("%.entry%s+([%w_$]+)") do entries[#entries + 1] = found end
+  local matched = false
+  for _, found in ipairs(entries) do
+    matched = matched or found == entry or found:sub(1, #entry + 2 + #tostring(#entry)) == "_Z" .. #entry .. entry
+  end
+  if not matched then error(say("no_entry", name, entry, #entries > 0 and table.concat(entries, ", ") or "none"), 0) end
+  local ok, why = core.declare_kernel({
+    name = name, entry = entry, source = source, ptx = compiled.ptx,
+    summary = text_or(spec.summary, messages.summary.en), summary_zh = text_or(spec.summary_zh, messages.summary.zh),
+    teaches = text_or(spec.teaches, messages.teaches.en), teaches_zh = text_or(spec.teaches_zh, messages.teaches.zh),
+    params = params, buffers = buffers, args = args, sizes = sizes_function(spec, buffers),
+  })
+  if not ok then error(why, 0) end
+  if declared[name] then print(say("replaced", name)) end
+  declared[name] = true
+  return name
+end

@@ -1,0 +1,122 @@
+-- kernel.lua: kernel{...}, a kernel written in CUDA C at the prompt and
+-- declared with its params, buffers, arguments and launch shape, is then a
+-- kernel like the built-in ones, modelled by the emulator: the issue's own
+-- example counts what the built-in strided counts; sizes from functions,
+-- param names and numbers, 2-D grids and blocks, integer index buffers;
+-- sweep and info take it; declaring it again replaces it, with a note; and
+-- each mistake is one clear line.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local core = debug.getregistry()["warplab.core"]
+if not core.nvrtc_version() and not core.find_program("clang") then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
+
+local MYSTRIDE = [[
+__global__ void mystride(const float *in, float *out, int n, int stride)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[(long long)i * stride];
+}]]
+local function declare_mystride(source, block)
+  return kernel {
+    name = "mystride",
+    source = source,
+    params = { n = 1 << 16, stride = { default = 2, min = 1, max = 1024 } },
+    buffers = { ["in"] = { type = "float", count = function(p) return p.n * p.stride end },
+                out = { type = "float", count = "n", output = true } },
+    args = { "in", "out", "n", "stride" },
+    grid = function(p) return (p.n + block - 1) // block end,
+    block = block,
+  }
+end
+local function counts(r) return string.format("%d/%d %d/%d", r.model.load.requests, r.model.load.sectors, r.model.store.requests, r.model.store.sectors) end
+
+t.is(declare_mystride(MYSTRIDE, 256), "mystride", "kernel{} declares the issue's example and returns its name")
+for _, stride in ipairs({ 1, 2, 4, 33 }) do
+  local mine, built_in = launch("mystride", { stride = stride, n = 5000 }), launch("strided", { stride = stride, n = 5000 })
+  t.ok(mine.model.source == "emulator" and counts(mine) == counts(built_in),
+       string.format("stride %d: the emulator's counts of it are the built-in strided's (%s, strided %s)", stride, counts(mine), counts(built_in)))
+end
+local formula = launch("mystride", { model = "formula" })
+t.is(formula.model.source, "emulator", "a kernel declared in Lua has no formula: the emulator models it whatever model= asks")
+
+local listed = false
+for _, k in ipairs(kernels()) do listed = listed or k.name == "mystride" end
+t.ok(listed and info("mystride").source:find("in[(long long)i * stride]", 1, true) ~= nil, "kernels() lists it and info() shows its source")
+
+local swept = sweep("mystride", { stride = { 1, 2, 4 }, n = 4096 })
+t.ok(#swept == 3 and swept[3].params.stride == 4 and swept[3].model.load.sectors == 4 * swept[1].model.load.sectors,
+     "sweep() takes it: sectors grow with the stride")
+
+-- Declared again: the new one from then on, with a note.
+core.capture(true)
+declare_mystride((MYSTRIDE:gsub("%(long long%)i %* stride", "i")), 128)
+local note = core.capture(false)
+local again = launch("mystride", { stride = 4, n = 4096 })
+t.ok(again.model.load.sectors == again.model.store.sectors and note:find("kernel 'mystride' replaced by the new declaration", 1, true),
+     "declared again, the new kernel runs, with a note (" .. counts(again) .. "; " .. note:gsub("\n", " ") .. ")")
+
+-- 2-D: a copy of a rows x cols matrix in 32 x 8 blocks, each warp one row of 32 floats.
+kernel {
+  name = "copy2d",
+  source = [[extern "C" __global__ void copy2d(const float *a, float *b, int rows, int cols)
+{ int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < cols && y < rows) b[y * cols + x] = a[y * cols + x]; }]],
+  params = { rows = 64, cols = 96 },
+  buffers = { a = { type = "float", count = function(p) return p.rows * p.cols end },
+              b = { type = "float", count = function(p) return p.rows * p.cols end, output = true } },
+  args = { "a", "b", "rows", "cols" },
+  grid = { function(p) return (p.cols + 31) // 32 end, function(p) return (p.rows + 7) // 8 end },
+  block = { 32, 8 },
+}
+local c2 = launch("copy2d")
+t.ok(c2.model.load.requests == 64 * 3 and c2.model.load.sectors == 64 * 3 * 4 and c2.model.store.requests == 64 * 3,
+     "a 2-D grid of 2-D blocks: one request of 4 sectors per warp and row (" .. counts(c2) .. ")")
+
+-- Integer contents: an index buffer of random integers within the array, for a gather.
+kernel {
+  name = "mygather",
+  source = [==[extern "C" __global__ void mygather(const float *data, const int *index, float *out, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = data[index[i]]; }]==],
+  params = { n = 4096 },
+  buffers = { data = { type = "float", count = "n" }, index = { type = "int", count = "n", fill = { "int", 0, 4095 } },
+              out = { type = "float", count = "n", output = true } },
+  args = { "data", "index", "out", "n" },
+  grid = function(p) return (p.n + 255) // 256 end,
+  block = 256,
+}
+local g = launch("mygather")
+t.ok(g.model.load.requests == 2 * 128 and g.model.load.sectors > 128 * 4 + 128 * 4,
+     "an index buffer of random integers: the gather's loads scatter (" .. counts(g) .. ")")
+
+local ok, message = pcall(show, launch("mygather"))
+t.ok(not ok and tostring(message):find("no warp map yet", 1, true) ~= nil, "show() says it has no warp map yet (" .. tostring(message) .. ")")
+
+-- Mistakes, each one clear line.
+local base = { name = "bad_one", source = "extern \"C\" __global__ void bad_one(float *a, int n) { a[threadIdx.x] = n; }",
+               params = { n = 32 }, buffers = { a = { type = "float", count = "n", output = true } }, args = { "a", "n" }, grid = 1, block = 32 }
+local function with(changes) local spec = {} for k, v in pairs(base) do spec[k] = v end for k, v in pairs(changes) do spec[k] = v end return spec end
+local cases = {
+  { with({ name = "copy" }), "name 'copy' is a built-in kernel's" },
+  { with({ name = "Bad" }), "name must be lowercase letters, digits and _" },
+  { with({ buffers = { a = { type = "half", count = "n" } } }), "buffers.a.type must be one of" },
+  { with({ args = { "a", "m" } }), "'m' is not a param or buffer of kernel 'bad_one'" },
+  { with({ grid = "m" }), "grid must be an integer, a param's name" },
+  { with({ params = { n = { default = 5, min = 10 } } }), "params.n must be {default=, min=, max=} with min <= default <= max" },
+  { with({ source = "__global__ void other(float *a) {}" }), "its source defines no __global__ function 'bad_one'" },
+  { with({ source = "__global__ void bad_one(float *a, int n) { a[0] = undeclared; }" }), "does not compile" },
+  { with({ file = "/nonexistent/k.cu" }), "file /nonexistent/k.cu cannot be read" },
+}
+for _, case in ipairs(cases) do
+  local ok, message = pcall(kernel, case[1])
+  t.ok(not ok and tostring(message):find(case[2], 1, true) ~= nil, "one clear line: " .. case[2] .. " (" .. tostring(message):gsub("\n.*", "") .. ")")
+end
+kernel(with({ block = function(p) return 2048 end }))
+ok, message = pcall(launch, "bad_one")
+t.ok(not ok and tostring(message):find("kernel 'bad_one': block[1] must be an integer from 1 to 1024", 1, true) ~= nil,
+     "a block too large: one line at launch (" .. tostring(message) .. ")")
+kernel(with({ block = { 32, 64 } }))
+ok, message = pcall(launch, "bad_one")
+t.ok(not ok and tostring(message):find("a block of 2048 threads; at most 1024", 1, true) ~= nil, "a block of too many threads: one line at launch (" .. tostring(message) .. ")")
+kernel(with({ grid = function(p) return p.n / 2 end }))
+ok, message = pcall(launch, "bad_one")
+t.ok(not ok and tostring(message):find("grid[1] gave 16.0, not an integer", 1, true) ~= nil, "a size that is not an integer: one line at launch (" .. tostring(message) .. ")")
+t.done()
