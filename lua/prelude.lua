@@ -849,6 +849,38 @@ config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=
 改变本次会话之后所有启动的测量方式，并返回当前选项；同样的键写在某次启动的
 参数里，则只改变那一次启动：
   launch("copy", {n=2^16, cache="warm"})]] },
+  kernel = { en = [[
+kernel{...} declares a kernel of your own, written in CUDA C, and compiles it:
+  kernel { name = "mycopy",
+           source = [==[
+           __global__ void mycopy(const float *in, float *out, int n)
+           { int i = blockIdx.x * blockDim.x + threadIdx.x;
+             if (i < n) out[i] = in[i]; }]==],
+           params = { n = 1 << 20 },
+           buffers = { ["in"] = { type = "float", count = "n" },
+                       out = { type = "float", count = "n", output = true } },
+           args = { "in", "out", "n" },
+           grid = function(p) return (p.n + 255) // 256 end, block = 256 }
+  launch("mycopy", {n = 4096})
+Then launch, sweep, compare and info take it like a built-in kernel; the
+emulator runs its own compiled code to count its traffic. Counts, grids and
+blocks may be numbers, param names or functions of the params; docs/shell.md
+has every field.]], zh = [[
+kernel{...} 声明一个你自己用 CUDA C 写的内核，并编译它：
+  kernel { name = "mycopy",
+           source = [==[
+           __global__ void mycopy(const float *in, float *out, int n)
+           { int i = blockIdx.x * blockDim.x + threadIdx.x;
+             if (i < n) out[i] = in[i]; }]==],
+           params = { n = 1 << 20 },
+           buffers = { ["in"] = { type = "float", count = "n" },
+                       out = { type = "float", count = "n", output = true } },
+           args = { "in", "out", "n" },
+           grid = function(p) return (p.n + 255) // 256 end, block = 256 }
+  launch("mycopy", {n = 4096})
+之后 launch、sweep、compare 和 info 都像对待内置内核一样对待它；模拟器运行它自己
+编译出的代码来统计访存流量。元素个数、网格和线程块可以是数字、参数名，或参数的函数。
+每个字段的说明见 docs/shell.md。]] },
   commands = { en = [[
 Colon commands at the prompt (unique prefixes work, so :q quits). Ctrl-C
 stops what is running; Ctrl-D leaves.
@@ -863,6 +895,7 @@ local overview = { en = [[
 warplab shows how GPU memory access patterns become memory traffic.
   launch("offset", {offset=1})   run a kernel; the result prints itself
   kernels()                      the kernel families; info("strided") for one
+  kernel{...}                    a kernel of your own, in CUDA C: help("kernel")
   device()                       the GPU, or the modelled one
   explain("sectors_per_request") what a number means, and its Nsight Compute metric
   show(r)                        the warp map of warp 0 of a result r (show(r, 5) for warp 5)
@@ -874,6 +907,7 @@ Tab completes names, including kernel names inside launch(".]], zh = [[
 warplab 展示 GPU 的内存访问模式如何变成内存流量。
   launch("offset", {offset=1})   启动一个内核；结果会自己打印出来
   kernels()                      所有内核族；info("strided") 查看其中一个
+  kernel{...}                    你自己用 CUDA C 写的内核：help("kernel")
   device()                       这块 GPU，或模型估算的那块
   explain("sectors_per_request") 一个数字的含义，以及对应的 Nsight Compute 指标
   show(r)                        结果 r 中 warp 0 的 warp 访问图（show(r, 5) 看 warp 5）
