@@ -192,6 +192,11 @@ struct family {
        thread, where Lua runs (lua_state: its lua_State). 0, or -1 with why. */
     const char *ptx;
     int (*derive)(void *lua_state, const struct family *f, struct params *p, char *why, size_t why_size);
+    /* And check_outputs, run on the shell's thread after the emulator ran p:
+       the outputs it left against the kernel's Lua reference; 1 when they
+       match, 0 with the first difference in mismatch, -1 when not checked. */
+    int (*check_outputs)(void *lua_state, const struct family *f, const struct params *p, char *mismatch,
+                         size_t mismatch_size);
 };
 
 /* In a build without CUDA the launchers do not exist. */

@@ -27,11 +27,13 @@ local messages = {
 }
 local say = u.messages("kernel", messages)
 
--- Element types a buffer may hold: bytes each, and whether random contents are floats.
+-- Element types a buffer may hold: a scalar's bytes, how many scalars an
+-- element holds (a vector's .x .y .z .w), and whether they are floats or signed.
 local TYPES = {
-  float = { 4, true }, double = { 8, true }, float2 = { 8, true }, float4 = { 16, true }, double2 = { 16, true },
-  int = { 4 }, unsigned = { 4 }, short = { 2 }, ["unsigned short"] = { 2 }, char = { 1 }, ["unsigned char"] = { 1 },
-  ["long long"] = { 8 }, ["unsigned long long"] = { 8 }, int2 = { 8 }, int4 = { 16 }, uint2 = { 8 }, uint4 = { 16 },
+  float = { 4, 1, "float" }, double = { 8, 1, "float" }, float2 = { 4, 2, "float" }, float4 = { 4, 4, "float" },
+  double2 = { 8, 2, "float" }, int = { 4, 1, "signed" }, unsigned = { 4, 1 }, short = { 2, 1, "signed" },
+  ["unsigned short"] = { 2, 1 }, char = { 1, 1, "signed" }, ["unsigned char"] = { 1, 1 }, ["long long"] = { 8, 1, "signed" },
+  ["unsigned long long"] = { 8, 1 }, int2 = { 4, 2, "signed" }, int4 = { 4, 4, "signed" }, uint2 = { 4, 2 }, uint4 = { 4, 4 },
 }
 local FILLS = { random = true, zero = true, index = true }
 local INT_MOST = math.maxinteger >> 2
@@ -101,7 +103,9 @@ local function read_buffers(spec)
     local b = rawget(buffers, name)
     local kind = field(b, "type")
     if not TYPES[kind] then bad("buffers." .. name .. ".type", "one of " .. table.concat(type_names, ", "), kind) end
-    local item = { name = name, bytes = TYPES[kind][1], is_float = TYPES[kind][2] and 1 or 0, output = field(b, "output") and true or false,
+    local scalar, width, sort = table.unpack(TYPES[kind])
+    local item = { name = name, bytes = scalar * width, scalar_bytes = scalar, width = width, is_float = sort == "float" and 1 or 0,
+                   is_signed = sort == "signed" and 1 or 0, output = field(b, "output") and true or false,
                    count = field(b, "count"), fill = "random" }
     local fill = field(b, "fill")
     local low, high = field(fill, 2), field(fill, 3)
@@ -179,8 +183,8 @@ local declared = {}   -- the names of kernels declared in this session
 
 local function text_or(text, fallback) return type(text) == "string" and text or fallback end
 
-local FIELDS = { "name", "source", "file", "entry", "params", "buffers", "args", "grid", "block", "shared", "summary", "summary_zh",
-                 "teaches", "teaches_zh" }
+local FIELDS = { "name", "source", "file", "entry", "params", "buffers", "args", "grid", "block", "shared", "reference",
+                 "summary", "summary_zh", "teaches", "teaches_zh" }
 
 function kernel(declaration)
   if type(declaration) ~= "table" then error(say("bad_spec", u.quote(declaration)), 2) end
@@ -211,6 +215,9 @@ function kernel(declaration)
   check_dims(spec.block, "block", names)
   if spec.shared ~= nil then check_dims(spec.shared, "shared", names) end
   local args = read_args(spec, params, buffers)
+  if spec.reference ~= nil and type(spec.reference) ~= "function" then
+    bad("reference", "a function(p, b) that fills b's outputs from its inputs, b.NAME[i] from 0", spec.reference)
+  end
   local compiled = core.compile(source, { name = name .. ".cu" })
   local entries = {}
   for found in compiled.ptx:gmatch("%.entry%s+([%w_$]+)") do entries[#entries + 1] = found end
@@ -223,7 +230,7 @@ function kernel(declaration)
     name = name, entry = entry, source = source, ptx = compiled.ptx,
     summary = text_or(spec.summary, messages.summary.en), summary_zh = text_or(spec.summary_zh, messages.summary.zh),
     teaches = text_or(spec.teaches, messages.teaches.en), teaches_zh = text_or(spec.teaches_zh, messages.teaches.zh),
-    params = params, buffers = buffers, args = args, sizes = sizes_function(spec, buffers),
+    params = params, buffers = buffers, args = args, sizes = sizes_function(spec, buffers), reference = spec.reference,
   })
   if not ok then error(why, 0) end
   if declared[name] then print(say("replaced", name)) end

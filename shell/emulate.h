@@ -25,4 +25,9 @@ struct emulation {
 int emulate_family(const struct family *f, const struct params *p, const char *ptx, volatile sig_atomic_t *interrupted,
                    struct emulation *out, char *why, size_t why_size);
 
+/* The buffers the last emulation left, when it was of f and p: their
+   contents (inputs as filled, outputs as the kernel wrote them) and bytes;
+   how many, or 0. They are the emulator's own, good until it runs again. */
+int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes);
+
 #endif

@@ -8,10 +8,12 @@
 ** the declared ones, where the family's callbacks, which run on other
 ** threads too, read them.
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "emulate.h"
 #include "host_parts.h"
 #include "registry.h"
 #include "session.h"
@@ -29,7 +31,8 @@ static const char *const fill_names[] = { "random", "zero", "integers", "index",
 
 struct user_buffer {
     char name[NAME_BYTES];
-    int is_float;
+    int is_float, is_signed;
+    int scalar_bytes, width;      /* an element: width scalars of scalar_bytes (float4: 4 of 4) */
     enum fill_kind fill;
     long long low, high;          /* FILL_INTEGERS: from low to high */
 };
@@ -48,6 +51,7 @@ struct user_kernel {
     struct user_arg args[MAX_KERNEL_ARGS];
     int arg_count, index;
     int derive;                   /* the Lua function computing sizes, in the registry */
+    int reference;                /* the Lua reference, in the registry, or LUA_NOREF */
     char name[NAME_BYTES], entry[NAME_BYTES];
     char param_names[MAX_PARAMS][NAME_BYTES];
 };
@@ -269,6 +273,9 @@ static void read_buffers(lua_State *L, int spec, struct user_kernel *k)
         copy_field(L, item, "name", b->name, sizeof b->name);
         copy_field(L, item, "fill", fill, sizeof fill);
         b->is_float = integer_field(L, item, "is_float", 0) != 0;
+        b->is_signed = integer_field(L, item, "is_signed", 0) != 0;
+        b->scalar_bytes = (int)integer_field(L, item, "scalar_bytes", 4);
+        b->width = (int)integer_field(L, item, "width", 1);
         b->fill = FILL_RANDOM;
         for (int f = 0; fill_names[f]; f++)
             if (strcmp(fill, fill_names[f]) == 0)
@@ -299,6 +306,146 @@ static void read_args(lua_State *L, int spec, struct user_kernel *k)
     lua_pop(L, 1);
 }
 
+enum { MAX_CHECKED_ELEMENTS = 1 << 22 };   /* larger launches are not checked: Lua tables of them take seconds */
+
+static const char *const FIELD_NAMES[] = { "x", "y", "z", "w" };
+
+/* Scalar c of element e of a buffer, pushed as a Lua number. */
+static void push_scalar(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t e, int c)
+{
+    const unsigned char *at = data + (e * (size_t)b->width + (size_t)c) * (size_t)b->scalar_bytes;
+    uint64_t bits = 0;
+    memcpy(&bits, at, (size_t)b->scalar_bytes);
+    if (b->is_float && b->scalar_bytes == 4) {
+        float f;
+        memcpy(&f, at, 4);
+        lua_pushnumber(L, f);
+    } else if (b->is_float) {
+        double d;
+        memcpy(&d, at, 8);
+        lua_pushnumber(L, d);
+    } else if (b->is_signed && b->scalar_bytes < 8) {
+        uint64_t sign = 1ull << (8 * b->scalar_bytes - 1);
+        lua_pushinteger(L, (lua_Integer)((bits ^ sign) - sign));
+    } else {
+        lua_pushinteger(L, (lua_Integer)bits);
+    }
+}
+
+/* Element e of a buffer pushed as Lua sees it: a number, or {x=, y=, ...} for a vector. */
+static void push_element(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t e)
+{
+    if (b->width == 1) {
+        push_scalar(L, b, data, e, 0);
+        return;
+    }
+    lua_createtable(L, 0, b->width);
+    for (int c = 0; c < b->width; c++) {
+        push_scalar(L, b, data, e, c);
+        lua_setfield(L, -2, FIELD_NAMES[c]);
+    }
+}
+
+/* A buffer as a Lua table from index 0, its contents (zeros for an output, as the kernel found it). */
+static void push_buffer(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t count, int zeros)
+{
+    static const unsigned char zero[16];
+    lua_createtable(L, (int)count, 1);
+    for (size_t e = 0; e < count; e++) {
+        push_element(L, b, zeros ? zero : data, zeros ? 0 : e);
+        lua_rawseti(L, -2, (lua_Integer)e);
+    }
+}
+
+/* Whether the reference's value (on the stack) is the emulator's: floats within a relative 1e-5. */
+static int same_value(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t e, int c)
+{
+    push_scalar(L, b, data, e, c);
+    int same;
+    if (b->is_float) {
+        double want = lua_tonumber(L, -2), got = lua_tonumber(L, -1), scale = fabs(want) > 1 ? fabs(want) : 1;
+        same = lua_isnumber(L, -2) && (fabs(want - got) <= 1e-5 * scale || (want != want && got != got));
+    } else {
+        same = lua_isnumber(L, -2) && lua_compare(L, -2, -1, LUA_OPEQ);
+    }
+    lua_pop(L, 1);
+    return same;
+}
+
+/* Compares output buffer b (the reference's table on the stack) with what the kernel wrote; 0 and mismatch at the first difference. */
+static int output_same(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t count, char *mismatch,
+                       size_t mismatch_size)
+{
+    for (size_t e = 0; e < count; e++) {
+        lua_rawgeti(L, -1, (lua_Integer)e);
+        for (int c = 0; c < b->width; c++) {
+            if (b->width > 1)
+                lua_getfield(L, -1, FIELD_NAMES[c]);
+            else
+                lua_pushvalue(L, -1);
+            int same = same_value(L, b, data, e, c);
+            if (!same) {
+                push_scalar(L, b, data, e, c);
+                const char *got = lua_tostring(L, -1), *want = luaL_tolstring(L, -2, NULL);
+                snprintf(mismatch, mismatch_size, SAY("%s[%zu]%s%s: the reference says %s, the kernel wrote %s",
+                                                      "%s[%zu]%s%s：参考结果是 %s，内核写的是 %s"),
+                         b->name, e, b->width > 1 ? "." : "", b->width > 1 ? FIELD_NAMES[c] : "", want, got);
+                lua_pop(L, 4);   /* the element, the reference's value, the kernel's, the text */
+                return 0;
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    return 1;
+}
+
+static int user_check_outputs(void *lua_state, const struct family *f, const struct params *p, char *mismatch,
+                              size_t mismatch_size)
+{
+    lua_State *L = lua_state;
+    const struct user_kernel *k = (const struct user_kernel *)f;
+    void *data[MAX_BUFFERS];
+    size_t bytes[MAX_BUFFERS], elements[MAX_BUFFERS], total = 0;
+    if (k->reference == LUA_NOREF || emulation_buffers(f, p, data, bytes) != f->buffer_count)
+        return -1;
+    user_buffer_elements(p, elements);
+    for (int i = 0; i < f->buffer_count; i++)
+        total += elements[i];
+    if (total > MAX_CHECKED_ELEMENTS)
+        return -1;
+    int top = lua_gettop(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, k->reference);
+    lua_createtable(L, 0, f->param_count);
+    for (int i = 0; i < f->param_count; i++) {
+        lua_pushinteger(L, (lua_Integer)p->v[i]);
+        lua_setfield(L, -2, f->params[i].name);
+    }
+    lua_createtable(L, 0, f->buffer_count);
+    for (int i = 0; i < f->buffer_count; i++) {
+        push_buffer(L, &k->buffer_info[i], data[i], elements[i], f->buffers[i].role == BUFFER_OUT);
+        lua_setfield(L, -2, k->buffer_info[i].name);
+    }
+    lua_pushvalue(L, -1);
+    lua_insert(L, top + 1);   /* the buffers stay below the call, for the comparison */
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        snprintf(mismatch, mismatch_size, SAY("the reference failed: %s", "参考函数出错：%s"),
+                 lua_isstring(L, -1) ? lua_tostring(L, -1) : "?");
+        lua_settop(L, top);
+        return 0;
+    }
+    int same = 1;
+    for (int i = 0; i < f->buffer_count && same; i++) {
+        if (f->buffers[i].role != BUFFER_OUT)
+            continue;
+        lua_getfield(L, top + 1, k->buffer_info[i].name);
+        same = lua_istable(L, -1) && output_same(L, &k->buffer_info[i], data[i], elements[i], mismatch, mismatch_size);
+        lua_settop(L, top + 1);
+    }
+    lua_settop(L, top);
+    return same;
+}
+
 /* core.declare_kernel(spec): registers a kernel checked and compiled by
    lua/kernel.lua: {name=, entry=, source=, ptx=, summary=, summary_zh=,
    teaches=, teaches_zh=, params = {{name=, default=, min=, max=, doc=,
@@ -316,6 +463,8 @@ static int core_declare_kernel(lua_State *L)
     if (!k)
         return luaL_error(L, "%s", SAY("out of memory", "内存不足"));
     k->derive = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_getfield(L, 1, "reference");
+    k->reference = lua_isfunction(L, -1) ? luaL_ref(L, LUA_REGISTRYINDEX) : (lua_pop(L, 1), LUA_NOREF);
     copy_field(L, 1, "name", k->name, sizeof k->name);
     copy_field(L, 1, "entry", k->entry, sizeof k->entry);
     read_params(L, 1, k);
@@ -329,7 +478,7 @@ static int core_declare_kernel(lua_State *L)
         .buffer_count = k->family.buffer_count, .element_bytes = user_element_bytes,
         .buffer_elements = user_buffer_elements, .useful_bytes = user_useful_bytes, .shape = user_shape,
         .source = kept_string(L, 1, "source"), .fill_inputs = user_fill_inputs, .emulated_call = user_emulated_call,
-        .ptx = kept_string(L, 1, "ptx"), .derive = user_derive,
+        .ptx = kept_string(L, 1, "ptx"), .derive = user_derive, .check_outputs = user_check_outputs,
     };
     if (k->family.param_count + k->family.buffer_count + DERIVED_AFTER_COUNTS > KERNEL_SLOT) {
         lua_pushnil(L);

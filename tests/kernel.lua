@@ -3,8 +3,8 @@
 -- kernel like the built-in ones, modelled by the emulator: the issue's own
 -- example counts what the built-in strided counts; sizes from functions,
 -- param names and numbers, 2-D grids and blocks, integer index buffers;
--- sweep and info take it; declaring it again replaces it, with a note; and
--- each mistake is one clear line.
+-- sweep and info take it; declaring it again replaces it, with a note; its
+-- outputs are checked against its Lua reference; and each mistake is one clear line.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() and not core.find_program("clang") then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
@@ -90,6 +90,44 @@ t.ok(g.model.load.requests == 2 * 128 and g.model.load.sectors > 128 * 4 + 128 *
 local ok, message = pcall(show, launch("mygather"))
 t.ok(not ok and tostring(message):find("no warp map yet", 1, true) ~= nil, "show() says it has no warp map yet (" .. tostring(message) .. ")")
 
+-- A reference: the emulator's outputs are checked against it, float4 elements field by field.
+local function declare_scale(reference)
+  return kernel {
+    name = "scale4",
+    source = [[extern "C" __global__ void scale4(const float4 *in, float4 *out, const int *k, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { float4 v = in[i]; float s = (float)k[i]; out[i] = make_float4(v.x * s, v.y * s, v.z * s, v.w * s); } }]],
+    params = { n = 1000 },
+    buffers = { ["in"] = { type = "float4", count = "n" }, out = { type = "float4", count = "n", output = true },
+                k = { type = "int", count = "n", fill = { "int", -3, 3 } } },
+    args = { "in", "out", "k", "n" },
+    grid = function(p) return (p.n + 127) // 128 end,
+    block = 128,
+    reference = reference,
+  }
+end
+local function scale(p, b)
+  for i = 0, p.n - 1 do
+    local v, s = b["in"][i], b.k[i]
+    b.out[i] = { x = v.x * s, y = v.y * s, z = v.z * s, w = v.w * s }
+  end
+end
+declare_scale(scale)
+local checked = launch("scale4")
+t.ok(checked.correct == true and checked.model.load.requests == 2 * 32, "the outputs are checked against its reference: float4 and int elements (" ..
+     tostring(checked.correct) .. ", " .. counts(checked) .. ")")
+core.capture(true)
+declare_scale(function(p, b) scale(p, b) b.out[7].z = 99 end)
+local wrong = launch("scale4")
+declare_scale(function() error("no reference here") end)
+local failing = launch("scale4")
+core.capture(false)
+t.ok(wrong.correct == false and tostring(wrong.mismatch):find("^out%[7%]%.z: the reference says 99") ~= nil,
+     "a reference that disagrees: correct is false, and mismatch names the element (" .. tostring(wrong.mismatch) .. ")")
+t.ok(failing.correct == false and tostring(failing.mismatch):find("the reference failed:", 1, true) ~= nil and
+     tostring(failing.mismatch):find("no reference here", 1, true) ~= nil, "a reference that fails says so (" .. tostring(failing.mismatch) .. ")")
+t.is(launch("copy2d").correct, nil, "without a reference nothing is checked")
+
 -- Mistakes, each one clear line.
 local base = { name = "bad_one", source = "extern \"C\" __global__ void bad_one(float *a, int n) { a[threadIdx.x] = n; }",
                params = { n = 32 }, buffers = { a = { type = "float", count = "n", output = true } }, args = { "a", "n" }, grid = 1, block = 32 }
@@ -104,6 +142,7 @@ local cases = {
   { with({ source = "__global__ void other(float *a) {}" }), "its source defines no __global__ function 'bad_one'" },
   { with({ source = "__global__ void bad_one(float *a, int n) { a[0] = undeclared; }" }), "does not compile" },
   { with({ file = "/nonexistent/k.cu" }), "file /nonexistent/k.cu cannot be read" },
+  { with({ reference = 5 }), "reference must be a function(p, b)" },
 }
 for _, case in ipairs(cases) do
   local ok, message = pcall(kernel, case[1])
