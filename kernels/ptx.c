@@ -1203,14 +1203,10 @@ static uint64_t special_value(const struct warp *w, const struct operand *o, int
     }
 }
 
-/* An operand's bits in one lane, as a value of `type`. */
-static uint64_t get(struct warp *w, const struct operand *o, int lane, struct value_type type)
+/* A register-free operand's bits in one lane, as a value of `type` (values() reads registers). */
+static uint64_t get(const struct warp *w, const struct operand *o, int lane, struct value_type type)
 {
     switch (o->kind) {
-    case OPERAND_REGISTER: {
-        uint64_t v = read_row(w, o->reg)[lane];
-        return o->negate ? !v : v;
-    }
     case OPERAND_IMMEDIATE:   /* a float written 0f3F800000 is its bits already */
         return o->imm_is_float ? float_bits(o->fimm, type) : (uint64_t)o->imm;
     case OPERAND_SPECIAL:
@@ -2224,8 +2220,6 @@ static int check_space(struct warp *w, const struct instruction *in, enum space 
 {
     if (space == SPACE_CONST && store)
         return run_error(w, in, "a store to constant memory");
-    if (space == SPACE_GENERIC)
-        return run_error(w, in, "a generic address in no space");
     return 0;
 }
 

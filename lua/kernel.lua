@@ -90,16 +90,15 @@ end
 local function read_buffers(spec)
   local buffers, list, seen = field(spec, "buffers"), {}, {}
   if type(buffers) ~= "table" or next(buffers) == nil then bad("buffers", "{NAME = {type=, count=}, ...}", buffers) end
-  local order, type_names = {}, {}
+  local type_names, order = {}, {}   -- order: as args name them, then the rest by name
   for name in next, TYPES do type_names[#type_names + 1] = name end
   table.sort(type_names)
-  for _, name in ipairs(names_of(buffers, "buffers")) do order[#order + 1] = name end
-  local by_args = {}   -- in the order args name them, then the rest by name
+  local names = names_of(buffers, "buffers")
   for _, arg in ipairs(items(field(spec, "args"))) do
-    if type(arg) == "string" and rawget(buffers, arg) ~= nil and not seen[arg] then by_args[#by_args + 1], seen[arg] = arg, true end
+    if type(arg) == "string" and rawget(buffers, arg) ~= nil and not seen[arg] then order[#order + 1], seen[arg] = arg, true end
   end
-  for _, name in ipairs(order) do if not seen[name] then by_args[#by_args + 1] = name end end
-  for _, name in ipairs(by_args) do
+  for _, name in ipairs(names) do if not seen[name] then order[#order + 1] = name end end
+  for _, name in ipairs(order) do
     local b = rawget(buffers, name)
     local kind = field(b, "type")
     if not TYPES[kind] then bad("buffers." .. name .. ".type", "one of " .. table.concat(type_names, ", "), kind) end

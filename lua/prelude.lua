@@ -773,6 +773,21 @@ end)
 ---------------------------------------------------------------------------
 
 -- Each topic of help(topic), and the overview of help(), in both languages.
+-- The declaration help("kernel") shows, the same in both languages (it runs as written).
+local KERNEL_EXAMPLE = [[
+  kernel { name = "mycopy",
+           source = [==[
+           __global__ void mycopy(const float *in, float *out, int n)
+           { int i = blockIdx.x * blockDim.x + threadIdx.x;
+             if (i < n) out[i] = in[i]; }]==],
+           params = { n = 1 << 20 },
+           buffers = { ["in"] = { type = "float", count = "n" },
+                       out = { type = "float", count = "n", output = true } },
+           args = { "in", "out", "n" },
+           grid = function(p) return (p.n + 255) // 256 end, block = 256 }
+  launch("mycopy", {n = 4096})
+]]
+
 local topics = {
   launch = { en = [[
 launch(name, params) runs one kernel and returns a result table.
@@ -851,34 +866,12 @@ config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=
   launch("copy", {n=2^16, cache="warm"})]] },
   kernel = { en = [[
 kernel{...} declares a kernel of your own, written in CUDA C, and compiles it:
-  kernel { name = "mycopy",
-           source = [==[
-           __global__ void mycopy(const float *in, float *out, int n)
-           { int i = blockIdx.x * blockDim.x + threadIdx.x;
-             if (i < n) out[i] = in[i]; }]==],
-           params = { n = 1 << 20 },
-           buffers = { ["in"] = { type = "float", count = "n" },
-                       out = { type = "float", count = "n", output = true } },
-           args = { "in", "out", "n" },
-           grid = function(p) return (p.n + 255) // 256 end, block = 256 }
-  launch("mycopy", {n = 4096})
-Then launch, sweep, compare and info take it like a built-in kernel; the
+]] .. KERNEL_EXAMPLE .. [[Then launch, sweep, compare and info take it like a built-in kernel; the
 emulator runs its own compiled code to count its traffic. Counts, grids and
 blocks may be numbers, param names or functions of the params; docs/shell.md
 has every field.]], zh = [[
 kernel{...} 声明一个你自己用 CUDA C 写的内核，并编译它：
-  kernel { name = "mycopy",
-           source = [==[
-           __global__ void mycopy(const float *in, float *out, int n)
-           { int i = blockIdx.x * blockDim.x + threadIdx.x;
-             if (i < n) out[i] = in[i]; }]==],
-           params = { n = 1 << 20 },
-           buffers = { ["in"] = { type = "float", count = "n" },
-                       out = { type = "float", count = "n", output = true } },
-           args = { "in", "out", "n" },
-           grid = function(p) return (p.n + 255) // 256 end, block = 256 }
-  launch("mycopy", {n = 4096})
-之后 launch、sweep、compare 和 info 都像对待内置内核一样对待它；模拟器运行它自己
+]] .. KERNEL_EXAMPLE .. [[之后 launch、sweep、compare 和 info 都像对待内置内核一样对待它；模拟器运行它自己
 编译出的代码来统计访存流量。元素个数、网格和线程块可以是数字、参数名，或参数的函数。
 每个字段的说明见 docs/shell.md。]] },
   commands = { en = [[

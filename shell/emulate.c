@@ -405,9 +405,10 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
             reference[i] = f->buffers[i].role == BUFFER_IN ? data[i] : expected[i];
             total += bytes[i];
         }
-        if (f->reference || f->reference_part)   /* a kernel declared in Lua may have none */
+        int has_reference = f->reference || f->reference_part;   /* a kernel declared in Lua may have none */
+        if (has_reference)
             reference_in_parts(f, p, reference, total);
-        for (int i = 0; i < f->buffer_count && out->correct && (f->reference || f->reference_part); i++)
+        for (int i = 0; i < f->buffer_count && out->correct && has_reference; i++)
             if (f->buffers[i].role == BUFFER_OUT && !same_bytes(data[i], expected[i], bytes[i]))
                 out->correct = output_matches(f, i, data[i], expected[i], bytes[i], out->mismatch, sizeof out->mismatch);
     }
