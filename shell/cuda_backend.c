@@ -81,7 +81,7 @@ static struct {
     size_t flush_bytes;
     int *flush_sink;
     long long *clock_counts;   /* the probe's cycles and nanoseconds */
-    void *reserved;            /* WARPLAB_TEST_RESERVE_BYTES: memory held to test running out */
+    void *reserved;            /* WARPLAB_TEST_LEAVE_FREE_BYTES: memory held to test running out */
     char uuid[48];             /* "GPU-1a2b...": names the lock other processes share */
     int counters_tried;        /* counters_open was called in this context */
     char counters_unavailable[256];   /* why counters_open failed, or empty */
@@ -228,14 +228,19 @@ static void read_device_info(int ordinal, struct device_info *info)
     cudaRuntimeGetVersion(&info->runtime_version);
 }
 
-/* Holds WARPLAB_TEST_RESERVE_BYTES of device memory, as another program would:
-   the test suite's way to make a launch run out of memory. */
+/* Holds all the device memory but WARPLAB_TEST_LEAVE_FREE_BYTES, as another
+   program would: the test suite's way to make a launch run out of memory.
+   What is free is read here, when it is held: other tests' processes, which
+   run beside it, come and go. */
 static int reserve_for_tests(void)
 {
-    const char *text = getenv("WARPLAB_TEST_RESERVE_BYTES");
+    const char *text = getenv("WARPLAB_TEST_LEAVE_FREE_BYTES");
+    size_t free_bytes, total_bytes, leave = text && *text ? (size_t)strtoull(text, NULL, 10) : 0;
     if (!text || !*text)
         return 0;
-    return CUDA_TRY(cudaMalloc(&gpu.reserved, (size_t)strtoull(text, NULL, 10)));
+    if (CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes)))
+        return -1;
+    return free_bytes > leave ? CUDA_TRY(cudaMalloc(&gpu.reserved, free_bytes - leave)) : 0;
 }
 
 /* Stream, events, the L2 flush buffer and the probe's words: everything a session reuses. */
