@@ -177,7 +177,7 @@ local function identity_of_clang(program)
   return clang_identity[program]
 end
 
--- The cache: a file per compilation, holding the key it was made from and the PTX.
+-- The cache: a file per compilation, holding the key it was made from and the PTX (or CUBIN).
 local function cache_file(key)
   return core.cache_path("ptx-" .. core.hash(key) .. ".ptx")
 end
@@ -219,18 +219,22 @@ local function define_options(defines)
   return options
 end
 
-local function nvrtc_compile(source, name, arch, headers, defines)
-  local options = { "--gpu-architecture=" .. arch:gsub("^sm_", "compute_"), "-default-device", "--std=c++17", "-lineinfo",
-                    table.unpack(define_options(defines)) }
+-- binary: the machine code of arch itself (a CUBIN, which only NVRTC makes here), not PTX.
+local function nvrtc_compile(source, name, arch, headers, defines, binary)
+  local target = binary and "--gpu-architecture=" .. arch or "--gpu-architecture=" .. arch:gsub("^sm_", "compute_")
+  local options = { target, "-default-device", "--std=c++17", "-lineinfo", table.unpack(define_options(defines)) }
   local version, why = core.nvrtc_version()
   if not version then return nil, why end
-  local key = table.concat({ version, table.concat(options, " "), name, headers_key(headers), source }, "\0")
-  local cached = cached_ptx(key)
-  if cached then return { ptx = cached, compiler = version, cached = true } end
-  local ok, ptx_or_log = core.nvrtc(source, name, options, headers)
-  if not ok then error(say("not_compiled", name, version, ptx_or_log), 0) end
-  keep_ptx(key, ptx_or_log)
-  return { ptx = ptx_or_log, compiler = version, cached = false }
+  local output = binary and "cubin" or "ptx"
+  local key = table.concat({ version, output, table.concat(options, " "), name, headers_key(headers), source }, "\0")
+  local result = { compiler = version, cached = true }
+  result[output] = cached_ptx(key)
+  if result[output] then return result end
+  local ok, code_or_log = core.nvrtc(source, name, options, headers, output)
+  if not ok then error(say("not_compiled", name, version, code_or_log), 0) end
+  keep_ptx(key, code_or_log)
+  result[output], result.cached = code_or_log, false
+  return result
 end
 
 -- clang writes its PTX and messages to files in a folder of its own, where
@@ -302,13 +306,14 @@ local function check_extras(options, name)
   return headers, defines, instantiate
 end
 
--- core.compile(source [, {name=, compiler=, arch=, headers=, defines=, instantiate=}]):
+-- core.compile(source [, {name=, compiler=, arch=, headers=, defines=, instantiate=, binary=}]):
 -- {ptx=, compiler=, cached=}. name ("kernel.cu") is what messages call the
 -- source; compiler "nvrtc" or "clang" (default: NVRTC where there is one,
 -- else clang); arch the PTX target (default sm_75); headers what #include
 -- "NAME" finds ({NAME = text}); defines -D's; instantiate a template
 -- kernel's name expression ("copy<float4>"), whose code the PTX then holds
--- (its address is taken after the source). A compile error raises the
+-- (its address is taken after the source). binary = true: {cubin=, ...},
+-- arch's own machine code, from NVRTC only. A compile error raises the
 -- compiler's messages, with the line numbers of the source.
 function core.compile(source, options)
   options = options or {}
@@ -321,10 +326,10 @@ function core.compile(source, options)
   if instantiate then source = source .. "\nstatic auto *const warplab_instance = &" .. instantiate .. ";\n" end
   local no_nvrtc
   if compiler ~= "clang" then
-    local result, why = nvrtc_compile(source, name, arch, headers, defines)
+    local result, why = nvrtc_compile(source, name, arch, headers, defines, options.binary)
     if result then return result end
     no_nvrtc = why
-    if compiler == "nvrtc" then error(why, 2) end
+    if compiler == "nvrtc" or options.binary then error(why, 2) end
   end
   local program = clang_program()
   if not program then error(no_nvrtc and say("no_compiler", no_nvrtc) or say("no_clang"), 2) end

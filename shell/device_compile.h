@@ -14,11 +14,15 @@ struct nvrtc_job {
     const char *const *header_texts, *const *header_names;   /* #include "NAME" served from memory */
     int header_count;
     const char *expression;             /* a kernel as a C++ name ("copy<float4>"), or NULL */
+    int binary;                         /* 1: the CUBIN for the real architecture the options name, not PTX */
 };
 
 /* Compiles job: 0 with *ptx (malloc'd) and, for job->expression, its mangled
    name in lowered; or -1 with *log (malloc'd): NVRTC's messages, or why there is none. */
 int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t lowered_size, char **log);
+/* The same, with the output's size in *size (a CUBIN holds NUL bytes). */
+int nvrtc_compile_sized(const struct nvrtc_job *job, char **output, size_t *size, char *lowered, size_t lowered_size,
+                        char **log);
 
 /* "NVRTC 13.0", or NULL when there is none here. */
 const char *nvrtc_version(void);

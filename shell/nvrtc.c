@@ -22,7 +22,7 @@
 #define NVRTC_FUNCTIONS(X)                                                                      \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
     X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)          \
-    X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)
+    X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
 
 #define DECLARE_POINTER(name) __typeof__(&name) name;
 static struct {
@@ -79,10 +79,20 @@ static char *program_log(nvrtcProgram program, nvrtcResult result)
     return strdup(nvrtc.nvrtcGetErrorString(result));
 }
 
-int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t lowered_size, char **log)
+/* The compiled program's PTX, or its CUBIN when job->binary: malloc'd in *out, its size in *size; 0 or -1. */
+static int program_output(const struct nvrtc_job *job, nvrtcProgram program, char **out, size_t *size)
+{
+    nvrtcResult (*get_size)(nvrtcProgram, size_t *) = job->binary ? nvrtc.nvrtcGetCUBINSize : nvrtc.nvrtcGetPTXSize;
+    nvrtcResult (*get)(nvrtcProgram, char *) = job->binary ? nvrtc.nvrtcGetCUBIN : nvrtc.nvrtcGetPTX;
+    *size = 0;
+    return get_size(program, size) == NVRTC_SUCCESS && (*out = malloc(*size + 1)) && get(program, *out) == NVRTC_SUCCESS ? 0 : -1;
+}
+
+int nvrtc_compile_sized(const struct nvrtc_job *job, char **output, size_t *output_size, char *lowered, size_t lowered_size,
+                        char **log)
 {
     const char *why = load_nvrtc();
-    *ptx = *log = NULL;
+    *output = *log = NULL;
     if (why) {
         *log = strdup(why);
         return -1;
@@ -97,16 +107,14 @@ int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t
     if (job->expression)
         nvrtc.nvrtcAddNameExpression(program, job->expression);
     result = nvrtc.nvrtcCompileProgram(program, job->option_count, job->options);
-    size_t size = 0;
     const char *name = NULL;
-    int compiled = result == NVRTC_SUCCESS && nvrtc.nvrtcGetPTXSize(program, &size) == NVRTC_SUCCESS &&
-                   (*ptx = malloc(size + 1)) && nvrtc.nvrtcGetPTX(program, *ptx) == NVRTC_SUCCESS &&
+    int compiled = result == NVRTC_SUCCESS && program_output(job, program, output, output_size) == 0 &&
                    (!job->expression || nvrtc.nvrtcGetLoweredName(program, job->expression, &name) == NVRTC_SUCCESS);
     if (compiled && job->expression)
         snprintf(lowered, lowered_size, "%s", name);
     if (!compiled) {
-        free(*ptx);
-        *ptx = NULL;
+        free(*output);
+        *output = NULL;
         *log = program_log(program, result);
     }
     nvrtc.nvrtcDestroyProgram(&program);
@@ -154,7 +162,8 @@ static int check_headers(lua_State *L, const char **names, const char **texts)
     return count;
 }
 
-/* core.nvrtc(source, name, options [, headers]): true, the PTX and NVRTC's version ("NVRTC 13.0") when
+/* core.nvrtc(source, name, options [, headers [, "cubin"]]): true, the PTX (or, with "cubin", the
+   machine code for the real architecture the options name) and NVRTC's version ("NVRTC 13.0") when
    it compiled; false, NVRTC's messages and its version when it did not; nil and why when
    there is no NVRTC here. headers: {NAME = text}, what #include "NAME" finds. */
 static int core_nvrtc(lua_State *L)
@@ -178,12 +187,18 @@ static int core_nvrtc(lua_State *L)
         return 2;
     }
     int header_count = check_headers(L, header_names, header_texts);
+    static const char *const outputs[] = { "ptx", "cubin", NULL };
     struct nvrtc_job job = { .source = source, .name = name, .options = options, .option_count = count,
-                             .header_names = header_names, .header_texts = header_texts, .header_count = header_count };
+                             .header_names = header_names, .header_texts = header_texts, .header_count = header_count,
+                             .binary = luaL_checkoption(L, 5, "ptx", outputs) == 1 };
     char *ptx, *log;
-    int compiled = nvrtc_compile(&job, &ptx, NULL, 0, &log) == 0;
+    size_t size = 0;
+    int compiled = nvrtc_compile_sized(&job, &ptx, &size, NULL, 0, &log) == 0;
     lua_pushboolean(L, compiled);
-    lua_pushstring(L, compiled ? ptx : log);
+    if (compiled)
+        lua_pushlstring(L, ptx, job.binary ? size : strlen(ptx));
+    else
+        lua_pushstring(L, log);
     free(ptx);
     free(log);
     lua_pushstring(L, version);
@@ -199,8 +214,10 @@ static int core_nvrtc(lua_State *L)
 }
 #define core_nvrtc_version core_nvrtc
 
-int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t lowered_size, char **log)
+int nvrtc_compile_sized(const struct nvrtc_job *job, char **ptx, size_t *size, char *lowered, size_t lowered_size, char **log)
 {
+    (void)job, (void)lowered, (void)lowered_size;
+    *size = 0;
     *ptx = NULL;
     *log = strdup(SAY("this warplab was built without CUDA, so without NVRTC", "这个 warplab 构建时没有 CUDA，因此没有 NVRTC"));
     return -1;
@@ -211,6 +228,12 @@ const char *nvrtc_version(void)
     return NULL;
 }
 #endif
+
+int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t lowered_size, char **log)
+{
+    size_t size;
+    return nvrtc_compile_sized(job, ptx, &size, lowered, lowered_size, log);
+}
 
 /* core.hash(text): FNV-1a of text as 16 hex digits, to name cache files (the
    file keeps what it was made from, which is compared before it is used). */
