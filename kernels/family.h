@@ -171,6 +171,7 @@ struct family {
     void (*fill_inputs)(const struct params *p, void *const *buffers, uint64_t seed);
     double tolerance;           /* relative tolerance of the check; 0: bit for bit */
     int accumulates;            /* the kernel adds into its outputs: they are reset before every run */
+    unsigned filled;            /* outputs, bit i for buffer i, that start with what fill_inputs writes (y of y = a x + y) */
     /* Optional: the GPU feature these parameters use that not every GPU has,
        with the compute capability it needs (80 for cp.async); NULL: none. */
     const struct gpu_need *(*needs)(const struct params *p);

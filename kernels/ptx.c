@@ -494,11 +494,12 @@ static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
         for (size_t f = 0; f < sizeof flags / sizeof flags[0] && !known; f++)
             if (strcmp(parts[i], flags[f].name) == 0)
                 in->modifiers |= flags[f].flag, known = 1;
-        /* what changes only where or how fast, never what a lane computes or which bytes it moves */
+        /* what changes only where or how fast, never what a lane computes or which bytes it moves
+           (volatile: each access happens once, in program order, which lanes in lock step do anyway) */
         static const char *const ignored[] = { "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "rn", "rz", "rm", "rp",
                                                "ftz", "approx", "full", "sync", "aligned", "relaxed", "weak", "cta",
                                                "gpu", "sys", "L1", "L2", "evict_normal", "evict_first", "evict_last",
-                                               "no_allocate" };
+                                               "no_allocate", "volatile" };
         for (size_t g = 0; g < sizeof ignored / sizeof ignored[0] && !known; g++)
             known = strcmp(parts[i], ignored[g]) == 0;
         if (!known)

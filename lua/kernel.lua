@@ -2,9 +2,10 @@
 -- declared with its params, buffers, arguments and launch shape; compiled
 -- (core.compile: NVRTC, or clang) and then a kernel like the built-in ones:
 -- launch, sweep, compare, info (with its source), completion. Its model is
--- the emulator, which runs its own PTX (docs/model.md); it does not run on
--- the GPU yet, where the emulator's result stands for it. Sizes may be
--- numbers, param names or functions of the params, worked out at each launch.
+-- the emulator, which runs its own PTX (docs/model.md); on a GPU it is also
+-- compiled for that GPU's own architecture and measured there as the
+-- built-ins are. Sizes may be numbers, param names or functions of the
+-- params, worked out at each launch.
 local core = ...
 local u = core.util
 
@@ -35,7 +36,12 @@ local TYPES = {
   ["unsigned short"] = { 2, 1 }, char = { 1, 1, "signed" }, ["unsigned char"] = { 1, 1 }, ["long long"] = { 8, 1, "signed" },
   ["unsigned long long"] = { 8, 1 }, int2 = { 4, 2, "signed" }, int4 = { 4, 4, "signed" }, uint2 = { 4, 2 }, uint4 = { 4, 4 },
 }
-local FILLS = { random = true, zero = true, index = true }
+-- The short names of the unsigned and long types, as OpenCL and many codebases spell them.
+for short, long in pairs({ uchar = "unsigned char", ushort = "unsigned short", uint = "unsigned", longlong = "long long",
+                           ulonglong = "unsigned long long" }) do
+  TYPES[short] = TYPES[long]
+end
+local FILLS = { random = true, zero = true, index = true, permutation = true, sorted = true }
 local INT_MOST = math.maxinteger >> 2
 
 -- Mistakes in a declaration are one line, without a place in this file.
@@ -105,13 +111,19 @@ local function read_buffers(spec)
     local scalar, width, sort = table.unpack(TYPES[kind])
     local item = { name = name, bytes = scalar * width, scalar_bytes = scalar, width = width, is_float = sort == "float" and 1 or 0,
                    is_signed = sort == "signed" and 1 or 0, output = field(b, "output") and true or false,
-                   count = field(b, "count"), fill = "random" }
+                   count = field(b, "count") }
+    if not item.output then item.fill = "random" end   -- an output is poisoned unless it says how it starts
     local fill = field(b, "fill")
     local low, high = field(fill, 2), field(fill, 3)
     if field(fill, 1) == "int" and math.type(low) == "integer" and math.type(high) == "integer" and low <= high then
       item.fill, item.low, item.high = "integers", low, high
+    elseif field(fill, 1) == "window" and math.type(low) == "integer" and low >= 1 and high == nil then
+      item.fill, item.low = "window", low
+    elseif type(fill) == "function" then
+      item.fill, item.fill_function = "function", fill
     elseif fill ~= nil and not (type(fill) == "string" and FILLS[fill]) then
-      bad("buffers." .. name .. ".fill", "\"random\", \"zero\", \"index\" or {\"int\", low, high}", fill)
+      bad("buffers." .. name .. ".fill", "\"random\", \"zero\", \"index\", \"permutation\", \"sorted\", " ..
+          "{\"int\", low, high}, {\"window\", elements} or a function of the index", fill)
     elseif fill then
       item.fill = fill
     end
@@ -178,6 +190,16 @@ local function read_args(spec, params, buffers)
   return list
 end
 
+-- What the session's GPU loads: NVRTC's machine code for its architecture
+-- ("9.0" is sm_90), or, without NVRTC, the PTX, which its driver compiles;
+-- nil on the model.
+local function gpu_image(source, name, compiled)
+  local d = device()
+  if d.backend ~= "gpu" then return nil end
+  if not core.nvrtc_version() then return compiled.ptx end
+  return core.compile(source, { name = name .. ".cu", arch = "sm_" .. d.compute_capability:gsub("%.", ""), binary = true }).cubin
+end
+
 local declared = {}   -- the names of kernels declared in this session
 
 local function text_or(text, fallback) return type(text) == "string" and text or fallback end
@@ -218,15 +240,14 @@ function kernel(declaration)
     bad("reference", "a function(p, b) that fills b's outputs from its inputs, b.NAME[i] from 0", spec.reference)
   end
   local compiled = core.compile(source, { name = name .. ".cu" })
-  local entries = {}
+  local entries, symbol = {}, nil
   for found in compiled.ptx:gmatch("%.entry%s+([%w_$]+)") do entries[#entries + 1] = found end
-  local matched = false
   for _, found in ipairs(entries) do
-    matched = matched or found == entry or found:sub(1, #entry + 2 + #tostring(#entry)) == "_Z" .. #entry .. entry
+    if found == entry or found:sub(1, #entry + 2 + #tostring(#entry)) == "_Z" .. #entry .. entry then symbol = symbol or found end
   end
-  if not matched then error(say("no_entry", name, entry, #entries > 0 and table.concat(entries, ", ") or "none"), 0) end
+  if not symbol then error(say("no_entry", name, entry, #entries > 0 and table.concat(entries, ", ") or "none"), 0) end
   local ok, why = core.declare_kernel({
-    name = name, entry = entry, source = source, ptx = compiled.ptx,
+    name = name, entry = entry, symbol = symbol, source = source, ptx = compiled.ptx, image = gpu_image(source, name, compiled),
     summary = text_or(spec.summary, messages.summary.en), summary_zh = text_or(spec.summary_zh, messages.summary.zh),
     teaches = text_or(spec.teaches, messages.teaches.en), teaches_zh = text_or(spec.teaches_zh, messages.teaches.zh),
     params = params, buffers = buffers, args = args, sizes = sizes_function(spec, buffers), reference = spec.reference,

@@ -867,13 +867,14 @@ config{cache="warm"|"cold", min_samples=10, budget_ms=500, check=true, counters=
   kernel = { en = [[
 kernel{...} declares a kernel of your own, written in CUDA C, and compiles it:
 ]] .. KERNEL_EXAMPLE .. [[Then launch, sweep, compare and info take it like a built-in kernel; the
-emulator runs its own compiled code to count its traffic. Counts, grids and
-blocks may be numbers, param names or functions of the params; docs/shell.md
-has every field.]], zh = [[
+emulator runs its own compiled code to count its traffic, and on a GPU it
+is measured there too, its outputs checked against the emulator's. Counts,
+grids and blocks may be numbers, param names or functions of the params;
+docs/shell.md has every field.]], zh = [[
 kernel{...} 声明一个你自己用 CUDA C 写的内核，并编译它：
 ]] .. KERNEL_EXAMPLE .. [[之后 launch、sweep、compare 和 info 都像对待内置内核一样对待它；模拟器运行它自己
-编译出的代码来统计访存流量。元素个数、网格和线程块可以是数字、参数名，或参数的函数。
-每个字段的说明见 docs/shell.md。]] },
+编译出的代码来统计访存流量；有 GPU 时它也在 GPU 上测量，输出与模拟器的输出比对。
+元素个数、网格和线程块可以是数字、参数名，或参数的函数。每个字段的说明见 docs/shell.md。]] },
   commands = { en = [[
 Colon commands at the prompt (unique prefixes work, so :q quits). Ctrl-C
 stops what is running; Ctrl-D leaves.

@@ -254,6 +254,15 @@ static int read_budget_ms(lua_State *L, struct measure_options *o)
     return 0;
 }
 
+static int read_kernel_timeout(lua_State *L, struct measure_options *o)
+{
+    double seconds = lua_tonumber(L, -1);
+    if (lua_type(L, -1) != LUA_TNUMBER || !(seconds > 0 && seconds <= 3600))
+        return -1;
+    o->kernel_timeout_s = seconds;
+    return 0;
+}
+
 static int read_check(lua_State *L, struct measure_options *o)
 {
     if (lua_type(L, -1) != LUA_TBOOLEAN)
@@ -299,6 +308,8 @@ static const struct option_decl options[] = {
       "设备配置，例如 \"h200\"、\"a100\"、\"t4\" 或 \"rtx4090\"（docs/model.md 列出全部）", read_profile },
     { "model", "\"formula\" (the hand-written model) or \"emulator\" (the kernel's own PTX, emulated)",
       "\"formula\"（手写的模型）或 \"emulator\"（模拟执行内核自己的 PTX）", read_model },
+    { "kernel_timeout", "a number of seconds above 0, at most 3600 (how long a launch of a kernel declared in Lua may run on the GPU)",
+      "大于 0、至多 3600 的秒数（在 Lua 中声明的内核一次启动在 GPU 上最多可运行多久）", read_kernel_timeout },
 };
 
 static const struct option_decl *find_option(const char *name)
@@ -400,6 +411,7 @@ static void push_options(lua_State *L, const struct measure_options *o)
     lua_setfield(L, -2, "counters");
     SET_STRING("profile", o->profile->key);
     SET_STRING("model", o->emulated ? "emulator" : "formula");
+    SET_NUMBER("kernel_timeout", o->kernel_timeout_s);
 }
 
 /* config{...}: changes how the session measures; returns the options now. */

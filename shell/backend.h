@@ -24,6 +24,7 @@ struct measure_options {
     int counters;        /* read hardware counters in a counted run after the samples */
     const struct device_profile *profile;   /* the device the model's time estimate is for */
     int emulated;        /* 1: the model runs the kernel's own PTX on the emulator, not the formula */
+    double kernel_timeout_s;   /* a launch of a kernel declared in Lua still running after this ends its GPU process */
 };
 
 /* The most blocks one alloc_alignment experiment makes. */
@@ -63,6 +64,9 @@ extern const struct backend cuda_backend;
 /* The GPU process had nothing to do for a while (long_idle: a minute): it
    lets go of the profiler when another process waits for it, or anyway. */
 void cuda_backend_idle(int long_idle);
+/* In the GPU process: loads a kernel declared in Lua (user_kernel_unpack's)
+   and makes f->launch its launcher; 0, or -1 with why (cuda_kernels.c). */
+int cuda_backend_load_kernel(struct family *f, char *why, size_t why_size);
 #endif
 
 /* The access model of one launch, counted on a thread of its own while the

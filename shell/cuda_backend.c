@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "session.h"
 #include "common.h"
 #include "counters.h"
+#include "emulate.h"
 #include "gpu_lock.h"
 #include "host_parts.h"
 #include "interrupt.h"
@@ -86,6 +88,10 @@ static struct {
     int counters_tried;        /* counters_open was called in this context */
     char counters_unavailable[256];   /* why counters_open failed, or empty */
     uint64_t seed;
+    uint64_t inputs_seed;             /* what the launch's inputs were filled from (fill_inputs') */
+    const struct family *running;     /* the launch's family, and how long its launches may take */
+    double kernel_timeout_s;
+    int timed_out;                    /* a launch ran past it: this context ends, cuda_failure says why */
 } gpu;
 
 static void pooled_release(struct pooled_buffer *s)
@@ -456,11 +462,14 @@ static int cuda_usable(void)
     return gpu.open && gpu.ready;
 }
 
+/* After a lost context nothing is given back: a kernel that ran past its
+   time limit may still run, and freeing would wait for it; the process's end frees all. */
 static void cuda_close(void)
 {
     if (!gpu.open)
         return;
-    destroy_session_objects();
+    if (gpu.ready)
+        destroy_session_objects();
     gpu_lock_close();
     gpu.open = 0;
 }
@@ -483,12 +492,45 @@ static int is_sticky(cudaError_t status)
    lost for good (gpu_process.c starts a fresh process to go on). */
 static enum run_status fail(char *error, size_t error_size)
 {
-    if (is_sticky(cuda_status))
+    if (is_sticky(cuda_status) || gpu.timed_out)
         gpu.ready = 0;
     else
         cudaGetLastError();
-    snprintf(error, error_size, SAY("CUDA error: %s", "CUDA 错误：%s"), cuda_failure);
+    if (gpu.timed_out)
+        snprintf(error, error_size, "%s", cuda_failure);
+    else
+        snprintf(error, error_size, SAY("CUDA error: %s", "CUDA 错误：%s"), cuda_failure);
     return RUN_FAILED;
+}
+
+/* Waits for what the stream was given. A kernel cannot be stopped alone: one
+   still running after the launch's time limit, or after Ctrl-C once it has
+   run a second, ends this CUDA context (and the GPU process), which says why. */
+static int wait_for_stream(void)
+{
+    double started = seconds_now(), waited;
+    cudaError_t status;
+    while ((status = cudaStreamQuery(gpu.stream)) == cudaErrorNotReady) {
+        waited = seconds_now() - started;
+        const char *name = gpu.running ? gpu.running->name : "?";
+        if (waited > gpu.kernel_timeout_s)
+            snprintf(cuda_failure, sizeof cuda_failure,
+                     SAY("'%s' was still running after its time limit of %g s (config{kernel_timeout = seconds})",
+                         "'%s' 超过时间限制 %g 秒仍在运行（config{kernel_timeout = 秒数}）"), name, gpu.kernel_timeout_s);
+        else if (interrupt_requested && waited > 1)
+            snprintf(cuda_failure, sizeof cuda_failure, SAY("'%s' was stopped by Ctrl-C while it ran", "'%s' 运行中被 Ctrl-C 停止"), name);
+        else
+            name = NULL;
+        if (name) {
+            gpu.timed_out = 1;
+            return -1;
+        }
+        if (waited < 1e-3)
+            sched_yield();
+        else
+            nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+    }
+    return CUDA_TRY(status);
 }
 
 static const unsigned char POISON = 0xff;   /* a NaN in every float */
@@ -507,6 +549,15 @@ static uint64_t next_seed(void)
     return gpu.seed;
 }
 
+/* The seed of a launch's inputs made by its family: fresh each launch, but
+   for a kernel declared in Lua the emulator's, whose counts (its model) then
+   hold for this launch even where addresses come from the data. */
+static uint64_t inputs_seed(const struct family *f)
+{
+    gpu.inputs_seed = f->ptx ? EMULATION_SEED : next_seed();
+    return gpu.inputs_seed;
+}
+
 /* Inputs the family makes itself on the host from seed (index arrays,
    structured data), queued to be sent to the GPU. */
 static int send_family_inputs(const struct family *f, const struct params *p, const size_t *bytes, uint64_t seed)
@@ -516,7 +567,7 @@ static int send_family_inputs(const struct family *f, const struct params *p, co
         host[i] = gpu.pool[i].host;
     f->fill_inputs(p, host, seed);
     for (int i = 0; i < f->buffer_count; i++)
-        if (f->buffers[i].role == BUFFER_IN &&
+        if ((f->buffers[i].role == BUFFER_IN || (f->filled >> i & 1)) &&
             CUDA_TRY(cudaMemcpyAsync(gpu.pool[i].device, host[i], bytes[i], cudaMemcpyHostToDevice, gpu.stream)))
             return -1;
     return 0;
@@ -527,12 +578,12 @@ static int send_family_inputs(const struct family *f, const struct params *p, co
    (the reference's copy is poisoned by the reference job). */
 static int prepare_buffers(const struct family *f, const struct params *p, const size_t *bytes)
 {
-    if (f->fill_inputs && send_family_inputs(f, p, bytes, next_seed()))
+    if (f->fill_inputs && send_family_inputs(f, p, bytes, inputs_seed(f)))
         return -1;
     for (int i = 0; i < f->buffer_count; i++) {
         struct pooled_buffer *s = &gpu.pool[i];
         if (f->buffers[i].role == BUFFER_OUT) {
-            if (CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
+            if (!(f->filled >> i & 1) && CUDA_TRY(cudaMemsetAsync(s->device, output_start(f), bytes[i], gpu.stream)))
                 return -1;
         } else if (!f->fill_inputs &&
                    (CUDA_TRY((cudaError_t)fill_random_launch(s->device, bytes[i], next_seed(), gpu.info.sm_count, gpu.stream)) ||
@@ -547,7 +598,7 @@ static int launch_once(const struct family *f, const struct gpu_launch *launch)
 {
     if (CUDA_TRY((cudaError_t)f->launch(launch)))
         return -1;
-    return CUDA_TRY(cudaStreamSynchronize(gpu.stream));
+    return wait_for_stream();
 }
 
 /* The CPU reference, run on a worker thread while the GPU samples: the
@@ -560,8 +611,12 @@ struct reference_job {
     void *buffers[MAX_BUFFERS];
     pthread_t thread;
     int started;
+    int failed;          /* a kernel declared in Lua that the emulator could not run: why */
+    char why[256];
 };
 
+/* A kernel declared in Lua (it has PTX, and no CPU reference in C) is
+   checked against the emulator, run on the same inputs. */
 static void *run_reference(void *argument)
 {
     struct reference_job *job = argument;
@@ -571,7 +626,12 @@ static void *run_reference(void *argument)
         if (job->family->buffers[i].role == BUFFER_OUT)
             fill_in_parts(gpu.pool[i].expected, output_start(job->family), job->bytes[i]);
     }
-    reference_in_parts(job->family, job->params, job->buffers, total);
+    if (job->family->ptx && job->family->fill_inputs)   /* outputs that start filled start so here too */
+        job->family->fill_inputs(job->params, job->buffers, gpu.inputs_seed);
+    if (job->family->ptx)
+        job->failed = emulate_outputs(job->family, job->params, job->buffers, &interrupt_requested, job->why, sizeof job->why);
+    else
+        reference_in_parts(job->family, job->params, job->buffers, total);
     return NULL;
 }
 
@@ -602,17 +662,24 @@ static int copy_outputs_back(const struct family *f, const size_t *bytes)
     return 0;
 }
 
-/* Compares the checked launch's outputs with the reference; describes the first difference. */
-static void check_outputs(const struct family *f, const size_t *bytes, struct result *r)
+/* Compares the checked launch's outputs with the reference (the emulator's,
+   for a kernel declared in Lua); describes the first difference. */
+static void check_outputs(const struct family *f, const size_t *bytes, const struct reference_job *reference, struct result *r)
 {
-    r->correct = 1;
-    for (int i = 0; i < f->buffer_count && r->correct; i++) {
+    char mismatch[sizeof r->mismatch];
+    r->correct = reference->failed ? -1 : 1;
+    for (int i = 0; i < f->buffer_count && r->correct == 1; i++) {
         if (f->buffers[i].role != BUFFER_OUT)
             continue;
         const void *got = gpu.pool[i].host, *want = gpu.pool[i].expected;
         if (same_bytes(got, want, bytes[i]))
             continue;   /* the usual case, at memcmp's speed on several threads */
-        r->correct = output_matches(f, i, got, want, bytes[i], r->mismatch, sizeof r->mismatch);
+        r->correct = output_matches(f, i, got, want, bytes[i], mismatch, sizeof mismatch);
+        if (f->ptx)
+            snprintf(r->mismatch, sizeof r->mismatch, SAY("the GPU's outputs are not the emulator's: %s", "GPU 的输出与模拟器的不同：%s"),
+                     mismatch);
+        else
+            snprintf(r->mismatch, sizeof r->mismatch, "%s", mismatch);
     }
 }
 
@@ -644,7 +711,7 @@ static int time_one(const struct family *f, const struct gpu_launch *launch, int
         CUDA_TRY((cudaError_t)f->launch(launch)) ||
         CUDA_TRY(cudaEventRecord(gpu.stop, gpu.stream)) ||
         CUDA_TRY(cudaMemcpyAsync(counts, gpu.clock_counts, sizeof counts, cudaMemcpyDeviceToHost, gpu.stream)) ||
-        CUDA_TRY(cudaStreamSynchronize(gpu.stream)) ||
+        wait_for_stream() ||
         CUDA_TRY(cudaEventElapsedTime(&elapsed, gpu.start, gpu.stop)))
         return -1;
     *ms = elapsed;
@@ -714,7 +781,7 @@ static int refill_inputs(const struct family *f, const struct params *p)
 {
     size_t bytes[MAX_BUFFERS];
     family_buffer_bytes(f, p, bytes);
-    return send_family_inputs(f, p, bytes, gpu.seed);
+    return send_family_inputs(f, p, bytes, f->ptx ? EMULATION_SEED : gpu.seed);
 }
 
 /* What is not counted: the L2 flush, and the inputs of a family whose addresses come from them. */
@@ -872,6 +939,8 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
     for (int i = 0; i < f->buffer_count; i++)
         launch.buffers[i] = gpu.pool[i].device;
     struct reference_job reference = { .family = f, .params = p, .bytes = bytes };
+    gpu.running = f;
+    gpu.kernel_timeout_s = options->kernel_timeout_s > 0 ? options->kernel_timeout_s : 10;
     trace_phase("buffers");
     if (gpu_lock_take() != 0)
         return RUN_INTERRUPTED;
@@ -892,7 +961,7 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
     if (status != RUN_OK)
         return status;
     if (options->check)
-        check_outputs(f, bytes, r);
+        check_outputs(f, bytes, &reference, r);
     trace_phase("compare");
     r->measured = 1;
     r->cache = options->warm ? "warm" : "cold";

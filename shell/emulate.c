@@ -306,7 +306,7 @@ static int prepare_buffers(const struct family *f, const struct params *p, const
         }
     }
     if (f->fill_inputs)
-        f->fill_inputs(p, data, 1);
+        f->fill_inputs(p, data, EMULATION_SEED);
     return 0;
 }
 
@@ -348,6 +348,24 @@ static struct ptx_module *family_module(const struct family *f, const struct par
     return m;
 }
 
+/* The lane-instructions a launch may run on the emulator: about a minute of one core's work. */
+static const uint64_t INSTRUCTION_BUDGET = 1ull << 36;
+
+/* The emulator's launch of call over the buffers at base (args: room for
+   the call's arguments, which it fills); the caller sets how accesses are counted. */
+static struct ptx_launch launch_of(const struct emulated_call *call, const char *kernel, const uint64_t *base, uint64_t *args,
+                                   struct ptx_buffer *buffers, int buffer_count, volatile sig_atomic_t *interrupted)
+{
+    for (int i = 0; i < call->arg_count; i++)
+        args[i] = (call->args[i].buffer >= 0 ? base[call->args[i].buffer] : 0) + (uint64_t)call->args[i].value;
+    struct ptx_launch launch = { .kernel = kernel, .args = args, .arg_count = call->arg_count, .buffers = buffers,
+                                 .buffer_count = buffer_count, .instruction_budget = INSTRUCTION_BUDGET,
+                                 .interrupted = interrupted, .dynamic_shared_bytes = call->shared_bytes };
+    memcpy(launch.grid, call->grid, sizeof launch.grid);
+    memcpy(launch.block, call->block, sizeof launch.block);
+    return launch;
+}
+
 int emulate_family(const struct family *f, const struct params *p, const char *ptx, volatile sig_atomic_t *interrupted,
                    struct emulation *out, char *why, size_t why_size)
 {
@@ -373,8 +391,6 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     int failed = prepare_buffers(f, p, bytes, data, expected);
     for (int i = 0; i < f->buffer_count; i++)
         buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
-    for (int i = 0; i < call.arg_count; i++)
-        args[i] = (call.args[i].buffer >= 0 ? base[call.args[i].buffer] : 0) + (uint64_t)call.args[i].value;
     /* a count per thread, added up after: the threads share only the DRAM tracker, which takes that */
     struct counting counting[MAX_EMULATOR_THREADS] = { { .dram = NULL } };
     void *users[MAX_EMULATOR_THREADS];
@@ -382,13 +398,11 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     int threads = model_threads_wanted();
     for (int i = 0; i < threads; i++)
         counting[i].dram = dram, users[i] = &counting[i];
-    struct ptx_launch launch = { .kernel = out->kernel, .args = args, .arg_count = call.arg_count, .buffers = buffers,
-                                 .buffer_count = f->buffer_count, .on_access = count, .user = &counting[0],
-                                 .threads = threads, .users = users,
-                                 .instruction_budget = 1ull << 36, .interrupted = interrupted,
-                                 .dynamic_shared_bytes = call.shared_bytes };
-    memcpy(launch.grid, call.grid, sizeof launch.grid);
-    memcpy(launch.block, call.block, sizeof launch.block);
+    struct ptx_launch launch = launch_of(&call, out->kernel, base, args, buffers, f->buffer_count, interrupted);
+    launch.on_access = count;
+    launch.user = &counting[0];
+    launch.threads = threads;
+    launch.users = users;
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     failed = failed || ptx_run(m, &launch, &out->lane_instructions, why, why_size);
@@ -419,6 +433,37 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
         memcpy(kept_launch.bytes, bytes, sizeof bytes);
     }
     pthread_mutex_unlock(&keeping);
+    return failed ? -1 : 0;
+}
+
+static void count_nothing(void *user, const struct warp_access *a)
+{
+    (void)user, (void)a;
+}
+
+int emulate_outputs(const struct family *f, const struct params *p, void *const *data, volatile sig_atomic_t *interrupted,
+                    char *why, size_t why_size)
+{
+    struct emulated_call call;
+    char kernel[256];
+    f->emulated_call(p, &call);
+    struct ptx_module *m = family_module(f, p, &call, NULL, kernel, sizeof kernel, why, why_size);
+    if (!m)
+        return -1;
+    size_t bytes[MAX_BUFFERS];
+    uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS], lane_instructions;
+    struct ptx_buffer buffers[MAX_BUFFERS];
+    void *users[MAX_EMULATOR_THREADS] = { NULL };
+    family_buffer_bytes(f, p, bytes);
+    model_buffer_bases(f->buffer_count, base);
+    for (int i = 0; i < f->buffer_count; i++)
+        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
+    struct ptx_launch launch = launch_of(&call, kernel, base, args, buffers, f->buffer_count, interrupted);
+    launch.on_access = count_nothing;
+    launch.threads = model_threads_wanted();
+    launch.users = users;
+    int failed = ptx_run(m, &launch, &lane_instructions, why, why_size);
+    ptx_free(m);
     return failed ? -1 : 0;
 }
 

@@ -9,6 +9,11 @@
 #include <stddef.h>
 #include "model.h"
 
+/* The seed of the inputs an emulated launch fills (fill_inputs'): a kernel
+   declared in Lua gets the same inputs on a GPU, so that where its
+   addresses come from its data the emulator counts what the GPU ran. */
+enum { EMULATION_SEED = 1 };
+
 struct emulation {
     struct model_counts counts;   /* as the hand-written model gives them, DRAM estimate included */
     uint64_t lane_instructions;
@@ -24,6 +29,13 @@ struct emulation {
    instruction not emulated, Ctrl-C through interrupted). */
 int emulate_family(const struct family *f, const struct params *p, const char *ptx, volatile sig_atomic_t *interrupted,
                    struct emulation *out, char *why, size_t why_size);
+
+/* Runs f's launch p on the emulator over the caller's buffers, in the
+   family's order (inputs as they are; outputs as the kernel leaves them),
+   counting nothing: what a GPU's outputs are checked against for kernels
+   declared in Lua. Safe beside another emulation. 0, or -1 with why. */
+int emulate_outputs(const struct family *f, const struct params *p, void *const *data, volatile sig_atomic_t *interrupted,
+                    char *why, size_t why_size);
 
 /* The buffers the last emulation left, when it was of f and p: their
    contents (inputs as filled, outputs as the kernel wrote them) and bytes;

@@ -11,8 +11,10 @@
 ** The child is a fork, or, with --gpu-command, this same program started
 ** as `warplab --gpu-server` through a launcher (srun, ssh) that carries its
 ** standard input and output, so it may run on another machine. Either way
-** no pointer crosses: families go by their index in families[], and only
-** numbers and text come back.
+** no pointer crosses: families go by their index in families[], kernels
+** declared in Lua by their own index (told to each child once, with their
+** machine code, before their first launch there), and only numbers and
+** text come back.
 */
 #ifdef HAVE_CUDA
 #include <errno.h>
@@ -30,21 +32,22 @@
 #include "output.h"
 #include "registry.h"
 #include "session.h"
+#include "user_kernel.h"
 
 /* How often a child with nothing to do looks whether another process waits
    for the GPU, and after how long idle it turns its profiler off anyway, for
    profilers that do not wait in warplab's way (ncu on another program). */
 static const int IDLE_CHECK_MS = 100, IDLE_PAUSE_CHECKS = 600;
 
-enum request_kind { REQUEST_RUN, REQUEST_COUNTERS, REQUEST_MEASURE_COPY, REQUEST_ALLOCATE, REQUEST_QUIT };
+enum request_kind { REQUEST_RUN, REQUEST_COUNTERS, REQUEST_MEASURE_COPY, REQUEST_ALLOCATE, REQUEST_DECLARE, REQUEST_QUIT };
 
 struct request {
     enum request_kind kind;
-    int family;        /* run: its index in families[] */
+    int family;        /* run: its index in families[], or -1 - its index among kernels declared in Lua */
     struct params params;
     struct measure_options options;
     int count;         /* counters: results that follow; allocate: blocks */
-    size_t bytes;      /* allocate: each block's size */
+    size_t bytes;      /* allocate: each block's size; declare: the description's, which follows */
 };
 
 struct reply {
@@ -71,13 +74,15 @@ struct channel {
 };
 
 enum { MAX_LAUNCHER_WORDS = 64, MAX_PROFILE_ITEMS = 1 << 20 };
+static const size_t MAX_DESCRIPTION_BYTES = (size_t)256 << 20;
 
 static struct {
     pid_t pid;
     int socket;
     int ordinal;
     char *launcher[MAX_LAUNCHER_WORDS + 8];   /* --gpu-command's words; [0] NULL: fork */
-} child = { -1, -1, 0, { NULL } };
+    unsigned told[MAX_USER_KERNELS];         /* the kernels declared in Lua this child has loaded: their version + 1, or 0 */
+} child = { -1, -1, 0, { NULL }, { 0 } };
 
 /* send() where fd is a socket (no SIGPIPE when the other side has gone), write() on a pipe. */
 static ssize_t send_some(int fd, void *data, size_t size)
@@ -132,11 +137,12 @@ static int reply_with(const struct channel *c, struct reply *a, const void *payl
     return send_all(c->out, a, sizeof *a) || (payload_size && send_all(c->out, payload, payload_size)) ? -1 : 0;
 }
 
-/* The family at index i of families[], or NULL (with the reply's error) when there is none. */
+/* The family a request names (family_index's number), or NULL (with the reply's error) when there is none. */
 static const struct family *family_at(int i, struct reply *a)
 {
-    if (i >= 0 && i < family_count)
-        return families[i];
+    const struct family *f = i >= 0 && i < family_count ? families[i] : i < 0 ? user_kernel_at(-1 - i) : NULL;
+    if (f && (i >= 0 || f->launch))
+        return f;
     snprintf(a->error, sizeof a->error, SAY("the GPU process has no kernel family %d: is it the same warplab?",
                                             "GPU 进程没有第 %d 个内核族：它是同一个 warplab 吗？"), i);
     a->status = -1;
@@ -145,10 +151,11 @@ static const struct family *family_at(int i, struct reply *a)
 
 static int family_index(const struct family *f)
 {
-    for (int i = 0; i < family_count; i++)
+    int declared = user_kernel_index(f);
+    for (int i = 0; declared < 0 && i < family_count; i++)
         if (families[i] == f)
             return i;
-    return -1;
+    return -1 - declared;
 }
 
 /* The shell's model thread is filling its result meanwhile, so the child
@@ -211,11 +218,26 @@ static int serve_allocate(const struct channel *c, const struct request *q, stru
     return reply_with(c, a, addresses, (size_t)q->count * sizeof addresses[0]);
 }
 
+/* A kernel declared in Lua, described by the shell: made a family here and loaded on the GPU. */
+static int serve_declare(const struct channel *c, const struct request *q, struct reply *a)
+{
+    char *description = malloc(q->bytes);
+    if (!description || receive_all(c->in, description, q->bytes)) {
+        free(description);
+        return -1;
+    }
+    struct family *f = user_kernel_unpack(description, q->bytes, a->error, sizeof a->error);
+    free(description);
+    a->status = f ? cuda_backend_load_kernel(f, a->error, sizeof a->error) : -1;
+    return reply_with(c, a, NULL, 0);
+}
+
 static int (*const serve[])(const struct channel *c, const struct request *q, struct reply *a) = {
     [REQUEST_RUN] = serve_run,
     [REQUEST_COUNTERS] = serve_counters,
     [REQUEST_MEASURE_COPY] = serve_measure_copy,
     [REQUEST_ALLOCATE] = serve_allocate,
+    [REQUEST_DECLARE] = serve_declare,
 };
 
 /* Waits for the shell's next request, letting the GPU go to others meanwhile
@@ -239,11 +261,14 @@ static int wait_for_request(int fd)
 static int well_formed(const struct request *q)
 {
     return q->kind >= REQUEST_RUN && q->kind < REQUEST_QUIT && q->count >= 0 &&
-           q->count <= (q->kind == REQUEST_ALLOCATE ? MAX_ALLOCATIONS : MAX_PROFILE_ITEMS);
+           q->count <= (q->kind == REQUEST_ALLOCATE ? MAX_ALLOCATIONS : MAX_PROFILE_ITEMS) &&
+           (q->kind != REQUEST_DECLARE || (q->bytes > 0 && q->bytes <= MAX_DESCRIPTION_BYTES));
 }
 
 /* Opens the GPU, says how that went, then answers requests until told to quit,
-   until the shell has gone, or until the CUDA context is lost. */
+   until the shell has gone, or until the CUDA context is lost. The process
+   then ends with _exit: the runtime's handlers at exit would wait for a
+   kernel that ran past its time limit. */
 static void serve_requests(const struct channel *c)
 {
     struct reply a = { 0 };
@@ -280,7 +305,8 @@ int gpu_server_run(int ordinal)
     signal(SIGPIPE, SIG_IGN);   /* a shell that went away is a failed write, not a death */
     child.ordinal = ordinal;
     serve_requests(&c);
-    return 0;
+    fflush(NULL);
+    _exit(0);
 }
 
 /* ---- the shell's side ---- */
@@ -340,33 +366,31 @@ static int split_words(const char *command, char **words, char *why, size_t why_
     return count ? count : refuse(why, why_size, SAY("--gpu-command is empty", "--gpu-command 是空的"));
 }
 
-/* child.launcher becomes command's words, then this program's own path and
-   --gpu-server with the device and the language. 0, or -1 with why. */
-int gpu_process_use_command(const char *command, char *why, size_t why_size)
+/* words: this program's own path, then --gpu-server with the device and the
+   language, and NULL (7 words). 0, or -1 with why. */
+static int server_words(char **words, char *why, size_t why_size)
 {
-    int words = split_words(command, child.launcher, why, why_size);
-    if (words < 0)
-        return -1;
-    ssize_t length = readlink("/proc/self/exe", self_path, sizeof self_path - 1);
+    ssize_t length = self_path[0] ? (ssize_t)strlen(self_path) : readlink("/proc/self/exe", self_path, sizeof self_path - 1);
     if (length <= 0) {
         snprintf(why, why_size, SAY("cannot find this program's path: %s", "找不到本程序的路径：%s"), error_text(errno));
         return -1;
     }
     self_path[length] = 0;
-    char **tail = child.launcher + words;
-    tail[0] = self_path;
-    tail[1] = "--gpu-server";
-    tail[2] = "--device";
-    tail[3] = ordinal_text;
-    tail[4] = "--lang";
-    tail[5] = session.lang[0] ? session.lang : "en";
-    tail[6] = NULL;
+    const char *tail[] = { self_path, "--gpu-server", "--device", ordinal_text, "--lang", session.lang[0] ? session.lang : "en", NULL };
+    memcpy(words, tail, sizeof tail);
     return 0;
 }
 
-/* In the forked child: becomes --gpu-command's launcher, its standard input
+/* child.launcher becomes command's words, then server_words. 0, or -1 with why. */
+int gpu_process_use_command(const char *command, char *why, size_t why_size)
+{
+    int words = split_words(command, child.launcher, why, why_size);
+    return words < 0 ? -1 : server_words(child.launcher + words, why, why_size);
+}
+
+/* In the forked child: becomes the program words name, its standard input
    and output the socket; if it cannot start, says why as the open's reply. */
-static void run_launcher(int fd)
+static void run_launcher(int fd, char *const *words)
 {
     struct reply a = { .status = -1 };
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -374,18 +398,26 @@ static void run_launcher(int fd)
     dup2(fd, STDOUT_FILENO);
     if (fd > STDOUT_FILENO)
         close(fd);
-    execvp(child.launcher[0], child.launcher);
+    execvp(words[0], words);
     snprintf(a.error, sizeof a.error, SAY("cannot start the GPU command '%s': %s", "无法启动 GPU 命令 '%s'：%s"),
-             child.launcher[0], error_text(errno));
+             words[0], error_text(errno));
     send_all(STDOUT_FILENO, &a, sizeof a);
     _exit(127);
 }
 
-/* Forks a child that opens the GPU; 0, or -1 with why. */
-static int child_start(struct device_info *info, char *why, size_t why_size)
+/* Forks a child that opens the GPU; 0, or -1 with why. The first is a
+   plain fork, started before this process has loaded anything of CUDA's; a
+   fresh one, after a lost context, is this program started again
+   (--gpu-server): NVRTC, once the shell has used it, has loaded the CUDA
+   driver, and a forked child could not initialise CUDA (the H200 machine
+   said "initialization error"). */
+static int child_start(int fresh, struct device_info *info, char *why, size_t why_size)
 {
     int ends[2];
     struct reply a;
+    char *self[8];
+    if (fresh && !child.launcher[0] && server_words(self, why, why_size))
+        return -1;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
         snprintf(why, why_size, SAY("cannot make a socket for the GPU process: %s", "无法为 GPU 进程创建套接字：%s"),
                  error_text(errno));
@@ -396,12 +428,13 @@ static int child_start(struct device_info *info, char *why, size_t why_size)
     child.pid = fork();
     if (child.pid == 0) {
         close(ends[0]);
-        if (child.launcher[0])
-            run_launcher(ends[1]);
+        if (child.launcher[0] || fresh)
+            run_launcher(ends[1], child.launcher[0] ? child.launcher : self);
         serve_shell(ends[1], shell);
     }
     close(ends[1]);
     child.socket = ends[0];
+    memset(child.told, 0, sizeof child.told);
     if (child.pid < 0) {
         snprintf(why, why_size, SAY("cannot start the GPU process: %s", "无法启动 GPU 进程：%s"), error_text(errno));
         child_stop();
@@ -422,7 +455,7 @@ static int gpu_open(int ordinal, struct device_info *info, char *why, size_t why
 {
     child.ordinal = ordinal;
     snprintf(ordinal_text, sizeof ordinal_text, "%d", ordinal);
-    return child_start(info, why, why_size);
+    return child_start(0, info, why, why_size);
 }
 
 /* After the child lost its context or ended, starts a fresh one and says so in
@@ -432,7 +465,7 @@ static void replace_child(const char *failure, char *error, size_t error_size)
     struct device_info info;
     char why[512];
     child_stop();
-    if (child_start(&info, why, sizeof why) == 0)
+    if (child_start(1, &info, why, sizeof why) == 0)
         snprintf(error, error_size, SAY("%.500s; that ends a CUDA context, so warplab reset the GPU in a fresh "
                  "process and the next launch runs there", "%.500s；这会结束 CUDA 上下文，所以 warplab 在新进程中重置了 GPU，下一次启动在那里运行"), failure);
     else
@@ -481,6 +514,23 @@ static void merge_counters(struct result *r, const struct counters_answer *count
     memcpy(r->counters_unavailable, counted->counters_unavailable, sizeof r->counters_unavailable);
 }
 
+/* Tells the child of f when it is a kernel declared in Lua the child has not
+   loaded yet; 0, or -1 with the reason in a. */
+static int tell_child(const struct family *f, struct reply *a)
+{
+    int index = user_kernel_index(f);
+    if (index < 0 || child.told[index] == user_kernel_version(f) + 1)
+        return 0;
+    struct request q = { .kind = REQUEST_DECLARE };
+    void *description = user_kernel_pack(f, &q.bytes);
+    int status = description ? call(&q, description, q.bytes, a, NULL, 0) : -1;
+    if (!description)
+        snprintf(a->error, sizeof a->error, "%s", SAY("out of memory", "内存不足"));
+    free(description);
+    child.told[index] = status == 0 ? user_kernel_version(f) + 1 : 0;
+    return status;
+}
+
 static enum run_status gpu_run(const struct family *f, const struct params *p,
                                const struct measure_options *options,
                                struct result *r, char *error, size_t error_size)
@@ -489,7 +539,7 @@ static enum run_status gpu_run(const struct family *f, const struct params *p,
     struct request q = { .kind = REQUEST_RUN, .family = family_index(f), .params = *p, .options = *options };
     struct reply a;
     q.options.profile = NULL;   /* the model's business, not the GPU's */
-    enum run_status status = (enum run_status)call(&q, NULL, 0, &a, &measured, sizeof measured);
+    enum run_status status = tell_child(f, &a) ? RUN_FAILED : (enum run_status)call(&q, NULL, 0, &a, &measured, sizeof measured);
     if (status == RUN_OK) {
         merge_measurement(r, &measured);
         r->cache = options->warm ? "warm" : "cold";
@@ -507,11 +557,14 @@ static void gpu_read_counters(struct result *const *results, int count)
     struct counters_item *items = calloc((size_t)count, sizeof *items);
     struct counters_answer *answers = calloc((size_t)count, sizeof *answers);
     struct reply a;
-    for (int k = 0; items && answers && k < count; k++)
+    int told = 0;
+    for (int k = 0; items && answers && k < count && told == 0; k++) {
         items[k] = (struct counters_item){ family_index(results[k]->family), results[k]->params };
+        told = tell_child(results[k]->family, &a);
+    }
     if (!items || !answers)
         snprintf(a.error, sizeof a.error, SAY("out of memory", "内存不足"));
-    if (items && answers && call(&q, items, (size_t)count * sizeof *items, &a, answers, (size_t)count * sizeof *answers) == 0)
+    if (items && answers && told == 0 && call(&q, items, (size_t)count * sizeof *items, &a, answers, (size_t)count * sizeof *answers) == 0)
         for (int k = 0; k < count; k++)
             merge_counters(results[k], &answers[k]);
     else

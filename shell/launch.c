@@ -18,6 +18,7 @@
 #include "registry.h"
 #include "sandbox.h"
 #include "session.h"
+#include "user_kernel.h"
 
 /* The launch's buffer bytes. A launch whose buffers cannot fit is a caller's
    mistake: an argument error says the sizes. */
@@ -109,6 +110,33 @@ static void prepare_result(lua_State *L, int table, const struct family *f, stru
     warn_if_cached(r);
 }
 
+/* A kernel declared in Lua with a Lua reference: the emulator's outputs
+   against it (on a GPU, whose outputs were checked against the emulator's,
+   that closes the chain from the GPU to the reference). */
+static void check_against_reference(lua_State *L, struct result *r)
+{
+    char mismatch[sizeof r->mismatch];
+    int checked = r->family->check_outputs(L, r->family, &r->params, mismatch, sizeof mismatch);
+    if (checked == 0 && r->measured)
+        snprintf(r->mismatch, sizeof r->mismatch, SAY("the emulator's outputs are not the reference's: %s", "模拟器的输出与参考结果不同：%s"),
+                 mismatch);
+    else if (checked == 0)
+        snprintf(r->mismatch, sizeof r->mismatch, "%s", mismatch);
+    r->correct = checked >= 0 ? checked : r->correct;
+}
+
+/* A launch the backend could not run: the session goes on with the model
+   when the GPU is lost for good, and the error says what the GPU said (and
+   the emulator, when it failed too). */
+static void launch_failed(lua_State *L, const struct result *r, const char *error, const char *emulator)
+{
+    backend_fall_back(&session.backend, &session.device, session.backend_notice, sizeof session.backend_notice);
+    if (emulator)
+        luaL_error(L, SAY("launch of '%s' failed: %s; the emulator: %s", "启动 '%s' 失败：%s；模拟器：%s"), r->family->name, error,
+                   emulator);
+    luaL_error(L, SAY("launch of '%s' failed: %s", "启动 '%s' 失败：%s"), r->family->name, error);
+}
+
 /* Runs one prepared launch: the model on a worker thread while the backend
    measures. Ctrl-C raises "interrupted!", or, with keep_partial, returns RUN_INTERRUPTED. */
 static enum run_status run_one(lua_State *L, struct result *r, const struct measure_options *o, int keep_partial)
@@ -119,13 +147,22 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     model_start(&model);
     r->cache = o->warm ? "warm" : "cold";   /* what the launch asked for; the model has no cache to heat */
     r->model_source = o->emulated ? "emulator" : "formula";
-    /* a kernel declared in Lua has no launcher for the GPU yet: the emulator's result stands for it */
-    const struct backend *backend = r->family->launch || !session.backend->measures ? session.backend : &sim_backend;
+    /* a kernel declared in Lua without machine code for the GPU: the emulator's result stands for it */
+    int on_gpu = r->family->launch || user_kernel_on_gpu(r->family);
+    const struct backend *backend = on_gpu || !session.backend->measures ? session.backend : &sim_backend;
     if (backend != session.backend)
-        result_warn(r, SAY("kernels declared in Lua do not run on the GPU yet: this is the emulator's result",
-                           "在 Lua 中声明的内核还不能在 GPU 上运行：这是模拟器的结果"));
+        result_warn(r, SAY("this kernel was declared without code for the GPU: this is the emulator's result",
+                           "声明这个内核时没有为 GPU 编译代码：这是模拟器的结果"));
     enum run_status status = backend->run(r->family, &r->params, o, r, error, sizeof error);
+    if (status == RUN_FAILED)   /* the launch is lost: the model need not finish (a kernel that never ends would not) */
+        interrupt_requested = 1;
     int modelled = model_finish(&model);
+    if (status == RUN_FAILED) {
+        interrupt_requested = 0;
+        modelled = modelled == -2 ? -2 : 0;
+    }
+    if (modelled == -2 && status == RUN_FAILED)   /* what the GPU said first: a fault, say, that the emulator also found */
+        launch_failed(L, r, error, model.why);
     if (modelled == -2)
         luaL_error(L, SAY("the emulator cannot run '%s': %s", "模拟器无法运行 '%s'：%s"), r->family->name, model.why);
     if (modelled != 0 || status == RUN_INTERRUPTED) {
@@ -134,17 +171,12 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
         interrupt_clear(L);
         return RUN_INTERRUPTED;
     }
-    if (o->emulated && r->family->check_outputs && r->correct < 0) {   /* a GPU's own check stands */
-        int checked = r->family->check_outputs(L, r->family, &r->params, r->mismatch, sizeof r->mismatch);
-        r->correct = checked >= 0 ? checked : r->correct;
-    }
+    if (o->emulated && r->family->check_outputs && r->correct != 0)   /* a GPU's difference from the emulator stands */
+        check_against_reference(L, r);
     r->profile = o->profile;
     r->estimate = estimate_time(o->profile, &r->model, r->family->shape(&r->params).threads);
-    if (status == RUN_FAILED) {
-        backend_fall_back(&session.backend, &session.device, session.backend_notice,
-                          sizeof session.backend_notice);
-        luaL_error(L, SAY("launch of '%s' failed: %s", "启动 '%s' 失败：%s"), r->family->name, error);
-    }
+    if (status == RUN_FAILED)
+        launch_failed(L, r, error, NULL);
     r->wall_ms = monotonic_ms() - started;
     if (getenv("WARPLAB_TRACE_TIMES"))   /* the GPU process traces its own phases */
         fprintf(stderr, "warplab: model %.1f ms of the launch's %.1f ms\n", model.ms, r->wall_ms);

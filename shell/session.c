@@ -438,7 +438,8 @@ int session_open(int force_sim, int ordinal, const struct device_profile *profil
     lua_atpanic(session.L, on_panic);
     luaL_openlibs(session.L);
     keep_translation_tools(session.L);
-    session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1 };
+    session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1,
+                                                 .kernel_timeout_s = 10 };
     session.backend = backend_choose(force_sim, ordinal, &session.device,
                                      session.backend_notice, sizeof session.backend_notice);
     session_use_profile(profile ? profile : session.backend->measures

@@ -7,6 +7,11 @@
 ** checked (family.derive); the values are kept in the params' slots after
 ** the declared ones, where the family's callbacks, which run on other
 ** threads too, read them.
+**
+** On a GPU the kernel also runs in the GPU process, which the shell tells
+** of it once (user_kernel_pack there, user_kernel_unpack here): the same
+** description, with the machine code NVRTC made for that GPU, at the same
+** index, so that params name it alike in both processes.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -15,26 +20,35 @@
 #include "api.h"
 #include "emulate.h"
 #include "host_parts.h"
+#include "indirect.h"
+#include "ptx.h"
 #include "registry.h"
 #include "session.h"
+#include "user_kernel.h"
 
-enum { MAX_USER_KERNELS = 256, NAME_BYTES = 48 };
+enum { NAME_BYTES = 48, SYMBOL_BYTES = 256 };
 
 /* Where a launch's params keep what derive computed: after the declared
    params, each buffer's element count, then grid x, y, z, block x, y, z and
    the dynamic shared bytes; the kernel's own index in the last slot. */
 enum { DERIVED_GRID = 0, DERIVED_BLOCK = 3, DERIVED_SHARED = 6, DERIVED_AFTER_COUNTS = 7, KERNEL_SLOT = MAX_PARAMS - 1 };
 
-enum fill_kind { FILL_RANDOM, FILL_ZERO, FILL_INTEGERS, FILL_INDEX };
+enum fill_kind { FILL_RANDOM, FILL_ZERO, FILL_INTEGERS, FILL_INDEX, FILL_PERMUTATION, FILL_SORTED, FILL_WINDOW, FILL_FUNCTION };
 
-static const char *const fill_names[] = { "random", "zero", "integers", "index", NULL };
+static const char *const fill_names[] = { "random", "zero", "integers", "index", "permutation", "sorted", "window", "function",
+                                          NULL };
 
 struct user_buffer {
     char name[NAME_BYTES];
     int is_float, is_signed;
     int scalar_bytes, width;      /* an element: width scalars of scalar_bytes (float4: 4 of 4) */
     enum fill_kind fill;
-    long long low, high;          /* FILL_INTEGERS: from low to high */
+    long long low, high;          /* FILL_INTEGERS: from low to high; FILL_WINDOW: low is the window */
+    /* FILL_FUNCTION: the elements a Lua function of the index gave, from 0, as
+       many as the largest launch so far has needed (a smaller one reads a prefix) */
+    unsigned char *given;
+    size_t given_count;
+    int function;                 /* the function, in the registry */
 };
 
 /* A kernel argument: a buffer's address, a param's value, or a constant. */
@@ -53,8 +67,14 @@ struct user_kernel {
     int derive;                   /* the Lua function computing sizes, in the registry */
     int reference;                /* the Lua reference, in the registry, or LUA_NOREF */
     char name[NAME_BYTES], entry[NAME_BYTES];
+    char symbol[SYMBOL_BYTES];    /* the entry's name in the PTX and the machine code: mangled, or extern "C" */
     char param_names[MAX_PARAMS][NAME_BYTES];
+    const char *image;            /* what the GPU loads: a CUBIN for its architecture, or PTX; NULL off a GPU */
+    size_t image_bytes, ptx_bytes;
+    unsigned version;             /* grows when a function's elements do: the GPU process is told again */
 };
+
+static const char *const FIELD_NAMES[] = { "x", "y", "z", "w" };   /* a vector element's scalars, as Lua names them */
 
 static struct user_kernel *user_kernels[MAX_USER_KERNELS];
 static int user_kernel_count;
@@ -120,39 +140,135 @@ static void user_emulated_call(const struct params *p, struct emulated_call *cal
     }
 }
 
-/* Random integers from low to high, elements of `bytes`, from seed. */
-static void random_integers(unsigned char *data, size_t count, int bytes, long long low, long long high, uint64_t seed)
+/* Element e of a buffer set to value in each of its scalars: a float's
+   value, or an integer's low bytes (little-endian). */
+static void put_value(const struct user_buffer *b, unsigned char *data, size_t e, uint64_t value)
 {
-    uint64_t state = seed * 6364136223846793005ull + 1442695040888963407ull, span = (uint64_t)(high - low) + 1;
-    for (size_t i = 0; i < count; i++) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t value = (uint64_t)low + (span ? (state >> 11) % span : state >> 11);
-        memcpy(data + i * (size_t)bytes, &value, (size_t)bytes);   /* little-endian: the low bytes */
+    for (int c = 0; c < b->width; c++) {
+        unsigned char *at = data + (e * (size_t)b->width + (size_t)c) * (size_t)b->scalar_bytes;
+        if (b->is_float && b->scalar_bytes == 4)
+            memcpy(at, &(float){ (float)value }, 4);
+        else if (b->is_float)
+            memcpy(at, &(double){ (double)value }, 8);
+        else
+            memcpy(at, &value, (size_t)b->scalar_bytes);
     }
 }
+
+/* One way of filling count elements from seed; each a pure function of its arguments. */
+typedef void filler(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed);
+
+static void fill_zero(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed)
+{
+    (void)seed;
+    fill_in_parts(data, 0, count * (size_t)(b->scalar_bytes * b->width));
+}
+
+/* Random integers from low to high in every scalar. */
+static void random_integers(const struct user_buffer *b, unsigned char *data, size_t count, long long low, long long high,
+                            uint64_t seed)
+{
+    uint64_t key = indirect_mix(seed), span = (uint64_t)(high - low) + 1;
+    for (size_t k = 0; k < count * (size_t)b->width; k++) {
+        uint64_t hash = indirect_hash_keyed(key, k), value = (uint64_t)low + (span ? indirect_below(hash, span) : hash);
+        memcpy(data + k * (size_t)b->scalar_bytes, &value, (size_t)b->scalar_bytes);
+    }
+}
+
+/* Floats in [-1, 1); integers from 0 to 255. */
+static void fill_random(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed)
+{
+    if (b->is_float)
+        random_floats_in_parts(data, count * (size_t)(b->scalar_bytes * b->width), (uint32_t)seed);
+    else
+        random_integers(b, data, count, 0, 255, seed);
+}
+
+static void fill_integers(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed)
+{
+    random_integers(b, data, count, b->low, b->high, seed);
+}
+
+static void fill_index(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed)
+{
+    (void)seed;
+    for (size_t e = 0; e < count; e++)
+        put_value(b, data, e, e);
+}
+
+/* 0 .. count - 1 in a random order (Fisher-Yates, from the end). */
+static void fill_permutation(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed)
+{
+    uint64_t *order = malloc(count * sizeof *order), key = indirect_mix(seed);
+    if (!order) {
+        fill_index(b, data, count, seed);   /* out of memory: in order, not undefined */
+        return;
+    }
+    for (size_t e = 0; e < count; e++)
+        order[e] = e;
+    for (size_t e = count; e > 1; e--) {
+        size_t j = (size_t)indirect_below(indirect_hash_keyed(key, e), e), last = e - 1;
+        uint64_t kept = order[last];
+        order[last] = order[j];
+        order[j] = kept;
+    }
+    for (size_t e = 0; e < count; e++)
+        put_value(b, data, e, order[e]);
+    free(order);
+}
+
+/* Each aligned group of 32 elements: 32 random indices of its own 32, in order (as gather's "sorted"). */
+static void fill_sorted(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed)
+{
+    uint64_t key = indirect_mix(seed);
+    for (size_t start = 0; start < count; start += WARP_SIZE) {
+        size_t group = count - start < WARP_SIZE ? count - start : WARP_SIZE;
+        uint64_t drawn[WARP_SIZE];
+        for (size_t k = 0; k < group; k++) {   /* insertion sort as they are drawn */
+            uint64_t value = indirect_below(indirect_hash_keyed(key, start + k), group);
+            size_t at = k;
+            for (; at > 0 && drawn[at - 1] > value; at--)
+                drawn[at] = drawn[at - 1];
+            drawn[at] = value;
+        }
+        for (size_t k = 0; k < group; k++)
+            put_value(b, data, start + k, start + drawn[k]);
+    }
+}
+
+/* Element i: a random index in the aligned window of `low` elements that holds i. */
+static void fill_window(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed)
+{
+    uint64_t key = indirect_mix(seed), window = (uint64_t)b->low;
+    for (size_t e = 0; e < count; e++) {
+        uint64_t start = e / window * window, span = count - start < window ? count - start : window;
+        put_value(b, data, e, start + indirect_below(indirect_hash_keyed(key, e), span));
+    }
+}
+
+/* What the buffer's function gave (derive made sure of as many as count). */
+static void fill_given(const struct user_buffer *b, unsigned char *data, size_t count, uint64_t seed)
+{
+    size_t bytes = (size_t)(b->scalar_bytes * b->width), have = count < b->given_count ? count : b->given_count;
+    (void)seed;
+    memcpy(data, b->given, have * bytes);
+    memset(data + have * bytes, 0, (count - have) * bytes);
+}
+
+static filler *const fillers[] = {
+    [FILL_RANDOM] = fill_random, [FILL_ZERO] = fill_zero, [FILL_INTEGERS] = fill_integers, [FILL_INDEX] = fill_index,
+    [FILL_PERMUTATION] = fill_permutation, [FILL_SORTED] = fill_sorted, [FILL_WINDOW] = fill_window,
+    [FILL_FUNCTION] = fill_given,
+};
 
 static void user_fill_inputs(const struct params *p, void *const *buffers, uint64_t seed)
 {
     const struct user_kernel *k = kernel_of(p);
     size_t elements[MAX_BUFFERS];
     user_buffer_elements(p, elements);
-    for (int i = 0; i < k->family.buffer_count; i++) {
-        const struct user_buffer *b = &k->buffer_info[i];
-        int bytes = k->buffers[i].element_bytes;
-        unsigned char *data = buffers[i];
-        if (k->buffers[i].role != BUFFER_IN)
-            continue;
-        if (b->fill == FILL_ZERO)
-            fill_in_parts(data, 0, elements[i] * (size_t)bytes);
-        else if (b->fill == FILL_RANDOM && b->is_float)
-            random_floats_in_parts(data, elements[i] * (size_t)bytes, (uint32_t)(seed + (uint64_t)i));
-        else if (b->fill == FILL_INDEX)
-            for (size_t e = 0; e < elements[i]; e++)
-                memcpy(data + e * (size_t)bytes, &(uint64_t){ e }, (size_t)(bytes < 8 ? bytes : 8));
-        else   /* random integers: in the buffer's range, or 0 .. 255 when none was given */
-            random_integers(data, elements[i], bytes < 8 ? bytes : 8, b->fill == FILL_INTEGERS ? b->low : 0,
-                            b->fill == FILL_INTEGERS ? b->high : 255, seed + (uint64_t)i);
-    }
+    for (int i = 0; i < k->family.buffer_count; i++)
+        if (k->buffers[i].role == BUFFER_IN || (k->family.filled >> i & 1))
+            fillers[k->buffer_info[i].fill](&k->buffer_info[i], buffers[i], elements[i], seed + (uint64_t)i);
 }
 
 /* Item position of the list at idx, an integer between low and high; the first that is not says why. */
@@ -170,6 +286,76 @@ static long long dimension(lua_State *L, int idx, int position, long long low, l
         *failed = 1;
     }
     return value;
+}
+
+/* Scalar c of element e set from the Lua number at idx; 0, or -1 when it is none the buffer can hold. */
+static int store_scalar(lua_State *L, int idx, const struct user_buffer *b, unsigned char *data, size_t e, int c)
+{
+    unsigned char *at = data + (e * (size_t)b->width + (size_t)c) * (size_t)b->scalar_bytes;
+    int is_integer;
+    lua_Integer integer = lua_tointegerx(L, idx, &is_integer);
+    if (lua_type(L, idx) != LUA_TNUMBER || (!b->is_float && !is_integer))
+        return -1;
+    if (b->is_float && b->scalar_bytes == 4)
+        memcpy(at, &(float){ (float)lua_tonumber(L, idx) }, 4);
+    else if (b->is_float)
+        memcpy(at, &(double){ lua_tonumber(L, idx) }, 8);
+    else
+        memcpy(at, &integer, (size_t)b->scalar_bytes);   /* little-endian: the low bytes, wrapped */
+    return 0;
+}
+
+/* Element e from the value on top of the stack: a number, or for a vector {x=, y=, ...} or {v1, v2, ...}. */
+static int store_element(lua_State *L, const struct user_buffer *b, unsigned char *data, size_t e)
+{
+    if (b->width == 1)
+        return store_scalar(L, -1, b, data, e, 0);
+    if (!lua_istable(L, -1))
+        return -1;
+    int failed = 0;
+    for (int c = 0; c < b->width && !failed; c++) {
+        if (lua_getfield(L, -1, FIELD_NAMES[c]) == LUA_TNIL) {
+            lua_pop(L, 1);
+            lua_rawgeti(L, -1, c + 1);
+        }
+        failed = store_scalar(L, -1, b, data, e, c);
+        lua_pop(L, 1);
+    }
+    return failed ? -1 : 0;
+}
+
+/* Makes buffer i's function have given count elements: it is called for
+   each index not asked for before. 0, or -1 with why. */
+static int grow_given(lua_State *L, struct user_kernel *k, int i, size_t count, char *why, size_t why_size)
+{
+    struct user_buffer *b = &k->buffer_info[i];
+    size_t bytes = (size_t)(b->scalar_bytes * b->width);
+    if (count <= b->given_count)
+        return 0;
+    unsigned char *grown = realloc(b->given, count * bytes);
+    if (!grown) {
+        snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
+        return -1;
+    }
+    b->given = grown;
+    for (size_t e = b->given_count; e < count; e++) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, b->function);
+        lua_pushinteger(L, (lua_Integer)e);
+        if (lua_pcall(L, 1, 1, 0) != LUA_OK || store_element(L, b, b->given, e)) {
+            snprintf(why, why_size, SAY("kernel '%s': buffers.%s.fill(%zu) %s %s", "内核 '%s'：buffers.%s.fill(%zu) %s %s"), k->name,
+                     b->name, e, lua_type(L, -1) == LUA_TSTRING ? SAY("failed:", "出错：") : SAY("gave", "给出了"),
+                     lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                    : SAY("what the buffer cannot hold (a number, or a vector's fields)",
+                                                          "缓冲区装不下的值（应为数，或向量的各个分量）"));
+            lua_pop(L, 1);
+            b->given_count = e;   /* what was given stays good */
+            return -1;
+        }
+        lua_pop(L, 1);
+    }
+    b->given_count = count;
+    k->version++;
+    return 0;
 }
 
 /* Calls the kernel's Lua function of its params and keeps what it gives in p's slots. */
@@ -210,6 +396,10 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
     lua_getfield(L, sizes, "shared");
     p->v[base + f->buffer_count + DERIVED_SHARED] = (long long)luaL_optinteger(L, -1, 0);
     lua_settop(L, top);
+    struct user_kernel *mutable = user_kernels[k->index];   /* what the functions gave is kept with the kernel */
+    for (int i = 0; i < f->buffer_count && !failed; i++)
+        if (k->buffer_info[i].fill == FILL_FUNCTION)
+            failed = grow_given(L, mutable, i, (size_t)p->v[base + i], why, why_size) != 0;
     if (!failed && dims_product(p, DERIVED_BLOCK) > 1024) {
         snprintf(why, why_size, SAY("kernel '%s': a block of %lld threads; at most 1024", "内核 '%s'：线程块有 %lld 个线程；至多 1024 个"),
                  f->name, dims_product(p, DERIVED_BLOCK));
@@ -282,9 +472,13 @@ static void read_buffers(lua_State *L, int spec, struct user_kernel *k)
                 b->fill = (enum fill_kind)f;
         b->low = integer_field(L, item, "low", 0);
         b->high = integer_field(L, item, "high", 255);
+        lua_getfield(L, item, "fill_function");
+        b->function = lua_isfunction(L, -1) ? luaL_ref(L, LUA_REGISTRYINDEX) : (lua_pop(L, 1), LUA_NOREF);
         lua_getfield(L, item, "output");
-        k->buffers[i] = (struct buffer_decl){ .name = b->name, .role = lua_toboolean(L, -1) ? BUFFER_OUT : BUFFER_IN,
+        int output = lua_toboolean(L, -1);
+        k->buffers[i] = (struct buffer_decl){ .name = b->name, .role = output ? BUFFER_OUT : BUFFER_IN,
                                               .element_bytes = (int)integer_field(L, item, "bytes", 4) };
+        k->family.filled |= (unsigned)(output && fill[0]) << i;
         lua_pop(L, 2);
     }
     k->family.buffer_count = count;
@@ -307,8 +501,6 @@ static void read_args(lua_State *L, int spec, struct user_kernel *k)
 }
 
 enum { MAX_CHECKED_ELEMENTS = 1 << 22 };   /* larger launches are not checked: Lua tables of them take seconds */
-
-static const char *const FIELD_NAMES[] = { "x", "y", "z", "w" };
 
 /* Scalar c of element e of a buffer, pushed as a Lua number. */
 static void push_scalar(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t e, int c)
@@ -355,6 +547,20 @@ static void push_buffer(lua_State *L, const struct user_buffer *b, const unsigne
         push_element(L, b, zeros ? zero : data, zeros ? 0 : e);
         lua_rawseti(L, -2, (lua_Integer)e);
     }
+}
+
+/* An output that starts filled, as the kernel found it: filled again as
+   the emulator's launch filled it (from EMULATION_SEED), since the kernel has
+   written over it since. 0, or -1 when memory is short. */
+static int push_initial(lua_State *L, const struct user_buffer *b, size_t count, uint64_t seed)
+{
+    unsigned char *initial = malloc(count * (size_t)(b->scalar_bytes * b->width) + 1);
+    if (!initial)
+        return -1;
+    fillers[b->fill](b, initial, count, seed);
+    push_buffer(L, b, initial, count, 0);
+    free(initial);
+    return 0;
 }
 
 /* Whether the reference's value (on the stack) is the emulator's: floats within a relative 1e-5. */
@@ -423,7 +629,13 @@ static int user_check_outputs(void *lua_state, const struct family *f, const str
     }
     lua_createtable(L, 0, f->buffer_count);
     for (int i = 0; i < f->buffer_count; i++) {
-        push_buffer(L, &k->buffer_info[i], data[i], elements[i], f->buffers[i].role == BUFFER_OUT);
+        int filled = f->filled >> i & 1;
+        if (filled && push_initial(L, &k->buffer_info[i], elements[i], EMULATION_SEED + (uint64_t)i)) {
+            lua_settop(L, top);
+            return -1;
+        }
+        if (!filled)
+            push_buffer(L, &k->buffer_info[i], data[i], elements[i], f->buffers[i].role == BUFFER_OUT);
         lua_setfield(L, -2, k->buffer_info[i].name);
     }
     lua_pushvalue(L, -1);
@@ -446,12 +658,166 @@ static int user_check_outputs(void *lua_state, const struct family *f, const str
     return same;
 }
 
+/* Points k's family at k's own arrays and at this file's callbacks: what a
+   declaration sets, and what a description sent from the shell lacks. */
+static void link_family(struct user_kernel *k)
+{
+    k->family.name = k->name;
+    k->family.params = k->params;
+    k->family.buffers = k->buffers;
+    for (int i = 0; i < k->family.param_count; i++)
+        k->params[i].name = k->param_names[i];
+    for (int i = 0; i < k->family.buffer_count; i++)
+        k->buffers[i].name = k->buffer_info[i].name;
+    k->family.element_bytes = user_element_bytes;
+    k->family.buffer_elements = user_buffer_elements;
+    k->family.useful_bytes = user_useful_bytes;
+    k->family.shape = user_shape;
+    k->family.fill_inputs = user_fill_inputs;
+    k->family.emulated_call = user_emulated_call;
+    k->family.derive = user_derive;
+    k->family.check_outputs = user_check_outputs;
+}
+
+/* Whether f is a kernel declared in Lua: its user_kernel, or NULL. */
+static struct user_kernel *declared(const struct family *f)
+{
+    for (int i = 0; f && i < user_kernel_count; i++)
+        if (user_kernels[i] && &user_kernels[i]->family == f)
+            return user_kernels[i];
+    return NULL;
+}
+
+int user_kernel_index(const struct family *f)
+{
+    const struct user_kernel *k = declared(f);
+    return k ? k->index : -1;
+}
+
+const struct family *user_kernel_at(int index)
+{
+    return index >= 0 && index < user_kernel_count && user_kernels[index] ? &user_kernels[index]->family : NULL;
+}
+
+const struct family *user_kernel_of(const struct params *p)
+{
+    return user_kernel_at((int)p->v[KERNEL_SLOT]);
+}
+
+int user_kernel_on_gpu(const struct family *f)
+{
+    const struct user_kernel *k = declared(f);
+    return k && k->image;
+}
+
+const void *user_kernel_image(const struct family *f, size_t *bytes, const char **symbol)
+{
+    const struct user_kernel *k = declared(f);
+    *bytes = k ? k->image_bytes : 0;
+    *symbol = k ? k->symbol : NULL;
+    return k ? k->image : NULL;
+}
+
+/* The bytes of what buffer i's function gave. */
+static size_t given_bytes(const struct user_kernel *k, int i)
+{
+    const struct user_buffer *b = &k->buffer_info[i];
+    return b->given_count * (size_t)(b->scalar_bytes * b->width);
+}
+
+/* On the wire: the struct as it is (its pointers mean nothing on the other
+   side), then the PTX and its NUL, the image, and what each buffer's
+   function gave, in buffer order. */
+void *user_kernel_pack(const struct family *f, size_t *size)
+{
+    const struct user_kernel *k = declared(f);
+    size_t total = k ? sizeof *k + k->ptx_bytes + 1 + k->image_bytes : 0;
+    for (int i = 0; k && i < k->family.buffer_count; i++)
+        total += given_bytes(k, i);
+    char *out = k ? malloc(total) : NULL, *at = out;
+    if (!out)
+        return NULL;
+    memcpy(at, k, sizeof *k);
+    memcpy(at += sizeof *k, k->family.ptx, k->ptx_bytes + 1);
+    memcpy(at += k->ptx_bytes + 1, k->image, k->image_bytes);
+    at += k->image_bytes;
+    for (int i = 0; i < k->family.buffer_count; i++, at += given_bytes(k, i - 1))
+        memcpy(at, k->buffer_info[i].given, given_bytes(k, i));
+    *size = total;
+    return out;
+}
+
+unsigned user_kernel_version(const struct family *f)
+{
+    const struct user_kernel *k = declared(f);
+    return k ? k->version : 0;
+}
+
+struct family *user_kernel_unpack(const void *data, size_t size, char *why, size_t why_size)
+{
+    struct user_kernel *k = malloc(sizeof *k);
+    char *texts = k && size >= sizeof *k ? malloc(size - sizeof *k) : NULL;
+    if (texts)
+        memcpy(k, data, sizeof *k);
+    int whole = texts && k->index >= 0 && k->index < MAX_USER_KERNELS && k->family.param_count <= MAX_PARAMS &&
+                k->family.buffer_count <= MAX_BUFFERS && k->arg_count <= MAX_KERNEL_ARGS;
+    size_t expected = whole ? sizeof *k + k->ptx_bytes + 1 + k->image_bytes : 0;
+    for (int i = 0; whole && i < k->family.buffer_count; i++)
+        expected += given_bytes(k, i);
+    whole = whole && size == expected;
+    if (!whole) {
+        snprintf(why, why_size, "%s", SAY("a kernel's description came cut short or malformed: is the GPU process the same warplab?",
+                                          "内核的描述不完整或格式不对：GPU 进程是同一个 warplab 吗？"));
+        free(k);
+        free(texts);
+        return NULL;
+    }
+    memcpy(texts, (const char *)data + sizeof *k, size - sizeof *k);
+    k->family.ptx = texts;
+    k->image = texts + k->ptx_bytes + 1;
+    char *given = (char *)k->image + k->image_bytes;
+    for (int i = 0; i < k->family.buffer_count; i++, given += given_bytes(k, i - 1))
+        k->buffer_info[i].given = (unsigned char *)given;
+    k->family.summary = k->family.summary_zh = k->family.teaches = k->family.teaches_zh = k->family.source = NULL;
+    for (int i = 0; i < k->family.param_count; i++)
+        k->params[i].doc = k->params[i].doc_zh = NULL;
+    link_family(k);
+    user_kernels[k->index] = k;   /* one sent before under this index, or inherited by a fork, is left: results may point at it */
+    user_kernel_count = k->index >= user_kernel_count ? k->index + 1 : user_kernel_count;
+    return &k->family;
+}
+
+/* The launch's arguments must be the entry's: as many, none wider than 8 bytes. 0, or -1 with why. */
+static int check_arguments(const struct user_kernel *k, char *why, size_t why_size)
+{
+    struct ptx_module *m = ptx_parse(k->family.ptx, why, why_size);
+    int count = m ? ptx_param_count(m, k->symbol) : -1, wide = -1;
+    for (int i = 0; i < count && wide < 0; i++)
+        wide = ptx_param_size(m, k->symbol, i) > 8 ? i : -1;
+    ptx_free(m);
+    if (m && count != k->arg_count)
+        snprintf(why, why_size, SAY("kernel '%s': its entry takes %d arguments, and args lists %d",
+                                    "内核 '%s'：它的入口函数有 %d 个参数，而 args 列出了 %d 个"), k->name, count, k->arg_count);
+    else if (wide >= 0)
+        snprintf(why, why_size, SAY("kernel '%s': argument %d is wider than 8 bytes (a struct passed by value), which args cannot give",
+                                    "内核 '%s'：第 %d 个参数宽于 8 字节（按值传递的结构体），args 无法给出"), k->name, wide + 1);
+    return m && count == k->arg_count && wide < 0 ? 0 : -1;
+}
+
+/* Whether the PTX uses instructions that round differently on every GPU
+   (.approx, div.full): the check then allows a relative 1e-5. */
+static double tolerance_for(const char *ptx)
+{
+    return strstr(ptx, ".approx.") || strstr(ptx, "div.full.") ? 1e-5 : 0;
+}
+
 /* core.declare_kernel(spec): registers a kernel checked and compiled by
    lua/kernel.lua: {name=, entry=, source=, ptx=, summary=, summary_zh=,
    teaches=, teaches_zh=, params = {{name=, default=, min=, max=, doc=,
    doc_zh=}...}, buffers = {{name=, bytes=, is_float=, output=, fill=, low=,
    high=}...}, args = {...}, sizes = function(p) -> {counts=, grid=, block=,
-   shared=}}. true, or nil and why. */
+   shared=}, symbol = the entry's name in the PTX, image = what a GPU loads
+   (or nil)}. true, or nil and why. */
 static int core_declare_kernel(lua_State *L)
 {
     char why[512];
@@ -467,28 +833,33 @@ static int core_declare_kernel(lua_State *L)
     k->reference = lua_isfunction(L, -1) ? luaL_ref(L, LUA_REGISTRYINDEX) : (lua_pop(L, 1), LUA_NOREF);
     copy_field(L, 1, "name", k->name, sizeof k->name);
     copy_field(L, 1, "entry", k->entry, sizeof k->entry);
+    copy_field(L, 1, "symbol", k->symbol, sizeof k->symbol);
     read_params(L, 1, k);
     read_buffers(L, 1, k);
     read_args(L, 1, k);
     k->index = user_kernel_count;
-    k->family = (struct family){
-        .name = k->name, .summary = kept_string(L, 1, "summary"), .summary_zh = kept_string(L, 1, "summary_zh"),
-        .teaches = kept_string(L, 1, "teaches"), .teaches_zh = kept_string(L, 1, "teaches_zh"),
-        .params = k->params, .param_count = k->family.param_count, .buffers = k->buffers,
-        .buffer_count = k->family.buffer_count, .element_bytes = user_element_bytes,
-        .buffer_elements = user_buffer_elements, .useful_bytes = user_useful_bytes, .shape = user_shape,
-        .source = kept_string(L, 1, "source"), .fill_inputs = user_fill_inputs, .emulated_call = user_emulated_call,
-        .ptx = kept_string(L, 1, "ptx"), .derive = user_derive, .check_outputs = user_check_outputs,
-    };
+    k->family.summary = kept_string(L, 1, "summary");
+    k->family.summary_zh = kept_string(L, 1, "summary_zh");
+    k->family.teaches = kept_string(L, 1, "teaches");
+    k->family.teaches_zh = kept_string(L, 1, "teaches_zh");
+    k->family.source = kept_string(L, 1, "source");
+    k->family.ptx = kept_string(L, 1, "ptx");
+    k->ptx_bytes = k->family.ptx ? strlen(k->family.ptx) : 0;
+    lua_getfield(L, 1, "image");
+    const char *image = lua_tolstring(L, -1, &k->image_bytes);
+    k->image = image ? memcpy(malloc(k->image_bytes + 1), image, k->image_bytes + 1) : NULL;   /* with the NUL a PTX image needs */
+    lua_pop(L, 1);
+    link_family(k);
+    k->family.tolerance = k->family.ptx ? tolerance_for(k->family.ptx) : 0;
     if (k->family.param_count + k->family.buffer_count + DERIVED_AFTER_COUNTS > KERNEL_SLOT) {
         lua_pushnil(L);
         lua_pushfstring(L, SAY("kernel '%s': at most %d params and buffers together", "内核 '%s'：参数和缓冲区合计至多 %d 个"),
                         k->name, KERNEL_SLOT - DERIVED_AFTER_COUNTS);
         return 2;
     }
-    if (api_add_family(L, &k->family, why, sizeof why)) {
+    if (!k->family.ptx || (image && !k->image) || check_arguments(k, why, sizeof why) || api_add_family(L, &k->family, why, sizeof why)) {
         lua_pushnil(L);
-        lua_pushstring(L, why);
+        lua_pushstring(L, k->family.ptx && (!image || k->image) ? why : SAY("out of memory", "内存不足"));
         return 2;
     }
     user_kernels[user_kernel_count++] = k;

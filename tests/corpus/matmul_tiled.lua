@@ -36,4 +36,8 @@ extern "C" __global__ void matmul_tiled(const float *a, const float *b, float *c
       end
     end
   end,
+  -- On the H200 ptxas merges reads of a tile's row into wider LDS, fewer
+  -- wavefronts than the PTX's one load per element (hardware 5184 shared-load
+  -- wavefronts against the emulator's 6912, 2026-12-01); docs/model.md.
+  gpu_differs = "ptxas merges the tile's shared reads into wider loads",
 }
