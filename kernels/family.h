@@ -32,8 +32,13 @@ enum { MAX_PARAMS = 32, MAX_BUFFERS = 6, WARP_SIZE = 32, MAX_WARP_ACCESSES = 256
 enum param_type {
     PARAM_INT,     /* an integer in [min, max], or one of `only` */
     PARAM_CHOICE,  /* one of `choices`; the value is the index */
-    PARAM_SHAPE    /* a 2-D block shape {x, y}: x*y threads, a multiple of 32, at most max */
+    PARAM_SHAPE,   /* a 2-D block shape {x, y}: x*y threads, a multiple of 32, at most max */
+    PARAM_FLOAT    /* a number in [low, high]; the value is its double's bits (PARAM_FLOAT_VALUE) */
 };
+
+/* A PARAM_FLOAT value's number, and the value of a number. */
+#define PARAM_FLOAT_VALUE(v) (((union { long long bits; double number; }){ .bits = (v) }).number)
+#define PARAM_FLOAT_BITS(x) (((union { double number; long long bits; }){ .number = (x) }).bits)
 
 /* A PARAM_SHAPE value packs x and y. */
 #define SHAPE(x, y) ((long long)(x) | ((long long)(y) << 16))
@@ -54,6 +59,7 @@ struct param_decl {
     int only_count;
     const char *const *choices;  /* CHOICE: names ended by NULL */
     long long multiple_of;       /* INT: value must be a multiple (0: any) */
+    double low, high;            /* FLOAT: inclusive range */
     const char *doc;
     const char *doc_zh;          /* the same in Simplified Chinese */
 };
@@ -172,6 +178,10 @@ struct family {
     double tolerance;           /* relative tolerance of the check; 0: bit for bit */
     int accumulates;            /* the kernel adds into its outputs: they are reset before every run */
     unsigned filled;            /* outputs, bit i for buffer i, that start with what fill_inputs writes (y of y = a x + y) */
+    /* Optional: buffers that are a __constant__ variable of the kernel's,
+       by index: the variable's name (NULL: a buffer in global memory). The
+       kernel reads it by that name; it is no argument. */
+    const char *const *constants;
     /* Optional: the GPU feature these parameters use that not every GPU has,
        with the compute capability it needs (80 for cp.async); NULL: none. */
     const struct gpu_need *(*needs)(const struct params *p);

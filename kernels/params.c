@@ -51,11 +51,23 @@ void param_describe(const struct param_decl *d, char *out, size_t size)
         join_alternatives(out, size, count_choices(d), choice_item, d);
     else if (d->only)
         join_alternatives(out, size, d->only_count, int_item, d);
+    else if (d->type == PARAM_FLOAT)
+        snprintf(out, size, SAY("a number from %g to %g", "从 %g 到 %g 的数"), d->low, d->high);
     else if (d->multiple_of > 1)
         snprintf(out, size, SAY("a multiple of %lld from %lld to %lld", "%lld 的倍数，从 %lld 到 %lld"), d->multiple_of,
                  d->min, d->max);
     else
         snprintf(out, size, SAY("an integer from %lld to %lld", "从 %lld 到 %lld 的整数"), d->min, d->max);
+}
+
+int param_check_float(const struct param_decl *d, double value, char *why, size_t why_size)
+{
+    char allowed[128];
+    if (value >= d->low && value <= d->high)   /* NaN is neither */
+        return 0;
+    param_describe(d, allowed, sizeof allowed);
+    snprintf(why, why_size, SAY("'%s' must be %s, got %g", "'%s' 必须是 %s，实际为 %g"), d->name, allowed, value);
+    return -1;
 }
 
 int param_check_shape(const struct param_decl *d, long long x, long long y, char *why, size_t why_size)

@@ -12,6 +12,8 @@
 void param_describe(const struct param_decl *d, char *out, size_t size);
 /* 0 when value is allowed; otherwise -1 and a reason in why. */
 int param_check_int(const struct param_decl *d, long long value, char *why, size_t why_size);
+/* 0 when value is within a PARAM_FLOAT's range; otherwise -1 and a reason. */
+int param_check_float(const struct param_decl *d, double value, char *why, size_t why_size);
 /* 0 when {x, y} is an allowed block shape; otherwise -1 and a reason. */
 int param_check_shape(const struct param_decl *d, long long x, long long y, char *why, size_t why_size);
 /* Index of choice `name`, or -1. */

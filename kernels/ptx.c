@@ -1005,6 +1005,30 @@ int ptx_param_size(const struct ptx_module *m, const char *kernel, int index)
     return k && index >= 0 && index < k->param_count ? (int)m->symbols[k->params[index]].bytes : -1;
 }
 
+/* The module's __constant__ variable of that name: its symbol, or NULL. */
+static const struct symbol *find_constant(const struct ptx_module *m, const char *name)
+{
+    for (int i = 0; i < m->symbol_count; i++)
+        if (m->symbols[i].space == SPACE_CONST && m->symbols[i].kernel < 0 && strcmp(m->symbols[i].name, name) == 0)
+            return &m->symbols[i];
+    return NULL;
+}
+
+long long ptx_constant_size(const struct ptx_module *m, const char *name)
+{
+    const struct symbol *s = find_constant(m, name);
+    return s ? (long long)s->bytes : -1;
+}
+
+int ptx_write_constant(struct ptx_module *m, const char *name, const void *data, size_t bytes)
+{
+    const struct symbol *s = find_constant(m, name);
+    if (!s || bytes > s->bytes)
+        return -1;
+    memcpy(m->constant + s->offset, data, bytes);
+    return 0;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Running                                                                */
 /* ---------------------------------------------------------------------- */
@@ -1074,6 +1098,14 @@ struct warp {
     uint64_t *regs;        /* register r's row at regs + r * WARP_SIZE */
     struct shape *shapes;  /* register r's at shapes + r */
 };
+
+/* Whether on_access hears of w's accesses: of every warp's, or of the one warp a warp map wants. */
+static int told(const struct warp *w)
+{
+    const struct ptx_launch *l = w->b->l;
+    int per_block = (int)((w->b->threads + WARP_SIZE - 1) / WARP_SIZE);
+    return l->on_access && (!l->only_warp || (l->only_warp - 1) % per_block == w->index);
+}
 
 static int run_error(struct warp *w, const struct instruction *in, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
@@ -2267,7 +2299,7 @@ static int affine_memory_op(struct warp *w, const struct instruction *in, uint32
             FOR_LANES(lanes, i) out[i] = (uint64_t)sign_extend(out[i], element);
         put_register(w, target, out, lanes, loaded);
     }
-    if (space == SPACE_PARAM || !w->b->l->on_access)
+    if (space == SPACE_PARAM || !told(w))
         return 0;
     struct warp_access a;
     if (space == SPACE_SHARED && low >= SHARED_WINDOW)
@@ -2289,7 +2321,7 @@ static int space_access(struct warp *w, const struct instruction *in, enum space
     if (check_space(w, in, space, store) || place_lanes(w, in, space, where, bytes, lanes, store, memory))
         return -1;
     move_elements(w, in, value, memory, lanes, store);
-    if (space == SPACE_PARAM || space == SPACE_LOCAL || !w->b->l->on_access)   /* local traffic: not modelled (docs/model.md) */
+    if (space == SPACE_PARAM || space == SPACE_LOCAL || !told(w))   /* local traffic: not modelled (docs/model.md) */
         return 0;
     FOR_LANES(lanes, i) counted[i] = counted_address(space, where[i]);
     struct warp_access a;
@@ -2407,7 +2439,7 @@ static int op_cp_async(struct warp *w, const struct instruction *in, uint32_t la
         memset(target + copied, 0, (size_t)(size - copied));
         to_counted[i] = counted_address(SPACE_SHARED, to[i]);
     }
-    if (w->b->l->on_access) {
+    if (told(w)) {
         struct warp_access load, store;
         access_from_lanes(&load, ACCESS_LOAD, size, from, lanes);
         access_from_lanes(&store, ACCESS_SHARED_STORE, size, to_counted, lanes);
@@ -2712,7 +2744,11 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
     }
     struct grid_run g = { .m = m, .l = l, .k = k,
                           .blocks = (unsigned long long)l->grid[0] * l->grid[1] * l->grid[2] };
-    int count = l->threads < 1 ? 1 : l->threads > MAX_RUNNERS ? MAX_RUNNERS : l->threads;
+    if (l->only_warp) {   /* its block alone */
+        g.next_block = (unsigned long long)(l->only_warp - 1) / ((threads + WARP_SIZE - 1) / WARP_SIZE);
+        g.blocks = g.next_block + 1;
+    }
+    int count = l->only_warp || l->threads < 1 ? 1 : l->threads > MAX_RUNNERS ? MAX_RUNNERS : l->threads;
     count = (unsigned long long)count > g.blocks ? (int)(g.blocks ? g.blocks : 1) : count;
     g.per_take = g.blocks / (16ull * (unsigned long long)count);   /* about 16 runs a thread, as the model takes warps */
     g.per_take = g.per_take < 1 ? 1 : g.per_take > 256 ? 256 : g.per_take;

@@ -32,6 +32,11 @@ const char *ptx_kernel_name(const struct ptx_module *m, int index);
 int ptx_param_count(const struct ptx_module *m, const char *kernel);
 int ptx_param_size(const struct ptx_module *m, const char *kernel, int index);
 
+/* The bytes of the module's __constant__ variable of that name, or -1 when it has none. */
+long long ptx_constant_size(const struct ptx_module *m, const char *name);
+/* Sets the first bytes of that variable (what cudaMemcpyToSymbol does before a launch); 0, or -1. */
+int ptx_write_constant(struct ptx_module *m, const char *name, const void *data, size_t bytes);
+
 /* Global memory: buffers at the model's addresses (model_buffer_bases), held on the host. */
 struct ptx_buffer {
     uint64_t address;
@@ -54,6 +59,10 @@ struct ptx_launch {
     int threads;                    /* blocks run on this many threads (0 or 1: one) */
     void *const *users;             /* each thread's user, when threads > 1 (else user) */
     uint64_t instruction_budget;    /* lane-instructions at most (0: no limit) */
+    /* For one warp's accesses (a warp map): 1 + the warp's number in the
+       grid, counting ceil(threads / 32) warps a block; then only its block
+       runs, and on_access hears of that warp's accesses alone. 0: all. */
+    long long only_warp;
     volatile sig_atomic_t *interrupted;   /* set by Ctrl-C: the run stops */
 };
 

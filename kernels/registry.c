@@ -29,6 +29,8 @@ static int param_is_whole(const struct param_decl *d)
         return d->fallback >= 0 && d->fallback < choices;
     case PARAM_SHAPE:
         return param_check_shape(d, SHAPE_X(d->fallback), SHAPE_Y(d->fallback), why, sizeof why) == 0;
+    case PARAM_FLOAT:
+        return param_check_float(d, PARAM_FLOAT_VALUE(d->fallback), why, sizeof why) == 0;
     }
     return 0;
 }

@@ -24,6 +24,8 @@ local messages = {
   param_doc = { en = "a parameter of kernel %s", zh = "内核 %s 的参数" },
   not_declared = { en = "%s is not a param or buffer of kernel '%s' (params: %s; buffers: %s)",
                    zh = "%s 不是内核 '%s' 的参数或缓冲区（参数：%s；缓冲区：%s）" },
+  constant_arg = { en = "kernel '%s': buffers.%s is constant: the kernel reads its __constant__ variable by name, so it is not an argument",
+                   zh = "内核 '%s'：buffers.%s 是常量缓冲区：内核按名字读取它的 __constant__ 变量，所以它不是参数" },
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
 }
 local say = u.messages("kernel", messages)
@@ -71,19 +73,24 @@ local function items(list)
 end
 
 -- params = {NAME = default | {default=, min=, max=, doc=, doc_zh=}}: a list, n first, then by name.
+-- A float default (0.5, 2.0) makes a number param, passed as the kernel's float or double.
 local function read_params(spec)
   local params, list = field(spec, "params") or {}, {}
   if type(params) ~= "table" then bad("params", "{NAME = number or {default=, min=, max=}}", params) end
   for _, name in ipairs(names_of(params, "params")) do
     local p = rawget(params, name)
-    if math.type(p) == "integer" then p = { default = p } end
+    if math.type(p) then p = { default = p } end
     local default, min, max, doc, doc_zh = field(p, "default"), field(p, "min"), field(p, "max"), field(p, "doc"), field(p, "doc_zh")
-    if math.type(default) ~= "integer" then bad("params." .. name, "an integer or {default = integer, min=, max=}", p) end
-    min, max = min or math.min(default, 0), max or math.max(default, INT_MOST)
-    if math.type(min) ~= "integer" or math.type(max) ~= "integer" or min > default or default > max then
-      bad("params." .. name, "{default=, min=, max=} with min <= default <= max", p)
+    local float = math.type(default) == "float"
+    if not math.type(default) then bad("params." .. name, "a number or {default = number, min=, max=}", p) end
+    min = min or (float and -math.huge or math.min(default, 0))
+    max = max or (float and math.huge or math.max(default, INT_MOST))
+    local kind = float and "number" or "integer"
+    if (float and not (math.type(min) and math.type(max))) or (not float and (math.type(min) ~= "integer" or math.type(max) ~= "integer"))
+       or min > default or default > max then
+      bad("params." .. name, "{default=, min=, max=} with min <= default <= max, each an " .. kind, p)
     end
-    local item = { name = name, default = default, min = min, max = max }
+    local item = { name = name, default = default, min = min, max = max, float = float and 1 or 0 }
     item.doc = type(doc) == "string" and doc or messages.param_doc.en:format(spec.name)   -- both, as a built-in's: info shows the session's
     item.doc_zh = type(doc_zh) == "string" and doc_zh or messages.param_doc.zh:format(spec.name)
     list[#list + 1] = item
@@ -111,7 +118,8 @@ local function read_buffers(spec)
     local scalar, width, sort = table.unpack(TYPES[kind])
     local item = { name = name, bytes = scalar * width, scalar_bytes = scalar, width = width, is_float = sort == "float" and 1 or 0,
                    is_signed = sort == "signed" and 1 or 0, output = field(b, "output") and true or false,
-                   count = field(b, "count") }
+                   count = field(b, "count"), constant = field(b, "constant") and 1 or 0 }
+    if item.constant == 1 and item.output then bad("buffers." .. name .. ".constant", "an input's (a kernel cannot write __constant__ memory)", true) end
     if not item.output then item.fill = "random" end   -- an output is poisoned unless it says how it starts
     local fill = field(b, "fill")
     local low, high = field(fill, 2), field(fill, 3)
@@ -175,12 +183,17 @@ end
 local function read_args(spec, params, buffers)
   local by_name, param_names, buffer_names, list = {}, {}, {}, {}
   for i, p in ipairs(params) do by_name[p.name] = { param = i } param_names[#param_names + 1] = p.name end
-  for i, b in ipairs(buffers) do by_name[b.name] = { buffer = i } buffer_names[#buffer_names + 1] = b.name end
+  for i, b in ipairs(buffers) do
+    by_name[b.name] = { buffer = i, constant = b.constant == 1 or nil }
+    buffer_names[#buffer_names + 1] = b.name
+  end
   local declared_args = field(spec, "args")
   if type(declared_args) ~= "table" then bad("args", "a list of the kernel's arguments (buffer and param names, integers)", declared_args) end
   for i, arg in ipairs(items(declared_args)) do
     if math.type(arg) == "integer" then
       list[i] = { value = arg }
+    elseif type(arg) == "string" and by_name[arg] and by_name[arg].constant then
+      error(say("constant_arg", spec.name, arg), 0)
     elseif type(arg) == "string" and by_name[arg] then
       list[i] = by_name[arg]
     else

@@ -12,6 +12,7 @@
 #include "counter_table.h"
 #include "files.h"
 #include "output.h"
+#include "emulate.h"
 #include "params.h"
 #include "profiles.h"
 #include "progress.h"
@@ -57,12 +58,14 @@ static void push_param(lua_State *L, const struct param_decl *d)
     char allowed[256];
     lua_createtable(L, 0, 6);
     SET_STRING("name", d->name);
-    static const char *const type_names[] = { "integer", "string", "block shape" };
+    static const char *const type_names[] = { "integer", "string", "block shape", "number" };
     SET_STRING("type", type_names[d->type]);
     if (d->type == PARAM_CHOICE)
         SET_STRING("default", d->choices[d->fallback]);
     else if (d->type == PARAM_SHAPE)
         push_shape(L, d->fallback), lua_setfield(L, -2, "default");
+    else if (d->type == PARAM_FLOAT)
+        SET_NUMBER("default", PARAM_FLOAT_VALUE(d->fallback));
     else
         SET_INTEGER("default", d->fallback);
     param_describe(d, allowed, sizeof allowed);
@@ -81,6 +84,10 @@ static void push_param(lua_State *L, const struct param_decl *d)
     if (d->type == PARAM_INT && !d->only) {
         SET_INTEGER("min", d->min);
         SET_INTEGER("max", d->max);
+    }
+    if (d->type == PARAM_FLOAT) {
+        SET_NUMBER("min", d->low);
+        SET_NUMBER("max", d->high);
     }
     SET_STRING("doc", d->doc);
     SET_STRING("doc_zh", d->doc_zh ? d->doc_zh : d->doc);
@@ -132,17 +139,18 @@ static int core_warp(lua_State *L)
     struct warp_access acc[MAX_WARP_ACCESSES];
     uint64_t base[MAX_BUFFERS];
     check_params(L, 2, 2, f, &p, &o);
-    long long warps = (f->shape(&p).threads + WARP_SIZE - 1) / WARP_SIZE;
+    struct launch_shape shape = f->shape(&p);   /* ceil(block / 32) warps a block, as the emulator counts them */
+    long long warps = shape.threads / shape.block * ((shape.block + WARP_SIZE - 1) / WARP_SIZE);
     lua_Integer warp = luaL_optinteger(L, 3, 0);
+    char why[512];
     luaL_argcheck(L, warp >= 0 && warp < warps, 3,
                   lua_pushfstring(L, SAY("warp must be from 0 to %I", "warp 必须在 0 到 %I 之间"), (lua_Integer)(warps - 1)));
-    if (!f->warp_accesses) {   /* one line, not a place in the prelude */
-        lua_pushfstring(L, SAY("'%s' has no warp map yet: it is a kernel declared in Lua, which only the emulator models",
-                               "'%s' 还没有线程束访问图：它是在 Lua 中声明的内核，只有模拟器为它建模"), f->name);
-        return lua_error(L);
-    }
     model_buffer_bases(f->buffer_count, base);
-    int count = f->warp_accesses(&p, base, warp, acc);
+    /* a kernel declared in Lua: the emulator runs the warp's block */
+    int count = f->warp_accesses ? f->warp_accesses(&p, base, warp, acc) : emulate_warp(f, &p, warp, acc, why, sizeof why);
+    if (count < 0)   /* one line, not a place in the prelude */
+        return luaL_error(L, SAY("the emulator cannot draw warp %I of '%s': %s", "模拟器无法画出 warp %I（'%s'）：%s"),
+                          warp, f->name, why);
     lua_createtable(L, count, 0);
     for (int i = 0; i < count; i++) {
         warp_access_expand(&acc[i]);

@@ -205,6 +205,16 @@ static void read_param(lua_State *L, int arg, const struct family *f, int i, str
         read_shape(L, arg, d, i, p);
         return;
     }
+    if (d->type == PARAM_FLOAT) {
+        if (lua_type(L, -1) != LUA_TNUMBER) {
+            lua_pushfstring(L, SAY("'%s' must be a number, got %s", "'%s' 必须是数，实际为 %s"), d->name, TYPE_TEXT(L, -1));
+            luaL_argerror(L, arg, lua_tostring(L, -1));
+        }
+        if (param_check_float(d, lua_tonumber(L, -1), why, sizeof why))
+            luaL_argerror(L, arg, why);
+        p->v[i] = PARAM_FLOAT_BITS(lua_tonumber(L, -1));
+        return;
+    }
     int is_integer = 0;
     lua_Integer value = lua_tointegerx(L, -1, &is_integer);
     if (!is_integer || lua_type(L, -1) != LUA_TNUMBER) {

@@ -67,6 +67,9 @@ void cuda_backend_idle(int long_idle);
 /* In the GPU process: loads a kernel declared in Lua (user_kernel_unpack's)
    and makes f->launch its launcher; 0, or -1 with why (cuda_kernels.c). */
 int cuda_backend_load_kernel(struct family *f, char *why, size_t why_size);
+/* Copies f's constant buffers (f->constants) from host into its module's
+   __constant__ variables, on stream; a cudaError_t. */
+int cuda_backend_copy_constants(const struct family *f, void *const *host, const size_t *bytes, void *stream);
 #endif
 
 /* The access model of one launch, counted on a thread of its own while the

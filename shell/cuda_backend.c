@@ -570,7 +570,7 @@ static int send_family_inputs(const struct family *f, const struct params *p, co
         if ((f->buffers[i].role == BUFFER_IN || (f->filled >> i & 1)) &&
             CUDA_TRY(cudaMemcpyAsync(gpu.pool[i].device, host[i], bytes[i], cudaMemcpyHostToDevice, gpu.stream)))
             return -1;
-    return 0;
+    return f->constants ? CUDA_TRY((cudaError_t)cuda_backend_copy_constants(f, host, bytes, gpu.stream)) : 0;
 }
 
 /* Fresh inputs: made on the GPU at random and copied back for the reference,

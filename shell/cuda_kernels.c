@@ -17,7 +17,8 @@
 #include "user_kernel.h"
 
 #define DRIVER_FUNCTIONS(X) \
-    X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncSetAttribute) X(cuGetErrorString)
+    X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncSetAttribute) X(cuGetErrorString) \
+    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync)
 
 #define DECLARE_POINTER(name) __typeof__(&name) name;
 static struct {
@@ -87,6 +88,19 @@ static int launch_declared(const struct gpu_launch *launch)
         status = driver.cuLaunchKernel(function, call.grid[0], call.grid[1], call.grid[2], call.block[0], call.block[1],
                                        call.block[2], call.shared_bytes, (CUstream)launch->stream, arguments, NULL);
     return (int)status;   /* the driver's launch errors have the runtime's numbers */
+}
+
+int cuda_backend_copy_constants(const struct family *f, void *const *host, const size_t *bytes, void *stream)
+{
+    CUmodule module = loaded[user_kernel_index(f)].module;
+    CUresult status = CUDA_SUCCESS;
+    for (int i = 0; i < f->buffer_count && status == CUDA_SUCCESS; i++) {
+        CUdeviceptr at;
+        size_t size;
+        if (f->constants[i] && (status = driver.cuModuleGetGlobal(&at, &size, module, f->constants[i])) == CUDA_SUCCESS)
+            status = bytes[i] <= size ? driver.cuMemcpyHtoDAsync(at, host[i], bytes[i], (CUstream)stream) : CUDA_ERROR_INVALID_VALUE;
+    }
+    return (int)status;
 }
 
 int cuda_backend_load_kernel(struct family *f, char *why, size_t why_size)

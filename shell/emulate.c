@@ -348,6 +348,20 @@ static struct ptx_module *family_module(const struct family *f, const struct par
     return m;
 }
 
+/* The buffers that are __constant__ variables, written into the module's
+   bank as cudaMemcpyToSymbol would before the launch. 0, or -1 with why. */
+static int write_constants(const struct family *f, struct ptx_module *m, void *const *data, const size_t *bytes, char *why,
+                           size_t why_size)
+{
+    for (int i = 0; f->constants && i < f->buffer_count; i++)
+        if (f->constants[i] && ptx_write_constant(m, f->constants[i], data[i], bytes[i])) {
+            snprintf(why, why_size, SAY("'%s' has no __constant__ variable '%s' of %zu bytes or more",
+                                        "'%1$s' 没有至少 %3$zu 字节的 __constant__ 变量 '%2$s'"), f->name, f->constants[i], bytes[i]);
+            return -1;
+        }
+    return 0;
+}
+
 /* The lane-instructions a launch may run on the emulator: about a minute of one core's work. */
 static const uint64_t INSTRUCTION_BUDGET = 1ull << 36;
 
@@ -405,7 +419,8 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     launch.users = users;
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
-    failed = failed || ptx_run(m, &launch, &out->lane_instructions, why, why_size);
+    failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
+             ptx_run(m, &launch, &out->lane_instructions, why, why_size);
     ptx_free(m);
     if (!failed) {
         for (int i = 0; i < threads; i++)
@@ -462,9 +477,59 @@ int emulate_outputs(const struct family *f, const struct params *p, void *const 
     launch.on_access = count_nothing;
     launch.threads = model_threads_wanted();
     launch.users = users;
-    int failed = ptx_run(m, &launch, &lane_instructions, why, why_size);
+    int failed = write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &lane_instructions, why, why_size);
     ptx_free(m);
     return failed ? -1 : 0;
+}
+
+/* The first MAX_WARP_ACCESSES accesses of one warp, as on_access hears them. */
+struct collected {
+    struct warp_access *acc;
+    int count;
+};
+
+static void collect(void *user, const struct warp_access *a)
+{
+    struct collected *c = user;
+    if (c->count < MAX_WARP_ACCESSES)
+        c->acc[c->count++] = *a;
+}
+
+int emulate_warp(const struct family *f, const struct params *p, long long warp, struct warp_access *acc, char *why,
+                 size_t why_size)
+{
+    struct emulated_call call;
+    char kernel[256];
+    f->emulated_call(p, &call);
+    struct ptx_module *m = family_module(f, p, &call, NULL, kernel, sizeof kernel, why, why_size);
+    if (!m)
+        return -1;
+    size_t bytes[MAX_BUFFERS];
+    uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS], lane_instructions;
+    struct ptx_buffer buffers[MAX_BUFFERS];
+    void *data[MAX_BUFFERS] = { NULL };
+    int failed = 0;
+    family_buffer_bytes(f, p, bytes);
+    model_buffer_bases(f->buffer_count, base);
+    for (int i = 0; i < f->buffer_count && !failed; i++) {
+        failed = !(data[i] = zeroed_new(bytes[i] + 1));
+        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
+    }
+    if (failed)
+        snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
+    if (!failed && f->fill_inputs)
+        f->fill_inputs(p, data, EMULATION_SEED);
+    struct collected collected = { acc, 0 };
+    struct ptx_launch launch = launch_of(&call, kernel, base, args, buffers, f->buffer_count, &interrupt_requested);
+    launch.on_access = collect;
+    launch.user = &collected;
+    launch.only_warp = warp + 1;
+    failed = failed || write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &lane_instructions, why, why_size);
+    ptx_free(m);
+    for (int i = 0; i < f->buffer_count; i++)
+        if (data[i])
+            zeroed_free(data[i], bytes[i] + 1);
+    return failed ? -1 : collected.count;
 }
 
 int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes)

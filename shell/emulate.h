@@ -37,6 +37,13 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
 int emulate_outputs(const struct family *f, const struct params *p, void *const *data, volatile sig_atomic_t *interrupted,
                     char *why, size_t why_size);
 
+/* The memory instructions of warp `warp` of f's launch p, as a warp map
+   draws them: the emulator runs that warp's block alone, on the inputs an
+   emulated launch fills, and keeps the first MAX_WARP_ACCESSES of its
+   accesses in acc. How many, or -1 with why. */
+int emulate_warp(const struct family *f, const struct params *p, long long warp, struct warp_access *acc, char *why,
+                 size_t why_size);
+
 /* The buffers the last emulation left, when it was of f and p: their
    contents (inputs as filled, outputs as the kernel wrote them) and bytes;
    how many, or 0. They are the emulator's own, good until it runs again. */

@@ -112,6 +112,8 @@ static void print_default(const struct param_decl *d)
         printf("`\"%s\"`", d->choices[d->fallback]);
     else if (d->type == PARAM_SHAPE)
         printf("`{%d, %d}`", SHAPE_X(d->fallback), SHAPE_Y(d->fallback));
+    else if (d->type == PARAM_FLOAT)
+        printf("%g", PARAM_FLOAT_VALUE(d->fallback));
     else
         printf("%lld", d->fallback);
 }

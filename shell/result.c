@@ -67,7 +67,7 @@ static void push_traffic(lua_State *L, const struct traffic *t, const char *sour
     SET_STRING("source", source);
 }
 
-static void push_params(lua_State *L, const struct family *f, const struct params *p)
+void result_push_params(lua_State *L, const struct family *f, const struct params *p)
 {
     lua_createtable(L, 0, f->param_count);
     for (int i = 0; i < f->param_count; i++) {
@@ -76,6 +76,8 @@ static void push_params(lua_State *L, const struct family *f, const struct param
             lua_pushstring(L, d->choices[p->v[i]]);
         else if (d->type == PARAM_SHAPE)
             push_shape(L, p->v[i]);
+        else if (d->type == PARAM_FLOAT)
+            lua_pushnumber(L, PARAM_FLOAT_VALUE(p->v[i]));
         else
             lua_pushinteger(L, (lua_Integer)p->v[i]);
         lua_setfield(L, -2, d->name);
@@ -231,7 +233,7 @@ void result_push(lua_State *L, const struct result *r)
 {
     lua_createtable(L, 0, 20);
     SET_STRING("kernel", r->family->name);
-    push_params(L, r->family, &r->params);
+    result_push_params(L, r->family, &r->params);
     lua_setfield(L, -2, "params");
     SET_STRING("backend", r->backend);
     SET_INTEGER("useful_bytes", r->useful_bytes);

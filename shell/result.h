@@ -54,5 +54,7 @@ int timing_median_is_stable(struct timing *t, double target);
 
 /* Pushes r as a result table (docs/results.md lists the fields). */
 void result_push(lua_State *L, const struct result *r);
+/* A launch's params as Lua sees them, {NAME = value}: choices as their names, shapes as {x, y}. */
+void result_push_params(lua_State *L, const struct family *f, const struct params *p);
 
 #endif

@@ -23,6 +23,7 @@
 #include "indirect.h"
 #include "ptx.h"
 #include "registry.h"
+#include "result.h"
 #include "session.h"
 #include "user_kernel.h"
 
@@ -49,12 +50,14 @@ struct user_buffer {
     unsigned char *given;
     size_t given_count;
     int function;                 /* the function, in the registry */
+    long long constant_bytes;     /* a __constant__ variable of this name: its size in the PTX; 0: global memory */
 };
 
 /* A kernel argument: a buffer's address, a param's value, or a constant. */
 struct user_arg {
     int buffer, param;            /* -1 when not that */
     long long value;
+    int bytes;                    /* the entry's parameter's size (a float param goes as a float or a double) */
 };
 
 struct user_kernel {
@@ -72,6 +75,7 @@ struct user_kernel {
     const char *image;            /* what the GPU loads: a CUBIN for its architecture, or PTX; NULL off a GPU */
     size_t image_bytes, ptx_bytes;
     unsigned version;             /* grows when a function's elements do: the GPU process is told again */
+    const char *constant_names[MAX_BUFFERS];   /* family.constants */
 };
 
 static const char *const FIELD_NAMES[] = { "x", "y", "z", "w" };   /* a vector element's scalars, as Lua names them */
@@ -123,6 +127,14 @@ static struct launch_shape user_shape(const struct params *p)
     return (struct launch_shape){ dims_product(p, DERIVED_GRID) * block, (int)block };
 }
 
+/* A float's bits, as the low 4 bytes of an argument's word. */
+static uint32_t float_word(float value)
+{
+    uint32_t bits;
+    memcpy(&bits, &value, 4);
+    return bits;
+}
+
 static void user_emulated_call(const struct params *p, struct emulated_call *call)
 {
     const struct user_kernel *k = kernel_of(p);
@@ -135,8 +147,11 @@ static void user_emulated_call(const struct params *p, struct emulated_call *cal
     call->shared_bytes = (unsigned)derived(p, DERIVED_SHARED);
     call->arg_count = k->arg_count;
     for (int i = 0; i < k->arg_count; i++) {
-        call->args[i].buffer = k->args[i].buffer;
-        call->args[i].value = k->args[i].param >= 0 ? p->v[k->args[i].param] : k->args[i].buffer >= 0 ? 0 : k->args[i].value;
+        const struct user_arg *a = &k->args[i];
+        call->args[i].buffer = a->buffer;
+        call->args[i].value = a->param >= 0 ? p->v[a->param] : a->buffer >= 0 ? 0 : a->value;
+        if (a->param >= 0 && k->params[a->param].type == PARAM_FLOAT && a->bytes == 4)
+            call->args[i].value = (long long)float_word((float)PARAM_FLOAT_VALUE(p->v[a->param]));
     }
 }
 
@@ -366,11 +381,7 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
     int top = lua_gettop(L), failed = 0;
     p->v[KERNEL_SLOT] = k->index;
     lua_rawgeti(L, LUA_REGISTRYINDEX, k->derive);
-    lua_createtable(L, 0, f->param_count);
-    for (int i = 0; i < f->param_count; i++) {
-        lua_pushinteger(L, (lua_Integer)p->v[i]);
-        lua_setfield(L, -2, f->params[i].name);
-    }
+    result_push_params(L, f, p);
     if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
         snprintf(why, why_size, SAY("kernel '%s': its sizes could not be worked out: %s", "内核 '%s'：无法算出它的尺寸：%s"),
                  f->name, lua_isstring(L, -1) ? lua_tostring(L, -1) : SAY("no table of sizes", "没有尺寸表"));
@@ -396,6 +407,16 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
     lua_getfield(L, sizes, "shared");
     p->v[base + f->buffer_count + DERIVED_SHARED] = (long long)luaL_optinteger(L, -1, 0);
     lua_settop(L, top);
+    for (int i = 0; i < f->buffer_count && !failed; i++) {
+        const struct user_buffer *b = &k->buffer_info[i];
+        long long bytes = p->v[base + i] * b->scalar_bytes * b->width;
+        if (b->constant_bytes && bytes > b->constant_bytes) {
+            snprintf(why, why_size, SAY("kernel '%s': buffers.%s holds %lld bytes, more than its __constant__ variable's %lld",
+                                        "内核 '%s'：buffers.%s 有 %lld 字节，超过其 __constant__ 变量的 %lld 字节"),
+                     f->name, b->name, bytes, b->constant_bytes);
+            failed = 1;
+        }
+    }
     struct user_kernel *mutable = user_kernels[k->index];   /* what the functions gave is kept with the kernel */
     for (int i = 0; i < f->buffer_count && !failed; i++)
         if (k->buffer_info[i].fill == FILL_FUNCTION)
@@ -424,6 +445,14 @@ static long long integer_field(lua_State *L, int idx, const char *name, long lon
     return value;
 }
 
+static double number_field(lua_State *L, int idx, const char *name)
+{
+    lua_getfield(L, idx, name);
+    double value = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return value;
+}
+
 /* A string that lives as long as the session: the family's texts. */
 static const char *kept_string(lua_State *L, int idx, const char *name)
 {
@@ -445,6 +474,12 @@ static void read_params(lua_State *L, int spec, struct user_kernel *k)
                                             .fallback = integer_field(L, item, "default", 0),
                                             .min = integer_field(L, item, "min", 0), .max = integer_field(L, item, "max", 0),
                                             .doc = kept_string(L, item, "doc"), .doc_zh = kept_string(L, item, "doc_zh") };
+        if (integer_field(L, item, "float", 0)) {   /* a number: its bounds and default as floats */
+            k->params[i].type = PARAM_FLOAT;
+            k->params[i].low = number_field(L, item, "min");
+            k->params[i].high = number_field(L, item, "max");
+            k->params[i].fallback = PARAM_FLOAT_BITS(number_field(L, item, "default"));
+        }
         lua_pop(L, 1);
     }
     k->family.param_count = count;
@@ -472,6 +507,7 @@ static void read_buffers(lua_State *L, int spec, struct user_kernel *k)
                 b->fill = (enum fill_kind)f;
         b->low = integer_field(L, item, "low", 0);
         b->high = integer_field(L, item, "high", 255);
+        b->constant_bytes = integer_field(L, item, "constant", 0) ? -1 : 0;   /* its size comes from the PTX */
         lua_getfield(L, item, "fill_function");
         b->function = lua_isfunction(L, -1) ? luaL_ref(L, LUA_REGISTRYINDEX) : (lua_pop(L, 1), LUA_NOREF);
         lua_getfield(L, item, "output");
@@ -493,8 +529,9 @@ static void read_args(lua_State *L, int spec, struct user_kernel *k)
     k->arg_count = (int)lua_rawlen(L, list);
     for (int i = 0; i < k->arg_count && i < MAX_KERNEL_ARGS; i++) {
         lua_rawgeti(L, list, i + 1);
-        k->args[i] = (struct user_arg){ (int)integer_field(L, -1, "buffer", 0) - 1, (int)integer_field(L, -1, "param", 0) - 1,
-                                        integer_field(L, -1, "value", 0) };
+        k->args[i] = (struct user_arg){ .buffer = (int)integer_field(L, -1, "buffer", 0) - 1,
+                                        .param = (int)integer_field(L, -1, "param", 0) - 1,
+                                        .value = integer_field(L, -1, "value", 0), .bytes = 8 };
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
@@ -622,11 +659,7 @@ static int user_check_outputs(void *lua_state, const struct family *f, const str
         return -1;
     int top = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, k->reference);
-    lua_createtable(L, 0, f->param_count);
-    for (int i = 0; i < f->param_count; i++) {
-        lua_pushinteger(L, (lua_Integer)p->v[i]);
-        lua_setfield(L, -2, f->params[i].name);
-    }
+    result_push_params(L, f, p);
     lua_createtable(L, 0, f->buffer_count);
     for (int i = 0; i < f->buffer_count; i++) {
         int filled = f->filled >> i & 1;
@@ -667,8 +700,12 @@ static void link_family(struct user_kernel *k)
     k->family.buffers = k->buffers;
     for (int i = 0; i < k->family.param_count; i++)
         k->params[i].name = k->param_names[i];
-    for (int i = 0; i < k->family.buffer_count; i++)
+    k->family.constants = NULL;
+    for (int i = 0; i < k->family.buffer_count; i++) {
         k->buffers[i].name = k->buffer_info[i].name;
+        k->constant_names[i] = k->buffer_info[i].constant_bytes ? k->buffer_info[i].name : NULL;
+        k->family.constants = k->constant_names[i] ? k->constant_names : k->family.constants;
+    }
     k->family.element_bytes = user_element_bytes;
     k->family.buffer_elements = user_buffer_elements;
     k->family.useful_bytes = user_useful_bytes;
@@ -787,14 +824,27 @@ struct family *user_kernel_unpack(const void *data, size_t size, char *why, size
     return &k->family;
 }
 
-/* The launch's arguments must be the entry's: as many, none wider than 8 bytes. 0, or -1 with why. */
-static int check_arguments(const struct user_kernel *k, char *why, size_t why_size)
+/* The launch's arguments must be the entry's: as many, none wider than 8
+   bytes; and each constant buffer a __constant__ variable (its size kept). 0, or -1 with why. */
+static int check_arguments(struct user_kernel *k, char *why, size_t why_size)
 {
     struct ptx_module *m = ptx_parse(k->family.ptx, why, why_size);
-    int count = m ? ptx_param_count(m, k->symbol) : -1, wide = -1;
-    for (int i = 0; i < count && wide < 0; i++)
+    int count = m ? ptx_param_count(m, k->symbol) : -1, wide = -1, missing = -1;
+    for (int i = 0; i < count && wide < 0; i++) {
         wide = ptx_param_size(m, k->symbol, i) > 8 ? i : -1;
+        if (i < k->arg_count)
+            k->args[i].bytes = ptx_param_size(m, k->symbol, i);
+    }
+    for (int i = 0; m && i < k->family.buffer_count && missing < 0; i++)
+        if (k->buffer_info[i].constant_bytes && (k->buffer_info[i].constant_bytes = ptx_constant_size(m, k->buffer_info[i].name)) <= 0)
+            missing = i;
     ptx_free(m);
+    if (missing >= 0) {
+        snprintf(why, why_size, SAY("kernel '%s': buffers.%s is constant, and the source has no __constant__ variable '%s'",
+                                    "内核 '%s'：buffers.%s 是常量缓冲区，但源代码中没有 __constant__ 变量 '%s'"),
+                 k->name, k->buffer_info[missing].name, k->buffer_info[missing].name);
+        return -1;
+    }
     if (m && count != k->arg_count)
         snprintf(why, why_size, SAY("kernel '%s': its entry takes %d arguments, and args lists %d",
                                     "内核 '%s'：它的入口函数有 %d 个参数，而 args 列出了 %d 个"), k->name, count, k->arg_count);

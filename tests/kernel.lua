@@ -7,6 +7,7 @@
 -- outputs are checked against its Lua reference; and each mistake is one clear line.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
+local function u_quote(v) return type(v) == "table" and "{" .. table.concat(v, ", ") .. "}" or '"' .. tostring(v) .. '"' end
 if not core.nvrtc_version() and not core.find_program("clang") then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
 
 local MYSTRIDE = [[
@@ -87,8 +88,21 @@ local g = launch("mygather")
 t.ok(g.model.load.requests == 2 * 128 and g.model.load.sectors > 128 * 4 + 128 * 4,
      "an index buffer of random integers: the gather's loads scatter (" .. counts(g) .. ")")
 
-local ok, message = pcall(show, launch("mygather"))
-t.ok(not ok and tostring(message):find("no warp map yet", 1, true) ~= nil, "show() says it has no warp map yet (" .. tostring(message) .. ")")
+-- Its warp map: the emulator runs the warp's block alone, on the launch's inputs.
+local strided_map = { name = "strided_map", entry = "mystride", source = MYSTRIDE, params = { n = 4096, stride = { default = 4, min = 1 } },
+                      buffers = { ["in"] = { type = "float", count = function(p) return p.n * p.stride end },
+                                  out = { type = "float", count = "n", output = true } },
+                      args = { "in", "out", "n", "stride" }, grid = function(p) return (p.n + 255) // 256 end, block = 256 }
+kernel(strided_map)
+local accesses = core.warp("strided_map", { stride = 4 }, 9)
+t.ok(#accesses == 2 and accesses[1].kind == "load" and accesses[1].buffer == "in" and accesses[1].lanes[1] == 4 * 4 * 288 and
+     accesses[1].lanes[32] == 4 * 4 * 319 and accesses[2].kind == "store" and accesses[2].lanes[1] == 4 * 288,
+     "its warp map: warp 9's load at 16-byte steps from thread 288's, and its store")
+core.capture(true)
+local ok, message = pcall(show, launch("mygather"), 3)
+local map = core.capture(false)
+t.ok(ok and map:find("warp 3 of mygather", 1, true) ~= nil and map:find("load index[]", 1, true) ~= nil and
+     map:find("load data[]", 1, true) ~= nil, "show() draws a warp of it: the index load, then the gather (" .. tostring(message) .. ")")
 
 -- A reference: the emulator's outputs are checked against it, float4 elements field by field.
 local function declare_scale(reference)
@@ -128,6 +142,117 @@ t.ok(failing.correct == false and tostring(failing.mismatch):find("the reference
      tostring(failing.mismatch):find("no reference here", 1, true) ~= nil, "a reference that fails says so (" .. tostring(failing.mismatch) .. ")")
 t.is(launch("copy2d").correct, nil, "without a reference nothing is checked")
 
+-- Index patterns, a Lua function of the index, and an output that starts filled: what the
+-- reference sees is what the kernel read (each checks its own buffers and copies them through).
+local PATTERNS = {
+  { "permutation", function(v, n) local seen = {} for i = 0, n - 1 do if seen[v[i]] or v[i] < 0 or v[i] >= n then return false end seen[v[i]] = true end return true end },
+  { "sorted", function(v, n) for i = 0, n - 1 do if v[i] // 32 ~= i // 32 or (i % 32 > 0 and v[i] < v[i - 1]) then return false end end return true end },
+  { { "window", 8 }, function(v, n) for i = 0, n - 1 do if v[i] // 8 ~= i // 8 then return false end end return true end },
+  { function(i) return (i * 7) % 13 end, function(v, n) for i = 0, n - 1 do if v[i] ~= (i * 7) % 13 then return false end end return true end },
+}
+for k, pattern in ipairs(PATTERNS) do
+  local holds = false
+  kernel {
+    name = "pattern" .. k,
+    source = [==[extern "C" __global__ void pattern(const int *index, const float *data, float *out, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = data[index[i]]; }]==],
+    entry = "pattern", params = { n = 1000 },
+    buffers = { index = { type = "int", count = "n", fill = pattern[1] }, data = { type = "float", count = "n" },
+                out = { type = "float", count = "n", output = true } },
+    args = { "index", "data", "out", "n" }, grid = 4, block = 256,
+    reference = function(p, b)
+      holds = pattern[2](b.index, p.n)
+      for i = 0, p.n - 1 do b.out[i] = b.data[b.index[i]] end
+    end,
+  }
+  local r = launch("pattern" .. k)
+  t.ok(holds and r.correct == true, string.format("fill %s: the index buffer holds its pattern, and the gather reads through it",
+                                                  type(pattern[1]) == "function" and "function(i)" or u_quote(pattern[1])))
+end
+kernel {
+  name = "axpy_inplace",
+  source = [[extern "C" __global__ void axpy_inplace(const float *x, float *y, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 2.0f * x[i] + y[i]; }]],
+  params = { n = 3000 },
+  buffers = { x = { type = "float", count = "n" }, y = { type = "float", count = "n", output = true, fill = "random" } },
+  args = { "x", "y", "n" }, grid = function(p) return (p.n + 255) // 256 end, block = 256,
+  reference = function(p, b) for i = 0, p.n - 1 do b.y[i] = 2 * b.x[i] + b.y[i] end end,
+}
+local inplace = launch("axpy_inplace")
+t.ok(inplace.correct == true and inplace.model.load.requests == 2 * 94, "an output that starts filled: y = 2x + y reads and checks y's first contents (" ..
+     tostring(inplace.correct) .. ", " .. counts(inplace) .. ")")
+kernel {
+  name = "vector_fill",
+  source = [[extern "C" __global__ void vector_fill(const int2 *in, int *out, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i].x - in[i].y; }]],
+  params = { n = 100 },
+  buffers = { ["in"] = { type = "int2", count = "n", fill = function(i) return { x = 3 * i, y = i } end },
+              out = { type = "int", count = "n", output = true } },
+  args = { "in", "out", "n" }, grid = 1, block = 128,
+  reference = function(p, b) for i = 0, p.n - 1 do b.out[i] = 2 * i end end,
+}
+t.is(launch("vector_fill").correct, true, "a function fills a vector buffer with {x=, y=}")
+kernel {
+  name = "wait_flag",
+  source = [[extern "C" __global__ void wait_flag(volatile int *flag, int *out) { while (flag[0] == 0) { } out[threadIdx.x] = flag[0]; }]],
+  params = { n = 1 }, buffers = { flag = { type = "int", count = 1, fill = { "int", 5, 5 } }, out = { type = "int", count = 32, output = true } },
+  args = { "flag", "out" }, grid = 1, block = 32,
+  reference = function(p, b) for i = 0, 31 do b.out[i] = 5 end end,
+}
+t.is(launch("wait_flag").correct, true, "volatile loads run on the emulator (a flag already set ends the wait)")
+-- A __constant__ buffer: filled like an input, written into the variable of its name before each launch.
+local CONSTANT = [[
+__constant__ int table[16];
+extern "C" __global__ void lookup(const int *keys, int *out, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = table[keys[i] & 15]; }]]
+local function declare_lookup(changes)
+  local spec = { name = "lookup", source = CONSTANT, params = { n = 4096 },
+                 buffers = { table = { type = "int", count = 16, constant = true, fill = { "int", -1000, 1000 } },
+                             keys = { type = "int", count = "n", fill = function(i) return (i % 32) // 4 end },
+                             out = { type = "int", count = "n", output = true } },
+                 args = { "keys", "out", "n" }, grid = function(p) return (p.n + 255) // 256 end, block = 256,
+                 reference = function(p, b) for i = 0, p.n - 1 do b.out[i] = b.table[b.keys[i] & 15] end end }
+  for k, v in pairs(changes or {}) do spec[k] = v end
+  return spec
+end
+kernel(declare_lookup())
+local lookup = launch("lookup")
+t.ok(lookup.correct == true and lookup.constant.requests == 128 and lookup.constant.passes == 1024,
+     "a constant buffer: the kernel reads the table it was given, 8 addresses a warp, 8 passes (" .. tostring(lookup.correct) .. ", " ..
+     tostring(lookup.constant.requests) .. "/" .. tostring(lookup.constant.passes) .. ")")
+t.raises(function() kernel(declare_lookup({ args = { "keys", "out", "n", "table" } })) end,
+         { "buffers.table is constant: the kernel reads its __constant__ variable by name, so it is not an argument" }, "a constant buffer in args: one line")
+t.raises(function() kernel(declare_lookup({ source = CONSTANT:gsub("table", "other") })) end,
+         { "buffers.table is constant, and the source has no __constant__ variable 'table'" }, "a constant buffer the source lacks: one line")
+local big = declare_lookup()
+big.buffers.table.count = 17
+kernel(big)
+t.raises(function() launch("lookup") end, { "buffers.table holds 68 bytes, more than its __constant__ variable's 64" },
+         "a constant buffer larger than its variable: one line at launch")
+-- A number param: a float default; the kernel gets it as its float (or double) argument.
+kernel {
+  name = "scaled",
+  source = [[extern "C" __global__ void scaled(const float *in, double *out, float scale, double shift, int n)
+{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i] * scale + shift; }]],
+  params = { n = 1000, scale = 0.5, shift = { default = 2.0, min = -10.0, max = 10.0 } },
+  buffers = { ["in"] = { type = "float", count = "n" }, out = { type = "double", count = "n", output = true } },
+  args = { "in", "out", "scale", "shift", "n" }, grid = 4, block = 256,
+  reference = function(p, b)
+    for i = 0, p.n - 1 do b.out[i] = string.unpack("<f", string.pack("<f", b["in"][i] * p.scale)) + p.shift end
+  end,
+}
+local scaled = launch("scaled", { scale = 3.25 })
+t.ok(scaled.correct == true and scaled.params.scale == 3.25 and scaled.params.shift == 2.0,
+     "number params go to the kernel as its float and double (" .. tostring(scaled.correct) .. ", " .. tostring(scaled.mismatch) .. ")")
+local shift_info
+for _, p in ipairs(info("scaled").params) do if p.name == "shift" then shift_info = p end end
+t.ok(shift_info.type == "number" and shift_info.default == 2.0 and shift_info.min == -10.0, "info() calls a number param a number, with its range")
+t.raises(function() launch("scaled", { shift = 11.0 }) end, { "'shift' must be a number from -10 to 10, got 11" }, "a number out of range: one line")
+t.raises(function() launch("scaled", { scale = "big" }) end, { "'scale' must be a number, got string" }, "a string for a number: one line")
+t.is(config().kernel_timeout, 10, "kernel_timeout is 10 s by default")
+t.raises(function() config { kernel_timeout = 0 } end, { "'kernel_timeout' must be a number of seconds above 0, at most 3600" },
+         "kernel_timeout of 0 is one clear line")
+
 -- Mistakes, each one clear line.
 local base = { name = "bad_one", source = "extern \"C\" __global__ void bad_one(float *a, int n) { a[threadIdx.x] = n; }",
                params = { n = 32 }, buffers = { a = { type = "float", count = "n", output = true } }, args = { "a", "n" }, grid = 1, block = 32 }
@@ -143,9 +268,11 @@ local cases = {
   { with({ source = "__global__ void bad_one(float *a, int n) { a[0] = undeclared; }" }), "does not compile" },
   { with({ file = "/nonexistent/k.cu" }), "file /nonexistent/k.cu cannot be read" },
   { with({ reference = 5 }), "reference must be a function(p, b)" },
+  { with({ args = { "a" } }), "kernel 'bad_one': its entry takes 2 arguments, and args lists 1" },
+  { with({ buffers = { a = { type = "float", count = "n", output = true, fill = { "window", 0 } } } }), "buffers.a.fill must be" },
 }
 for _, case in ipairs(cases) do
-  local ok, message = pcall(kernel, case[1])
+  ok, message = pcall(kernel, case[1])
   t.ok(not ok and tostring(message):find(case[2], 1, true) ~= nil, "one clear line: " .. case[2] .. " (" .. tostring(message):gsub("\n.*", "") .. ")")
 end
 kernel(with({ block = function(p) return 2048 end }))
@@ -155,6 +282,10 @@ t.ok(not ok and tostring(message):find("kernel 'bad_one': block[1] must be an in
 kernel(with({ block = { 32, 64 } }))
 ok, message = pcall(launch, "bad_one")
 t.ok(not ok and tostring(message):find("a block of 2048 threads; at most 1024", 1, true) ~= nil, "a block of too many threads: one line at launch (" .. tostring(message) .. ")")
+kernel(with({ buffers = { a = { type = "float", count = "n", output = true }, b = { type = "int", count = "n", fill = function(i) return i / 2 end } } }))
+ok, message = pcall(launch, "bad_one")
+t.ok(not ok and tostring(message):find("kernel 'bad_one': buffers.b.fill(1) gave what the buffer cannot hold", 1, true) ~= nil,
+     "a fill function that gives a fraction for an int: one line at launch (" .. tostring(message) .. ")")
 kernel(with({ grid = function(p) return p.n / 2 end }))
 ok, message = pcall(launch, "bad_one")
 t.ok(not ok and tostring(message):find("grid[1] gave 16.0, not an integer", 1, true) ~= nil, "a size that is not an integer: one line at launch (" .. tostring(message) .. ")")
