@@ -26,6 +26,18 @@ local messages = {
                    zh = "%s 不是内核 '%s' 的参数或缓冲区（参数：%s；缓冲区：%s）" },
   constant_arg = { en = "kernel '%s': buffers.%s is constant: the kernel reads its __constant__ variable by name, so it is not an argument",
                    zh = "内核 '%s'：buffers.%s 是常量缓冲区：内核按名字读取它的 __constant__ 变量，所以它不是参数" },
+  edit_what = { en = "edit() needs a kernel's name: edit(\"NAME\"), or :edit in a lab step that has a kernel to write",
+                zh = "edit() 需要内核名：edit(\"名字\")，或在有内核要写的实验步骤中使用 :edit" },
+  bad_edit_name = { en = "bad argument #1 to 'edit' (a kernel's name expected, got %s)", zh = "bad argument #1 to 'edit' (需要内核名，得到 %s)" },
+  edit_built_in = { en = "'%s' is a built-in kernel: info(\"%s\").source shows its source; declare one of your own with kernel{}",
+                    zh = "'%s' 是内置内核：info(\"%s\").source 显示它的源代码；用 kernel{} 声明你自己的内核" },
+  edit_unknown = { en = "no kernel %s was declared with kernel{} in this session", zh = "本次会话中没有用 kernel{} 声明过内核 %s" },
+  no_home = { en = "there is no home folder to keep the source in (set HOME or XDG_DATA_HOME)",
+              zh = "没有主目录来保存源代码（请设置 HOME 或 XDG_DATA_HOME）" },
+  no_editor = { en = "the editor '%s' could not be started: %s (set VISUAL or EDITOR)", zh = "无法启动编辑器 '%s'：%s（请设置 VISUAL 或 EDITOR）" },
+  editor_failed = { en = "the editor '%s' ended with status %s: %s was not compiled", zh = "编辑器 '%s' 以状态 %s 结束：没有编译 %s" },
+  edit_failed = { en = "kernel '%s' (%s) was not declared again:\n%s", zh = "内核 '%s'（%s）没有重新声明：\n%s" },
+  edited = { en = "kernel '%s' compiled and declared from %s", zh = "内核 '%s' 已从 %s 编译并声明" },
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
 }
 local say = u.messages("kernel", messages)
@@ -220,10 +232,11 @@ local function text_or(text, fallback) return type(text) == "string" and text or
 local FIELDS = { "name", "source", "file", "entry", "params", "buffers", "args", "grid", "block", "shared", "reference",
                  "summary", "summary_zh", "teaches", "teaches_zh" }
 
-function kernel(declaration)
-  if type(declaration) ~= "table" then error(say("bad_spec", u.quote(declaration)), 2) end
-  local spec = {}   -- its fields, read raw once
-  for _, key in ipairs(FIELDS) do spec[key] = rawget(declaration, key) end
+local declarations = {}   -- each declared kernel's fields as given, source read: what :edit declares again
+local file_of = {}        -- where :edit keeps a kernel's source, by name (a lab's kernels: in the lab's folder)
+
+-- Declares spec (its fields read raw), quietly when it replaces one by :edit.
+local function declare(spec, quiet)
   local name = spec.name
   if type(name) ~= "string" or not name:match("^[a-z_][a-z0-9_]*$") or #name > 40 then
     bad("name", "lowercase letters, digits and _ (at most 40)", name)
@@ -266,7 +279,92 @@ function kernel(declaration)
     params = params, buffers = buffers, args = args, sizes = sizes_function(spec, buffers), reference = spec.reference,
   })
   if not ok then error(why, 0) end
-  if declared[name] then print(say("replaced", name)) end
+  if declared[name] and not quiet then print(say("replaced", name)) end
   declared[name] = true
+  spec.source, spec.file = source, nil
+  declarations[name] = spec
   return name
+end
+
+local function fields_of(declaration)
+  local spec = {}
+  for _, key in ipairs(FIELDS) do spec[key] = rawget(declaration, key) end
+  return spec
+end
+
+function kernel(declaration)
+  if type(declaration) ~= "table" then error(say("bad_spec", u.quote(declaration)), 2) end
+  return declare(fields_of(declaration))
+end
+
+-- The editor's words, $VISUAL or $EDITOR split at blanks ("code --wait"), or vi; no shell runs them.
+local function editor_words()
+  local command = os.getenv("VISUAL")
+  if not command or command == "" then command = os.getenv("EDITOR") end
+  if not command or command == "" then command = "vi" end
+  local words = {}
+  for word in command:gmatch("%S+") do words[#words + 1] = word end
+  return words, command
+end
+
+-- The file :edit keeps name's source in, written with its source when there is none yet.
+local function edit_file(name)
+  local path = core.data_path(file_of[name] or ("kernels/" .. name .. ".cu"))
+  if not path then error(say("no_home"), 0) end
+  if not core.read_file(path) then core.write_file(path, declarations[name].source) end
+  return path
+end
+
+-- edit([name [, file]]): the kernel's source opened in $VISUAL or $EDITOR (in
+-- a file under $XDG_DATA_HOME/warplab/kernels/), then compiled and declared
+-- again from what was saved; with file, its text instead of an editor's.
+-- Without a name, the open lab step's kernel.
+function edit(name, from)
+  name = name or core.labs.step_kernel()
+  if name == nil then error(say("edit_what"), 2) end
+  if type(name) ~= "string" then error(say("bad_edit_name", u.quote(name)), 2) end
+  if not declarations[name] then
+    for _, k in ipairs(kernels()) do if k.name == name then error(say("edit_built_in", name, name), 0) end end
+    error(say("edit_unknown", u.quote(name)), 0)
+  end
+  local path = edit_file(name)
+  if from ~= nil then
+    local text, why = type(from) == "string" and core.read_file(from)
+    if not text then error(say("no_file", u.quote(from), tostring(why)), 0) end
+    core.write_file(path, text)
+  else
+    local words, command = editor_words()
+    words[#words + 1] = path
+    local status, why = core.spawn(words)
+    if status == nil then error(say("no_editor", command, tostring(why)), 0) end
+    if status ~= 0 then error(say("editor_failed", command, tostring(status), path), 0) end
+  end
+  local spec = {}
+  for key, value in pairs(declarations[name]) do spec[key] = value end
+  spec.source = core.read_file(path)
+  local ok, why = pcall(declare, spec, true)
+  if not ok then error(say("edit_failed", name, path, tostring(why)), 0) end
+  print(say("edited", name, path))
+  return name
+end
+
+-- Declares a lab step's kernel (lab_id: the lab's, for its folder): from the
+-- student's own file when there is one, else from the skeleton. nil, or the
+-- compile error of the student's file (the kernel is then left as it was).
+function core.declare_lab_kernel(declaration, lab_id)
+  local spec = fields_of(declaration)
+  spec.source, spec.file = rawget(declaration, "skeleton"), nil
+  local name = spec.name
+  file_of[name] = "kernels/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. tostring(name) .. ".cu"
+  local saved = type(name) == "string" and core.data_path(file_of[name])
+  local text = saved and core.read_file(saved)
+  if text then
+    local own = {}
+    for key, value in pairs(spec) do own[key] = value end
+    own.source = text
+    local ok, why = pcall(declare, own, true)
+    if ok then return nil end
+    return say("edit_failed", name, saved, tostring(why))
+  end
+  declare(spec, true)
 end

@@ -161,6 +161,12 @@ local messages = {
   must_code = { en = "Lua code (a string without NUL bytes, at most 64 KiB)", zh = "Lua 代码（不含 NUL 字节的字符串，至多 64 KiB）" },
   must_table = { en = "a table", zh = "表" },
   must_texts = { en = "a list of texts", zh = "文本列表" },
+  must_kernel = { en = "a kernel{} declaration with name= and skeleton= (the source the student starts from), without source= or file=",
+                  zh = "一个带 name= 和 skeleton=（学生起步的源代码）的 kernel{} 声明，不能有 source= 或 file=" },
+  write_kernel = { en = "You write kernel '%s' here: :edit opens its source in your editor, and it is compiled again when you save and quit.",
+                   zh = "这一步由你来写内核 '%s'：:edit 在你的编辑器里打开它的源代码，保存并退出后会重新编译。" },
+  lab_kernel_failed = { en = "%s: its kernel could not be declared: %s", zh = "%s：无法声明它的内核：%s" },
+  own_kernel_failed = { en = "%s\nYour kernel is as it was before: :edit to fix it.", zh = "%s\n你的内核保持原样：用 :edit 修改它。" },
   must_claims = { en = "a list of {text=, holds=function[, skip=function]}", zh = "{text=, holds=function[, skip=function]} 的列表" },
   must_text = { en = "text", zh = "文本" },
   must_answer = { en = "a number or function(ctx)", zh = "数字或 function(ctx)" },
@@ -384,6 +390,13 @@ local function is_code(v)
   return is_string(v) and not v:find("%z")
 end
 
+-- A kernel for the student to write: a kernel{} declaration whose source is
+-- the skeleton they start from; it reads no file.
+local function is_lab_kernel(v)
+  return type(v) == "table" and type(v.name) == "string" and v.name:match("^[a-z_][a-z0-9_]*$") ~= nil and is_code(v.skeleton)
+     and v.source == nil and v.file == nil
+end
+
 local function one_of(...)
   local kinds = { ... }
   return function(v)
@@ -402,6 +415,7 @@ local step_fields = {
   { "hint", optional(function(v) return is_list_of(v, is_text) end), "must_texts" },
   { "explain", optional(is_text), "must_text_64k" },
   { "claims", optional(function(v) return is_list_of(v, is_claim) end), "must_claims" },
+  { "kernel", optional(is_lab_kernel), "must_kernel" },
 }
 local ask_fields = {
   { "question", optional(is_text), "must_text" }, { "predict", optional(is_text), "must_text" },
@@ -527,6 +541,7 @@ local function step_text(state)
   local step, n = step_of(state), #state.definition.steps
   local parts = { fmt("── %s · %s ──", text_of(state.definition.spec.title), say("step", state.index, n)),
                   wrap(text_of(step.text) or "") }
+  if step.kernel then parts[#parts + 1] = wrap(say("write_kernel", step.kernel.name)) end
   if step.run then
     parts[#parts + 1] = say("run_it")
     for line in (visible(step.run) .. "\n"):gmatch("(.-)\n") do parts[#parts + 1] = "    " .. line end
@@ -549,9 +564,22 @@ local function step_text(state)
   return table.concat(parts, "\n")
 end
 
+-- Declares the step's kernel for the student to write, from their own file if they have one.
+local function declare_step_kernel(state)
+  local declaration = step_of(state).kernel
+  if not declaration then return end
+  local ok, why = pcall(core.declare_lab_kernel, declaration, state.definition.id)
+  if not ok then
+    print(say("error", say("lab_kernel_failed", where(state), clean(tostring(why)))))
+  elseif why then
+    print(say("error", say("own_kernel_failed", clean(why))))
+  end
+end
+
 local function show_step(state)
   state.shown_result, state.prediction = core.last_result(), nil
   print(step_text(state))
+  declare_step_kernel(state)
   if step_of(state).run then core.offer_history(step_of(state).run) end   -- Up recalls it, to edit
   core.progress.update(state.definition.id, "step", state.index)
 end
@@ -825,6 +853,12 @@ end
 
 function labs.open(name)
   open(find_lab(name))
+end
+
+-- The name of the kernel the open step has the student write, or nil.
+function labs.step_kernel()
+  local kernel = current and step_of(current).kernel
+  return kernel and kernel.name
 end
 
 -- Whether the open step asks a question the student has not answered (nor skipped once already).

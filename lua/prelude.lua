@@ -870,11 +870,15 @@ kernel{...} declares a kernel of your own, written in CUDA C, and compiles it:
 emulator runs its own compiled code to count its traffic, and on a GPU it
 is measured there too, its outputs checked against the emulator's. Counts,
 grids and blocks may be numbers, param names or functions of the params;
-docs/shell.md has every field.]], zh = [[
+docs/shell.md has every field. :edit NAME (or edit("NAME")) opens its
+source in $VISUAL or $EDITOR and compiles it again when you quit;
+edit("NAME", "file.cu") takes the source from a file instead.]], zh = [[
 kernel{...} 声明一个你自己用 CUDA C 写的内核，并编译它：
 ]] .. KERNEL_EXAMPLE .. [[之后 launch、sweep、compare 和 info 都像对待内置内核一样对待它；模拟器运行它自己
 编译出的代码来统计访存流量；有 GPU 时它也在 GPU 上测量，输出与模拟器的输出比对。
-元素个数、网格和线程块可以是数字、参数名，或参数的函数。每个字段的说明见 docs/shell.md。]] },
+元素个数、网格和线程块可以是数字、参数名，或参数的函数。每个字段的说明见 docs/shell.md。
+:edit 名字（或 edit("名字")）在 $VISUAL 或 $EDITOR 中打开它的源代码，退出编辑器后重新编译；
+edit("名字", "file.cu") 则从文件读取源代码。]] },
   commands = { en = [[
 Colon commands at the prompt (unique prefixes work, so :q quits). Ctrl-C
 stops what is running; Ctrl-D leaves.

@@ -77,6 +77,16 @@ static enum command_outcome command_lab(const struct colon_command *c, const cha
     return COMMAND_DONE;
 }
 
+/* :edit [NAME]: edit(NAME), or edit() for the lab step's kernel; the name as an argument, never pasted into code. */
+static enum command_outcome command_edit(const struct colon_command *c, const char *args)
+{
+    lua_getglobal(session.L, "edit");
+    if (*args)
+        lua_pushstring(session.L, args);
+    session_report(session_call(*args ? 1 : 0, 0), 0);
+    return COMMAND_DONE;
+}
+
 static enum command_outcome command_quit(const struct colon_command *c, const char *args)
 {
     return COMMAND_QUIT;
@@ -102,6 +112,8 @@ static const struct colon_command commands[] = {
                 .usage_zh = "你所在的实验和步，并再显示这一步"),
     LAB_COMMAND(":reset", "reset", .usage = "[NAME]  forget your progress in a lab (the open one by default)",
                 .usage_zh = "[实验名]  清除某个实验的进度（默认是打开的那个）"),
+    { .name = ":edit", .usage = "[NAME]  a kernel of your own in $VISUAL or $EDITOR, compiled again when you quit it (the lab step's by default)",
+      .usage_zh = "[名字]  在 $VISUAL 或 $EDITOR 中编辑你自己的内核，退出编辑器后重新编译（默认是实验步骤中的那个）", .run = command_edit },
     { .name = ":quit", .usage = "leave warplab (Ctrl-D does too)", .usage_zh = "退出 warplab（Ctrl-D 也可以）",
       .run = command_quit },
     { .name = NULL },

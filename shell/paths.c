@@ -30,5 +30,11 @@ int xdg_file(const char *variable, const char *fallback, const char *name, char 
         return -1;
     make_folders(folder);
     snprintf(out, size, "%s/%s", folder, name);
+    char *last = strrchr(out, '/');   /* a name with folders of its own ("kernels/mine.cu"): those too */
+    if (last > out + strlen(folder)) {
+        *last = 0;
+        make_folders(out);
+        *last = '/';
+    }
     return 0;
 }

@@ -366,6 +366,10 @@ local api = {
     end
     return pack(spec)
   end,
+  edit = function()   -- always a file to take the source from: an editor would wait for a person
+    local from = value(1)
+    return pack(chance(0.5) and "fuzzed" or value(), from == nil and "/nonexistent/k.cu" or from)
+  end,
   print = function() return some_values(0, 4) end,
 }
 -- Methods of a results list (results:column(name) and the rest): their
