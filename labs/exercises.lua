@@ -294,6 +294,76 @@ step {
   },
 }
 
+-- Exercise 8, written by the student: the transpose through a shared tile.
+local TRANSPOSE_SKELETON = [==[
+// my_transpose: in is height rows of width floats; out is its transpose,
+// width rows of height floats. One thread an element, in 32 x 32 blocks.
+#define TILE 32
+extern "C" __global__ void my_transpose(const float *in, float *out, int width, int height)
+{
+    int x = blockIdx.x * TILE + threadIdx.x;   // the element's column in `in`
+    int y = blockIdx.y * TILE + threadIdx.y;   // and its row
+    // TODO: stage the block's tile in shared memory, so that the store
+    // below writes rows of `out`, not columns; then pad the tile.
+    if (x < width && y < height)
+        out[(long long)x * height + y] = in[(long long)y * width + x];
+}
+]==]
+
+step {
+  text = {
+    en = [[Exercise 8, write it. Now the transpose is yours: kernel my_transpose, whose skeleton reads a row of `in` per warp (coalesced) and writes a column of `out` (32 sectors a request). Open it with :edit, make both its reads and its writes coalesced through a tile in shared memory, launch it, and look at its shared accesses in the result and with show(r, 1). Then make them free of bank conflicts. Its outputs are checked against a reference on every launch.]],
+    zh = [[习题 8，自己写。现在转置由你来写：内核 my_transpose 的骨架代码每个 warp 读 `in` 的一行（合并访问），写 `out` 的一列（每请求 32 个扇区）。用 :edit 打开它，借助共享内存里的分块让读和写都是合并访问，启动它，在结果里和用 show(r, 1) 看它的共享内存访问。然后让它们没有存储体冲突。每次启动都会把它的输出与参考结果比对。]],
+  },
+  kernel = {
+    name = "my_transpose",
+    skeleton = TRANSPOSE_SKELETON,
+    summary = "exercise 8: your transpose", summary_zh = "习题 8：你写的转置",
+    params = { width = { default = 1024, min = 1, max = 4096 }, height = { default = 512, min = 1, max = 4096 } },
+    buffers = { ["in"] = { type = "float", count = function(p) return p.width * p.height end },
+                out = { type = "float", count = function(p) return p.width * p.height end, output = true } },
+    args = { "in", "out", "width", "height" },
+    grid = { function(p) return (p.width + 31) // 32 end, function(p) return (p.height + 31) // 32 end },
+    block = { 32, 32 },
+    reference = function(p, b)
+      local width, height, from, to = p.width, p.height, b["in"], b.out
+      for y = 0, height - 1 do
+        for x = 0, width - 1 do to[x * height + y] = from[y * width + x] end
+      end
+    end,
+  },
+  run = [[r = launch("my_transpose"); r]],
+  ask = {
+    goal = { en = "my_transpose, correct, with 4 sectors per request on its loads and stores, and shared-memory loads and stores without bank conflicts.",
+             zh = "my_transpose，结果正确，读和写都是每请求 4 个扇区，共享内存的读和写都没有存储体冲突。" },
+    check = function(ctx)
+      local r = ctx.result
+      return r.kernel == "my_transpose" and r.correct == true and r.load.sectors_per_request <= 4 and
+             r.store.sectors_per_request <= 4 and r.shared_load ~= nil and r.shared_store ~= nil and
+             r.shared_load.bank_conflicts == 0 and r.shared_store.bank_conflicts == 0
+    end,
+  },
+  hint = {
+    { en = "show(r, 1) on the skeleton's launch: the load is one row of `in`, the store 32 rows of `out`. A tile lets each warp write a row of `out` instead.",
+      zh = "对骨架代码的启动用 show(r, 1)：读取是 `in` 的一行，写入是 `out` 的 32 行。分块能让每个 warp 改为写 `out` 的一行。" },
+    { en = "Read in[y * width + x] into tile[threadIdx.y][threadIdx.x]; __syncthreads(); then swap the block's coordinates (x from blockIdx.y, y from blockIdx.x) and write out[y * height + x] from tile[threadIdx.x][threadIdx.y].",
+      zh = "把 in[y * width + x] 读进 tile[threadIdx.y][threadIdx.x]；__syncthreads()；然后交换线程块的坐标（x 取自 blockIdx.y，y 取自 blockIdx.x），把 tile[threadIdx.x][threadIdx.y] 写到 out[y * height + x]。" },
+    { en = "If the shared load shows 31 extra wavefronts, all 32 words of a tile column are in one bank: declare the tile `[TILE][TILE + 1]`.",
+      zh = "如果共享内存读取多出 31 个 wavefront，说明分块一列的 32 个字都在同一个存储体里：把分块声明为 `[TILE][TILE + 1]`。" },
+  },
+  claims = {
+    { text = "the skeleton, 1024 x 512: loads touch 4 sectors per request, stores 32, and it uses no shared memory",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.correct == true and r.load.sectors_per_request == 4.0 and r.store.sectors_per_request == 32.0 and r.shared_load == nil
+      end },
+  },
+  explain = {
+    en = [[A warp reads 32 floats of a row of `in` into a row of the tile, and after __syncthreads() writes 32 floats of a row of `out`, taken from a column of the tile: both global accesses are 4 sectors. The column read of a 32-float-wide tile finds its 32 words 32 words apart, all in one bank: 32 wavefronts where 1 would do. One float of padding a row (`tile[TILE][TILE + 1]`) moves each row one bank along, and the column's words fall in 32 banks.]],
+    zh = [[一个 warp 把 `in` 一行里的 32 个 float 读进分块的一行，在 __syncthreads() 之后从分块的一列取 32 个 float，写到 `out` 的一行：两次全局访问都是 4 个扇区。32 个 float 宽的分块，读一列时 32 个字彼此相隔 32 个字，全在同一个存储体里：本来 1 个 wavefront 就够，现在要 32 个。每行填充一个 float（`tile[TILE][TILE + 1]`），每一行就错开一个存储体，这一列的字落在 32 个存储体里。]],
+  },
+}
+
 step {
   text = {
     en = [[Exercise 9, locality in sparse matrix-vector products. A CSR matrix keeps each row's non-zeros contiguous (val[], col[]) with row_ptr[] marking where rows start. What is special about SpMV's accesses, why is its locality hard to improve, and what would help? The spmv family runs y = A·x with 16 non-zeros a row, either one thread per row (scalar) or one warp per row (vector). Run both.]],
@@ -352,5 +422,68 @@ step {
   explain = {
     en = [[A block of 1,024 counts 1,024 elements and flushes 256 bins. The private copy keeps every per-element atomic on the SM, so popular bins (a dark image's bin 0) contend inside one block, not across the whole GPU. Real designs go further: each thread takes many pixels (a grid-stride loop over uchar4 or wider loads, coalesced), so a block sees thousands of pixels per flush. The CDF of 256 bins is one small block's prefix sum. The mapping pass reads each pixel once, coalesced, and looks its value up in a 256-entry table: keep that table in shared memory. In constant memory, lanes with different values would be served one address at a time (the coalescing lab's broadcast experiment). Blocks of 256 to 1,024 threads, enough per block to amortise the flush and enough blocks to fill every SM. The model lists no atomics, so the time on a GPU is the measure here.]],
     zh = [[1,024 个线程的线程块统计 1,024 个元素，最后写回 256 个桶。私有副本让每个元素的原子操作都留在 SM 上，于是热门的桶（暗图像的 0 号桶）只在一个线程块内部争用，而不是在整个 GPU 上争用。实际的设计还会更进一步：每个线程处理许多像素（用网格步长循环，按 `uchar4` 或更宽的类型合并读取），这样一个线程块每次写回前要处理数千个像素。256 个桶的 `CDF` 是一个小线程块的前缀和。映射阶段把每个像素合并地读一次，在一张 256 项的表里查它的新值：把这张表放在共享内存里。如果放在常量内存里，值不同的线程会被一个地址一个地址地依次服务（合并访问实验里的广播实验）。线程块取 256 到 1,024 个线程：每个线程块的元素足够多才能摊薄写回，线程块足够多才能填满每个 SM。模型不统计原子操作，所以这里要靠 GPU 上的时间来衡量。]],
+  },
+}
+
+-- Exercise 10, written by the student: the histogram through per-block copies in shared memory.
+local HISTOGRAM_SKELETON = [==[
+// my_histogram: counts n one-byte values into 256 bins. A grid-stride loop:
+// each thread takes every (gridDim.x * blockDim.x)-th value.
+#define BINS 256
+extern "C" __global__ void my_histogram(const unsigned char *values, unsigned *bins, int n)
+{
+    // TODO: count into a copy of the bins in shared memory, one per block,
+    // then add the copy to `bins`: one global atomic per bin and block.
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&bins[values[i]], 1u);
+}
+]==]
+
+step {
+  text = {
+    en = [[Exercise 10, write it. The first phase is yours: kernel my_histogram, whose skeleton adds every value to its bin with an atomic in global memory. Give each block its own copy of the bins in shared memory: zero it, count into it with shared atomics, and after __syncthreads() add it to the global bins, one atomic per bin. :edit opens it; its outputs are checked against a reference on every launch. The model counts no atomics, so the result shows your copy by its shared stores (zeroing it) and shared loads (adding it to the global bins); on a GPU compare the times.]],
+    zh = [[习题 10，自己写。第一阶段由你来写：内核 my_histogram 的骨架代码用全局内存上的原子操作把每个值加到它的桶里。给每个线程块一份自己的共享内存桶副本：先清零，用共享内存原子操作往里计数，在 __syncthreads() 之后再把它加到全局的桶上，每个桶一次原子操作。:edit 打开它；每次启动都会把它的输出与参考结果比对。模型不统计原子操作，所以结果里通过共享内存写入（清零副本）和共享内存读取（把副本加到全局的桶上）来体现你的副本；在 GPU 上比较时间。]],
+  },
+  kernel = {
+    name = "my_histogram",
+    skeleton = HISTOGRAM_SKELETON,
+    summary = "exercise 10: your histogram", summary_zh = "习题 10：你写的直方图",
+    params = { n = { default = 1 << 20, min = 1, max = 1 << 26 } },
+    buffers = { values = { type = "uchar", count = "n", fill = { "int", 0, 255 } },
+                bins = { type = "unsigned", count = 256, output = true, fill = "zero" } },
+    args = { "values", "bins", "n" },
+    grid = 264, block = 256,
+    reference = function(p, b)
+      local values, bins = b.values, b.bins
+      for i = 0, p.n - 1 do bins[values[i]] = bins[values[i]] + 1 end
+    end,
+  },
+  run = [[r = launch("my_histogram"); r]],
+  ask = {
+    goal = { en = "my_histogram, correct, with its bins counted in a per-block copy in shared memory (the launch shows shared stores and shared loads).",
+             zh = "my_histogram，结果正确，在每个线程块的共享内存副本里计数（启动结果里有共享内存写入和读取）。" },
+    check = function(ctx)
+      local r = ctx.result
+      return r.kernel == "my_histogram" and r.correct == true and r.shared_store ~= nil and r.shared_load ~= nil
+    end,
+  },
+  hint = {
+    { en = "Declare `__shared__ unsigned local[BINS];` zero it with a loop over k = threadIdx.x, k += blockDim.x; then __syncthreads().",
+      zh = "声明 `__shared__ unsigned local[BINS]`；用 k = threadIdx.x、k += blockDim.x 的循环把它清零；然后 __syncthreads()。" },
+    { en = "Count with atomicAdd(&local[values[i]], 1u) in the same loop as now; __syncthreads(); then the same kind of loop adds local[k] to bins[k].",
+      zh = "在现在这个循环里改用 atomicAdd(&local[values[i]], 1u) 计数；__syncthreads()；再用同样的循环把 local[k] 加到 bins[k] 上。" },
+  },
+  claims = {
+    { text = "the skeleton, n = 2^20: correct, its one-byte values read at 1 sector a request, and no shared memory",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.correct == true and r.load.sectors_per_request == 1.0 and r.shared_store == nil
+      end },
+    { text = "the skeleton's 2^20 values cost 2^20 / 32 load requests (a warp reads 32 values a request)",
+      holds = function(ctx) return ctx.result.load.requests == (1 << 20) // 32 end },
+  },
+  explain = {
+    en = [[264 blocks of 256 threads each count about 15 values a thread into their own 256 bins and then add them to the global bins: 264 × 256 global atomics instead of 2^20. The per-element atomics stay in the SM's shared memory, where popular bins contend inside one block, not across the GPU. Zeroing the copy is a shared store per thread, and adding it to the global bins a shared load per thread: those are the shared accesses the result shows. The model leaves the atomics out, so on a GPU the time is the measure: launch the skeleton and yours there and compare them.]],
+    zh = [[264 个线程块、每块 256 个线程，每个线程把大约 15 个值计入本块自己的 256 个桶，再把它们加到全局的桶上：全局原子操作是 264 × 256 次，而不是 2^20 次。逐个元素的原子操作都留在 SM 的共享内存里，热门的桶只在一个线程块内部争用，而不是在整个 GPU 上争用。清零副本是每个线程一次共享内存写入，把它加到全局的桶上是每个线程一次共享内存读取：这就是结果里的共享内存访问。模型不统计原子操作，所以在 GPU 上要看时间：在那里启动骨架代码和你的版本，比较它们。]],
   },
 }

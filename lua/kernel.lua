@@ -349,15 +349,16 @@ function edit(name, from)
 end
 
 -- Declares a lab step's kernel (lab_id: the lab's, for its folder): from the
--- student's own file when there is one, else from the skeleton. nil, or the
--- compile error of the student's file (the kernel is then left as it was).
-function core.declare_lab_kernel(declaration, lab_id)
+-- student's own file when there is one (and not skeleton), else from the
+-- skeleton. nil, or the compile error of the student's file (the kernel is
+-- then left as it was).
+function core.declare_lab_kernel(declaration, lab_id, skeleton)
   local spec = fields_of(declaration)
   spec.source, spec.file = rawget(declaration, "skeleton"), nil
   local name = spec.name
   file_of[name] = "kernels/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. tostring(name) .. ".cu"
   local saved = type(name) == "string" and core.data_path(file_of[name])
-  local text = saved and core.read_file(saved)
+  local text = saved and not skeleton and core.read_file(saved)
   if text then
     local own = {}
     for key, value in pairs(spec) do own[key] = value end

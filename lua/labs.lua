@@ -564,11 +564,12 @@ local function step_text(state)
   return table.concat(parts, "\n")
 end
 
--- Declares the step's kernel for the student to write, from their own file if they have one.
-local function declare_step_kernel(state)
+-- Declares the step's kernel for the student to write, from their own file
+-- if they have one (unless skeleton: the lab as written, for its claims).
+local function declare_step_kernel(state, skeleton)
   local declaration = step_of(state).kernel
   if not declaration then return end
-  local ok, why = pcall(core.declare_lab_kernel, declaration, state.definition.id)
+  local ok, why = pcall(core.declare_lab_kernel, declaration, state.definition.id, skeleton)
   if not ok then
     print(say("error", say("lab_kernel_failed", where(state), clean(tostring(why)))))
   elseif why then
@@ -1002,6 +1003,7 @@ function labs.check_claims(name)
   local outcomes = {}
   for i, step in ipairs(definition.steps) do
     state.index = i
+    declare_step_kernel(state, true)
     if step.run then run_experiment(state, step.run) end
     for _, claim in ipairs(step.claims or {}) do
       local outcome = { lab = definition.name, step = i, text = text_of(claim.text) }

@@ -1,0 +1,147 @@
+-- own-kernel: a kernel the student is given, uncoalesced, and fixes
+-- themselves: predict its cost, find the cause in its warp map, rewrite it
+-- with :edit until its own launch coalesces, then see where the cost was.
+
+lab {
+  title = { en = "Your own kernel", zh = "你自己的内核" },
+  topics = { "kernel{}", ":edit", "coalescing", "warp map", "DRAM" },
+}
+
+-- The kernel of every step: declared from the student's own file once they have one.
+local MY_SCALE = {
+  name = "my_scale",
+  summary = "the own-kernel lab: doubles an n x n matrix", summary_zh = "“你自己的内核”实验：把 n x n 矩阵乘以 2",
+  skeleton = [==[
+// my_scale: out = 2 * in, for an n x n matrix of floats stored row by row
+// (element (row, col) at row * n + col). One thread an element, in blocks
+// of 32 x 8 threads; the grid covers n in x and in y.
+extern "C" __global__ void my_scale(const float *in, float *out, int n)
+{
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    int col = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < n && col < n)
+        out[(long long)row * n + col] = 2.0f * in[(long long)row * n + col];
+}
+]==],
+  params = { n = { default = 1024, min = 32, max = 8192 } },
+  buffers = { ["in"] = { type = "float", count = function(p) return p.n * p.n end },
+              out = { type = "float", count = function(p) return p.n * p.n end, output = true } },
+  args = { "in", "out", "n" },
+  grid = { function(p) return (p.n + 31) // 32 end, function(p) return (p.n + 7) // 8 end },
+  block = { 32, 8 },
+  reference = function(p, b)
+    local from, to = b["in"], b.out
+    for i = 0, p.n * p.n - 1 do to[i] = 2 * from[i] end
+  end,
+}
+
+step {
+  text = {
+    en = [[This lab's kernel is yours to change. my_scale doubles every element of an n × n matrix stored row by row, and it is given to you as many first versions are written: thread (x, y) of the grid takes row x and column y, the way one writes a[row][col]. Look at its source with info("my_scale").source. Before you run it: a warp is 32 threads with neighbouring threadIdx.x. How many 32-byte sectors will one of its load requests touch?]],
+    zh = [[这个实验的内核由你来改。my_scale 把按行存储的 n × n 矩阵的每个元素乘以 2，它就像许多初版那样写成：网格中的线程 (x, y) 处理第 x 行、第 y 列，就像写 a[row][col] 那样。用 info("my_scale").source 看它的源代码。运行之前先想：一个 warp 是 threadIdx.x 相邻的 32 个线程。它的一个读请求会碰到多少个 32 字节的扇区？]],
+  },
+  kernel = MY_SCALE,
+  run = [[r = launch("my_scale"); r]],
+  ask = {
+    predict = { en = "Load sectors per request of my_scale?", zh = "my_scale 每个读请求的扇区数？" },
+    measure = function(ctx) return ctx.result.load.sectors_per_request, ctx.result.model.load.sectors_per_request end,
+    unit = "sectors/request",
+  },
+  claims = {
+    { text = "the given my_scale, n = 1024: 32 sectors per load and store request, and its outputs are right",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.correct == true and r.load.sectors_per_request == 32.0 and r.store.sectors_per_request == 32.0
+      end },
+  },
+  explain = {
+    en = [[32: a sector for every lane. Neighbouring lanes have neighbouring threadIdx.x, so neighbouring rows, and a row is n floats long: their elements are 4n bytes apart, each in a sector of its own, and a request for 128 useful bytes fetches 32 sectors of which it uses 4 bytes each.]],
+    zh = [[32：每个线程一个扇区。相邻线程的 threadIdx.x 相邻，也就是相邻的行，而一行有 n 个 float：它们的元素相隔 4n 字节，各在一个扇区里，一个要 128 个有用字节的请求取回 32 个扇区，每个扇区只用 4 个字节。]],
+  },
+}
+
+step {
+  text = {
+    en = [[See it in the warp map: show(r, 0) draws warp 0's load and store, lane by lane, with each lane's byte offset in the buffer. Every # is 4 bytes a lane used, every . 4 bytes fetched and not used.]],
+    zh = [[在 warp 访问图里看：show(r, 0) 逐个线程画出 warp 0 的读取和写入，以及每个线程在缓冲区里的字节偏移。每个 # 是线程用到的 4 个字节，每个 . 是取回却没有用到的 4 个字节。]],
+  },
+  kernel = MY_SCALE,
+  run = [[r = launch("my_scale"); show(r, 0)]],
+  ask = {
+    question = { en = "How many bytes apart are the load addresses of lane 0 and lane 1?", zh = "线程 0 和线程 1 的读取地址相隔多少字节？" },
+    answer = function(ctx) return 4 * ctx.result.params.n end,
+    unit = "bytes",
+  },
+  hint = {
+    { en = "Read the offsets at the start of the load's lines: one line a lane.", zh = "看读取那几行开头的偏移：每个线程一行。" },
+    { en = "Lane 1 is row 1: how many floats is a row?", zh = "线程 1 是第 1 行：一行有多少个 float？" },
+  },
+  claims = {
+    { text = "the given my_scale uses an eighth of the bytes its loads fetch (4 of every 32)",
+      holds = function(ctx) return ctx.result.load.useful_fraction == 0.125 end },
+  },
+  explain = {
+    en = [[4n bytes: 4,096 at n = 1024, a row of floats. The map has a line for each lane, a sector apiece. The fix is to give neighbouring lanes neighbouring addresses: neighbouring columns of one row.]],
+    zh = [[4n 字节：n = 1024 时是 4,096 字节，正好一行 float。访问图里每个线程一行，各占一个扇区。解决办法是让相邻线程访问相邻的地址：同一行里相邻的列。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Now fix it. :edit opens my_scale's source in your editor ($VISUAL or $EDITOR); save and quit, and warplab compiles it again and tells you the line of any error. Change it so that a warp's 32 threads take 32 neighbouring elements of one row, then launch it again. Its outputs are checked against a reference on every launch, so a fix that computes the wrong thing shows.]],
+    zh = [[现在修改它。:edit 在你的编辑器（$VISUAL 或 $EDITOR）里打开 my_scale 的源代码；保存并退出后，warplab 会重新编译它，有错误时会告诉你在哪一行。把它改成一个 warp 的 32 个线程处理同一行里相邻的 32 个元素，然后再启动一次。每次启动都会把它的输出与参考结果比对，所以算错了的修改会显示出来。]],
+  },
+  kernel = MY_SCALE,
+  run = [[r = launch("my_scale"); r]],
+  ask = {
+    goal = { en = "my_scale, correct, with 4 sectors per request on its loads and its stores.",
+             zh = "my_scale，结果正确，读和写都是每请求 4 个扇区。" },
+    check = function(ctx)
+      local r = ctx.result
+      return r.kernel == "my_scale" and r.correct == true and r.load.sectors_per_request <= 4 and r.store.sectors_per_request <= 4
+    end,
+  },
+  hint = {
+    { en = "threadIdx.x is what differs between neighbouring lanes. Which of row and col should it move?",
+      zh = "相邻线程之间不同的是 threadIdx.x。它应该让 row 和 col 中的哪一个变化？" },
+    { en = "Take col from blockIdx.x * blockDim.x + threadIdx.x, and row from the y's. The grid covers n both ways, so nothing else needs to change.",
+      zh = "让 col 取 blockIdx.x * blockDim.x + threadIdx.x，row 取 y 方向的那些。网格在两个方向上都覆盖 n，所以别的都不用改。" },
+  },
+  claims = {
+    { text = "the given my_scale does not meet the goal: 32 sectors per request",
+      holds = function(ctx) return ctx.result.load.sectors_per_request > 4 end },
+  },
+  explain = {
+    en = [[With col = blockIdx.x * blockDim.x + threadIdx.x, a warp's 32 lanes read 32 floats of one row, 128 bytes in 4 sectors, and write them the same way: an eighth of the sectors per request of the given version, and every fetched byte used.]],
+    zh = [[让 col = blockIdx.x * blockDim.x + threadIdx.x 后，一个 warp 的 32 个线程读同一行的 32 个 float，128 字节正好 4 个扇区，写入也一样：每请求的扇区数是原版本的八分之一，取回的每个字节都用上了。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Where was the cost? The given version touched 8 times the sectors of yours. Look at the DRAM line of your result: the bytes read from device memory, for a cold L2.]],
+    zh = [[代价在哪里？原来的版本碰到的扇区是你的版本的 8 倍。看你的结果里 DRAM 那一行：冷 L2 时从设备内存读取的字节数。]],
+  },
+  kernel = MY_SCALE,
+  run = [[r = launch("my_scale"); r]],
+  ask = {
+    question = { en = "How many times the matrix's 4 × n × n bytes did your kernel read from DRAM?",
+                 zh = "你的内核从 DRAM 读取的字节数是矩阵 4 × n × n 字节的多少倍？" },
+    answer = function(ctx) local n = ctx.result.params.n return ctx.result.dram.read_bytes / (4 * n * n) end,
+    tolerance = 0.05, unit = "times",
+  },
+  hint = {
+    { en = "r.dram.read_bytes, divided by 4 × n × n.", zh = "r.dram.read_bytes 除以 4 × n × n。" },
+  },
+  claims = {
+    { text = "the given my_scale reads the matrix from DRAM once too (within 1%), with 8 times the load sectors of a coalesced version",
+      holds = function(ctx)
+        local r, n = ctx.result, ctx.result.params.n
+        return math.abs(r.dram.read_bytes / (4 * n * n) - 1) <= 0.01 and r.load.sectors == 8 * (n * n // 8)
+      end },
+  },
+  explain = {
+    en = [[Once, and the given version read the matrix once too: each 32-byte sector it fetched for one lane stayed in L2 while the warps of the next columns used the rest of it. The eight times the sectors were traffic between the SMs and L2, and eight times the work in L1, not eight times the DRAM bytes. On a GPU the time shows what that costs; the model estimates it. A coalesced kernel gets its bytes in the fewest requests, and leaves the caches for data that is used again.]],
+    zh = [[一倍，而原来的版本也只读了一遍矩阵：它为一个线程取回的每个 32 字节扇区都留在 L2 里，后面几列的 warp 用上了其余的部分。多出的 8 倍扇区是 SM 与 L2 之间的流量，以及 L1 里 8 倍的工作，而不是 8 倍的 DRAM 字节。在 GPU 上时间会显示它的代价；模型给出估算。合并访问的内核用最少的请求拿到它的字节，把缓存留给会被重用的数据。]],
+  },
+}
