@@ -352,9 +352,25 @@ end
 -- student's own file when there is one (and not skeleton), else from the
 -- skeleton. nil, or the compile error of the student's file (the kernel is
 -- then left as it was).
+-- A lab's declaration with each of its functions (reference, sizes, fills)
+-- run under the sandbox's guard whenever the shell calls it: lab code stays
+-- lab code when a launch calls it, long after the lab's body ran.
+local function guarded_copy(value, seen)
+  if type(value) == "function" then
+    local fn = value
+    return function(...) return core.sandbox_call(fn, ...) end
+  end
+  if type(value) ~= "table" then return value end
+  if seen[value] then return seen[value] end
+  local copy = {}
+  seen[value] = copy
+  for k, v in next, value do copy[k] = guarded_copy(v, seen) end
+  return copy
+end
+
 function core.declare_lab_kernel(declaration, lab_id, skeleton)
-  local spec = fields_of(declaration)
-  spec.source, spec.file = rawget(declaration, "skeleton"), nil
+  local spec = fields_of(guarded_copy(declaration, {}))
+  spec.source, spec.file = declaration.skeleton, nil
   local name = spec.name
   file_of[name] = "kernels/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. tostring(name) .. ".cu"
   local saved = type(name) == "string" and core.data_path(file_of[name])

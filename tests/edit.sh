@@ -5,7 +5,8 @@
 # with the file's own line numbers, the kernel left as it was; an editor
 # that fails or is missing is one line; in a lab step, :edit opens the
 # step's kernel, the student's file is what the step declares the next time,
-# and a batch run takes the student's source from a file.
+# and a batch run takes the student's source from a file; a lab kernel's
+# functions run under the sandbox's budget.
 warplab=${WARPLAB:-./warplab}
 count=0 failed=0
 result() {   # result NAME STATUS(0 ok)
@@ -112,6 +113,21 @@ rm -rf "$tmp/data"
 "$warplab" --sim --lab "$tmp/writeit.lua" --answers "$tmp/unchanged.txt" > "$tmp/out" 2>&1
 [ $? = 1 ]
 result "the skeleton as it is does not meet the goal" $?
+
+# A lab's kernel functions are lab code: a reference that never ends is stopped by the sandbox's budget.
+sed -e 's/reference = function(p, b) for i = 0, p.n - 1 do b.out\[i\] = b\["in"\]\[i\] end end,/reference = function(p, b) while true do end end,/' \
+  "$tmp/writeit.lua" > "$tmp/endless.lua"
+grep -q "while true do end" "$tmp/endless.lua" || echo "#   the endless reference was not written"
+cat > "$tmp/endless-session.lua" <<LUA
+local core = debug.getregistry()["warplab.core"]
+core.command(":lab $tmp/endless.lua")
+print(pcall(launch, "fixme"))
+print("still here " .. launch("copy", { n = 1024 }).load.requests)
+LUA
+rm -rf "$tmp/data"
+timeout 60 "$warplab" --sim "$tmp/endless-session.lua" > "$tmp/out" 2>&1
+grep -q "still here 32" "$tmp/out" && grep -q "the reference failed: the lab.s code ran too long" "$tmp/out"
+result "a lab kernel's reference runs under the sandbox's budget, and the session goes on" $?
 
 echo "1..$count"
 [ "$failed" = 0 ]
