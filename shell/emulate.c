@@ -456,8 +456,12 @@ static void count_nothing(void *user, const struct warp_access *a)
     (void)user, (void)a;
 }
 
-int emulate_outputs(const struct family *f, const struct params *p, void *const *data, volatile sig_atomic_t *interrupted,
-                    char *why, size_t why_size)
+/* f's launch p over the caller's buffers (data, in the family's order):
+   each access told to on_access with user (only warp only_warp - 1's when
+   only_warp, on one thread; else on every model thread). 0, or -1 with why. */
+static int run_over(const struct family *f, const struct params *p, void *const *data,
+                    void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
+                    volatile sig_atomic_t *interrupted, char *why, size_t why_size)
 {
     struct emulated_call call;
     char kernel[256];
@@ -468,18 +472,28 @@ int emulate_outputs(const struct family *f, const struct params *p, void *const 
     size_t bytes[MAX_BUFFERS];
     uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS], lane_instructions;
     struct ptx_buffer buffers[MAX_BUFFERS];
-    void *users[MAX_EMULATOR_THREADS] = { NULL };
+    void *users[MAX_EMULATOR_THREADS];
     family_buffer_bytes(f, p, bytes);
     model_buffer_bases(f->buffer_count, base);
     for (int i = 0; i < f->buffer_count; i++)
         buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
+    for (int i = 0; i < MAX_EMULATOR_THREADS; i++)
+        users[i] = user;
     struct ptx_launch launch = launch_of(&call, kernel, base, args, buffers, f->buffer_count, interrupted);
-    launch.on_access = count_nothing;
-    launch.threads = model_threads_wanted();
+    launch.on_access = on_access;
+    launch.user = user;
+    launch.only_warp = only_warp;
+    launch.threads = only_warp ? 1 : model_threads_wanted();
     launch.users = users;
     int failed = write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &lane_instructions, why, why_size);
     ptx_free(m);
     return failed ? -1 : 0;
+}
+
+int emulate_outputs(const struct family *f, const struct params *p, void *const *data, volatile sig_atomic_t *interrupted,
+                    char *why, size_t why_size)
+{
+    return run_over(f, p, data, count_nothing, NULL, 0, interrupted, why, why_size);
 }
 
 /* The first MAX_WARP_ACCESSES accesses of one warp, as on_access hears them. */
@@ -498,34 +512,18 @@ static void collect(void *user, const struct warp_access *a)
 int emulate_warp(const struct family *f, const struct params *p, long long warp, struct warp_access *acc, char *why,
                  size_t why_size)
 {
-    struct emulated_call call;
-    char kernel[256];
-    f->emulated_call(p, &call);
-    struct ptx_module *m = family_module(f, p, &call, NULL, kernel, sizeof kernel, why, why_size);
-    if (!m)
-        return -1;
     size_t bytes[MAX_BUFFERS];
-    uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS], lane_instructions;
-    struct ptx_buffer buffers[MAX_BUFFERS];
     void *data[MAX_BUFFERS] = { NULL };
     int failed = 0;
     family_buffer_bytes(f, p, bytes);
-    model_buffer_bases(f->buffer_count, base);
-    for (int i = 0; i < f->buffer_count && !failed; i++) {
+    for (int i = 0; i < f->buffer_count && !failed; i++)
         failed = !(data[i] = zeroed_new(bytes[i] + 1));
-        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
-    }
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     if (!failed && f->fill_inputs)
         f->fill_inputs(p, data, EMULATION_SEED);
     struct collected collected = { acc, 0 };
-    struct ptx_launch launch = launch_of(&call, kernel, base, args, buffers, f->buffer_count, &interrupt_requested);
-    launch.on_access = collect;
-    launch.user = &collected;
-    launch.only_warp = warp + 1;
-    failed = failed || write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &lane_instructions, why, why_size);
-    ptx_free(m);
+    failed = failed || run_over(f, p, data, collect, &collected, warp + 1, &interrupt_requested, why, why_size);
     for (int i = 0; i < f->buffer_count; i++)
         if (data[i])
             zeroed_free(data[i], bytes[i] + 1);
