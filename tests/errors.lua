@@ -149,7 +149,8 @@ clean_line(prompt_error(launch, "strided", {stride = 0, n = 1024}), {"'stride' �
   "zh: a parameter out of range")
 clean_line(prompt_error(launch, "copy", 4), {"第 2 个参数错误（launch）：应为参数表，实际为数字"},
   "zh: lauxlib's 'expected, got' with the type in Chinese")
-clean_line(chunk_error("lanch('copy')"), {"stdin:1: 试图调用空值（全局变量 'lanch'）"}, "zh: calling a nil global")
+clean_line(chunk_error("local lanch; lanch('copy')"), {"stdin:1: 试图调用空值（局部变量 'lanch'）"}, "zh: calling a nil local")
+clean_line(chunk_error("lanch('copy')"), {"stdin:1: 'lanch' 未定义；你是不是想用 'launch'？"}, "zh: a global nobody set, and the name it may have meant")
 clean_line(chunk_error("local r = nil; return r.load"), {"stdin:1: 试图索引空值（局部变量 'r'）"}, "zh: indexing nil")
 clean_line(chunk_error("return 1 + {}"), {"stdin:1: 试图对表做算术运算"}, "zh: arithmetic on a table")
 clean_line(chunk_error("return 1 < 'x'"), {"stdin:1: 试图比较数字与字符串"}, "zh: comparing a number with a string")
@@ -168,7 +169,7 @@ has_all(printed(explain), {"explain(term) 能解释：sectors_per_request, ideal
 has_all(printed(core.command, ":zz"), {"错误：未知命令 ':zz'（命令： :help"}, "zh: an unknown colon command")
 has_all(printed(core.command, ":lab"), {"用法：:lab 实验名"}, "zh: a colon command's usage")
 core.lang("en")
-clean_line(chunk_error("lanch('copy')"), {"stdin:1: attempt to call a nil value (global 'lanch')"},
+clean_line(chunk_error("local lanch; lanch('copy')"), {"stdin:1: attempt to call a nil value (local 'lanch')"},
   "back in English, Lua's own words are left as they were")
 
 -- A feature the device does not have: one clear line naming the need, on a
@@ -180,6 +181,19 @@ t.raises(function() launch("prefetch", {variant = "cp_async", n = 1024}) end,
 t.ok(pcall(launch, "prefetch", {variant = "register", n = 1024}), "... and the register variant runs on a T4")
 config{profile = "h200"}
 t.ok(pcall(launch, "prefetch", {variant = "cp_async", n = 1024}), "... and cp.async runs on the H200")
+
+-- A global nobody set: one line naming it, and what it may have meant.
+local function run(code) return function() assert(load(code, "=prompt"))() end end
+t.raises(run("launch(strided)"), { "'strided' is not defined; did you mean the string \"strided\" (a kernel's name)? Quotes make a name a string" },
+         "an unquoted kernel name: the string it meant")
+t.raises(run("launch('strided', {load = cg})"), { "'cg' is not defined; did you mean the string \"cg\" (a value of the parameter 'load')?" },
+         "an unquoted choice: the string it meant (not a silent default)")
+t.raises(run("lauch('copy')"), { "'lauch' is not defined; did you mean 'launch'?" }, "a misspelt function: the one it meant")
+t.raises(run("launch(stridd)"), { "'stridd' is not defined; did you mean the string \"strided\"" }, "a misspelt kernel name, unquoted: the string")
+local plain = t.raises(run("print(zz)"), { "'zz' is not defined" }, "a short name with nothing near: no guess")
+t.ok(not plain:find("did you mean", 1, true), "... not even io (" .. plain .. ")")
+t.ok(pcall(run("defined_here = 5; assert(defined_here == 5 and rawget(_G, 'never_set') == nil)")),
+     "a global set is read back, and rawget still gives nil")
 
 -- After all that the session still works.
 t.is(launch("copy", {n = 1024}).load.sectors_per_request, 4.0, "launches still work after errors")
