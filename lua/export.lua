@@ -64,6 +64,18 @@ local function is_array(t)
   return n == #t
 end
 
+-- A number as the fewest digits that read back as the same number:
+-- 4814.304, not 4814.3040000000001 (as %.17g wrote it); whole numbers without a point.
+local function number_text(v)
+  if math.type(v) == "integer" then return tostring(v) end
+  if v == math.floor(v) and math.abs(v) < 1e15 then return fmt("%.0f", v) end   -- 1980, not 1.98e+03
+  for digits = 1, 17 do
+    local text = fmt("%." .. digits .. "g", v)
+    if tonumber(text) == v then return text end
+  end
+  return fmt("%.17g", v)
+end
+
 -- json.encode(value): objects with their keys sorted, so the same data gives the same text.
 function json.encode(value, indent, depth)
   depth = depth or 0
@@ -72,7 +84,7 @@ function json.encode(value, indent, depth)
   if kind == "boolean" then return tostring(value) end
   if kind == "number" then
     if value ~= value or value == math.huge or value == -math.huge then return "null" end
-    return math.type(value) == "integer" and tostring(value) or fmt("%.17g", value)
+    return number_text(value)
   end
   if kind == "string" then return encode_string(value) end
   if kind ~= "table" then return encode_string(tostring(value)) end
@@ -243,7 +255,7 @@ end
 
 local function csv_cell(v)
   if v == nil then return "" end
-  if type(v) == "number" then return math.type(v) == "integer" and tostring(v) or fmt("%.17g", v) end
+  if type(v) == "number" then return number_text(v) end
   local s = tostring(v)
   if s:find('[,"\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
   return s

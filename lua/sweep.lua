@@ -66,7 +66,7 @@ local messages = {
   same_modelled = { en = "same (modelled)", zh = "相同（模型估算）" },
   faster_modelled = { en = "faster (modelled)", zh = "更快（模型估算）" },
   slower_modelled = { en = "slower (modelled)", zh = "更慢（模型估算）" },
-  within_noise = { en = "within noise", zh = "在噪声范围内" },
+  within_noise = { en = "same (within noise)", zh = "相同（在噪声范围内）" },
   more = { en = "more", zh = "更多" },
   fewer = { en = "fewer", zh = "更少" },
   less = { en = "less", zh = "更少" },
@@ -439,10 +439,13 @@ local function quartiles(samples)
   return at(0.25), at(0.75)
 end
 
+-- Two values the table would print alike (their ratio 1.00): the same, not "1.00 slower".
+local function alike(va, vb) return va == vb or (va ~= 0 and math.abs(vb / va - 1) < 0.005) end
+
 local function time_verdict(a, b)
   if not (a.samples and b.samples and #a.samples >= 3 and #b.samples >= 3) then
     local va, vb = time_of(a), time_of(b)
-    return say(va == vb and "same_modelled" or vb < va and "faster_modelled" or "slower_modelled")
+    return say(alike(va, vb) and "same_modelled" or vb < va and "faster_modelled" or "slower_modelled")
   end
   local a1, a3 = quartiles(a.samples)
   local b1, b3 = quartiles(b.samples)
@@ -500,7 +503,7 @@ function compare(...)
       local v = spec.value(list[i])
       row[#row + 1] = (v and base and base ~= 0) and fmt("%.2f", v / base) or "-"
       verdicts[#verdicts + 1] = spec.verdict and spec.verdict(list[1], list[i]) or
-                                (v and base and say(v == base and "same" or v > base and "higher" or "lower")) or "-"
+                                (v and base and say(alike(base, v) and "same" or v > base and "higher" or "lower")) or "-"
     end
     row[#row + 1] = table.concat(verdicts, ", ")
     rows[#rows + 1] = row

@@ -38,6 +38,17 @@ local text = tostring(c)
 t.ok(text:find("load sectors", 1, true) and text:find("more", 1, true), "compare says which reads more sectors")
 t.ok(text:find("same", 1, true), "... and what stayed the same")
 t.raises(function() compare(r[1]) end, {"at least two results"}, "compare needs two")
+-- Two launches alike: every verdict "same", never "1.00 slower".
+local twin = compare(launch("copy", { n = 1 << 16 }), launch("copy", { n = 1 << 16 }))
+local verdicts = {}
+for _, row in ipairs(twin.rows) do verdicts[#verdicts + 1] = row[#row] end
+local all_same = true
+for _, v in ipairs(verdicts) do all_same = all_same and (v:find("^same") ~= nil or v == "-") end
+t.ok(all_same, "two launches alike: every verdict is same (" .. table.concat(verdicts, "; ") .. ")")
+-- A modelled time a hair apart prints as 1.00 and is the same.
+local a_result, b_result = launch("copy", { n = 1 << 20 }), launch("copy", { n = (1 << 20) + 32 })
+local near = compare(a_result, b_result)
+t.is(near.rows[1][#near.rows[1]], "same (modelled)", "a modelled time whose ratio prints as 1.00 is the same")
 
 -- export(): CSV and JSON, read back.
 local dir = os.tmpname()
@@ -52,6 +63,15 @@ t.is(#rows, 33, "the CSV has a row per result")
 t.is(tonumber(rows[2]["params.offset"]), 1, "... with the parameters")
 t.is(tonumber(rows[2]["load.sectors"]), r[2].load.sectors, "... and the counts")
 t.ok(rows[1]["device.name"] ~= nil and rows[1]["device.peak_gbs"] ~= nil, "... and the device")
+-- Numbers as the fewest digits that read back the same: 4814.304, never 4814.3040000000001 or 4.9699999999999998.
+local long_number = csv_text:match("%d+%.%d*00000000%d") or csv_text:match("%d+%.%d*99999999%d")
+t.ok(long_number == nil, "the CSV's numbers are the shortest that read back the same (" .. tostring(long_number) .. ")")
+local same_back = true
+for i, row in ipairs(rows) do
+  same_back = same_back and tonumber(row["load.sectors_per_request"]) == r[i].load.sectors_per_request and
+              tonumber(row["model.time_ms"]) == r[i].model.time_ms
+end
+t.ok(same_back, "... and each reads back as the very number it was (sectors per request, modelled times)")
 export(r[3], dir .. "/one.json")
 local json = debug.getregistry()["warplab.core"].json
 local data = json.decode(io.open(dir .. "/one.json"):read("a"))
