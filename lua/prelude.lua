@@ -964,10 +964,16 @@ local function value_line(v)
   return tostring(v)
 end
 
--- core.print_values(...): prints the values an expression typed at the prompt produced.
+-- core.print_values(...): prints the values an expression typed at the prompt
+-- produced: on one line, tab-separated, as lua.c prints them, unless one of
+-- them takes lines of its own (a result card), which then each start a line.
 function core.print_values(...)
-  local n = select("#", ...)
-  for i = 1, n do print(value_line((select(i, ...)))) end
+  local lines, several_lines = {}, false
+  for i = 1, select("#", ...) do
+    lines[i] = value_line((select(i, ...)))
+    several_lines = several_lines or lines[i]:find("\n") ~= nil
+  end
+  if #lines > 0 then print(table.concat(lines, several_lines and "\n" or "\t")) end
 end
 
 -- core.banner(): the first line of an interactive session.

@@ -218,6 +218,8 @@ static int load_with_return(const char *chunk, size_t split)
    which then prints. */
 static int load_chunk(const char *chunk)
 {
+    if (chunk[0] == '=')   /* lua.c's =expr: the value of expr */
+        chunk++;
     if (load_with_return(chunk, 0) == LUA_OK)
         return LUA_OK;
     int status = session_load(chunk, "=stdin");

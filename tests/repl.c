@@ -433,6 +433,13 @@ static void test_expression_prints_value(void)
     ok(close_session(start_at_prompt() && gives("1+2", "3")), "1+2 prints 3");
 }
 
+/* Case 2b: lua.c's habits: `=expr` prints expr, and several values print on one line, tab-separated. */
+static void test_lua_c_printing(void)
+{
+    ok(close_session(start_at_prompt() && gives("=2^3", "8.0") && gives("return 1, 2", "1\t2") && gives("1, \"a\"", "1\t\"a\"")),
+       "=2^3 prints 8.0, and return 1, 2 prints 1<tab>2 on one line, as lua.c does");
+}
+
 /* Case 3: an unfinished chunk asks for more with >> and runs once complete. */
 static void test_multi_line_input(void)
 {
@@ -751,6 +758,7 @@ int main(void)
     }
     test_banner_and_prompt();
     test_expression_prints_value();
+    test_lua_c_printing();
     test_multi_line_input();
     test_complete_kernel_name();
     test_complete_global();
