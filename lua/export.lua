@@ -9,6 +9,9 @@ local messages = {
   json_error = { en = "JSON: %s at character %d", zh = "JSON：%s（第 %d 个字符）" },
   unfinished_string = { en = "unfinished string", zh = "字符串没有结束" },
   bad_escape = { en = "bad escape", zh = "错误的转义" },
+  control_in_string = { en = "a control character in a string (write it as an escape)", zh = "字符串中有控制字符（应写成转义）" },
+  bad_unicode = { en = "bad \\u escape (four hex digits; a surrogate only in a pair)", zh = "错误的 \\u 转义（四位十六进制数；代理码元只能成对出现）" },
+  bad_number = { en = "bad number (no leading zeros, digits after a point or an exponent)", zh = "错误的数（不能有前导零，小数点和指数后要有数字）" },
   key_expected = { en = "key expected", zh = "缺少键" },
   colon_expected = { en = "':' expected", zh = "缺少 ':'" },
   brace_expected = { en = "'}' expected", zh = "缺少 '}'" },
@@ -112,6 +115,33 @@ function json.decode(text)
   local function fail(what) error(say("json_error", say(what), pos), 0) end
   local function skip() pos = text:find("[^ \t\r\n]", pos) or #text + 1 end
   local value
+  -- \uXXXX at pos, or a surrogate pair of them, as UTF-8.
+  local function code_point()
+    local function four(at)
+      local hex = text:match("^\\u(%x%x%x%x)", at)
+      return hex and tonumber(hex, 16)
+    end
+    local first = four(pos)
+    if not first or (first >= 0xDC00 and first <= 0xDFFF) then fail("bad_unicode") end
+    if first < 0xD800 or first > 0xDBFF then pos = pos + 6; return utf8.char(first) end
+    local second = four(pos + 6)
+    if not second or second < 0xDC00 or second > 0xDFFF then fail("bad_unicode") end
+    pos = pos + 12
+    return utf8.char(0x10000 + (first - 0xD800) * 0x400 + (second - 0xDC00))
+  end
+  -- A number as RFC 8259 writes it: -?(0|[1-9]digits)(.digits)?([eE][+-]?digits)?
+  local function number_at()
+    local whole = text:match("^-?0", pos) or text:match("^-?[1-9]%d*", pos)
+    if not whole then fail(text:match("^-", pos) and "bad_number" or "value_expected") end
+    local fraction = text:match("^%.%d*", pos + #whole) or ""
+    local exponent = text:match("^[eE][-+]?%d*", pos + #whole + #fraction) or ""
+    if fraction == "." or exponent:match("^[eE][-+]?$") or text:match("^%d", pos + #whole + #fraction + #exponent) then
+      fail("bad_number")
+    end
+    local number = whole .. fraction .. exponent
+    pos = pos + #number
+    return math.tointeger(tonumber(number)) or tonumber(number)
+  end
   local function string_at()
     local out = {}
     pos = pos + 1
@@ -119,12 +149,12 @@ function json.decode(text)
       local c = text:sub(pos, pos)
       if c == "" then fail("unfinished_string") end
       if c == '"' then pos = pos + 1; return table.concat(out) end
+      if c < " " then fail("control_in_string") end
       if c == "\\" then
         local e = text:sub(pos + 1, pos + 1)
         local simple = { b = "\b", f = "\f", n = "\n", r = "\r", t = "\t", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" }
         if simple[e] then out[#out + 1] = simple[e]; pos = pos + 2
-        elseif e == "u" then out[#out + 1] = utf8.char(tonumber(text:sub(pos + 2, pos + 5), 16)); pos = pos + 6
-        else fail("bad_escape") end
+        elseif e == "u" then out[#out + 1] = code_point(); else fail("bad_escape") end
       else
         out[#out + 1] = c
         pos = pos + 1
@@ -170,10 +200,7 @@ function json.decode(text)
     for word, v in pairs({ ["true"] = true, ["false"] = false, null = json.null }) do
       if text:sub(pos, pos + #word - 1) == word then pos = pos + #word; return v end
     end
-    local number = text:match("^-?%d+%.?%d*[eE]?[-+]?%d*", pos)
-    if not number or number == "" then fail("value_expected") end
-    pos = pos + #number
-    return math.tointeger(tonumber(number)) or tonumber(number)
+    return number_at()
   end
   local ok, result = pcall(function()
     local v = value()

@@ -78,6 +78,18 @@ local data = json.decode(io.open(dir .. "/one.json"):read("a"))
 t.is(data.results[1].params.offset, 2, "the JSON has the parameters")
 t.is(data.results[1].load.sectors, r[3].load.sectors, "... the counts")
 t.is(data.units.time_ms, "ms", "... and the units")
+-- The decoder takes JSON as RFC 8259 writes it, and nothing else.
+for _, case in ipairs({
+  { "[1,2] garbage", "text after the value" }, { "01", "bad number" }, { "[1.]", "bad number" }, { "1e", "bad number" },
+  { "-", "bad number" }, { '"a\tb"', "a control character in a string" }, { '"\\ud83d"', "bad \\u escape" },
+  { '"\\ude00\\ud83d"', "bad \\u escape" }, { '"\\u12"', "bad \\u escape" },
+}) do
+  local value, why = json.decode(case[1])
+  t.ok(value == nil and tostring(why):find(case[2], 1, true), string.format("json.decode refuses %q: %s", case[1], tostring(why)))
+end
+t.is(json.decode('"\\ud83d\\ude00"'), "\u{1F600}", "a surrogate pair is one character, in UTF-8")
+t.is(json.decode("-0.5e+2"), -50.0, "a number with a sign, a fraction and an exponent")
+t.is(json.decode(json.encode("tab\tand\1")), "tab\tand\1", "control characters go out as escapes and come back")
 t.raises(function() export(r, dir .. "/x.txt") end, {"ending in .csv or .json"}, "export wants a known format")
 
 -- plot(): a self-contained SVG with axes, labels and a series.
