@@ -217,16 +217,37 @@ json.null = setmetatable({}, { __name = "json.null", __tostring = function() ret
 -- Results as plain data: every field, the device, the units
 ---------------------------------------------------------------------------
 
-local units = {
-  time_ms = "ms", time_min_ms = "ms", time_max_ms = "ms", samples = "ms", wall_ms = "ms",
-  bandwidth_gbs = "GB/s (10^9 bytes per second)", useful_bytes = "bytes", footprint_bytes = "bytes",
-  sm_clock_mhz = "MHz", ["dram.read_bytes"] = "bytes", ["dram.write_bytes"] = "bytes",
-  ["load.sectors"] = "32-byte sectors", ["store.sectors"] = "32-byte sectors",
-  ["load.lines"] = "128-byte lines", ["store.lines"] = "128-byte lines",
-  ["device.peak_gbs"] = "GB/s", ["device.copy_gbs"] = "GB/s", ["device.l2_bytes"] = "bytes",
-  ["device.memory_bytes"] = "bytes", ["device.memory_clock_mhz"] = "MHz", ["device.sm_clock_mhz"] = "MHz",
+-- Each numeric field's unit, by the last part of its name (time_ms, load.sectors,
+-- model.dram.read_bytes, device.sm_count): a field whose name ends so has it,
+-- whatever holds it. Params, ordinals and counts of things have none.
+local UNIT_BY_NAME = {
+  { "_ms$", "ms" }, { "^samples$", "ms" }, { "_gbs$", "GB/s (10^9 bytes per second)" }, { "_mhz$", "MHz" },
+  { "bytes$", "bytes" }, { "_bytes_per_", "bytes" }, { "^sectors$", "32-byte sectors" }, { "^lines$", "128-byte lines" },
+  { "^requests$", "warp requests (memory instructions of a warp)" },
+  { "^sectors_per_request$", "32-byte sectors per warp request" }, { "^ideal$", "32-byte sectors per warp request" },
+  { "^useful_fraction$", "fraction of the fetched bytes used (0 to 1)" },
+  { "wavefronts$", "shared-memory wavefronts" }, { "^bank_conflicts$", "shared-memory wavefronts" },
+  { "^passes$", "constant-cache passes" }, { "_bits$", "bits" }, { "^sm_count$", "SMs" },
+  { "^max_threads_per_sm$", "threads" }, { "^max_blocks_per_sm$", "blocks" }, { "^lane_instructions$", "lane-instructions" },
 }
-core.units = units
+
+local function unit_of(name)
+  for _, rule in ipairs(UNIT_BY_NAME) do if name:match(rule[1]) then return rule[2] end end
+end
+
+-- The units of the numeric fields in data (results as plain tables), by their dotted names.
+local function units_of(data, prefix, units)
+  for key, value in pairs(data) do
+    local name = prefix .. tostring(key)
+    if type(value) == "table" and key ~= "params" and math.type(key) == nil then
+      units_of(value, name .. ".", units)
+    elseif type(value) == "number" and math.type(key) == nil then
+      units[name] = unit_of(tostring(key))
+    end
+  end
+  return units
+end
+core.unit_of = unit_of
 
 -- A result as plain nested tables (no metatables), with the device it ran on.
 local function plain(value)
@@ -341,7 +362,11 @@ end
 -- JSON text for a list of results, with the units of the fields.
 function core.json_results(results)
   local list = {}
-  for i, r in ipairs(results) do list[i] = result_data(r) end
+  local units = {}
+  for i, r in ipairs(results) do
+    list[i] = result_data(r)
+    units_of(list[i], "", units)
+  end
   return json.encode({ results = list, units = units }, 2) .. "\n"
 end
 

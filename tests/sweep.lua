@@ -77,7 +77,23 @@ local json = debug.getregistry()["warplab.core"].json
 local data = json.decode(io.open(dir .. "/one.json"):read("a"))
 t.is(data.results[1].params.offset, 2, "the JSON has the parameters")
 t.is(data.results[1].load.sectors, r[3].load.sectors, "... the counts")
-t.is(data.units.time_ms, "ms", "... and the units")
+t.is(data.units.time_ms, nil, "... and the units: no time of a modelled launch, so no unit for it")
+t.is(data.units["model.time_ms"], "ms", "... the modelled time's unit")
+-- Every numeric field of a result has its unit but the params and the device's ordinal.
+export(launch("transpose", { variant = "shared", rows = 256, cols = 256 }), dir .. "/shared.json")
+local shared = json.decode(io.open(dir .. "/shared.json"):read("a"))
+local without = {}
+local function walk(value, prefix)
+  for key, v in pairs(value) do
+    local name = prefix .. key
+    if type(v) == "table" and key ~= "params" then walk(v, name .. ".")
+    elseif math.type(v) and name ~= "device.ordinal" and not shared.units[name] then without[#without + 1] = name end
+  end
+end
+walk(shared.results[1], "")
+table.sort(without)
+t.ok(#without == 0, "every numeric field has a unit in the JSON (without: " .. table.concat(without, ", ") .. ")")
+t.is(shared.units["shared_load.bank_conflicts"], "shared-memory wavefronts", "... bank conflicts in wavefronts")
 -- The decoder takes JSON as RFC 8259 writes it, and nothing else.
 for _, case in ipairs({
   { "[1,2] garbage", "text after the value" }, { "01", "bad number" }, { "[1.]", "bad number" }, { "1e", "bad number" },
