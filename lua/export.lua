@@ -94,7 +94,9 @@ function json.encode(value, indent, depth)
   local pad = indent and "\n" .. (" "):rep((depth + 1) * indent) or ""
   local close = indent and "\n" .. (" "):rep(depth * indent) or ""
   local parts = {}
-  if next(value) ~= nil and is_array(value) then
+  if getmetatable(value) == json.list_meta and next(value) == nil then return "[]" end
+  if next(value) == nil then return "{}" end
+  if is_array(value) then
     for i, v in ipairs(value) do parts[i] = pad .. json.encode(v, indent, depth + 1) end
     return "[" .. table.concat(parts, ",") .. close .. "]"
   end
@@ -183,7 +185,7 @@ function json.decode(text)
       if text:sub(pos - 1, pos - 1) ~= "}" then fail("brace_expected") end
       return object
     elseif c == "[" then
-      local array = {}
+      local array = json.list()
       pos = pos + 1; skip()
       if text:sub(pos, pos) == "]" then pos = pos + 1; return array end
       repeat
@@ -212,6 +214,9 @@ function json.decode(text)
   return result
 end
 json.null = setmetatable({}, { __name = "json.null", __tostring = function() return "null" end })
+-- A table that is a list even when it is empty: [] where a plain empty table is {}.
+json.list_meta = { __name = "json.list" }
+function json.list(t) return setmetatable(t or {}, json.list_meta) end
 
 ---------------------------------------------------------------------------
 -- Results as plain data: every field, the device, the units
@@ -268,6 +273,8 @@ end
 local function result_data(r)
   local data = plain(r)
   data.device = device_facts()
+  data.warnings = json.list(data.warnings)   -- a list, [] when there are none
+  if data.samples then data.samples = json.list(data.samples) end
   return data
 end
 core.result_data = result_data
@@ -548,7 +555,7 @@ function record(path)
   finish_entry()   -- the input before this one, if it is still open
   local r = recording
   local text = json.encode({ path = r.path, started = r.started, stopped = u.utc_now(), device = r.device,
-                             version = r.version, commands = r.commands }, 2) .. "\n"
+                             version = r.version, commands = json.list(r.commands) }, 2) .. "\n"
   local ok, why = core.write_file(r.path, text)
   if not ok then
     error(say("record_failed", why), 2)

@@ -105,6 +105,9 @@ for _, case in ipairs({
 end
 t.is(json.decode('"\\ud83d\\ude00"'), "\u{1F600}", "a surrogate pair is one character, in UTF-8")
 t.is(json.decode("-0.5e+2"), -50.0, "a number with a sign, a fraction and an exponent")
+t.is(json.encode(json.decode('{"a": [], "b": {}}')), '{"a":[],"b":{}}', "an empty list stays [] and an empty object {}")
+export(launch("copy", { n = 1 << 24 }), dir .. "/quiet.json")
+t.ok(io.open(dir .. "/quiet.json"):read("a"):find('"warnings": []', 1, true), "a result with no warnings has warnings: []")
 t.is(json.decode(json.encode("tab\tand\1")), "tab\tand\1", "control characters go out as escapes and come back")
 t.raises(function() export(r, dir .. "/x.txt") end, {"ending in .csv or .json"}, "export wants a known format")
 
