@@ -4,6 +4,7 @@
 ** error, 2 a usage error.
 */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ struct options {
 static const char usage_text[] =
     "usage: warplab [options] [FILE.lua [args...]]\n"
     "  (no FILE)        the interactive shell on a terminal; a script on piped stdin\n"
+    "  - [args...]      a script read from standard input; -- ends the options\n"
     "  -e CODE          run CODE (repeatable), then exit\n"
     "  --sim            use the access model even when a GPU is present\n"
     "  --device N       use GPU number N (default 0)\n"
@@ -54,11 +56,24 @@ static const char usage_text[] =
     "  --list           list the kernel families and exit (--format markdown: their\n"
     "                   parameters as docs/kernels.md shows them)\n"
     "  --version        print the version and exit\n"
-    "  --help           print this help and exit\n";
+    "  --help           print this help and exit\n"
+    "Options take their value as --name value or --name=value, and any unique prefix of a name.\n"
+    "\n"
+    "Environment:\n"
+    "  LC_ALL, LC_MESSAGES, LANG   the language (zh... for Chinese), unless --lang\n"
+    "  WARPLAB_GPU_COMMAND         as --gpu-command\n"
+    "  WARPLAB_MODEL_THREADS       threads for the model and the emulator (default: one per core, at most 16)\n"
+    "  VISUAL, EDITOR              the editor :edit opens (else vi)\n"
+    "  XDG_DATA_HOME               lab progress and your kernels' sources (default ~/.local/share)\n"
+    "  XDG_STATE_HOME              history and session records (default ~/.local/state)\n"
+    "  XDG_CACHE_HOME              compiled kernels and the copy ceiling (default ~/.cache)\n"
+    "  WARPLAB_UNICODE             1 or 0: Unicode or ASCII glyphs, whatever the terminal\n"
+    "Exit status: 0 success, 1 a script error (or a batch lab not all right), 2 a usage error.\n";
 
 static const char usage_text_zh[] =
     "用法：warplab [选项] [文件.lua [参数...]]\n"
     "  （不带文件）     在终端上进入交互式环境；从管道读入时运行标准输入中的脚本\n"
+    "  - [参数...]      运行从标准输入读入的脚本；-- 表示选项到此结束\n"
     "  -e 代码          运行这段代码（可重复），然后退出\n"
     "  --sim            即使有 GPU 也使用访问模型\n"
     "  --device N       使用第 N 块 GPU（默认值 0）\n"
@@ -72,7 +87,19 @@ static const char usage_text_zh[] =
     "                   （也可用 $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行 C warplab --gpu-server ...\n"
     "  --list           列出内核族并退出（--format markdown：按 docs/kernels.md 的样子列出参数）\n"
     "  --version        显示版本并退出\n"
-    "  --help           显示本帮助并退出\n";
+    "  --help           显示本帮助并退出\n"
+    "选项的值可以写成 --名字 值 或 --名字=值，名字也可以只写能唯一确定它的前缀。\n"
+    "\n"
+    "环境变量：\n"
+    "  LC_ALL、LC_MESSAGES、LANG   语言（zh 开头即中文），除非给了 --lang\n"
+    "  WARPLAB_GPU_COMMAND         同 --gpu-command\n"
+    "  WARPLAB_MODEL_THREADS       访问模型和模拟器用的线程数（默认值：每个 CPU 核一个，至多 16 个）\n"
+    "  VISUAL、EDITOR              :edit 打开的编辑器（否则用 vi）\n"
+    "  XDG_DATA_HOME               实验进度和你的内核源代码（默认值 ~/.local/share）\n"
+    "  XDG_STATE_HOME              历史记录和会话记录（默认值 ~/.local/state）\n"
+    "  XDG_CACHE_HOME              编译好的内核和复制上限（默认值 ~/.cache）\n"
+    "  WARPLAB_UNICODE             1 或 0：不管终端如何，都用 Unicode 或 ASCII 字符\n"
+    "退出状态：0 成功，1 脚本出错（或批量运行的实验没有全对），2 用法错误。\n";
 
 static int usage_error(const char *format, const char *argument)
 {
@@ -90,6 +117,11 @@ static void print_version(void)
     const char *cuda = SAY("simulation only", "仅模拟");
 #endif
     printf("warplab %s (%s, %s)\n", PACKAGE_VERSION, LUA_RELEASE, cuda);
+    printf("%s\n", SAY("License GPLv3: GNU GPL version 3 <https://gnu.org/licenses/gpl.html> (the file COPYING).\n"
+                       "This is free software: you are free to change and redistribute it. There is NO WARRANTY, to\n"
+                       "the extent permitted by law.",
+                       "许可证 GPLv3：GNU GPL 第 3 版 <https://gnu.org/licenses/gpl.html>（见 COPYING 文件）。\n"
+                       "这是自由软件：你可以自由地修改和再发布它。在法律允许的范围内，不提供任何担保。"));
 }
 
 static void print_families(void)
@@ -176,70 +208,130 @@ static const char *nothing(void)
    any other option is read, so that their errors speak it), else LANG's. */
 static const char *language_of(int argc, char **argv)
 {
-    for (int i = 1; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--lang") == 0 && (strcmp(argv[i + 1], "en") == 0 || strcmp(argv[i + 1], "zh") == 0))
-            return argv[i + 1];
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *value = strncmp(argv[i], "--lang=", 7) == 0 ? argv[i] + 7
+                          : strcmp(argv[i], "--lang") == 0 && i + 1 < argc ? argv[i + 1] : NULL;
+        if (value && (strcmp(value, "en") == 0 || strcmp(value, "zh") == 0))
+            return value;
+    }
     return language_from_environment();
 }
 
-/* Returns -1 to go on, or the exit status for options that finish the run. */
+enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
+       OPT_GPU_COMMAND, OPT_GPU_SERVER };
+
+/* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
+static const struct option long_options[] = {
+    { "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, OPT_VERSION },
+    { "list", no_argument, NULL, OPT_LIST }, { "sim", no_argument, NULL, OPT_SIM },
+    { "device", required_argument, NULL, OPT_DEVICE }, { "profile", required_argument, NULL, OPT_PROFILE },
+    { "lang", required_argument, NULL, OPT_LANG }, { "format", required_argument, NULL, OPT_FORMAT },
+    { "lab", required_argument, NULL, OPT_LAB }, { "answers", required_argument, NULL, OPT_ANSWERS },
+    { "save", no_argument, NULL, OPT_SAVE }, { "gpu-command", required_argument, NULL, OPT_GPU_COMMAND },
+    { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { NULL, 0, NULL, 0 },
+};
+
+/* What an option with a value expects, for the message when it has none (or a bad one). */
+static const struct {
+    int option;
+    const char *expects, *expects_zh;
+} expectations[] = {
+    { OPT_DEVICE, "a GPU number", "一个 GPU 编号" }, { OPT_PROFILE, "one of: ", "以下之一：" },
+    { OPT_LANG, "en or zh", "en 或 zh" }, { OPT_FORMAT, "table, csv or json (or markdown with --list)", "table、csv 或 json（与 --list 一起时还可以是 markdown）" },
+    { OPT_LAB, "a lab's name or file", "实验名或实验文件" }, { OPT_ANSWERS, "a file of answers", "一个答案文件" },
+    { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },
+    { 'e', "Lua code", "Lua 代码" },
+};
+
+/* "--device expects a GPU number, got 'x'" (or "got nothing"): the usage error of a bad or missing value. */
+static int bad_value(int option, const char *got)
+{
+    char message[512];
+    const char *name = "-e", *expects = "";
+    for (const struct option *o = long_options; o->name; o++)
+        if (o->val == option)
+            name = o->name;
+    for (size_t i = 0; i < sizeof expectations / sizeof expectations[0]; i++)
+        if (expectations[i].option == option)
+            expects = SAY(expectations[i].expects, expectations[i].expects_zh);
+    char names[128] = "";
+    if (option == OPT_PROFILE)
+        profile_names(names, sizeof names);
+    snprintf(message, sizeof message, SAY("%s%s expects %s%s, got %%s", "%s%s 需要%s%s，实际为 %%s"), option == 'e' ? "" : "--",
+             name, expects, names);
+    char quoted[300];
+    snprintf(quoted, sizeof quoted, got ? "'%s'" : "%s", got ? got : nothing());
+    return usage_error(message, quoted);
+}
+
+/* Reads one option's value into o; 0, or a usage error's exit status. */
+static int take_value(int option, const char *value, struct options *o)
+{
+    static const char *const formats[] = { "table", "csv", "json", "markdown", NULL };
+    int known = 0;
+    switch (option) {
+    case OPT_DEVICE:
+        return parse_device(value, &o->ordinal) ? bad_value(option, value) : 0;
+    case OPT_PROFILE:
+        return (o->profile = profile_find(value)) ? 0 : bad_value(option, value);
+    case OPT_LANG:
+        o->lang = value;
+        return strcmp(value, "en") == 0 || strcmp(value, "zh") == 0 ? 0 : bad_value(option, value);
+    case OPT_FORMAT:
+        for (int i = 0; formats[i]; i++)
+            known |= strcmp(value, formats[i]) == 0;
+        o->format = value;
+        return known ? 0 : bad_value(option, value);
+    case OPT_LAB:
+        o->lab = value;
+        return 0;
+    case OPT_ANSWERS:
+        o->answers = value;
+        return 0;
+    case OPT_GPU_COMMAND:
+        o->gpu_command = value;
+        return 0;
+    case 'e':
+        if (o->code_count == MAX_CODE)
+            return usage_error(SAY("too many -e options (at most 64)%s", "-e 选项太多（至多 64 个）%s"), "");
+        o->code[o->code_count++] = value;
+        return 0;
+    }
+    return 0;
+}
+
+/* Returns -1 to go on, or the exit status for options that finish the run.
+   Options end at the first word that is not one (the script: FILE.lua, or -
+   for standard input; the words after it are its arguments) or at --. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    int c, status;
+    opterr = 0;   /* our messages, in the session's language */
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "+:he:", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'h':
             fputs(SAY(usage_text, usage_text_zh), stdout);
             return 0;
-        } else if (strcmp(a, "--version") == 0) {
+        case OPT_VERSION:
             print_version();
             return 0;
-        } else if (strcmp(a, "--list") == 0) {
-            o->list = 1;
-        } else if (strcmp(a, "--sim") == 0) {
-            o->force_sim = 1;
-        } else if (strcmp(a, "--device") == 0) {
-            if (i + 1 >= argc || parse_device(argv[++i], &o->ordinal))
-                return usage_error(SAY("--device expects a GPU number, got '%s'", "--device 需要一个 GPU 编号，实际为 '%s'"), i < argc ? argv[i] : nothing());
-        } else if (strcmp(a, "--profile") == 0) {
-            char names[128];
-            if (i + 1 >= argc || !(o->profile = profile_find(argv[++i])))
-                return usage_error(SAY("--profile expects one of: %s", "--profile 需要以下之一：%s"), profile_names(names, sizeof names));
-        } else if (strcmp(a, "--lang") == 0) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "en") && strcmp(argv[i + 1], "zh")))
-                return usage_error(SAY("--lang expects en or zh, got '%s'", "--lang 需要 en 或 zh，实际为 '%s'"), i + 1 < argc ? argv[i + 1] : nothing());
-            o->lang = argv[++i];
-        } else if (strcmp(a, "--format") == 0) {
-            if (i + 1 >= argc || (strcmp(argv[i + 1], "table") && strcmp(argv[i + 1], "csv") &&
-                                  strcmp(argv[i + 1], "json") && strcmp(argv[i + 1], "markdown")))
-                return usage_error(SAY("--format expects table, csv or json (or markdown with --list), got '%s'",
-                                       "--format 需要 table、csv 或 json（与 --list 一起时还可以是 markdown），实际为 '%s'"),
-                                   i + 1 < argc ? argv[i + 1] : nothing());
-            o->format = argv[++i];
-        } else if (strcmp(a, "--lab") == 0 || strcmp(a, "--answers") == 0) {
-            if (i + 1 >= argc)
-                return usage_error(SAY("%s expects a name", "%s 需要一个名字"), a);
-            *(strcmp(a, "--lab") == 0 ? &o->lab : &o->answers) = argv[++i];
-        } else if (strcmp(a, "--save") == 0) {
-            o->save = 1;
-        } else if (strcmp(a, "--gpu-command") == 0) {
-            if (i + 1 >= argc)
-                return usage_error(SAY("%s expects a command, such as 'srun --gres=gpu:1'", "%s 需要一个命令，例如 'srun --gres=gpu:1'"), a);
-            o->gpu_command = argv[++i];
-        } else if (strcmp(a, "--gpu-server") == 0) {
-            o->gpu_server = 1;
-        } else if (strcmp(a, "-e") == 0) {
-            if (i + 1 >= argc)
-                return usage_error(SAY("%s expects Lua code", "%s 需要 Lua 代码"), a);
-            if (o->code_count == MAX_CODE)
-                return usage_error(SAY("too many -e options (at most 64)%s", "-e 选项太多（至多 64 个）%s"), "");
-            o->code[o->code_count++] = argv[++i];
-        } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error(SAY("unknown option '%s'", "未知选项 '%s'"), a);
-        } else {
-            o->script = a;
-            o->script_index = i;
-            return -1;
+        case OPT_LIST: o->list = 1; break;
+        case OPT_SIM: o->force_sim = 1; break;
+        case OPT_SAVE: o->save = 1; break;
+        case OPT_GPU_SERVER: o->gpu_server = 1; break;
+        case ':':   /* an option without its value */
+            return bad_value(optopt, NULL);
+        case '?':
+            return usage_error(SAY("unknown option '%s'", "未知选项 '%s'"), argv[optind - 1]);
+        default:
+            if ((status = take_value(c, optarg, o)) != 0)
+                return status;
         }
+    }
+    if (optind < argc) {
+        o->script = argv[optind];
+        o->script_index = optind;
     }
     return -1;
 }
@@ -332,6 +424,8 @@ static int run_stream(FILE *stream, const char *chunk_name)
 static int run_script(const char *path)
 {
     char chunk_name[4096];
+    if (strcmp(path, "-") == 0)   /* standard input, as lua.c reads it */
+        return run_stream(stdin, "=stdin");
     FILE *file = fopen(path, "r");
     if (!file) {
         notice(SAY("cannot open %s: %s", "无法打开 %s：%s"), path, error_text(errno));

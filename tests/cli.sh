@@ -37,6 +37,14 @@ check "an unknown option exits 2" 2 "unknown option '--bogus'" "$warplab" --bogu
 check "-e without code exits 2" 2 "-e expects Lua code" "$warplab" -e
 check "--device without a number exits 2" 2 "--device expects a GPU number" "$warplab" --device x
 check "--sim forces the model" 0 "^sim$" "$warplab" --sim -e 'print(device().backend)'
+check "--device without a value says it got nothing" 2 "--device expects a GPU number, got nothing" "$warplab" --device
+check "--name=value works as --name value" 0 "^h200$" "$warplab" --sim --profile=h200 --device=1 -e 'print(config().profile)'
+check "a unique prefix of an option's name works" 0 "^a100$" "$warplab" --sim --prof a100 -e 'print(config().profile)'
+check "-- ends the options: what follows is the script" 1 "cannot open --sim: No such file or directory" "$warplab" --sim -- --sim
+check "- reads the script from standard input, with its arguments" 0 "from stdin	x" sh -c "echo 'print(\"from stdin\", arg[1])' | '$warplab' --sim - x"
+check "--help lists the environment" 0 "XDG_DATA_HOME" "$warplab" --help
+check "--help says the exit statuses" 0 "Exit status: 0 success, 1 a script error" "$warplab" --help
+check "--version has the licence" 0 "License GPLv3" "$warplab" --version
 # Under --lang zh (or a Chinese LANG) the command line speaks Chinese, its usage errors too.
 check "--lang zh --help is in Chinese" 0 "^用法：warplab \[选项\]" "$warplab" --lang zh --help
 check "... and names every option" 0 "--answers 文件   与 --lab 同用" "$warplab" --lang zh --help
