@@ -35,6 +35,7 @@ struct options {
     const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
     int gpu_server;               /* --gpu-server: be that GPU process */
     int list;                     /* --list: print the families (in --format) and exit */
+    int no_init;                  /* --no-init: neither LUA_INIT nor init.lua */
 };
 
 static const char usage_text[] =
@@ -55,6 +56,7 @@ static const char usage_text[] =
     "                   C warplab --gpu-server ...\n"
     "  --list           list the kernel families and exit (--format markdown: their\n"
     "                   parameters as docs/kernels.md shows them)\n"
+    "  --no-init        run neither LUA_INIT nor $XDG_CONFIG_HOME/warplab/init.lua at the start\n"
     "  --version        print the version and exit\n"
     "  --help           print this help and exit\n"
     "Options take their value as --name value or --name=value, and any unique prefix of a name.\n"
@@ -67,6 +69,8 @@ static const char usage_text[] =
     "  XDG_DATA_HOME               lab progress and your kernels' sources (default ~/.local/share)\n"
     "  XDG_STATE_HOME              history and session records (default ~/.local/state)\n"
     "  XDG_CACHE_HOME              compiled kernels and the copy ceiling (default ~/.cache)\n"
+    "  XDG_CONFIG_HOME             init.lua, run at the start (default ~/.config)\n"
+    "  LUA_INIT_5_4, LUA_INIT      Lua code (or @FILE) run at the start, as lua.c runs it\n"
     "  WARPLAB_UNICODE             1 or 0: Unicode or ASCII glyphs, whatever the terminal\n"
     "Exit status: 0 success, 1 a script error (or a batch lab not all right), 2 a usage error.\n";
 
@@ -86,6 +90,7 @@ static const char usage_text_zh[] =
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如 'srun --gres=gpu:1' 或 'ssh gpuhost'\n"
     "                   （也可用 $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行 C warplab --gpu-server ...\n"
     "  --list           列出内核族并退出（--format markdown：按 docs/kernels.md 的样子列出参数）\n"
+    "  --no-init        启动时不运行 LUA_INIT 和 $XDG_CONFIG_HOME/warplab/init.lua\n"
     "  --version        显示版本并退出\n"
     "  --help           显示本帮助并退出\n"
     "选项的值可以写成 --名字 值 或 --名字=值，名字也可以只写能唯一确定它的前缀。\n"
@@ -98,6 +103,8 @@ static const char usage_text_zh[] =
     "  XDG_DATA_HOME               实验进度和你的内核源代码（默认值 ~/.local/share）\n"
     "  XDG_STATE_HOME              历史记录和会话记录（默认值 ~/.local/state）\n"
     "  XDG_CACHE_HOME              编译好的内核和复制上限（默认值 ~/.cache）\n"
+    "  XDG_CONFIG_HOME             启动时运行的 init.lua（默认值 ~/.config）\n"
+    "  LUA_INIT_5_4、LUA_INIT      启动时运行的 Lua 代码（或 @文件），与 lua.c 一样\n"
     "  WARPLAB_UNICODE             1 或 0：不管终端如何，都用 Unicode 或 ASCII 字符\n"
     "退出状态：0 成功，1 脚本出错（或批量运行的实验没有全对），2 用法错误。\n";
 
@@ -218,7 +225,7 @@ static const char *language_of(int argc, char **argv)
 }
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
-       OPT_GPU_COMMAND, OPT_GPU_SERVER };
+       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -228,7 +235,7 @@ static const struct option long_options[] = {
     { "lang", required_argument, NULL, OPT_LANG }, { "format", required_argument, NULL, OPT_FORMAT },
     { "lab", required_argument, NULL, OPT_LAB }, { "answers", required_argument, NULL, OPT_ANSWERS },
     { "save", no_argument, NULL, OPT_SAVE }, { "gpu-command", required_argument, NULL, OPT_GPU_COMMAND },
-    { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { NULL, 0, NULL, 0 },
+    { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { "no-init", no_argument, NULL, OPT_NO_INIT }, { NULL, 0, NULL, 0 },
 };
 
 /* What an option with a value expects, for the message when it has none (or a bad one). */
@@ -320,6 +327,7 @@ static int parse_options(int argc, char **argv, struct options *o)
         case OPT_SIM: o->force_sim = 1; break;
         case OPT_SAVE: o->save = 1; break;
         case OPT_GPU_SERVER: o->gpu_server = 1; break;
+        case OPT_NO_INIT: o->no_init = 1; break;
         case ':':   /* an option without its value */
             return bad_value(optopt, NULL);
         case '?':
@@ -457,9 +465,45 @@ static int call_labs(const char *function, const char *argument, const char *sec
     return truth;
 }
 
+/* $XDG_CONFIG_HOME/warplab/init.lua (or ~/.config/...) into path; 0, or -1 without a home. */
+static int init_file(char *path, size_t size)
+{
+    const char *config = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if (config && *config)
+        snprintf(path, size, "%s/warplab/init.lua", config);
+    else if (home && *home)
+        snprintf(path, size, "%s/.config/warplab/init.lua", home);
+    else
+        return -1;
+    return 0;
+}
+
+/* What runs before anything else, as lua.c runs LUA_INIT: LUA_INIT_5_4, else
+   LUA_INIT (code, or @FILE), then the student's init.lua when there is one,
+   all with the session's full rights. An error in them is reported and the
+   session goes on: a bad init file must not lock anyone out. */
+static void run_init(void)
+{
+    const char *name = "=LUA_INIT_5_4", *init = getenv("LUA_INIT_5_4");
+    char path[4096];
+    if (!init || !*init)
+        name = "=LUA_INIT", init = getenv("LUA_INIT");
+    if (init && *init && init[0] == '@')
+        run_script(init + 1);
+    else if (init && *init)
+        run_code(init, name);
+    FILE *exists = init_file(path, sizeof path) == 0 ? fopen(path, "r") : NULL;
+    if (exists) {
+        fclose(exists);
+        run_script(path);
+    }
+}
+
 static int run(int argc, char **argv, const struct options *o)
 {
     set_script_args(argc, argv, o);
+    if (!o->no_init)
+        run_init();
     if (o->answers && !o->lab)
         return usage_error(SAY("--answers goes with --lab NAME%s", "--answers 须与 --lab NAME 同用%s"), "");
     if (o->save && !(o->lab && o->answers))

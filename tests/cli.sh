@@ -45,6 +45,17 @@ check "- reads the script from standard input, with its arguments" 0 "from stdin
 check "--help lists the environment" 0 "XDG_DATA_HOME" "$warplab" --help
 check "--help says the exit statuses" 0 "Exit status: 0 success, 1 a script error" "$warplab" --help
 check "--version has the licence" 0 "License GPLv3" "$warplab" --version
+# What runs first, as lua.c runs LUA_INIT, then the student's init.lua.
+mkdir -p "$tmp/config/warplab"
+printf 'function twice(x) return 2 * x end\n' > "$tmp/config/warplab/init.lua"
+printf 'from_file = 7\n' > "$tmp/init-file.lua"
+check "LUA_INIT runs before the code" 0 "^42$" env LUA_INIT='x_init = 41' "$warplab" --sim -e 'print(x_init + 1)'
+check "LUA_INIT=@FILE runs the file" 0 "^7$" env LUA_INIT="@$tmp/init-file.lua" "$warplab" --sim -e 'print(from_file)'
+check "LUA_INIT_5_4 comes before LUA_INIT" 0 "^5.4$" env LUA_INIT='which = "plain"' LUA_INIT_5_4='which = "5.4"' "$warplab" --sim -e 'print(which)'
+check "\$XDG_CONFIG_HOME/warplab/init.lua runs at the start" 0 "^42$" env XDG_CONFIG_HOME="$tmp/config" "$warplab" --sim -e 'print(twice(21))'
+check "--no-init runs neither" 1 "'twice' is not defined" env XDG_CONFIG_HOME="$tmp/config" LUA_INIT='x = 1' "$warplab" --sim --no-init -e 'print(twice(21))'
+check "an error in LUA_INIT is reported, and the session goes on" 0 "went on" env LUA_INIT='error("bad init")' "$warplab" --sim -e 'print("went on")'
+check "... with its message" 0 "bad init" env LUA_INIT='error("bad init")' "$warplab" --sim -e 'print("went on")'
 # Under --lang zh (or a Chinese LANG) the command line speaks Chinese, its usage errors too.
 check "--lang zh --help is in Chinese" 0 "^用法：warplab \[选项\]" "$warplab" --lang zh --help
 check "... and names every option" 0 "--answers 文件   与 --lab 同用" "$warplab" --lang zh --help
