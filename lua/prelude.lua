@@ -216,6 +216,8 @@ local messages = {
   -- help()
   topic_expected = { en = "bad argument #1 to 'help' (topic name expected, got %s)",
                      zh = "bad argument #1 to 'help' (需要主题名，得到 %s)" },
+  ambiguous_topic = { en = "bad argument #1 to 'help' (%s begins several topics: %s)",
+                      zh = "bad argument #1 to 'help' (%s 是多个主题的开头：%s)" },
   unknown_topic = { en = "bad argument #1 to 'help' (unknown topic %s; topics: %s)",
                     zh = "bad argument #1 to 'help' (没有主题 %s；主题有：%s)" },
   topic_name = { en = "%s", zh = "'%s'" },
@@ -879,6 +881,118 @@ kernel{...} 声明一个你自己用 CUDA C 写的内核，并编译它：
 元素个数、网格和线程块可以是数字、参数名，或参数的函数。每个字段的说明见 docs/shell.md。
 :edit 名字（或 edit("名字")）在 $VISUAL 或 $EDITOR 中打开它的源代码，退出编辑器后重新编译；
 edit("名字", "file.cu") 则从文件读取源代码。]] },
+  can = { en = [[
+can(name, params) is true when the device (or the profile the model
+describes) can run the launch; else false and why in one line:
+  can("prefetch", {variant = "cp_async"})   on a T4: cp.async needs sm_80
+Bad parameters are errors, as in launch.]], zh = [[
+can(名字, 参数) 在设备（或模型所描述的设备配置）能运行这次启动时返回 `true`；
+否则返回 `false` 和一行原因：
+  can("prefetch", {variant = "cp_async"})   在 T4 上：cp.async 需要 sm_80
+参数有误时会报错，与 launch 一样。]] },
+  sweep = { en = [[
+sweep(name, params) launches every value of one or two list-valued params
+and prints a table and a chart; it returns the results list.
+  sweep("offset", {offset = range(0, 32)})
+  sweep("strided", {stride = pow2(0, 5), n = 1 << 20, y = "bandwidth"})
+x= and y= pick the axes; rs:column("load.sectors") gives one column.
+Ctrl-C stops after the current launch and keeps what was measured.]], zh = [[
+sweep(名字, 参数) 对一到两个取列表值的参数的每个值各启动一次，打印表格和图表，
+并返回结果列表。
+  sweep("offset", {offset = range(0, 32)})
+  sweep("strided", {stride = pow2(0, 5), n = 1 << 20, y = "bandwidth"})
+x= 和 y= 选择坐标轴；rs:column("load.sectors") 取出一列。
+Ctrl-C 在当前这次启动结束后停止，并保留已测得的结果。]] },
+  range = { en = [[
+range(a, b [, step]) is the list a, a + step, ..., up to b (step 1 by
+default): the values of a swept parameter.
+  sweep("offset", {offset = range(0, 32, 4)})]], zh = [[
+range(a, b [, 步长]) 是列表 a, a + 步长, ……，直到 b（步长默认值为 1）：
+扫描一个参数时用的取值。
+  sweep("offset", {offset = range(0, 32, 4)})]] },
+  pow2 = { en = [[
+pow2(a, b) is the list 2^a, 2^(a+1), ..., 2^b: sizes and strides that
+double.
+  sweep("strided", {stride = pow2(0, 5)})   strides 1, 2, 4, ... 32]], zh = [[
+pow2(a, b) 是列表 2^a, 2^(a+1), ……，2^b：逐次翻倍的大小和步长。
+  sweep("strided", {stride = pow2(0, 5)})   步长 1、2、4……32]] },
+  compare = { en = [[
+compare(a, b, ...) sets results side by side: each metric, its ratio to
+the first, and a verdict (faster, slower, same, more, fewer). On a GPU the
+time's verdict comes from the samples' spreads: "same (within noise)" when
+they overlap.
+  compare(launch("offset", {offset = 0}), launch("offset", {offset = 1}))]], zh = [[
+compare(a, b, ...) 把几个结果并排列出：每项指标、它与第一个结果的比值，以及结论
+（更快、更慢、相同、更多、更少）。在 GPU 上，时间的结论来自各次采样的分布：
+分布重叠时是“相同（在噪声范围内）”。
+  compare(launch("offset", {offset = 0}), launch("offset", {offset = 1}))]] },
+  plot = { en = [[
+plot(results, {file = "out.svg", x =, y =, title =}) writes a chart of a
+list of results: a self-contained SVG, or a PNG through gnuplot when it is
+installed.
+  plot(sweep("offset", {offset = range(0, 32)}), {file = "offset.svg"})]], zh = [[
+plot(结果列表, {file = "out.svg", x =, y =, title =}) 把一组结果画成图表：
+独立的 SVG 文件，安装了 gnuplot 时也可以是 PNG。
+  plot(sweep("offset", {offset = range(0, 32)}), {file = "offset.svg"})]] },
+  export = { en = [[
+export(results, "file.csv") or export(results, "file.json") writes every
+field of a result or a list of results, with the device (JSON: with the
+units), for a spreadsheet or a script.
+  export(sweep("offset", {offset = range(0, 32)}), "offset.csv")]], zh = [[
+export(结果, "file.csv") 或 export(结果, "file.json") 把一个结果或一组结果的
+每个字段连同设备信息写入文件（JSON 还带单位），供电子表格或脚本使用。
+  export(sweep("offset", {offset = range(0, 32)}), "offset.csv")]] },
+  record = { en = [[
+record("session.json") keeps every input from then on (code, colon
+commands, what they printed and returned, lab answers); record() writes
+them and stops: a session to hand in.]], zh = [[
+record("session.json") 从此刻起记下每次输入（代码、冒号命令、它们打印和返回的内容、
+实验答案）；record() 写入文件并停止记录：一份可以提交的会话记录。]] },
+  explain = { en = [[
+explain(term) says what a counter or derived number means, in two
+sentences, and its Nsight Compute metric; explain() lists the terms.
+  explain("sectors_per_request")]], zh = [[
+explain(术语) 用两句话说明一个计数器或导出数字的含义，以及对应的 Nsight Compute
+指标；explain() 列出所有术语。
+  explain("sectors_per_request")]] },
+  info = { en = [[
+info(name) is a kernel family's declaration: what it teaches, its params
+(type, default, what is allowed, the choices) and its CUDA source.
+  info("strided").params   info("my_kernel").source]], zh = [[
+info(名字) 是一个内核族的声明：它教什么、它的参数（类型、默认值、允许的取值、
+可选值）以及 CUDA 源代码。
+  info("strided").params   info("my_kernel").source]] },
+  edit = { en = [[
+edit("name") (or :edit name) opens a kernel you declared with kernel{} in
+$VISUAL or $EDITOR, and compiles it again when you quit the editor; in a
+lab step with a kernel to write, :edit alone opens that one.
+edit("name", "file.cu") takes the source from a file instead.]], zh = [[
+edit("名字")（或 :edit 名字）在 $VISUAL 或 $EDITOR 中打开你用 kernel{} 声明的
+内核，退出编辑器后重新编译；在有内核要写的实验步骤中，只输入 :edit 就会打开那个内核。
+edit("名字", "file.cu") 则从文件读取源代码。]] },
+  answer = { en = [[
+answer(value) (or :answer value) answers the open lab step's question;
+for a goal, answer() checks your last launch against it.]], zh = [[
+answer(值)（或 :answer 值）回答当前实验步骤的问题；对于目标，answer() 用你最近
+一次启动来检查它。]] },
+  alloc_alignment = { en = [[
+alloc_alignment(count [, bytes]) makes count device allocations and shows
+each one's address and the largest power of two it is aligned to
+(cudaMalloc promises 256); modelled without a GPU.]], zh = [[
+alloc_alignment(个数 [, 字节数]) 在设备上分配若干块内存，给出每块的地址以及它对齐到的
+最大的 2 的幂（`cudaMalloc` 保证 256）；没有 GPU 时由模型给出。]] },
+  measure_copy = { en = [[
+measure_copy() measures the copy ceiling again on a GPU (a 1 GiB
+cudaMemcpy from device to device, bytes read + written) and returns GB/s;
+warplab caches it per device and driver.]], zh = [[
+measure_copy() 在 GPU 上重新测量复制上限（1 GiB 的设备到设备 `cudaMemcpy`，
+读取加写入的字节数），返回 GB/s；warplab 按设备和驱动缓存这个值。]] },
+  help = { en = [[
+help() is the overview; help("topic") one topic, help(launch) the help of
+a function, and any unique prefix of a topic works (help("swe")).
+:help :lab (or :help lab) says what a colon command does.]], zh = [[
+help() 是概览；help("主题") 显示一个主题，help(launch) 显示一个函数的帮助，
+主题名的唯一前缀也可以（help("swe")）。`:help :lab`（或 `:help lab`）说明一个冒号命令。]] },
   commands = { en = [[
 Colon commands at the prompt (unique prefixes work, so :q quits). Ctrl-C
 stops what is running; Ctrl-D leaves.
@@ -927,12 +1041,48 @@ end
 
 -- help([topic]): an overview, or one topic. The commands topic lists them
 -- from the shell's table of colon commands, as :help does.
+-- A colon command's line of the commands table (":lab" or "lab", or a unique prefix of one), or nil.
+local function command_line(name)
+  local wanted, found, count = name:gsub("^:?", ":"), nil, 0
+  for line in core.commands_text():gmatch("[^\n]+") do
+    local command = line:match("^%s*(:%S+)")
+    if command == wanted then return line end
+    if command and command:sub(1, #wanted) == wanted then found, count = line, count + 1 end
+  end
+  return count == 1 and found or nil
+end
+
+-- The topic a name is, or a unique prefix of (help("swe") is sweep), or
+-- nil and the topics it is a prefix of when there are several.
+local function topic_of(name)
+  if topics[name] then return name end
+  local found = {}
+  for topic in pairs(topics) do
+    if topic:sub(1, #name) == name then found[#found + 1] = topic end
+  end
+  table.sort(found)
+  if #found == 1 then return found[1] end
+  return nil, #found > 1 and found or nil
+end
+
+-- help([topic]): an overview, or one topic: by name or a unique prefix of
+-- one, a global function itself (help(launch)), or a colon command
+-- (help(":lab"), :help lab). The commands topic lists them from the
+-- shell's table of colon commands, as :help does.
 function help(topic)
   if topic == nil then return print(fmt(text_in(overview), topic_names())) end
+  if type(topic) == "function" then
+    for name, value in next, _G do if value == topic and topics[name] then topic = name end end
+  end
   if type(topic) ~= "string" then error(say("topic_expected", quote(topic)), 2) end
-  local text = topics[topic]
-  if not text then error(say("unknown_topic", quote(topic), topic_names()), 2) end
-  print(topic == "commands" and fmt(text_in(text), (core.commands_text():gsub("\n$", ""))) or text_in(text))
+  local name, several
+  if not topic:find("^:") then name, several = topic_of(topic) end
+  if several then error(say("ambiguous_topic", quote(topic), table.concat(several, say("list_separator"))), 2) end
+  local command = not name and command_line(topic)
+  if command then return print((command:gsub("^%s+", ""))) end
+  if not name then error(say("unknown_topic", quote(topic), topic_names()), 2) end
+  local text = topics[name]
+  print(name == "commands" and fmt(text_in(text), (core.commands_text():gsub("\n$", ""))) or text_in(text))
 end
 
 ---------------------------------------------------------------------------

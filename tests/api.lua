@@ -65,6 +65,32 @@ t.ok(d.l2_bytes > 0 and d.sm_count > 0 and d.peak_gbs > 0, "device() has sizes a
 t.ok(tostring(d):find("peak", 1, true), "device() prints itself")
 t.ok(pcall(help), "help() prints an overview")
 t.ok(pcall(help, "launch"), "help('launch') prints a topic")
+-- Every global function of warplab's has a topic; a function, a prefix and a colon command find theirs.
+local core = debug.getregistry()["warplab.core"]
+local function printed_en(fn)
+  core.capture(true)
+  local ok, why = pcall(fn)
+  local text = core.capture(false)
+  return ok and text or "error: " .. tostring(why)
+end
+local standard = {}
+for name in ("assert collectgarbage dofile error getmetatable ipairs load loadfile next pairs pcall print rawequal " ..
+             "rawget rawlen rawset require select setmetatable tonumber tostring type xpcall warn"):gmatch("%S+") do
+  standard[name] = true
+end
+local without = {}
+for name, value in pairs(_G) do
+  if type(value) == "function" and not standard[name] and printed_en(function() help(name) end):find("^error") then
+    without[#without + 1] = name
+  end
+end
+table.sort(without)
+t.ok(#without == 0, "every global function has a help topic (without: " .. table.concat(without, ", ") .. ")")
+t.ok(printed_en(function() help(sweep) end):find("^sweep%(name, params%)"), "help(sweep), the function itself, prints sweep's topic")
+t.ok(printed_en(function() help("swe") end):find("^sweep%(name, params%)"), "a unique prefix of a topic finds it")
+t.raises(function() help("e") end, { "'e' begins several topics: edit, explain, export" }, "a prefix of several topics names them")
+t.ok(printed_en(function() help(":lab") end):find("^:lab%s+NAME  open a lab"), "help(':lab') is the colon command's usage")
+t.ok(printed_en(function() core.command(":help lab") end):find("^:lab%s+NAME  open a lab"), ":help lab is too")
 
 -- alloc_alignment: modelled here, 256-byte aligned at least.
 local blocks = alloc_alignment(4, 1000)
@@ -76,7 +102,6 @@ t.ok(aligned, "each alignment is a power of two of at least 256")
 t.ok(tostring(blocks):find("aligned to 2^", 1, true), "the list prints itself")
 
 -- Every message of the Lua side has both languages, with the same conversions in the same order.
-local core = debug.getregistry()["warplab.core"]
 local function conversions(text)
   local list = {}
   for c in text:gmatch("%%[-+ #0]*%d*%.?%d*[%a%%]") do list[#list + 1] = c end
