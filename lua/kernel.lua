@@ -297,6 +297,14 @@ function kernel(declaration)
   return declare(fields_of(declaration))
 end
 
+-- core.declared_kernels(): the names of the kernels declared in this session, sorted (what :edit takes).
+function core.declared_kernels()
+  local names = {}
+  for name in next, declarations do names[#names + 1] = name end
+  table.sort(names)
+  return names
+end
+
 -- The editor's words, $VISUAL or $EDITOR split at blanks ("code --wait"), or vi; no shell runs them.
 local function editor_words()
   local command = os.getenv("VISUAL")

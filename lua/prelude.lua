@@ -1030,6 +1030,14 @@ warplab 展示 GPU 的内存访问模式如何变成内存流量。
 Tab 键补全名字，包括 launch() 引号里的内核名。]] }
 messages_of("help()", { overview = overview })
 
+-- core.help_topics(): the topics' names, sorted (for completion).
+function core.help_topics()
+  local names = {}
+  for name in pairs(topics) do names[#names + 1] = name end
+  table.sort(names)
+  return names
+end
+
 -- The topics' names, in order, as a message lists them: the topics table is the one list.
 local function topic_names()
   local names = {}

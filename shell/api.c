@@ -359,6 +359,17 @@ static const luaL_Reg globals[] = {
     { NULL, NULL },
 };
 
+/* core.explain_terms(): the terms explain() knows, in its order, for completion. */
+static int core_explain_terms(lua_State *L)
+{
+    lua_createtable(L, derived_term_count + COUNTER_COUNT, 0);
+    for (int i = 0; i < derived_term_count + COUNTER_COUNT; i++) {
+        lua_pushstring(L, term_name(NULL, i));
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
 /* core.now_ms(): the shell's monotonic clock, for benchmarks written in Lua. */
 static int core_now_ms(lua_State *L)
 {
@@ -377,6 +388,7 @@ static int core_format_bytes(lua_State *L)
 static const luaL_Reg core_functions[] = {
     { "format_bytes", core_format_bytes },
     { "now_ms", core_now_ms },
+    { "explain_terms", core_explain_terms },
     { "families", core_families },
     { "warp", core_warp },
     { "write", core_write },

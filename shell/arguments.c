@@ -455,8 +455,20 @@ const luaL_Reg argument_globals[] = {
     { NULL, NULL },
 };
 
+/* core.option_names(): the measurement options a launch's params may hold, for completion. */
+static int core_option_names(lua_State *L)
+{
+    lua_createtable(L, COUNT_OF(options), 0);
+    for (int i = 0; i < COUNT_OF(options); i++) {
+        lua_pushstring(L, options[i].name);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
 const luaL_Reg argument_core[] = {
     { "kernel_problem", core_kernel_problem },
+    { "option_names", core_option_names },
     { "quote", core_quote },
     { NULL, NULL },
 };

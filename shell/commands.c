@@ -153,8 +153,12 @@ static const struct colon_command *find_command(const char *name, size_t length)
 enum command_outcome command_run(const char *line)
 {
     size_t length = strcspn(line, " \t");
-    const char *args = line + length;
-    args += strspn(args, " \t");
+    char args[4096];   /* without the blanks around it: Tab's completion leaves one after a name */
+    const char *from = line + length + strspn(line + length, " \t");
+    size_t size = strlen(from);
+    while (size > 0 && (from[size - 1] == ' ' || from[size - 1] == '\t'))
+        size--;
+    snprintf(args, sizeof args, "%.*s", (int)size, from);
     const struct colon_command *c = find_command(line, length);
     return c ? c->run(c, args) : COMMAND_DONE;
 }

@@ -1,19 +1,16 @@
 /*
-** complete.c — Tab completion: kernel names inside launch(" and info(",
-** colon commands, and Lua names: globals and the fields of tables
-** reached by a dotted path (string.fo -> string.format).
+** complete.c — Tab completion: where a name is an argument (kernel names
+** inside launch(", params and their choices, labs after :lab), what
+** lua/complete.lua offers; colon commands; else Lua names: globals and the
+** fields of tables reached by a dotted path (string.fo -> string.format).
 */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <readline/readline.h>
 #include <lauxlib.h>
-#include "registry.h"
+#include "api.h"
 #include "repl.h"
 #include "session.h"
-
-/* Functions whose first argument is a kernel name. */
-static const char *const kernel_takers[] = { "launch", "info", NULL };
 
 enum { MAX_CANDIDATES = 512 };
 static char *candidates[MAX_CANDIDATES];
@@ -45,32 +42,29 @@ static void reset_candidates(void)
     candidate_count = candidate_next = 0;
 }
 
-/* Whether the word at start is the first argument of a kernel_takers call: `launch("`. */
-static int in_kernel_name(const char *line, int start)
+/* What lua/complete.lua offers for the word at start (kernel names in
+   launch(", params inside its {, choices, labs after :lab ...): 1 when it
+   knew the place, with the names added; 0 when Lua's own names fit there. */
+static int collect_from_lua(const char *text, int start)
 {
-    int i = start - 1;
-    if (i < 0 || (line[i] != '"' && line[i] != '\''))
-        return 0;
-    for (i--; i >= 0 && line[i] == ' '; i--)
-        ;
-    if (i < 0 || line[i] != '(')
-        return 0;
-    for (i--; i >= 0 && line[i] == ' '; i--)
-        ;
-    int end = i + 1;
-    while (i >= 0 && (isalnum((unsigned char)line[i]) || line[i] == '_'))
-        i--;
-    for (const char *const *name = kernel_takers; *name; name++)
-        if ((size_t)(end - i - 1) == strlen(*name) && strncmp(line + i + 1, *name, strlen(*name)) == 0)
-            return 1;
-    return 0;
-}
-
-static void collect_kernels(const char *text)
-{
-    for (int i = 0; i < family_count; i++)
-        if (strncmp(families[i]->name, text, strlen(text)) == 0)
-            add_candidate("", families[i]->name, strlen(families[i]->name));
+    lua_State *L = session.L;
+    int top = lua_gettop(L), known = 0;
+    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    lua_getfield(L, -1, "complete");
+    lua_pushstring(L, rl_line_buffer);
+    lua_pushinteger(L, start);
+    lua_pushstring(L, text);
+    if (lua_pcall(L, 3, 1, 0) == LUA_OK && lua_istable(L, -1)) {
+        known = 1;
+        for (lua_Integer i = 1; lua_rawgeti(L, -1, i) == LUA_TSTRING; i++) {
+            size_t length;
+            const char *name = lua_tolstring(L, -1, &length);
+            add_candidate("", name, length);
+            lua_pop(L, 1);
+        }
+    }
+    lua_settop(L, top);
+    return known;
 }
 
 static void collect_commands(const char *text)
@@ -137,8 +131,8 @@ static char **complete(const char *text, int start, int end)
     rl_attempted_completion_over = 1;   /* never fall back to file names */
     rl_completion_append_character = '\0';
     reset_candidates();
-    if (in_kernel_name(rl_line_buffer, start)) {
-        collect_kernels(text);
+    if (collect_from_lua(text, start)) {
+        rl_completion_append_character = rl_line_buffer[0] == ':' ? ' ' : '\0';
     } else if (start == 0 && text[0] == ':') {
         collect_commands(text);
         rl_completion_append_character = ' ';

@@ -459,6 +459,24 @@ static void test_complete_kernel_name(void)
     ok(close_session(passed), "Tab completes launch(\"stri to launch(\"strided\", which runs");
 }
 
+/* Case 4a2: Tab completes a kernel's param name inside its {, and a param's choice inside quotes. */
+static void test_complete_params(void)
+{
+    int passed = start_at_prompt() && send("launch(\"strided\", {stri") && send(TAB) &&
+                 expect("launch(\"strided\", {stride", TIMEOUT) && send(" = 4, load = \"l") && send(TAB) &&
+                 expect("load = \"ldg\"", TIMEOUT) && send(", n = 1024}).load.sectors_per_request\r") &&
+                 expect("16.0\r\n", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), "Tab completes {stri to {stride and load = \"l to load = \"ldg, which runs");
+}
+
+/* Case 4a3: Tab completes a lab's name after :lab. */
+static void test_complete_lab_name(void)
+{
+    int passed = start_at_prompt() && send(":lab coal") && send(TAB) && expect(":lab coalescing ", TIMEOUT) &&
+                 send("\r") && expect("Coalescing", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), "Tab completes :lab coal to :lab coalescing, which opens it");
+}
+
 /* Case 4b: Tab completes a Lua global. */
 static void test_complete_global(void)
 {
@@ -761,6 +779,8 @@ int main(void)
     test_lua_c_printing();
     test_multi_line_input();
     test_complete_kernel_name();
+    test_complete_params();
+    test_complete_lab_name();
     test_complete_global();
     test_shorthand();
     test_error_is_one_line();
