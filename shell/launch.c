@@ -75,9 +75,20 @@ static uint64_t check_footprint(lua_State *L, int arg, const struct family *f, c
 
 enum { MAX_BATCH = 1024 };
 
+/* The progress bar of the launches running now, whose thread redraws it:
+   an error that leaves run_all stops it first. */
+static struct progress *running_bar;
+
+static void stop_bar(void)
+{
+    if (running_bar)
+        progress_end(running_bar);
+    running_bar = NULL;
+}
 
 static int raise_interrupted(lua_State *L)
 {
+    stop_bar();
     interrupt_clear(L);
     return luaL_error(L, "interrupted!");
 }
@@ -130,6 +141,7 @@ static void check_against_reference(lua_State *L, struct result *r)
    the emulator, when it failed too). */
 static void launch_failed(lua_State *L, const struct result *r, const char *error, const char *emulator)
 {
+    stop_bar();
     backend_fall_back(&session.backend, &session.device, session.backend_notice, sizeof session.backend_notice);
     if (emulator)
         luaL_error(L, SAY("launch of '%s' failed: %s; the emulator: %s", "启动 '%s' 失败：%s；模拟器：%s"), r->family->name, error,
@@ -163,8 +175,10 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     }
     if (modelled == -2 && status == RUN_FAILED)   /* what the GPU said first: a fault, say, that the emulator also found */
         launch_failed(L, r, error, model.why);
-    if (modelled == -2)
+    if (modelled == -2) {
+        stop_bar();
         luaL_error(L, SAY("the emulator cannot run '%s': %s", "模拟器无法运行 '%s'：%s"), r->family->name, model.why);
+    }
     if (modelled != 0 || status == RUN_INTERRUPTED) {
         if (!keep_partial)
             raise_interrupted(L);
@@ -209,13 +223,14 @@ static int run_all(lua_State *L, struct result *results, struct measure_options 
     int done = 0;
     double started = monotonic_ms();
     progress_start(&bar, SAY("launches", "启动"), count, show_progress);
+    running_bar = &bar;
     while (done < count && !(keep_partial && interrupt_requested)) {
         if (run_one(L, &results[done], &options[done], keep_partial) != RUN_OK)
             break;
         done++;
         progress_step(&bar);
     }
-    progress_end(&bar);
+    stop_bar();
     if (keep_partial)
         interrupt_clear(L);
     read_all_counters(results, options, done);
@@ -301,7 +316,7 @@ static int api_launch(lua_State *L)
     struct result *results;
     struct measure_options *options;
     int count = prepare_all(L, f, batch, &results, &options);
-    run_all(L, results, options, count, 0, 0);
+    run_all(L, results, options, count, 0, 1);   /* a bar when a launch takes over a second */
     if (!batch)
         result_push(L, &results[0]);
     else

@@ -2,6 +2,7 @@
 ** progress.c — the bar is redrawn in place with \r and erased at the end,
 ** so the output around it stays as if it had never been there.
 */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +13,52 @@
 
 enum { BAR_WIDTH = 24 };
 static const double SHOW_AFTER_S = 1.0;
+static const long TICK_NS = 250000000;   /* how often the time is redrawn while an item runs */
 
 double monotonic_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void draw(const struct progress *p, double elapsed)
+{
+    int full = p->total ? p->done * BAR_WIDTH / p->total : 0;
+    double left = p->done ? elapsed / p->done * (p->total - p->done) : 0;
+    fprintf(stderr, "\r  %s [", p->label);
+    for (int i = 0; i < BAR_WIDTH; i++)
+        fputs(i < full ? "#" : ".", stderr);
+    if (p->done && p->done < p->total)
+        fprintf(stderr, SAY("] %d/%d · %.1f s · about %.1f s left ", "] %d/%d · %.1f s · 约剩 %.1f s "), p->done, p->total, elapsed, left);
+    else   /* nothing finished yet, or nothing left: no estimate to give */
+        fprintf(stderr, "] %d/%d · %.1f s ", p->done, p->total, elapsed);
+    fflush(stderr);
+}
+
+/* Draws the bar once a second has passed; called with the lock held. */
+static void redraw(struct progress *p)
+{
+    double elapsed = monotonic_ms() / 1e3 - p->started;
+    if (!p->enabled || elapsed < SHOW_AFTER_S)
+        return;
+    draw(p, elapsed);
+    p->shown = 1;
+}
+
+static void *tick(void *argument)
+{
+    struct progress *p = argument;
+    for (;;) {
+        nanosleep(&(struct timespec){ 0, TICK_NS }, NULL);
+        pthread_mutex_lock(&p->lock);
+        int stop = p->stop;
+        if (!stop)
+            redraw(p);
+        pthread_mutex_unlock(&p->lock);
+        if (stop)
+            return NULL;
+    }
 }
 
 void progress_start(struct progress *p, const char *label, int total, int wanted)
@@ -29,36 +70,31 @@ void progress_start(struct progress *p, const char *label, int total, int wanted
     p->shown = 0;
     p->enabled = wanted && isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
     p->started = monotonic_ms() / 1e3;
-}
-
-static void draw(const struct progress *p, double elapsed)
-{
-    int full = p->total ? p->done * BAR_WIDTH / p->total : 0;
-    double left = p->done ? elapsed / p->done * (p->total - p->done) : 0;
-    fprintf(stderr, "\r  %s [", p->label);
-    for (int i = 0; i < BAR_WIDTH; i++)
-        fputs(i < full ? "#" : ".", stderr);
-    fprintf(stderr, SAY("] %d/%d · %.1f s · about %.1f s left ", "] %d/%d · %.1f s · 约剩 %.1f s "), p->done, p->total, elapsed, left);
-    fflush(stderr);
+    p->stop = 0;
+    pthread_mutex_init(&p->lock, NULL);
+    p->ticking = p->enabled && pthread_create(&p->ticker, NULL, tick, p) == 0;
 }
 
 void progress_step(struct progress *p)
 {
+    pthread_mutex_lock(&p->lock);
     p->done++;
-    if (!p->enabled)
-        return;
-    double elapsed = monotonic_ms() / 1e3 - p->started;
-    if (elapsed < SHOW_AFTER_S)
-        return;
-    draw(p, elapsed);
-    p->shown = 1;
+    redraw(p);
+    pthread_mutex_unlock(&p->lock);
 }
 
 void progress_end(struct progress *p)
 {
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_mutex_unlock(&p->lock);
+    if (p->ticking)
+        pthread_join(p->ticker, NULL);
+    p->ticking = 0;
     if (p->shown)
         fprintf(stderr, "\r%*s\r", 78, "");
     p->shown = 0;
+    pthread_mutex_destroy(&p->lock);
 }
 
 double seconds_now(void)

@@ -1,20 +1,27 @@
 /*
 ** progress.h — a progress bar on stderr for work that takes over a second:
-** count, elapsed time and an estimate of what is left. Nothing is drawn when
-** stderr is not a terminal.
+** count, elapsed time and an estimate of what is left, redrawn while an item
+** runs too (one long launch shows its seconds). Nothing is drawn when stderr
+** is not a terminal.
 */
 #ifndef WARPLAB_PROGRESS_H
 #define WARPLAB_PROGRESS_H
+
+#include <pthread.h>
 
 struct progress {
     const char *label;
     int total, done;
     int enabled, shown;
     double started;
+    pthread_t ticker;             /* redraws the bar while an item runs */
+    pthread_mutex_t lock;         /* around each redraw */
+    int ticking, stop;
 };
 
 void progress_start(struct progress *p, const char *label, int total, int wanted);
-/* One more item done; draws once a second has passed. */
+/* One more item done; draws once a second has passed (and a thread of its
+   own redraws the time between items). */
 void progress_step(struct progress *p);
 /* Clears the bar, if one was drawn. */
 void progress_end(struct progress *p);

@@ -459,6 +459,15 @@ static void test_complete_kernel_name(void)
     ok(close_session(passed), "Tab completes launch(\"stri to launch(\"strided\", which runs");
 }
 
+/* Case 2c: a single launch over a second shows a bar with its seconds on stderr, erased when it ends. */
+static void test_long_launch_shows_progress(void)
+{
+    int passed = start_at_prompt() && type_line("launch(\"gather\", {n = 1 << 27}).load.requests") &&
+                 expect("launches [", TIMEOUT) && expect(" s ", TIMEOUT) && expect("8388608\r\n", 3 * TIMEOUT) &&
+                 expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), "a launch of a few seconds shows a progress bar with its seconds, then its value");
+}
+
 /* Case 4a2: Tab completes a kernel's param name inside its {, and a param's choice inside quotes. */
 static void test_complete_params(void)
 {
@@ -777,6 +786,7 @@ int main(void)
     test_banner_and_prompt();
     test_expression_prints_value();
     test_lua_c_printing();
+    test_long_launch_shows_progress();
     test_multi_line_input();
     test_complete_kernel_name();
     test_complete_params();
