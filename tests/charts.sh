@@ -30,7 +30,7 @@ result "--format csv prints a result as a header and a row" $?
 "$warplab" --sim --format json -e 'print(launch("offset", {offset = 1, n = 4096}))' > "$tmp/out.json" 2>/dev/null
 "$warplab" --sim -e "local j = debug.getregistry()['warplab.core'].json
   local d = j.decode(io.open('$tmp/out.json'):read('a'))
-  os.exit(d.results[1].params.offset == 1 and d.units.time_ms == 'ms' and 0 or 1)" 2>/dev/null
+  os.exit(d.results[1].params.offset == 1 and d.units['model.time_ms'] == 'ms' and 0 or 1)" 2>/dev/null
 result "--format json prints a result that parses back" $?
 
 "$warplab" --sim -e 'sweep("offset", {offset = range(0, 15)})' > /dev/null 2> "$tmp/stderr"
