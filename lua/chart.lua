@@ -11,6 +11,7 @@ core.chart = chart
 
 local messages = {
   mark = { en = "%s %s at %s", zh = "%s %s：%s" },
+  mark_above = { en = "%s at %s, off the scale (far above these bars)", zh = "%s：%s，远在这些条之上，未按比例画出" },
 }
 local say = u.messages("chart", messages)
 
@@ -64,13 +65,21 @@ end
 
 -- chart.bars{ title=, x_label=, x = {labels}, series = {{name=, values=}}, unit=,
 --             marks = {{at=, label=}}, breaks = {{before=row, label=}}, width= } -> text
+-- A mark (a device's peak) sets the scale only when the data comes within
+-- this factor of it; above that it is named below the chart, not drawn, so
+-- that small values are not flattened against the axis (as plot.lua does).
+local MARK_REACH = 3
+
 function chart.bars(spec)
   local g, width = glyphs(), spec.width or 40
-  local scale = 0
+  local scale, on, above = 0, {}, {}
   for _, s in ipairs(spec.series) do
     for i = 1, #spec.x do scale = math.max(scale, s.values[i] or 0) end
   end
-  for _, m in ipairs(spec.marks or {}) do scale = math.max(scale, m.at) end
+  for _, m in ipairs(spec.marks or {}) do
+    if m.at <= MARK_REACH * scale then on[#on + 1] = m else above[#above + 1] = m end
+  end
+  for _, m in ipairs(on) do scale = math.max(scale, m.at) end
   local label_width = u.display_width(spec.x_label or "")
   for _, x in ipairs(spec.x) do label_width = math.max(label_width, u.display_width(x)) end
   local several = #spec.series > 1
@@ -87,14 +96,17 @@ function chart.bars(spec)
       local row_label = k == 1 and x or ""
       local name = several and " " .. u.pad(s.name, name_width) or ""
       lines[#lines + 1] = fmt("%s%s %s%s  %s", right(row_label, label_width), name, g.axis,
-                              with_marks(text, used, spec.marks or {}, scale, width, g),
+                              with_marks(text, used, on, scale, width, g),
                               number_text(s.values[i], nil))
     end
   end
   lines[#lines + 1] = fmt("%" .. pad .. "s %s%s", "", g.corner, g.rule:rep(width))
   lines[#lines + 1] = (" "):rep(pad) .. "  0" .. right(number_text(scale, spec.unit), width - 1)
-  for _, m in ipairs(spec.marks or {}) do
+  for _, m in ipairs(on) do
     lines[#lines + 1] = fmt("%" .. pad .. "s  ", "") .. say("mark", g.mark, m.label, number_text(m.at, spec.unit))
+  end
+  for _, m in ipairs(above) do
+    lines[#lines + 1] = fmt("%" .. pad .. "s  ", "") .. say("mark_above", m.label, number_text(m.at, spec.unit))
   end
   return table.concat(lines, "\n")
 end

@@ -28,8 +28,6 @@ local messages = {
                      zh = "bad argument #1 to 'plot' (需要结果列表，例如 sweep() 返回的那种；%s)" },
   x_needed = { en = "bad argument #2 to 'plot' (x = the parameter for the horizontal axis)",
                zh = "bad argument #2 to 'plot' (x = 横轴的参数)" },
-  y_metric = { en = "bad argument #2 to 'plot' (y = a metric such as bandwidth; got %s)",
-               zh = "bad argument #2 to 'plot' (y = 一个指标，例如 bandwidth；得到 %s)" },
   no_nul = { en = "bad argument #2 to 'plot' (file = a name without NUL bytes)",
              zh = "bad argument #2 to 'plot' (file = 不含 NUL 字节的文件名)" },
   svg_or_png = { en = "bad argument #2 to 'plot' (file must end in .svg or .png)",
@@ -39,6 +37,9 @@ local messages = {
   x_bytes = { en = "%s (bytes)", zh = "%s（字节）" },
   y_label = { en = "%s (%s)", zh = "%s（%s）" },
   peak = { en = "peak %.0f GB/s", zh = "峰值带宽 %.0f GB/s" },
+  above = { en = "↑ %s, above", zh = "↑ %s，在上方" },
+  field_expected = { en = "bad argument #2 to 'plot' (y = a metric (%s) or a numeric field of the results, such as \"load.sectors_per_request\"; got %s)",
+                     zh = "bad argument #2 to 'plot' (y = 一个指标（%s）或结果中的数值字段，例如 \"load.sectors_per_request\"；得到 %s)" },
   copy = { en = "copy %.0f GB/s", zh = "复制 %.0f GB/s" },
 }
 local say = u.messages("plot", messages)
@@ -88,10 +89,12 @@ local function make_scale(values, from, to, force_zero)
   for _, v in ipairs(values) do integers = integers and math.type(v) == "integer" end
   local step = nice_step(hi - lo, 6)
   if integers then step = math.max(1, math.floor(step + 0.5)) end   -- no tick between two integers
-  lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+  -- a value axis (from zero) ends at a tick; a parameter axis ends where the data does (0 to 32, not to 40)
+  if force_zero then lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step end
   scale.at = function(v) return from + (v - lo) / (hi - lo) * (to - from) end
   scale.ticks = {}
-  for v = lo, hi + step / 2, step do scale.ticks[#scale.ticks + 1] = v end
+  for v = math.ceil(lo / step) * step, hi + step / 1e6, step do scale.ticks[#scale.ticks + 1] = v end
+  scale.lo, scale.hi = lo, hi
   return scale
 end
 
@@ -116,16 +119,28 @@ local function series_of(results, x, metric)
   return list
 end
 
+-- A mark (the device's peak) sets the scale only when the data reaches
+-- within a factor of this of it; far above the data it is named at the top
+-- instead of flattening the data against the axis.
+local MARK_REACH = 3
+
+-- The chart's scales and which y marks lie on it, the same for the SVG and the PNG.
+local function layout(spec)
+  local all_x, all_y, top = {}, { 0 }, 0
+  for _, s in ipairs(spec.series) do
+    for i = 1, #s.x do all_x[#all_x + 1], all_y[#all_y + 1], top = s.x[i], s.y[i], math.max(top, s.y[i]) end
+  end
+  local on, above = {}, {}
+  for _, m in ipairs(spec.y_marks) do
+    if m.at <= MARK_REACH * top then on[#on + 1], all_y[#all_y + 1] = m, m.at else above[#above + 1] = m end
+  end
+  return make_scale(all_x, LEFT, WIDTH - RIGHT), make_scale(all_y, HEIGHT - BOTTOM, TOP, true), on, above
+end
+
 local function svg_document(spec)
   local out = {}
   local function add(...) out[#out + 1] = fmt(...) end
-  local all_x, all_y = {}, { 0 }
-  for _, s in ipairs(spec.series) do
-    for i = 1, #s.x do all_x[#all_x + 1], all_y[#all_y + 1] = s.x[i], s.y[i] end
-  end
-  for _, m in ipairs(spec.y_marks) do all_y[#all_y + 1] = m.at end
-  local xs = make_scale(all_x, LEFT, WIDTH - RIGHT)
-  local ys = make_scale(all_y, HEIGHT - BOTTOM, TOP, true)
+  local xs, ys, on_chart, above_chart = layout(spec)
   add('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">',
       WIDTH, HEIGHT, WIDTH, HEIGHT)
   add('<rect width="100%%" height="100%%" fill="white"/>')
@@ -147,10 +162,14 @@ local function svg_document(spec)
       HEIGHT - 16, escape(spec.x_label))
   add('<text class="axis-label" transform="translate(18,%d) rotate(-90)" text-anchor="middle">%s</text>',
       (TOP + HEIGHT - BOTTOM) // 2, escape(spec.y_label))
-  for _, m in ipairs(spec.y_marks) do
+  for _, m in ipairs(on_chart) do
     local py = ys.at(m.at)
     add('<g class="mark"><line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#888" stroke-dasharray="6 4"/><text x="%d" y="%.1f" fill="#555">%s</text></g>',
         LEFT, py, WIDTH - RIGHT, py, WIDTH - RIGHT + 6, py + 4, escape(m.label))
+  end
+  for k, m in ipairs(above_chart) do   -- far above the data: named, not drawn to scale
+    add('<g class="mark above"><text x="%d" y="%d" fill="#555">%s</text></g>', WIDTH - RIGHT + 6, TOP - 14 + 14 * k,
+        escape(say("above", m.label)))
   end
   for _, m in ipairs(spec.x_marks) do
     local px = xs.at(m.at)
@@ -179,22 +198,32 @@ end
 -- PNG through gnuplot, with no shell and no user text in its commands
 ---------------------------------------------------------------------------
 
--- The one script gnuplot runs. What comes from the user (title, labels, series
--- names) and the file names arrive as string variables (gnuplot -c SCRIPT
--- ARG1 ... ARG7), never as command text, so backquotes, system() or '|' in
--- them are only text. ARG1 the data file, ARG2 the PNG to write (a temporary
--- of ours), ARG3 the title, ARG4 and ARG5 the axis labels, ARG6 the number of
--- series, ARG7 their names, each ended by a newline.
-local PNG_SCRIPT = fmt([[
+-- The script gnuplot runs: the SVG's chart, its axes as the layout made them
+-- (a log2 x axis, the y range, the marks on the chart as dashed lines, the
+-- ones above it named in the key). What comes from the user (title, labels,
+-- series names) and the file names arrive as string variables (gnuplot -c
+-- SCRIPT ARG1 ... ARG9), never as command text, so backquotes, system() or
+-- '|' in them are only text; the script's own text is numbers of ours. ARG1
+-- the data file, ARG2 the PNG to write (a temporary of ours), ARG3 the
+-- title, ARG4 and ARG5 the axis labels, ARG6 the number of series, ARG7
+-- their names, ARG8 the number of marks (their lines follow the series in
+-- the data), ARG9 their names, each name ended by a newline.
+local function png_script(xs, ys)
+  return fmt([[
 set terminal pngcairo noenhanced size %d,%d
 set output ARG2
 set title ARG3
 set xlabel ARG4
 set ylabel ARG5
-set yrange [0:*]
+%sset xrange [%.17g:%.17g]
+set yrange [%.17g:%.17g]
+set key outside right
 name(names, i) = i <= 1 ? names[1:strstrt(names, "\n") - 1] : name(names[strstrt(names, "\n") + 1:*], i - 1)
-plot for [i = 1:int(ARG6)] ARG1 index (i - 1) using 1:2 with linespoints title name(ARG7, i)
-]], WIDTH, HEIGHT)
+plot for [i = 1:int(ARG6)] ARG1 index (i - 1) using 1:2 with linespoints lw 2 title name(ARG7, i), \
+     for [j = 1:int(ARG8)] ARG1 index (int(ARG6) + j - 1) using 1:2 with lines dt 2 lc rgb "#888888" title name(ARG9, j)
+]], WIDTH, HEIGHT, xs.log and "set logscale x 2\n" or "", xs.lo or xs.ticks[1], xs.hi or xs.ticks[#xs.ticks],
+     ys.lo, ys.hi)
+end
 
 -- Text on one line: control characters (newlines among them) become spaces.
 local function one_line(text)
@@ -215,11 +244,17 @@ local function write_checked(path, text, level)
   if not ok then error(say("cannot_write", why), level) end
 end
 
--- The points of each series, a block per series (gnuplot's "index").
-local function data_text(series)
+-- The points of each series, a block per series (gnuplot's "index"), then
+-- a block per mark on the chart: a line across the x range at its height.
+local function data_text(series, marks, xs)
   local lines = {}
   for _, s in ipairs(series) do
     for i = 1, #s.x do lines[#lines + 1] = fmt("%.17g %.17g", s.x[i], s.y[i]) end
+    lines[#lines + 1] = "\n"
+  end
+  local from, to = xs.lo or xs.ticks[1], xs.hi or xs.ticks[#xs.ticks]
+  for _, m in ipairs(marks) do
+    lines[#lines + 1] = fmt("%.17g %.17g\n%.17g %.17g", from, m.at, to, m.at)
     lines[#lines + 1] = "\n"
   end
   return table.concat(lines, "\n") .. "\n"
@@ -238,12 +273,17 @@ end
 local function draw_png(gnuplot, spec, path, temporaries)
   local script, data, image, complaints = temporary(temporaries), temporary(temporaries), temporary(temporaries),
                                           temporary(temporaries)
-  write_checked(script, PNG_SCRIPT, 0)
-  write_checked(data, data_text(spec.series), 0)
-  local names = {}
+  local xs, ys, on_chart, above_chart = layout(spec)
+  write_checked(script, png_script(xs, ys), 0)
+  write_checked(data, data_text(spec.series, on_chart, xs), 0)
+  local names, mark_names = {}, {}
   for k, s in ipairs(spec.series) do names[k] = one_line(s.name) .. "\n" end
-  local status, why = core.spawn({ gnuplot, "-c", script, data, image, one_line(spec.title), one_line(spec.x_label),
-                                   one_line(spec.y_label), tostring(#spec.series), table.concat(names) },
+  for k, m in ipairs(on_chart) do mark_names[k] = one_line(m.label) .. "\n" end
+  local title = spec.title
+  for _, m in ipairs(above_chart) do title = title .. "  ·  " .. say("above", m.label) end
+  local status, why = core.spawn({ gnuplot, "-c", script, data, image, one_line(title), one_line(spec.x_label),
+                                   one_line(spec.y_label), tostring(#spec.series), table.concat(names),
+                                   tostring(#on_chart), table.concat(mark_names) },
                                  { stdin = "/dev/null", stdout = "/dev/null", stderr = complaints })
   if status ~= 0 then
     local reason = why or gnuplot_complaint(core.read_file(complaints)) or say("exit_status", status)
@@ -292,6 +332,30 @@ local function check_options(options)
   return options
 end
 
+-- A numeric field of the results as a metric (y = "load.sectors_per_request",
+-- "counters.l2_hit_rate": a counter's value), labelled by its name and its
+-- unit; nil when no result has a number there.
+local function field_metric(path, results)
+  local function walk(r)
+    local v = r
+    for part in path:gmatch("[^.]+") do
+      if type(v) ~= "table" then return nil end
+      v = v[part]
+    end
+    if type(v) == "table" and math.type(v.value) then v = v.value end
+    return math.type(v) and v or nil
+  end
+  local function at(r)   -- a result's fields may raise when absent (a counter this GPU lacks): then none
+    local ok, v = pcall(walk, r)
+    return ok and v or nil
+  end
+  local found = false
+  for _, r in ipairs(results) do found = found or at(r) ~= nil end
+  if not found then return nil end
+  return { name = path, label = path, unit = core.unit_of(path:match("[^.]+$")) or "",
+           get = function(r) return r.measured and at(r) or nil end, model = at }
+end
+
 -- Whether value is a list of results, such as sweep() returns.
 local function is_results(value)
   if type(value) ~= "table" or value[1] == nil then return false end
@@ -311,9 +375,9 @@ function plot(results, options)
   options = check_options(options)
   local x = options.x or (results.swept and results.swept[1])
   local y = options.y or results.y or "bandwidth"
-  local metric = core.metrics[y]
+  local metric = core.metrics[y] or field_metric(y, results)
   if not x then error(say("x_needed"), 2) end
-  if not metric then error(say("y_metric", u.quote(y)), 2) end
+  if not metric then error(say("field_expected", core.metric_names(), u.quote(y)), 2) end
   local file = options.file or "plot.svg"
   if file:find("%z") then error(say("no_nul"), 2) end
   local kind = file:match("%.(%w+)$")

@@ -243,9 +243,10 @@ end
 -- A device's name: "(modelled)" in the session's language; left out in Chinese
 -- with bare, where the text around the name says it is modelled.
 local function device_name(name, bare)
-  local base = core.lang() == "zh" and name:match("^(.*) %(modelled%)$")
+  local base = name:match("^(.*) %(modelled%)$")
   if not base then return name end
-  return bare and base or say("modelled_device", base)
+  if bare then return base end
+  return core.lang() == "zh" and say("modelled_device", base) or name
 end
 
 ---------------------------------------------------------------------------

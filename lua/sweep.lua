@@ -157,6 +157,7 @@ local function metric_names()
   for _, m in ipairs(metrics) do names[#names + 1] = m.name end
   return table.concat(names, ", ")
 end
+core.metric_names = metric_names
 
 -- A metric's value for a result, and whether it is the model's.
 local function metric_value(metric, r)

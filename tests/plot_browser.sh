@@ -40,7 +40,7 @@ check "the page rendered the SVG with a size" 'bbox=[1-9][0-9]+x[1-9][0-9]+'
 check "the series was drawn with a length" 'series=[1-9][0-9]*'
 check "the x axis is labelled" 'labels=stride@[1-9]'
 check "the y axis is labelled with its unit" 'useful bandwidth \(GB/s\)@[1-9]'
-check "the peak is marked" 'marks=peak [0-9]+ GB/s'
+check "the peak is marked (named above the chart: these sim bandwidths are far below it)" 'marks=↑ peak [0-9]+ GB/s, above'
 check "ticks are drawn" 'ticks=[1-9][0-9]*'
 echo "1..$count"
 [ "$failed" = 0 ]

@@ -118,5 +118,26 @@ t.ok(svg:find("<svg", 1, true) and svg:find('class="series"', 1, true), "the SVG
 t.ok(svg:find("load sectors per request (sectors/request)", 1, true) and svg:find(">stride<", 1, true),
      "... and both axis labels")
 t.raises(function() plot(r, {file = dir .. "/p.gif"}) end, {"must end in .svg or .png"}, "plot wants .svg or .png")
+t.ok(svg:find("(modelled for NVIDIA H200)", 1, true) and not svg:find("H200 (modelled))", 1, true),
+     "the title names the modelled device once, not \"(modelled for NVIDIA H200 (modelled))\"")
+-- The x axis ends where the data does: offsets 0 to 32 have ticks up to 30, none at 35 or 40.
+local offsets = sweep("offset", { offset = range(0, 32), n = 4096 })
+local offset_svg = io.open(plot(offsets, { file = dir .. "/offsets.svg" })):read("a")
+local last_tick = 0
+for label in offset_svg:gmatch('y="419" text%-anchor="middle">(%d+)<') do last_tick = math.max(last_tick, tonumber(label)) end
+t.ok(last_tick == 30, "the x ticks stop where the data does (the last is " .. last_tick .. ", not 40)")
+-- A peak far above the data is named, not drawn to scale: the bars are not flattened against the axis.
+local small = sweep("copy", { n = pow2(10, 14), y = "bandwidth" })
+local small_svg = io.open(plot(small, { file = dir .. "/small.svg" })):read("a")
+t.ok(small_svg:find("peak 4814 GB/s, above", 1, true) and not small_svg:find('class="mark"><line', 1, true),
+     "a peak over 3 times the data is named at the top, not drawn as a line")
+t.ok(small:chart_text():find("off the scale", 1, true), "... and the text chart says so too, below its bars")
+local large_svg = io.open(plot(sweep("copy", { n = pow2(20, 22), y = "bandwidth" }), { file = dir .. "/large.svg" })):read("a")
+t.ok(large_svg:find('class="mark"><line', 1, true), "a peak within reach of the data is drawn as a line")
+-- y = any numeric field of the results.
+local field_svg = io.open(plot(offsets, { file = dir .. "/field.svg", y = "load.requests" })):read("a")
+t.ok(field_svg:find("load.requests (warp requests", 1, true), "y = a field of the results, labelled with its unit")
+t.raises(function() plot(offsets, { file = dir .. "/none.svg", y = "load.nothing" }) end,
+         { "y = a metric (bandwidth", "or a numeric field of the results", "got 'load.nothing'" }, "y = a field no result has: one line")
 os.execute("rm -rf " .. dir)
 t.done()
