@@ -5,6 +5,7 @@
 */
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,6 +543,7 @@ static int finish(int status)
 int main(int argc, char **argv)
 {
     struct options options = { 0 };
+    setlocale(LC_CTYPE, "");   /* the terminal's character set: UTF-8 symbols or ASCII, and readline's input */
     snprintf(session.lang, sizeof session.lang, "%s", language_of(argc, argv));
     int finished = parse_options(argc, argv, &options);
     if (finished >= 0)

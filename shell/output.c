@@ -2,6 +2,7 @@
 ** output.c — stdout and stderr writers.
 */
 #include <errno.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,45 @@ static void keep(struct kept *k, const char *text, size_t length)
 }
 
 static void output_raw(const char *text, size_t length);
+
+/* What ASCII output writes for the symbols warplab's English text uses
+   (Chinese text stays as it is: it needs a terminal that shows it). */
+static const struct {
+    const char *symbol, *ascii;
+} ascii_for[] = {
+    { "·", "-" }, { "—", "-" }, { "–", "-" }, { "−", "-" }, { "×", "x" }, { "÷", "/" }, { "…", "..." }, { "≈", "~" },
+    { "≤", "<=" }, { "↑", "^" }, { "±", "+/-" }, { "µ", "u" }, { "σ", "s" }, { "─", "-" }, { "│", "|" }, { "└", "+" },
+    { "┆", ":" }, { "█", "#" }, { "░", "." }, { "▏", "#" }, { "▎", "#" }, { "▍", "#" }, { "▌", "#" }, { "▋", "#" },
+    { "▊", "#" }, { "▉", "#" },
+};
+
+/* Writes text to stdout with the symbols of ascii_for spelt in ASCII. */
+static size_t write_ascii(const char *text, size_t length)
+{
+    size_t written = 0, from = 0;
+    for (size_t i = 0; i < length; i++) {
+        if ((unsigned char)text[i] < 0x80)
+            continue;
+        for (size_t k = 0; k < sizeof ascii_for / sizeof ascii_for[0]; k++) {
+            size_t size = strlen(ascii_for[k].symbol);
+            if (size <= length - i && memcmp(text + i, ascii_for[k].symbol, size) == 0) {
+                written += fwrite(text + from, 1, i - from, stdout) + size;
+                fputs(ascii_for[k].ascii, stdout);
+                from = i + size;
+                i += size - 1;
+                break;
+            }
+        }
+    }
+    return written + fwrite(text + from, 1, length - from, stdout);
+}
+
+/* Whether stdout gets the symbols as they are: on a terminal whose locale's
+   character set is UTF-8, or for the data formats (CSV, JSON), always. */
+static int symbols_as_they_are(void)
+{
+    return out_is_fancy() || strcmp(session.format, "csv") == 0 || strcmp(session.format, "json") == 0;
+}
 
 /* Drops what a terminal would act on rather than show: C0 controls but tab
    and newline, DEL, and C1 controls (U+0080 to U+009F). Returns the new length. */
@@ -88,7 +128,8 @@ static void output_raw(const char *text, size_t length)
         return;
     }
     errno = 0;
-    if ((fwrite(text, 1, length, stdout) != length || fflush(stdout) != 0) && !output.write_error)
+    size_t written = symbols_as_they_are() ? fwrite(text, 1, length, stdout) : write_ascii(text, length);
+    if ((written != length || fflush(stdout) != 0) && !output.write_error)
         output.write_error = errno ? errno : EIO;
 }
 
@@ -176,16 +217,21 @@ const char *error_text(int error)
     return strerror(error);
 }
 
+/* Unicode symbols and blocks on a terminal whose locale's character set is
+   UTF-8 (LANG=C is ASCII); WARPLAB_UNICODE=1 or 0 says either way. NO_COLOR
+   is about colour, not these. Worked out once: the answer does not change. */
 int out_is_fancy(void)
 {
-    const char *term = getenv("TERM"), *unicode = getenv("WARPLAB_UNICODE");
-    if (unicode && *unicode)
-        return strcmp(unicode, "1") == 0;   /* tests and UTF-8 pipes can ask either way */
-    if (getenv("NO_COLOR") && *getenv("NO_COLOR"))
-        return 0;
-    if (term && strcmp(term, "dumb") == 0)
-        return 0;
-    return isatty(STDOUT_FILENO);
+    static int known, fancy;
+    if (!known) {
+        const char *term = getenv("TERM"), *unicode = getenv("WARPLAB_UNICODE");
+        if (unicode && *unicode)
+            fancy = strcmp(unicode, "1") == 0;   /* tests and UTF-8 pipes can ask either way */
+        else
+            fancy = !(term && strcmp(term, "dumb") == 0) && isatty(STDOUT_FILENO) && strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+        known = 1;
+    }
+    return fancy;
 }
 
 const char *format_bytes(double bytes, char *buffer, size_t size)

@@ -45,6 +45,16 @@ check "- reads the script from standard input, with its arguments" 0 "from stdin
 check "--help lists the environment" 0 "XDG_DATA_HOME" "$warplab" --help
 check "--help says the exit statuses" 0 "Exit status: 0 success, 1 a script error" "$warplab" --help
 check "--version has the licence" 0 "License GPLv3" "$warplab" --version
+# Glyphs follow the terminal's character set (script gives the command a terminal): LANG=C is ASCII,
+# a UTF-8 locale Unicode; NO_COLOR is about colour, and changes no glyph.
+if command -v script > /dev/null; then
+  card="$warplab --sim -e 'print(launch(\"copy\", {n = 1024}))'"
+  check "LANG=C on a terminal: ASCII, ~ and - for the symbols" 0 "sim - modelled" env -u LC_ALL -u LC_CTYPE LANG=C script -qc "$card" /dev/null
+  check "... no Unicode left in the card" 0 '!≈' env -u LC_ALL -u LC_CTYPE LANG=C script -qc "$card" /dev/null
+  check "a UTF-8 locale on a terminal: the symbols as they are" 0 "sim · modelled" env -u LC_ALL -u LC_CTYPE LANG=C.UTF-8 script -qc "$card" /dev/null
+  check "NO_COLOR changes no glyph" 0 "sim · modelled" env -u LC_ALL -u LC_CTYPE LANG=C.UTF-8 NO_COLOR=1 script -qc "$card" /dev/null
+fi
+
 # What runs first, as lua.c runs LUA_INIT, then the student's init.lua.
 mkdir -p "$tmp/config/warplab"
 printf 'function twice(x) return 2 * x end\n' > "$tmp/config/warplab/init.lua"

@@ -53,8 +53,8 @@ result "a lab that loops forever is stopped" $?
 { echo 17; sed 1d "$answers/coalescing.txt"; } > "$tmp/predict.txt"
 XDG_DATA_HOME="$tmp/data-predict" "$warplab" --sim --lab coalescing --answers "$tmp/predict.txt" > "$tmp/out" 2>&1
 status=$?
-[ $status = 0 ] && sed -n '/(prediction)/,/^Correct\.\|^──/p' "$tmp/out" | grep -q "53%" &&
-  ! sed -n '/(prediction)/,/^──/p' "$tmp/out" | grep -q -e "^Correct" -e "Not quite" &&
+[ $status = 0 ] && sed -n '/(prediction)/,/^Correct\.\|^──\|^-- /p' "$tmp/out" | grep -q "53%" &&
+  ! sed -n '/(prediction)/,/^──\|^-- /p' "$tmp/out" | grep -q -e "^Correct" -e "Not quite" &&
   grep -q "4 of 4 questions right on the first try" "$tmp/out" && grep -q "Predictions: 0 of 2 within 10%" "$tmp/out"
 result "a wrong prediction in batch: no verdict, the gap to the run, and the summary does not count it" $?
 
