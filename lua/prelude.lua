@@ -39,10 +39,19 @@ end
 
 -- Columns a text takes on a terminal (a text that is not UTF-8 counts its bytes).
 local function display_width(text)
+  text = text:gsub("\27%[[%d;]*m", "")   -- colours take no column
   if not utf8.len(text) then return #text end
   local columns = 0
   for _, cp in utf8.codes(text) do columns = columns + (wide(cp) and 2 or 1) end
   return columns
+end
+
+-- Text in a colour where it helps a student see it (a model the hardware
+-- disagrees with, a verdict), on a terminal without NO_COLOR or TERM=dumb.
+local COLOURS = { bad = "31", good = "32" }
+local function paint(kind, text)
+  if not core.colour() then return text end
+  return "\27[" .. COLOURS[kind] .. "m" .. text .. "\27[0m"
 end
 
 -- text and the spaces that make it width columns wide: what %-Ns does for ASCII.
@@ -375,7 +384,7 @@ local function traffic_lines(label, t, model, measured_backend)
   if t.source == "hardware" then
     local same = t.requests == model.requests and t.sectors == model.sectors
     counts = say("counts_hardware", commas(t.requests), commas(t.sectors),
-                 same and say("same_as_model") or say("not_model", commas(model.requests), commas(model.sectors)))
+                 same and say("same_as_model") or paint("bad", say("not_model", commas(model.requests), commas(model.sectors))))
   end
   return table.concat({
     card_row(label, say("traffic", t.sectors_per_request, tag, beside, t.ideal, bar(t.useful_fraction, 10),
@@ -1154,5 +1163,5 @@ core.util = {
   localized = localized, value_line = value_line, utc_now = utc_now,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
   copy_table = copy_table, message = message, messages = messages_of, text_in = text_in, say = say,
-  wide = wide, display_width = display_width, pad = pad, plural = plural, limit_text = limit_text, device_name = device_name,
+  wide = wide, display_width = display_width, pad = pad, paint = paint, plural = plural, limit_text = limit_text, device_name = device_name,
 }

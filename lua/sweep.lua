@@ -446,12 +446,13 @@ local function alike(va, vb) return va == vb or (va ~= 0 and math.abs(vb / va - 
 local function time_verdict(a, b)
   if not (a.samples and b.samples and #a.samples >= 3 and #b.samples >= 3) then
     local va, vb = time_of(a), time_of(b)
-    return say(alike(va, vb) and "same_modelled" or vb < va and "faster_modelled" or "slower_modelled")
+    if alike(va, vb) then return say("same_modelled") end
+    return vb < va and u.paint("good", say("faster_modelled")) or u.paint("bad", say("slower_modelled"))
   end
   local a1, a3 = quartiles(a.samples)
   local b1, b3 = quartiles(b.samples)
-  if b3 < a1 then return say("faster") end
-  if b1 > a3 then return say("slower") end
+  if b3 < a1 then return u.paint("good", say("faster")) end
+  if b1 > a3 then return u.paint("bad", say("slower")) end
   return say("within_noise")
 end
 

@@ -250,6 +250,13 @@ static int core_lang(lua_State *L)
     return 1;
 }
 
+/* core.colour(): whether output may be coloured. */
+static int core_colour(lua_State *L)
+{
+    lua_pushboolean(L, out_use_colour());
+    return 1;
+}
+
 /* core.fancy(): whether output may use Unicode blocks. */
 static int core_fancy(lua_State *L)
 {
@@ -394,6 +401,7 @@ static const luaL_Reg core_functions[] = {
     { "write", core_write },
     { "capture", core_capture },
     { "fancy", core_fancy },
+    { "colour", core_colour },
     { "lang", core_lang },
     { "format", core_format },
     { "command", command_lua },

@@ -91,6 +91,13 @@ static size_t strip_controls(char *text, size_t length)
     size_t kept = 0;
     for (size_t i = 0; i < length; i++) {
         unsigned char c = (unsigned char)text[i];
+        size_t colour = c == 0x1b && i + 1 < length && text[i + 1] == '[' ? strspn(text + i + 2, "0123456789;") : 0;
+        if (colour && i + 2 + colour < length && text[i + 2 + colour] == 'm') {   /* a colour (SGR) moves nothing: kept */
+            memmove(text + kept, text + i, colour + 3);
+            kept += colour + 3;
+            i += colour + 2;
+            continue;
+        }
         if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
             continue;
         if (c == 0xc2 && i + 1 < length && (unsigned char)text[i + 1] >= 0x80 && (unsigned char)text[i + 1] <= 0x9f) {
@@ -215,6 +222,19 @@ const char *error_text(int error)
             if (errors_zh[i].error == error)
                 return errors_zh[i].zh;
     return strerror(error);
+}
+
+/* Colour on a terminal, unless NO_COLOR is set (to anything but "") or TERM
+   is dumb (no-color.org). Worked out once. */
+int out_use_colour(void)
+{
+    static int known, colour;
+    if (!known) {
+        const char *term = getenv("TERM"), *no_colour = getenv("NO_COLOR");
+        colour = !(no_colour && *no_colour) && !(term && strcmp(term, "dumb") == 0) && isatty(STDOUT_FILENO);
+        known = 1;
+    }
+    return colour;
 }
 
 /* Unicode symbols and blocks on a terminal whose locale's character set is

@@ -32,7 +32,9 @@ const char *join_names(char *out, size_t size, int count, const char *(*name_at)
 /* strerror(error) in the session's language: the errors a student meets
    with files and processes in Chinese under zh, the others as libc says them. */
 const char *error_text(int error);
-/* Whether stdout can show Unicode blocks and colour (a terminal, TERM not dumb, no NO_COLOR). */
+/* Whether stdout can show Unicode symbols and blocks (a terminal whose locale is UTF-8, TERM not dumb). */
 int out_is_fancy(void);
+/* Whether output may be coloured: a terminal, without NO_COLOR or TERM=dumb. */
+int out_use_colour(void);
 
 #endif

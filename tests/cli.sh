@@ -53,6 +53,13 @@ if command -v script > /dev/null; then
   check "... no Unicode left in the card" 0 '!≈' env -u LC_ALL -u LC_CTYPE LANG=C script -qc "$card" /dev/null
   check "a UTF-8 locale on a terminal: the symbols as they are" 0 "sim · modelled" env -u LC_ALL -u LC_CTYPE LANG=C.UTF-8 script -qc "$card" /dev/null
   check "NO_COLOR changes no glyph" 0 "sim · modelled" env -u LC_ALL -u LC_CTYPE LANG=C.UTF-8 NO_COLOR=1 script -qc "$card" /dev/null
+  # A little colour where it helps: a verdict of compare(); none under NO_COLOR, TERM=dumb or into a pipe.
+  pair="$warplab --sim -e 'print(compare(launch(\"copy\", {n = 1 << 20}), launch(\"copy\", {n = 1 << 22})))'"
+  red=$(printf '\033\[31mslower')
+  check "compare colours a verdict on a terminal" 0 "$red" env TERM=xterm script -qc "$pair" /dev/null
+  check "... not under NO_COLOR" 0 "!$red" env TERM=xterm NO_COLOR=1 script -qc "$pair" /dev/null
+  check "... nor TERM=dumb" 0 "!$red" env TERM=dumb script -qc "$pair" /dev/null
+  check "... nor into a pipe" 0 "!$red" sh -c "$pair | cat"
 fi
 
 # What runs first, as lua.c runs LUA_INIT, then the student's init.lua.
