@@ -86,6 +86,7 @@ function chart.bars(spec)
   local name_width = 0
   for _, s in ipairs(spec.series) do name_width = math.max(name_width, u.display_width(s.name or "")) end
   local pad = label_width + (several and name_width + 1 or 0)
+  width = math.max(10, math.min(width, core.columns() - pad - 12))   -- the bars and their values within the terminal
   local lines = { spec.title, right(spec.x_label or "", pad) .. " " .. g.axis }
   local breaks = {}
   for _, b in ipairs(spec.breaks or {}) do breaks[b.before] = b.label end

@@ -191,54 +191,9 @@ local say = u.messages("labs", messages)
 local wide, display_width = u.wide, u.display_width
 labs.display_width = display_width
 
--- Pieces a line may break between: words of Latin text, and each wide character on its own.
-local function pieces(paragraph)
-  local list, word = {}, {}
-  local function flush()
-    if #word > 0 then list[#list + 1] = { text = table.concat(word), space = false }; word = {} end
-  end
-  for _, cp in utf8.codes(paragraph) do
-    local ch = utf8.char(cp)
-    if ch == " " then
-      flush()
-      list[#list + 1] = { text = " ", space = true }
-    elseif wide(cp) then
-      flush()
-      list[#list + 1] = { text = ch, space = false }
-    else
-      word[#word + 1] = ch
-    end
-  end
-  flush()
-  return list
-end
-
--- Wraps text to the terminal's width, keeping blank lines and indented lines as
--- they are; Chinese text breaks between characters, other text between words.
+-- Wraps text to the terminal's width (u.wrap), lab text at most 100 columns wide.
 local function wrap(text, width)
-  width = width or math.max(40, math.min(core.columns() - 2, 100))
-  local out = {}
-  for paragraph in (text .. "\n"):gmatch("(.-)\n") do
-    if paragraph:match("^%s") or paragraph == "" then
-      out[#out + 1] = paragraph
-    else
-      local line, columns = {}, 0
-      for _, piece in ipairs(pieces(paragraph)) do
-        local w = display_width(piece.text)
-        if columns + w > width and columns > 0 and not piece.space then
-          out[#out + 1] = (table.concat(line):gsub("%s+$", ""))
-          line, columns = {}, 0
-        end
-        if not (piece.space and columns == 0) then
-          line[#line + 1] = piece.text
-          columns = columns + w
-        end
-      end
-      out[#out + 1] = (table.concat(line):gsub("%s+$", ""))
-    end
-  end
-  while out[#out] == "" do out[#out] = nil end
-  return table.concat(out, "\n")
+  return u.wrap(text, width or math.max(40, math.min(core.columns() - 2, 100)))
 end
 labs.wrap = wrap
 

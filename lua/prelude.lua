@@ -39,7 +39,7 @@ end
 
 -- Columns a text takes on a terminal (a text that is not UTF-8 counts its bytes).
 local function display_width(text)
-  text = text:gsub("\27%[[%d;]*m", "")   -- colours take no column
+  if text:find("\27", 1, true) then text = text:gsub("\27%[[%d;]*m", "") end   -- colours take no column
   if not utf8.len(text) then return #text end
   local columns = 0
   for _, cp in utf8.codes(text) do columns = columns + (wide(cp) and 2 or 1) end
@@ -52,6 +52,88 @@ local COLOURS = { bad = "31", good = "32" }
 local function paint(kind, text)
   if not core.colour() then return text end
   return "\27[" .. COLOURS[kind] .. "m" .. text .. "\27[0m"
+end
+
+-- The lines of text, split with plain finds: no pattern, whose worst case
+-- the lab sandbox would charge for every card a lab prints.
+local function text_lines(text)
+  local list, from = {}, 1
+  while true do
+    local at = text:find("\n", from, true)
+    list[#list + 1] = text:sub(from, at and at - 1 or #text)
+    if not at then return list end
+    from = at + 1
+  end
+end
+
+-- Pieces a line may break between: words of Latin text, and each wide
+-- character on its own; each blank is a piece of its own.
+local function pieces(paragraph)
+  local list, from = {}, 1
+  local function word(text)
+    if not text:find("[\128-\255]") then list[#list + 1] = { text = text, space = false }; return end
+    local run = {}   -- non-ASCII: wide characters break apart, the rest stays together
+    for _, cp in utf8.codes(text) do
+      if wide(cp) then
+        if #run > 0 then list[#list + 1] = { text = table.concat(run), space = false }; run = {} end
+        list[#list + 1] = { text = utf8.char(cp), space = false }
+      else
+        run[#run + 1] = utf8.char(cp)
+      end
+    end
+    if #run > 0 then list[#list + 1] = { text = table.concat(run), space = false } end
+  end
+  while from <= #paragraph do
+    local at = paragraph:find(" ", from, true)
+    if at ~= from then word(paragraph:sub(from, (at or #paragraph + 1) - 1)) end
+    if not at then break end
+    list[#list + 1] = { text = " ", space = true }
+    from = at + 1
+  end
+  return list
+end
+
+-- Wraps text to width columns (the terminal's by default): Chinese text
+-- breaks between characters, other text between words. A line that starts
+-- with blanks goes on under them (a help row, an indented doc); indent is
+-- what the other lines after a paragraph's first start with (a card's value
+-- column). Blank lines, and lines that fit, stay as they are.
+local function wrap(text, width, indent)
+  width, indent = width or core.columns(), indent or ""
+  local out = {}
+  for _, paragraph in ipairs(text_lines(text)) do
+    if display_width(paragraph) <= width or not utf8.len(paragraph) then
+      out[#out + 1] = paragraph
+    else
+      local blanks = paragraph:match("^ *")
+      local continuation = #blanks > 0 and blanks .. indent .. "  " or indent
+      local line, columns, lead = { blanks }, #blanks, blanks
+      for _, piece in ipairs(pieces(paragraph:sub(#blanks + 1))) do
+        local w = display_width(piece.text)
+        if columns + w > width and columns > #lead and not piece.space then
+          out[#out + 1] = (table.concat(line):gsub(" +$", ""))
+          line, columns, lead = { continuation }, display_width(continuation), continuation
+        end
+        if not (piece.space and columns == #lead) then
+          line[#line + 1] = piece.text
+          columns = columns + w
+        end
+      end
+      out[#out + 1] = (table.concat(line):gsub(" +$", ""))
+    end
+  end
+  while out[#out] == "" do out[#out] = nil end
+  return table.concat(out, "\n")
+end
+
+-- head, then text wrapped to the terminal in the column after it: a card's
+-- value under its label, a kernel's summary after its name.
+local function hanging(head, text)
+  local lines, indent = {}, (" "):rep(display_width(head))
+  for _, line in ipairs(text_lines(wrap(text, math.max(24, core.columns() - #indent)))) do
+    lines[#lines + 1] = (#lines == 0 and head or indent) .. line
+  end
+  return table.concat(lines, "\n")
 end
 
 -- text and the spaces that make it width columns wide: what %-Ns does for ASCII.
@@ -372,7 +454,7 @@ end
 -- One row of the result card: its label (a message key) padded to ten columns, by
 -- display width so that Chinese labels line up too, then the text.
 local function card_row(label, text)
-  return "  " .. pad(label and say(label) or "", 10) .. " " .. text
+  return hanging("  " .. pad(label and say(label) or "", 10) .. " ", text)
 end
 
 -- "5.00 sectors/request   model 5.00   ideal 4.00   bar", then the counts;
@@ -459,7 +541,9 @@ local function header_line(r)
   else
     right = say("header_sim")
   end
-  local gap = math.max(2, 78 - display_width(left) - display_width(right))
+  local line = math.min(core.columns(), 80) - 2
+  local gap = line - display_width(left) - display_width(right)
+  if gap < 2 then return wrap(left, line, "  ") .. "\n  " .. right end   -- too narrow: the backend on a line of its own
   return left .. (" "):rep(gap) .. right
 end
 
@@ -614,12 +698,15 @@ local function draw_shared(access)
   end
   local ideal = (lanes * access.bytes + 127) // 128
   local width = math.max(display_width(say("map_bank")), display_width(say("map_words")))
-  return table.concat({
-    say("map_shared", say("kind_" .. access.kind), access.bytes, lanes, access.wavefronts, plural(access.wavefronts),
-        ideal, access.wavefronts > ideal and say("map_conflicts", access.wavefronts - ideal) or ""),
-    "  " .. pad(say("map_bank"), width) .. " " .. table.concat(header, " "),
-    "  " .. pad(say("map_words"), width) .. " " .. table.concat(counts, " "),
-  }, "\n"), 0, 0
+  local lines = { say("map_shared", say("kind_" .. access.kind), access.bytes, lanes, access.wavefronts, plural(access.wavefronts),
+                      ideal, access.wavefronts > ideal and say("map_conflicts", access.wavefronts - ideal) or "") }
+  -- the 32 banks on one pair of rows, or in halves of 16 where the terminal is too narrow for 32
+  local per_row = 3 + width + 3 * 32 <= core.columns() and 32 or 16
+  for first = 1, 32, per_row do
+    lines[#lines + 1] = "  " .. pad(say("map_bank"), width) .. " " .. table.concat(header, " ", first, first + per_row - 1)
+    lines[#lines + 1] = "  " .. pad(say("map_words"), width) .. " " .. table.concat(counts, " ", first, first + per_row - 1)
+  end
+  return table.concat(lines, "\n"), 0, 0
 end
 
 -- A constant-memory load: one pass per distinct address.
@@ -681,7 +768,7 @@ function show(result, warp)
     if not arg then error(map, 0) end
     error(fmt("bad argument #%d to 'show' (%s)", arg == "3" and 2 or 1, problem), 2)
   end
-  print(map)
+  print(wrap(map))
 end
 
 ---------------------------------------------------------------------------
@@ -702,7 +789,7 @@ local function device_text(d)
   if d.notice then lines[#lines + 1] = d.notice end
   return table.concat(lines, "\n")
 end
-Device.__tostring = guarded(messages.kind_device, device_text)
+Device.__tostring = guarded(messages.kind_device, function(d) return wrap(device_text(d)) end)
 
 ---------------------------------------------------------------------------
 -- kernels() and info()
@@ -712,7 +799,7 @@ local KernelList = { __name = "warplab.kernels" }
 
 KernelList.__tostring = guarded(messages.kind_kernels, function(list)
   local lines = {}
-  for _, k in ipairs(list) do lines[#lines + 1] = "  " .. pad(k.name, 13) .. " " .. k.summary end
+  for _, k in ipairs(list) do lines[#lines + 1] = hanging("  " .. pad(k.name, 13) .. " ", k.summary) end
   return table.concat(lines, "\n")
 end)
 
@@ -745,11 +832,13 @@ local function info_text(f)
                                        p.allowed }, " ")
     lines[#lines + 1] = "  " .. pad("", 8) .. " " .. localized(p, "doc")
   end
-  lines[#lines + 1] = say("source")
-  lines[#lines + 1] = f.source
-  return table.concat(lines, "\n")
+  return table.concat(lines, "\n"), say("source") .. "\n" .. f.source
 end
-Info.__tostring = guarded(messages.kind_info, info_text)
+-- The declaration wrapped to the terminal; the source as it is written: code is never reflowed.
+Info.__tostring = guarded(messages.kind_info, function(f)
+  local declaration, source = info_text(f)
+  return wrap(declaration) .. "\n" .. source
+end)
 
 local function copy_table(t)
   local copy = {}
@@ -1088,7 +1177,7 @@ end
 -- (help(":lab"), :help lab). The commands topic lists them from the
 -- shell's table of colon commands, as :help does.
 function help(topic)
-  if topic == nil then return print(fmt(text_in(overview), topic_names())) end
+  if topic == nil then return print(wrap(fmt(text_in(overview), topic_names()))) end
   if type(topic) == "function" then
     for name, value in next, _G do if value == topic and topics[name] then topic = name end end
   end
@@ -1100,7 +1189,7 @@ function help(topic)
   if command then return print((command:gsub("^%s+", ""))) end
   if not name then error(say("unknown_topic", quote(topic), topic_names()), 2) end
   local text = topics[name]
-  print(name == "commands" and fmt(text_in(text), (core.commands_text():gsub("\n$", ""))) or text_in(text))
+  print(wrap(name == "commands" and fmt(text_in(text), (core.commands_text():gsub("\n$", ""))) or text_in(text)))
 end
 
 ---------------------------------------------------------------------------
@@ -1150,7 +1239,7 @@ function core.banner()
   local where = say("banner_where", device_name(d.name), (d.compute_capability:gsub("%.", "")), d.sm_count,
                     mebibytes(d.l2_bytes), d.peak_gbs / 1000)
   if d.copy_gbs then where = where .. say("banner_copy", d.copy_gbs / 1000) end
-  return say("banner", core.version, where)
+  return wrap(say("banner", core.version, where))
 end
 
 -- The time now, UTC, as ISO 8601: what recordings and lab progress are stamped with.
@@ -1163,5 +1252,5 @@ core.util = {
   localized = localized, value_line = value_line, utc_now = utc_now,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
   copy_table = copy_table, message = message, messages = messages_of, text_in = text_in, say = say,
-  wide = wide, display_width = display_width, pad = pad, paint = paint, plural = plural, limit_text = limit_text, device_name = device_name,
+  wide = wide, display_width = display_width, pad = pad, paint = paint, wrap = wrap, text_lines = text_lines, plural = plural, limit_text = limit_text, device_name = device_name,
 }

@@ -63,9 +63,7 @@ local messages = {
   same = { en = "same", zh = "相同" },
   faster = { en = "faster", zh = "更快" },
   slower = { en = "slower", zh = "更慢" },
-  same_modelled = { en = "same (modelled)", zh = "相同（模型估算）" },
-  faster_modelled = { en = "faster (modelled)", zh = "更快（模型估算）" },
-  slower_modelled = { en = "slower (modelled)", zh = "更慢（模型估算）" },
+  times_modelled = { en = "(times modelled: no samples to judge their noise by)", zh = "（时间为模型估算：没有采样可用来判断噪声）" },
   within_noise = { en = "same (within noise)", zh = "相同（在噪声范围内）" },
   more = { en = "more", zh = "更多" },
   fewer = { en = "fewer", zh = "更少" },
@@ -234,6 +232,10 @@ local function value_text(value, param)
 end
 core.value_text = value_text
 
+-- The metrics' headers where the terminal is too narrow for the usual ones.
+local TINY_HEADERS = { time = "ms", bandwidth = "GB/s", sectors_per_request = "ld s/r", store_sectors_per_request = "st s/r",
+                       dram_read = "DRAM MB" }
+
 -- The table of a sweep: swept parameters, then the metrics; modelled values marked ≈.
 function methods:table_text()
   check_self(self, "table_text")
@@ -242,9 +244,12 @@ function methods:table_text()
      self.y ~= "dram_read" then
     columns[#columns + 1] = self.y
   end
-  local header, rows, modelled_any = {}, {}, false
-  for _, p in ipairs(self.swept) do header[#header + 1] = p end
-  for _, c in ipairs(columns) do header[#header + 1] = u.localized(metric_by_name[c], "short") end
+  local header, tiny, rows, modelled_any = {}, {}, {}, false
+  for _, p in ipairs(self.swept) do header[#header + 1], tiny[#tiny + 1] = p, p end
+  for _, c in ipairs(columns) do
+    header[#header + 1] = u.localized(metric_by_name[c], "short")
+    tiny[#tiny + 1] = TINY_HEADERS[c] or header[#header]
+  end
   for i, r in ipairs(self) do
     local row = {}
     for _, p in ipairs(self.swept) do row[#row + 1] = value_text(r.params[p], p) end
@@ -257,6 +262,9 @@ function methods:table_text()
     rows[i] = row
   end
   local text = core.text_table(header, rows)
+  local widest = 0
+  for _, line in ipairs(u.text_lines(text)) do widest = math.max(widest, u.display_width(line)) end
+  if widest > core.columns() then text = core.text_table(tiny, rows) end   -- a narrow terminal: the headers' short forms
   if modelled_any then
     text = text .. "\n" .. say("modelled_note", self[1].model.device and u.device_name(self[1].model.device, true) or say("the_model"))
   end
@@ -443,11 +451,12 @@ end
 -- Two values the table would print alike (their ratio 1.00): the same, not "1.00 slower".
 local function alike(va, vb) return va == vb or (va ~= 0 and math.abs(vb / va - 1) < 0.005) end
 
+-- The time's verdict, and whether it is the model's (then compare says so once, not in every cell).
 local function time_verdict(a, b)
   if not (a.samples and b.samples and #a.samples >= 3 and #b.samples >= 3) then
     local va, vb = time_of(a), time_of(b)
-    if alike(va, vb) then return say("same_modelled") end
-    return vb < va and u.paint("good", say("faster_modelled")) or u.paint("bad", say("slower_modelled"))
+    if alike(va, vb) then return say("same"), true end
+    return vb < va and u.paint("good", say("faster")) or u.paint("bad", say("slower")), true
   end
   local a1, a3 = quartiles(a.samples)
   local b1, b3 = quartiles(b.samples)
@@ -476,7 +485,10 @@ local compare_rows = {
 
 local Comparison = { __name = "warplab.comparison" }
 
-Comparison.__tostring = u.guarded(messages.kind_comparison, function(c) return core.text_table(c.header, c.rows) end)
+-- The results named above the table (a: offset offset=0 ...), so that its columns are only letters wide.
+Comparison.__tostring = u.guarded(messages.kind_comparison, function(c)
+  return u.wrap(table.concat(c.legend, "\n"), nil, "   ") .. "\n" .. core.text_table(c.header, c.rows)
+end)
 
 local function describe(r)
   return r.kernel .. " " .. u.params_text(r.kernel, r.params):gsub("n=[%d,]+ block=%d+ ?", "")
@@ -489,11 +501,14 @@ function compare(...)
   if list.n < 2 then error(say("two_expected"), 2) end
   for i = 1, list.n do u.check_result(list[i], i, "compare") end
   list.n = nil
-  local header = { say("metric") }
-  for i, r in ipairs(list) do header[#header + 1] = fmt("%s: %s", string.char(96 + i), describe(r)) end
+  local header, legend = { say("metric") }, {}
+  for i, r in ipairs(list) do
+    header[#header + 1] = string.char(96 + i)
+    legend[i] = fmt("%s: %s", string.char(96 + i), describe(r))
+  end
   for i = 2, #list do header[#header + 1] = fmt("%s/a", string.char(96 + i)) end
   header[#header + 1] = say("verdict")
-  local rows = {}
+  local rows, modelled = {}, false
   for _, spec in ipairs(compare_rows) do
     local row, base = { say(spec.label) }, spec.value(list[1])
     for _, r in ipairs(list) do
@@ -504,13 +519,16 @@ function compare(...)
     for i = 2, #list do
       local v = spec.value(list[i])
       row[#row + 1] = (v and base and base ~= 0) and fmt("%.2f", v / base) or "-"
-      verdicts[#verdicts + 1] = spec.verdict and spec.verdict(list[1], list[i]) or
-                                (v and base and say(alike(base, v) and "same" or v > base and "higher" or "lower")) or "-"
+      local verdict, of_model = nil, false
+      if spec.verdict then verdict, of_model = spec.verdict(list[1], list[i]) end
+      modelled = modelled or of_model
+      verdicts[#verdicts + 1] = verdict or (v and base and say(alike(base, v) and "same" or v > base and "higher" or "lower")) or "-"
     end
     row[#row + 1] = table.concat(verdicts, ", ")
     rows[#rows + 1] = row
   end
-  return setmetatable({ header = header, rows = rows, results = list }, Comparison)
+  if modelled then legend[#legend + 1] = say("times_modelled") end
+  return setmetatable({ header = header, legend = legend, rows = rows, results = list }, Comparison)
 end
 
 ---------------------------------------------------------------------------
@@ -530,9 +548,13 @@ function core.text_table(header, rows)
       local pad = (" "):rep(widths[i] - u.display_width(cell))
       parts[i] = cell:match("^[≈%-]?[%d.,]+") and pad .. cell or cell .. pad
     end
-    return "  " .. table.concat(parts, "  ")
+    return (("  " .. table.concat(parts, "  ")):gsub("%s+$", ""))   -- no blanks after the last column
   end
-  local lines = { line(header) }
+  local lines, widest = { line(header) }, 0
   for _, row in ipairs(rows) do lines[#lines + 1] = line(row) end
+  for _, text in ipairs(lines) do widest = math.max(widest, u.display_width(text)) end
+  if widest > core.columns() then   -- a narrow terminal: the margin goes first
+    for i, text in ipairs(lines) do lines[i] = text:sub(3) end
+  end
   return table.concat(lines, "\n")
 end

@@ -301,6 +301,19 @@ static void add_term_names(luaL_Buffer *b)
     luaL_addstring(b, join_names(names, sizeof names, derived_term_count + COUNTER_COUNT, term_name, NULL));
 }
 
+/* Prints the string on top of the stack wrapped to the terminal (core.util.wrap). */
+static int print_wrapped(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    lua_getfield(L, -1, "util");
+    lua_getfield(L, -1, "wrap");
+    lua_pushvalue(L, -4);
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK)   /* no wrap to be had: as it is */
+        lua_pushvalue(L, -4);
+    out_printf("%s\n", lua_tostring(L, -1));
+    return 0;
+}
+
 /* explain(term): what a counter or derived number means, and its Nsight Compute metric. */
 static int api_explain(lua_State *L)
 {
@@ -308,11 +321,13 @@ static int api_explain(lua_State *L)
     const char *name = luaL_optstring(L, 1, NULL);
     const struct counter_decl *term = name && !has_nul(L, 1) ? find_term(name) : NULL;
     if (term) {
-        out_printf(SAY("%s: %s\n  Nsight Compute: %s\n", "%s：%s\n  Nsight Compute：%s\n"), term->field,
-                   SAY(term->meaning, term->meaning_zh), term->metric_zh ? SAY(term->metric, term->metric_zh) : term->metric);
+        lua_pushfstring(L, SAY("%s: %s\n  Nsight Compute: %s", "%s：%s\n  Nsight Compute：%s"), term->field,
+                        SAY(term->meaning, term->meaning_zh), term->metric_zh ? SAY(term->metric, term->metric_zh) : term->metric);
         if (term->other_metric)
-            out_printf(SAY("  on the GB202 to GB207 chips (the RTX 50 series): %s\n", "  GB202 至 GB207 芯片上：%s\n"), term->other_metric);
-        return 0;
+            lua_pushfstring(L, SAY("\n  on the GB202 to GB207 chips (the RTX 50 series): %s", "\n  GB202 至 GB207 芯片上：%s"),
+                            term->other_metric);
+        lua_concat(L, lua_gettop(L) - 1);
+        return print_wrapped(L);
     }
     luaL_buffinit(L, &b);
     if (name) {
@@ -327,7 +342,7 @@ static int api_explain(lua_State *L)
     luaL_addstring(&b, SAY("explain(term) knows: ", "explain(term) 能解释："));
     add_term_names(&b);
     luaL_pushresult(&b);
-    out_printf("%s\n", lua_tostring(L, -1));
+    print_wrapped(L);
     return 0;
 }
 

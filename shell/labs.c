@@ -71,16 +71,17 @@ static int core_journal_path(lua_State *L)
     return push_xdg_file(L, "XDG_STATE_HOME", ".local/state", name);
 }
 
-/* core.columns(): the terminal's width, else $COLUMNS, else 80. */
+/* core.columns(): $COLUMNS when it is set (as POSIX has it override the
+   terminal's), else the terminal's width, else 80 (a file, a pipe). */
 static int core_columns(lua_State *L)
 {
     struct winsize size;
     const char *columns = getenv("COLUMNS");
     int width = 80;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
-        width = size.ws_col;
-    else if (columns && atoi(columns) > 0)
+    if (columns && atoi(columns) > 0)
         width = atoi(columns);
+    else if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+        width = size.ws_col;
     lua_pushinteger(L, width);
     return 1;
 }

@@ -32,13 +32,14 @@ store out[] · 4-byte elements · 32 lanes · 4 sectors (ideal 4) · 128 of 128 
   +0         ######## ######## ######## ########   lanes 0-31
 warp 0: 2 global requests · 20 sectors · 256 of 640 fetched bytes used (40%)]], "stride 4: a quarter of each sector used")
 
-t.is(map("copy", {n = 100}, 3), [[
+local core = debug.getregistry()["warplab.core"]
+t.is(map("copy", {n = 100}, 3), core.util.wrap([[
 warp 3 of copy  n=100 block=256 vec=1 · lanes 0-31 are threads 96-127 · one cell = 4 bytes, # used, . fetched and unused, - not fetched
 load in[] · 4-byte elements · 4 lanes · 1 sector (ideal 1) · 16 of 32 fetched bytes used (50%)
   +384       ####.... -------- -------- --------   lanes 0-3
 store out[] · 4-byte elements · 4 lanes · 1 sector (ideal 1) · 16 of 32 fetched bytes used (50%)
   +384       ####.... -------- -------- --------   lanes 0-3
-warp 3: 2 global requests · 2 sectors · 32 of 64 fetched bytes used (50%)]], "a partial last warp: 4 lanes")
+warp 3: 2 global requests · 2 sectors · 32 of 64 fetched bytes used (50%)]]), "a partial last warp: 4 lanes (show() wraps it to the terminal)")
 
 t.is(map("copy", {n = 100}, 4):match("warp 4: (%d+) global requests"), "0", "an idle warp (threads 128-159 of n=100) makes no request")
 t.raises(function() show(launch("copy", {n = 64}), 8) end, {"bad argument #2 to 'show'", "warp must be from 0 to 7"},
