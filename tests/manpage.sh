@@ -1,0 +1,35 @@
+#!/bin/sh
+# manpage.sh — man/warplab.1 and completion/warplab say what --help says:
+# every option --help lists is in the man page and in bash's completion; the
+# man page renders without warnings; the completion file is valid bash.
+warplab=${WARPLAB:-./warplab}
+src=${srcdir:-.}
+count=0 failed=0
+result() {   # result NAME STATUS(0 ok)
+  count=$((count + 1))
+  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
+}
+options=$("$warplab" --help | grep -o -- '^  -[-a-z]*' | sed 's/^ *//' | sort -u)
+[ -n "$options" ]
+result "--help lists options" $?
+for option in $options; do
+  man_option=$(printf '%s' "$option" | sed 's/-/\\\\-/g')   # the man page writes - as \-
+  grep -q -- "$man_option" "$src/man/warplab.1"
+  result "the man page has $option" $?
+  [ "$option" = "-" ] && continue   # standard input as the script: a file name, not an option to complete
+  grep -Eq -- "[\"| ]$option[\"| ]" "$src/completion/warplab"
+  result "bash completion offers $option" $?
+done
+for variable in $("$warplab" --help | sed -n '/^Environment:/,/^Exit/p' | grep -o '^  [A-Z_0-9]*' | sort -u); do
+  grep -q "$variable" "$src/man/warplab.1"
+  result "the man page has the environment variable $variable" $?
+done
+if command -v man > /dev/null; then
+  warnings=$(MANWIDTH=80 man --warnings -l "$src/man/warplab.1" 2>&1 > /dev/null)
+  [ -z "$warnings" ]
+  result "the man page renders without warnings${warnings:+ ($warnings)}" $?
+fi
+bash -n "$src/completion/warplab"
+result "the completion file is valid bash" $?
+echo "1..$count"
+[ "$failed" = 0 ]
