@@ -2,9 +2,11 @@
 ** counters.c — CUPTI Range Profiler, in C, loaded with dlopen. The call
 ** sequence is the one in ../shared/notes/cupti.md: host object and config
 ** image once; per counter batch, a fresh counter data image, SetConfig,
-** Start, the kernels, Stop, Decode, and one evaluation per range.
+** Start, the kernels, Stop, Decode, and one evaluation per range. A build
+** whose CUDA toolkit has no Range Profiler (before 12.6, or
+** --disable-counters) has the stand-ins at the end: no counters, and why.
 */
-#ifdef HAVE_CUDA
+#if defined(HAVE_CUDA) && defined(HAVE_CUPTI_RANGE_PROFILER)
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -643,4 +645,44 @@ void counters_close(void)
     memset(&profiler, 0, sizeof profiler);
     profiler.library = library;   /* stays loaded: CUPTI does not like being unloaded */
 }
+#elif defined(HAVE_CUDA)
+#include <stdio.h>
+#include "counters.h"
+#include "session.h"
+
+/* No Range Profiler in this build: every counter read says so, once each. */
+static int no_counters(char *why, size_t why_size)
+{
+    snprintf(why, why_size, "%s", SAY("this warplab was built without hardware counters (its CUDA toolkit's CUPTI has no Range "
+                                      "Profiler, which CUDA 12.6 and newer have, or --disable-counters)",
+                                      "这个 warplab 构建时没有硬件计数器（它的 CUDA 工具包中的 CUPTI 没有 Range Profiler，"
+                                      "CUDA 12.6 及更新版本才有；或者用了 --disable-counters）"));
+    return -1;
+}
+
+int counters_open(int ordinal, char *why, size_t why_size)
+{
+    (void)ordinal;
+    return no_counters(why, why_size);
+}
+
+int counters_read(int items, const struct counted_work *work, struct counter_values *values, int *found, char *why,
+                  size_t why_size)
+{
+    (void)work, (void)values;
+    for (int i = 0; i < items; i++)
+        found[i] = 0;
+    return no_counters(why, why_size);
+}
+
+int counters_for_chip(const char *chip, unsigned char *states, char *why, size_t why_size)
+{
+    (void)chip, (void)states;
+    return no_counters(why, why_size);
+}
+
+void counters_pause(void) {}
+int counters_save_memory(void) { return 0; }
+int counters_batch_size(void) { return 1; }
+void counters_close(void) {}
 #endif
