@@ -65,20 +65,13 @@ end
 
 -- chart.bars{ title=, x_label=, x = {labels}, series = {{name=, values=}}, unit=,
 --             marks = {{at=, label=}}, breaks = {{before=row, label=}}, width= } -> text
--- A mark (a device's peak) sets the scale only when the data comes within
--- this factor of it; above that it is named below the chart, not drawn, so
--- that small values are not flattened against the axis (as plot.lua does).
-local MARK_REACH = 3
-
 function chart.bars(spec)
   local g, width = glyphs(), spec.width or 40
-  local scale, on, above = 0, {}, {}
+  local scale = 0
   for _, s in ipairs(spec.series) do
     for i = 1, #spec.x do scale = math.max(scale, s.values[i] or 0) end
   end
-  for _, m in ipairs(spec.marks or {}) do
-    if m.at <= MARK_REACH * scale then on[#on + 1] = m else above[#above + 1] = m end
-  end
+  local on, above = u.marks_on_scale(spec.marks, scale)   -- marks above are named below the chart
   for _, m in ipairs(on) do scale = math.max(scale, m.at) end
   local label_width = u.display_width(spec.x_label or "")
   for _, x in ipairs(spec.x) do label_width = math.max(label_width, u.display_width(x)) end

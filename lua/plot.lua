@@ -119,21 +119,14 @@ local function series_of(results, x, metric)
   return list
 end
 
--- A mark (the device's peak) sets the scale only when the data reaches
--- within a factor of this of it; far above the data it is named at the top
--- instead of flattening the data against the axis.
-local MARK_REACH = 3
-
 -- The chart's scales and which y marks lie on it, the same for the SVG and the PNG.
 local function layout(spec)
   local all_x, all_y, top = {}, { 0 }, 0
   for _, s in ipairs(spec.series) do
     for i = 1, #s.x do all_x[#all_x + 1], all_y[#all_y + 1], top = s.x[i], s.y[i], math.max(top, s.y[i]) end
   end
-  local on, above = {}, {}
-  for _, m in ipairs(spec.y_marks) do
-    if m.at <= MARK_REACH * top then on[#on + 1], all_y[#all_y + 1] = m, m.at else above[#above + 1] = m end
-  end
+  local on, above = u.marks_on_scale(spec.y_marks, top)   -- marks above are named at the top
+  for _, m in ipairs(on) do all_y[#all_y + 1] = m.at end
   return make_scale(all_x, LEFT, WIDTH - RIGHT), make_scale(all_y, HEIGHT - BOTTOM, TOP, true), on, above
 end
 

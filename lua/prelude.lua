@@ -1242,6 +1242,20 @@ function core.banner()
   return wrap(say("banner", core.version, where))
 end
 
+-- A mark (a device's peak) sets a chart's scale only when the data comes
+-- within this factor of it; above that it is named beside the chart, not
+-- drawn, so that small values are not flattened against the axis.
+local MARK_REACH = 3
+
+-- The marks that lie on a chart whose data reaches top, and those above it.
+local function marks_on_scale(marks, top)
+  local on, above = {}, {}
+  for _, m in ipairs(marks or {}) do
+    if m.at <= MARK_REACH * top then on[#on + 1] = m else above[#above + 1] = m end
+  end
+  return on, above
+end
+
 -- The time now, UTC, as ISO 8601: what recordings and lab progress are stamped with.
 local function utc_now() return os.date("!%Y-%m-%dT%H:%M:%SZ") end
 
@@ -1250,6 +1264,7 @@ core.util = {
   fmt = fmt, commas = commas, bytes = bytes, percent = percent, bar = bar,
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
   localized = localized, value_line = value_line, utc_now = utc_now,
+  marks_on_scale = marks_on_scale,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
   copy_table = copy_table, message = message, messages = messages_of, text_in = text_in, say = say,
   wide = wide, display_width = display_width, pad = pad, paint = paint, wrap = wrap, text_lines = text_lines, plural = plural, limit_text = limit_text, device_name = device_name,
