@@ -188,7 +188,7 @@ local messages = {
 }
 
 local say = u.messages("labs", messages)
-local wide, display_width = u.wide, u.display_width
+local display_width = u.display_width
 labs.display_width = display_width
 
 -- Wraps text to the terminal's width (u.wrap), lab text at most 100 columns wide.
