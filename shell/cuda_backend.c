@@ -503,25 +503,32 @@ static enum run_status fail(char *error, size_t error_size)
     return RUN_FAILED;
 }
 
+/* Whether a kernel that has run `waited` seconds must be stopped: past the
+   launch's time limit, or Ctrl-C once it has run a second. Says why in
+   cuda_failure. */
+static int must_stop(double waited)
+{
+    const char *name = gpu.running ? gpu.running->name : "?";
+    if (waited > gpu.kernel_timeout_s)
+        snprintf(cuda_failure, sizeof cuda_failure,
+                 SAY("'%s' was still running after its time limit of %g s (config{kernel_timeout = seconds})",
+                     "'%s' 超过时间限制 %g 秒仍在运行（config{kernel_timeout = 秒数}）"), name, gpu.kernel_timeout_s);
+    else if (interrupt_requested && waited > 1)
+        snprintf(cuda_failure, sizeof cuda_failure, SAY("'%s' was stopped by Ctrl-C while it ran", "'%s' 运行中被 Ctrl-C 停止"), name);
+    else
+        return 0;
+    return 1;
+}
+
 /* Waits for what the stream was given. A kernel cannot be stopped alone: one
-   still running after the launch's time limit, or after Ctrl-C once it has
-   run a second, ends this CUDA context (and the GPU process), which says why. */
+   that must stop ends this CUDA context (and the GPU process), which says why. */
 static int wait_for_stream(void)
 {
-    double started = seconds_now(), waited;
+    double started = seconds_now();
     cudaError_t status;
     while ((status = cudaStreamQuery(gpu.stream)) == cudaErrorNotReady) {
-        waited = seconds_now() - started;
-        const char *name = gpu.running ? gpu.running->name : "?";
-        if (waited > gpu.kernel_timeout_s)
-            snprintf(cuda_failure, sizeof cuda_failure,
-                     SAY("'%s' was still running after its time limit of %g s (config{kernel_timeout = seconds})",
-                         "'%s' 超过时间限制 %g 秒仍在运行（config{kernel_timeout = 秒数}）"), name, gpu.kernel_timeout_s);
-        else if (interrupt_requested && waited > 1)
-            snprintf(cuda_failure, sizeof cuda_failure, SAY("'%s' was stopped by Ctrl-C while it ran", "'%s' 运行中被 Ctrl-C 停止"), name);
-        else
-            name = NULL;
-        if (name) {
+        double waited = seconds_now() - started;
+        if (must_stop(waited)) {
             gpu.timed_out = 1;
             return -1;
         }
