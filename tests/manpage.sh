@@ -29,6 +29,15 @@ if command -v man > /dev/null; then
   [ -z "$warnings" ]
   result "the man page renders without warnings${warnings:+ ($warnings)}" $?
 fi
+for lang in en zh; do   # wc -L counts columns: a CJK character is two
+  widest=$("$warplab" --lang $lang --help | LC_ALL=C.UTF-8 wc -L)
+  [ "$widest" -le 80 ]
+  result "--help in $lang fits 80 columns (widest: $widest)" $?
+done
+"$warplab" --help | grep -q '^Report bugs'
+result "--help says where to report bugs" $?
+grep -q '^\.SH REPORTING BUGS' "$src/man/warplab.1"
+result "the man page says where to report bugs" $?
 bash -n "$src/completion/warplab"
 result "the completion file is valid bash" $?
 echo "1..$count"
