@@ -19,6 +19,8 @@ void sandbox_open(lua_State *L);
 int sandbox_active(void);
 /* Time spent in launches while lab code runs: not charged to its budget. */
 void sandbox_exclude(double ms);
+/* The clock the budget reads and sandbox_exclude takes: this thread's CPU time, in ms. */
+double sandbox_clock_ms(void);
 /* Ends the running lab code: every later instruction of it raises `message`. */
 void sandbox_trip(lua_State *L, const char *message);
 

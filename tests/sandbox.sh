@@ -17,7 +17,7 @@ export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
 # batch LAB [ANSWERS]: runs a hostile lab in batch (in $tmp, at most 60 s); output in $tmp/LAB.out, status in $tmp/LAB.status.
 batch() {
   printf '%s\n' "${2:-}" > "$tmp/$1.answers"
-  (cd "$tmp" && timeout 60 "$warplab" --sim --lab "$hostile/$1.lua" --answers "$tmp/$1.answers" > "$tmp/$1.out" 2>&1
+  (cd "$tmp" && timeout 180 "$warplab" --sim --lab "$hostile/$1.lua" --answers "$tmp/$1.answers" > "$tmp/$1.out" 2>&1
    echo $? > "$tmp/$1.status")
   echo "#   $1: exit $(cat "$tmp/$1.status"), $(grep -m1 -e 'error' -e 'warplab:' "$tmp/$1.out" | cut -c1-100)"
 }
