@@ -104,6 +104,7 @@ step {
   run = [[launch("offset", {offset = 3, n = 262144})]],
   ask = {
     goal = { en = "offset with 4.00 load sectors per request, n unchanged.", zh = "offset 族，每读请求 4.00 个扇区，n 不变。" },
+    solution = [[launch("offset", {offset = 8, n = 262144})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "offset" and r.params.n == 262144 and r.load.sectors_per_request == 4.0

@@ -247,6 +247,7 @@ step {
   ask = {
     goal = { en = "aos_soa, layout \"aos\", access \"read\", with records of the struct's real size.",
              zh = "aos_soa，layout 为 \"aos\"，access 为 \"read\"，记录大小等于这个结构体的真实大小。" },
+    solution = [[r = launch("aos_soa", {layout = "aos", fields = 6, access = "read"})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "aos_soa" and r.params.layout == "aos" and r.params.access == "read" and r.params.fields == 6

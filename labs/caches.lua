@@ -150,6 +150,7 @@ step {
   ask = {
     goal = { en = "stencil1d whose loads ask for each input byte once (the ratio printed is 1.0).",
              zh = "`stencil1d`，读操作对每个输入字节只请求一次（打印出的比值为 1.0）。" },
+    solution = [[s = launch("stencil1d", {radius = 0})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "stencil1d" and r.params.radius == 0 and 32 * r.load.sectors <= 1.01 * r.model.dram.read_bytes

@@ -156,6 +156,10 @@ step {
     answer = function(ctx) return ctx.result.constant.passes / ctx.result.constant.requests end,
     tolerance = 0.01,
   },
+  hint = {
+    { en = "Find the constant line of the card: it counts requests and passes.", zh = "找到结果卡片上“常量”那一行：它数了请求和传送次数。" },
+    { en = "The constant cache serves one address a pass. How many distinct addresses can 32 lanes ask for?", zh = "常量缓存每次传送只服务一个地址。32 个线程最多能要多少个不同的地址？" },
+  },
   claims = {
     { text = "distinct constant addresses take 32 passes a request, the same address 1",
       holds = function(ctx) return ctx.result.constant.passes == 32 * ctx.result.constant.requests end },

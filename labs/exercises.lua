@@ -230,6 +230,7 @@ step {
   ask = {
     goal = { en = "working_set with bytes equal to the working set of 2,048 threads × 8 floats.",
              zh = "working_set，bytes 等于 2,048 个线程 × 8 个 float 的工作集。" },
+    solution = [[launch("working_set", {bytes = 65536, n = 2048})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "working_set" and r.params.bytes == 2048 * 8 * 4
@@ -261,6 +262,7 @@ step {
   ask = {
     goal = { en = "transpose with 4 sectors per request on loads and stores and 0 shared-memory bank conflicts.",
              zh = "transpose，读和写都是每请求 4 个扇区，共享内存存储体冲突为 0。" },
+    solution = [[launch("transpose", {variant = "padded", tile = 32})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "transpose" and r.load.sectors_per_request <= 4 and r.store.sectors_per_request <= 4
@@ -309,6 +311,25 @@ extern "C" __global__ void my_transpose(const float *in, float *out, int width, 
         out[(long long)x * height + y] = in[(long long)y * width + x];
 }
 ]==]
+-- The lab's own solution, for --check-lab (a student's may differ).
+local TRANSPOSE_SOLUTION = [==[
+// my_transpose, done: a tile of the block's 32 x 32 elements staged in
+// shared memory, padded by a float a row so that its columns span 32 banks.
+#define TILE 32
+extern "C" __global__ void my_transpose(const float *in, float *out, int width, int height)
+{
+    __shared__ float tile[TILE][TILE + 1];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    if (x < width && y < height)
+        tile[threadIdx.y][threadIdx.x] = in[(long long)y * width + x];
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;   // a column of out is a row of in
+    y = blockIdx.x * TILE + threadIdx.y;
+    if (x < height && y < width)
+        out[(long long)y * height + x] = tile[threadIdx.x][threadIdx.y];
+}
+]==]
 
 step {
   text = {
@@ -317,7 +338,7 @@ step {
   },
   kernel = {
     name = "my_transpose",
-    skeleton = TRANSPOSE_SKELETON,
+    skeleton = TRANSPOSE_SKELETON, solution = TRANSPOSE_SOLUTION,
     summary = "exercise 8: your transpose", summary_zh = "习题 8：你写的转置",
     params = { width = { default = 1024, min = 1, max = 4096 }, height = { default = 512, min = 1, max = 4096 } },
     buffers = { ["in"] = { type = "float", count = function(p) return p.width * p.height end },
@@ -336,6 +357,7 @@ step {
   ask = {
     goal = { en = "my_transpose, correct, with 4 sectors per request on its loads and stores, and shared-memory loads and stores without bank conflicts.",
              zh = "my_transpose，结果正确，读和写都是每请求 4 个扇区，共享内存的读和写都没有存储体冲突。" },
+    solution = [[r = launch("my_transpose")]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "my_transpose" and r.correct == true and r.load.sectors_per_request <= 4 and
@@ -401,6 +423,7 @@ step {
   ask = {
     goal = { en = "histogram, shared, with bins ÷ block ≤ 1/4 (at most one global atomic per four elements).",
              zh = "histogram 共享内存版，bins ÷ 线程块 ≤ 1/4（每四个元素最多一次全局原子操作）。" },
+    solution = [[launch("histogram", {variant = "shared", bins = 256, block = 1024})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "histogram" and r.params.variant == "shared" and 4 * r.params.bins <= r.params.block
@@ -438,6 +461,23 @@ extern "C" __global__ void my_histogram(const unsigned char *values, unsigned *b
         atomicAdd(&bins[values[i]], 1u);
 }
 ]==]
+local HISTOGRAM_SOLUTION = [==[
+// my_histogram, done: each block counts into its own copy of the bins in
+// shared memory, then adds the copy to the global bins, one atomic a bin.
+#define BINS 256
+extern "C" __global__ void my_histogram(const unsigned char *values, unsigned *bins, int n)
+{
+    __shared__ unsigned local[BINS];
+    for (int k = threadIdx.x; k < BINS; k += blockDim.x)
+        local[k] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&local[values[i]], 1u);
+    __syncthreads();
+    for (int k = threadIdx.x; k < BINS; k += blockDim.x)
+        atomicAdd(&bins[k], local[k]);
+}
+]==]
 
 step {
   text = {
@@ -446,7 +486,7 @@ step {
   },
   kernel = {
     name = "my_histogram",
-    skeleton = HISTOGRAM_SKELETON,
+    skeleton = HISTOGRAM_SKELETON, solution = HISTOGRAM_SOLUTION,
     summary = "exercise 10: your histogram", summary_zh = "习题 10：你写的直方图",
     params = { n = { default = 1 << 20, min = 1, max = 1 << 26 } },
     buffers = { values = { type = "uchar", count = "n", fill = { "int", 0, 255 } },
@@ -462,6 +502,7 @@ step {
   ask = {
     goal = { en = "my_histogram, correct, with its bins counted in a per-block copy in shared memory (the launch shows shared stores and shared loads).",
              zh = "my_histogram，结果正确，在每个线程块的共享内存副本里计数（启动结果里有共享内存写入和读取）。" },
+    solution = [[r = launch("my_histogram")]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "my_histogram" and r.correct == true and r.shared_store ~= nil and r.shared_load ~= nil

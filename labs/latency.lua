@@ -210,6 +210,7 @@ step {
   ask = {
     goal = { en = "copy with the default n, limit no longer 'bytes in flight per thread'.",
              zh = "copy，n 取默认值，瓶颈不再是“每个线程在途的字节数”。" },
+    solution = [[launch("copy", {vec = 2})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "copy" and r.params.n == 1 << 26 and r.model.limit ~= "bytes in flight per thread"

@@ -99,6 +99,7 @@ step {
   ask = {
     goal = { en = "traverse with order = \"col\" and 4.00 load sectors per request.",
              zh = "traverse，order = \"col\"，每读请求 4.00 个扇区。" },
+    solution = [[launch("traverse", {order = "col", block = {4, 64}})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "traverse" and r.params.order == "col" and r.load.sectors_per_request <= 4.0
@@ -314,6 +315,7 @@ step {
   ask = {
     goal = { en = "transpose: 4.00 load and store sectors per request, no shared-load bank conflicts.",
              zh = "transpose：读和写都是每请求 4.00 个扇区，共享内存读没有存储体冲突。" },
+    solution = [[launch("transpose", {variant = "padded", tile = 32})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "transpose" and r.load.sectors_per_request <= 4.0 and r.store.sectors_per_request <= 4.0 and

@@ -23,6 +23,16 @@ extern "C" __global__ void my_scale(const float *in, float *out, int n)
         out[(long long)row * n + col] = 2.0f * in[(long long)row * n + col];
 }
 ]==],
+  solution = [==[
+// my_scale, fixed: neighbouring lanes take neighbouring columns of one row.
+extern "C" __global__ void my_scale(const float *in, float *out, int n)
+{
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < n && col < n)
+        out[(long long)row * n + col] = 2.0f * in[(long long)row * n + col];
+}
+]==],   -- the lab's own, for --check-lab
   params = { n = { default = 1024, min = 32, max = 8192 } },
   buffers = { ["in"] = { type = "float", count = function(p) return p.n * p.n end },
               out = { type = "float", count = function(p) return p.n * p.n end, output = true } },
@@ -96,6 +106,7 @@ step {
   ask = {
     goal = { en = "my_scale, correct, with 4 sectors per request on its loads and its stores.",
              zh = "my_scale，结果正确，读和写都是每请求 4 个扇区。" },
+    solution = [[r = launch("my_scale")]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "my_scale" and r.correct == true and r.load.sectors_per_request <= 4 and r.store.sectors_per_request <= 4

@@ -328,6 +328,7 @@ step {
   ask = {
     goal = { en = "matmul, tiled, with at most 1/32 of naive's 2k·m·n/32 global load requests.",
              zh = "matmul 分块版，全局读请求数不超过朴素版 2k·m·n/32 的 1/32。" },
+    solution = [[launch("matmul", {variant = "tiled", tile = 32})]],
     check = function(ctx)
       local r = ctx.result
       if r.kernel ~= "matmul" or r.params.variant ~= "tiled" then return false end

@@ -172,6 +172,10 @@ c = compare(s[1], s[2], s[3]); c]],
     },
     answer = 2,
   },
+  hint = {
+    { en = "Follow one cache line: when is it read, and what does the cache read between that and its next use?", zh = "跟着一条缓存行走：它什么时候被读，在它下一次被用到之前，缓存又读了多少别的数据？" },
+    { en = "Between two uses of a line, 1.5 caches' worth of other lines come in. Which line does LRU evict to make room?", zh = "一条缓存行两次被用到之间，进来了 1.5 个缓存那么多的别的行。`LRU` 会换出哪一行来腾地方？" },
+  },
   claims = {
     { text = "a 128 MiB working set (twice the L2) runs at no more than 0.8 times the bandwidth of a 16 MiB one", gpu = true,
       holds = function(ctx)
@@ -226,6 +230,7 @@ step {
   ask = {
     goal = { en = "working_set, n = 10,324,448, warm, 1 MiB <= bytes <= half the L2.",
              zh = "working_set，n = 10,324,448，热缓存，1 MiB <= bytes <= L2 的一半。" },
+    solution = [[launch("working_set", {bytes = 8 << 20, n = 10324448, cache = "warm"})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "working_set" and r.params.n == N and r.params.bytes >= MiB and

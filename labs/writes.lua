@@ -262,6 +262,7 @@ step {
   ask = {
     goal = { en = "aos_soa writing field 0, with write-allocate reads in the model's DRAM estimate (model.dram.write_allocate_bytes > 0).",
              zh = "aos_soa 写第 0 个字段，模型的 DRAM 估算里有写分配读取（model.dram.write_allocate_bytes > 0）。" },
+    solution = [[w = launch("aos_soa", {layout = "aos", fields = 2, access = "write"})]],
     check = function(ctx)
       local r = ctx.result
       return r.kernel == "aos_soa" and r.params.access == "write" and r.model.dram.write_allocate_bytes > 0

@@ -23,8 +23,8 @@ local first_argument = {
 
 -- What a colon command's argument may be.
 local command_argument = {
-  [":lab"] = function() return core.lab_names() end, [":help"] = core.help_topics, [":edit"] = core.declared_kernels,
-  [":reset"] = function() return core.lab_names() end,
+  [":lab"] = function() local names = core.labs.names(); names[#names + 1] = "reload"; return names end, [":help"] = core.help_topics, [":edit"] = core.declared_kernels,
+  [":reset"] = function() return core.labs.names() end,
 }
 
 -- The params of a kernel's launch, then the measurement options (and sweep's axes).

@@ -376,9 +376,12 @@ local function guarded_copy(value, seen)
   return copy
 end
 
-function core.declare_lab_kernel(declaration, lab_id, skeleton)
+-- from: nil (the student's own file, else the skeleton), "skeleton" (the
+-- lab as written, for its claims) or "solution" (the lab's own, for --check-lab).
+function core.declare_lab_kernel(declaration, lab_id, from)
   local spec = fields_of(guarded_copy(declaration, {}))
-  spec.source, spec.file = declaration.skeleton, nil
+  spec.source, spec.file = from == "solution" and declaration.solution or declaration.skeleton, nil
+  local skeleton = from ~= nil
   local name = spec.name
   file_of[name] = "kernels/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. tostring(name) .. ".cu"
   local saved = type(name) == "string" and core.data_path(file_of[name])

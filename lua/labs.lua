@@ -145,6 +145,10 @@ local messages = {
   finished_status = { en = "finished", zh = "已完成" },
   answered = { en = "%d/%d answered", zh = "已回答 %d/%d" },
   does_not_load = { en = "(does not load)", zh = "（无法加载）" },
+  from_file = { en = "from %s", zh = "来自 %s" },
+  hidden_lab = { en = "  (%s is not listed: the name %s is taken by %s)", zh = "  （%s 没有列出：名字 %s 已被 %s 占用）" },
+  built_in = { en = "a built-in lab", zh = "一个内置实验" },
+  reloaded = { en = "Lab %s read again; you are at step %d of %d.", zh = "已重新读取实验 %s；你在第 %d 步，共 %d 步。" },
   -- where lab code went wrong, and what a batch run shows
   error = { en = "error: %s", zh = "错误：%s" },
   at_step = { en = "lab %s, step %d", zh = "实验 %s，第 %d 步" },
@@ -161,8 +165,8 @@ local messages = {
   must_code = { en = "Lua code (a string without NUL bytes, at most 64 KiB)", zh = "Lua 代码（不含 NUL 字节的字符串，至多 64 KiB）" },
   must_table = { en = "a table", zh = "表" },
   must_texts = { en = "a list of texts", zh = "文本列表" },
-  must_kernel = { en = "a kernel{} declaration with name= and skeleton= (the source the student starts from), without source= or file=",
-                  zh = "一个带 name= 和 skeleton=（学生起步的源代码）的 kernel{} 声明，不能有 source= 或 file=" },
+  must_kernel = { en = "a kernel{} declaration with name= and skeleton= (the source the student starts from), without source= or file= (solution=, the lab's own answer, is source too)",
+                  zh = "一个带 name= 和 skeleton=（学生起步的源代码）的 kernel{} 声明，不能有 source= 或 file=（solution= 是实验自己的答案，也是源代码）" },
   write_kernel = { en = "You write kernel '%s' here: :edit opens its source in your editor, and it is compiled again when you save and quit.",
                    zh = "这一步由你来写内核 '%s'：:edit 在你的编辑器里打开它的源代码，保存并退出后会重新编译。" },
   lab_kernel_failed = { en = "%s: its kernel could not be declared: %s", zh = "%s：无法声明它的内核：%s" },
@@ -185,6 +189,30 @@ local messages = {
   no_steps = { en = "lab %s has no step{...}", zh = "实验 %s 没有 step{...}" },
   in_lab = { en = "lab %s", zh = "实验 %s" },
   in_ask = { en = "%s, ask", zh = "%s，ask" },
+  -- what --check-lab finds
+  at_step_field = { en = "lab %s, step %d, %s", zh = "实验 %s，第 %d 步，%s" },
+  in_lab_field = { en = "lab %s, %s", zh = "实验 %s，%s" },
+  one_language = { en = "text in one language only: give {en = ..., zh = ...}", zh = "文本只有一种语言：请写成 {en = ..., zh = ...}" },
+  missing_language = { en = "no text in '%s'", zh = "缺少 '%s' 的文本" },
+  question_no_hint = { en = "a question with no hint", zh = "问题没有提示" },
+  goal_no_hint = { en = "a goal with no hint", zh = "目标没有提示" },
+  answer_not_a_choice = { en = "the answer %s is not among the %d choices", zh = "答案 %s 不在 %d 个选项之中" },
+  goal_no_solution = { en = "a goal with no solution (code that meets it): the checker cannot show it can be met",
+                       zh = "目标没有 solution（能达到它的代码）：检查器无法证明它能达到" },
+  kernel_no_solution = { en = "a kernel to write with no solution (a source that meets the goal)",
+                         zh = "要写的内核没有 solution（能达到目标的源代码）" },
+  experiment_fails = { en = "the experiment fails (%s): %s", zh = "实验代码运行失败（%s）：%s" },
+  claim_fails = { en = "the claim '%s' does not hold (%s)%s", zh = "论断“%s”不成立（%s）%s" },
+  claim_skipped = { en = "step %d, the claim '%s' is skipped on %s: %s", zh = "第 %d 步，论断“%s”在 %s 上跳过：%s" },
+  every_profile = { en = "every profile", zh = "所有设备配置" },
+  profiles_with_sim = { en = "claims were checked on this GPU; --sim checks them on the model of every profile",
+                        zh = "论断是在这块 GPU 上检查的；加 --sim 可在每个设备配置的模型上检查" },
+  batch_wrong = { en = "a batch run with the lab's own answers does not get this step right",
+                  zh = "用实验自己的答案批量运行时，这一步没有通过" },
+  check_stopped = { en = "lab %s: the check stopped: %s", zh = "实验 %s：检查中止：%s" },
+  note = { en = "note: %s", zh = "注意：%s" },
+  check_clean = { en = "lab %s: no findings", zh = "实验 %s：没有发现问题" },
+  check_found = { en = "lab %s: %d findings", zh = "实验 %s：发现 %d 个问题" },
 }
 
 local say = u.messages("labs", messages)
@@ -349,7 +377,7 @@ end
 -- the skeleton they start from; it reads no file.
 local function is_lab_kernel(v)
   return type(v) == "table" and type(v.name) == "string" and v.name:match("^[a-z_][a-z0-9_]*$") ~= nil and is_code(v.skeleton)
-     and v.source == nil and v.file == nil
+     and v.source == nil and v.file == nil and (v.solution == nil or is_code(v.solution))
 end
 
 local function one_of(...)
@@ -381,6 +409,7 @@ local ask_fields = {
   { "check", optional(one_of("function")), "must_function" },
   { "tolerance", optional(one_of("number")), "must_number" },
   { "unit", optional(is_string), "must_string" },
+  { "solution", optional(is_code), "must_code" },
 }
 
 local function check_fields(where, spec, fields)
@@ -439,17 +468,68 @@ local function read_or_fail(what, path)
   return text
 end
 
--- The built-in lab whose name is nearest to name (aos_soa: aos-soa; coalesce: coalescing), or nil.
+-- Labs from files, beside the built-in ones: those opened by path this
+-- session (--lab FILE.lua, :lab FILE.lua), then the *.lua files in each folder
+-- of WARPLAB_LABS_PATH (colon-separated), then in $XDG_DATA_HOME/warplab/labs.
+local opened_files = {}   -- paths, in the order they were opened
+
+local function lab_folders()
+  local folders = {}
+  for folder in (os.getenv("WARPLAB_LABS_PATH") or ""):gmatch("[^:]+") do folders[#folders + 1] = folder end
+  local data = core.data_path("labs")
+  if data then folders[#folders + 1] = data end
+  return folders
+end
+
+local function file_lab_name(path) return path:match("([^/]+)%.lua$") end
+
+-- Every lab there is, in :labs order: {name=, path=} (path nil for a built-in
+-- one). The first of a name wins; a later file of a taken name is listed in
+-- `hidden` with the path that took it.
+local function catalogue()
+  local list, by_name, hidden = {}, {}, {}
+  local function add(name, path)
+    if by_name[name] then
+      if path and by_name[name].path ~= path then hidden[#hidden + 1] = { path = path, by = by_name[name] } end
+      return
+    end
+    by_name[name] = { name = name, path = path }
+    list[#list + 1] = by_name[name]
+  end
+  for _, name in ipairs(core.lab_names()) do add(name) end
+  for _, path in ipairs(opened_files) do add(file_lab_name(path), path) end
+  for _, folder in ipairs(lab_folders()) do
+    for _, file in ipairs(core.lab_files(folder)) do add(file_lab_name(file), folder .. "/" .. file) end
+  end
+  return list, by_name, hidden
+end
+
+local function lab_names()
+  local names = {}
+  for i, entry in ipairs(catalogue()) do names[i] = entry.name end
+  return names
+end
+labs.names = lab_names   -- for completion
+
+-- The lab whose name is nearest to name (aos_soa: aos-soa; coalesce: coalescing), or nil.
 local function nearest_lab(name)
   local wanted, best, best_distance = name:lower():gsub("_", "-"), nil, 4
-  for _, lab in ipairs(core.lab_names()) do
+  for _, lab in ipairs(lab_names()) do
     local distance = lab:sub(1, #wanted) == wanted and 0 or core.edit_distance(wanted, lab)
     if distance < best_distance then best, best_distance = lab, distance end
   end
   return best
 end
 
--- The lab called name: built in, or a file path (known by its real path: its progress is its own).
+-- A lab file, known by its real path: its progress is its own.
+local function load_file(path)
+  local real = core.realpath and core.realpath(path) or path
+  local definition = labs.load(file_lab_name(path), read_or_fail("lab", path), "file:" .. real)
+  definition.path = path
+  return definition
+end
+
+-- The lab called name: built in, a file path, or a lab file found by name.
 local function find_lab(name)
   if type(name) ~= "string" or name:find("%z") then
     error(say("bad_name", type(name) == "string" and say("name_with_nul") or type(name)), 0)
@@ -457,11 +537,16 @@ local function find_lab(name)
   local text = core.lab_source(name)
   if text then return labs.load(name, text) end
   if name:find("%.lua$") then
-    local real = core.realpath and core.realpath(name) or name
-    return labs.load(name:match("([^/]+)%.lua$"), read_or_fail("lab", name), "file:" .. real)
+    local definition = load_file(name)
+    local known = false
+    for _, path in ipairs(opened_files) do known = known or path == name end
+    if not known then opened_files[#opened_files + 1] = name end
+    return definition
   end
+  local _, by_name = catalogue()
+  if by_name[name] then return load_file(by_name[name].path) end
   local near = nearest_lab(name)
-  error(say("unknown_lab", clean(name), near and say("did_you_mean", near) or "", table.concat(core.lab_names(), ", ")), 0)
+  error(say("unknown_lab", clean(name), near and say("did_you_mean", near) or "", table.concat(lab_names(), ", ")), 0)
 end
 
 ---------------------------------------------------------------------------
@@ -520,11 +605,12 @@ local function step_text(state)
 end
 
 -- Declares the step's kernel for the student to write, from their own file
--- if they have one (unless skeleton: the lab as written, for its claims).
-local function declare_step_kernel(state, skeleton)
+-- if they have one (from: "skeleton", the lab as written, for its claims;
+-- "solution", the lab's own solution, for --check-lab).
+local function declare_step_kernel(state, from)
   local declaration = step_of(state).kernel
   if not declaration then return end
-  local ok, why = pcall(core.declare_lab_kernel, declaration, state.definition.id, skeleton)
+  local ok, why = pcall(core.declare_lab_kernel, declaration, state.definition.id, from)
   if not ok then
     print(say("error", say("lab_kernel_failed", where(state), clean(tostring(why)))))
   elseif why then
@@ -592,14 +678,19 @@ end
 local reflect   -- reflect(state): a waiting prediction set beside the run (below)
 
 -- Runs a step's experiment as lab code in the lab's own globals, printing
--- its values as the prompt does; an error is printed, not raised. True when it ran.
+-- its values as the prompt does; an error is printed, not raised. True when
+-- it ran; else false and the error.
 local function run_experiment(state, code)
   state.globals = state.globals or sandbox()
   local chunk, why = core.load_experiment(code, state.globals)
-  if not chunk then print(say("error", where(state) .. ": " .. clean(why))); return false end
+  if not chunk then
+    why = where(state) .. ": " .. clean(why)
+    print(say("error", why))
+    return false, why
+  end
   local results = table.pack(pcall(guarded, where(state), chunk))
   hand_over(state.globals)
-  if not results[1] then print(say("error", tostring(results[2]))); return false end
+  if not results[1] then print(say("error", tostring(results[2]))); return false, tostring(results[2]) end
   core.after_chunk(code, table.unpack(results, 2, results.n))
   print_values(table.unpack(results, 2, results.n))
   reflect(state)
@@ -807,7 +898,20 @@ local function open(definition)
   show_step(current)
 end
 
+-- Reads the open lab again (its author has edited it), keeping the
+-- student's place: the step's number, within the steps it has now.
+function labs.reload()
+  if not current then return print(say("no_lab")) end
+  local old = current.definition
+  local definition = old.path and load_file(old.path) or find_lab(old.name)
+  current.definition, current.hint = definition, 0
+  current.index = math.min(current.index, #definition.steps)
+  print(say("reloaded", definition.name, current.index, #definition.steps))
+  show_step(current)
+end
+
 function labs.open(name)
+  if name == "reload" then return labs.reload() end
   open(find_lab(name))
 end
 
@@ -919,11 +1023,17 @@ end
 
 function labs.list()
   local lines, all = {}, core.progress.all()
-  for _, name in ipairs(core.lab_names()) do
-    local ok, definition = pcall(find_lab, name)
+  local entries, _, hidden = catalogue()
+  for _, entry in ipairs(entries) do
+    local ok, definition = pcall(find_lab, entry.path or entry.name)
     local title = ok and text_of(definition.spec.title) or say("does_not_load")
     local pad = (" "):rep(math.max(1, 52 - display_width(title)))   -- by columns: Chinese titles line up
-    lines[#lines + 1] = fmt("  %-12s %s%s%s", name, title, pad, status_text(all[name], ok and definition))
+    local status = status_text(ok and all[definition.id], ok and definition)
+    lines[#lines + 1] = fmt("  %-12s %s%s%s", entry.name, title, pad, status)
+    if entry.path then lines[#lines + 1] = "               " .. say("from_file", clean(entry.path)) end
+  end
+  for _, h in ipairs(hidden) do
+    lines[#lines + 1] = say("hidden_lab", clean(h.path), h.by.name, h.by.path and clean(h.by.path) or say("built_in"))
   end
   print(table.concat(lines, "\n"))
 end
@@ -936,6 +1046,14 @@ end
 ---------------------------------------------------------------------------
 -- Claims: what a lab's text says about the hardware, checked on a GPU
 ---------------------------------------------------------------------------
+
+-- Why a claim that raised an error cannot be judged on a GPU when this
+-- warplab was built without counters (--disable-counters), or nil.
+local function without_counters()
+  if core.counters_built or device().backend ~= "gpu" then return nil end
+  local r = core.last_result()
+  return r and not r.counters and r.counters_unavailable or nil
+end
 
 -- Why a claim does not apply to the device in use (its skip(ctx) says, for a
 -- claim only some GPUs bear out), or nil.
@@ -958,8 +1076,13 @@ function labs.check_claims(name)
   local outcomes = {}
   for i, step in ipairs(definition.steps) do
     state.index = i
-    declare_step_kernel(state, true)
-    if step.run then run_experiment(state, step.run) end
+    declare_step_kernel(state, "skeleton")
+    local ran, why = true, nil
+    if step.run then ran, why = run_experiment(state, step.run) end
+    if not ran then
+      outcomes.failed_steps = outcomes.failed_steps or {}
+      outcomes.failed_steps[#outcomes.failed_steps + 1] = { step = i, error = why }
+    end
     for _, claim in ipairs(step.claims or {}) do
       local outcome = { lab = definition.name, step = i, text = text_of(claim.text) }
       outcome.reason = skip_reason(state, claim, measured)
@@ -968,7 +1091,7 @@ function labs.check_claims(name)
       else
         core.take_missing_counter()
         local ok, holds = pcall(judging, where(state), claim.holds, context())
-        local missing = not ok and core.take_missing_counter()
+        local missing = not ok and (core.take_missing_counter() or without_counters())
         if missing then   -- a counter this GPU does not have: the claim cannot be judged here
           outcome.skipped, outcome.reason = true, missing
         else
@@ -996,26 +1119,26 @@ local function read_answers(path)
 end
 
 -- One step of a batch run: shows it, runs its experiment, gives the next
--- answers (for a goal, a line of code to run, then it is checked). Returns
+-- answer (for a goal, a line of code to run, then it is checked). Returns
 -- whether the step went right (its experiment ran, its question was
--- answered right), and the next answer's index.
-local function batch_step(step, answers, next_answer)
+-- answered right). next_answer(step) gives the answer, once the experiment
+-- has run: from a file, or the lab's own (--check-lab).
+local function batch_step(step, next_answer)
   show_step(current)
   local ask = step.ask
   if ask and ask.predict then   -- predicted first, then run; never right or wrong
-    local prediction = answers[next_answer]
+    local prediction = next_answer(step)
     print(say("prediction_line", tostring(prediction)))
     labs.answer(prediction)
-    local ran = not step.run or run_experiment(current, step.run)
-    return ran, next_answer + 1
+    return not step.run or run_experiment(current, step.run)
   end
   local ran = true
   if step.run then
     print("> " .. visible(step.run):gsub("\n", "\n> "))
     ran = run_experiment(current, step.run)
   end
-  if not ask then return ran, next_answer end
-  local given = answers[next_answer]
+  if not ask then return ran end
+  local given = next_answer(step)
   if given == nil then error(say("no_answer_for", current.index), 0) end
   if ask.goal then
     print("> " .. given)
@@ -1024,25 +1147,163 @@ local function batch_step(step, answers, next_answer)
   else
     print("> :answer " .. given)
   end
-  return labs.answer(given) == true and ran, next_answer + 1
+  return labs.answer(given) == true and ran
+end
+
+-- Runs every step of definition, answered by next_answer; the numbers of the
+-- steps that did not go right (an empty list when all did).
+local function run_batch(definition, next_answer)
+  core.sandbox_new_lab()
+  core.progress.update(definition.id, "reset")
+  current = { definition = definition, index = 1, hint = 0 }
+  local wrong = {}
+  for i, step in ipairs(definition.steps) do
+    current.index = i
+    if not batch_step(step, next_answer) then wrong[#wrong + 1] = i end
+  end
+  current.warned = current.index   -- the batch is over: finish, answered or not
+  labs.next()
+  return wrong
 end
 
 -- Runs every step with the answers from a file; true when every question was
 -- answered right. The student's saved progress is left alone unless save.
 function labs.batch(name, answers_path, save)
-  local answers = read_answers(answers_path)
+  local answers, given = read_answers(answers_path), 0
   if not save then core.progress.use_memory() end
-  local definition = find_lab(name)
-  core.sandbox_new_lab()
-  core.progress.update(definition.id, "reset")
-  current = { definition = definition, index = 1, hint = 0 }
-  local next_answer, all_right, right = 1, true, nil
+  local wrong = run_batch(find_lab(name), function() given = given + 1; return answers[given] end)
+  return #wrong == 0
+end
+
+---------------------------------------------------------------------------
+-- The lab checker: warplab --check-lab FILE
+---------------------------------------------------------------------------
+
+-- Every text a student reads in a lab, with the step (0: the lab itself) and
+-- the field it is in. Claims are for the lab's author and checker, not shown.
+local function student_texts(definition)
+  local texts = { { 0, "title", definition.spec.title } }
+  local function add(step, field, value) if value ~= nil then texts[#texts + 1] = { step, field, value } end end
   for i, step in ipairs(definition.steps) do
-    current.index = i
-    right, next_answer = batch_step(step, answers, next_answer)
-    all_right = right and all_right
+    add(i, "text", step.text)
+    add(i, "explain", step.explain)
+    for k, hint in ipairs(step.hint or {}) do add(i, "hint[" .. k .. "]", hint) end
+    local ask = step.ask or {}
+    for _, field in ipairs({ "question", "predict", "goal" }) do add(i, "ask." .. field, ask[field]) end
+    for k, choice in ipairs(ask.choices or {}) do add(i, "ask.choices[" .. k .. "]", choice) end
   end
-  current.warned = current.index   -- the batch is over: finish, answered or not
-  labs.next()
-  return all_right
+  return texts
+end
+
+local LANGUAGES = { "en", "zh" }
+
+-- What a lab's text and questions lack, without running anything.
+local function static_findings(definition, add)
+  for _, t in ipairs(student_texts(definition)) do
+    local step, field, value = t[1], t[2], t[3]
+    if type(value) == "string" then
+      add(step, field, say("one_language"))
+    else
+      for _, lang in ipairs(LANGUAGES) do
+        if type(value[lang]) ~= "string" or not value[lang]:match("%S") then add(step, field, say("missing_language", lang)) end
+      end
+    end
+  end
+  for i, step in ipairs(definition.steps) do
+    local ask = step.ask
+    if ask and (ask.question or ask.goal) and #(step.hint or {}) == 0 then
+      add(i, "hint", say(ask.goal and "goal_no_hint" or "question_no_hint"))
+    end
+    if ask and ask.choices and type(ask.answer) == "number" and not ask.choices[ask.answer] then
+      add(i, "ask.answer", say("answer_not_a_choice", u.quote(ask.answer), #ask.choices))
+    end
+    if ask and ask.goal and not ask.solution then add(i, "ask.solution", say("goal_no_solution")) end
+    if ask and ask.goal and step.kernel and not step.kernel.solution then add(i, "kernel.solution", say("kernel_no_solution")) end
+  end
+end
+
+-- Each claim run under each profile of the model (or on this GPU): failures
+-- are findings; skipped claims come back as notes, grouped by their reason.
+local function claim_findings(name, add, notes)
+  local measured = device().backend == "gpu"
+  local profiles = measured and { false } or core.profiles()
+  local before = config().profile
+  local skipped, order = {}, {}
+  for _, profile in ipairs(profiles) do
+    if profile then config { profile = profile } end
+    local label = profile or device().name
+    local outcomes = labs.check_claims(name)
+    for _, failed in ipairs(outcomes.failed_steps or {}) do
+      add(failed.step, "run", say("experiment_fails", label, clean(failed.error)))
+    end
+    for _, c in ipairs(outcomes) do
+      if c.skipped then
+        local key = c.step .. "\0" .. c.text .. "\0" .. (c.reason or "")
+        if not skipped[key] then skipped[key] = { c = c, where = {} }; order[#order + 1] = key end
+        table.insert(skipped[key].where, label)
+      elseif not c.holds then
+        add(c.step, "claims", say("claim_fails", c.text, label, c.error and ": " .. c.error or ""))
+      end
+    end
+  end
+  config { profile = before }
+  for _, key in ipairs(order) do
+    local entry = skipped[key]
+    local where = #entry.where == #profiles and #profiles > 1 and say("every_profile") or table.concat(entry.where, ", ")
+    notes[#notes + 1] = say("claim_skipped", entry.c.step, entry.c.text, where, entry.c.reason or "")
+  end
+  if measured then notes[#notes + 1] = say("profiles_with_sim") end
+end
+
+-- The lab's own answers, as a student who knows them would give them: a
+-- question's expected value from the run just made, a goal's solution (its
+-- kernel's solution declared first), any number for a prediction.
+local function own_answer(step, add)
+  local ask = step.ask
+  if ask.predict then return "1" end
+  if ask.goal then
+    if step.kernel and step.kernel.solution then declare_step_kernel(current, "solution") end
+    return ask.solution or ""
+  end
+  local ok, value = pcall(expected, ask, current)
+  if not ok or value == nil then return "" end
+  if ask.choices and not ask.choices[value] then
+    add(current.index, "ask.answer", say("answer_not_a_choice", u.quote(value), #ask.choices))
+  end
+  return fmt(math.type(value) == "integer" and "%d" or "%.17g", value)
+end
+
+-- Checks a lab: prints one line per finding (step and field) and the notes;
+-- true when there are no findings. Nothing is saved.
+function labs.check(name)
+  core.progress.use_memory()
+  local findings, notes, lab_name = {}, {}, clean(tostring(name))
+  local function add(step, field, message)
+    local where = step == 0 and say("in_lab_field", lab_name, field) or say("at_step_field", lab_name, step, field)
+    findings[#findings + 1] = where .. ": " .. message
+  end
+  local ok, definition = pcall(find_lab, name)
+  if not ok then
+    findings[1] = clean(tostring(definition))
+  else
+    lab_name = definition.name
+    static_findings(definition, add)
+    core.capture(true)   -- the lab's own output is not the checker's
+    local ran, why = pcall(function()
+      claim_findings(name, add, notes)
+      local reported = {}
+      for _, line in ipairs(findings) do reported[line] = true end
+      local wrong = run_batch(definition, function(step) return own_answer(step, add) end)
+      for _, i in ipairs(wrong) do
+        local line = say("at_step_field", lab_name, i, "ask") .. ": " .. say("batch_wrong")
+        if not reported[line] then add(i, "ask", say("batch_wrong")) end
+      end
+    end)
+    core.capture(false)
+    if not ran then findings[#findings + 1] = say("check_stopped", lab_name, clean(tostring(why))) end
+  end
+  for _, line in ipairs(findings) do print(line) end
+  for _, line in ipairs(notes) do print(say("note", line)) end
+  print(#findings == 0 and say("check_clean", lab_name) or say("check_found", lab_name, #findings))
+  return #findings == 0
 end

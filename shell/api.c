@@ -442,6 +442,12 @@ void api_open(lua_State *L)
     sandbox_open(L);
     files_open(L);
     SET_STRING("version", PACKAGE_VERSION);
+#if defined(HAVE_CUDA) && defined(HAVE_CUPTI_RANGE_PROFILER)
+    lua_pushboolean(L, 1);
+#else   /* no GPU backend, or one built without the Range Profiler (--disable-counters) */
+    lua_pushboolean(L, 0);
+#endif
+    lua_setfield(L, -2, "counters_built");
     lua_pushvalue(L, -1);
     lua_setfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
     luaL_newmetatable(L, RESULT_METATABLE);

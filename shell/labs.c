@@ -4,9 +4,11 @@
 ** launch result, loading an experiment as the prompt would (in the lab's
 ** sandbox), and running a student's code as the prompt would.
 */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <lauxlib.h>
@@ -39,6 +41,42 @@ static int core_lab_names(lua_State *L)
     for (int i = 0; i < lab_texts_count; i++) {
         lua_pushstring(L, lab_texts[i].name);
         lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* core.lab_files(folder): the names of the regular files NAME.lua in folder,
+   sorted; an empty list when the folder cannot be read (it need not exist). */
+static int core_lab_files(lua_State *L)
+{
+    const char *folder = luaL_checkstring(L, 1);
+    DIR *dir = opendir(folder);
+    lua_newtable(L);
+    if (!dir)
+        return 1;
+    char *names[512];   /* a folder of labs, not a disk: more are left out */
+    int count = 0;
+    for (struct dirent *entry; count < 512 && (entry = readdir(dir));) {
+        size_t length = strlen(entry->d_name);
+        char path[4096];
+        struct stat info;
+        if (length <= 4 || strcmp(entry->d_name + length - 4, ".lua") != 0 || entry->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+        if (stat(path, &info) == 0 && S_ISREG(info.st_mode) && (names[count] = strdup(entry->d_name)))
+            count++;
+    }
+    closedir(dir);
+    qsort(names, count, sizeof names[0], by_name);
+    for (int i = 0; i < count; i++) {
+        lua_pushstring(L, names[i]);
+        lua_rawseti(L, -2, i + 1);
+        free(names[i]);
     }
     return 1;
 }
@@ -167,6 +205,7 @@ static const luaL_Reg lab_functions[] = {
     { "load_experiment", core_load_experiment },
     { "lab_source", core_lab_source },
     { "lab_names", core_lab_names },
+    { "lab_files", core_lab_files },
     { "data_path", core_data_path },
     { "columns", core_columns },
     { "last_result", core_last_result },

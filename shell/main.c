@@ -32,6 +32,7 @@ struct options {
     const char *lang;             /* NULL: from the environment */
     const char *format;           /* NULL: table */
     const char *lab, *answers;    /* --lab NAME [--answers FILE] */
+    const char *check_lab;        /* --check-lab FILE: report what a lab lacks, and exit */
     int save;                     /* --save: a batch run keeps the student's progress */
     const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
     int gpu_server;               /* --gpu-server: be that GPU process */
@@ -63,6 +64,8 @@ static const char usage_text[] =
     "                   exit 0 if all are right\n"
     "  --save           with --lab and --answers: keep the batch's progress\n"
     "                   as the student's own\n"
+    "  --check-lab LAB  check a lab (a name or a .lua file) for its author: one\n"
+    "                   line per finding; exit 0 only when there is none\n"
     "  --gpu-command C  measure on a GPU reached through launcher C, such as\n"
     "                   'srun --gres=gpu:1' or 'ssh gpuhost' (also\n"
     "                   $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
@@ -81,7 +84,7 @@ static const char usage_text[] =
     "  WARPLAB_MODEL_THREADS       threads for the model and the emulator\n"
     "                              (default: one per core, at most 16)\n"
     "  VISUAL, EDITOR              the editor :edit opens (else vi)\n"
-    "  XDG_DATA_HOME               lab progress and your kernels' sources\n"
+    "  XDG_DATA_HOME               lab progress, your kernels' sources, labs/\n"
     "                              (default ~/.local/share)\n"
     "  XDG_STATE_HOME              history and session records\n"
     "                              (default ~/.local/state)\n"
@@ -91,6 +94,8 @@ static const char usage_text[] =
     "                              (default ~/.config)\n"
     "  LUA_INIT_5_4, LUA_INIT      Lua code (or @FILE) run at the start, as\n"
     "                              lua.c runs it\n"
+    "  WARPLAB_LABS_PATH           folders (a:b) of NAME.lua labs, beside the\n"
+    "                              built-in ones and XDG_DATA_HOME/warplab/labs\n"
     "  WARPLAB_UNICODE             1 or 0: Unicode or ASCII glyphs, whatever\n"
     "                              the terminal\n"
     "Exit status: 0 success, 1 a script error (or a batch lab not all right),\n"
@@ -115,6 +120,8 @@ static const char usage_text_zh[] =
     "                   全部正确时退出状态为 0\n"
     "  --save           与 --lab 和 --answers 同用：把批量运行的进度\n"
     "                   记为学生自己的进度\n"
+    "  --check-lab 实验 为实验作者检查实验（名字或 .lua 文件）：每个问题\n"
+    "                   一行；没有问题时退出状态才为 0\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如\n"
     "                   'srun --gres=gpu:1' 或 'ssh gpuhost'（也可用\n"
     "                   $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行\n"
@@ -133,7 +140,7 @@ static const char usage_text_zh[] =
     "  WARPLAB_MODEL_THREADS       访问模型和模拟器用的线程数\n"
     "                              （默认值：每个 CPU 核一个，至多 16 个）\n"
     "  VISUAL、EDITOR              :edit 打开的编辑器（否则用 vi）\n"
-    "  XDG_DATA_HOME               实验进度和你的内核源代码\n"
+    "  XDG_DATA_HOME               实验进度、你的内核源代码、labs/\n"
     "                              （默认值 ~/.local/share）\n"
     "  XDG_STATE_HOME              历史记录和会话记录\n"
     "                              （默认值 ~/.local/state）\n"
@@ -143,6 +150,8 @@ static const char usage_text_zh[] =
     "                              （默认值 ~/.config）\n"
     "  LUA_INIT_5_4、LUA_INIT      启动时运行的 Lua 代码（或 @文件），\n"
     "                              与 lua.c 一样\n"
+    "  WARPLAB_LABS_PATH           存放 名字.lua 实验的文件夹（a:b），与内置实验和\n"
+    "                              XDG_DATA_HOME/warplab/labs 中的实验并列\n"
     "  WARPLAB_UNICODE             1 或 0：不管终端如何，都用 Unicode 或\n"
     "                              ASCII 字符\n"
     "退出状态：0 成功，1 脚本出错（或批量运行的实验没有全对），2 用法错误。\n"
@@ -267,7 +276,7 @@ static const char *language_of(int argc, char **argv)
 }
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
-       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT };
+       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -277,7 +286,8 @@ static const struct option long_options[] = {
     { "lang", required_argument, NULL, OPT_LANG }, { "format", required_argument, NULL, OPT_FORMAT },
     { "lab", required_argument, NULL, OPT_LAB }, { "answers", required_argument, NULL, OPT_ANSWERS },
     { "save", no_argument, NULL, OPT_SAVE }, { "gpu-command", required_argument, NULL, OPT_GPU_COMMAND },
-    { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { "no-init", no_argument, NULL, OPT_NO_INIT }, { NULL, 0, NULL, 0 },
+    { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { "no-init", no_argument, NULL, OPT_NO_INIT },
+    { "check-lab", required_argument, NULL, OPT_CHECK_LAB }, { NULL, 0, NULL, 0 },
 };
 
 /* What an option with a value expects, for the message when it has none (or a bad one). */
@@ -288,6 +298,7 @@ static const struct {
     { OPT_DEVICE, "a GPU number", "一个 GPU 编号" }, { OPT_PROFILE, "one of: ", "以下之一：" },
     { OPT_LANG, "en or zh", "en 或 zh" }, { OPT_FORMAT, "table, csv or json (or markdown with --list)", "table、csv 或 json（与 --list 一起时还可以是 markdown）" },
     { OPT_LAB, "a lab's name or file", "实验名或实验文件" }, { OPT_ANSWERS, "a file of answers", "一个答案文件" },
+    { OPT_CHECK_LAB, "a lab's name or file", "实验名或实验文件" },
     { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },
     { 'e', "Lua code", "Lua 代码" },
 };
@@ -336,6 +347,9 @@ static int take_value(int option, const char *value, struct options *o)
         return 0;
     case OPT_ANSWERS:
         o->answers = value;
+        return 0;
+    case OPT_CHECK_LAB:
+        o->check_lab = value;
         return 0;
     case OPT_GPU_COMMAND:
         o->gpu_command = value;
@@ -550,6 +564,8 @@ static int run(int argc, char **argv, const struct options *o)
         return usage_error(SAY("--answers goes with --lab NAME%s", "--answers 须与 --lab NAME 同用%s"), "");
     if (o->save && !(o->lab && o->answers))
         return usage_error(SAY("--save goes with --lab NAME --answers FILE%s", "--save 须与 --lab NAME --answers FILE 同用%s"), "");
+    if (o->check_lab)
+        return call_labs("check", o->check_lab, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->lab && o->answers)
         return call_labs("batch", o->lab, o->answers, o->save, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->lab && call_labs("open", o->lab, NULL, -1, 1) < 0)

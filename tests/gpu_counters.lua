@@ -8,6 +8,11 @@ local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local d = t.require_gpu()
 
 local first = launch("copy", {n = 1 << 20})
+if not debug.getregistry()["warplab.core"].counters_built then   -- --disable-counters
+  t.ok(first.counters == nil and tostring(first.counters_unavailable):find("without hardware counters", 1, true) ~= nil,
+       "built without counters: a launch has none, and says why (" .. tostring(first.counters_unavailable) .. ")")
+  return t.done()
+end
 if not t.ok(first.counters ~= nil, "counters are read on this GPU" ..
             (first.counters_unavailable and ": " .. first.counters_unavailable or "")) then
   return t.done()

@@ -37,6 +37,14 @@ t.ok(output:find("out of device memory: this launch needs 8.6 GB of buffers", 1,
 t.ok(output:find("next\ttrue", 1, true) ~= nil, "... and the next launch works")
 if not output:find("next\ttrue", 1, true) then print("# " .. output:gsub("\n", "\n# ")) end
 
+-- Built without counters (--disable-counters), there is nothing of its own to
+-- compare with Nsight Compute's: the rest of this file is about counters.
+local core = debug.getregistry()["warplab.core"]
+if not core.counters_built then
+  t.skip("two shells at once, and the comparison with Nsight Compute", "this warplab was built without hardware counters")
+  return t.done()
+end
+
 -- Two shells at once on one GPU: the lock takes turns, so both get hardware
 -- counters for every launch, and neither's samples overlap the other's kernels.
 local both = os.tmpname()

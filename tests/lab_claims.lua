@@ -2,7 +2,7 @@
 -- is checked against the result. tests/run-lua runs this file on the sim
 -- backend, where the claims about the model are checked and those only a
 -- measurement can show are skipped: gpu_lab_claims.lua checks them on a GPU,
--- and lab_claims_profiles.sh runs this file on every device profile.
+-- and check_lab.sh (warplab --check-lab) checks them on every device profile.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local checked = t.lab_claims()
 t.ok(checked > 0, "claims were checked: " .. checked)

@@ -1,16 +1,17 @@
-// my_transpose, done: a tile of the block's 32 x 32 elements staged in
-// shared memory, padded by a float a row so that its columns span 32 banks.
+// my_transpose, as a student wrote it: the tile is not padded but swizzled,
+// element (r, c) kept in column (c + r) % 32, so that a column of the tile
+// still spans 32 banks.
 #define TILE 32
 extern "C" __global__ void my_transpose(const float *in, float *out, int width, int height)
 {
-    __shared__ float tile[TILE][TILE + 1];
-    int x = blockIdx.x * TILE + threadIdx.x;
-    int y = blockIdx.y * TILE + threadIdx.y;
+    __shared__ float tile[TILE * TILE];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int x = blockIdx.x * TILE + tx, y = blockIdx.y * TILE + ty;
     if (x < width && y < height)
-        tile[threadIdx.y][threadIdx.x] = in[(long long)y * width + x];
+        tile[ty * TILE + (tx + ty) % TILE] = in[(long long)y * width + x];
     __syncthreads();
-    x = blockIdx.y * TILE + threadIdx.x;   // a column of out is a row of in
-    y = blockIdx.x * TILE + threadIdx.y;
+    x = blockIdx.y * TILE + tx;
+    y = blockIdx.x * TILE + ty;
     if (x < height && y < width)
-        out[(long long)y * height + x] = tile[threadIdx.x][threadIdx.y];
+        out[(long long)y * height + x] = tile[tx * TILE + (ty + tx) % TILE];
 }
