@@ -189,6 +189,11 @@ local messages = {
   no_steps = { en = "lab %s has no step{...}", zh = "实验 %s 没有 step{...}" },
   in_lab = { en = "lab %s", zh = "实验 %s" },
   in_ask = { en = "%s, ask", zh = "%s，ask" },
+  random_key = { en = "random(key, ...): the key must be a string or a whole number, got %s",
+                 zh = "random(key, ...)：key 必须是字符串或整数，得到 %s" },
+  random_list = { en = "random(key, list): the list is empty", zh = "random(key, list)：列表是空的" },
+  random_range = { en = "random(key, m, n): m and n must be whole numbers with m <= n, got %s and %s",
+                   zh = "random(key, m, n)：m 和 n 必须是整数且 m <= n，得到 %s 和 %s" },
   -- what --check-lab finds
   at_step_field = { en = "lab %s, step %d, %s", zh = "实验 %s，第 %d 步，%s" },
   in_lab_field = { en = "lab %s, %s", zh = "实验 %s，%s" },
@@ -303,10 +308,52 @@ local allowed = {
 }
 local LIBRARIES = { "string", "table", "math", "utf8" }
 
+-- The student doing the labs (--student, $WARPLAB_STUDENT), or "" for nobody in particular.
+local function student_id() return os.getenv("WARPLAB_STUDENT") or "" end
+
+-- A 64-bit hash of the parts (FNV-1a, a separator after each, then
+-- SplitMix64's finaliser): the same on every machine and in every session.
+local function hash(parts)
+  local h = 0xcbf29ce484222325
+  for _, part in ipairs(parts) do
+    for i = 1, #part do h = (h ~ part:byte(i)) * 0x100000001b3 end
+    h = (h ~ 0xff) * 0x100000001b3
+  end
+  h = (h ~ (h >> 30)) * 0xbf58476d1ce4e5b9
+  h = (h ~ (h >> 27)) * 0x94d049bb133111eb
+  return h ~ (h >> 31)
+end
+
+-- A lab's random(key [, m, n | list]): a number of the student's own, the
+-- same for one student, lab and key whenever it is asked (so a re-run, a
+-- later session and the grader all see it), another for another student.
+-- random(key): in [0, 1); random(key, m, n): a whole number from m to n;
+-- random(key, list): one of the list's values.
+local function student_random(lab_name)
+  return function(key, m, n)
+    if type(key) ~= "string" and math.type(key) ~= "integer" then
+      error(say("random_key", type(key)), 2)
+    end
+    local unit = (hash({ student_id(), lab_name, tostring(key) }) >> 11) / 2.0 ^ 53
+    if m == nil then return unit end
+    if type(m) == "table" then
+      if #m == 0 then error(say("random_list"), 2) end
+      return m[1 + math.floor(unit * #m)]
+    end
+    if math.type(m) ~= "integer" or math.type(n) ~= "integer" or m > n then
+      error(say("random_range", tostring(m), tostring(n)), 2)
+    end
+    return m + math.floor(unit * (n - m + 1))
+  end
+end
+labs.student_random = student_random   -- for the tests
+
 -- A fresh environment for lab code: the allowed functions, the lab's own
--- copies of the standard tables, and a pcall that cannot catch the budget.
-local function sandbox()
-  local env = {}
+-- copies of the standard tables, a pcall that cannot catch the budget, and
+-- the student's own random numbers for the lab (by its name, not its file:
+-- the numbers stay when the lab moves to another folder).
+local function sandbox(lab_name)
+  local env = { random = student_random(lab_name or "") }
   for name, value in pairs(allowed) do env[name] = value end
   for _, name in ipairs(LIBRARIES) do env[name] = core.sandbox_library(name) end
   env.print, env.pcall, env.xpcall = lab_print, core.sandbox_pcall, core.sandbox_xpcall
@@ -449,7 +496,7 @@ end
 function labs.load(name, text, id)
   name = clean(name)
   local definition = { name = name, id = id or name, steps = {} }
-  local env = sandbox()
+  local env = sandbox(name)
   env.lab = function(spec) definition.spec = spec end
   env.step = function(spec) definition.steps[#definition.steps + 1] = spec end
   local chunk, why = load(text, "=" .. name, "t", env)
@@ -562,10 +609,12 @@ local function where(state)
   return say("at_step", state.definition.name, state.index)
 end
 
--- What a question's expected value is computed from: copies of the student's own last results.
-local function context()
+-- What a question's expected value is computed from: copies of the student's
+-- own last results, the device, and the student's own random numbers.
+local function context(state)
   local seen = {}
-  return { result = copy(core.last_result(), seen), results = copy(core.last_results(), seen), device = device() }
+  return { result = copy(core.last_result(), seen), results = copy(core.last_results(), seen), device = device(),
+           random = student_random(state.definition.name), student = student_id() }
 end
 
 local function format_value(value, unit)
@@ -681,7 +730,7 @@ local reflect   -- reflect(state): a waiting prediction set beside the run (belo
 -- its values as the prompt does; an error is printed, not raised. True when
 -- it ran; else false and the error.
 local function run_experiment(state, code)
-  state.globals = state.globals or sandbox()
+  state.globals = state.globals or sandbox(state.definition.name)
   local chunk, why = core.load_experiment(code, state.globals)
   if not chunk then
     why = where(state) .. ": " .. clean(why)
@@ -701,7 +750,7 @@ end
 local function expected(ask, state)
   local value = ask.answer
   if type(value) == "function" then
-    local ctx = context()
+    local ctx = context(state)
     if not ctx.result then return nil end
     value = judging(where(state), value, ctx)
   end
@@ -786,7 +835,7 @@ end
 local function judge(state, value)
   local ask = step_of(state).ask
   if ask.goal then
-    local ctx = context()
+    local ctx = context(state)
     if not ctx.result then return nil, say("no_result") end
     return judging(where(state), ask.check, ctx) and true or false, nil
   end
@@ -829,7 +878,7 @@ function reflect(state)
   state.prediction = nil
   local step = step_of(state)
   local ask = step.ask
-  local measured, model = judging(where(state), ask.measure, context())
+  local measured, model = judging(where(state), ask.measure, context(state))
   if type(measured) ~= "number" then return end
   local modelled = core.last_result().backend ~= "gpu"
   local beside = modelled and say("modelled_as") or
@@ -1060,7 +1109,7 @@ end
 local function skip_reason(state, claim, measured)
   if claim.gpu and not measured then return say("claim_needs_gpu") end
   if not claim.skip then return nil end
-  local ok, reason = pcall(judging, where(state), claim.skip, context())
+  local ok, reason = pcall(judging, where(state), claim.skip, context(state))
   return ok and reason and text_of(reason) or nil
 end
 
@@ -1090,7 +1139,7 @@ function labs.check_claims(name)
         outcome.skipped = true
       else
         core.take_missing_counter()
-        local ok, holds = pcall(judging, where(state), claim.holds, context())
+        local ok, holds = pcall(judging, where(state), claim.holds, context(state))
         local missing = not ok and (core.take_missing_counter() or without_counters())
         if missing then   -- a counter this GPU does not have: the claim cannot be judged here
           outcome.skipped, outcome.reason = true, missing

@@ -3,6 +3,7 @@
 ** file or a script on stdin. Exit status: 0 success, 1 a script raised an
 ** error, 2 a usage error.
 */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
@@ -66,6 +67,8 @@ static const char usage_text[] =
     "                   as the student's own\n"
     "  --check-lab LAB  check a lab (a name or a .lua file) for its author: one\n"
     "                   line per finding; exit 0 only when there is none\n"
+    "  --student ID     who is doing the labs: labs may draw this student's own\n"
+    "                   numbers from it (also $WARPLAB_STUDENT)\n"
     "  --gpu-command C  measure on a GPU reached through launcher C, such as\n"
     "                   'srun --gres=gpu:1' or 'ssh gpuhost' (also\n"
     "                   $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
@@ -94,6 +97,7 @@ static const char usage_text[] =
     "                              (default ~/.config)\n"
     "  LUA_INIT_5_4, LUA_INIT      Lua code (or @FILE) run at the start, as\n"
     "                              lua.c runs it\n"
+    "  WARPLAB_STUDENT             as --student\n"
     "  WARPLAB_LABS_PATH           folders (a:b) of NAME.lua labs, beside the\n"
     "                              built-in ones and XDG_DATA_HOME/warplab/labs\n"
     "  WARPLAB_UNICODE             1 or 0: Unicode or ASCII glyphs, whatever\n"
@@ -122,6 +126,8 @@ static const char usage_text_zh[] =
     "                   记为学生自己的进度\n"
     "  --check-lab 实验 为实验作者检查实验（名字或 .lua 文件）：每个问题\n"
     "                   一行；没有问题时退出状态才为 0\n"
+    "  --student 学号   做实验的学生：实验可以由它得出这位学生自己的数字\n"
+    "                   （也可用 $WARPLAB_STUDENT）\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如\n"
     "                   'srun --gres=gpu:1' 或 'ssh gpuhost'（也可用\n"
     "                   $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行\n"
@@ -150,6 +156,7 @@ static const char usage_text_zh[] =
     "                              （默认值 ~/.config）\n"
     "  LUA_INIT_5_4、LUA_INIT      启动时运行的 Lua 代码（或 @文件），\n"
     "                              与 lua.c 一样\n"
+    "  WARPLAB_STUDENT             同 --student\n"
     "  WARPLAB_LABS_PATH           存放 名字.lua 实验的文件夹（a:b），与内置实验和\n"
     "                              XDG_DATA_HOME/warplab/labs 中的实验并列\n"
     "  WARPLAB_UNICODE             1 或 0：不管终端如何，都用 Unicode 或\n"
@@ -276,7 +283,7 @@ static const char *language_of(int argc, char **argv)
 }
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
-       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB };
+       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -287,7 +294,8 @@ static const struct option long_options[] = {
     { "lab", required_argument, NULL, OPT_LAB }, { "answers", required_argument, NULL, OPT_ANSWERS },
     { "save", no_argument, NULL, OPT_SAVE }, { "gpu-command", required_argument, NULL, OPT_GPU_COMMAND },
     { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { "no-init", no_argument, NULL, OPT_NO_INIT },
-    { "check-lab", required_argument, NULL, OPT_CHECK_LAB }, { NULL, 0, NULL, 0 },
+    { "check-lab", required_argument, NULL, OPT_CHECK_LAB }, { "student", required_argument, NULL, OPT_STUDENT },
+    { NULL, 0, NULL, 0 },
 };
 
 /* What an option with a value expects, for the message when it has none (or a bad one). */
@@ -299,6 +307,8 @@ static const struct {
     { OPT_LANG, "en or zh", "en 或 zh" }, { OPT_FORMAT, "table, csv or json (or markdown with --list)", "table、csv 或 json（与 --list 一起时还可以是 markdown）" },
     { OPT_LAB, "a lab's name or file", "实验名或实验文件" }, { OPT_ANSWERS, "a file of answers", "一个答案文件" },
     { OPT_CHECK_LAB, "a lab's name or file", "实验名或实验文件" },
+    { OPT_STUDENT, "an ID of letters, digits, '.', '_', '-' or '@' (at most 64)",
+      "由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符）" },
     { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },
     { 'e', "Lua code", "Lua 代码" },
 };
@@ -322,6 +332,19 @@ static int bad_value(int option, const char *got)
     char quoted[300];
     snprintf(quoted, sizeof quoted, got ? "'%s'" : "%s", got ? got : nothing());
     return usage_error(message, quoted);
+}
+
+/* A student ID names files (submissions) and seeds a lab's numbers: a word
+   of letters, digits and . _ - @, not starting with a dot, at most 64 bytes. */
+static int valid_student_id(const char *id)
+{
+    size_t length = strlen(id);
+    if (length == 0 || length > 64 || id[0] == '.')
+        return 0;
+    for (const char *c = id; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("._-@", *c))
+            return 0;
+    return 1;
 }
 
 /* Reads one option's value into o; 0, or a usage error's exit status. */
@@ -351,6 +374,8 @@ static int take_value(int option, const char *value, struct options *o)
     case OPT_CHECK_LAB:
         o->check_lab = value;
         return 0;
+    case OPT_STUDENT:   /* the labs read it as $WARPLAB_STUDENT, as when it is set there */
+        return valid_student_id(value) && setenv("WARPLAB_STUDENT", value, 1) == 0 ? 0 : bad_value(option, value);
     case OPT_GPU_COMMAND:
         o->gpu_command = value;
         return 0;
@@ -564,6 +589,11 @@ static int run(int argc, char **argv, const struct options *o)
         return usage_error(SAY("--answers goes with --lab NAME%s", "--answers 须与 --lab NAME 同用%s"), "");
     if (o->save && !(o->lab && o->answers))
         return usage_error(SAY("--save goes with --lab NAME --answers FILE%s", "--save 须与 --lab NAME --answers FILE 同用%s"), "");
+    const char *student = getenv("WARPLAB_STUDENT");
+    if (student && *student && !valid_student_id(student))
+        return usage_error(SAY("$WARPLAB_STUDENT must be an ID of letters, digits, '.', '_', '-' or '@' (at most 64), not '%s'",
+                               "$WARPLAB_STUDENT 必须是由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符），而不是 '%s'"),
+                           student);
     if (o->check_lab)
         return call_labs("check", o->check_lab, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->lab && o->answers)

@@ -1,0 +1,73 @@
+#!/bin/sh
+# student.sh — numbers of one's own: with --student ID (or $WARPLAB_STUDENT)
+# a lab's random(key, ...) and ctx.random give the student's own numbers, the
+# same for one student in every run, and the answers still come from the
+# student's own result; a bad ID is a usage error.
+warplab=${WARPLAB:-./warplab}
+count=0 failed=0
+result() {   # result NAME STATUS(0 ok)
+  count=$((count + 1))
+  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data"
+
+cat > "$tmp/own.lua" <<'LAB'
+lab { title = { en = "Own numbers", zh = "自己的数字" } }
+step {
+  text = { en = "Your own stride.", zh = "你自己的步长。" },
+  run = [[r = launch("strided", {stride = random("stride", 2, 16), n = 1 << 14}); r]],
+  ask = { question = { en = "Load sectors per request?", zh = "每读请求几个扇区？" },
+          answer = function(ctx) return ctx.result.load.sectors_per_request end },
+  hint = { { en = "The loads line.", zh = "读取那一行。" } },
+}
+step {
+  text = { en = "And again, as the answer function sees it.", zh = "再来一次，按答案函数看到的。" },
+  ask = { question = { en = "Your stride?", zh = "你的步长？" },
+          answer = function(ctx) return ctx.random("stride", 2, 16) end },
+  hint = { { en = "The card's stride.", zh = "卡片上的 stride。" } },
+}
+LAB
+
+stride_of() {   # stride_of ID: the stride of that student's run (--student ID; "" for none)
+  "$warplab" --sim ${1:+--student "$1"} -e "
+    local labs = debug.getregistry()['warplab.core'].labs
+    labs.open('$tmp/own.lua'); labs.run()" 2>&1 | sed -n 's/^strided .*stride=\([0-9]*\).*/\1/p' | head -1
+}
+alice=$(stride_of alice)
+[ -n "$alice" ] && [ "$alice" = "$(stride_of alice)" ] && [ "$alice" -ge 2 ] && [ "$alice" -le 16 ]
+result "one student gets the same stride in every run, within 2 to 16 (alice: $alice)" $?
+strides=$(for id in alice bob carol dave erin frank; do stride_of $id; done | sort -u | wc -l)
+[ "$strides" -ge 3 ]
+result "six students get different strides ($strides distinct)" $?
+[ "$(WARPLAB_STUDENT=alice stride_of "")" = "$alice" ]
+result "\$WARPLAB_STUDENT is the same as --student" $?
+
+"$warplab" --sim --student bob --check-lab "$tmp/own.lua" > "$tmp/out" 2>&1
+result "--check-lab with a student: the answers come from the student's own run and numbers" $?
+[ $? = 0 ] || sed 's/^/#   /' "$tmp/out" | head
+bob=$(stride_of bob)
+printf '%s\n%s\n' "$(awk -v s="$bob" 'BEGIN { print (s >= 8 ? 32 : 4 * s) }')" "$bob" > "$tmp/answers"
+"$warplab" --sim --student bob --lab "$tmp/own.lua" --answers "$tmp/answers" > "$tmp/out" 2>&1
+result "a batch run with bob's own answers passes (stride $bob)" $?
+"$warplab" --sim --student alice --lab "$tmp/own.lua" --answers "$tmp/answers" > "$tmp/out" 2>&1
+[ $? = 1 ] || [ "$alice" = "$bob" ]
+result "... and bob's answers are not alice's (her stride is $alice)" $?
+
+"$warplab" --student 'a b' -e 1 > "$tmp/out" 2>&1
+[ $? = 2 ] && grep -q "^warplab: --student expects an ID of letters, digits" "$tmp/out"
+result "--student with a space: a usage error naming the option" $?
+WARPLAB_STUDENT=../up "$warplab" -e 1 > "$tmp/out" 2>&1
+[ $? = 2 ] && grep -q "WARPLAB_STUDENT must be an ID" "$tmp/out"
+result "\$WARPLAB_STUDENT that could name another folder: a usage error" $?
+"$warplab" --sim -e "
+  local r = debug.getregistry()['warplab.core'].labs.student_random('x')
+  for _, bad in ipairs({ function() return r({}) end, function() return r('k', 5, 2) end, function() return r('k', {}) end }) do
+    local ok, why = pcall(bad); print(ok, why)
+  end" > "$tmp/out" 2>&1
+grep -q "the key must be a string or a whole number, got table" "$tmp/out" &&
+  grep -q "m and n must be whole numbers with m <= n, got 5 and 2" "$tmp/out" && grep -q "the list is empty" "$tmp/out"
+result "random() with a bad key, range or list: one line saying what it expects" $?
+
+echo "1..$count"
+[ "$failed" = 0 ]
