@@ -159,7 +159,7 @@ step {
         return ctx.result.load.sectors_per_request == 32.0 and ctx.result.store.sectors_per_request == 32.0
       end },
     { text = "AoS particles: L1 serves the vy and vz loads from the sectors vx brought (L2 read sectors under 3/4 of load sectors)",
-      gpu = true,
+      gpu = true, counters = true,
       holds = function(ctx)
         local c = ctx.result.counters
         return c ~= nil and c.l2_read_sectors.value < 0.75 * ctx.result.load.sectors

@@ -59,12 +59,12 @@ step {
       holds = function(ctx)
         return find(ctx, {load = "default"}).load.sectors == 81918 and find(ctx, {load = "cg"}).load.sectors == 81918
       end },
-    { text = "offset 1 load=cg: (nearly) every load sector is fetched from L2", gpu = true,
+    { text = "offset 1 load=cg: (nearly) every load sector is fetched from L2", gpu = true, counters = true,
       holds = function(ctx)
         local cg = find(ctx, {load = "cg"})
         return l2_sectors(cg) ~= nil and l2_sectors(cg) >= 0.9 * cg.load.sectors
       end },
-    { text = "offset 1: the default path fetches no more sectors from L2 than load=cg", gpu = true,
+    { text = "offset 1: the default path fetches no more sectors from L2 than load=cg", gpu = true, counters = true,
       holds = function(ctx)
         local default, cg = find(ctx, {load = "default"}), find(ctx, {load = "cg"})
         return l2_sectors(default) ~= nil and l2_sectors(default) <= 1.02 * l2_sectors(cg)
@@ -101,7 +101,7 @@ step {
         local r = find(ctx, {load = "default"})
         return 32 * r.load.sectors == r.model.dram.read_bytes
       end },
-    { text = "offset 0: the default path fetches (nearly) as many sectors from L2 as load=cg", gpu = true,
+    { text = "offset 0: the default path fetches (nearly) as many sectors from L2 as load=cg", gpu = true, counters = true,
       holds = function(ctx)
         local default, cg = find(ctx, {load = "default"}), find(ctx, {load = "cg"})
         return l2_sectors(default) ~= nil and l2_sectors(default) >= 0.9 * l2_sectors(cg)
@@ -186,17 +186,17 @@ step {
         return d.load.sectors == l.load.sectors and d.load.sectors == c.load.sectors and
                d.model.dram.read_bytes == c.model.dram.read_bytes
       end },
-    { text = "stencil1d load=cg: L1 hits nothing, and L2 serves over half the sectors the loads ask for", gpu = true,
+    { text = "stencil1d load=cg: L1 hits nothing, and L2 serves over half the sectors the loads ask for", gpu = true, counters = true,
       holds = function(ctx)
         local cg = find(ctx, {load = "cg"})
         return l2_sectors(cg) ~= nil and cg.counters.l1_hit_rate.value < 1 and l2_sectors(cg) > 0.5 * cg.load.sectors
       end },
-    { text = "stencil1d load=default: L1 serves the repeats (L2 read sectors under 3/4 of cg's)", gpu = true,
+    { text = "stencil1d load=default: L1 serves the repeats (L2 read sectors under 3/4 of cg's)", gpu = true, counters = true,
       holds = function(ctx)
         local default, cg = find(ctx, {load = "default"}), find(ctx, {load = "cg"})
         return l2_sectors(default) ~= nil and l2_sectors(default) < 0.75 * l2_sectors(cg)
       end },
-    { text = "stencil1d load=ldg: the read-only path caches in L1 too (L2 read sectors under 3/4 of cg's)", gpu = true,
+    { text = "stencil1d load=ldg: the read-only path caches in L1 too (L2 read sectors under 3/4 of cg's)", gpu = true, counters = true,
       holds = function(ctx)
         local ldg, cg = find(ctx, {load = "ldg"}), find(ctx, {load = "cg"})
         return l2_sectors(ldg) ~= nil and l2_sectors(ldg) < 0.75 * l2_sectors(cg)
@@ -270,7 +270,7 @@ step {
         end
         return true
       end },
-    { text = "strided 8 load=default: L1 saves no trip to L2 (L2 read sectors at least 0.9 of load sectors)", gpu = true,
+    { text = "strided 8 load=default: L1 saves no trip to L2 (L2 read sectors at least 0.9 of load sectors)", gpu = true, counters = true,
       holds = function(ctx)
         local r = find(ctx, {load = "default"})
         return l2_sectors(r) ~= nil and l2_sectors(r) >= 0.9 * r.load.sectors

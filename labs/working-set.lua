@@ -138,7 +138,7 @@ step {
         return bandwidth_of(l2) >= 1.25 * bandwidth_of(dram)
       end },
     { text = "L1 answers over half the loads of a 32 KiB working set; L2 over 80% of a 16 MiB one's and under half of a 1 GiB one's",
-      gpu = true,
+      gpu = true, counters = true,
       holds = function(ctx)
         local l1, l2, dram = find(ctx.results, {bytes = 32 * 1024}), find(ctx.results, {bytes = 16 * MiB}),
                              find(ctx.results, {bytes = 1024 * MiB})
@@ -182,7 +182,7 @@ c = compare(s[1], s[2], s[3]); c]],
         local small, big = find(ctx.results, {bytes = 16 * MiB}), find(ctx.results, {bytes = 128 * MiB})
         return bandwidth_of(big) <= 0.8 * bandwidth_of(small)
       end },
-    { text = "at 128 MiB the GPU reads the buffer from DRAM at least 3 times over (about 10 passes)", gpu = true,
+    { text = "at 128 MiB the GPU reads the buffer from DRAM at least 3 times over (about 10 passes)", gpu = true, counters = true,
       holds = function(ctx)
         local big = find(ctx.results, {bytes = 128 * MiB})
         return big.dram.source == "hardware" and big.dram.read_bytes >= 3 * big.params.bytes

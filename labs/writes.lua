@@ -22,7 +22,7 @@ step {
     { text = "store_policy n=2^16: the model's upper bound is every stored byte, 1 MiB",
       holds = function(ctx) return ctx.result.model.dram.write_bytes == 1048576 end },
     { text = "store_policy n=2^16: under a quarter of the 1 MiB stored reaches DRAM during the kernel (L2 keeps it)",
-      gpu = true,
+      gpu = true, counters = true,
       holds = function(ctx) return ctx.result.dram.write_bytes < 0.25 * ctx.result.useful_bytes end },
   },
   explain = {
@@ -164,7 +164,7 @@ step {
         return cs.dram.read_bytes >= 0.5 * cs.model.dram.write_allocate_bytes
       end },
     { text = "store_policy partial store=cs: every stored sector still goes to L2 (L2 write sectors at least 0.9 of store sectors)",
-      gpu = true,
+      gpu = true, counters = true,
       holds = function(ctx)
         local cs = find(ctx, {fill = "partial", store = "cs"})
         local c = cs.counters

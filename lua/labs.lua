@@ -133,6 +133,7 @@ local messages = {
   choice_expected = { en = "Answer with a choice's number, letter or text, e.g. :answer 2 or :answer b",
                       zh = "请用选项的编号、字母或文字作答，例如 :answer 2 或 :answer b" },
   claim_needs_gpu = { en = "measured on a GPU only", zh = "只能在 GPU 上测量" },
+  claim_needs_counters = { en = "needs hardware counters: %s", zh = "需要硬件计数器：%s" },
   lacks = { en = "%s needs sm_%d or newer; %s is sm_%s", zh = "%s 需要 sm_%d 或更新的 GPU；%s 是 sm_%s" },
   no_hint = { en = "No more hints for this step.", zh = "这一步没有更多提示了。" },
   finished = { en = "Lab finished: %d of %d questions right on the first try.",
@@ -171,7 +172,8 @@ local messages = {
                    zh = "这一步由你来写内核 '%s'：:edit 在你的编辑器里打开它的源代码，保存并退出后会重新编译。" },
   lab_kernel_failed = { en = "%s: its kernel could not be declared: %s", zh = "%s：无法声明它的内核：%s" },
   own_kernel_failed = { en = "%s\nYour kernel is as it was before: :edit to fix it.", zh = "%s\n你的内核保持原样：用 :edit 修改它。" },
-  must_claims = { en = "a list of {text=, holds=function[, skip=function]}", zh = "{text=, holds=function[, skip=function]} 的列表" },
+  must_claims = { en = "a list of {text=, holds=function[, gpu=true, counters=true, skip=function]}",
+                  zh = "{text=, holds=function[, gpu=true, counters=true, skip=function]} 的列表" },
   must_text = { en = "text", zh = "文本" },
   must_answer = { en = "a number or function(ctx)", zh = "数字或 function(ctx)" },
   must_function = { en = "function(ctx)", zh = "function(ctx)" },
@@ -413,7 +415,7 @@ end
 
 local function is_claim(v)
   return type(v) == "table" and is_text(v.text) and type(v.holds) == "function" and
-         (v.skip == nil or type(v.skip) == "function")
+         (v.skip == nil or type(v.skip) == "function") and (v.counters == nil or type(v.counters) == "boolean")
 end
 
 local function is_code(v)
@@ -1096,18 +1098,14 @@ end
 -- Claims: what a lab's text says about the hardware, checked on a GPU
 ---------------------------------------------------------------------------
 
--- Why a claim that raised an error cannot be judged on a GPU when this
--- warplab was built without counters (--disable-counters), or nil.
-local function without_counters()
-  if core.counters_built or device().backend ~= "gpu" then return nil end
-  local r = core.last_result()
-  return r and not r.counters and r.counters_unavailable or nil
-end
-
 -- Why a claim does not apply to the device in use (its skip(ctx) says, for a
 -- claim only some GPUs bear out), or nil.
 local function skip_reason(state, claim, measured)
-  if claim.gpu and not measured then return say("claim_needs_gpu") end
+  if (claim.gpu or claim.counters) and not measured then return say("claim_needs_gpu") end
+  local r = core.last_result()
+  if claim.counters and r and not r.counters then   -- a build without them, or another profiler attached
+    return say("claim_needs_counters", clean(tostring(r.counters_unavailable)))
+  end
   if not claim.skip then return nil end
   local ok, reason = pcall(judging, where(state), claim.skip, context(state))
   return ok and reason and text_of(reason) or nil
@@ -1140,7 +1138,7 @@ function labs.check_claims(name)
       else
         core.take_missing_counter()
         local ok, holds = pcall(judging, where(state), claim.holds, context(state))
-        local missing = not ok and (core.take_missing_counter() or without_counters())
+        local missing = not ok and core.take_missing_counter()
         if missing then   -- a counter this GPU does not have: the claim cannot be judged here
           outcome.skipped, outcome.reason = true, missing
         else
