@@ -297,6 +297,11 @@ function kernel(declaration)
   return declare(fields_of(declaration))
 end
 
+-- core.kernel_source(name): the source a declared kernel runs now, or nil.
+function core.kernel_source(name)
+  return declarations[name] and declarations[name].source
+end
+
 -- core.declared_kernels(): the names of the kernels declared in this session, sorted (what :edit takes).
 function core.declared_kernels()
   local names = {}

@@ -196,6 +196,11 @@ local messages = {
   random_list = { en = "random(key, list): the list is empty", zh = "random(key, list)：列表是空的" },
   random_range = { en = "random(key, m, n): m and n must be whole numbers with m <= n, got %s and %s",
                    zh = "random(key, m, n)：m 和 n 必须是整数且 m <= n，得到 %s 和 %s" },
+  submit_needs_id = { en = "a submission needs the student's ID: warplab --student ID, or WARPLAB_STUDENT=ID",
+                      zh = "提交需要学生的学号：warplab --student 学号，或 WARPLAB_STUDENT=学号" },
+  submit_failed = { en = "cannot write the submission %s: %s", zh = "无法写入提交文件 %s：%s" },
+  submitted = { en = "Submission written to %s: %d of %d questions right, %d on the first try.",
+                zh = "提交已写入 %s：%d/%d 道题答对，其中 %d 道第一次就答对。" },
   -- what --check-lab finds
   at_step_field = { en = "lab %s, step %d, %s", zh = "实验 %s，第 %d 步，%s" },
   in_lab_field = { en = "lab %s, %s", zh = "实验 %s，%s" },
@@ -497,7 +502,7 @@ end
 -- Loads a lab from its text, its body run as lab code: {name=, id=, spec=, steps=}, or a clear error.
 function labs.load(name, text, id)
   name = clean(name)
-  local definition = { name = name, id = id or name, steps = {} }
+  local definition = { name = name, id = id or name, steps = {}, hash = fmt("fnv1a64:%016x", hash({ text })) }
   local env = sandbox(name)
   env.lab = function(spec) definition.spec = spec end
   env.step = function(spec) definition.steps[#definition.steps + 1] = spec end
@@ -748,6 +753,22 @@ local function run_experiment(state, code)
   return true
 end
 
+-- What an answer or a prediction was judged on, kept with the student's
+-- progress for a submission: fields, and the student's last result (and
+-- their last list, when it holds more: a sweep), without the device, which
+-- the submission names once.
+local MAX_KEPT_RESULTS = 64
+local function evidence_of(fields)
+  local function data(r) local d = core.result_data(r); d.device = nil; return d end
+  local r, list = core.last_result(), core.last_results()
+  fields.result = r and data(r) or nil
+  if list and #list > 1 and #list <= MAX_KEPT_RESULTS then
+    fields.results = {}
+    for i, each in ipairs(list) do fields.results[i] = data(each) end
+  end
+  return fields
+end
+
 -- The expected answer of a number or choice question, from the student's result when it is a function.
 local function expected(ask, state)
   local value = ask.answer
@@ -890,7 +911,8 @@ function reflect(state)
   if step.explain then print(wrap(text_of(step.explain))) end
   local base = measured ~= 0 and math.abs(measured) or 1
   local gap = math.abs(prediction.value - measured) / base
-  core.progress.update(state.definition.id, "predict", tostring(state.index), gap)
+  core.progress.update(state.definition.id, "predict", tostring(state.index), gap,
+                       evidence_of({ predicted = prediction.value, measured = measured, model = model }))
   core.keep_answer({ lab = state.definition.id, step = state.index, prediction = prediction.value,
                      measured = measured, gap = gap })
 end
@@ -927,7 +949,7 @@ function labs.answer(value)
   local passed, message, want = judge(state, value)
   if passed == nil then return print(message) end
   local key = tostring(state.index)
-  local p = core.progress.update(state.definition.id, "attempt", key, tostring(value), passed)
+  local p = core.progress.update(state.definition.id, "attempt", key, tostring(value), passed, evidence_of({ expected = want }))
   core.keep_answer({ lab = state.definition.id, step = state.index, answer = tostring(value),
                      verdict = passed and "right" or "wrong", attempt = p.attempts[key] })
   if message then print(wrap(message)) end
@@ -1153,6 +1175,90 @@ function labs.check_claims(name)
 end
 
 ---------------------------------------------------------------------------
+-- Submissions: :submit [FILE], warplab --lab NAME --answers FILE --submit OUT
+---------------------------------------------------------------------------
+
+local SUBMISSION_VERSION = 1
+
+-- What kind of ask a step has: "question", "choice", "goal", "prediction", or nil.
+local function ask_kind(ask)
+  if not ask then return nil end
+  return ask.predict and "prediction" or ask.goal and "goal" or ask.choices and "choice" or "question"
+end
+
+-- One step of a submission: its kind, attempts with their verdicts, and what
+-- they were judged on (docs/instructors.md, "Submissions").
+local function submitted_step(definition, i, record)
+  local step, key = definition.steps[i], tostring(i)
+  local kind = ask_kind(step.ask)
+  local evidence = (record.evidence or {})[key] or {}
+  local entry = { step = i, kind = kind, done = record.done[key] == true }
+  if kind == "prediction" then
+    entry.gap = (record.predictions or {})[key]
+    entry.predicted, entry.measured, entry.model = evidence.predicted, evidence.measured, evidence.model
+  elseif kind then
+    entry.attempts = core.json.list(evidence.attempts or {})
+    entry.first_try = record.first_try[key] == true
+    entry.right = entry.attempts[#entry.attempts] ~= nil and entry.attempts[#entry.attempts].verdict == "right"
+    entry.expected = evidence.expected
+  end
+  entry.result, entry.results = evidence.result, evidence.results and core.json.list(evidence.results)
+  if step.kernel then
+    entry.kernel = { name = step.kernel.name, source = core.kernel_source(step.kernel.name) }
+  end
+  return entry
+end
+
+-- The whole submission of a lab by a student, as a table to write as JSON.
+local function submission(definition, record, student)
+  local steps, questions, first_try, right, predictions, close = {}, 0, 0, 0, 0, 0
+  for i = 1, #definition.steps do
+    local entry = submitted_step(definition, i, record)
+    steps[i] = entry
+    if entry.kind == "prediction" then
+      predictions = predictions + 1
+      if entry.gap and entry.gap <= 0.1 then close = close + 1 end
+    elseif entry.kind then
+      questions = questions + 1
+      if entry.first_try then first_try = first_try + 1 end
+      if entry.right then right = right + 1 end
+    end
+  end
+  local d = device()
+  return {
+    format = "warplab-submission", version = SUBMISSION_VERSION, warplab = core.version,
+    student = student, submitted = u.utc_now(),
+    lab = { name = definition.name, id = definition.id, hash = definition.hash, title = copy(definition.spec.title, {}),
+            steps = #definition.steps },
+    device = { name = d.name, backend = d.backend, compute_capability = d.compute_capability },
+    summary = { questions = questions, right = right, first_try = first_try, predictions = predictions,
+                close_predictions = close, finished = record.finished ~= nil },
+    steps = steps,
+  }
+end
+
+-- Writes the open lab's submission (to path, a folder for it, or by default
+-- LAB-STUDENT.json here); returns the file's path.
+local function submit(state, path)
+  local student = student_id()
+  if student == "" then error(say("submit_needs_id"), 0) end
+  local definition = state.definition
+  local name = fmt("%s-%s.json", (definition.name:gsub("[^%w_%-]", "_")), student)
+  if not path or path == "" then path = name elseif core.is_folder(path) then path = path .. "/" .. name end
+  local document = submission(definition, core.progress.get(definition.id), student)
+  local ok, why = core.write_file(path, core.json.encode(document, 2) .. "\n")
+  if not ok then error(say("submit_failed", clean(path), clean(tostring(why))), 0) end
+  local s = document.summary
+  print(say("submitted", clean(path), s.right, s.questions, s.first_try))
+  return path
+end
+
+function labs.submit(path)
+  if not current then return print(say("no_lab")) end
+  return submit(current, path)
+end
+
+---------------------------------------------------------------------------
 -- Batch mode: warplab --lab NAME --answers FILE [--save]
 ---------------------------------------------------------------------------
 
@@ -1215,10 +1321,12 @@ end
 
 -- Runs every step with the answers from a file; true when every question was
 -- answered right. The student's saved progress is left alone unless save.
-function labs.batch(name, answers_path, save)
+function labs.batch(name, answers_path, save, submit_path)
   local answers, given = read_answers(answers_path), 0
   if not save then core.progress.use_memory() end
+  if submit_path and student_id() == "" then error(say("submit_needs_id"), 0) end
   local wrong = run_batch(find_lab(name), function() given = given + 1; return answers[given] end)
+  if submit_path then submit(current, submit_path) end
   return #wrong == 0
 end
 

@@ -84,6 +84,7 @@ local maps = {
   { field = "attempts", valid = is_count, required = true },
   { field = "first_try", valid = is_true },
   { field = "predictions", valid = function(v) return type(v) == "number" and v == v end },
+  { field = "evidence", valid = function(v) return type(v) == "table" and not getmetatable(v) end },
 }
 
 -- Keeps the entries of map with a step key and a valid value; true as the second
@@ -148,6 +149,22 @@ local function check_key(value, argument)
   error(say("step_expected", argument, type(value) == "string" and "'" .. value .. "'" or tostring(value)), 4)
 end
 
+-- The evidence of a step (record.evidence[key]): its attempts in order, each
+-- with its verdict and time, and the fields of the last one's evidence (the
+-- result it was judged on, the expected value, a prediction's numbers).
+local function keep_evidence(record, change, attempt)
+  if not change.evidence and not attempt then return end
+  record.evidence = record.evidence or {}
+  local kept = record.evidence[change.key] or {}
+  for k, v in pairs(deep_copy(change.evidence or {})) do kept[k] = v end
+  if attempt then
+    kept.attempts = type(kept.attempts) == "table" and kept.attempts or {}
+    attempt.at = change.at
+    kept.attempts[#kept.attempts + 1] = attempt
+  end
+  record.evidence[change.key] = kept
+end
+
 -- Each change: checks its arguments into a change record, and applies one to a lab's record.
 local changes = {
   step = {
@@ -159,13 +176,13 @@ local changes = {
     end,
     apply = function(record, change) record.step = change.n end,
   },
-  attempt = {
-    check = function(change, key, text, passed)
+  attempt = {   -- an answer; evidence (optional): what it was judged on, for a submission
+    check = function(change, key, text, passed, evidence)
       change.key = check_key(key, 3)
       if type(text) ~= "string" then
         error(say("answer_expected", type(text)), 3)
       end
-      change.text, change.passed = text, passed and true or false
+      change.text, change.passed, change.evidence = text, passed and true or false, evidence
     end,
     apply = function(record, change)
       local key = change.key
@@ -175,20 +192,22 @@ local changes = {
         record.done[key] = true
         if record.attempts[key] == 1 then record.first_try[key] = true end
       end
+      keep_evidence(record, change, { answer = change.text, verdict = change.passed and "right" or "wrong" })
     end,
   },
   predict = {   -- a prediction is never right or wrong: its gap to the student's run, as a fraction of it
-    check = function(change, key, gap)
+    check = function(change, key, gap, evidence)
       change.key = check_key(key, 3)
       if type(gap) ~= "number" or gap ~= gap then
         error(say("gap_expected", type(gap)), 3)
       end
-      change.gap = gap
+      change.gap, change.evidence = gap, evidence
     end,
     apply = function(record, change)
       record.predictions = record.predictions or {}
       record.predictions[change.key] = change.gap
       record.done[change.key] = true
+      keep_evidence(record, change)
     end,
   },
   reveal = {

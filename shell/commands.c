@@ -110,6 +110,8 @@ static const struct colon_command commands[] = {
     LAB_COMMAND(":run", "run", .usage = "run this step's experiment as it is", .usage_zh = "按原样运行本步的实验代码"),
     LAB_COMMAND(":where", "where", .usage = "which lab and step you are at, and the step again",
                 .usage_zh = "你所在的实验和步，并再显示这一步"),
+    LAB_COMMAND(":submit", "submit", .usage = "[FILE]  write your submission of the open lab (LAB-ID.json here, or FILE or a folder)",
+                .usage_zh = "[文件]  写出你对打开的实验的提交（默认写到当前文件夹的 实验-学号.json，或写到文件或文件夹）"),
     LAB_COMMAND(":reset", "reset", .usage = "[NAME]  forget your progress in a lab (the open one by default)",
                 .usage_zh = "[实验名]  清除某个实验的进度（默认是打开的那个）"),
     { .name = ":edit", .usage = "[NAME]  a kernel of your own in $VISUAL or $EDITOR, compiled again when you quit it (the lab step's by default)",

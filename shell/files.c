@@ -241,6 +241,14 @@ static int core_realpath(lua_State *L)
     return 1;
 }
 
+/* core.is_folder(path): whether path is a folder (following symbolic links). */
+static int core_is_folder(lua_State *L)
+{
+    struct stat info;
+    lua_pushboolean(L, stat(check_path(L, 1), &info) == 0 && S_ISDIR(info.st_mode));
+    return 1;
+}
+
 /* core.find_program(name): where $PATH has an executable called name, or nil. A name with a
    '/' in it is taken as it is. */
 static int core_find_program(lua_State *L)
@@ -464,6 +472,7 @@ static const luaL_Reg file_functions[] = {
     { "write_file", core_write_file },
     { "read_file", core_read_file },
     { "realpath", core_realpath },
+    { "is_folder", core_is_folder },
     { "find_program", core_find_program },
     { "spawn", core_spawn },
     { "temporary_folder", core_temporary_folder },

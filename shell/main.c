@@ -34,6 +34,7 @@ struct options {
     const char *format;           /* NULL: table */
     const char *lab, *answers;    /* --lab NAME [--answers FILE] */
     const char *check_lab;        /* --check-lab FILE: report what a lab lacks, and exit */
+    const char *submit;           /* --submit OUT: with --lab and --answers, write the submission */
     int save;                     /* --save: a batch run keeps the student's progress */
     const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
     int gpu_server;               /* --gpu-server: be that GPU process */
@@ -69,6 +70,8 @@ static const char usage_text[] =
     "                   line per finding; exit 0 only when there is none\n"
     "  --student ID     who is doing the labs: labs may draw this student's own\n"
     "                   numbers from it (also $WARPLAB_STUDENT)\n"
+    "  --submit OUT     with --lab, --answers and a student: write the batch's\n"
+    "                   submission to OUT (a file, or a folder for LAB-ID.json)\n"
     "  --gpu-command C  measure on a GPU reached through launcher C, such as\n"
     "                   'srun --gres=gpu:1' or 'ssh gpuhost' (also\n"
     "                   $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
@@ -128,6 +131,8 @@ static const char usage_text_zh[] =
     "                   一行；没有问题时退出状态才为 0\n"
     "  --student 学号   做实验的学生：实验可以由它得出这位学生自己的数字\n"
     "                   （也可用 $WARPLAB_STUDENT）\n"
+    "  --submit 输出    与 --lab、--answers 和学号同用：把批量运行的提交写到\n"
+    "                   输出（一个文件，或放 实验-学号.json 的文件夹）\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如\n"
     "                   'srun --gres=gpu:1' 或 'ssh gpuhost'（也可用\n"
     "                   $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行\n"
@@ -283,7 +288,7 @@ static const char *language_of(int argc, char **argv)
 }
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
-       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT };
+       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT, OPT_SUBMIT };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -295,6 +300,7 @@ static const struct option long_options[] = {
     { "save", no_argument, NULL, OPT_SAVE }, { "gpu-command", required_argument, NULL, OPT_GPU_COMMAND },
     { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { "no-init", no_argument, NULL, OPT_NO_INIT },
     { "check-lab", required_argument, NULL, OPT_CHECK_LAB }, { "student", required_argument, NULL, OPT_STUDENT },
+    { "submit", required_argument, NULL, OPT_SUBMIT },
     { NULL, 0, NULL, 0 },
 };
 
@@ -307,6 +313,7 @@ static const struct {
     { OPT_LANG, "en or zh", "en 或 zh" }, { OPT_FORMAT, "table, csv or json (or markdown with --list)", "table、csv 或 json（与 --list 一起时还可以是 markdown）" },
     { OPT_LAB, "a lab's name or file", "实验名或实验文件" }, { OPT_ANSWERS, "a file of answers", "一个答案文件" },
     { OPT_CHECK_LAB, "a lab's name or file", "实验名或实验文件" },
+    { OPT_SUBMIT, "a file or folder for the submission", "提交要写入的文件或文件夹" },
     { OPT_STUDENT, "an ID of letters, digits, '.', '_', '-' or '@' (at most 64)",
       "由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符）" },
     { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },
@@ -373,6 +380,9 @@ static int take_value(int option, const char *value, struct options *o)
         return 0;
     case OPT_CHECK_LAB:
         o->check_lab = value;
+        return 0;
+    case OPT_SUBMIT:
+        o->submit = value;
         return 0;
     case OPT_STUDENT:   /* the labs read it as $WARPLAB_STUDENT, as when it is set there */
         return valid_student_id(value) && setenv("WARPLAB_STUDENT", value, 1) == 0 ? 0 : bad_value(option, value);
@@ -526,17 +536,21 @@ static int run_script(const char *path)
     return status;
 }
 
-/* Calls core.labs.<function>(argument, second[, save]) in protected mode (save
-   only when it is 0 or 1); its first result's truth, or -1 on an error. */
-static int call_labs(const char *function, const char *argument, const char *second, int save, int to_stderr)
+/* Calls core.labs.<function>(argument, second[, save, third]) in protected
+   mode (save and third only when save is 0 or 1); its first result's truth,
+   or -1 on an error. */
+static int call_labs(const char *function, const char *argument, const char *second, const char *third, int save,
+                     int to_stderr)
 {
     lua_State *L = session.L;
     session_push_core("labs", function);
     lua_pushstring(L, argument);
     lua_pushstring(L, second);
-    if (save >= 0)
+    if (save >= 0) {
         lua_pushboolean(L, save);
-    int status = session_call(save >= 0 ? 3 : 2, 1);
+        lua_pushstring(L, third);
+    }
+    int status = session_call(save >= 0 ? 4 : 2, 1);
     if (status != LUA_OK) {
         session_report(status, to_stderr);
         return -1;
@@ -595,10 +609,13 @@ static int run(int argc, char **argv, const struct options *o)
                                "$WARPLAB_STUDENT 必须是由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符），而不是 '%s'"),
                            student);
     if (o->check_lab)
-        return call_labs("check", o->check_lab, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
+        return call_labs("check", o->check_lab, NULL, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
+    if (o->submit && !(o->lab && o->answers))
+        return usage_error(SAY("--submit goes with --lab NAME --answers FILE (at the prompt: :submit)%s",
+                               "--submit 须与 --lab NAME --answers FILE 同用（在提示符下用 :submit）%s"), "");
     if (o->lab && o->answers)
-        return call_labs("batch", o->lab, o->answers, o->save, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
-    if (o->lab && call_labs("open", o->lab, NULL, -1, 1) < 0)
+        return call_labs("batch", o->lab, o->answers, o->submit, o->save, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
+    if (o->lab && call_labs("open", o->lab, NULL, NULL, -1, 1) < 0)
         return EXIT_SCRIPT_ERROR;
     if (o->code_count || o->script || !isatty(STDIN_FILENO)) {
         if (session.backend_notice[0])
