@@ -269,6 +269,7 @@ local function device_facts()
   d.notice = nil
   return d
 end
+core.device_facts = device_facts
 
 local function result_data(r)
   local data = plain(r)
@@ -315,6 +316,8 @@ local function csv_cell(v)
   if s:find('[,"\n]') then s = '"' .. s:gsub('"', '""') .. '"' end
   return s
 end
+
+core.csv_cell = csv_cell
 
 local leading = { kernel = 1, backend = 2 }
 

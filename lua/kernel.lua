@@ -382,10 +382,12 @@ local function guarded_copy(value, seen)
 end
 
 -- from: nil (the student's own file, else the skeleton), "skeleton" (the
--- lab as written, for its claims) or "solution" (the lab's own, for --check-lab).
+-- lab as written, for its claims), "solution" (the lab's own, for
+-- --check-lab) or {source = text} (a submitted one, for --grade).
 function core.declare_lab_kernel(declaration, lab_id, from)
   local spec = fields_of(guarded_copy(declaration, {}))
   spec.source, spec.file = from == "solution" and declaration.solution or declaration.skeleton, nil
+  if type(from) == "table" then spec.source = from.source end
   local skeleton = from ~= nil
   local name = spec.name
   file_of[name] = "kernels/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. tostring(name) .. ".cu"

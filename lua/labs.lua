@@ -336,12 +336,12 @@ end
 -- later session and the grader all see it), another for another student.
 -- random(key): in [0, 1); random(key, m, n): a whole number from m to n;
 -- random(key, list): one of the list's values.
-local function student_random(lab_name)
+local function student_random(lab_name, student)
   return function(key, m, n)
     if type(key) ~= "string" and math.type(key) ~= "integer" then
       error(say("random_key", type(key)), 2)
     end
-    local unit = (hash({ student_id(), lab_name, tostring(key) }) >> 11) / 2.0 ^ 53
+    local unit = (hash({ student or student_id(), lab_name, tostring(key) }) >> 11) / 2.0 ^ 53
     if m == nil then return unit end
     if type(m) == "table" then
       if #m == 0 then error(say("random_list"), 2) end
@@ -553,7 +553,9 @@ local function catalogue()
   for _, name in ipairs(core.lab_names()) do add(name) end
   for _, path in ipairs(opened_files) do add(file_lab_name(path), path) end
   for _, folder in ipairs(lab_folders()) do
-    for _, file in ipairs(core.lab_files(folder)) do add(file_lab_name(file), folder .. "/" .. file) end
+    for _, entry in ipairs(core.folder_entries(folder)) do
+      if not entry.folder and entry.name:match("^[^.].*%.lua$") then add(file_lab_name(entry.name), folder .. "/" .. entry.name) end
+    end
   end
   return list, by_name, hidden
 end
@@ -1224,13 +1226,12 @@ local function submission(definition, record, student)
       if entry.right then right = right + 1 end
     end
   end
-  local d = device()
   return {
     format = "warplab-submission", version = SUBMISSION_VERSION, warplab = core.version,
     student = student, submitted = u.utc_now(),
     lab = { name = definition.name, id = definition.id, hash = definition.hash, title = copy(definition.spec.title, {}),
             steps = #definition.steps },
-    device = { name = d.name, backend = d.backend, compute_capability = d.compute_capability },
+    device = core.device_facts(),
     summary = { questions = questions, right = right, first_try = first_try, predictions = predictions,
                 close_predictions = close, finished = record.finished ~= nil },
     steps = steps,
@@ -1252,6 +1253,12 @@ local function submit(state, path)
   print(say("submitted", clean(path), s.right, s.questions, s.first_try))
   return path
 end
+
+-- What the grader (lua/grade.lua) needs to judge answers outside a session's lab.
+labs.grading = {
+  find_lab = find_lab, judging = judging, number_right = number_right, read_choice = read_choice,
+  student_random = student_random, ask_kind = ask_kind, text_of = text_of, clean = clean,
+}
 
 function labs.submit(path)
   if not current then return print(say("no_lab")) end

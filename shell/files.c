@@ -241,6 +241,26 @@ static int core_realpath(lua_State *L)
     return 1;
 }
 
+/* core.make_folder(path): makes path and the folders above it that are
+   missing (mkdir -p); true, or nil and "path: reason". */
+static int core_make_folder(lua_State *L)
+{
+    const char *path = check_path(L, 1);
+    char folder[PATH_MAX];
+    snprintf(folder, sizeof folder, "%s", path);
+    for (char *slash = strchr(folder + 1, '/');; slash = strchr(slash + 1, '/')) {
+        if (slash)
+            *slash = 0;
+        if (mkdir(folder, 0755) != 0 && errno != EEXIST)
+            return push_failure(L, folder, errno, NULL);
+        if (!slash)
+            break;
+        *slash = '/';
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 /* core.is_folder(path): whether path is a folder (following symbolic links). */
 static int core_is_folder(lua_State *L)
 {
@@ -473,6 +493,7 @@ static const luaL_Reg file_functions[] = {
     { "read_file", core_read_file },
     { "realpath", core_realpath },
     { "is_folder", core_is_folder },
+    { "make_folder", core_make_folder },
     { "find_program", core_find_program },
     { "spawn", core_spawn },
     { "temporary_folder", core_temporary_folder },

@@ -35,6 +35,7 @@ struct options {
     const char *lab, *answers;    /* --lab NAME [--answers FILE] */
     const char *check_lab;        /* --check-lab FILE: report what a lab lacks, and exit */
     const char *submit;           /* --submit OUT: with --lab and --answers, write the submission */
+    const char *grade, *report;   /* --grade DIR [--report OUT]: grade a class's submissions, and exit */
     int save;                     /* --save: a batch run keeps the student's progress */
     const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
     int gpu_server;               /* --gpu-server: be that GPU process */
@@ -72,6 +73,9 @@ static const char usage_text[] =
     "                   numbers from it (also $WARPLAB_STUDENT)\n"
     "  --submit OUT     with --lab, --answers and a student: write the batch's\n"
     "                   submission to OUT (a file, or a folder for LAB-ID.json)\n"
+    "  --grade DIR      grade every submission under DIR again and write the\n"
+    "                   class's report (grades.csv, grades.json, report.html)\n"
+    "  --report OUT     with --grade: the report's folder (default: report)\n"
     "  --gpu-command C  measure on a GPU reached through launcher C, such as\n"
     "                   'srun --gres=gpu:1' or 'ssh gpuhost' (also\n"
     "                   $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
@@ -133,6 +137,9 @@ static const char usage_text_zh[] =
     "                   （也可用 $WARPLAB_STUDENT）\n"
     "  --submit 输出    与 --lab、--answers 和学号同用：把批量运行的提交写到\n"
     "                   输出（一个文件，或放 实验-学号.json 的文件夹）\n"
+    "  --grade 文件夹   重新评判文件夹下的每份提交，写出班级报告\n"
+    "                   （grades.csv、grades.json、report.html）\n"
+    "  --report 输出    与 --grade 同用：报告的文件夹（默认值：report/）\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如\n"
     "                   'srun --gres=gpu:1' 或 'ssh gpuhost'（也可用\n"
     "                   $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行\n"
@@ -288,7 +295,8 @@ static const char *language_of(int argc, char **argv)
 }
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
-       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT, OPT_SUBMIT };
+       OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT, OPT_SUBMIT, OPT_GRADE,
+       OPT_REPORT };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -300,7 +308,8 @@ static const struct option long_options[] = {
     { "save", no_argument, NULL, OPT_SAVE }, { "gpu-command", required_argument, NULL, OPT_GPU_COMMAND },
     { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { "no-init", no_argument, NULL, OPT_NO_INIT },
     { "check-lab", required_argument, NULL, OPT_CHECK_LAB }, { "student", required_argument, NULL, OPT_STUDENT },
-    { "submit", required_argument, NULL, OPT_SUBMIT },
+    { "submit", required_argument, NULL, OPT_SUBMIT }, { "grade", required_argument, NULL, OPT_GRADE },
+    { "report", required_argument, NULL, OPT_REPORT },
     { NULL, 0, NULL, 0 },
 };
 
@@ -314,6 +323,8 @@ static const struct {
     { OPT_LAB, "a lab's name or file", "实验名或实验文件" }, { OPT_ANSWERS, "a file of answers", "一个答案文件" },
     { OPT_CHECK_LAB, "a lab's name or file", "实验名或实验文件" },
     { OPT_SUBMIT, "a file or folder for the submission", "提交要写入的文件或文件夹" },
+    { OPT_GRADE, "a folder of submissions", "一个存放提交文件的文件夹" },
+    { OPT_REPORT, "a folder for the report", "存放报告的文件夹" },
     { OPT_STUDENT, "an ID of letters, digits, '.', '_', '-' or '@' (at most 64)",
       "由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符）" },
     { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },
@@ -383,6 +394,12 @@ static int take_value(int option, const char *value, struct options *o)
         return 0;
     case OPT_SUBMIT:
         o->submit = value;
+        return 0;
+    case OPT_GRADE:
+        o->grade = value;
+        return 0;
+    case OPT_REPORT:
+        o->report = value;
         return 0;
     case OPT_STUDENT:   /* the labs read it as $WARPLAB_STUDENT, as when it is set there */
         return valid_student_id(value) && setenv("WARPLAB_STUDENT", value, 1) == 0 ? 0 : bad_value(option, value);
@@ -560,6 +577,24 @@ static int call_labs(const char *function, const char *argument, const char *sec
     return truth;
 }
 
+/* core.grade(folder, report): the class's report; 0 when every file was
+   graded, 1 when some were not or the grading failed. */
+static int call_grade(const char *folder, const char *report)
+{
+    lua_State *L = session.L;
+    session_push_core(NULL, "grade");
+    lua_pushstring(L, folder);
+    lua_pushstring(L, report);
+    int status = session_call(2, 1);
+    if (status != LUA_OK) {
+        session_report(status, 1);
+        return EXIT_SCRIPT_ERROR;
+    }
+    int clean = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return clean ? 0 : EXIT_SCRIPT_ERROR;
+}
+
 /* $XDG_CONFIG_HOME/warplab/init.lua (or ~/.config/...) into path; 0, or -1 without a home. */
 static int init_file(char *path, size_t size)
 {
@@ -608,6 +643,10 @@ static int run(int argc, char **argv, const struct options *o)
         return usage_error(SAY("$WARPLAB_STUDENT must be an ID of letters, digits, '.', '_', '-' or '@' (at most 64), not '%s'",
                                "$WARPLAB_STUDENT 必须是由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符），而不是 '%s'"),
                            student);
+    if (o->report && !o->grade)
+        return usage_error(SAY("--report goes with --grade DIR%s", "--report 须与 --grade DIR 同用%s"), "");
+    if (o->grade)
+        return call_grade(o->grade, o->report);
     if (o->check_lab)
         return call_labs("check", o->check_lab, NULL, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->submit && !(o->lab && o->answers))

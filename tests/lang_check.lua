@@ -81,7 +81,7 @@ for name in ("warplab samples correct mismatch"):gmatch("%S+") do allowed[name] 
 for word in ([[ms us ns GB MB KB kB TB KiB MiB GiB TiB
               MHz Tab Ctrl Up Enter Esc LANG HOME
               nil number string table boolean userdata thread
-              sim gpu en zh svg png csv json markdown txt lua md reload labs
+              sim gpu en zh svg png csv json markdown txt lua md reload labs report
               rtx GeForce Hopper Ampere Ada Tesla]]):gmatch("%S+") do
   allowed[word] = true
 end

@@ -1,0 +1,443 @@
+-- grade.lua — warplab --grade DIR: every submission under DIR graded again
+-- against its lab, and the class's report (docs/instructors.md, "Grading a
+-- class"): grades.csv and grades.json, a row per student and question, and
+-- report.html, one page with its charts, readable without a network.
+local core = debug.getregistry()["warplab.core"]
+local u = core.util
+local json = core.json
+local g = core.labs.grading
+local fmt = string.format
+
+local messages = {
+  not_submission = { en = "not a warplab submission of version 1", zh = "不是第 1 版的 warplab 提交文件" },
+  unreadable = { en = "cannot read it: %s", zh = "无法读取：%s" },
+  no_lab = { en = "its lab cannot be found: %s", zh = "找不到它的实验：%s" },
+  other_version = { en = "submitted for another version of the lab (%s; now %s)", zh = "提交时的实验版本不同（%s；现在是 %s）" },
+  duplicate = { en = "a later submission of %s for %s replaces %s", zh = "%s 对 %s 的较晚提交取代了 %s" },
+  no_submissions = { en = "no submissions under %s (files NAME.json written by :submit)", zh = "%s 下没有提交文件（:submit 写出的 NAME.json）" },
+  graded = { en = "Graded %d submissions of %d students (%d problems): %s, %s, %s.",
+             zh = "已评 %d 份提交、%d 名学生（%d 个问题）：%s、%s、%s。" },
+  problem = { en = "warplab: %s: %s", zh = "warplab：%s：%s" },
+  rerun_failed = { en = "the kernel did not run again: %s", zh = "内核没能再次运行：%s" },
+  disagrees = { en = "the submitted verdict is %s, graded again it is %s", zh = "提交中的判定是 %s，重新评判为 %s" },
+  -- the report
+  title = { en = "warplab class report", zh = "warplab 班级报告" },
+  generated = { en = "%d submissions of %d students, graded %s with warplab %s on %s.",
+                zh = "%d 份提交、%d 名学生，%s 由 warplab %s 在 %s 上评判。" },
+  first_try_heading = { en = "First-try rate per question", zh = "每道题第一次就答对的比例" },
+  wrong_heading = { en = "The most common wrong answers", zh = "最常见的错误答案" },
+  gaps_heading = { en = "Prediction gaps", zh = "预测与运行的差距" },
+  students_heading = { en = "Students", zh = "学生" },
+  problems_heading = { en = "Files not graded", zh = "没有评判的文件" },
+  col_question = { en = "question", zh = "题目" }, col_step = { en = "step", zh = "步" }, col_answer = { en = "answer", zh = "答案" },
+  col_count = { en = "students", zh = "人数" }, col_student = { en = "student", zh = "学生" },
+  col_lab = { en = "lab", zh = "实验" }, col_right = { en = "right", zh = "答对" },
+  col_first = { en = "first try", zh = "第一次答对" }, col_missing = { en = "missing", zh = "未答" },
+  col_gap = { en = "mean gap", zh = "平均差距" }, col_notes = { en = "notes", zh = "备注" },
+  col_file = { en = "file", zh = "文件" },
+  none = { en = "none", zh = "没有" },
+  gap_axis = { en = "gap between prediction and run", zh = "预测与运行之间的差距" },
+  students_axis = { en = "predictions", zh = "预测数" },
+  rate_axis = { en = "first try", zh = "第一次答对" },
+}
+local say = u.messages("grade", messages)
+
+---------------------------------------------------------------------------
+-- Reading the submissions
+---------------------------------------------------------------------------
+
+-- Every NAME.json under folder, its subfolders included, sorted.
+local function json_files(folder, found)
+  found = found or {}
+  for _, entry in ipairs(core.folder_entries(folder)) do
+    local path = folder .. "/" .. entry.name
+    if entry.folder then json_files(path, found)
+    elseif entry.name:match("%.json$") and not entry.name:match("^%.") then found[#found + 1] = path end
+  end
+  return found
+end
+
+local function read_submission(path)
+  local text, why = core.read_file(path)
+  if not text then return nil, say("unreadable", tostring(why)) end
+  local ok, doc = pcall(json.decode, text)
+  if not ok or type(doc) ~= "table" or doc.format ~= "warplab-submission" or doc.version ~= 1 or
+     type(doc.student) ~= "string" or type(doc.lab) ~= "table" or type(doc.lab.name) ~= "string" or
+     type(doc.steps) ~= "table" then
+    return nil, say("not_submission")
+  end
+  return doc
+end
+
+---------------------------------------------------------------------------
+-- Grading one step again
+---------------------------------------------------------------------------
+
+-- What a lab function sees when it judges a submitted step again: the
+-- submitted results and device, the student's own random numbers.
+local function context_of(doc, definition, submitted)
+  local results = submitted.results or (submitted.result and { submitted.result }) or nil
+  return { result = submitted.result, results = results, device = doc.device or device(),
+           random = g.student_random(definition.name, doc.student), student = doc.student }
+end
+
+local function verdict(right) return right and "right" or "wrong" end
+
+-- A goal whose step has the student write a kernel: the submitted source
+-- declared with the lab's declaration and launched again (on the model, or
+-- on the GPU when there is one), then checked as the lab checks it.
+local function rerun_kernel(definition, i, step, submitted, doc, row)
+  local source = submitted.kernel and submitted.kernel.source
+  if type(source) ~= "string" then return nil end
+  local ok, why = pcall(core.declare_lab_kernel, step.kernel, definition.id, { source = source })
+  local r
+  if ok then ok, r = pcall(launch, step.kernel.name) end
+  if not ok then
+    row.notes[#row.notes + 1] = say("rerun_failed", g.clean(tostring(why or r)))
+    return false
+  end
+  row.rerun_backend, row.rerun_correct = r.backend, r.correct
+  local ctx = context_of(doc, definition, { result = core.result_data(r) })
+  local passed, right = pcall(g.judging, fmt("lab %s, step %d", definition.name, i), step.ask.check, ctx)
+  return passed and right and r.correct ~= false
+end
+
+-- The row of one student's step: the submitted answers, and the verdict of
+-- grading the last of them again against the submitted result.
+local function grade_step(doc, definition, i, step)
+  local submitted = doc.steps[i] or {}
+  local ask, kind = step.ask, g.ask_kind(step.ask)
+  local attempts = type(submitted.attempts) == "table" and submitted.attempts or {}
+  local last = attempts[#attempts]
+  local row = { student = doc.student, lab = definition.name, step = i, kind = kind,
+                question = g.text_of(ask.question or ask.predict or ask.goal), attempts = #attempts,
+                answer = last and last.answer or nil, submitted = last and last.verdict or nil,
+                first_try = submitted.first_try == true, notes = {} }
+  if kind == "prediction" then   -- never right or wrong: its gap to the student's run
+    row.gap, row.answer, row.measured = submitted.gap, submitted.predicted, submitted.measured
+    row.graded, row.first_try = submitted.gap and "predicted" or "missing", nil
+    return row
+  end
+  if not last then row.graded, row.first_try = "missing", false; return row end
+  local where = fmt("lab %s, step %d", definition.name, i)
+  local ctx = context_of(doc, definition, submitted)
+  local ok, right
+  if kind == "goal" then
+    if step.kernel then
+      right = rerun_kernel(definition, i, step, submitted, doc, row)
+      ok = right ~= nil
+    end
+    if not ok then ok, right = pcall(g.judging, where, ask.check, ctx) end
+  else
+    local want = ask.answer
+    ok = true
+    if type(want) == "function" then ok, want = pcall(g.judging, where, want, ctx) end
+    row.expected = ok and want or nil
+    if ok then
+      right = want ~= nil and (ask.choices and g.read_choice(tostring(last.answer), ask.choices) == want or
+                               not ask.choices and g.number_right(tostring(last.answer), want, ask))
+    end
+  end
+  if not ok then row.notes[#row.notes + 1] = g.clean(tostring(right)); right = false end
+  row.graded = verdict(right and true or false)
+  row.agrees = row.graded == row.submitted
+  if not row.agrees then row.notes[#row.notes + 1] = say("disagrees", tostring(row.submitted), row.graded) end
+  if row.graded ~= "right" then row.first_try = false end
+  return row
+end
+
+---------------------------------------------------------------------------
+-- The class
+---------------------------------------------------------------------------
+
+-- Grades every submission: {rows=, problems=, submissions=, students=}.
+local function grade_all(folder)
+  local latest, problems, definitions = {}, {}, {}
+  for _, path in ipairs(json_files(folder)) do
+    local doc, why = read_submission(path)
+    if not doc then
+      problems[#problems + 1] = { file = path, problem = why }
+    else
+      local key = doc.student .. "\0" .. doc.lab.name
+      local earlier = latest[key]
+      if earlier and tostring(earlier.doc.submitted) > tostring(doc.submitted) then
+        problems[#problems + 1] = { file = path, problem = say("duplicate", doc.student, doc.lab.name, path) }
+      else
+        if earlier then
+          problems[#problems + 1] = { file = earlier.path, problem = say("duplicate", doc.student, doc.lab.name, earlier.path) }
+        end
+        latest[key] = { doc = doc, path = path }
+      end
+    end
+  end
+  local keys = {}
+  for key in pairs(latest) do keys[#keys + 1] = key end
+  table.sort(keys)
+  local rows, students, count = {}, {}, 0
+  for _, key in ipairs(keys) do
+    local doc, path = latest[key].doc, latest[key].path
+    local definition = definitions[doc.lab.name]
+    if definition == nil then
+      local ok, found = pcall(g.find_lab, doc.lab.name)
+      definition = ok and found or false
+      if not ok then problems[#problems + 1] = { file = path, problem = say("no_lab", g.clean(tostring(found))) } end
+      definitions[doc.lab.name] = definition
+    end
+    if definition then
+      count = count + 1
+      students[doc.student] = true
+      core.sandbox_new_lab()
+      local version_note = doc.lab.hash ~= definition.hash and say("other_version", tostring(doc.lab.hash), definition.hash)
+      for i, step in ipairs(definition.steps) do
+        if step.ask then
+          local row = grade_step(doc, definition, i, step)
+          if version_note then table.insert(row.notes, 1, version_note) end
+          row.file = path
+          rows[#rows + 1] = row
+        end
+      end
+    end
+  end
+  local names = {}
+  for name in pairs(students) do names[#names + 1] = name end
+  table.sort(names)
+  return { rows = rows, problems = problems, submissions = count, students = names }
+end
+
+-- Per question: how many answered, right, right on the first try, and the wrong answers by count.
+local function questions_of(rows)
+  local list, by_key = {}, {}
+  for _, row in ipairs(rows) do
+    local key = row.lab .. "\0" .. row.step
+    local q = by_key[key]
+    if not q then
+      q = { lab = row.lab, step = row.step, kind = row.kind, question = row.question, students = 0, right = 0,
+            first_try = 0, missing = 0, wrong = {}, gaps = {} }
+      by_key[key], list[#list + 1] = q, q
+    end
+    q.students = q.students + 1
+    if row.graded == "right" then q.right = q.right + 1 end
+    if row.first_try then q.first_try = q.first_try + 1 end
+    if row.graded == "missing" then q.missing = q.missing + 1 end
+    if row.graded == "wrong" and row.answer then q.wrong[row.answer] = (q.wrong[row.answer] or 0) + 1 end
+    if row.gap then q.gaps[#q.gaps + 1] = row.gap end
+  end
+  for _, q in ipairs(list) do
+    local wrong = {}
+    for answer, n in pairs(q.wrong) do wrong[#wrong + 1] = { answer = answer, count = n } end
+    table.sort(wrong, function(a, b) return a.count > b.count or a.count == b.count and a.answer < b.answer end)
+    q.wrong_answers, q.wrong = json.list(wrong), nil
+    q.first_try_rate = q.students > 0 and q.first_try / q.students or 0
+    q.gaps = json.list(q.gaps)
+  end
+  return list
+end
+
+-- Per student and lab: questions, right, first try, missing, the mean prediction gap.
+local function students_of(rows)
+  local list, by_key = {}, {}
+  for _, row in ipairs(rows) do
+    local key = row.student .. "\0" .. row.lab
+    local s = by_key[key]
+    if not s then
+      s = { student = row.student, lab = row.lab, questions = 0, right = 0, first_try = 0, missing = 0,
+            predictions = 0, gap_sum = 0, notes = 0 }
+      by_key[key], list[#list + 1] = s, s
+    end
+    if row.kind == "prediction" then
+      if row.gap then s.predictions, s.gap_sum = s.predictions + 1, s.gap_sum + row.gap end
+    else
+      s.questions = s.questions + 1
+      if row.graded == "right" then s.right = s.right + 1 end
+      if row.first_try then s.first_try = s.first_try + 1 end
+      if row.graded == "missing" then s.missing = s.missing + 1 end
+    end
+    s.notes = s.notes + #row.notes
+  end
+  for _, s in ipairs(list) do
+    s.mean_gap = s.predictions > 0 and s.gap_sum / s.predictions or nil
+    s.gap_sum = nil
+  end
+  return list
+end
+
+---------------------------------------------------------------------------
+-- The files
+---------------------------------------------------------------------------
+
+local CSV_COLUMNS = { "student", "lab", "step", "kind", "question", "answer", "attempts", "first_try", "submitted",
+                      "graded", "agrees", "expected", "gap", "rerun_correct", "rerun_backend", "notes", "file" }
+
+local function csv_text(rows)
+  local lines = { table.concat(CSV_COLUMNS, ",") }
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for i, column in ipairs(CSV_COLUMNS) do
+      local v = row[column]
+      if column == "notes" then v = table.concat(row.notes, "; ") end
+      if type(v) == "boolean" then v = tostring(v) end
+      cells[i] = core.csv_cell(v)
+    end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+local function json_rows(rows)
+  local list = {}
+  for i, row in ipairs(rows) do
+    local copy = {}
+    for k, v in pairs(row) do copy[k] = v end
+    copy.notes = json.list(row.notes)
+    list[i] = copy
+  end
+  return json.list(list)
+end
+
+---------------------------------------------------------------------------
+-- The HTML page: tables and inline SVG charts, nothing from a network
+---------------------------------------------------------------------------
+
+local function escape(text)
+  return (tostring(text):gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }))
+end
+
+local BAR_COLOR, GAP_COLOR = "#1f77b4", "#2ca02c"
+
+-- A horizontal bar chart: one bar per {label, value in [0, 1]}.
+local function bar_chart(bars)
+  local row_height, left, width = 26, 160, 620
+  local parts = { fmt('<svg class="chart first-try" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">',
+                      width, row_height * #bars + 30) }
+  for i, bar in ipairs(bars) do
+    local y = (i - 1) * row_height + 4
+    local length = math.floor((width - left - 60) * bar.value + 0.5)
+    parts[#parts + 1] = fmt('<text x="%d" y="%d" text-anchor="end">%s</text>', left - 8, y + 14, escape(bar.label))
+    parts[#parts + 1] = fmt('<rect class="bar" x="%d" y="%d" width="%d" height="18" fill="%s"><title>%s: %.0f%%</title></rect>',
+                            left, y, math.max(length, 1), BAR_COLOR, escape(bar.label), 100 * bar.value)
+    parts[#parts + 1] = fmt('<text x="%d" y="%d">%.0f%%</text>', left + length + 6, y + 14, 100 * bar.value)
+  end
+  local axis_y = row_height * #bars + 8
+  parts[#parts + 1] = fmt('<line x1="%d" y1="4" x2="%d" y2="%d" stroke="black"/>', left, left, axis_y)
+  parts[#parts + 1] = fmt('<text x="%d" y="%d">%s</text></svg>', left, axis_y + 18, escape(say("rate_axis")))
+  return table.concat(parts, "\n")
+end
+
+-- A histogram of prediction gaps, in bins of 10% up to 100% and one for more.
+local function gap_histogram(gaps)
+  local bins, most = {}, 1
+  for k = 1, 11 do bins[k] = 0 end
+  for _, gap in ipairs(gaps) do
+    local k = math.min(11, math.floor(gap * 10) + 1)
+    bins[k] = bins[k] + 1
+    most = math.max(most, bins[k])
+  end
+  local left, bottom, bar, height = 40, 170, 50, 140
+  local parts = { '<svg class="chart gaps" xmlns="http://www.w3.org/2000/svg" width="640" height="210" font-family="sans-serif" font-size="12">' }
+  for k = 1, 11 do
+    local h = math.floor(height * bins[k] / most + 0.5)
+    local x = left + (k - 1) * bar
+    parts[#parts + 1] = fmt('<rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%d</title></rect>',
+                            x + 4, bottom - h, bar - 8, math.max(h, bins[k] > 0 and 1 or 0), GAP_COLOR, bins[k])
+    parts[#parts + 1] = fmt('<text x="%d" y="%d" text-anchor="middle">%s</text>', x + bar // 2, bottom + 16,
+                            k <= 10 and fmt("%d%%", (k - 1) * 10) or ">100%")
+  end
+  parts[#parts + 1] = fmt('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>', left, bottom, left + 11 * bar, bottom)
+  parts[#parts + 1] = fmt('<text x="%d" y="%d">%s</text>', left, bottom + 34, escape(say("gap_axis")))
+  parts[#parts + 1] = fmt('<text x="4" y="20">%s (max %d)</text></svg>', escape(say("students_axis")), most)
+  return table.concat(parts, "\n")
+end
+
+local function table_html(class, headers, rows)
+  local parts = { fmt('<table class="%s"><tr>', class) }
+  for _, h in ipairs(headers) do parts[#parts + 1] = "<th>" .. escape(h) .. "</th>" end
+  parts[#parts + 1] = "</tr>"
+  for _, row in ipairs(rows) do
+    parts[#parts + 1] = "<tr>"
+    for _, cell in ipairs(row) do parts[#parts + 1] = "<td>" .. escape(cell) .. "</td>" end
+    parts[#parts + 1] = "</tr>"
+  end
+  parts[#parts + 1] = "</table>"
+  return table.concat(parts)
+end
+
+local function question_label(q) return fmt("%s %d", q.lab, q.step) end
+
+local function html_page(report)
+  local questions, bars, gaps, wrong_rows = report.questions, {}, {}, {}
+  for _, q in ipairs(questions) do
+    if q.kind ~= "prediction" then
+      bars[#bars + 1] = { label = question_label(q), value = q.first_try_rate }
+      for k, w in ipairs(q.wrong_answers) do
+        if k <= 3 then wrong_rows[#wrong_rows + 1] = { question_label(q), q.question or "", w.answer, tostring(w.count) } end
+      end
+    end
+    for _, gap in ipairs(q.gaps) do gaps[#gaps + 1] = gap end
+  end
+  local student_rows = {}
+  for _, s in ipairs(report.students) do
+    student_rows[#student_rows + 1] = { s.student, s.lab, fmt("%d/%d", s.right, s.questions), fmt("%d/%d", s.first_try, s.questions),
+                                        tostring(s.missing), s.mean_gap and fmt("%.0f%%", 100 * s.mean_gap) or "-",
+                                        tostring(s.notes) }
+  end
+  local problem_rows = {}
+  for _, p in ipairs(report.problems) do problem_rows[#problem_rows + 1] = { p.file, p.problem } end
+  local body = {
+    "<!doctype html>", fmt('<html lang="%s"><head><meta charset="utf-8"><title>%s</title>', core.lang and core.lang() or "en",
+                           escape(say("title"))),
+    "<style>body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse;margin:1em 0}" ..
+    "th,td{border:1px solid #bbb;padding:.2em .6em;text-align:left}th{background:#eee}h2{margin-top:1.5em}</style></head><body>",
+    "<h1>" .. escape(say("title")) .. "</h1>",
+    "<p>" .. escape(say("generated", report.submissions, #report.student_names, report.graded, report.warplab, report.device)) .. "</p>",
+    "<h2>" .. escape(say("first_try_heading")) .. "</h2>", #bars > 0 and bar_chart(bars) or "<p>" .. escape(say("none")) .. "</p>",
+    "<h2>" .. escape(say("wrong_heading")) .. "</h2>",
+    #wrong_rows > 0 and table_html("wrong", { say("col_step"), say("col_question"), say("col_answer"), say("col_count") }, wrong_rows)
+                    or "<p>" .. escape(say("none")) .. "</p>",
+    "<h2>" .. escape(say("gaps_heading")) .. "</h2>", gap_histogram(gaps),
+    "<h2>" .. escape(say("students_heading")) .. "</h2>",
+    table_html("students", { say("col_student"), say("col_lab"), say("col_right"), say("col_first"), say("col_missing"),
+                             say("col_gap"), say("col_notes") }, student_rows),
+  }
+  if #problem_rows > 0 then
+    body[#body + 1] = "<h2>" .. escape(say("problems_heading")) .. "</h2>"
+    body[#body + 1] = table_html("problems", { say("col_file"), say("col_notes") }, problem_rows)
+  end
+  body[#body + 1] = "</body></html>\n"
+  return table.concat(body, "\n")
+end
+
+---------------------------------------------------------------------------
+-- warplab --grade DIR [--report OUT]
+---------------------------------------------------------------------------
+
+local function write(path, text)
+  local ok, why = core.write_file(path, text)
+  if not ok then error(fmt("%s: %s", path, tostring(why)), 0) end
+  return path
+end
+
+-- Grades every submission under folder and writes the report into out
+-- (made when missing); true when every file under folder was graded.
+function core.grade(folder, out)
+  out = out and out ~= "" and out or "report"
+  local graded = grade_all(folder)
+  if graded.submissions == 0 and #graded.problems == 0 then error(say("no_submissions", folder), 0) end
+  local d = device()
+  local report = { format = "warplab-grades", version = 1, graded = u.utc_now(), warplab = core.version,
+                   device = d.name, backend = d.backend, submissions = graded.submissions,
+                   student_names = graded.students, problems = graded.problems,
+                   questions = questions_of(graded.rows), students = students_of(graded.rows), rows = graded.rows }
+  local made, why = core.make_folder(out)
+  if not made then error(tostring(why), 0) end
+  local csv = write(out .. "/grades.csv", csv_text(graded.rows))
+  local data = {}
+  for k, v in pairs(report) do data[k] = v end
+  data.rows, data.problems = json_rows(graded.rows), json.list(graded.problems)
+  data.questions, data.students, data.student_names = json.list(report.questions), json.list(report.students),
+                                                      json.list(graded.students)
+  local json_path = write(out .. "/grades.json", json.encode(data, 2) .. "\n")
+  local html = write(out .. "/report.html", html_page(report))
+  for _, p in ipairs(graded.problems) do io.stderr:write(say("problem", p.file, p.problem), "\n") end
+  print(say("graded", graded.submissions, #graded.students, #graded.problems, csv, json_path, html))
+  return #graded.problems == 0
+end
