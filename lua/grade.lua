@@ -20,6 +20,11 @@ local messages = {
   problem = { en = "warplab: %s: %s", zh = "warplab：%s：%s" },
   rerun_failed = { en = "the kernel did not run again: %s", zh = "内核没能再次运行：%s" },
   disagrees = { en = "the submitted verdict is %s, graded again it is %s", zh = "提交中的判定是 %s，重新评判为 %s" },
+  submitting = { en = "Grading on Slurm: %d tasks for %d students: %s", zh = "在 Slurm 上评判：%d 个任务、%d 名学生：%s" },
+  sbatch_failed = { en = "sbatch did not finish the job (%s): %s", zh = "sbatch 没有完成作业（%s）：%s" },
+  slice_missing = { en = "task %d wrote no slice (its output: %s)", zh = "任务 %d 没有写出它的那一份（它的输出：%s）" },
+  slice_done = { en = "slice %d of %d: %d submissions graded", zh = "第 %d 份（共 %d 份）：评判了 %d 份提交" },
+  merged = { en = "Merged the %d slices of job %s.", zh = "已合并 %d 份结果（作业 %s）。" },
   -- the report
   title = { en = "warplab class report", zh = "warplab 班级报告" },
   generated = { en = "%d submissions of %d students, graded %s with warplab %s on %s.",
@@ -150,8 +155,9 @@ end
 -- The class
 ---------------------------------------------------------------------------
 
--- Grades every submission: {rows=, problems=, submissions=, students=}.
-local function grade_all(folder)
+-- The submissions under folder, the latest of each student and lab:
+-- {latest = {key = {doc=, path=}}, keys = sorted keys, problems = {...}}.
+local function collect(folder)
   local latest, problems, definitions = {}, {}, {}
   for _, path in ipairs(json_files(folder)) do
     local doc, why = read_submission(path)
@@ -173,8 +179,36 @@ local function grade_all(folder)
   local keys = {}
   for key in pairs(latest) do keys[#keys + 1] = key end
   table.sort(keys)
+  return { latest = latest, keys = keys, problems = problems }
+end
+
+-- The students of a class, sorted, and the slice of them task `index` (from
+-- 0) of `count` grades: every count-th one, so that slices are even.
+local function students_in(collected)
+  local seen, names = {}, {}
+  for _, key in ipairs(collected.keys) do
+    local student = collected.latest[key].doc.student
+    if not seen[student] then seen[student] = true; names[#names + 1] = student end
+  end
+  return names
+end
+
+local function slice_of(names, index, count)
+  local chosen = {}
+  for i, name in ipairs(names) do
+    if (i - 1) % count == index then chosen[name] = true end
+  end
+  return chosen
+end
+
+-- Grades the submissions collected (those of the students in `only`, when
+-- given): {rows=, problems=, submissions=, students=}.
+local function grade_collected(collected, only)
+  local latest, problems, definitions = collected.latest, {}, {}
+  if not only then for _, p in ipairs(collected.problems) do problems[#problems + 1] = p end end
   local rows, students, count = {}, {}, 0
-  for _, key in ipairs(keys) do
+  for _, key in ipairs(collected.keys) do
+    if only and not only[latest[key].doc.student] then goto next_submission end
     local doc, path = latest[key].doc, latest[key].path
     local definition = definitions[doc.lab.name]
     if definition == nil then
@@ -197,6 +231,7 @@ local function grade_all(folder)
         end
       end
     end
+    ::next_submission::
   end
   local names = {}
   for name in pairs(students) do names[#names + 1] = name end
@@ -407,7 +442,7 @@ local function html_page(report)
 end
 
 ---------------------------------------------------------------------------
--- warplab --grade DIR [--report OUT]
+-- warplab --grade DIR [--report OUT] [--slurm OPTIONS]
 ---------------------------------------------------------------------------
 
 local function write(path, text)
@@ -416,19 +451,19 @@ local function write(path, text)
   return path
 end
 
--- Grades every submission under folder and writes the report into out
--- (made when missing); true when every file under folder was graded.
-function core.grade(folder, out)
-  out = out and out ~= "" and out or "report"
-  local graded = grade_all(folder)
-  if graded.submissions == 0 and #graded.problems == 0 then error(say("no_submissions", folder), 0) end
+local function make_folder(path)
+  local made, why = core.make_folder(path)
+  if not made then error(tostring(why), 0) end
+end
+
+-- Writes the report of what was graded into out; true when every file was graded.
+local function write_report(graded, out)
   local d = device()
   local report = { format = "warplab-grades", version = 1, graded = u.utc_now(), warplab = core.version,
                    device = d.name, backend = d.backend, submissions = graded.submissions,
                    student_names = graded.students, problems = graded.problems,
                    questions = questions_of(graded.rows), students = students_of(graded.rows), rows = graded.rows }
-  local made, why = core.make_folder(out)
-  if not made then error(tostring(why), 0) end
+  make_folder(out)
   local csv = write(out .. "/grades.csv", csv_text(graded.rows))
   local data = {}
   for k, v in pairs(report) do data[k] = v end
@@ -440,4 +475,99 @@ function core.grade(folder, out)
   for _, p in ipairs(graded.problems) do io.stderr:write(say("problem", p.file, p.problem), "\n") end
   print(say("graded", graded.submissions, #graded.students, #graded.problems, csv, json_path, html))
   return #graded.problems == 0
+end
+
+-- A slice's grading as data for the merge: rows with their notes as lists.
+local function slice_data(graded)
+  return { submissions = graded.submissions, students = json.list(graded.students), problems = json.list(graded.problems),
+           rows = json_rows(graded.rows) }
+end
+
+-- The slices' grading, merged as one grading of the whole class would be.
+local function merged(slices, problems)
+  local all = { rows = {}, problems = {}, submissions = 0, students = {} }
+  for _, p in ipairs(problems) do all.problems[#all.problems + 1] = p end
+  for _, slice in ipairs(slices) do
+    for _, p in ipairs(slice.problems) do all.problems[#all.problems + 1] = p end
+    all.submissions = all.submissions + slice.submissions
+    for _, name in ipairs(slice.students) do all.students[#all.students + 1] = name end
+    for _, row in ipairs(slice.rows) do all.rows[#all.rows + 1] = row end
+  end
+  table.sort(all.students)
+  local order = {}
+  for i, row in ipairs(all.rows) do order[row] = i end
+  table.sort(all.rows, function(a, b)   -- as grade_collected orders them: by student, lab, step
+    if a.student ~= b.student then return a.student < b.student end
+    if a.lab ~= b.lab then return a.lab < b.lab end
+    if a.step ~= b.step then return a.step < b.step end
+    return order[a] < order[b]
+  end)
+  return all
+end
+
+-- Task `index` of a Slurm array job: grades its slice of the class and
+-- writes it as JSON to out/slice-INDEX.json.
+function core.grade_slice(folder, index, count, out)
+  local collected = collect(folder)
+  local graded = grade_collected(collected, slice_of(students_in(collected), index, count))
+  write(fmt("%s/slice-%d.json", out, index), json.encode(slice_data(graded), 2) .. "\n")
+  print(say("slice_done", index, count, graded.submissions))
+end
+
+local STUDENTS_PER_TASK = 10
+
+-- The job script each task runs: a Lua script warplab itself reads (its
+-- first line names this warplab), so no shell starts anywhere.
+local function job_script(folder, count, slices)
+  return fmt("#!%s\n-- warplab --grade --slurm: one task of the job array grades its slice of the class.\n" ..
+             "local core = debug.getregistry()[\"warplab.core\"]\n" ..
+             "core.grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q)\n",
+             core.program_path(), folder, count, slices)
+end
+
+-- Grades the class as a Slurm job array (sbatch --wait, one task per slice
+-- of students), then merges the slices into the report.
+local function grade_on_slurm(folder, out, options)
+  local collected = collect(folder)
+  local names = students_in(collected)
+  if #names == 0 then error(say("no_submissions", folder), 0) end
+  local count = math.max(1, (#names + STUDENTS_PER_TASK - 1) // STUDENTS_PER_TASK)
+  local slurm = out .. "/slurm"
+  make_folder(slurm)
+  for _, entry in ipairs(core.folder_entries(slurm)) do   -- no slice of an earlier run is taken for this one's
+    if entry.name:match("^slice%-%d+%.json$") then os.remove(slurm .. "/" .. entry.name) end
+  end
+  -- paths as given: a task starts in the folder sbatch was run from, as the rows' file names are
+  local script = write(slurm .. "/grade-job.lua", job_script(folder, count, slurm))
+  core.chmod_executable(script)
+  local words = { "sbatch", "--wait", "--parsable", fmt("--array=0-%d", count - 1), "--job-name=warplab-grade",
+                  "--output=" .. slurm .. "/task-%a.out" }
+  for word in (options or ""):gmatch("%S+") do words[#words + 1] = word end
+  words[#words + 1] = script
+  print(say("submitting", count, #names, table.concat(words, " ")))
+  local status, why = core.spawn(words, { stdout = slurm .. "/sbatch.out", stderr = slurm .. "/sbatch.err" })
+  if status ~= 0 then
+    local said = core.read_file(slurm .. "/sbatch.err") or ""
+    error(say("sbatch_failed", tostring(status or why), g.clean((said:gsub("%s+$", ""):gsub("\n", "; ")))), 0)
+  end
+  local slices = {}
+  for index = 0, count - 1 do
+    local text = core.read_file(fmt("%s/slice-%d.json", slurm, index))
+    if not text then error(say("slice_missing", index, fmt("%s/task-%d.out", slurm, index)), 0) end
+    slices[#slices + 1] = json.decode(text)
+  end
+  print(say("merged", count, (core.read_file(slurm .. "/sbatch.out") or "?"):match("%S+") or "?"))
+  return write_report(merged(slices, collected.problems), out)
+end
+
+-- Grades every submission under folder and writes the report into out
+-- (made when missing), here or as a Slurm job array (slurm: sbatch's
+-- options, a string, "" for none); true when every file under folder was graded.
+function core.grade(folder, out, slurm)
+  out = out and out ~= "" and out or "report"
+  if slurm then return grade_on_slurm(folder, out, slurm) end
+  local collected = collect(folder)
+  local graded = grade_collected(collected)
+  if graded.submissions == 0 and #graded.problems == 0 then error(say("no_submissions", folder), 0) end
+  return write_report(graded, out)
 end

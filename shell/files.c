@@ -261,6 +261,28 @@ static int core_make_folder(lua_State *L)
     return 1;
 }
 
+/* core.program_path(): this program's own path (what a job script names to run it again). */
+static int core_program_path(lua_State *L)
+{
+    char path[PATH_MAX];
+    ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (length <= 0)
+        return push_failure(L, "/proc/self/exe", errno, NULL);
+    lua_pushlstring(L, path, (size_t)length);
+    return 1;
+}
+
+/* core.chmod_executable(path): lets its owner, group and others run it (a job script). */
+static int core_chmod_executable(lua_State *L)
+{
+    const char *path = check_path(L, 1);
+    struct stat info;
+    if (stat(path, &info) != 0 || chmod(path, info.st_mode | 0111) != 0)
+        return push_failure(L, path, errno, NULL);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 /* core.is_folder(path): whether path is a folder (following symbolic links). */
 static int core_is_folder(lua_State *L)
 {
@@ -494,6 +516,8 @@ static const luaL_Reg file_functions[] = {
     { "realpath", core_realpath },
     { "is_folder", core_is_folder },
     { "make_folder", core_make_folder },
+    { "program_path", core_program_path },
+    { "chmod_executable", core_chmod_executable },
     { "find_program", core_find_program },
     { "spawn", core_spawn },
     { "temporary_folder", core_temporary_folder },

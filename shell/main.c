@@ -36,6 +36,7 @@ struct options {
     const char *check_lab;        /* --check-lab FILE: report what a lab lacks, and exit */
     const char *submit;           /* --submit OUT: with --lab and --answers, write the submission */
     const char *grade, *report;   /* --grade DIR [--report OUT]: grade a class's submissions, and exit */
+    const char *slurm;            /* --slurm OPTIONS: with --grade, as a Slurm job array (sbatch's options) */
     int save;                     /* --save: a batch run keeps the student's progress */
     const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
     int gpu_server;               /* --gpu-server: be that GPU process */
@@ -76,6 +77,8 @@ static const char usage_text[] =
     "  --grade DIR      grade every submission under DIR again and write the\n"
     "                   class's report (grades.csv, grades.json, report.html)\n"
     "  --report OUT     with --grade: the report's folder (default: report)\n"
+    "  --slurm OPTIONS  with --grade: grade as a Slurm job array, sbatch given\n"
+    "                   OPTIONS ('--partition=gpu --gres=gpu:1', or '')\n"
     "  --gpu-command C  measure on a GPU reached through launcher C, such as\n"
     "                   'srun --gres=gpu:1' or 'ssh gpuhost' (also\n"
     "                   $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
@@ -140,6 +143,8 @@ static const char usage_text_zh[] =
     "  --grade 文件夹   重新评判文件夹下的每份提交，写出班级报告\n"
     "                   （grades.csv、grades.json、report.html）\n"
     "  --report 输出    与 --grade 同用：报告的文件夹（默认值：report/）\n"
+    "  --slurm 选项     与 --grade 同用：以 Slurm 作业数组评判，sbatch 带上\n"
+    "                   这些选项（'--partition=gpu --gres=gpu:1'，或 ''）\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如\n"
     "                   'srun --gres=gpu:1' 或 'ssh gpuhost'（也可用\n"
     "                   $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行\n"
@@ -296,7 +301,7 @@ static const char *language_of(int argc, char **argv)
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
        OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT, OPT_SUBMIT, OPT_GRADE,
-       OPT_REPORT };
+       OPT_REPORT, OPT_SLURM };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -309,7 +314,7 @@ static const struct option long_options[] = {
     { "gpu-server", no_argument, NULL, OPT_GPU_SERVER }, { "no-init", no_argument, NULL, OPT_NO_INIT },
     { "check-lab", required_argument, NULL, OPT_CHECK_LAB }, { "student", required_argument, NULL, OPT_STUDENT },
     { "submit", required_argument, NULL, OPT_SUBMIT }, { "grade", required_argument, NULL, OPT_GRADE },
-    { "report", required_argument, NULL, OPT_REPORT },
+    { "report", required_argument, NULL, OPT_REPORT }, { "slurm", required_argument, NULL, OPT_SLURM },
     { NULL, 0, NULL, 0 },
 };
 
@@ -325,6 +330,8 @@ static const struct {
     { OPT_SUBMIT, "a file or folder for the submission", "提交要写入的文件或文件夹" },
     { OPT_GRADE, "a folder of submissions", "一个存放提交文件的文件夹" },
     { OPT_REPORT, "a folder for the report", "存放报告的文件夹" },
+    { OPT_SLURM, "sbatch's options, such as '--partition=gpu --gres=gpu:1' ('' for none)",
+      "sbatch 的选项，例如 '--partition=gpu --gres=gpu:1'（'' 表示没有）" },
     { OPT_STUDENT, "an ID of letters, digits, '.', '_', '-' or '@' (at most 64)",
       "由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符）" },
     { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },
@@ -400,6 +407,9 @@ static int take_value(int option, const char *value, struct options *o)
         return 0;
     case OPT_REPORT:
         o->report = value;
+        return 0;
+    case OPT_SLURM:
+        o->slurm = value;
         return 0;
     case OPT_STUDENT:   /* the labs read it as $WARPLAB_STUDENT, as when it is set there */
         return valid_student_id(value) && setenv("WARPLAB_STUDENT", value, 1) == 0 ? 0 : bad_value(option, value);
@@ -577,15 +587,16 @@ static int call_labs(const char *function, const char *argument, const char *sec
     return truth;
 }
 
-/* core.grade(folder, report): the class's report; 0 when every file was
+/* core.grade(folder, report, slurm): the class's report; 0 when every file was
    graded, 1 when some were not or the grading failed. */
-static int call_grade(const char *folder, const char *report)
+static int call_grade(const char *folder, const char *report, const char *slurm)
 {
     lua_State *L = session.L;
     session_push_core(NULL, "grade");
     lua_pushstring(L, folder);
     lua_pushstring(L, report);
-    int status = session_call(2, 1);
+    lua_pushstring(L, slurm);
+    int status = session_call(3, 1);
     if (status != LUA_OK) {
         session_report(status, 1);
         return EXIT_SCRIPT_ERROR;
@@ -643,10 +654,10 @@ static int run(int argc, char **argv, const struct options *o)
         return usage_error(SAY("$WARPLAB_STUDENT must be an ID of letters, digits, '.', '_', '-' or '@' (at most 64), not '%s'",
                                "$WARPLAB_STUDENT 必须是由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符），而不是 '%s'"),
                            student);
-    if (o->report && !o->grade)
-        return usage_error(SAY("--report goes with --grade DIR%s", "--report 须与 --grade DIR 同用%s"), "");
+    if ((o->report || o->slurm) && !o->grade)
+        return usage_error(SAY("--report and --slurm go with --grade DIR%s", "--report 和 --slurm 须与 --grade DIR 同用%s"), "");
     if (o->grade)
-        return call_grade(o->grade, o->report);
+        return call_grade(o->grade, o->report, o->slurm);
     if (o->check_lab)
         return call_labs("check", o->check_lab, NULL, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->submit && !(o->lab && o->answers))

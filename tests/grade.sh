@@ -129,7 +129,7 @@ fi
 [ $? = 1 ] && grep -q "no submissions under $tmp/empty-nothing" "$tmp/out"
 result "--grade of a folder without submissions: one line, exit 1" $?
 "$warplab" --sim --report "$tmp/r" -e 1 > "$tmp/out" 2>&1
-[ $? = 2 ] && grep -q -- "--report goes with --grade DIR" "$tmp/out"
+[ $? = 2 ] && grep -q -- "--report and --slurm go with --grade DIR" "$tmp/out"
 result "--report without --grade is a usage error" $?
 
 echo "1..$count"

@@ -82,7 +82,7 @@ for word in ([[ms us ns GB MB KB kB TB KiB MiB GiB TiB
               MHz Tab Ctrl Up Enter Esc LANG HOME
               nil number string table boolean userdata thread
               sim gpu en zh svg png csv json markdown txt lua md reload labs report
-              rtx GeForce Hopper Ampere Ada Tesla]]):gmatch("%S+") do
+              rtx GeForce Hopper Ampere Ada Tesla Slurm sbatch]]):gmatch("%S+") do
   allowed[word] = true
 end
 
