@@ -239,24 +239,37 @@ local function grade_collected(collected, only)
   return { rows = rows, problems = problems, submissions = count, students = names }
 end
 
--- Per question: how many answered, right, right on the first try, and the wrong answers by count.
-local function questions_of(rows)
+-- The rows grouped by key_of(row), in the order first seen: each group made
+-- by fresh(row), then given each of its rows through add(group, row).
+local function grouped(rows, key_of, fresh, add)
   local list, by_key = {}, {}
   for _, row in ipairs(rows) do
-    local key = row.lab .. "\0" .. row.step
-    local q = by_key[key]
-    if not q then
-      q = { lab = row.lab, step = row.step, kind = row.kind, question = row.question, students = 0, right = 0,
-            first_try = 0, missing = 0, wrong = {}, gaps = {} }
-      by_key[key], list[#list + 1] = q, q
+    local key = key_of(row)
+    local group = by_key[key]
+    if not group then
+      group = fresh(row)
+      by_key[key], list[#list + 1] = group, group
     end
-    q.students = q.students + 1
-    if row.graded == "right" then q.right = q.right + 1 end
-    if row.first_try then q.first_try = q.first_try + 1 end
-    if row.graded == "missing" then q.missing = q.missing + 1 end
-    if row.graded == "wrong" and row.answer then q.wrong[row.answer] = (q.wrong[row.answer] or 0) + 1 end
-    if row.gap then q.gaps[#q.gaps + 1] = row.gap end
+    add(group, row)
   end
+  return list
+end
+
+-- Per question: how many answered, right, right on the first try, and the wrong answers by count.
+local function questions_of(rows)
+  local list = grouped(rows, function(row) return row.lab .. "\0" .. row.step end,
+    function(row)
+      return { lab = row.lab, step = row.step, kind = row.kind, question = row.question, students = 0, right = 0,
+               first_try = 0, missing = 0, wrong = {}, gaps = {} }
+    end,
+    function(q, row)
+      q.students = q.students + 1
+      if row.graded == "right" then q.right = q.right + 1 end
+      if row.first_try then q.first_try = q.first_try + 1 end
+      if row.graded == "missing" then q.missing = q.missing + 1 end
+      if row.graded == "wrong" and row.answer then q.wrong[row.answer] = (q.wrong[row.answer] or 0) + 1 end
+      if row.gap then q.gaps[#q.gaps + 1] = row.gap end
+    end)
   for _, q in ipairs(list) do
     local wrong = {}
     for answer, n in pairs(q.wrong) do wrong[#wrong + 1] = { answer = answer, count = n } end
@@ -270,25 +283,22 @@ end
 
 -- Per student and lab: questions, right, first try, missing, the mean prediction gap.
 local function students_of(rows)
-  local list, by_key = {}, {}
-  for _, row in ipairs(rows) do
-    local key = row.student .. "\0" .. row.lab
-    local s = by_key[key]
-    if not s then
-      s = { student = row.student, lab = row.lab, questions = 0, right = 0, first_try = 0, missing = 0,
-            predictions = 0, gap_sum = 0, notes = 0 }
-      by_key[key], list[#list + 1] = s, s
-    end
-    if row.kind == "prediction" then
-      if row.gap then s.predictions, s.gap_sum = s.predictions + 1, s.gap_sum + row.gap end
-    else
-      s.questions = s.questions + 1
-      if row.graded == "right" then s.right = s.right + 1 end
-      if row.first_try then s.first_try = s.first_try + 1 end
-      if row.graded == "missing" then s.missing = s.missing + 1 end
-    end
-    s.notes = s.notes + #row.notes
-  end
+  local list = grouped(rows, function(row) return row.student .. "\0" .. row.lab end,
+    function(row)
+      return { student = row.student, lab = row.lab, questions = 0, right = 0, first_try = 0, missing = 0,
+               predictions = 0, gap_sum = 0, notes = 0 }
+    end,
+    function(s, row)
+      if row.kind == "prediction" then
+        if row.gap then s.predictions, s.gap_sum = s.predictions + 1, s.gap_sum + row.gap end
+      else
+        s.questions = s.questions + 1
+        if row.graded == "right" then s.right = s.right + 1 end
+        if row.first_try then s.first_try = s.first_try + 1 end
+        if row.graded == "missing" then s.missing = s.missing + 1 end
+      end
+      s.notes = s.notes + #row.notes
+    end)
   for _, s in ipairs(list) do
     s.mean_gap = s.predictions > 0 and s.gap_sum / s.predictions or nil
     s.gap_sum = nil

@@ -5,11 +5,7 @@
 # WARPLAB_LABS_PATH are listed by :labs beside the built-in ones, and
 # :lab reload reads the open lab again at the same step.
 warplab=${WARPLAB:-./warplab}
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
 
@@ -176,5 +172,4 @@ result ":lab reload reads the open lab again and keeps the student's step" $?
 grep -q "^  clean " "$tmp/out" && grep -q "from $tmp/labs/clean.lua" "$tmp/out"
 result "a lab given with --lab FILE is listed by :labs" $?
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

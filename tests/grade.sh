@@ -6,11 +6,7 @@
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
 answers=$srcdir/tests/answers
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
 class=$tmp/class
@@ -132,5 +128,4 @@ result "--grade of a folder without submissions: one line, exit 1" $?
 [ $? = 2 ] && grep -q -- "--report and --slurm go with --grade DIR" "$tmp/out"
 result "--report without --grade is a usage error" $?
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

@@ -8,11 +8,7 @@
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
 answers=$srcdir/tests/answers
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
 if ! command -v sbatch > /dev/null || ! command -v munged > /dev/null; then
@@ -79,7 +75,7 @@ for i in $(seq 1 30); do
 done
 sinfo -h -o %T | grep -q idle
 result "the node is idle within 30 s" $?
-[ $? = 0 ] || { tail -5 "$tmp/slurmctld.log" "$tmp/slurmd.log" | sed 's/^/#   /'; echo "1..$count"; exit 1; }
+[ $? = 0 ] || { tail -5 "$tmp/slurmctld.log" "$tmp/slurmd.log" | sed 's/^/#   /'; tap_done; exit 1; }
 
 # A class of 45: four real runs, and 41 generated from them with answers of their own.
 export XDG_DATA_HOME="$tmp/data"
@@ -137,5 +133,4 @@ result "... a class with right, wrong and missing answers" $?
 result "an sbatch that refuses the job: one line with what sbatch said" $?
 sed 's/^/#   /' "$tmp/bad.out" | tail -2
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

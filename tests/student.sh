@@ -4,11 +4,7 @@
 # same for one student in every run, and the answers still come from the
 # student's own result; a bad ID is a usage error.
 warplab=${WARPLAB:-./warplab}
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
 
@@ -69,5 +65,4 @@ grep -q "the key must be a string or a whole number, got table" "$tmp/out" &&
   grep -q "m and n must be whole numbers with m <= n, got 5 and 2" "$tmp/out" && grep -q "the list is empty" "$tmp/out"
 result "random() with a bad key, range or list: one line saying what it expects" $?
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

@@ -7,11 +7,7 @@
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
 answers=$srcdir/tests/answers
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
 mkdir -p "$tmp/class"
@@ -112,5 +108,4 @@ result "--submit without --lab and --answers is a usage error" $?
 [ $? = 1 ] && grep -q "cannot write the submission $tmp/no/such/folder/c.json: " "$tmp/out"
 result "a submission that cannot be written: one line with the reason" $?
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done
