@@ -483,6 +483,37 @@ local compare_rows = {
     verdict = function(a, b) return count_verdict(a.dram.read_bytes, b.dram.read_bytes, "more", "less") end },
 }
 
+-- The cells of a row of compare: the values with few digits, and, for a
+-- count (exact), with more where two that differ would print alike (537 and
+-- 537 MB that differ by 64 bytes: 536.87091 and 536.87094), so that a
+-- verdict of more is seen. Times and bandwidths keep few: their verdict
+-- comes from the noise of the samples.
+local function value_cells(values, count, exact)
+  local function texts(decimals)
+    local cells = {}
+    for i = 1, count do
+      local v = values[i]
+      cells[i] = v == nil and "-" or decimals and fmt("%." .. decimals .. "f", v)
+                 or math.abs(v) >= 100 and fmt("%.0f", v) or fmt("%.4g", v)
+    end
+    return cells
+  end
+  local function alike_but_different(cells)
+    for i = 1, count do
+      for j = i + 1, count do
+        if values[i] and values[j] and values[i] ~= values[j] and cells[i] == cells[j] then return true end
+      end
+    end
+    return false
+  end
+  local cells = texts(nil)
+  for decimals = 1, exact and 6 or 0 do
+    if not alike_but_different(cells) then break end
+    cells = texts(decimals)
+  end
+  return cells
+end
+
 local Comparison = { __name = "warplab.comparison" }
 
 -- The results named above the table (a: offset offset=0 ...), so that its columns are only letters wide.
@@ -510,10 +541,10 @@ function compare(...)
   header[#header + 1] = say("verdict")
   local rows, modelled = {}, false
   for _, spec in ipairs(compare_rows) do
-    local row, base = { say(spec.label) }, spec.value(list[1])
-    for _, r in ipairs(list) do
-      local v = spec.value(r)
-      row[#row + 1] = v == nil and "-" or math.abs(v) >= 100 and fmt("%.0f", v) or fmt("%.4g", v)
+    local row, base, values = { say(spec.label) }, spec.value(list[1]), {}
+    for i, r in ipairs(list) do values[i] = spec.value(r) end
+    for _, cell in ipairs(value_cells(values, #list, spec.verdict ~= nil and spec.label ~= "row_time")) do
+      row[#row + 1] = cell
     end
     local verdicts = {}
     for i = 2, #list do
