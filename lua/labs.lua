@@ -190,6 +190,7 @@ local messages = {
   no_lab_call = { en = "lab %s never calls lab{...} with a table", zh = "实验 %s 没有用一个表调用 lab{...}" },
   no_steps = { en = "lab %s has no step{...}", zh = "实验 %s 没有 step{...}" },
   in_lab = { en = "lab %s", zh = "实验 %s" },
+  at_line = { en = "line %s: ", zh = "第 %s 行：" },
   in_ask = { en = "%s, ask", zh = "%s，ask" },
   random_key = { en = "random(key, ...): the key must be a string or a whole number, got %s",
                  zh = "random(key, ...)：key 必须是字符串或整数，得到 %s" },
@@ -202,8 +203,9 @@ local messages = {
   submitted = { en = "Submission written to %s: %d of %d questions right, %d on the first try.",
                 zh = "提交已写入 %s：%d/%d 道题答对，其中 %d 道第一次就答对。" },
   -- what --check-lab finds
-  at_step_field = { en = "lab %s, step %d, %s", zh = "实验 %s，第 %d 步，%s" },
-  in_lab_field = { en = "lab %s, %s", zh = "实验 %s，%s" },
+  at_step_field = { en = "lab %s, step %d, %s", zh = "实验 %s，第 %d 步，字段 '%s'" },
+  in_lab_field = { en = "lab %s, %s", zh = "实验 %s，字段 '%s'" },
+  finding = { en = "%s: %s", zh = "%s：%s" },
   one_language = { en = "text in one language only: give {en = ..., zh = ...}", zh = "文本只有一种语言：请写成 {en = ..., zh = ...}" },
   missing_language = { en = "no text in '%s'", zh = "缺少 '%s' 的文本" },
   question_no_hint = { en = "a question with no hint", zh = "问题没有提示" },
@@ -370,10 +372,17 @@ end
 
 local MESSAGE_BYTES = 2000   -- of a lab's error message, at most
 
+-- A lab code's error as the student reads it: in their language, an
+-- experiment's line named as such (its chunk is the prompt's, "stdin").
+local function lab_error(message)
+  message = tostring(message):gsub("stdin:(%d+): ", function(line) return say("at_line", line) end)
+  return core.translate_error(message)
+end
+
 -- Runs fn(...) as lab code; an error comes back as one clean line naming where.
 local function guarded(where, fn, ...)
   local results = table.pack(pcall(core.sandbox_call, fn, ...))
-  if not results[1] then error(fmt("%s: %s", where, clean(tostring(results[2]):sub(1, MESSAGE_BYTES))), 0) end
+  if not results[1] then error(fmt("%s: %s", where, clean(lab_error(results[2]):sub(1, MESSAGE_BYTES))), 0) end
   return table.unpack(results, 2, results.n)
 end
 
@@ -742,7 +751,7 @@ local function run_experiment(state, code)
   state.globals = state.globals or sandbox(state.definition.name)
   local chunk, why = core.load_experiment(code, state.globals)
   if not chunk then
-    why = where(state) .. ": " .. clean(why)
+    why = where(state) .. ": " .. clean(lab_error(why))
     print(say("error", why))
     return false, why
   end
@@ -1442,7 +1451,7 @@ function labs.check(name)
   local findings, notes, lab_name = {}, {}, clean(tostring(name))
   local function add(step, field, message)
     local where = step == 0 and say("in_lab_field", lab_name, field) or say("at_step_field", lab_name, step, field)
-    findings[#findings + 1] = where .. ": " .. message
+    findings[#findings + 1] = say("finding", where, message)
   end
   local ok, definition = pcall(find_lab, name)
   if not ok then
@@ -1457,7 +1466,7 @@ function labs.check(name)
       for _, line in ipairs(findings) do reported[line] = true end
       local wrong = run_batch(definition, function(step) return own_answer(step, add) end)
       for _, i in ipairs(wrong) do
-        local line = say("at_step_field", lab_name, i, "ask") .. ": " .. say("batch_wrong")
+        local line = say("finding", say("at_step_field", lab_name, i, "ask"), say("batch_wrong"))
         if not reported[line] then add(i, "ask", say("batch_wrong")) end
       end
     end)

@@ -202,7 +202,17 @@ static int core_offer_history(lua_State *L)
     return 0;
 }
 
+/* core.translate_error(message): as the prompt would show it, in the session's language. */
+static int core_translate_error(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    lua_settop(L, 1);
+    session_translate_error(L);
+    return 1;
+}
+
 static const luaL_Reg lab_functions[] = {
+    { "translate_error", core_translate_error },
     { "edit_distance", core_edit_distance },
     { "journal_path", core_journal_path },
     { "offer_history", core_offer_history },

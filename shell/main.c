@@ -655,14 +655,14 @@ static int run(int argc, char **argv, const struct options *o)
                                "$WARPLAB_STUDENT 必须是由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符），而不是 '%s'"),
                            student);
     if ((o->report || o->slurm) && !o->grade)
-        return usage_error(SAY("--report and --slurm go with --grade DIR%s", "--report 和 --slurm 须与 --grade DIR 同用%s"), "");
+        return usage_error(SAY("--report and --slurm go with --grade DIR%s", "--report 和 --slurm 须与 --grade 文件夹 同用%s"), "");
     if (o->grade)
         return call_grade(o->grade, o->report, o->slurm);
     if (o->check_lab)
         return call_labs("check", o->check_lab, NULL, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->submit && !(o->lab && o->answers))
         return usage_error(SAY("--submit goes with --lab NAME --answers FILE (at the prompt: :submit)%s",
-                               "--submit 须与 --lab NAME --answers FILE 同用（在提示符下用 :submit）%s"), "");
+                               "--submit 须与 --lab 实验名 --answers 文件 同用（在提示符下用 :submit）%s"), "");
     if (o->lab && o->answers)
         return call_labs("batch", o->lab, o->answers, o->submit, o->save, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->lab && call_labs("open", o->lab, NULL, NULL, -1, 1) < 0)

@@ -131,7 +131,7 @@ int session_run(const char *code, const char *chunk_name, int nresults)
     return status == LUA_OK ? session_call(0, nresults) : status;
 }
 
-#define GSUB_KEY "warplab.gsub"   /* string.gsub as the shell found it, for translate_error */
+#define GSUB_KEY "warplab.gsub"   /* string.gsub as the shell found it, for session_translate_error */
 
 /* Lua's type names and what Chinese messages call them. */
 static const struct {
@@ -150,7 +150,7 @@ const char *type_text(const char *type)
     return type;
 }
 
-/* Keeps string.gsub for translate_error, where no script can change it. */
+/* Keeps string.gsub for session_translate_error, where no script can change it. */
 static void keep_translation_tools(lua_State *L)
 {
     lua_getglobal(L, "string");
@@ -251,7 +251,7 @@ static void replace_all(lua_State *L, const char *pattern, int replacement)
 /* Under zh, rewrites the message on top of the stack through lua_errors_zh
    (see there), then the type names they marked (\1type\2) through marked_name;
    in English it stays as Lua wrote it. */
-static void translate_error(lua_State *L)
+void session_translate_error(lua_State *L)
 {
     if (session.lang[0] != 'z' || !lua_isstring(L, -1))
         return;
@@ -273,7 +273,7 @@ static int core_error_text(lua_State *L)
 {
     luaL_checkany(L, 1);
     lua_settop(L, 1);
-    translate_error(L);
+    session_translate_error(L);
     return 1;
 }
 
@@ -342,7 +342,7 @@ static int core_prompt_call(lua_State *L)
         return 1;
     }
     if (status != LUA_OK) {
-        translate_error(thread);
+        session_translate_error(thread);
         const char *message = lua_tostring(thread, -1);
         lua_pushliteral(L, "error");
         lua_pushstring(L, message ? message : not_a_string());
@@ -377,7 +377,7 @@ void session_report(int status, int to_stderr)
 {
     if (status == LUA_OK)
         return;
-    translate_error(session.L);
+    session_translate_error(session.L);
     const char *message = lua_tostring(session.L, -1);
     if (!message)
         message = not_a_string();

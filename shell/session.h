@@ -52,5 +52,8 @@ void session_push_core(const char *table, const char *name);
 /* Prints and pops the error message on top of the stack when status is an error:
    "error: ..." on stdout at the prompt, "warplab: ..." on stderr for scripts. */
 void session_report(int status, int to_stderr);
+/* The error message on top of the stack, in the session's language (Lua's
+   own English reworded under zh), in its place. */
+void session_translate_error(lua_State *L);
 
 #endif

@@ -49,6 +49,17 @@ for args in "--lang" "--lang fr" "--nonsense" "--device x" "--format yaml" "--la
   "$warplab" --lang zh $args < /dev/null >> "$tmp/errors" 2>&1
 done
 env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$warplab" --nonsense < /dev/null >> "$tmp/errors" 2>&1
+# The instructors' tools: a lab's findings, a submission's and a grading's errors.
+cat > "$tmp/有问题的实验.lua" <<'LAB'
+lab { title = { en = "T", zh = "题" } }
+step { text = { en = "x" }, run = [[launch("no_such_kernel")]],
+       ask = { question = { en = "Which?", zh = "哪个？" }, answer = 3, choices = { { en = "a", zh = "甲" } } } }
+LAB
+for args in "--check-lab $tmp/有问题的实验.lua" "--student a|b -e 1" "--submit x.json -e 1" "--grade $tmp/nothing" \
+            "--report r -e 1" "--lab tour --answers /dev/null --submit x.json"; do
+  # shellcheck disable=SC2086
+  "$warplab" --sim --lang zh $args < /dev/null >> "$tmp/errors" 2>&1
+done
 
 mkdir -p "$tmp/scratch"
 exec "$warplab" --sim --lang zh "$src/tests/lang_check.lua" "$src/docs/glossary.md" "$src/labs" "$tmp/errors" "$tmp/scratch"

@@ -62,6 +62,10 @@ for _, family in ipairs(core.families()) do
   end
 end
 for _, lab in ipairs(core.lab_names()) do allowed[lab] = true end
+for _, profile in ipairs(core.profiles()) do   -- h100-pcie: its words too
+  allowed[profile] = true
+  for word in profile:gmatch("%a+") do allowed[word] = true end
+end
 -- Code names: the shell's functions, the fields of a result and of device(),
 -- the options of config(), and the program's own name.
 for name, value in pairs(_G) do
