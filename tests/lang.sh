@@ -55,11 +55,14 @@ lab { title = { en = "T", zh = "题" } }
 step { text = { en = "x" }, run = [[launch("no_such_kernel")]],
        ask = { question = { en = "Which?", zh = "哪个？" }, answer = 3, choices = { { en = "a", zh = "甲" } } } }
 LAB
-for args in "--check-lab $tmp/有问题的实验.lua" "--student a|b -e 1" "--submit x.json -e 1" "--grade $tmp/nothing" \
+case $warplab in /*) ;; *) warplab=$PWD/$warplab ;; esac
+cd "$tmp" || exit 1   # relative paths: a temporary folder's random name is no English to find
+for args in "--check-lab 有问题的实验.lua" "--student a|b -e 1" "--submit x.json -e 1" "--grade 空文件夹" \
             "--report r -e 1" "--lab tour --answers /dev/null --submit x.json"; do
   # shellcheck disable=SC2086
   "$warplab" --sim --lang zh $args < /dev/null >> "$tmp/errors" 2>&1
 done
+cd - > /dev/null || exit 1
 
 mkdir -p "$tmp/scratch"
 exec "$warplab" --sim --lang zh "$src/tests/lang_check.lua" "$src/docs/glossary.md" "$src/labs" "$tmp/errors" "$tmp/scratch"
