@@ -6,11 +6,7 @@
 # that drifts from the build fails here. Needs the source tree as a git
 # checkout (the files to copy) and autoreconf; SKIP without them.
 srcdir=${srcdir:-.}
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 if ! git -C "$srcdir" ls-files --error-unmatch Makefile.am > /dev/null 2>&1 || ! command -v autoreconf > /dev/null; then
   echo "1..0 # SKIP needs the source tree as a git checkout, and autoreconf"
   exit 0
@@ -111,7 +107,7 @@ result "Makefile.am's FAMILIES takes the new file" $?
 (cd "$tree" && autoreconf -fi && ./configure --without-cuda && make -j2 warplab) > "$tmp/build.log" 2>&1
 status=$?
 result "the tree with the new family builds" $status
-[ $status = 0 ] || { tail -20 "$tmp/build.log" | sed 's/^/# /'; echo "1..$count"; exit 1; }
+[ $status = 0 ] || { tail -20 "$tmp/build.log" | sed 's/^/# /'; tap_done; exit 1; }
 
 "$tree/warplab" --list 2>&1 | grep -q '^twice  *out\[i\] = factor \* in\[i\]$'
 result "--list lists it" $?
@@ -123,5 +119,4 @@ result "it launches with its own parameter (got '$out')" $?
 "$tree/warplab" --lang en -e 'launch("twice", {factor = 3})' 2>&1 | grep -q "'factor' must be 1, 2 or 4, got 3"
 result "... and its parameter is checked" $?
 
-echo "1..$count"
-[ $failed = 0 ]
+tap_done

@@ -6,11 +6,7 @@
 # that is not a table of options is one clear line.
 warplab=${WARPLAB:-./warplab}
 golden=${srcdir:-.}/tests/golden
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chart='r = sweep("strided", {stride = pow2(0, 4), n = 4096})'
 
@@ -66,5 +62,4 @@ for options in 5 '"mychart.svg"' '{file = true}' '{title = 5}' '{flie = "x.svg"}
   [ $status = 1 ] || sed 's/^/#   /' "$tmp/bad-options.err"
 done
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

@@ -8,11 +8,7 @@
 # and a batch run takes the student's source from a file; a lab kernel's
 # functions run under the sandbox's budget.
 warplab=${WARPLAB:-./warplab}
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
 
@@ -129,5 +125,4 @@ timeout 60 "$warplab" --sim "$tmp/endless-session.lua" > "$tmp/out" 2>&1
 grep -q "still here 32" "$tmp/out" && grep -q "the reference failed: the lab.s code ran too long" "$tmp/out"
 result "a lab kernel's reference runs under the sandbox's budget, and the session goes on" $?
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

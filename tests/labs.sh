@@ -5,11 +5,7 @@
 # sandboxed; the progress file survives kill -9 in the middle of saves.
 warplab=${WARPLAB:-./warplab}
 answers=${srcdir:-.}/tests/answers
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 for file in "$answers"/*.txt; do
@@ -125,5 +121,4 @@ out=$("$warplab" --sim -e "srcdir = '${srcdir:-.}'" -e "$facts" 2>&1 | head -1)
 [ "$out" = "NVIDIA H200: 2,048 threads, 32 blocks, 228 KB" ]
 result "... and the H200's by default" $?
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

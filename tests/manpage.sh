@@ -4,11 +4,7 @@
 # man page renders without warnings; the completion file is valid bash.
 warplab=${WARPLAB:-./warplab}
 src=${srcdir:-.}
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 options=$("$warplab" --help | grep -o -- '^  -[-a-z]*' | sed 's/^ *//' | sort -u)
 [ -n "$options" ]
 result "--help lists options" $?
@@ -40,5 +36,4 @@ grep -q '^\.SH REPORTING BUGS' "$src/man/warplab.1"
 result "the man page says where to report bugs" $?
 bash -n "$src/completion/warplab"
 result "the completion file is valid bash" $?
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

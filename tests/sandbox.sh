@@ -6,11 +6,7 @@
 # terminal, and the code shown is the code run.
 warplab=${WARPLAB:-./warplab}
 hostile=$(cd "${srcdir:-.}/tests/hostile" && pwd)   # absolute: the labs run from a temporary folder
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then printf "ok %d - %s\n" $count "$1"; else failed=$((failed + 1)); printf "not ok %d - %s\n" $count "$1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
 
@@ -140,5 +136,4 @@ result "an answer function that launches for itself does not replace the student
 [ "$(grep -c "^false	bad lab name (a name or a .lua file expected, got a name with a NUL byte)$" "$tmp/nul.out")" = 2 ]
 result "a lab name with a NUL byte is refused, never read as the name before it" $?
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done

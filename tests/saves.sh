@@ -9,11 +9,7 @@
 # export() and plot() to a full disk or /dev/full raise one clear error, and
 # record() keeps its recording. History in a read-only folder: one notice.
 warplab=${WARPLAB:-./warplab}
-count=0 failed=0
-result() {   # result NAME STATUS(0 ok)
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then echo "ok $count - $1"; else failed=$((failed + 1)); echo "not ok $count - $1"; fi
-}
+. "${srcdir:-.}/tests/tap.sh"
 skip() {   # skip NAME REASON
   count=$((count + 1))
   echo "ok $count - $1 # SKIP $2"
@@ -292,5 +288,4 @@ echo old > "$tmp/target"; chmod 640 "$tmp/target"; ln -s target "$tmp/link"
   [ "$(ls -A "$tmp" | grep -c '^\.target')" = 0 ]
 result "core.write_file through a link replaces the file it names, keeps its mode, leaves no temporary" $?
 
-echo "1..$count"
-[ "$failed" = 0 ]
+tap_done
