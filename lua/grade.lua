@@ -80,10 +80,9 @@ end
 
 -- What a lab function sees when it judges a submitted step again: the
 -- submitted results and device, the student's own random numbers.
-local function context_of(doc, definition, submitted)
-  local results = submitted.results or (submitted.result and { submitted.result }) or nil
-  return { result = submitted.result, results = results, device = doc.device or device(),
-           random = g.student_random(definition.name, doc.student), student = doc.student }
+local function context_of(doc, definition, result, results)
+  return g.context_for(definition.name, doc.student, result, results or (result and { result }) or nil,
+                       doc.device or device())
 end
 
 local function verdict(right) return right and "right" or "wrong" end
@@ -102,8 +101,8 @@ local function rerun_kernel(definition, i, step, submitted, doc, row)
     return false
   end
   row.rerun_backend, row.rerun_correct = r.backend, r.correct
-  local ctx = context_of(doc, definition, { result = core.result_data(r) })
-  local passed, right = pcall(g.judging, fmt("lab %s, step %d", definition.name, i), step.ask.check, ctx)
+  local ctx = context_of(doc, definition, core.result_data(r))
+  local passed, right = pcall(g.judging, g.where_of(definition.name, i), step.ask.check, ctx)
   return passed and right and r.correct ~= false
 end
 
@@ -124,8 +123,8 @@ local function grade_step(doc, definition, i, step)
     return row
   end
   if not last then row.graded, row.first_try = "missing", false; return row end
-  local where = fmt("lab %s, step %d", definition.name, i)
-  local ctx = context_of(doc, definition, submitted)
+  local where = g.where_of(definition.name, i)
+  local ctx = context_of(doc, definition, submitted.result, submitted.results)
   local ok, right
   if kind == "goal" then
     if step.kernel then
@@ -134,14 +133,10 @@ local function grade_step(doc, definition, i, step)
     end
     if not ok then ok, right = pcall(g.judging, where, ask.check, ctx) end
   else
-    local want = ask.answer
-    ok = true
-    if type(want) == "function" then ok, want = pcall(g.judging, where, want, ctx) end
+    local want
+    ok, want = pcall(g.expected_in, ask, where, ctx)
     row.expected = ok and want or nil
-    if ok then
-      right = want ~= nil and (ask.choices and g.read_choice(tostring(last.answer), ask.choices) == want or
-                               not ask.choices and g.number_right(tostring(last.answer), want, ask))
-    end
+    if ok then right = want ~= nil and g.answer_right(ask, tostring(last.answer), want) end
   end
   if not ok then row.notes[#row.notes + 1] = g.clean(tostring(right)); right = false end
   row.graded = verdict(right and true or false)
@@ -158,7 +153,7 @@ end
 -- The submissions under folder, the latest of each student and lab:
 -- {latest = {key = {doc=, path=}}, keys = sorted keys, problems = {...}}.
 local function collect(folder)
-  local latest, problems, definitions = {}, {}, {}
+  local latest, problems = {}, {}
   for _, path in ipairs(json_files(folder)) do
     local doc, why = read_submission(path)
     if not doc then
@@ -182,8 +177,7 @@ local function collect(folder)
   return { latest = latest, keys = keys, problems = problems }
 end
 
--- The students of a class, sorted, and the slice of them task `index` (from
--- 0) of `count` grades: every count-th one, so that slices are even.
+-- The students of a class, sorted.
 local function students_in(collected)
   local seen, names = {}, {}
   for _, key in ipairs(collected.keys) do
@@ -193,6 +187,8 @@ local function students_in(collected)
   return names
 end
 
+-- The slice of them task `index` (from 0) of `count` grades: every
+-- count-th one, so that slices are even.
 local function slice_of(names, index, count)
   local chosen = {}
   for i, name in ipairs(names) do
@@ -201,37 +197,42 @@ local function slice_of(names, index, count)
   return chosen
 end
 
+-- Appends the rows of one submission, each step that asks graded again.
+local function add_rows(rows, doc, path, definition)
+  core.sandbox_new_lab()
+  local version_note = doc.lab.hash ~= definition.hash and say("other_version", tostring(doc.lab.hash), definition.hash)
+  for i, step in ipairs(definition.steps) do
+    if step.ask then
+      local row = grade_step(doc, definition, i, step)
+      if version_note then table.insert(row.notes, 1, version_note) end
+      row.file = path
+      rows[#rows + 1] = row
+    end
+  end
+end
+
 -- Grades the submissions collected (those of the students in `only`, when
 -- given): {rows=, problems=, submissions=, students=}.
 local function grade_collected(collected, only)
-  local latest, problems, definitions = collected.latest, {}, {}
+  local problems, definitions, rows, students, count = {}, {}, {}, {}, 0
   if not only then for _, p in ipairs(collected.problems) do problems[#problems + 1] = p end end
-  local rows, students, count = {}, {}, 0
-  for _, key in ipairs(collected.keys) do
-    if only and not only[latest[key].doc.student] then goto next_submission end
-    local doc, path = latest[key].doc, latest[key].path
-    local definition = definitions[doc.lab.name]
-    if definition == nil then
-      local ok, found = pcall(g.find_lab, doc.lab.name)
-      definition = ok and found or false
+  local function lab_of(doc, path)   -- each lab loaded once; false when it cannot be found
+    local name = doc.lab.name
+    if definitions[name] == nil then
+      local ok, found = pcall(g.find_lab, name)
+      definitions[name] = ok and found or false
       if not ok then problems[#problems + 1] = { file = path, problem = say("no_lab", g.clean(tostring(found))) } end
-      definitions[doc.lab.name] = definition
     end
+    return definitions[name]
+  end
+  for _, key in ipairs(collected.keys) do
+    local doc, path = collected.latest[key].doc, collected.latest[key].path
+    local definition = (not only or only[doc.student]) and lab_of(doc, path)
     if definition then
       count = count + 1
       students[doc.student] = true
-      core.sandbox_new_lab()
-      local version_note = doc.lab.hash ~= definition.hash and say("other_version", tostring(doc.lab.hash), definition.hash)
-      for i, step in ipairs(definition.steps) do
-        if step.ask then
-          local row = grade_step(doc, definition, i, step)
-          if version_note then table.insert(row.notes, 1, version_note) end
-          row.file = path
-          rows[#rows + 1] = row
-        end
-      end
+      add_rows(rows, doc, path, definition)
     end
-    ::next_submission::
   end
   local names = {}
   for name in pairs(students) do names[#names + 1] = name end

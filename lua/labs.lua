@@ -623,16 +623,20 @@ local current   -- {definition=, index=, hint=, globals=, shown_result=, predict
 local function step_of(state) return state.definition.steps[state.index] end
 
 -- "lab tour, step 3": where an error in lab code came from.
-local function where(state)
-  return say("at_step", state.definition.name, state.index)
+local function where_of(lab_name, index) return say("at_step", lab_name, index) end
+local function where(state) return where_of(state.definition.name, state.index) end
+
+-- What a lab's function judges from: copies of the results, the device, and
+-- the student's own random numbers (of a lab, by its name).
+local function context_for(lab_name, student, result, results, d)
+  local seen = {}
+  return { result = copy(result, seen), results = copy(results, seen), device = d,
+           random = student_random(lab_name, student), student = student }
 end
 
--- What a question's expected value is computed from: copies of the student's
--- own last results, the device, and the student's own random numbers.
+-- The context of the open step: the student's own last results.
 local function context(state)
-  local seen = {}
-  return { result = copy(core.last_result(), seen), results = copy(core.last_results(), seen), device = device(),
-           random = student_random(state.definition.name), student = student_id() }
+  return context_for(state.definition.name, student_id(), core.last_result(), core.last_results(), device())
 end
 
 local function format_value(value, unit)
@@ -780,16 +784,17 @@ local function evidence_of(fields)
   return fields
 end
 
--- The expected answer of a number or choice question, from the student's result when it is a function.
-local function expected(ask, state)
+-- The expected answer of a number or choice question, from the result in ctx when it is a function.
+local function expected_in(ask, where_text, ctx)
   local value = ask.answer
   if type(value) == "function" then
-    local ctx = context(state)
     if not ctx.result then return nil end
-    value = judging(where(state), value, ctx)
+    value = judging(where_text, value, ctx)
   end
   return value
 end
+
+local function expected(ask, state) return expected_in(ask, where(state), context(state)) end
 
 ---------------------------------------------------------------------------
 -- Answers read as people write them
@@ -865,6 +870,13 @@ local function number_right(text, want, ask)
   return percent and ask.unit ~= "%" and close_enough(got / 100, want, ask)
 end
 
+-- Whether an answer's text is right against the expected value: a choice by
+-- its number, letter or text, a number within the tolerance.
+local function answer_right(ask, text, want)
+  if ask.choices then return read_choice(text, ask.choices) == want end
+  return number_right(text, want, ask)
+end
+
 -- Judges one answer; returns passed (nil: not judged, and nothing counted), what to say, the expected value.
 local function judge(state, value)
   local ask = step_of(state).ask
@@ -873,13 +885,11 @@ local function judge(state, value)
     if not ctx.result then return nil, say("no_result") end
     return judging(where(state), ask.check, ctx) and true or false, nil
   end
-  local chosen = ask.choices and read_choice(value, ask.choices)
-  if ask.choices and not chosen then return nil, say("choice_expected") end
+  if ask.choices and not read_choice(value, ask.choices) then return nil, say("choice_expected") end
   if not ask.choices and not read_number(value) then return nil, say("number_expected") end
   local want = expected(ask, state)
   if want == nil then return nil, say("no_result") end
-  if ask.choices then return chosen == want, nil, want end
-  return number_right(value, want, ask), nil, want
+  return answer_right(ask, value, want), nil, want
 end
 
 ---------------------------------------------------------------------------
@@ -1109,7 +1119,7 @@ function labs.list()
   local lines, all = {}, core.progress.all()
   local entries, _, hidden = catalogue()
   for _, entry in ipairs(entries) do
-    local ok, definition = pcall(find_lab, entry.path or entry.name)
+    local ok, definition = pcall(entry.path and load_file or find_lab, entry.path or entry.name)
     local title = ok and text_of(definition.spec.title) or say("does_not_load")
     local pad = (" "):rep(math.max(1, 52 - display_width(title)))   -- by columns: Chinese titles line up
     local status = status_text(ok and all[definition.id], ok and definition)
@@ -1265,8 +1275,8 @@ end
 
 -- What the grader (lua/grade.lua) needs to judge answers outside a session's lab.
 labs.grading = {
-  find_lab = find_lab, judging = judging, number_right = number_right, read_choice = read_choice,
-  student_random = student_random, ask_kind = ask_kind, text_of = text_of, clean = clean,
+  find_lab = find_lab, judging = judging, expected_in = expected_in, answer_right = answer_right,
+  context_for = context_for, where_of = where_of, ask_kind = ask_kind, text_of = text_of, clean = clean,
 }
 
 function labs.submit(path)
@@ -1462,12 +1472,8 @@ function labs.check(name)
     core.capture(true)   -- the lab's own output is not the checker's
     local ran, why = pcall(function()
       claim_findings(name, add, notes)
-      local reported = {}
-      for _, line in ipairs(findings) do reported[line] = true end
-      local wrong = run_batch(definition, function(step) return own_answer(step, add) end)
-      for _, i in ipairs(wrong) do
-        local line = say("finding", say("at_step_field", lab_name, i, "ask"), say("batch_wrong"))
-        if not reported[line] then add(i, "ask", say("batch_wrong")) end
+      for _, i in ipairs(run_batch(definition, function(step) return own_answer(step, add) end)) do
+        add(i, "ask", say("batch_wrong"))
       end
     end)
     core.capture(false)
