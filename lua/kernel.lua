@@ -361,10 +361,6 @@ function edit(name, from)
   return name
 end
 
--- Declares a lab step's kernel (lab_id: the lab's, for its folder): from the
--- student's own file when there is one (and not skeleton), else from the
--- skeleton. nil, or the compile error of the student's file (the kernel is
--- then left as it was).
 -- A lab's declaration with each of its functions (reference, sizes, fills)
 -- run under the sandbox's guard whenever the shell calls it: lab code stays
 -- lab code when a launch calls it, long after the lab's body ran.
@@ -381,18 +377,20 @@ local function guarded_copy(value, seen)
   return copy
 end
 
--- from: nil (the student's own file, else the skeleton), "skeleton" (the
--- lab as written, for its claims), "solution" (the lab's own, for
--- --check-lab) or {source = text} (a submitted one, for --grade).
+-- Declares a lab step's kernel (lab_id: the lab's, for its folder). from:
+-- nil (the student's own file when there is one, else the skeleton),
+-- "skeleton" (the lab as written, for its claims), "solution" (the lab's
+-- own, for --check-lab) or {source = text} (a submitted one, for --grade).
+-- nil, or the compile error of the student's file (the kernel is then left
+-- as it was).
 function core.declare_lab_kernel(declaration, lab_id, from)
   local spec = fields_of(guarded_copy(declaration, {}))
-  spec.source, spec.file = from == "solution" and declaration.solution or declaration.skeleton, nil
-  if type(from) == "table" then spec.source = from.source end
-  local skeleton = from ~= nil
+  spec.source = type(from) == "table" and from.source or from == "solution" and declaration.solution or declaration.skeleton
+  spec.file = nil
   local name = spec.name
   file_of[name] = "kernels/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. tostring(name) .. ".cu"
   local saved = type(name) == "string" and core.data_path(file_of[name])
-  local text = saved and not skeleton and core.read_file(saved)
+  local text = saved and from == nil and core.read_file(saved)
   if text then
     local own = {}
     for key, value in pairs(spec) do own[key] = value end
