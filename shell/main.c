@@ -5,6 +5,7 @@
 */
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
@@ -372,11 +373,27 @@ static int valid_student_id(const char *id)
     return 1;
 }
 
+/* The options whose value is kept as given, and the field that keeps it. */
+static const struct {
+    int option;
+    size_t field;
+} kept_values[] = {
+    { OPT_LAB, offsetof(struct options, lab) },       { OPT_ANSWERS, offsetof(struct options, answers) },
+    { OPT_CHECK_LAB, offsetof(struct options, check_lab) }, { OPT_SUBMIT, offsetof(struct options, submit) },
+    { OPT_GRADE, offsetof(struct options, grade) },   { OPT_REPORT, offsetof(struct options, report) },
+    { OPT_SLURM, offsetof(struct options, slurm) },   { OPT_GPU_COMMAND, offsetof(struct options, gpu_command) },
+};
+
 /* Reads one option's value into o; 0, or a usage error's exit status. */
 static int take_value(int option, const char *value, struct options *o)
 {
     static const char *const formats[] = { "table", "csv", "json", "markdown", NULL };
     int known = 0;
+    for (size_t i = 0; i < sizeof kept_values / sizeof kept_values[0]; i++)
+        if (kept_values[i].option == option) {
+            *(const char **)((char *)o + kept_values[i].field) = value;
+            return 0;
+        }
     switch (option) {
     case OPT_DEVICE:
         return parse_device(value, &o->ordinal) ? bad_value(option, value) : 0;
@@ -390,32 +407,8 @@ static int take_value(int option, const char *value, struct options *o)
             known |= strcmp(value, formats[i]) == 0;
         o->format = value;
         return known ? 0 : bad_value(option, value);
-    case OPT_LAB:
-        o->lab = value;
-        return 0;
-    case OPT_ANSWERS:
-        o->answers = value;
-        return 0;
-    case OPT_CHECK_LAB:
-        o->check_lab = value;
-        return 0;
-    case OPT_SUBMIT:
-        o->submit = value;
-        return 0;
-    case OPT_GRADE:
-        o->grade = value;
-        return 0;
-    case OPT_REPORT:
-        o->report = value;
-        return 0;
-    case OPT_SLURM:
-        o->slurm = value;
-        return 0;
     case OPT_STUDENT:   /* the labs read it as $WARPLAB_STUDENT, as when it is set there */
         return valid_student_id(value) && setenv("WARPLAB_STUDENT", value, 1) == 0 ? 0 : bad_value(option, value);
-    case OPT_GPU_COMMAND:
-        o->gpu_command = value;
-        return 0;
     case 'e':
         if (o->code_count == MAX_CODE)
             return usage_error(SAY("too many -e options (at most 64)%s", "-e 选项太多（至多 64 个）%s"), "");
