@@ -6,6 +6,7 @@
 ** removes the temporary and leaves the old file whole. Failures come back
 ** as `nil, "PATH: reason", errno`, as Lua's io.open reports them.
 */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 #include <lauxlib.h>
 #include "files.h"
+#include "paths.h"
 #include "interrupt.h"
 #include "output.h"
 #include "session.h"
@@ -245,30 +247,61 @@ static int core_realpath(lua_State *L)
    missing (mkdir -p); true, or nil and "path: reason". */
 static int core_make_folder(lua_State *L)
 {
-    const char *path = check_path(L, 1);
     char folder[PATH_MAX];
-    snprintf(folder, sizeof folder, "%s", path);
-    for (char *slash = strchr(folder + 1, '/');; slash = strchr(slash + 1, '/')) {
-        if (slash)
-            *slash = 0;
-        if (mkdir(folder, 0755) != 0 && errno != EEXIST)
-            return push_failure(L, folder, errno, NULL);
-        if (!slash)
-            break;
-        *slash = '/';
-    }
+    snprintf(folder, sizeof folder, "%s", check_path(L, 1));
+    if (make_folders(folder, 0755) != 0)
+        return push_failure(L, folder, errno, NULL);
     lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* core.folder_entries(folder): {name=, folder=true|false} for each entry of
+   folder but . and .., sorted by name; an empty list when the folder cannot
+   be read (it need not exist). Folders are followed through symbolic links. */
+static int core_folder_entries(lua_State *L)
+{
+    const char *folder = luaL_checkstring(L, 1);
+    DIR *dir = opendir(folder);
+    lua_newtable(L);
+    if (!dir)
+        return 1;
+    char *names[4096];   /* a folder of labs or of a class's submissions, not a disk: more are left out */
+    int count = 0;
+    for (struct dirent *entry; count < 4096 && (entry = readdir(dir));)
+        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0 && (names[count] = strdup(entry->d_name)))
+            count++;
+    closedir(dir);
+    qsort(names, count, sizeof names[0], by_name);
+    for (int i = 0; i < count; i++) {
+        char path[4096];
+        struct stat info;
+        snprintf(path, sizeof path, "%s/%s", folder, names[i]);
+        int is_folder = stat(path, &info) == 0 && S_ISDIR(info.st_mode);
+        if (is_folder || (stat(path, &info) == 0 && S_ISREG(info.st_mode))) {
+            lua_createtable(L, 0, 2);
+            lua_pushstring(L, names[i]);
+            lua_setfield(L, -2, "name");
+            lua_pushboolean(L, is_folder);
+            lua_setfield(L, -2, "folder");
+            lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+        }
+        free(names[i]);
+    }
     return 1;
 }
 
 /* core.program_path(): this program's own path (what a job script names to run it again). */
 static int core_program_path(lua_State *L)
 {
-    char path[PATH_MAX];
-    ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (length <= 0)
+    const char *path = program_path();
+    if (!path)
         return push_failure(L, "/proc/self/exe", errno, NULL);
-    lua_pushlstring(L, path, (size_t)length);
+    lua_pushstring(L, path);
     return 1;
 }
 
@@ -515,6 +548,7 @@ static const luaL_Reg file_functions[] = {
     { "read_file", core_read_file },
     { "realpath", core_realpath },
     { "is_folder", core_is_folder },
+    { "folder_entries", core_folder_entries },
     { "make_folder", core_make_folder },
     { "program_path", core_program_path },
     { "chmod_executable", core_chmod_executable },

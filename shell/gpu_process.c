@@ -30,6 +30,7 @@
 #include "backend.h"
 #include "interrupt.h"
 #include "output.h"
+#include "paths.h"
 #include "registry.h"
 #include "session.h"
 #include "user_kernel.h"
@@ -323,7 +324,7 @@ static void child_stop(void)
 }
 
 static char launcher_text[4096];                /* the words of --gpu-command, each ended by a NUL */
-static char self_path[4096], ordinal_text[16];
+static char ordinal_text[16];
 
 static int refuse(char *why, size_t why_size, const char *reason)
 {
@@ -370,13 +371,12 @@ static int split_words(const char *command, char **words, char *why, size_t why_
    language, and NULL (7 words). 0, or -1 with why. */
 static int server_words(char **words, char *why, size_t why_size)
 {
-    ssize_t length = self_path[0] ? (ssize_t)strlen(self_path) : readlink("/proc/self/exe", self_path, sizeof self_path - 1);
-    if (length <= 0) {
+    const char *self = program_path();
+    if (!self) {
         snprintf(why, why_size, SAY("cannot find this program's path: %s", "找不到本程序的路径：%s"), error_text(errno));
         return -1;
     }
-    self_path[length] = 0;
-    const char *tail[] = { self_path, "--gpu-server", "--device", ordinal_text, "--lang", session.lang[0] ? session.lang : "en", NULL };
+    const char *tail[] = { self, "--gpu-server", "--device", ordinal_text, "--lang", session.lang[0] ? session.lang : "en", NULL };
     memcpy(words, tail, sizeof tail);
     return 0;
 }

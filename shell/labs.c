@@ -4,11 +4,9 @@
 ** launch result, loading an experiment as the prompt would (in the lab's
 ** sandbox), and running a student's code as the prompt would.
 */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <lauxlib.h>
@@ -41,46 +39,6 @@ static int core_lab_names(lua_State *L)
     for (int i = 0; i < lab_texts_count; i++) {
         lua_pushstring(L, lab_texts[i].name);
         lua_rawseti(L, -2, i + 1);
-    }
-    return 1;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* core.folder_entries(folder): {name=, folder=true|false} for each entry of
-   folder but . and .., sorted by name; an empty list when the folder cannot
-   be read (it need not exist). Folders are followed through symbolic links. */
-static int core_folder_entries(lua_State *L)
-{
-    const char *folder = luaL_checkstring(L, 1);
-    DIR *dir = opendir(folder);
-    lua_newtable(L);
-    if (!dir)
-        return 1;
-    char *names[4096];   /* a folder of labs or of a class's submissions, not a disk: more are left out */
-    int count = 0;
-    for (struct dirent *entry; count < 4096 && (entry = readdir(dir));)
-        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0 && (names[count] = strdup(entry->d_name)))
-            count++;
-    closedir(dir);
-    qsort(names, count, sizeof names[0], by_name);
-    for (int i = 0; i < count; i++) {
-        char path[4096];
-        struct stat info;
-        snprintf(path, sizeof path, "%s/%s", folder, names[i]);
-        int is_folder = stat(path, &info) == 0 && S_ISDIR(info.st_mode);
-        if (is_folder || (stat(path, &info) == 0 && S_ISREG(info.st_mode))) {
-            lua_createtable(L, 0, 2);
-            lua_pushstring(L, names[i]);
-            lua_setfield(L, -2, "name");
-            lua_pushboolean(L, is_folder);
-            lua_setfield(L, -2, "folder");
-            lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
-        }
-        free(names[i]);
     }
     return 1;
 }
@@ -219,7 +177,6 @@ static const luaL_Reg lab_functions[] = {
     { "load_experiment", core_load_experiment },
     { "lab_source", core_lab_source },
     { "lab_names", core_lab_names },
-    { "folder_entries", core_folder_entries },
     { "data_path", core_data_path },
     { "columns", core_columns },
     { "last_result", core_last_result },
