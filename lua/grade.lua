@@ -15,8 +15,8 @@ local messages = {
   no_lab = { en = "its lab cannot be loaded: %s", zh = "无法载入它的实验：%s" },
   unknown_lab = { en = "unknown lab '%s' (neither built in, nor on WARPLAB_LABS_PATH, nor given with --lab)",
                   zh = "未知的实验 '%s'（既不是内置实验，也不在 WARPLAB_LABS_PATH 中，也没有用 --lab 给出）" },
-  lab_path = { en = "its lab is named by a path ('%s'): a submission names a lab (such as 'coalescing'), the grader finds it",
-               zh = "它用路径指明实验（'%s'）：提交只写实验名（例如 'coalescing'），由评判程序去找实验" },
+  lab_path = { en = "its lab is named by a path ('%s'), not by a name: the grader finds labs itself (built in, WARPLAB_LABS_PATH, --lab)",
+               zh = "它用路径指明实验（'%s'），而不是实验名：实验由评判程序自己去找（内置实验、WARPLAB_LABS_PATH、--lab）" },
   bad_lab_option = { en = "--lab %s: %s", zh = "--lab %s：%s" },
   other_version = { en = "submitted for another version of the lab (%s; now %s)", zh = "提交时的实验版本不同（%s；现在是 %s）" },
   duplicate = { en = "a later submission of %s for %s replaces %s", zh = "%s 对 %s 的较晚提交取代了 %s" },
@@ -489,11 +489,11 @@ local function grade_one(doc, path, load_lab, time_limit)
   local progress = {}
   local status, value = core.with_deadline(time_limit, time_limit, submission_rows, doc, path, load_lab, progress)
   if status == "ok" then return value end
+  if status == "interrupted" then error("interrupted!", 0) end
   if status == "cpu" or status == "wall" then   -- value: the wall seconds it ran
     local note = say("stopped", value, fmt("%g", time_limit), say(status == "cpu" and "cpu_time" or "wall_time"))
     return stopped_rows(doc, path, progress.definition, note), note
   end
-  if value == "interrupted!" then error(value, 0) end
   return nil, type(value) == "table" and value.problem or say("failed", shown(tostring(value)))
 end
 

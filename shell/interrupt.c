@@ -26,9 +26,13 @@ static void stop_hook(lua_State *L, lua_Debug *ar)
     luaL_error(L, "interrupted!");
 }
 
+static int deadline_takes_interrupt(void);
+
 static void on_sigint(int signal_number)
 {
     (void)signal_number;
+    if (deadline_takes_interrupt())
+        return;
     interrupt_requested = 1;
     lua_sethook(interrupted_state, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
@@ -88,7 +92,7 @@ void interrupt_clear(lua_State *L)
 ** timer fires again every DEADLINE_REPEAT_MS, in case code in between took
 ** the hook away (a sandbox call that started).
 */
-enum { DEADLINE_WALL, DEADLINE_CPU, DEADLINE_KINDS };
+enum { DEADLINE_WALL, DEADLINE_CPU, DEADLINE_KINDS, DEADLINE_INTERRUPTED = DEADLINE_KINDS };
 enum { DEADLINE_SIGNAL = SIGVTALRM, DEADLINE_REPEAT_MS = 50 };
 
 static struct {
@@ -117,6 +121,18 @@ static void deadline_stop(lua_State *L)
 {
     interrupt_requested = 1;
     lua_sethook(L, deadline_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+/* Ctrl-C inside core.with_deadline ends the whole call as a deadline does
+   (no pcall in between keeps it going); 1 when it did. */
+static int deadline_takes_interrupt(void)
+{
+    if (!deadline.L)
+        return 0;
+    if (!deadline.passed)
+        deadline.passed = 1 + DEADLINE_INTERRUPTED;
+    deadline_stop(deadline.L);
+    return 1;
 }
 
 static struct itimerspec in_seconds(double seconds, double repeat_seconds)
@@ -162,8 +178,9 @@ static double clock_seconds(clockid_t clock)
 
 /* core.with_deadline(cpu_seconds, wall_seconds, fn, ...): calls fn(...) in
    protected mode; past either limit it is stopped as Ctrl-C stops a call.
-   Returns "ok" and fn's results, "error" and its error value, or "cpu" or
-   "wall" (the limit that stopped it) and the seconds it ran, wall and CPU. */
+   Returns "ok" and fn's results, "error" and its error value, or "cpu",
+   "wall" (the limit that stopped it) or "interrupted" (Ctrl-C, which stops
+   the whole call too) and the seconds it ran, wall and CPU. */
 static int core_with_deadline(lua_State *L)
 {
     double limits[DEADLINE_KINDS];
@@ -200,7 +217,8 @@ static int core_with_deadline(lua_State *L)
     if (!armed)
         return luaL_error(L, "core.with_deadline: no timer: %s", strerror(error));
     if (passed) {
-        lua_pushstring(L, passed - 1 == DEADLINE_CPU ? "cpu" : "wall");
+        static const char *const stopped_by[] = { "wall", "cpu", "interrupted" };
+        lua_pushstring(L, stopped_by[passed - 1]);
         lua_pushnumber(L, clock_seconds(CLOCK_MONOTONIC) - wall_start);
         lua_pushnumber(L, clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu_start);
         return 3;

@@ -260,6 +260,19 @@ others "$tmp/spin-report/grades.csv" "$spin" | diff "$tmp/others-clean" - > "$tm
 result "the students graded after a stopped one are graded exactly as without it" $?
 sed 's/^/#   /' "$tmp/others.diff" | head -5
 
+# Ctrl-C while a submission spins stops the whole grading, as it stops any call (not as a deadline does).
+WARPLAB_LABS_PATH=$hostile/labs "$warplab" --sim --grade "$spin" --report "$tmp/int-report" --time-limit 60 \
+  > "$tmp/int.out" 2> "$tmp/int.err" &
+pid=$!
+sleep 2
+kill -INT $pid
+started=$(date +%s)
+wait $pid
+status=$? took=$(($(date +%s) - started))
+[ $status = 1 ] && [ "$took" -lt 10 ] && grep -q "interrupted!" "$tmp/int.err" && ! grep -q "^Graded" "$tmp/int.out"
+result "Ctrl-C while a submission spins ends the grading at once (exit 1, interrupted!), not only that submission" $?
+sed 's/^/#   /' "$tmp/int.err"
+
 # --lab FILE beside --grade: the lab file the class is graded against, not looked for on WARPLAB_LABS_PATH
 "$warplab" --sim --grade "$mixed/pathlab" --report "$tmp/lab-report" --lab "$hostile/labs/pathlab.lua" > "$tmp/out" 2>&1
 [ $? = 0 ] && [ "$(grep -c '^[a-z]*,pathlab,1,question,.*,right,right,true,4,' "$tmp/lab-report/grades.csv")" = 2 ]
