@@ -98,11 +98,11 @@ local DEFAULT_TIME_LIMIT = 60     -- seconds of CPU time, and of wall time, per 
 
 -- Text from a submission, a file name or a lab as it may be printed or
 -- written: control characters spelled out (\27, \n), bad bytes as \xNN, and
--- at most limit bytes.
+-- at most limit bytes (default LIMITS.text_bytes).
 local visible = core.labs.visible
 local function shown(text, limit)
   text = visible(tostring(text)):gsub("[\n\t]", { ["\n"] = "\\n", ["\t"] = "\\t" })
-  limit = limit or 300
+  limit = limit or LIMITS.text_bytes
   if #text > limit then
     local cut = limit
     while cut > 0 and text:byte(cut + 1) and text:byte(cut + 1) & 0xC0 == 0x80 do cut = cut - 1 end
@@ -126,8 +126,12 @@ local function json_files(folder)
     if (left_out or 0) > 0 then problem(path, say("left_out", left_out)) end
     for _, entry in ipairs(entries) do
       local child, json = path .. "/" .. entry.name, entry.name:match("%.json$")
+      if walked == LIMITS.entries then   -- said once, where the walk stops
+        walked = walked + 1
+        problem(folder, say("too_many", LIMITS.entries))
+      end
+      if walked > LIMITS.entries then return end
       walked = walked + 1
-      if walked > LIMITS.entries then return problem(folder, say("too_many", LIMITS.entries)) end
       if entry.name:match("^%.") then   -- hidden: .git and the like
       elseif entry.link then
         if entry.folder or json then problem(child, say("link")) end
@@ -138,7 +142,6 @@ local function json_files(folder)
       elseif json then
         found[#found + 1] = child
       end
-      if walked > LIMITS.entries then return end
     end
   end
   walk(folder, 0)
@@ -322,7 +325,7 @@ local function rerun_kernel(definition, i, step, submitted, doc, row)
   local r
   if ok then ok, r = pcall(launch, step.kernel.name) end
   if not ok then
-    row.notes[#row.notes + 1] = say("rerun_failed", shown(g.clean(tostring(why or r))))
+    row.notes[#row.notes + 1] = say("rerun_failed", shown(g.clean(tostring(why or r)), 1000))
     return false
   end
   row.rerun_backend, row.rerun_correct = r.backend, r.correct
