@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz_submissions.sh — a fuzz of submission files (#28, findings 2, 5, 10):
 # real submissions (a lab of questions and predictions, a lab with students'
-# kernels) are made here, then tests/fuzz_submissions.lua mutates them by
+# kernels) are made here, then tests/submission_mutants.lua mutates them by
 # the hundred (types swapped, fields missing or added, deep nesting, huge
 # strings, numbers JSON cannot hold, control characters, broken JSON) and
 # grades the mutants beside the real ones: the grader must end normally with
@@ -19,4 +19,4 @@ sed '2s/.*/5/' "$srcdir/tests/answers/coalescing.txt" > "$tmp/bob.txt"
 "$warplab" --sim --student bob --lab coalescing --answers "$tmp/bob.txt" --submit "$tmp/class" > "$tmp/bob.out" 2>&1
 "$warplab" --sim --student erin --lab exercises --answers "$srcdir/tests/answers/exercises.txt" --submit "$tmp/class" \
   > "$tmp/erin.out" 2>&1
-exec "$warplab" --sim "$srcdir/tests/fuzz_submissions.lua" "$tmp" "${FUZZ_CASES:-300}" "${FUZZ_SEED:-2028}"
+exec "$warplab" --sim "$srcdir/tests/submission_mutants.lua" "$tmp" "${FUZZ_CASES:-300}" "${FUZZ_SEED:-2028}"
