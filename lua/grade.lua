@@ -11,7 +11,13 @@ local fmt = string.format
 local messages = {
   not_submission = { en = "not a warplab submission of version 1", zh = "不是第 1 版的 warplab 提交文件" },
   unreadable = { en = "cannot read it: %s", zh = "无法读取：%s" },
-  no_lab = { en = "its lab cannot be found: %s", zh = "找不到它的实验：%s" },
+  not_json = { en = "not JSON: %s", zh = "不是 JSON：%s" },
+  no_lab = { en = "its lab cannot be loaded: %s", zh = "无法载入它的实验：%s" },
+  unknown_lab = { en = "unknown lab '%s' (neither built in, nor on WARPLAB_LABS_PATH, nor given with --lab)",
+                  zh = "未知的实验 '%s'（既不是内置实验，也不在 WARPLAB_LABS_PATH 中，也没有用 --lab 给出）" },
+  lab_path = { en = "its lab is named by a path ('%s'), not by a name: the grader finds labs itself (built in, WARPLAB_LABS_PATH, --lab)",
+               zh = "它用路径指明实验（'%s'），而不是实验名：实验由评判程序自己去找（内置实验、WARPLAB_LABS_PATH、--lab）" },
+  bad_lab_option = { en = "--lab %s: %s", zh = "--lab %s：%s" },
   other_version = { en = "submitted for another version of the lab (%s; now %s)", zh = "提交时的实验版本不同（%s；现在是 %s）" },
   duplicate = { en = "a later submission of %s for %s replaces %s", zh = "%s 对 %s 的较晚提交取代了 %s" },
   no_submissions = { en = "no submissions under %s (files NAME.json written by :submit)", zh = "%s 下没有提交文件（:submit 写出的 NAME.json）" },
@@ -20,6 +26,36 @@ local messages = {
   problem = { en = "warplab: %s: %s", zh = "warplab：%s：%s" },
   rerun_failed = { en = "the kernel did not run again: %s", zh = "内核没能再次运行：%s" },
   disagrees = { en = "the submitted verdict is %s, graded again it is %s", zh = "提交中的判定是 %s，重新评判为 %s" },
+  stopped = { en = "grading stopped after %.0f s: it ran past its %s s of %s (--time-limit)",
+              zh = "评判在 %.0f 秒后停止：超过了 %s 秒的%s上限（--time-limit）" },
+  cpu_time = { en = "CPU time", zh = "CPU 时间" },
+  wall_time = { en = "wall time", zh = "实际时间" },
+  failed = { en = "could not be graded: %s", zh = "无法评判：%s" },
+  -- the hand-in folder
+  link = { en = "a symbolic link: not followed", zh = "符号链接：不跟随" },
+  too_deep = { en = "more than %d folders deep: not walked", zh = "超过 %d 层文件夹：没有进入" },
+  too_many = { en = "more than %d files and folders: the rest were not walked", zh = "文件和文件夹超过 %d 个：其余的没有查看" },
+  left_out = { en = "%d entries left out (a folder is read up to 4096)", zh = "漏掉了 %d 项（一个文件夹最多读 4096 项）" },
+  too_large = { en = "larger than %d bytes: not read", zh = "大于 %d 字节：没有读取" },
+  -- the fields of a submission
+  bad_field = { en = "field %s: expected %s, got %s", zh = "字段 %s：应为%s，实际为%s" },
+  want_text = { en = "a string of at most %d bytes", zh = "至多 %d 字节的字符串" },
+  want_number = { en = "a finite number", zh = "有限的数" },
+  want_gap = { en = "a finite number, 0 or more", zh = "不小于 0 的有限数" },
+  want_boolean = { en = "true or false", zh = "true 或 false" },
+  want_one_of = { en = "one of %s", zh = "以下之一：%s" },
+  want_list = { en = "a list of at most %d items", zh = "至多 %d 项的列表" },
+  want_object = { en = "an object", zh = "对象" },
+  want_answer = { en = "an answer: a string of at most %d bytes, or a number", zh = "答案：至多 %d 字节的字符串，或一个数" },
+  want_data = { en = "JSON data at most %d levels deep, %d values and strings of %d bytes", zh = "至多 %d 层、%d 个值、字符串至多 %d 字节的 JSON 数据" },
+  want_student = { en = "a student ID of letters, digits, '.', '_', '-' or '@' (at most 64, not starting with '.')",
+                   zh = "由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符，不以 '.' 开头）" },
+  want_lab_name = { en = "a lab's name (at most %d bytes)", zh = "实验名（至多 %d 字节）" },
+  got_string = { en = "a string of %d bytes", zh = "%d 字节的字符串" },
+  got_number = { en = "%s", zh = "%s" },
+  got_list = { en = "a list", zh = "列表" }, got_object = { en = "an object", zh = "对象" },
+  got_null = { en = "null", zh = "null" }, got_nothing = { en = "nothing", zh = "空" },
+  got_boolean = { en = "%s", zh = "%s" }, got_other = { en = "%s", zh = "%s" },
   submitting = { en = "Grading on Slurm: %d tasks for %d students: %s", zh = "在 Slurm 上评判：%d 个任务、%d 名学生：%s" },
   sbatch_failed = { en = "sbatch did not finish the job (%s): %s", zh = "sbatch 没有完成作业（%s）：%s" },
   slice_missing = { en = "task %d wrote no slice (its output: %s)", zh = "任务 %d 没有写出它的那一份（它的输出：%s）" },
@@ -47,31 +83,218 @@ local messages = {
 }
 local say = u.messages("grade", messages)
 
+-- What a hand-in folder and a submission may hold (docs/instructors.md,
+-- "Grading a class"); past them a file is one problem line, never read whole.
+local LIMITS = {
+  depth = 8,                      -- folders below the one graded
+  entries = 20000,                -- files and folders walked in all
+  submission_bytes = 8 << 20,     -- a submission file
+  text_bytes = 4096,              -- an answer, a date, a hash, a name
+  source_bytes = 256 << 10,       -- a kernel's source
+  steps = 1000, attempts = 1000, results = 64,
+  data_depth = 12, data_values = 100000,   -- a submitted result, a device
+}
+local DEFAULT_TIME_LIMIT = 60     -- seconds of CPU time, and of wall time, per submission
+
+-- Text from a submission, a file name or a lab as it may be printed or
+-- written: control characters spelled out (\27, \n), bad bytes as \xNN, and
+-- at most limit bytes (default LIMITS.text_bytes).
+local visible = core.labs.visible
+local function shown(text, limit)
+  text = visible(tostring(text)):gsub("[\n\t]", { ["\n"] = "\\n", ["\t"] = "\\t" })
+  limit = limit or LIMITS.text_bytes
+  if #text > limit then
+    local cut = limit
+    while cut > 0 and text:byte(cut + 1) and text:byte(cut + 1) & 0xC0 == 0x80 do cut = cut - 1 end
+    text = text:sub(1, cut) .. "..."
+  end
+  return text
+end
+
 ---------------------------------------------------------------------------
 -- Reading the submissions
 ---------------------------------------------------------------------------
 
--- Every NAME.json under folder, its subfolders included, sorted.
-local function json_files(folder, found)
-  found = found or {}
-  for _, entry in ipairs(core.folder_entries(folder)) do
-    local path = folder .. "/" .. entry.name
-    if entry.folder then json_files(path, found)
-    elseif entry.name:match("%.json$") and not entry.name:match("^%.") then found[#found + 1] = path end
+-- Every NAME.json under folder and its subfolders, sorted, walked without
+-- following symbolic links and within LIMITS; what was not walked or is too
+-- large to read is a problem each: {file=, problem=}.
+local function json_files(folder)
+  local found, problems, walked = {}, {}, 0
+  local function problem(path, text) problems[#problems + 1] = { file = shown(path), problem = text } end
+  local function walk(path, depth)
+    local entries, left_out = core.folder_entries(path)
+    if (left_out or 0) > 0 then problem(path, say("left_out", left_out)) end
+    for _, entry in ipairs(entries) do
+      local child, json = path .. "/" .. entry.name, entry.name:match("%.json$")
+      if walked == LIMITS.entries then   -- said once, where the walk stops
+        walked = walked + 1
+        problem(folder, say("too_many", LIMITS.entries))
+      end
+      if walked > LIMITS.entries then return end
+      walked = walked + 1
+      if entry.name:match("^%.") then   -- hidden: .git and the like
+      elseif entry.link then
+        if entry.folder or json then problem(child, say("link")) end
+      elseif entry.folder then
+        if depth < LIMITS.depth then walk(child, depth + 1) else problem(child, say("too_deep", LIMITS.depth)) end
+      elseif json and entry.size > LIMITS.submission_bytes then
+        problem(child, say("too_large", LIMITS.submission_bytes))
+      elseif json then
+        found[#found + 1] = child
+      end
+    end
   end
-  return found
+  walk(folder, 0)
+  return found, problems
 end
 
-local function read_submission(path)
-  local text, why = core.read_file(path)
-  if not text then return nil, say("unreadable", tostring(why)) end
-  local ok, doc = pcall(json.decode, text)
-  if not ok or type(doc) ~= "table" or doc.format ~= "warplab-submission" or doc.version ~= 1 or
-     type(doc.student) ~= "string" or type(doc.lab) ~= "table" or type(doc.lab.name) ~= "string" or
-     type(doc.steps) ~= "table" then
-    return nil, say("not_submission")
+-- The shape of a submission, checked field by field before anything uses
+-- it. Each check takes a value and where it is ("steps[2].attempts[1]") and
+-- returns it as the grader uses it (nil for null or absent), or raises a
+-- refusal: {problem = one line}.
+local function got(v)
+  if v == nil then return say("got_nothing") end
+  if v == json.null then return say("got_null") end
+  if type(v) == "string" then return say("got_string", #v) end
+  if type(v) == "number" or type(v) == "boolean" then return say("got_" .. type(v), shown(tostring(v), 40)) end
+  if type(v) == "table" then return say(getmetatable(v) == json.list_meta and "got_list" or "got_object") end
+  return say("got_other", type(v))
+end
+
+local function refuse(at, wanted, v) error({ problem = say("bad_field", at, wanted, got(v)) }, 0) end
+
+local function is_list(v) return type(v) == "table" and (getmetatable(v) == json.list_meta or next(v) == nil) end
+local function is_object(v) return type(v) == "table" and v ~= json.null and getmetatable(v) ~= json.list_meta end
+
+local check = {}
+
+function check.text(limit)
+  return function(v, at)
+    if type(v) ~= "string" or #v > limit then refuse(at, say("want_text", limit), v) end
+    return v
   end
-  return doc
+end
+
+function check.number(v, at)
+  if math.type(v) == nil or v ~= v or v == math.huge or v == -math.huge then refuse(at, say("want_number"), v) end
+  return v
+end
+
+function check.gap(v, at)
+  if math.type(v) == nil or not (v >= 0 and v < math.huge) then refuse(at, say("want_gap"), v) end
+  return v
+end
+
+function check.boolean(v, at)
+  if type(v) ~= "boolean" then refuse(at, say("want_boolean"), v) end
+  return v
+end
+
+function check.one_of(...)
+  local allowed, words = {}, {}
+  for _, word in ipairs({ ... }) do allowed[word], words[#words + 1] = true, word end
+  return function(v, at)
+    if not allowed[v] then refuse(at, say("want_one_of", table.concat(words, ", ")), v) end
+    return v
+  end
+end
+
+-- The text a student answered: a string, or a number as text.
+function check.answer(v, at)
+  if math.type(v) then return check.number(v, at) and tostring(v) end
+  if type(v) ~= "string" or #v > LIMITS.text_bytes then refuse(at, say("want_answer", LIMITS.text_bytes), v) end
+  return v
+end
+
+-- A student ID as --student takes one: it names files and seeds a lab's numbers.
+function check.student(v, at)
+  if type(v) ~= "string" or #v > 64 or not v:match("^[%w_%-@][%w%._%-@]*$") then refuse(at, say("want_student"), v) end
+  return v
+end
+
+-- A lab's plain name; a path (a '/', a '\', '..', a .lua file) is refused on its own line.
+function check.lab_name(v, at)
+  if type(v) ~= "string" or #v == 0 or #v > 128 or v:find("[%c]") then refuse(at, say("want_lab_name", 128), v) end
+  if v:find("[/\\]") or v:match("^[.~]") or v:match("%.lua$") then error({ problem = say("lab_path", shown(v)) }, 0) end
+  return v
+end
+
+-- JSON data of a bounded size (a submitted result, a device): a copy
+-- without nulls, each string within LIMITS.text_bytes.
+function check.data(v, at)
+  local values = 0
+  local function wanted() return say("want_data", LIMITS.data_depth, LIMITS.data_values, LIMITS.text_bytes) end
+  local function copy(x, depth)
+    values = values + 1
+    if values > LIMITS.data_values or depth > LIMITS.data_depth then refuse(at, wanted(), v) end
+    if x == json.null then return nil end
+    if type(x) == "string" and #x > LIMITS.text_bytes then refuse(at, wanted(), v) end
+    if type(x) ~= "table" then return x end
+    local out = setmetatable({}, getmetatable(x))
+    for k, item in pairs(x) do out[k] = copy(item, depth + 1) end
+    return out
+  end
+  return copy(v, 1)
+end
+
+function check.optional(inner)
+  return function(v, at)
+    if v == nil or v == json.null then return nil end
+    return inner(v, at)
+  end
+end
+
+function check.list(inner, limit)
+  return function(v, at)
+    if not is_list(v) or #v > limit then refuse(at, say("want_list", limit), v) end
+    local out = json.list()
+    for i = 1, #v do out[i] = inner(v[i], fmt("%s[%d]", at, i)) end
+    return out
+  end
+end
+
+-- An object: its fields as fields says (field = check), those it does not name left out.
+function check.object(fields)
+  return function(v, at)
+    if not is_object(v) then refuse(at, say("want_object"), v) end
+    local out = {}
+    for name, inner in pairs(fields) do out[name] = inner(v[name], at == "" and name or at .. "." .. name) end
+    return out
+  end
+end
+
+local optional, text, object, list = check.optional, check.text, check.object, check.list
+local SUBMISSION = object {
+  format = check.one_of("warplab-submission"),
+  version = check.one_of(1),
+  student = check.student,
+  submitted = optional(text(64)),
+  lab = object { name = check.lab_name, hash = optional(text(LIMITS.text_bytes)) },
+  device = optional(check.data),
+  steps = list(optional(object {
+    attempts = optional(list(object { answer = optional(check.answer),
+                                      verdict = optional(check.one_of("right", "wrong")) }, LIMITS.attempts)),
+    first_try = optional(check.boolean),
+    gap = optional(check.gap),
+    predicted = optional(check.number),
+    measured = optional(check.number),
+    result = optional(check.data),
+    results = optional(list(check.data, LIMITS.results)),
+    kernel = optional(object { source = optional(text(LIMITS.source_bytes)) }),
+  }), LIMITS.steps),
+}
+
+-- A submission file as the grader uses it, every field checked; or nil and
+-- why not, in one line.
+local function read_submission(path)
+  local text, why = core.read_file(path, LIMITS.submission_bytes)
+  if not text then return nil, say("unreadable", shown(why)) end
+  local doc, bad = json.decode(text)
+  if doc == nil then return nil, say("not_json", shown((tostring(bad):gsub("^JSON: ", "")))) end
+  if not is_object(doc) or doc.format ~= "warplab-submission" or doc.version ~= 1 then return nil, say("not_submission") end
+  local ok, checked = pcall(SUBMISSION, doc, "")
+  if ok then return checked end
+  return nil, type(checked) == "table" and checked.problem or say("failed", shown(checked))
 end
 
 ---------------------------------------------------------------------------
@@ -87,17 +310,22 @@ end
 
 local function verdict(right) return right and "right" or "wrong" end
 
+-- The lab kernels the submission graded last declared from its sources:
+-- put back to their skeletons before the next one is graded.
+local declared = {}
+
 -- A goal whose step has the student write a kernel: the submitted source
 -- declared with the lab's declaration and launched again (on the model, or
 -- on the GPU when there is one), then checked as the lab checks it.
 local function rerun_kernel(definition, i, step, submitted, doc, row)
   local source = submitted.kernel and submitted.kernel.source
   if type(source) ~= "string" then return nil end
+  declared[#declared + 1] = { declaration = step.kernel, lab_id = definition.id }
   local ok, why = pcall(core.declare_lab_kernel, step.kernel, definition.id, { source = source })
   local r
   if ok then ok, r = pcall(launch, step.kernel.name) end
   if not ok then
-    row.notes[#row.notes + 1] = say("rerun_failed", g.clean(tostring(why or r)))
+    row.notes[#row.notes + 1] = say("rerun_failed", shown(g.clean(tostring(why or r)), 1000))
     return false
   end
   row.rerun_backend, row.rerun_correct = r.backend, r.correct
@@ -111,12 +339,12 @@ end
 local function grade_step(doc, definition, i, step)
   local submitted = doc.steps[i] or {}
   local ask, kind = step.ask, g.ask_kind(step.ask)
-  local attempts = type(submitted.attempts) == "table" and submitted.attempts or {}
+  local attempts = submitted.attempts or {}
   local last = attempts[#attempts]
-  local row = { student = doc.student, lab = definition.name, step = i, kind = kind,
-                question = g.text_of(ask.question or ask.predict or ask.goal), attempts = #attempts,
-                answer = last and last.answer or nil, submitted = last and last.verdict or nil,
-                first_try = submitted.first_try == true, notes = {} }
+  local row = { student = doc.student, lab = shown(definition.name), step = i, kind = kind,
+                question = shown(g.text_of(ask.question or ask.predict or ask.goal) or "", LIMITS.text_bytes),
+                attempts = #attempts, answer = last and last.answer and shown(last.answer, LIMITS.text_bytes) or nil,
+                submitted = last and last.verdict or nil, first_try = submitted.first_try == true, notes = {} }
   if kind == "prediction" then   -- never right or wrong: its gap to the student's run
     row.gap, row.answer, row.measured = submitted.gap, submitted.predicted, submitted.measured
     row.graded, row.first_try = submitted.gap and "predicted" or "missing", nil
@@ -135,10 +363,10 @@ local function grade_step(doc, definition, i, step)
   else
     local want
     ok, want = pcall(g.expected_in, ask, where, ctx)
-    row.expected = ok and want or nil
-    if ok then right = want ~= nil and g.answer_right(ask, tostring(last.answer), want) end
+    row.expected = ok and (type(want) == "number" and want or want ~= nil and shown(want)) or nil
+    if ok then right = want ~= nil and g.answer_right(ask, tostring(last.answer or ""), want) end
   end
-  if not ok then row.notes[#row.notes + 1] = g.clean(tostring(right)); right = false end
+  if not ok then row.notes[#row.notes + 1] = shown(g.clean(tostring(right))); right = false end
   row.graded = verdict(right and true or false)
   row.agrees = row.graded == row.submitted
   if not row.agrees then row.notes[#row.notes + 1] = say("disagrees", tostring(row.submitted), row.graded) end
@@ -153,20 +381,21 @@ end
 -- The submissions under folder, the latest of each student and lab:
 -- {latest = {key = {doc=, path=}}, keys = sorted keys, problems = {...}}.
 local function collect(folder)
-  local latest, problems = {}, {}
-  for _, path in ipairs(json_files(folder)) do
+  local latest = {}
+  local paths, problems = json_files(folder)
+  local function problem(path, text) problems[#problems + 1] = { file = shown(path), problem = text } end
+  for _, path in ipairs(paths) do
     local doc, why = read_submission(path)
     if not doc then
-      problems[#problems + 1] = { file = path, problem = why }
+      problem(path, why)
     else
       local key = doc.student .. "\0" .. doc.lab.name
       local earlier = latest[key]
-      if earlier and tostring(earlier.doc.submitted) > tostring(doc.submitted) then
-        problems[#problems + 1] = { file = path, problem = say("duplicate", doc.student, doc.lab.name, path) }
+      local student, lab = shown(doc.student), shown(doc.lab.name)
+      if earlier and (earlier.doc.submitted or "") > (doc.submitted or "") then
+        problem(path, say("duplicate", student, lab, shown(path)))
       else
-        if earlier then
-          problems[#problems + 1] = { file = earlier.path, problem = say("duplicate", doc.student, doc.lab.name, earlier.path) }
-        end
+        if earlier then problem(earlier.path, say("duplicate", student, lab, shown(earlier.path))) end
         latest[key] = { doc = doc, path = path }
       end
     end
@@ -197,41 +426,100 @@ local function slice_of(names, index, count)
   return chosen
 end
 
--- Appends the rows of one submission, each step that asks graded again.
-local function add_rows(rows, doc, path, definition)
+-- The labs submissions may name, fixed before the first is read: the
+-- built-in ones, those on WARPLAB_LABS_PATH and in XDG_DATA_HOME/warplab/labs,
+-- and the grader's own --lab (a name or a lab file), which takes its name
+-- from all others. Name -> a function loading the lab afresh.
+local function lab_catalogue(lab_option)
+  local known = {}
+  for _, name in ipairs(core.labs.names()) do known[name] = function() return g.find_lab(name) end end
+  if lab_option then
+    local ok, definition = pcall(g.find_lab, lab_option)
+    if not ok then error(say("bad_lab_option", shown(lab_option), shown(tostring(definition))), 0) end
+    known[definition.name] = function() return g.find_lab(lab_option) end
+  end
+  return known
+end
+
+-- Before each submission: nothing of the one before is left (the sandbox's
+-- lab state, the last results, the lab kernels it declared from its sources).
+local function start_afresh()
   core.sandbox_new_lab()
-  local version_note = doc.lab.hash ~= definition.hash and say("other_version", tostring(doc.lab.hash), definition.hash)
+  core.set_last_results(nil, nil)
+  local previous = declared
+  declared = {}
+  for _, d in ipairs(previous) do pcall(core.declare_lab_kernel, d.declaration, d.lab_id, "skeleton") end
+end
+
+-- The rows of one submission, each step that asks graded again, its lab
+-- loaded afresh (what a lab keeps between calls is never another student's).
+-- Keeps the lab in progress.definition, for the rows of a stopped grading.
+local function submission_rows(doc, path, load_lab, progress)
+  start_afresh()
+  local loaded, definition = pcall(load_lab)
+  if not loaded then error({ problem = say("no_lab", shown(g.clean(tostring(definition)))) }, 0) end
+  progress.definition = definition
+  local rows = {}
+  local version_note = doc.lab.hash ~= definition.hash and say("other_version", shown(tostring(doc.lab.hash)), definition.hash)
   for i, step in ipairs(definition.steps) do
     if step.ask then
       local row = grade_step(doc, definition, i, step)
       if version_note then table.insert(row.notes, 1, version_note) end
-      row.file = path
+      row.file = shown(path)
       rows[#rows + 1] = row
     end
   end
+  return rows
+end
+
+-- A row per question of a submission whose grading was stopped, the reason its note.
+local function stopped_rows(doc, path, definition, note)
+  local rows = {}
+  for i, step in ipairs(definition and definition.steps or {}) do
+    if step.ask then
+      rows[#rows + 1] = { student = doc.student, lab = shown(definition.name), step = i, kind = g.ask_kind(step.ask),
+                          question = shown(g.text_of(step.ask.question or step.ask.predict or step.ask.goal) or "",
+                                           LIMITS.text_bytes),
+                          attempts = 0, graded = "stopped", notes = { note }, file = shown(path) }
+    end
+  end
+  return rows
+end
+
+-- Grades one submission under its deadline: its rows, or nil and the problem
+-- line. Ctrl-C (not a deadline) stops the whole grading.
+local function grade_one(doc, path, load_lab, time_limit)
+  local progress = {}
+  local status, value = core.with_deadline(time_limit, time_limit, submission_rows, doc, path, load_lab, progress)
+  if status == "ok" then return value end
+  if status == "interrupted" then error("interrupted!", 0) end
+  if status == "cpu" or status == "wall" then   -- value: the wall seconds it ran
+    local note = say("stopped", value, fmt("%g", time_limit), say(status == "cpu" and "cpu_time" or "wall_time"))
+    return stopped_rows(doc, path, progress.definition, note), note
+  end
+  return nil, type(value) == "table" and value.problem or say("failed", shown(tostring(value)))
 end
 
 -- Grades the submissions collected (those of the students in `only`, when
--- given): {rows=, problems=, submissions=, students=}.
-local function grade_collected(collected, only)
-  local problems, definitions, rows, students, count = {}, {}, {}, {}, 0
+-- given) against the labs of catalogue: {rows=, problems=, submissions=, students=}.
+local function grade_collected(collected, catalogue, time_limit, only)
+  local problems, rows, students, count = {}, {}, {}, 0
   if not only then for _, p in ipairs(collected.problems) do problems[#problems + 1] = p end end
-  local function lab_of(doc, path)   -- each lab loaded once; false when it cannot be found
-    local name = doc.lab.name
-    if definitions[name] == nil then
-      local ok, found = pcall(g.find_lab, name)
-      definitions[name] = ok and found or false
-      if not ok then problems[#problems + 1] = { file = path, problem = say("no_lab", g.clean(tostring(found))) } end
-    end
-    return definitions[name]
-  end
   for _, key in ipairs(collected.keys) do
     local doc, path = collected.latest[key].doc, collected.latest[key].path
-    local definition = (not only or only[doc.student]) and lab_of(doc, path)
-    if definition then
-      count = count + 1
-      students[doc.student] = true
-      add_rows(rows, doc, path, definition)
+    if not only or only[doc.student] then
+      local load_lab, graded, problem = catalogue[doc.lab.name], nil, nil
+      if load_lab then
+        graded, problem = grade_one(doc, path, load_lab, time_limit)
+      else
+        problem = say("unknown_lab", shown(doc.lab.name))
+      end
+      if problem then problems[#problems + 1] = { file = shown(path), problem = problem } end
+      if graded then
+        count = count + 1
+        students[doc.student] = true
+        for _, row in ipairs(graded) do rows[#rows + 1] = row end
+      end
     end
   end
   local names = {}
@@ -314,6 +602,30 @@ end
 local CSV_COLUMNS = { "student", "lab", "step", "kind", "question", "answer", "attempts", "first_try", "submitted",
                       "graded", "agrees", "expected", "gap", "rerun_correct", "rerun_backend", "notes", "file" }
 
+-- A decimal number written as text ("-5", "2.5e-3"): a spreadsheet reads it as the number it is.
+local function is_decimal(text)
+  local mantissa, exponent = text:match("^[-+]?([%d.]+)([eE]?[-+]?%d*)$")
+  return mantissa ~= nil and mantissa:match("^%d*%.?%d*$") ~= nil and mantissa:match("%d") ~= nil and
+         (exponent == "" or exponent:match("^[eE][-+]?%d+$") ~= nil)
+end
+
+-- A CSV cell of text: one that a spreadsheet would take as a formula (it
+-- starts with =, +, -, @, a tab or a carriage return, and is no plain
+-- number) gets a leading ' so that it is text; quoted as RFC 4180 says.
+local function text_cell(text)
+  if text:match("^[=+%-@\t\r]") and not is_decimal(text) then text = "'" .. text end
+  if text:find('[,"\r\n]') or text:match("^%s") or text:match("%s$") then text = '"' .. text:gsub('"', '""') .. '"' end
+  return text
+end
+
+-- A CSV cell: numbers as numbers (a negative one too), booleans as words, text guarded.
+local function csv_cell(v)
+  if type(v) == "number" then return core.csv_cell(v) end
+  if type(v) == "boolean" then return tostring(v) end
+  if v == nil then return "" end
+  return text_cell(tostring(v))
+end
+
 local function csv_text(rows)
   local lines = { table.concat(CSV_COLUMNS, ",") }
   for _, row in ipairs(rows) do
@@ -321,8 +633,7 @@ local function csv_text(rows)
     for i, column in ipairs(CSV_COLUMNS) do
       local v = row[column]
       if column == "notes" then v = table.concat(row.notes, "; ") end
-      if type(v) == "boolean" then v = tostring(v) end
-      cells[i] = core.csv_cell(v)
+      cells[i] = csv_cell(v)
     end
     lines[#lines + 1] = table.concat(cells, ",")
   end
@@ -483,7 +794,7 @@ local function write_report(graded, out)
                                                       json.list(graded.students)
   local json_path = write(out .. "/grades.json", json.encode(data, 2) .. "\n")
   local html = write(out .. "/report.html", html_page(report))
-  for _, p in ipairs(graded.problems) do io.stderr:write(say("problem", p.file, p.problem), "\n") end
+  for _, p in ipairs(graded.problems) do io.stderr:write(say("problem", shown(p.file), shown(p.problem, 2000)), "\n") end
   print(say("graded", graded.submissions, #graded.students, #graded.problems, csv, json_path, html))
   return #graded.problems == 0
 end
@@ -518,9 +829,11 @@ end
 
 -- Task `index` of a Slurm array job: grades its slice of the class and
 -- writes it as JSON to out/slice-INDEX.json.
-function core.grade_slice(folder, index, count, out)
+function core.grade_slice(folder, index, count, out, lab, time_limit)
+  local catalogue = lab_catalogue(lab)
   local collected = collect(folder)
-  local graded = grade_collected(collected, slice_of(students_in(collected), index, count))
+  local graded = grade_collected(collected, catalogue, time_limit or DEFAULT_TIME_LIMIT,
+                                 slice_of(students_in(collected), index, count))
   write(fmt("%s/slice-%d.json", out, index), json.encode(slice_data(graded), 2) .. "\n")
   print(say("slice_done", index, count, graded.submissions))
 end
@@ -529,16 +842,17 @@ local STUDENTS_PER_TASK = 10
 
 -- The job script each task runs: a Lua script warplab itself reads (its
 -- first line names this warplab), so no shell starts anywhere.
-local function job_script(folder, count, slices)
+local function job_script(folder, count, slices, lab, time_limit)
   return fmt("#!%s\n-- warplab --grade --slurm: one task of the job array grades its slice of the class.\n" ..
              "local core = debug.getregistry()[\"warplab.core\"]\n" ..
-             "core.grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q)\n",
-             core.program_path(), folder, count, slices)
+             "core.grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q, %s, %s)\n",
+             core.program_path(), folder, count, slices, lab and fmt("%q", lab) or "nil", fmt("%.17g", time_limit))
 end
 
 -- Grades the class as a Slurm job array (sbatch --wait, one task per slice
 -- of students), then merges the slices into the report.
-local function grade_on_slurm(folder, out, options)
+local function grade_on_slurm(folder, out, options, lab, time_limit)
+  lab_catalogue(lab)   -- a bad --lab is said here, not by every task
   local collected = collect(folder)
   local names = students_in(collected)
   if #names == 0 then error(say("no_submissions", folder), 0) end
@@ -549,7 +863,7 @@ local function grade_on_slurm(folder, out, options)
     if entry.name:match("^slice%-%d+%.json$") then os.remove(slurm .. "/" .. entry.name) end
   end
   -- paths as given: a task starts in the folder sbatch was run from, as the rows' file names are
-  local script = write(slurm .. "/grade-job.lua", job_script(folder, count, slurm))
+  local script = write(slurm .. "/grade-job.lua", job_script(folder, count, slurm, lab, time_limit))
   core.chmod_executable(script)
   local words = { "sbatch", "--wait", "--parsable", fmt("--array=0-%d", count - 1), "--job-name=warplab-grade",
                   "--output=" .. slurm .. "/task-%a.out" }
@@ -559,7 +873,7 @@ local function grade_on_slurm(folder, out, options)
   local status, why = core.spawn(words, { stdout = slurm .. "/sbatch.out", stderr = slurm .. "/sbatch.err" })
   if status ~= 0 then
     local said = core.read_file(slurm .. "/sbatch.err") or ""
-    error(say("sbatch_failed", tostring(status or why), g.clean((said:gsub("%s+$", ""):gsub("\n", "; ")))), 0)
+    error(say("sbatch_failed", tostring(status or why), shown(g.clean((said:gsub("%s+$", ""):gsub("\n", "; "))), 2000)), 0)
   end
   local slices = {}
   for index = 0, count - 1 do
@@ -573,12 +887,16 @@ end
 
 -- Grades every submission under folder and writes the report into out
 -- (made when missing), here or as a Slurm job array (slurm: sbatch's
--- options, a string, "" for none); true when every file under folder was graded.
-function core.grade(folder, out, slurm)
+-- options, a string, "" for none), against the labs there are and `lab`
+-- (--lab: a name or a lab file), each submission within time_limit seconds
+-- of CPU and of wall time; true when every file under folder was graded.
+function core.grade(folder, out, slurm, lab, time_limit)
   out = out and out ~= "" and out or "report"
-  if slurm then return grade_on_slurm(folder, out, slurm) end
+  time_limit = time_limit or DEFAULT_TIME_LIMIT
+  if slurm then return grade_on_slurm(folder, out, slurm, lab, time_limit) end
+  local catalogue = lab_catalogue(lab)
   local collected = collect(folder)
-  local graded = grade_collected(collected)
+  local graded = grade_collected(collected, catalogue, time_limit)
   if graded.submissions == 0 and #graded.problems == 0 then error(say("no_submissions", folder), 0) end
   return write_report(graded, out)
 end

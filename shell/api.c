@@ -11,6 +11,7 @@
 #include "common.h"
 #include "counter_table.h"
 #include "files.h"
+#include "interrupt.h"
 #include "output.h"
 #include "emulate.h"
 #include "params.h"
@@ -441,6 +442,7 @@ void api_open(lua_State *L)
     labs_open(L);
     sandbox_open(L);
     files_open(L);
+    interrupt_open(L);
     SET_STRING("version", PACKAGE_VERSION);
 #if defined(HAVE_CUDA) && defined(HAVE_CUPTI_RANGE_PROFILER)
     lua_pushboolean(L, 1);

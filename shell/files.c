@@ -199,17 +199,56 @@ static int fd_box_gc(lua_State *L)
     return 0;
 }
 
-/* core.read_file(path): the file's text, or nil and "path: reason" ("path: is a directory"). */
+/* Opens path for reading; with a limit (0: none), only a regular file of at
+   most limit bytes, opened without waiting (a FIFO cannot block the caller).
+   The descriptor goes into *fd; 0, or an errno (EFBIG: over the limit). */
+static int open_to_read(const char *path, size_t limit, int *fd)
+{
+    struct stat info;
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (limit ? O_NONBLOCK : 0));
+    if (*fd < 0)
+        return errno;
+    if (fstat(*fd, &info) != 0)
+        return errno;
+    if (S_ISDIR(info.st_mode))
+        return EISDIR;
+    if (limit && !S_ISREG(info.st_mode))
+        return EINVAL;
+    if (limit && (size_t)info.st_size > limit)
+        return EFBIG;
+    if (limit)
+        fcntl(*fd, F_SETFL, 0);   /* a regular file: plain reads again */
+    return 0;
+}
+
+/* Why open_to_read refused, in words, or NULL for strerror's. */
+static const char *refusal_text(int error, size_t limit, char *text, size_t size)
+{
+    if (error == EISDIR)
+        return SAY("is a directory", "是一个目录");
+    if (error == EINVAL && limit)
+        return SAY("not a regular file", "不是普通文件");
+    if (error == EFBIG && limit) {
+        snprintf(text, size, SAY("larger than %zu bytes: not read", "大于 %zu 字节：没有读取"), limit);
+        return text;
+    }
+    return NULL;
+}
+
+/* core.read_file(path [, limit]): the file's text, or nil and "path: reason"
+   ("path: is a directory"). With a limit in bytes, a file that is larger, or
+   is no regular file, is refused before it is read (a hand-in folder's). */
 static int core_read_file(lua_State *L)
 {
     const char *path = check_path(L, 1);
+    lua_Integer asked = luaL_optinteger(L, 2, 0);
+    luaL_argcheck(L, asked >= 0, 2, SAY("a size limit in bytes, 0 or more", "字节数上限，不小于 0"));
+    size_t limit = (size_t)asked, total = 0;
     int *fd = push_fd_box(L);
-    struct stat info;
-    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (*fd < 0)
-        return push_failure(L, path, errno, NULL);
-    if (fstat(*fd, &info) == 0 && S_ISDIR(info.st_mode))
-        return push_failure(L, path, EISDIR, SAY("is a directory", "是一个目录"));
+    char reason[128];
+    int refused = open_to_read(path, limit, fd);
+    if (refused)
+        return push_failure(L, path, refused, refusal_text(refused, limit, reason, sizeof reason));
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (;;) {
@@ -225,6 +264,10 @@ static int core_read_file(lua_State *L)
         if (got == 0)
             break;
         luaL_addsize(&b, (size_t)got);
+        if (limit && (total += (size_t)got) > limit) {   /* it grew while being read */
+            luaL_pushresult(&b);
+            return push_failure(L, path, EFBIG, refusal_text(EFBIG, limit, reason, sizeof reason));
+        }
     }
     close(*fd);
     *fd = -1;
@@ -260,9 +303,33 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* core.folder_entries(folder): {name=, folder=true|false} for each entry of
-   folder but . and .., sorted by name; an empty list when the folder cannot
-   be read (it need not exist). Folders are followed through symbolic links. */
+/* Adds {name=, folder=, link=, size=} for path to the list on the top of the
+   stack, if it is a folder or a regular file (through a symbolic link or not). */
+static void add_entry(lua_State *L, const char *path, const char *name)
+{
+    struct stat info, own;
+    if (stat(path, &info) != 0 || !(S_ISDIR(info.st_mode) || S_ISREG(info.st_mode)))
+        return;
+    int is_link = lstat(path, &own) == 0 && S_ISLNK(own.st_mode);
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "name");
+    lua_pushboolean(L, S_ISDIR(info.st_mode));
+    lua_setfield(L, -2, "folder");
+    lua_pushboolean(L, is_link);
+    lua_setfield(L, -2, "link");
+    lua_pushinteger(L, (lua_Integer)info.st_size);
+    lua_setfield(L, -2, "size");
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+}
+
+enum { MAX_FOLDER_ENTRIES = 4096 };   /* a folder of labs or of a class's submissions, not a disk */
+
+/* core.folder_entries(folder): {name=, folder=, link=, size=} for each folder
+   and regular file in folder (. and .. aside), sorted by name, and how many
+   entries were left out past MAX_FOLDER_ENTRIES; an empty list when the folder
+   cannot be read (it need not exist). `folder` and `size` are of what a
+   symbolic link names; `link` says it is one, for callers that walk no links. */
 static int core_folder_entries(lua_State *L)
 {
     const char *folder = luaL_checkstring(L, 1);
@@ -270,29 +337,29 @@ static int core_folder_entries(lua_State *L)
     lua_newtable(L);
     if (!dir)
         return 1;
-    char *names[4096];   /* a folder of labs or of a class's submissions, not a disk: more are left out */
+    char *names[MAX_FOLDER_ENTRIES];
     int count = 0;
-    for (struct dirent *entry; count < 4096 && (entry = readdir(dir));)
-        if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0 && (names[count] = strdup(entry->d_name)))
+    lua_Integer left_out = 0;
+    for (struct dirent *entry; (entry = readdir(dir));) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        if (count == MAX_FOLDER_ENTRIES || !(names[count] = strdup(entry->d_name)))
+            left_out++;
+        else
             count++;
+    }
     closedir(dir);
     qsort(names, count, sizeof names[0], by_name);
     for (int i = 0; i < count; i++) {
         char path[4096];
-        struct stat info;
-        snprintf(path, sizeof path, "%s/%s", folder, names[i]);
-        int is_folder = stat(path, &info) == 0 && S_ISDIR(info.st_mode);
-        if (is_folder || (stat(path, &info) == 0 && S_ISREG(info.st_mode))) {
-            lua_createtable(L, 0, 2);
-            lua_pushstring(L, names[i]);
-            lua_setfield(L, -2, "name");
-            lua_pushboolean(L, is_folder);
-            lua_setfield(L, -2, "folder");
-            lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
-        }
+        if (snprintf(path, sizeof path, "%s/%s", folder, names[i]) < (int)sizeof path)
+            add_entry(L, path, names[i]);
+        else
+            left_out++;
         free(names[i]);
     }
-    return 1;
+    lua_pushinteger(L, left_out);
+    return 2;
 }
 
 /* core.program_path(): this program's own path (what a job script names to run it again). */

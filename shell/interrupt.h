@@ -18,6 +18,9 @@ void interrupt_raise_again(lua_State *L);
    the sandbox's hook stays, and a pending Ctrl-C ends the lab code). */
 void interrupt_clear(lua_State *L);
 
+/* Adds core.with_deadline (a call with limits of CPU and wall time) to the core table on the stack. */
+void interrupt_open(lua_State *L);
+
 /* Starts a worker thread that receives no signal (the main thread takes
    Ctrl-C and the watchdog's alarm): the shell's one way to start a thread.
    0 on success, as pthread_create. */

@@ -38,6 +38,7 @@ struct options {
     const char *submit;           /* --submit OUT: with --lab and --answers, write the submission */
     const char *grade, *report;   /* --grade DIR [--report OUT]: grade a class's submissions, and exit */
     const char *slurm;            /* --slurm OPTIONS: with --grade, as a Slurm job array (sbatch's options) */
+    double time_limit;            /* --time-limit S: with --grade, each submission's CPU and wall seconds (0: default) */
     int save;                     /* --save: a batch run keeps the student's progress */
     const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
     int gpu_server;               /* --gpu-server: be that GPU process */
@@ -64,7 +65,8 @@ static const char usage_text[] =
     "                   rtx4090... (docs/model.md)\n"
     "  --lang en|zh     the language of descriptions (default: from LANG)\n"
     "  --format F       how results print: table (default), csv or json\n"
-    "  --lab NAME       open a lab (a built-in one, or a .lua file)\n"
+    "  --lab NAME       open a lab (a built-in one, or a .lua file); with\n"
+    "                   --grade: the lab file to grade its submissions against\n"
     "  --answers FILE   with --lab: run the lab in batch with these answers;\n"
     "                   exit 0 if all are right\n"
     "  --save           with --lab and --answers: keep the batch's progress\n"
@@ -80,6 +82,8 @@ static const char usage_text[] =
     "  --report OUT     with --grade: the report's folder (default: report)\n"
     "  --slurm OPTIONS  with --grade: grade as a Slurm job array, sbatch given\n"
     "                   OPTIONS ('--partition=gpu --gres=gpu:1', or '')\n"
+    "  --time-limit S   with --grade: the CPU time and the wall time grading one\n"
+    "                   submission may take, in seconds (default 60)\n"
     "  --gpu-command C  measure on a GPU reached through launcher C, such as\n"
     "                   'srun --gres=gpu:1' or 'ssh gpuhost' (also\n"
     "                   $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
@@ -130,7 +134,8 @@ static const char usage_text_zh[] =
     "                   （docs/model.md）\n"
     "  --lang en|zh     说明文字的语言（默认值：取自 LANG）\n"
     "  --format F       结果的输出格式：table（默认值）、csv 或 json\n"
-    "  --lab 名称       打开一个实验（内置实验，或一个 .lua 文件）\n"
+    "  --lab 名称       打开一个实验（内置实验，或一个 .lua 文件）；与 --grade\n"
+    "                   同用：评判提交时所依据的实验文件\n"
     "  --answers 文件   与 --lab 同用：用文件中的答案批量运行实验；\n"
     "                   全部正确时退出状态为 0\n"
     "  --save           与 --lab 和 --answers 同用：把批量运行的进度\n"
@@ -146,6 +151,8 @@ static const char usage_text_zh[] =
     "  --report 输出    与 --grade 同用：报告的文件夹（默认值：report/）\n"
     "  --slurm 选项     与 --grade 同用：以 Slurm 作业数组评判，sbatch 带上\n"
     "                   这些选项（'--partition=gpu --gres=gpu:1'，或 ''）\n"
+    "  --time-limit 秒  与 --grade 同用：评判一份提交最多可用的 CPU 时间和\n"
+    "                   实际时间，以秒计（默认值 60）\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如\n"
     "                   'srun --gres=gpu:1' 或 'ssh gpuhost'（也可用\n"
     "                   $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行\n"
@@ -302,7 +309,7 @@ static const char *language_of(int argc, char **argv)
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
        OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT, OPT_SUBMIT, OPT_GRADE,
-       OPT_REPORT, OPT_SLURM };
+       OPT_REPORT, OPT_SLURM, OPT_TIME_LIMIT };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -316,6 +323,7 @@ static const struct option long_options[] = {
     { "check-lab", required_argument, NULL, OPT_CHECK_LAB }, { "student", required_argument, NULL, OPT_STUDENT },
     { "submit", required_argument, NULL, OPT_SUBMIT }, { "grade", required_argument, NULL, OPT_GRADE },
     { "report", required_argument, NULL, OPT_REPORT }, { "slurm", required_argument, NULL, OPT_SLURM },
+    { "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
     { NULL, 0, NULL, 0 },
 };
 
@@ -333,6 +341,7 @@ static const struct {
     { OPT_REPORT, "a folder for the report", "存放报告的文件夹" },
     { OPT_SLURM, "sbatch's options, such as '--partition=gpu --gres=gpu:1' ('' for none)",
       "sbatch 的选项，例如 '--partition=gpu --gres=gpu:1'（'' 表示没有）" },
+    { OPT_TIME_LIMIT, "seconds, more than 0 and at most 86400", "秒数，大于 0 且不超过 86400" },
     { OPT_STUDENT, "an ID of letters, digits, '.', '_', '-' or '@' (at most 64)",
       "由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符）" },
     { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },
@@ -389,6 +398,7 @@ static int take_value(int option, const char *value, struct options *o)
 {
     static const char *const formats[] = { "table", "csv", "json", "markdown", NULL };
     int known = 0;
+    char *end;
     for (size_t i = 0; i < sizeof kept_values / sizeof kept_values[0]; i++)
         if (kept_values[i].option == option) {
             *(const char **)((char *)o + kept_values[i].field) = value;
@@ -407,6 +417,9 @@ static int take_value(int option, const char *value, struct options *o)
             known |= strcmp(value, formats[i]) == 0;
         o->format = value;
         return known ? 0 : bad_value(option, value);
+    case OPT_TIME_LIMIT:
+        o->time_limit = strtod(value, &end);
+        return *value && !*end && o->time_limit > 0 && o->time_limit <= 86400 ? 0 : bad_value(option, value);
     case OPT_STUDENT:   /* the labs read it as $WARPLAB_STUDENT, as when it is set there */
         return valid_student_id(value) && setenv("WARPLAB_STUDENT", value, 1) == 0 ? 0 : bad_value(option, value);
     case 'e':
@@ -580,16 +593,21 @@ static int call_labs(const char *function, const char *argument, const char *sec
     return truth;
 }
 
-/* core.grade(folder, report, slurm): the class's report; 0 when every file was
-   graded, 1 when some were not or the grading failed. */
-static int call_grade(const char *folder, const char *report, const char *slurm)
+/* core.grade(folder, report, slurm, lab, time_limit): the class's report; 0
+   when every file was graded, 1 when some were not or the grading failed. */
+static int call_grade(const struct options *o)
 {
     lua_State *L = session.L;
     session_push_core(NULL, "grade");
-    lua_pushstring(L, folder);
-    lua_pushstring(L, report);
-    lua_pushstring(L, slurm);
-    int status = session_call(3, 1);
+    lua_pushstring(L, o->grade);
+    lua_pushstring(L, o->report);
+    lua_pushstring(L, o->slurm);
+    lua_pushstring(L, o->lab);
+    if (o->time_limit > 0)
+        lua_pushnumber(L, o->time_limit);
+    else
+        lua_pushnil(L);
+    int status = session_call(5, 1);
     if (status != LUA_OK) {
         session_report(status, 1);
         return EXIT_SCRIPT_ERROR;
@@ -647,10 +665,14 @@ static int run(int argc, char **argv, const struct options *o)
         return usage_error(SAY("$WARPLAB_STUDENT must be an ID of letters, digits, '.', '_', '-' or '@' (at most 64), not '%s'",
                                "$WARPLAB_STUDENT 必须是由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符），而不是 '%s'"),
                            student);
-    if ((o->report || o->slurm) && !o->grade)
-        return usage_error(SAY("--report and --slurm go with --grade DIR%s", "--report 和 --slurm 须与 --grade 文件夹 同用%s"), "");
+    if ((o->report || o->slurm || o->time_limit > 0) && !o->grade)
+        return usage_error(SAY("--report, --slurm and --time-limit go with --grade DIR%s",
+                               "--report、--slurm 和 --time-limit 须与 --grade 文件夹 同用%s"), "");
+    if (o->grade && (o->answers || o->submit || o->save))
+        return usage_error(SAY("--grade DIR takes --lab FILE, not --answers, --submit or --save%s",
+                               "--grade 文件夹 可与 --lab 文件 同用，但不能与 --answers、--submit 或 --save 同用%s"), "");
     if (o->grade)
-        return call_grade(o->grade, o->report, o->slurm);
+        return call_grade(o);
     if (o->check_lab)
         return call_labs("check", o->check_lab, NULL, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->submit && !(o->lab && o->answers))

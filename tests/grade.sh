@@ -7,7 +7,7 @@ warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
 answers=$srcdir/tests/answers
 . "${srcdir:-.}/tests/tap.sh"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT   # KEEP=1: the files stay, to look at
 export XDG_DATA_HOME="$tmp/data"
 class=$tmp/class
 mkdir -p "$class/coalescing" "$class/exercises"
@@ -121,11 +121,172 @@ else
   fi
 fi
 
+# Hostile submissions and hand-in folders (#28, findings 2, 5 and 10): each
+# bad file is one line, never a traceback; the others are graded as without it.
+hostile=$(cd "$srcdir/tests/hostile/submissions" && pwd)
+others() {   # others CSV FOLDER: the six students' rows, their files named from FOLDER
+  grep -E '^(alice|bob|carol|dave|erin|frank),(coalescing|exercises),' "$1" | sed "s|$2/||"
+}
+others "$csv" "$class" > "$tmp/others-clean"
+line() { grep -c -F -- "$1" "$tmp/mixed.err" | grep -qx "${2:-1}"; }   # line TEXT [COUNT]: TEXT is on that many lines
+outputs() {   # outputs REPORT: the grader's three files, and what it printed
+  echo "$tmp/mixed.out" "$tmp/mixed.err" "$1/grades.csv" "$1/grades.json" "$1/report.html"
+}
+# Three files that stopped the class's grading with a traceback (grade:114, 118, 277).
+crash=$tmp/crash
+cp -r "$class" "$crash"
+cp "$hostile/attempts-number.json" "$hostile/steps-numbers.json" "$hostile/answer-object.json" "$crash/"
+"$warplab" --sim --grade "$crash" --report "$tmp/crash-report" > "$tmp/mixed.out" 2> "$tmp/mixed.err"
+status=$?
+sed 's/^/#   /' "$tmp/mixed.err"
+[ $status = 1 ] && [ -s "$tmp/crash-report/grades.csv" ] && [ -s "$tmp/crash-report/grades.json" ] &&
+  [ -s "$tmp/crash-report/report.html" ] && grep -q "^Graded 6 submissions of 6 students (3 problems)" "$tmp/mixed.out" &&
+  line 'attempts-number.json: field steps[2].attempts[1]: expected an object, got 7' &&
+  line 'steps-numbers.json: field steps[1]: expected an object, got 5' &&
+  line 'answer-object.json: field steps[2].attempts[1].answer: expected an answer' &&
+  ! grep -q -e 'grade:[0-9]' -e 'labs:[0-9]' -e 'prelude:[0-9]' -e 'traceback' $(outputs "$tmp/crash-report")
+result 'attempts [7], steps [5,6] and an answer {"x":1}: one line each, all three outputs, no internal error (finding 5)' $?
+others "$tmp/crash-report/grades.csv" "$crash" | diff "$tmp/others-clean" - > /dev/null
+result "the six other students are graded exactly as without them" $?
+
+# A lab named by a path, with the student ID that sorts first; student IDs
+# of terminal escapes, twice (the duplicate line); formulas for spreadsheets.
+mixed=$tmp/mixed
+cp -r "$class" "$mixed"
+mkdir -p "$mixed/hostile" "$mixed/pathlab"
+cp "$hostile/lab-path.json" "$hostile/control-id-1.json" "$hostile/control-id-2.json" "$hostile/formula-1.json" \
+  "$hostile/formula-2.json" "$mixed/hostile/"
+printf '4\n' > "$tmp/path.txt"
+for s in bob carol; do
+  WARPLAB_LABS_PATH=$hostile/labs "$warplab" --sim --student $s --lab pathlab --answers "$tmp/path.txt" --submit "$mixed/pathlab" > /dev/null 2>&1
+done
+# from the folder where evil/pathlab.lua is, so that the path lab-path.json names is there to load
+(cd "$hostile" && WARPLAB_LABS_PATH=$hostile/labs timeout 120 "$warplab" --sim --grade "$mixed" --report "$tmp/mixed-report") \
+  > "$tmp/mixed.out" 2> "$tmp/mixed.err"
+status=$?
+sed 's/^/#   /' "$tmp/mixed.err" | cat -v
+[ $status = 1 ] && grep -q "^Graded 10 submissions of 8 students (3 problems)" "$tmp/mixed.out" &&
+  ! grep -q -e 'grade:[0-9]' -e 'labs:[0-9]' -e 'prelude:[0-9]' -e 'traceback' $(outputs "$tmp/mixed-report")
+result "a class with them is graded: exit 1, 10 submissions, 3 problems, no internal error" $?
+others "$tmp/mixed-report/grades.csv" "$mixed" | diff "$tmp/others-clean" - > "$tmp/others.diff"
+result "the six other students are graded exactly as without them" $?
+sed 's/^/#   /' "$tmp/others.diff" | head -5
+line "lab-path.json: its lab is named by a path ('evil/pathlab.lua')" &&
+  [ "$(grep -c '^bob,pathlab,1,question,.*,4,1,true,right,right,true,4,' "$tmp/mixed-report/grades.csv")" = 1 ] &&
+  [ "$(grep -c '^carol,pathlab,1,question,.*,4,1,true,right,right,true,4,' "$tmp/mixed-report/grades.csv")" = 1 ]
+result "a submission naming its lab by a path is refused, and the others of that lab are graded against the instructor's (finding 2)" $?
+! grep -q "$(printf '[\033\007]')" "$tmp/mixed.out" "$tmp/mixed.err" "$tmp/mixed-report/grades.csv" \
+    "$tmp/mixed-report/report.html" &&
+  line 'control-id-1.json: field student: expected a student ID' && line 'control-id-2.json: field student: expected a student ID'
+result "student IDs of terminal escapes are refused, and no escape reaches the terminal or the report (finding 10)" $?
+cat > "$tmp/cells.lua" <<'LUA'
+-- Every cell of a CSV file, RFC 4180 quoting undone; prints those a spreadsheet would take as a formula.
+local text = io.open(arg[1]):read("a")
+local pos, cells, row = 1, {}, 1
+while pos <= #text do
+  local cell
+  if text:sub(pos, pos) == '"' then
+    local close = pos
+    repeat close = text:find('"', close + 1, true) until text:sub(close + 1, close + 1) ~= '"' or not close
+    cell, pos = text:sub(pos + 1, close - 1):gsub('""', '"'), close + 1
+  else
+    local stop = text:find("[,\n]", pos) or #text + 1
+    cell, pos = text:sub(pos, stop - 1), stop
+  end
+  cells[#cells + 1] = { row = row, text = cell }
+  if text:sub(pos, pos) == "\n" then row = row + 1 end
+  pos = pos + 1
+end
+local formulas, quoted = 0, 0
+for _, c in ipairs(cells) do
+  local t = c.text
+  if t:match("^[=+%-@\t\r]") and not tonumber(t) then formulas = formulas + 1; print("formula", c.row, t) end
+  if t:match("^'[=+%-@]") then quoted = quoted + 1 end
+end
+print("rows", row - 1, "formulas", formulas, "quoted", quoted)
+LUA
+"$warplab" --sim "$tmp/cells.lua" "$tmp/mixed-report/grades.csv" > "$tmp/cells.out" 2>&1
+tail -1 "$tmp/cells.out" | sed 's/^/# /'
+grep -q "formulas	0	quoted	[1-9]" "$tmp/cells.out" && grep -q "^'@evil,coalescing,2,.*,\"'=HYPERLINK(\"\"http" "$tmp/mixed-report/grades.csv" &&
+  grep -q "^'-cmd,coalescing,6,.*,'-2+3+cmd|' /C calc'!A0," "$tmp/mixed-report/grades.csv" &&
+  grep -q "^'@evil,coalescing,5,question,.*,-5,1," "$tmp/mixed-report/grades.csv"
+result "grades.csv: no cell a spreadsheet runs as a formula ('=..., '@..., '-cmd), a negative answer stays -5 (finding 10)" $?
+
+# A hand-in folder with links up and onto itself, a folder ten deep and a
+# 9 MB file: walked without following links, 8 folders deep, the file not read.
+walk=$tmp/walk
+cp -r "$class" "$walk"
+mkdir -p "$walk/hostile" "$walk/1/2/3/4/5/6/7/8/9/10"
+ln -s .. "$walk/hostile/up"
+ln -s . "$walk/hostile/self"
+ln -s "$class/coalescing/coalescing-alice.json" "$walk/hostile/link.json"
+cp "$class/coalescing/coalescing-alice.json" "$walk/1/2/3/4/5/6/7/8/9/10/deep.json"
+truncate -s 9M "$walk/hostile/huge.json"
+timeout 60 "$warplab" --sim --grade "$walk" --report "$tmp/walk-report" > "$tmp/mixed.out" 2> "$tmp/mixed.err"
+status=$?
+[ $status = 1 ] && grep -q "^Graded 6 submissions of 6 students (5 problems)" "$tmp/mixed.out" &&
+  line "hostile/up: a symbolic link: not followed" && line "hostile/self: a symbolic link: not followed" &&
+  line "hostile/link.json: a symbolic link: not followed" && line "1/2/3/4/5/6/7/8/9: more than 8 folders deep: not walked" &&
+  line "hostile/huge.json: larger than 8388608 bytes: not read"
+result "the hand-in folder is walked without links, 8 folders deep, and a 9 MB file is not read (finding 5)" $?
+others "$tmp/walk-report/grades.csv" "$walk" | diff "$tmp/others-clean" - > /dev/null
+result "the six students beside them are graded exactly as without them" $?
+
+# A deadline per submission: a lab function and a student kernel that never end are stopped, the rest graded.
+spin=$tmp/spin
+cp -r "$class" "$spin"
+cp "$hostile/spinlab-aaa-spin.json" "$spin/"
+"$warplab" --sim -e "
+  local core = debug.getregistry()['warplab.core']
+  local d = core.json.decode(io.open('$class/exercises/exercises-erin.json'):read('a'))
+  d.student = 'aad-spin'
+  for _, s in ipairs(d.steps) do
+    if s.kernel and s.kernel.name == 'my_transpose' then s.kernel.source = io.open('$hostile/spin.cu'):read('a') end
+  end
+  core.write_file('$spin/exercises-aad-spin.json', core.json.encode(d, 2))" > "$tmp/out-spin" 2>&1
+started=$(date +%s)
+WARPLAB_LABS_PATH=$hostile/labs timeout 120 "$warplab" --sim --grade "$spin" --report "$tmp/spin-report" --time-limit 3 \
+  > "$tmp/spin.out" 2> "$tmp/spin.err"
+status=$? took=$(($(date +%s) - started))
+sed 's/^/#   /' "$tmp/spin.err"
+echo "# graded in $took s"
+[ $status = 1 ] && grep -q "^Graded 8 submissions of 8 students (2 problems)" "$tmp/spin.out" &&
+  grep -q "spinlab-aaa-spin.json: grading stopped after [0-9]* s: it ran past its 3 s of" "$tmp/spin.err" &&
+  grep -q "exercises-aad-spin.json: grading stopped after [0-9]* s: it ran past its 3 s of" "$tmp/spin.err" &&
+  grep -q "^aad-spin,exercises,9,goal,.*,stopped,.*grading stopped after" "$tmp/spin-report/grades.csv" &&
+  [ "$took" -lt 60 ]
+result "--time-limit 3: a lab that launches for ever and a kernel that spins are stopped after 3 s each, with a row noted so" $?
+others "$tmp/spin-report/grades.csv" "$spin" | diff "$tmp/others-clean" - > "$tmp/others.diff"
+result "the students graded after a stopped one are graded exactly as without it" $?
+sed 's/^/#   /' "$tmp/others.diff" | head -5
+
+# Ctrl-C while a submission spins stops the whole grading, as it stops any call (not as a deadline does).
+WARPLAB_LABS_PATH=$hostile/labs "$warplab" --sim --grade "$spin" --report "$tmp/int-report" --time-limit 60 \
+  > "$tmp/int.out" 2> "$tmp/int.err" &
+pid=$!
+sleep 2
+kill -INT $pid
+started=$(date +%s)
+wait $pid
+status=$? took=$(($(date +%s) - started))
+[ $status = 1 ] && [ "$took" -lt 10 ] && grep -q "interrupted!" "$tmp/int.err" && ! grep -q "^Graded" "$tmp/int.out"
+result "Ctrl-C while a submission spins ends the grading at once (exit 1, interrupted!), not only that submission" $?
+sed 's/^/#   /' "$tmp/int.err"
+
+# --lab FILE beside --grade: the lab file the class is graded against, not looked for on WARPLAB_LABS_PATH
+"$warplab" --sim --grade "$mixed/pathlab" --report "$tmp/lab-report" --lab "$hostile/labs/pathlab.lua" > "$tmp/out" 2>&1
+[ $? = 0 ] && [ "$(grep -c '^[a-z]*,pathlab,1,question,.*,right,right,true,4,' "$tmp/lab-report/grades.csv")" = 2 ]
+result "--grade DIR --lab FILE grades against that lab file" $?
+"$warplab" --sim --grade "$mixed/pathlab" --report "$tmp/lab-report" --lab "$tmp/nowhere.lua" > "$tmp/out" 2>&1
+[ $? = 1 ] && [ "$(wc -l < "$tmp/out")" = 1 ] && grep -q "^warplab: --lab $tmp/nowhere.lua: cannot read" "$tmp/out"
+result "--grade with a --lab that cannot be read: one line, exit 1" $?
+sed 's/^/#   /' "$tmp/out"
+
 "$warplab" --sim --grade "$tmp/empty-nothing" > "$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "no submissions under $tmp/empty-nothing" "$tmp/out"
 result "--grade of a folder without submissions: one line, exit 1" $?
 "$warplab" --sim --report "$tmp/r" -e 1 > "$tmp/out" 2>&1
-[ $? = 2 ] && grep -q -- "--report and --slurm go with --grade DIR" "$tmp/out"
+[ $? = 2 ] && grep -q -- "--report, --slurm and --time-limit go with --grade DIR" "$tmp/out"
 result "--report without --grade is a usage error" $?
 
 tap_done

@@ -4,10 +4,13 @@
 # munged, slurmctld and slurmd with a configuration of its own (its folder,
 # its ports, localhost), grades a generated class of 45 submissions as a job
 # array of 5 tasks, and checks that the report is the one --grade DIR makes
-# without Slurm. SKIP when Slurm is missing and cannot be installed.
+# without Slurm; then the same with hostile submissions beside them (#28): a
+# lab that spins, files the grader refuses, a link up, and --lab FILE hold in
+# every task as without Slurm. SKIP when Slurm is missing and cannot be installed.
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
 answers=$srcdir/tests/answers
+hostile=$(cd "$srcdir/tests/hostile/submissions" && pwd)
 . "${srcdir:-.}/tests/tap.sh"
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
@@ -127,6 +130,41 @@ result "grades.json is the same with and without Slurm (but for when it was grad
 [ $? = 0 ] || diff plain.json on-slurm.json | head -10 | sed 's/^/#   /'
 [ "$(grep -c ',wrong,' plain/grades.csv)" -gt 5 ] && grep -q ',missing,' plain/grades.csv && grep -q '^s40,' plain/grades.csv
 result "... a class with right, wrong and missing answers" $?
+
+# The same rules in each task: the hostile submissions of tests/grade.sh, a
+# lab whose answer function never returns (--time-limit 3), a link up, and
+# a lab given with --lab FILE.
+mkdir -p hostile-class
+cp -r class/. hostile-class/
+cp "$hostile"/*.json hostile-class/
+ln -s .. hostile-class/up
+printf '4\n' > path.txt
+for s in p1 p2; do
+  "$warplab" --sim --student $s --lab "$hostile/labs/pathlab.lua" --answers path.txt --submit hostile-class > /dev/null 2>&1
+done
+export WARPLAB_LABS_PATH="$hostile/labs"
+grade_hostile() {   # grade_hostile REPORT [OPTIONS...]: exit status; REPORT.out, REPORT.err
+  report=$1; shift
+  "$warplab" --sim --grade hostile-class --report "$report" --lab "$hostile/labs/pathlab.lua" --time-limit 3 "$@" \
+    > "$report.out" 2> "$report.err"
+}
+grade_hostile hostile-plain
+plain_status=$?
+grade_hostile hostile-slurm --slurm "--time=10"
+slurm_status=$?
+unset WARPLAB_LABS_PATH
+sed 's/^/#   /' hostile-slurm.out hostile-slurm.err | head -20
+stopped_as_one() { sed -E 's/grading stopped after [0-9]+ s: it ran past its 3 s of (CPU|wall) time/grading stopped/' "$1"; }
+[ $plain_status = 1 ] && [ $slurm_status = 1 ] && grep -q "^Merged the 5 slices" hostile-slurm.out &&
+  [ "$(stopped_as_one hostile-plain.err | sort)" = "$(stopped_as_one hostile-slurm.err | sort)" ] && [ "$(wc -l < hostile-slurm.err)" = 8 ] &&
+  [ "$(stopped_as_one hostile-plain/grades.csv)" = "$(stopped_as_one hostile-slurm/grades.csv)" ]
+result "hostile files: the same problem lines and grades.csv with and without Slurm, exit 1" $?
+grep -q '^aaa-spin,spinlab,1,question,.*,stopped,.*grading stopped after [0-9]* s' hostile-slurm/grades.csv &&
+  grep -q 'spinlab-aaa-spin.json: grading stopped after' hostile-slurm.err &&
+  [ "$(grep -c '^p[12],pathlab,1,question,.*,right,right,true,4,' hostile-slurm/grades.csv)" = 2 ] &&
+  grep -q "lab-path.json: its lab is named by a path" hostile-slurm.err && grep -q "hostile-class/up: a symbolic link" hostile-slurm.err &&
+  ! grep -q "$(printf '\033')" hostile-slurm.out hostile-slurm.err hostile-slurm/grades.csv hostile-slurm/report.html
+result "in a task: a spinning lab stopped by its deadline, --lab FILE used, a lab path refused, no link followed, no escape" $?
 
 "$warplab" --sim --grade class --report bad --slurm "--partition=no_such_partition" > "$tmp/bad.out" 2>&1
 [ $? = 1 ] && grep -q "sbatch did not finish the job" "$tmp/bad.out"
