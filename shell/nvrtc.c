@@ -16,6 +16,7 @@
 #include <lauxlib.h>
 #include "api.h"
 #include "device_compile.h"
+#include "interrupt.h"
 #include "paths.h"
 #include "session.h"
 
@@ -251,12 +252,18 @@ static const char *check_source(lua_State *L, int index)
 
 /* What a compile gave, for Lua: true, the output and the compiler's version; false, the
    compiler's messages, its version and nil; false, warplab's one line (a refused include, a
-   limit, Ctrl-C), the version and true; or nil and why there is no NVRTC. After Ctrl-C
-   the pending interruption stops the caller at its next instruction ("interrupted!"). */
+   limit), the version and true; or nil and why there is no NVRTC. Ctrl-C during the
+   compile raises "compile interrupted". */
 static int push_outcome(lua_State *L, struct compile_outcome *outcome, const char *version)
 {
     const char *shown_version = outcome->version[0] ? outcome->version : version;
     int status = outcome->status;
+    if (outcome->interrupted) {   /* one line, no position: the Ctrl-C is taken here (lab code still ends) */
+        interrupt_clear(L);
+        lua_pushstring(L, outcome->log);
+        compile_outcome_free(outcome);
+        return lua_error(L);
+    }
     if (status == NO_COMPILER) {
         lua_pushnil(L);
         lua_pushstring(L, outcome->log ? outcome->log : nvrtc_unavailable());
