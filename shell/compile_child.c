@@ -200,7 +200,6 @@ static void apply_limits(const struct compile_limits *l)
         { RLIMIT_FSIZE, (rlim_t)64 << 20, (rlim_t)64 << 20 },
         { RLIMIT_NOFILE, 64, 64 },
         { RLIMIT_CORE, 0, 0 },
-        { RLIMIT_NPROC, 256, 256 },
     };
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
         struct rlimit now, want = { limits[i].soft, limits[i].hard };
@@ -383,6 +382,8 @@ int compile_child_main(int argc, char **argv)
     if (argc != 5 || getppid() != (pid_t)atol(argv[3]) || chdir(argv[2]) != 0)
         return 2;
     snprintf(session.lang, sizeof session.lang, "%s", argv[4]);
+    for (int fd = 3; fd < 1024; fd++)   /* what the shell had open is not the compiler's */
+        close(fd);
     struct buffer raw = { NULL, 0, 0, 0 }, reply = { NULL, 0, 0, 0 };
     struct read_job r = { .limits = compile_limits() };
     if (read_all(STDIN_FILENO, &raw, MAX_JOB_BYTES) != 0 || parse_job(&raw, &r) != 0)
@@ -539,9 +540,13 @@ static void collect(struct child_run *run, pid_t pid, int answer, double deadlin
         append(&run->answer, chunk, (size_t)n);
     }
     close(answer);
-    if (run->end != CHILD_ANSWERED)
+    pid_t ended = 0;
+    while (run->end == CHILD_ANSWERED && (ended = wait4(pid, &run->wait_status, WNOHANG, &run->usage)) == 0 &&
+           monotonic_ms() < deadline_ms)
+        poll(NULL, 0, 10);   /* it has answered and is ending: no longer than the deadline */
+    if (ended <= 0)
         kill(-pid, SIGKILL);
-    while (wait4(pid, &run->wait_status, 0, &run->usage) < 0 && errno == EINTR)
+    while (ended <= 0 && wait4(pid, &run->wait_status, 0, &run->usage) < 0 && errno == EINTR)
         ;
     kill(-pid, SIGKILL);   /* anything the child started and left behind */
 }
