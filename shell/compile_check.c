@@ -214,6 +214,7 @@ static int token_is(const struct scanner *sc, struct token token, const char *wo
 static const char *const freestanding_headers[] = { "stddef.h", "stdint.h", "stdbool.h", "stdarg.h", "limits.h", "float.h",
                                                     "cstddef", "cstdint", "climits", "cfloat" };
 
+#ifdef CUDA_DIR
 /* A path inside a folder that cannot leave it by its spelling: no leading /, no .., plain characters. */
 static int plain_relative_path(const char *name)
 {
@@ -228,7 +229,6 @@ static int plain_relative_path(const char *name)
 /* name is a regular file inside the CUDA toolkit's include folder, links resolved (no file is opened). */
 static int toolkit_header(const char *name)
 {
-#ifdef CUDA_DIR
     char path[PATH_MAX], real[PATH_MAX], root[PATH_MAX];
     struct stat st;
     if (!plain_relative_path(name) || !realpath(CUDA_DIR "/include", root))
@@ -240,11 +240,14 @@ static int toolkit_header(const char *name)
     path[n] = '/';
     strcpy(path + n + 1, name);
     return realpath(path, real) && strncmp(real, root, n) == 0 && real[n] == '/' && stat(real, &st) == 0 && S_ISREG(st.st_mode);
-#else
-    (void)name;
-    return 0;
-#endif
 }
+#else
+static int toolkit_header(const char *name)
+{
+    (void)name;
+    return 0;   /* no toolkit: only the caller's headers and the freestanding ones */
+}
+#endif
 
 static int allowed_header(const char *name, const struct include_rule *rule)
 {
