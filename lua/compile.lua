@@ -1,8 +1,12 @@
 -- compile.lua: CUDA C to PTX while the shell runs, for kernels written at the
 -- prompt or in a lab. NVRTC from the CUDA toolkit when there is one
--- (core.nvrtc, in this process); else Debian's clang, started without a
--- shell, with a few definitions of warplab's own in place of the CUDA
--- headers. Neither needs a GPU. Compiled PTX is kept in $XDG_CACHE_HOME/warplab,
+-- (core.nvrtc); else Debian's clang (core.compile_program), with a few
+-- definitions of warplab's own in place of the CUDA headers. Neither needs
+-- a GPU. Both run in a child process with limits on time, memory and
+-- output, that can read no file but the toolkit's and the compiler's own
+-- (shell/compile_child.c); a source that includes anything else is refused
+-- before (shell/compile_check.c), and the messages that come back are cut
+-- to the source's own lines. Ctrl-C ends the child, not the shell. Compiled PTX is kept in $XDG_CACHE_HOME/warplab,
 -- named by a hash of the compiler, the options and the source; a cache file
 -- holds all three and is used only when they match, so a hash that collides
 -- or a damaged file is compiled again, never trusted.
@@ -22,7 +26,6 @@ local messages = {
                zh = "bad argument #2 to 'compile' (name 必须是文件名，例如 \"kernel.cu\"，得到 %s)" },
   bad_source = { en = "bad argument #1 to 'compile' (CUDA C source expected, got %s)",
                  zh = "bad argument #1 to 'compile' (需要 CUDA C 源代码，得到 %s)" },
-  clang_failed = { en = "clang could not be run: %s", zh = "无法运行 clang：%s" },
   bad_headers = { en = "bad argument #2 to 'compile' (headers must be {NAME = text} with file names other than the source's and CUDA's; got %s)",
                   zh = "bad argument #2 to 'compile' (headers 必须是 {NAME = text}，NAME 为文件名，且不同于源文件和 CUDA 头文件的名字；得到 %s)" },
   bad_defines = { en = "bad argument #2 to 'compile' (defines must be a list of NAME or NAME=VALUE; got %s)",
@@ -230,18 +233,18 @@ local function nvrtc_compile(source, name, arch, headers, defines, binary)
   local result = { compiler = version, cached = true }
   result[output] = cached_ptx(key)
   if result[output] then return result end
-  local ok, code_or_log = core.nvrtc(source, name, options, headers, output)
+  local ok, code_or_log, _, stopped = core.nvrtc(source, name, options, headers, output)
+  if ok == nil then return nil, code_or_log end
+  if stopped then error(code_or_log, 0) end   -- warplab's own line: a refused include, a limit
   if not ok then error(say("not_compiled", name, version, code_or_log), 0) end
   keep_ptx(key, code_or_log)
   result[output], result.cached = code_or_log, false
   return result
 end
 
--- clang writes its PTX and messages to files in a folder of its own, where
--- the source has the student's file name, so that messages name it, beside
--- the headers it includes (the CUDA stand-ins and the caller's).
-local function escaped(text) return (text:gsub("%p", "%%%0")) end
-
+-- clang runs in the compile child's empty folder, where the source has the
+-- student's file name, so that messages name it, beside the headers it
+-- includes (the CUDA stand-ins and the caller's) and warplab's prelude.
 -- The PTX ISA clang is asked for: 6.3 (CUDA 10.0) has the warp-synchronous
 -- builtins and sm_75; cp.async needs 7.0 (CUDA 11.0) and sm_80.
 local function ptx_feature(arch)
@@ -254,30 +257,19 @@ local function clang_compile(source, name, arch, program, headers, defines)
                              table.concat(defines, " "), name, source }, "\0")
   local cached = cached_ptx(key)
   if cached then return { ptx = cached, compiler = identity, cached = true } end
-  local work, why = core.temporary_folder()   -- scratch files go to the temporary folder: the cache may be unwritable
-  if not work then error(say("clang_failed", why), 0) end
-  local files = { prelude = work .. "/warplab-prelude.h", source = work .. "/" .. name, ptx = work .. "/kernel.ptx",
-                  log = work .. "/clang.log" }
+  local all_headers = {}
   for _, set in ipairs({ CLANG_HEADERS, headers }) do
-    for header, text in pairs(set) do
-      files["header " .. header] = work .. "/" .. header
-      core.write_file(files["header " .. header], text)
-    end
+    for header, text in pairs(set) do all_headers[header] = text end
   end
-  core.write_file(files.prelude, CLANG_PRELUDE)
-  core.write_file(files.source, source)
-  local argv = { program, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-S",
+  local argv = { program, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-nostdlibinc", "-S",
                  "--cuda-gpu-arch=" .. arch, "-O3", "-Wno-unknown-cuda-version",
-                 "-Xclang", "-target-feature", "-Xclang", ptx_feature(arch), "-I", work, "-include", files.prelude }
+                 "-Xclang", "-target-feature", "-Xclang", ptx_feature(arch), "-I", ".", "-include", "warplab-prelude.h" }
   for _, option in ipairs(define_options(defines)) do argv[#argv + 1] = option end
-  for _, last in ipairs({ "-o", files.ptx, files.source }) do argv[#argv + 1] = last end
-  local status, failure = core.spawn(argv, { stdin = "/dev/null", stdout = "/dev/null", stderr = files.log })
-  local ptx, log = core.read_file(files.ptx), core.read_file(files.log) or ""
-  for _, file in pairs(files) do os.remove(file) end
-  os.remove(work)
-  if status == nil then error(say("clang_failed", failure), 0) end
-  if status ~= 0 or not ptx then
-    log = log:gsub(escaped(work .. "/"), ""):gsub("\n%d+ errors? generated[^\n]*", ""):gsub("\n+$", "")
+  for _, last in ipairs({ "-o", "kernel.ptx", name }) do argv[#argv + 1] = last end
+  local ok, ptx, _, stopped = core.compile_program(argv, source, name, all_headers, CLANG_PRELUDE, "kernel.ptx")
+  if stopped then error(ptx, 0) end
+  if not ok then
+    local log = ptx:gsub("\n%d+ errors? generated[^\n]*", ""):gsub("\n+$", "")
     error(say("not_compiled", name, identity, log), 0)
   end
   keep_ptx(key, ptx)

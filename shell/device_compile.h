@@ -1,13 +1,18 @@
 /*
-** device_compile.h — CUDA C to PTX through NVRTC, in this process (nvrtc.c), for the
-** emulator's compiles of the families' own kernels.
+** device_compile.h — CUDA C to PTX (or a CUBIN) in a child process with
+** limits (compile_child.c): through NVRTC, which the child loads
+** (nvrtc.c), or a compiler program such as clang. The emulator's compiles
+** of the families' own kernels, core.compile's and the GPU's all come here.
 */
 #ifndef WARPLAB_DEVICE_COMPILE_H
 #define WARPLAB_DEVICE_COMPILE_H
 
 #include <stddef.h>
 
-struct nvrtc_job {
+/* The hidden option that makes warplab the compile child (main.c). */
+#define COMPILE_CHILD_OPTION "--compile-child"
+
+struct compile_job {
     const char *source, *name;          /* the text, and what messages call it */
     const char *const *options;
     int option_count;
@@ -15,16 +20,48 @@ struct nvrtc_job {
     int header_count;
     const char *expression;             /* a kernel as a C++ name ("copy<float4>"), or NULL */
     int binary;                         /* 1: the CUBIN for the real architecture the options name, not PTX */
+    int trusted;                        /* warplab's own source (a built-in family): its includes are not checked */
+    const char *const *program;         /* NULL: NVRTC; else a compiler's argument vector, NULL-terminated, run
+                                           where the source (as name) and headers are files */
+    const char *prelude;                /* with program: warplab's own text, as the file warplab-prelude.h */
+    const char *output_file;            /* with program: the file it writes its output to */
 };
 
-/* Compiles job: 0 with *ptx (malloc'd) and, for job->expression, its mangled
-   name in lowered; or -1 with *log (malloc'd): NVRTC's messages, or why there is none. */
-int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t lowered_size, char **log);
-/* The same, with the output's size in *size (a CUBIN holds NUL bytes). */
-int nvrtc_compile_sized(const struct nvrtc_job *job, char **output, size_t *size, char *lowered, size_t lowered_size,
-                        char **log);
+enum compile_status {
+    COMPILED,          /* output holds the PTX or CUBIN */
+    COMPILE_FAILED,    /* log holds the compiler's messages, cut to the source's own files */
+    COMPILE_STOPPED,   /* log holds warplab's one line: a refused include, a limit, Ctrl-C */
+    NO_COMPILER,       /* log says why there is no NVRTC here */
+};
 
-/* "NVRTC 13.0", or NULL when there is none here. */
+struct compile_outcome {
+    enum compile_status status;
+    char *output, *log;        /* malloc'd */
+    size_t output_size;        /* a CUBIN holds NUL bytes */
+    char lowered[256];         /* the job's expression's mangled name */
+    char version[32];          /* "NVRTC 13.0", from NVRTC's compiles */
+    int interrupted;           /* stopped by Ctrl-C */
+};
+
+/* Checks job's includes, then compiles it in a child under limits; 0 when it compiled. */
+int compile_isolated(const struct compile_job *job, struct compile_outcome *outcome);
+void compile_outcome_free(struct compile_outcome *outcome);
+
+/* The same for callers in C that want the PTX (malloc'd in *ptx) or the messages (*log). */
+int nvrtc_compile(const struct compile_job *job, char **ptx, char *lowered, size_t lowered_size, char **log);
+
+/* The child's side: `warplab --compile-child FOLDER PID LANG`; its exit status. */
+int compile_child_main(int argc, char **argv);
+
+/* In the child: compiles job through NVRTC in this process (nvrtc.c). 0 with
+   *output (malloc'd, its size in *size) and, for job->expression, its mangled
+   name in lowered; or -1 with *log (malloc'd). */
+int nvrtc_compile_here(const struct compile_job *job, char **output, size_t *size, char *lowered, size_t lowered_size, char **log);
+
+/* "NVRTC 13.0", or NULL when there is none here (then nvrtc_unavailable() says why). */
 const char *nvrtc_version(void);
+const char *nvrtc_unavailable(void);
+/* The folder the NVRTC library was loaded from (its builtins are loaded from there later), or NULL. */
+const char *nvrtc_library_folder(void);
 
 #endif

@@ -202,7 +202,7 @@ static char *compile_family(const struct family *f, int compute_capability, cons
     for (int i = 0; i < device_headers_count && i < 16; i++)
         names[i] = device_headers[i].name, texts[i] = device_headers[i].text;
     snprintf(file, sizeof file, "%s_kernel.cu", f->name);
-    struct nvrtc_job job = { .source = f->source, .name = file, .options = options,
+    struct compile_job job = { .source = f->source, .name = file, .options = options, .trusted = 1,
                              .option_count = (int)(sizeof options / sizeof options[0]),
                              .header_texts = texts, .header_names = names, .header_count = device_headers_count,
                              .expression = call->kernel };

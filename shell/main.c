@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "device_compile.h"
 #include "output.h"
 #include "profiles.h"
 #include "params.h"
@@ -712,6 +713,8 @@ static int finish(int status)
 int main(int argc, char **argv)
 {
     struct options options = { 0 };
+    if (argc > 1 && strcmp(argv[1], COMPILE_CHILD_OPTION) == 0)   /* before anything else: a compile, and nothing more */
+        return compile_child_main(argc, argv);
     setlocale(LC_CTYPE, "");   /* the terminal's character set: UTF-8 symbols or ASCII, and readline's input */
     snprintf(session.lang, sizeof session.lang, "%s", language_of(argc, argv));
     int finished = parse_options(argc, argv, &options);

@@ -1,10 +1,14 @@
 /*
-** nvrtc.c — CUDA C to PTX in this process, through the CUDA toolkit's NVRTC,
-** loaded with dlopen: a build or a machine without it still starts, and
-** lua/compile.lua then uses clang. NVRTC needs no GPU. Also the two small
-** things the compile cache needs from C: a hash and the cache's folder.
+** nvrtc.c — CUDA C to PTX through the CUDA toolkit's NVRTC, loaded with
+** dlopen (a build or a machine without it still starts, and lua/compile.lua
+** then uses clang; NVRTC needs no GPU). The compile itself runs only in the
+** compile child (compile_child.c); the shell loads NVRTC for its version
+** alone. Also the Lua side of compiling: core.nvrtc and
+** core.compile_program, which go through the child, and the two small things
+** the compile cache needs: a hash and the cache's folder.
 */
 #include <dlfcn.h>
+#include <libgen.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +16,7 @@
 #include <lauxlib.h>
 #include "api.h"
 #include "device_compile.h"
+#include "interrupt.h"
 #include "paths.h"
 #include "session.h"
 
@@ -80,16 +85,20 @@ static char *program_log(nvrtcProgram program, nvrtcResult result)
 }
 
 /* The compiled program's PTX, or its CUBIN when job->binary: malloc'd in *out, its size in *size; 0 or -1. */
-static int program_output(const struct nvrtc_job *job, nvrtcProgram program, char **out, size_t *size)
+static int program_output(const struct compile_job *job, nvrtcProgram program, char **out, size_t *size)
 {
     nvrtcResult (*get_size)(nvrtcProgram, size_t *) = job->binary ? nvrtc.nvrtcGetCUBINSize : nvrtc.nvrtcGetPTXSize;
     nvrtcResult (*get)(nvrtcProgram, char *) = job->binary ? nvrtc.nvrtcGetCUBIN : nvrtc.nvrtcGetPTX;
     *size = 0;
-    return get_size(program, size) == NVRTC_SUCCESS && (*out = malloc(*size + 1)) && get(program, *out) == NVRTC_SUCCESS ? 0 : -1;
+    if (get_size(program, size) != NVRTC_SUCCESS || !(*out = malloc(*size + 1)) || get(program, *out) != NVRTC_SUCCESS)
+        return -1;
+    (*out)[*size] = 0;
+    if (!job->binary)
+        *size = strlen(*out);   /* PTX is text: its size counts a NUL */
+    return 0;
 }
 
-int nvrtc_compile_sized(const struct nvrtc_job *job, char **output, size_t *output_size, char *lowered, size_t lowered_size,
-                        char **log)
+int nvrtc_compile_here(const struct compile_job *job, char **output, size_t *output_size, char *lowered, size_t lowered_size, char **log)
 {
     const char *why = load_nvrtc();
     *output = *log = NULL;
@@ -131,95 +140,31 @@ const char *nvrtc_version(void)
     return text;
 }
 
-/* core.nvrtc_version(): "NVRTC 13.0", or nil and why there is no NVRTC here. */
-static int core_nvrtc_version(lua_State *L)
+const char *nvrtc_unavailable(void)
 {
-    const char *version = nvrtc_version();
-    if (!version) {
-        lua_pushnil(L);
-        lua_pushstring(L, load_nvrtc() ? load_nvrtc() : "NVRTC does not say its version");
-        return 2;
-    }
-    lua_pushstring(L, version);
-    return 1;
+    return load_nvrtc() ? load_nvrtc() : SAY("NVRTC does not say its version", "NVRTC 没有给出版本");
 }
 
-enum { MAX_HEADERS = 16 };
-
-/* The table at index 4, {NAME = text} (none when nil), into names and texts; the table keeps them alive. */
-static int check_headers(lua_State *L, const char **names, const char **texts)
+const char *nvrtc_library_folder(void)
 {
-    int count = 0;
-    if (lua_isnoneornil(L, 4))
-        return 0;
-    luaL_checktype(L, 4, LUA_TTABLE);
-    for (lua_pushnil(L); lua_next(L, 4); lua_pop(L, 1)) {
-        luaL_argcheck(L, count < MAX_HEADERS && lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TSTRING, 4,
-                      "at most 16 headers, {NAME = text}");
-        names[count] = lua_tostring(L, -2);
-        texts[count++] = lua_tostring(L, -1);
-    }
-    return count;
-}
-
-/* core.nvrtc(source, name, options [, headers [, "cubin"]]): true, the PTX (or, with "cubin", the
-   machine code for the real architecture the options name) and NVRTC's version ("NVRTC 13.0") when
-   it compiled; false, NVRTC's messages and its version when it did not; nil and why when
-   there is no NVRTC here. headers: {NAME = text}, what #include "NAME" finds. */
-static int core_nvrtc(lua_State *L)
-{
-    size_t length;
-    const char *source = luaL_checklstring(L, 1, &length), *name = luaL_checkstring(L, 2);
-    const char *options[32], *header_names[MAX_HEADERS], *header_texts[MAX_HEADERS];
-    luaL_checktype(L, 3, LUA_TTABLE);
-    int count = (int)lua_rawlen(L, 3);
-    luaL_argcheck(L, count <= 32, 3, "at most 32 options");
-    luaL_argcheck(L, strlen(source) == length, 1, SAY("the source holds a NUL byte", "源代码中含有 NUL 字节"));
-    for (int i = 0; i < count; i++) {
-        lua_rawgeti(L, 3, i + 1);
-        options[i] = luaL_checkstring(L, -1);   /* the table keeps it alive */
-        lua_pop(L, 1);
-    }
-    const char *version = nvrtc_version();
-    if (!version) {
-        lua_pushnil(L);
-        lua_pushstring(L, load_nvrtc());
-        return 2;
-    }
-    int header_count = check_headers(L, header_names, header_texts);
-    static const char *const outputs[] = { "ptx", "cubin", NULL };
-    struct nvrtc_job job = { .source = source, .name = name, .options = options, .option_count = count,
-                             .header_names = header_names, .header_texts = header_texts, .header_count = header_count,
-                             .binary = luaL_checkoption(L, 5, "ptx", outputs) == 1 };
-    char *ptx, *log;
-    size_t size = 0;
-    int compiled = nvrtc_compile_sized(&job, &ptx, &size, NULL, 0, &log) == 0;
-    lua_pushboolean(L, compiled);
-    if (compiled)
-        lua_pushlstring(L, ptx, job.binary ? size : strlen(ptx));
-    else
-        lua_pushstring(L, log);
-    free(ptx);
-    free(log);
-    lua_pushstring(L, version);
-    return 3;
+    static char folder[4096];
+    Dl_info info;
+    if (load_nvrtc() || !dladdr((void *)nvrtc.nvrtcVersion, &info) || !info.dli_fname || !realpath(info.dli_fname, folder))
+        return NULL;
+    return dirname(folder);
 }
 #else
-/* core.nvrtc and core.nvrtc_version: nil and why. */
-static int core_nvrtc(lua_State *L)
+static const char *without_cuda(void)
 {
-    lua_pushnil(L);
-    lua_pushstring(L, SAY("this warplab was built without CUDA, so without NVRTC", "这个 warplab 构建时没有 CUDA，因此没有 NVRTC"));
-    return 2;
+    return SAY("this warplab was built without CUDA, so without NVRTC", "这个 warplab 构建时没有 CUDA，因此没有 NVRTC");
 }
-#define core_nvrtc_version core_nvrtc
 
-int nvrtc_compile_sized(const struct nvrtc_job *job, char **ptx, size_t *size, char *lowered, size_t lowered_size, char **log)
+int nvrtc_compile_here(const struct compile_job *job, char **output, size_t *size, char *lowered, size_t lowered_size, char **log)
 {
     (void)job, (void)lowered, (void)lowered_size;
     *size = 0;
-    *ptx = NULL;
-    *log = strdup(SAY("this warplab was built without CUDA, so without NVRTC", "这个 warplab 构建时没有 CUDA，因此没有 NVRTC"));
+    *output = NULL;
+    *log = strdup(without_cuda());
     return -1;
 }
 
@@ -227,12 +172,161 @@ const char *nvrtc_version(void)
 {
     return NULL;
 }
+
+const char *nvrtc_unavailable(void)
+{
+    return without_cuda();
+}
+
+const char *nvrtc_library_folder(void)
+{
+    return NULL;
+}
 #endif
 
-int nvrtc_compile(const struct nvrtc_job *job, char **ptx, char *lowered, size_t lowered_size, char **log)
+int nvrtc_compile(const struct compile_job *job, char **ptx, char *lowered, size_t lowered_size, char **log)
 {
-    size_t size;
-    return nvrtc_compile_sized(job, ptx, &size, lowered, lowered_size, log);
+    struct compile_outcome outcome;
+    int status = compile_isolated(job, &outcome);
+    if (lowered && lowered_size)
+        snprintf(lowered, lowered_size, "%s", outcome.lowered);
+    *ptx = outcome.output, *log = outcome.log;
+    if (!*log && status != 0)
+        *log = strdup("?");
+    return status;
+}
+
+/* core.nvrtc_version(): "NVRTC 13.0", or nil and why there is no NVRTC here. */
+static int core_nvrtc_version(lua_State *L)
+{
+    const char *version = nvrtc_version();
+    if (!version) {
+        lua_pushnil(L);
+        lua_pushstring(L, nvrtc_unavailable());
+        return 2;
+    }
+    lua_pushstring(L, version);
+    return 1;
+}
+
+enum { MAX_HEADERS = 24, MAX_OPTIONS = 32 };
+
+/* The table at index, {NAME = text} (none when nil), into names and texts; the table keeps them alive. */
+static int check_headers(lua_State *L, int index, const char **names, const char **texts)
+{
+    int count = 0;
+    if (lua_isnoneornil(L, index))
+        return 0;
+    luaL_checktype(L, index, LUA_TTABLE);
+    for (lua_pushnil(L); lua_next(L, index); lua_pop(L, 1)) {
+        luaL_argcheck(L, count < MAX_HEADERS && lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TSTRING, index,
+                      "at most 24 headers, {NAME = text}");
+        names[count] = lua_tostring(L, -2);
+        texts[count++] = lua_tostring(L, -1);
+    }
+    return count;
+}
+
+/* The list of strings at index into words (at most max, NULL after them); the table keeps them alive. */
+static int check_words(lua_State *L, int index, const char **words, int max)
+{
+    luaL_checktype(L, index, LUA_TTABLE);
+    int count = (int)lua_rawlen(L, index);
+    luaL_argcheck(L, count < max, index, "too many words");
+    for (int i = 0; i < count; i++) {
+        lua_rawgeti(L, index, i + 1);
+        words[i] = luaL_checkstring(L, -1);   /* the table keeps it alive */
+        lua_pop(L, 1);
+    }
+    words[count] = NULL;
+    return count;
+}
+
+static const char *check_source(lua_State *L, int index)
+{
+    size_t length;
+    const char *source = luaL_checklstring(L, index, &length);
+    luaL_argcheck(L, strlen(source) == length, index, SAY("the source holds a NUL byte", "源代码中含有 NUL 字节"));
+    return source;
+}
+
+/* What a compile gave, for Lua: true, the output and the compiler's version; false, the
+   compiler's messages, its version and nil; false, warplab's one line (a refused include, a
+   limit), the version and true; or nil and why there is no NVRTC. Ctrl-C during the
+   compile raises "compile interrupted". */
+static int push_outcome(lua_State *L, struct compile_outcome *outcome, const char *version)
+{
+    const char *shown_version = outcome->version[0] ? outcome->version : version;
+    int status = outcome->status;
+    if (outcome->interrupted) {   /* one line, no position: the Ctrl-C is taken here (lab code still ends) */
+        interrupt_clear(L);
+        lua_pushstring(L, outcome->log);
+        compile_outcome_free(outcome);
+        return lua_error(L);
+    }
+    if (status == NO_COMPILER) {
+        lua_pushnil(L);
+        lua_pushstring(L, outcome->log ? outcome->log : nvrtc_unavailable());
+        compile_outcome_free(outcome);
+        return 2;
+    }
+    lua_pushboolean(L, status == COMPILED);
+    if (status == COMPILED)
+        lua_pushlstring(L, outcome->output, outcome->output_size);
+    else
+        lua_pushstring(L, outcome->log ? outcome->log : "");
+    if (shown_version)
+        lua_pushstring(L, shown_version);
+    else
+        lua_pushnil(L);
+    lua_pushboolean(L, status == COMPILE_STOPPED);
+    compile_outcome_free(outcome);
+    return 4;
+}
+
+/* core.nvrtc(source, name, options [, headers [, "cubin"]]): the source compiled by NVRTC
+   in the compile child (push_outcome says what comes back): the PTX, or with "cubin" the
+   machine code for the real architecture the options name. headers: {NAME = text}, what
+   #include "NAME" finds. */
+static int core_nvrtc(lua_State *L)
+{
+    const char *source = check_source(L, 1), *name = luaL_checkstring(L, 2);
+    const char *options[MAX_OPTIONS + 1], *header_names[MAX_HEADERS], *header_texts[MAX_HEADERS];
+    int count = check_words(L, 3, options, MAX_OPTIONS + 1);
+    const char *version = nvrtc_version();
+    if (!version) {
+        lua_pushnil(L);
+        lua_pushstring(L, nvrtc_unavailable());
+        return 2;
+    }
+    int header_count = check_headers(L, 4, header_names, header_texts);
+    static const char *const outputs[] = { "ptx", "cubin", NULL };
+    struct compile_job job = { .source = source, .name = name, .options = options, .option_count = count,
+                               .header_names = header_names, .header_texts = header_texts, .header_count = header_count,
+                               .binary = luaL_checkoption(L, 5, "ptx", outputs) == 1 };
+    struct compile_outcome outcome;
+    compile_isolated(&job, &outcome);
+    return push_outcome(L, &outcome, version);
+}
+
+/* core.compile_program(argv, source, name, headers, prelude, output): runs a compiler
+   program (clang) in the compile child, as core.nvrtc runs NVRTC: argv names files in
+   its working folder, where the source is the file name, each header {NAME = text} a
+   file, prelude (warplab's own text, not checked) warplab-prelude.h; output is the file
+   it writes. */
+static int core_compile_program(lua_State *L)
+{
+    const char *argv[97], *header_names[MAX_HEADERS], *header_texts[MAX_HEADERS];
+    check_words(L, 1, argv, 97);
+    luaL_argcheck(L, argv[0] != NULL, 1, "a program expected");
+    const char *source = check_source(L, 2), *name = luaL_checkstring(L, 3);
+    int header_count = check_headers(L, 4, header_names, header_texts);
+    struct compile_job job = { .source = source, .name = name, .header_names = header_names, .header_texts = header_texts,
+                               .header_count = header_count, .program = argv, .prelude = luaL_optstring(L, 5, NULL),
+                               .output_file = luaL_checkstring(L, 6) };
+    struct compile_outcome outcome;
+    compile_isolated(&job, &outcome);
+    return push_outcome(L, &outcome, NULL);
 }
 
 /* core.hash(text): FNV-1a of text as 16 hex digits, to name cache files (the
@@ -264,6 +358,7 @@ static int core_cache_path(lua_State *L)
 const luaL_Reg compile_core[] = {
     { "nvrtc", core_nvrtc },
     { "nvrtc_version", core_nvrtc_version },
+    { "compile_program", core_compile_program },
     { "hash", core_hash },
     { "cache_path", core_cache_path },
     { NULL, NULL },

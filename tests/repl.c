@@ -638,6 +638,59 @@ static void test_ctrl_c_during_sweep(void)
     ok(close_session(passed), "Ctrl-C during a sweep keeps the partial results and the prompt comes back");
 }
 
+/* How many processes the shell under test has started and not yet waited for (0 without /proc). */
+static int children_of_shell(void)
+{
+    DIR *proc = opendir("/proc");
+    int count = 0;
+    for (struct dirent *item; proc && (item = readdir(proc)) != NULL;) {
+        char path[300], stat_line[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", item->d_name);
+        FILE *file = item->d_name[0] >= '1' && item->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+        size_t length = file ? fread(stat_line, 1, sizeof stat_line - 1, file) : 0;
+        if (file)
+            fclose(file);
+        stat_line[length] = 0;
+        const char *after_name = strrchr(stat_line, ')');   /* "PID (NAME) STATE PPID ..." */
+        char state;
+        int parent;
+        if (after_name && sscanf(after_name + 1, " %c %d", &state, &parent) == 2 && parent == shell.pid)
+            count++;
+    }
+    if (proc)
+        closedir(proc);
+    return count;
+}
+
+/* Case 17: Ctrl-C while a kernel compiles (a macro that takes NVRTC or clang minutes) ends the
+   compile, not the shell: one line, the prompt, no compiler left running, and the shell goes on. */
+static void test_ctrl_c_during_compile(void)
+{
+    int passed = start_at_prompt() &&
+                 type_line("s = {\"#define A0 x+\"} for i = 1, 22 do s[#s + 1] = (\"#define A%d A%d A%d\"):format(i, i - 1, i - 1) end") &&
+                 expect(PROMPT, TIMEOUT) &&
+                 type_line("kernel{name = \"bomb\", source = table.concat(s, \"\\n\") .. \"\\n__global__ void bomb(int *p) { int x = 1; p[0] = A22 0; }\", buffers = {p = {type = \"int\", count = 1}}, args = {\"p\"}, grid = 1, block = 1}");
+    pause_for(1.5);   /* the compile child is at work by now */
+    size_t answer_start = shell.searched_to;
+    int children = children_of_shell();
+    passed = passed && send(CTRL_C) && expect("compile interrupted\r\n", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    if (passed && children != 1) {
+        printf("#   %d processes under the shell while it compiled, not 1 (the compile child)\n", children);
+        passed = 0;
+    }
+    if (passed && lines_since(answer_start) > 2) {
+        printf("#   Ctrl-C took %d lines, not 1\n", lines_since(answer_start));
+        show_tail();
+        passed = 0;
+    }
+    if (passed && children_of_shell() != 0) {
+        printf("#   the compile child is still there after Ctrl-C\n");
+        passed = 0;
+    }
+    passed = passed && gives("2+2", "4");
+    ok(close_session(passed), "Ctrl-C during a compile that would run for minutes: one line, the prompt, no child left, then 2+2 prints 4");
+}
+
 /* Whether one of the session records in the state folder (session-*.jsonl) contains text. */
 static int journal_contains(const char *text)
 {
@@ -806,6 +859,7 @@ int main(void)
     test_ctrl_d_ends_with_one_newline();
     test_multi_line_history();
     test_ctrl_c_during_sweep();
+    test_ctrl_c_during_compile();
     test_record();
     test_lab_flow();
     test_session_journal();

@@ -1,0 +1,3 @@
+﻿#include "@SECRET@"
+// expect: cannot #include "@SECRET@"
+__global__ void k(int *p) { p[0] = 1; }

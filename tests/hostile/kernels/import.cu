@@ -1,0 +1,3 @@
+// expect: cannot #import "@SECRET@"
+#import "@SECRET@"
+__global__ void k(int *p) { p[0] = 1; }

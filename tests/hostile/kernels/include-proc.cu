@@ -1,0 +1,3 @@
+// expect: cannot #include "/proc/self/environ"
+#include "/proc/self/environ"
+__global__ void k(int *p) { p[0] = 1; }

@@ -1,0 +1,4 @@
+// expect: compiled
+// The toolkit's own headers stay allowed.
+#include <cuda_pipeline.h>
+__global__ void k(int *p) { p[0] = 1; }
