@@ -55,17 +55,26 @@ local BLANK_LOOKALIKES = { "\u{A0}", "\u{1680}", "\u{180E}", "\u{2000}", "\u{200
                            "\u{2005}", "\u{2006}", "\u{2007}", "\u{2008}", "\u{2009}", "\u{200A}", "\u{200B}", "\u{200C}",
                            "\u{200D}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{2060}", "\u{3000}", "\u{FEFF}" }
 
--- Padding longer than this is shown as a count: a payload pushed off screen by it shows.
-local MAX_SHOWN_BLANKS, MAX_SHOWN_EMPTY_LINES = 16, 2
+-- Padding wider than this is shown as a count, so that a payload it pushes
+-- off screen shows: blanks inside a line, the indentation of one (in columns,
+-- a tab as 8), empty lines in a row.
+local MAX_SHOWN_BLANKS, MAX_SHOWN_INDENT, MAX_SHOWN_EMPTY_LINES = 16, 64, 2
 local BLANK_MARKS = { [" "] = "\u{2420}", ["\t"] = "\u{2409}" }   -- ␠ and ␉
 
--- A run of blanks as it is shown: as written when short, else ␠×N / ␉×N for each part.
-local function shown_blanks(run)
-  if #run <= MAX_SHOWN_BLANKS then return run end
+-- Blanks as counts: ␠×N / ␉×N for each run of one kind.
+local function counted_blanks(run)
   return (run:gsub("( *)(\t*)", function(spaces, tabs)
     return (#spaces > 0 and BLANK_MARKS[" "] .. "\u{D7}" .. #spaces or "") ..
            (#tabs > 0 and BLANK_MARKS["\t"] .. "\u{D7}" .. #tabs or "")
   end))
+end
+
+-- A line as shown: its indentation and blanks as written when short, else counted.
+local function shown_line(line)
+  local indent, rest = line:match("^([ \t]*)(.*)$")
+  local _, tabs = indent:gsub("\t", "")
+  if #indent + 7 * tabs > MAX_SHOWN_INDENT then indent = counted_blanks(indent) end
+  return indent .. rest:gsub("[ \t]+", function(run) return #run > MAX_SHOWN_BLANKS and counted_blanks(run) or run end)
 end
 
 -- Lines as shown: more than MAX_SHOWN_EMPTY_LINES empty ones in a row become one line "␤×N".
@@ -77,7 +86,7 @@ local function shown_lines(code)
     empty = 0
   end
   for line in (code .. "\n"):gmatch("(.-)\n") do
-    if line:match("^[ \t]*$") then empty = empty + 1 else flush(); lines[#lines + 1] = line end
+    if line:match("^[ \t]*$") then empty = empty + 1 else flush(); lines[#lines + 1] = shown_line(line) end
   end
   flush()
   return table.concat(lines, "\n")
@@ -95,7 +104,7 @@ local function visible(code)
       code = code:gsub(mark, function(c) return fmt("\\u{%X}", utf8.codepoint(c)) end)
     end
   end
-  return shown_lines(code:gsub("[ \t]+", shown_blanks))
+  return shown_lines(code)
 end
 labs.visible = visible
 
@@ -218,7 +227,7 @@ local messages = {
   must_claims = { en = "a list of {text=, holds=function[, gpu=true, counters=true, skip=function]}",
                   zh = "{text=, holds=function[, gpu=true, counters=true, skip=function]} 的列表" },
   must_text = { en = "text", zh = "文本" },
-  must_answer = { en = "a number or function(ctx)", zh = "数字或 function(ctx)" },
+  must_answer = { en = "a finite number or function(ctx)", zh = "有限的数字或 function(ctx)" },
   must_function = { en = "function(ctx)", zh = "function(ctx)" },
   must_number = { en = "a number", zh = "数字" },
   must_string = { en = "a string", zh = "字符串" },
@@ -538,7 +547,7 @@ local ask_fields = {
   { "question", optional(is_text), "must_text" }, { "predict", optional(is_text), "must_text" },
   { "goal", optional(is_text), "must_text" },
   { "choices", optional(function(v) return is_list_of(v, is_text) end), "must_texts" },
-  { "answer", optional(one_of("number", "function")), "must_answer" },
+  { "answer", optional(function(v) return type(v) == "function" or is_finite(v) end), "must_answer" },
   { "measure", optional(one_of("function")), "must_function" },
   { "check", optional(one_of("function")), "must_function" },
   { "tolerance", optional(one_of("number")), "must_number" },
