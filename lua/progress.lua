@@ -485,7 +485,12 @@ function progress.update(id, kind, ...)
   local data
   if path then
     pending[#pending + 1] = change
-    data = save(path)
+    local saved, merged = pcall(save, path)
+    if not saved then   -- a change that breaks the save is dropped: it must not block every later one
+      table.remove(pending)
+      error(merged, 0)
+    end
+    data = merged
   else
     apply(memory, change)
     data = memory
