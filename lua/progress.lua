@@ -217,7 +217,7 @@ end
 -- older warplab bloated): the first reason, or nil when nothing went.
 local function trim_evidence(record)
   local first
-  for key, evidence in next, record.evidence do
+  for key, evidence in next, record.evidence or {} do   -- a record reset whole has none
     local kept, left_out, why = saveable_fields(evidence)
     if left_out then record.evidence[key], first = kept, first or why end
   end
