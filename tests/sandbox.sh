@@ -3,7 +3,11 @@
 # contained: no command runs, the host's tables stay the host's, budgets that
 # lab code cannot catch (pcall, xpcall, Ctrl-C, work done in C, memory), the
 # student's results unchanged by answer functions, nothing that drives the
-# terminal, and the code shown is the code run.
+# terminal, and the code shown is the code run. Issue #28: --check-lab runs
+# a goal's solution in the sandbox; padding that hides a payload is shown
+# as a count; a lab cannot read or replace the student's kernels, and lab
+# files keep their kernels apart; :labs shows file names without controls;
+# a lab's inf, table or error(r) is one line naming what it did wrong.
 warplab=${WARPLAB:-./warplab}
 hostile=$(cd "${srcdir:-.}/tests/hostile" && pwd)   # absolute: the labs run from a temporary folder
 . "${srcdir:-.}/tests/tap.sh"
