@@ -157,9 +157,10 @@ function json.decode(text)
         local simple = { b = "\b", f = "\f", n = "\n", r = "\r", t = "\t", ['"'] = '"', ["\\"] = "\\", ["/"] = "/" }
         if simple[e] then out[#out + 1] = simple[e]; pos = pos + 2
         elseif e == "u" then out[#out + 1] = code_point(); else fail("bad_escape") end
-      else
-        out[#out + 1] = c
-        pos = pos + 1
+      else   -- a run of plain characters at once: a long string costs one scan, not a table entry a byte
+        local stop = text:find('[%z\1-\31"\\]', pos) or #text + 1
+        out[#out + 1] = text:sub(pos, stop - 1)
+        pos = stop
       end
     end
   end

@@ -39,6 +39,8 @@ local messages = {
   edit_failed = { en = "kernel '%s' (%s) was not declared again:\n%s", zh = "内核 '%s'（%s）没有重新声明：\n%s" },
   edited = { en = "kernel '%s' compiled and declared from %s", zh = "内核 '%s' 已从 %s 编译并声明" },
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
+  students_name = { en = "'%s' is the name of a kernel you declared: yours stays and the lab's is not declared (give yours another name to have the lab's)",
+                    zh = "'%s' 是你自己声明的内核的名字：你的内核保留，实验的同名内核没有声明（给你的内核换个名字，就能得到实验的内核）" },
 }
 local say = u.messages("kernel", messages)
 
@@ -234,6 +236,7 @@ local FIELDS = { "name", "source", "file", "entry", "params", "buffers", "args",
 
 local declarations = {}   -- each declared kernel's fields as given, source read: what :edit declares again
 local file_of = {}        -- where :edit keeps a kernel's source, by name (a lab's kernels: in the lab's folder)
+local students = {}       -- the names of the kernels the student declared (kernel{}): theirs, never a lab's
 
 -- Declares spec (its fields read raw), quietly when it replaces one by :edit.
 local function declare(spec, quiet)
@@ -294,7 +297,15 @@ end
 
 function kernel(declaration)
   if type(declaration) ~= "table" then error(say("bad_spec", u.quote(declaration)), 2) end
-  return declare(fields_of(declaration))
+  local name = declare(fields_of(declaration))
+  students[name], file_of[name] = true, nil
+  return name
+end
+
+-- core.kernel_is_students(name): whether the student declared that kernel
+-- with kernel{} (a lab may neither read nor replace it).
+function core.kernel_is_students(name)
+  return students[name] == true
 end
 
 -- core.kernel_source(name): the source a declared kernel runs now, or nil.
@@ -377,6 +388,25 @@ local function guarded_copy(value, seen)
   return copy
 end
 
+-- The folder of a lab's kernels under $XDG_DATA_HOME/warplab: a built-in
+-- lab's by its id; a lab file's by a hash of its whole id (its real path), so
+-- /x/a/b.lua and /x/a_b.lua keep their students' sources apart.
+local function lab_folder(lab_id)
+  if lab_id:match("^[%w_%-]+$") then return "kernels/" .. lab_id end
+  return string.format("kernels/%s-%016x", (lab_id:match("([^/]*)$"):gsub("[^%w_%-]", "_")), core.labs.hash({ lab_id }))
+end
+
+-- The student's own source of a lab's kernel, from the lab's folder, or
+-- (written by an older warplab) from the folder named by the id alone.
+local function saved_source(lab_id, name)
+  local path = core.data_path(file_of[name])
+  local text = path and core.read_file(path)
+  if text or lab_id:match("^[%w_%-]+$") then return text, path end
+  local kernels_folder = core.data_path("kernels")   -- data_path makes the folders it names: not the old one's
+  local legacy = kernels_folder and kernels_folder .. "/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. name .. ".cu"
+  return legacy and core.read_file(legacy), legacy
+end
+
 -- Declares a lab step's kernel (lab_id: the lab's, for its folder). from:
 -- nil (the student's own file when there is one, else the skeleton),
 -- "skeleton" (the lab as written, for its claims), "solution" (the lab's
@@ -388,9 +418,10 @@ function core.declare_lab_kernel(declaration, lab_id, from)
   spec.source = type(from) == "table" and from.source or from == "solution" and declaration.solution or declaration.skeleton
   spec.file = nil
   local name = spec.name
-  file_of[name] = "kernels/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. tostring(name) .. ".cu"
-  local saved = type(name) == "string" and core.data_path(file_of[name])
-  local text = saved and from == nil and core.read_file(saved)
+  if students[name] then error(say("students_name", tostring(name)), 0) end
+  file_of[name] = lab_folder(lab_id) .. "/" .. tostring(name) .. ".cu"
+  local text, saved = nil, nil
+  if type(name) == "string" and from == nil then text, saved = saved_source(lab_id, name) end
   if text then
     local own = {}
     for key, value in pairs(spec) do own[key] = value end

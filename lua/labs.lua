@@ -49,16 +49,62 @@ labs.clean = clean
 local NAMED_CONTROLS = { ["\0"] = "\\0", ["\a"] = "\\a", ["\b"] = "\\b", ["\f"] = "\\f", ["\r"] = "\\r",
                          ["\v"] = "\\v", ["\27"] = "\\27" }
 
--- A lab's code as it is shown: every character it holds, controls spelled out
--- as Lua escapes (a \r cannot hide what comes before it).
+-- Characters that show as blank space (or as nothing) but are not a plain
+-- space or tab: in code they can only pad or hide, so they are spelled out.
+local BLANK_LOOKALIKES = { "\u{A0}", "\u{1680}", "\u{180E}", "\u{2000}", "\u{2001}", "\u{2002}", "\u{2003}", "\u{2004}",
+                           "\u{2005}", "\u{2006}", "\u{2007}", "\u{2008}", "\u{2009}", "\u{200A}", "\u{200B}", "\u{200C}",
+                           "\u{200D}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{2060}", "\u{3000}", "\u{FEFF}" }
+
+-- Padding wider than this is shown as a count, so that a payload it pushes
+-- off screen shows: blanks inside a line, the indentation of one (in columns,
+-- a tab as 8), empty lines in a row.
+local MAX_SHOWN_BLANKS, MAX_SHOWN_INDENT, MAX_SHOWN_EMPTY_LINES = 16, 64, 2
+local BLANK_MARKS = { [" "] = "\u{2420}", ["\t"] = "\u{2409}" }   -- ␠ and ␉
+
+-- Blanks as counts: ␠×N / ␉×N for each run of one kind.
+local function counted_blanks(run)
+  return (run:gsub("( *)(\t*)", function(spaces, tabs)
+    return (#spaces > 0 and BLANK_MARKS[" "] .. "\u{D7}" .. #spaces or "") ..
+           (#tabs > 0 and BLANK_MARKS["\t"] .. "\u{D7}" .. #tabs or "")
+  end))
+end
+
+-- A line as shown: its indentation and blanks as written when short, else counted.
+local function shown_line(line)
+  local indent, rest = line:match("^([ \t]*)(.*)$")
+  local _, tabs = indent:gsub("\t", "")
+  if #indent + 7 * tabs > MAX_SHOWN_INDENT then indent = counted_blanks(indent) end
+  return indent .. rest:gsub("[ \t]+", function(run) return #run > MAX_SHOWN_BLANKS and counted_blanks(run) or run end)
+end
+
+-- Lines as shown: more than MAX_SHOWN_EMPTY_LINES empty ones in a row become one line "␤×N".
+local function shown_lines(code)
+  local lines, empty = {}, 0
+  local function flush()
+    if empty > MAX_SHOWN_EMPTY_LINES then lines[#lines + 1] = "\u{2424}\u{D7}" .. empty
+    else for _ = 1, empty do lines[#lines + 1] = "" end end
+    empty = 0
+  end
+  for line in (code .. "\n"):gmatch("(.-)\n") do
+    if line:match("^[ \t]*$") then empty = empty + 1 else flush(); lines[#lines + 1] = shown_line(line) end
+  end
+  flush()
+  return table.concat(lines, "\n")
+end
+
+-- A lab's code as it is shown: every character it holds, controls and blank
+-- look-alikes spelled out as Lua escapes (a \r cannot hide what comes before
+-- it), long padding and runs of empty lines counted (what comes after shows).
 local function visible(code)
   code = valid_utf8(code, function(byte) return fmt("\\x%02X", byte) end)
   code = code:gsub(CONTROL, function(c) return NAMED_CONTROLS[c] or fmt("\\%d", c:byte()) end)
   code = code:gsub(C1_CONTROL, function(c) return fmt("\\u{%X}", utf8.codepoint(c)) end)
-  for _, mark in ipairs(BIDI) do
-    code = code:gsub(mark, function(c) return fmt("\\u{%X}", utf8.codepoint(c)) end)
+  for _, list in ipairs({ BIDI, BLANK_LOOKALIKES }) do
+    for _, mark in ipairs(list) do
+      code = code:gsub(mark, function(c) return fmt("\\u{%X}", utf8.codepoint(c)) end)
+    end
   end
-  return code
+  return shown_lines(code)
 end
 labs.visible = visible
 
@@ -88,9 +134,9 @@ end
 -- A text field is a string or {en=, zh=}; the session's language, else English;
 -- the device's facts filled in; cleaned.
 local function text_of(value)
-  if type(value) ~= "table" then return value and clean(with_device_facts(value)) or nil end
-  local text = value[core.lang()] or value.en
-  return text and clean(with_device_facts(text))
+  if type(value) == "table" then value = value[core.lang()] or value.en end
+  if value == nil then return nil end
+  return clean(type(value) == "string" and with_device_facts(value) or tostring(value))
 end
 labs.text_of = text_of
 
@@ -152,6 +198,12 @@ local messages = {
   reloaded = { en = "Lab %s read again; you are at step %d of %d.", zh = "已重新读取实验 %s；你在第 %d 步，共 %d 步。" },
   -- where lab code went wrong, and what a batch run shows
   error = { en = "error: %s", zh = "错误：%s" },
+  error_value = { en = "the lab raised an error whose value is a %s, not a message", zh = "实验抛出的错误值是 %s，而不是一条消息" },
+  answer_not_number = { en = "%s: ask.answer must give a finite number, got %s", zh = "%s：ask.answer 必须给出有限的数字，得到 %s" },
+  measure_not_number = { en = "%s: ask.measure must return a finite number (and the model's, a finite number, or nothing), got %s",
+                         zh = "%s：ask.measure 必须返回有限的数字（以及模型的值：有限的数字，或不返回），得到 %s" },
+  students_kernel = { en = "bad argument #1 to 'info' (kernel '%s' is the student's own: a lab cannot read it)",
+                      zh = "bad argument #1 to 'info' (内核 '%s' 是学生自己的：实验不能读取它)" },
   at_step = { en = "lab %s, step %d", zh = "实验 %s，第 %d 步" },
   prediction_line = { en = "> :answer %s   (prediction)", zh = "> :answer %s   （预测）" },
   no_answer_for = { en = "the answers file has no answer for step %d", zh = "答案文件里没有第 %d 步的答案" },
@@ -175,7 +227,7 @@ local messages = {
   must_claims = { en = "a list of {text=, holds=function[, gpu=true, counters=true, skip=function]}",
                   zh = "{text=, holds=function[, gpu=true, counters=true, skip=function]} 的列表" },
   must_text = { en = "text", zh = "文本" },
-  must_answer = { en = "a number or function(ctx)", zh = "数字或 function(ctx)" },
+  must_answer = { en = "a finite number or function(ctx)", zh = "有限的数字或 function(ctx)" },
   must_function = { en = "function(ctx)", zh = "function(ctx)" },
   must_number = { en = "a number", zh = "数字" },
   must_string = { en = "a string", zh = "字符串" },
@@ -213,6 +265,7 @@ local messages = {
   answer_not_a_choice = { en = "the answer %s is not among the %d choices", zh = "答案 %s 不在 %d 个选项之中" },
   goal_no_solution = { en = "a goal with no solution (code that meets it): the checker cannot show it can be met",
                        zh = "目标没有 solution（能达到它的代码）：检查器无法证明它能达到" },
+  solution_fails = { en = "the lab's own solution fails: %s", zh = "实验自己的 solution 运行失败：%s" },
   kernel_no_solution = { en = "a kernel to write with no solution (a source that meets the goal)",
                          zh = "要写的内核没有 solution（能达到目标的源代码）" },
   experiment_fails = { en = "the experiment fails (%s): %s", zh = "实验代码运行失败（%s）：%s" },
@@ -306,13 +359,30 @@ local function lab_print(...)
   print(table.concat(parts, "\t"))
 end
 
+local host_info, host_kernels = info, kernels
+
+-- info() for lab code: a kernel the student declared is theirs, its source too.
+local function lab_info(name, ...)
+  if type(name) == "string" and core.kernel_is_students(name) then error(say("students_kernel", name), 2) end
+  return host_info(name, ...)
+end
+
+-- kernels() for lab code: the list without the kernels the student declared.
+local function lab_kernels()
+  local list = host_kernels()
+  for i = #list, 1, -1 do
+    if core.kernel_is_students(list[i].name) then table.remove(list, i) end
+  end
+  return list
+end
+
 -- What lab code may use, taken when warplab starts (a student who redefines
 -- launch at the prompt does not change what labs run).
 local allowed = {
   pairs = pairs, ipairs = ipairs, next = next, select = select, type = type, tostring = tostring,
   tonumber = tonumber, error = error, assert = assert, rawequal = rawequal, rawlen = rawlen,
-  launch = launch, can = can, sweep = sweep, range = range, pow2 = pow2, device = device, info = info,
-  kernels = kernels, compare = compare, explain = explain, show = show, alloc_alignment = alloc_alignment,
+  launch = launch, can = can, sweep = sweep, range = range, pow2 = pow2, device = device, info = lab_info,
+  kernels = lab_kernels, compare = compare, explain = explain, show = show, alloc_alignment = alloc_alignment,
   find = find, extreme = extreme, time_of = time_of, bandwidth_of = bandwidth_of, lacks = lacks,
 }
 local LIBRARIES = { "string", "table", "math", "utf8" }
@@ -356,6 +426,7 @@ local function student_random(lab_name, student)
   end
 end
 labs.student_random = student_random   -- for the tests
+labs.hash = hash   -- for the folder of a lab file's kernels (kernel.lua)
 
 -- A fresh environment for lab code: the allowed functions, the lab's own
 -- copies of the standard tables, a pcall that cannot catch the budget, and
@@ -372,9 +443,18 @@ end
 
 local MESSAGE_BYTES = 2000   -- of a lab's error message, at most
 
+local function is_finite(v) return type(v) == "number" and v == v and v ~= math.huge and v ~= -math.huge end
+
+-- What a lab function gave, for a message: a number as it prints (inf, nan), else its type.
+local function what_it_gave(value)
+  return type(value) == "number" and tostring(value) or type(value)
+end
+
 -- A lab code's error as the student reads it: in their language, an
--- experiment's line named as such (its chunk is the prompt's, "stdin").
+-- experiment's line named as such (its chunk is the prompt's, "stdin"); an
+-- error value that is no message (error(r) with a result) named by its type.
 local function lab_error(message)
+  if type(message) ~= "string" and type(message) ~= "number" then return say("error_value", type(message)) end
   message = tostring(message):gsub("stdin:(%d+): ", function(line) return say("at_line", line) end)
   return core.translate_error(message)
 end
@@ -467,7 +547,7 @@ local ask_fields = {
   { "question", optional(is_text), "must_text" }, { "predict", optional(is_text), "must_text" },
   { "goal", optional(is_text), "must_text" },
   { "choices", optional(function(v) return is_list_of(v, is_text) end), "must_texts" },
-  { "answer", optional(one_of("number", "function")), "must_answer" },
+  { "answer", optional(function(v) return type(v) == "function" or is_finite(v) end), "must_answer" },
   { "measure", optional(one_of("function")), "must_function" },
   { "check", optional(one_of("function")), "must_function" },
   { "tolerance", optional(one_of("number")), "must_number" },
@@ -611,7 +691,9 @@ local function find_lab(name)
   local _, by_name = catalogue()
   if by_name[name] then return load_file(by_name[name].path) end
   local near = nearest_lab(name)
-  error(say("unknown_lab", clean(name), near and say("did_you_mean", near) or "", table.concat(lab_names(), ", ")), 0)
+  local names = lab_names()
+  for i, each in ipairs(names) do names[i] = visible(each) end
+  error(say("unknown_lab", visible(name), near and say("did_you_mean", visible(near)) or "", table.concat(names, ", ")), 0)
 end
 
 ---------------------------------------------------------------------------
@@ -689,11 +771,35 @@ local function declare_step_kernel(state, from)
   end
 end
 
+local run_experiment   -- run_experiment(state, code): a step's experiment, as lab code (below)
+
+-- The history lines labs offered, as shown, each with the code it shows and
+-- the lab state it came from: sent back unedited, a line runs as the lab's.
+local offered = {}
+
+-- Puts a step's experiment into the history (Up recalls it, to edit), as
+-- step_text shows it: whole, padding and controls made visible.
+local function offer(state, code)
+  local shown = visible(code)
+  offered[shown] = { code = code, state = state }
+  core.offer_history(shown)
+end
+
+-- core.labs.run_offered(line): a line the student sent from the history as a
+-- lab offered it runs as that lab's experiment, in its sandbox (as :run
+-- runs it); true then, false for any other line (the student's own).
+function labs.run_offered(line)
+  local entry = offered[line]
+  if not entry then return false end
+  run_experiment(entry.state, entry.code)
+  return true
+end
+
 local function show_step(state)
   state.shown_result, state.prediction = core.last_result(), nil
   print(step_text(state))
   declare_step_kernel(state)
-  if step_of(state).run then core.offer_history(step_of(state).run) end   -- Up recalls it, to edit
+  if step_of(state).run then offer(state, step_of(state).run) end
   core.progress.update(state.definition.id, "step", state.index)
 end
 
@@ -751,7 +857,7 @@ local reflect   -- reflect(state): a waiting prediction set beside the run (belo
 -- Runs a step's experiment as lab code in the lab's own globals, printing
 -- its values as the prompt does; an error is printed, not raised. True when
 -- it ran; else false and the error.
-local function run_experiment(state, code)
+function run_experiment(state, code)
   state.globals = state.globals or sandbox(state.definition.name)
   local chunk, why = core.load_experiment(code, state.globals)
   if not chunk then
@@ -791,6 +897,7 @@ local function expected_in(ask, where_text, ctx)
     if not ctx.result then return nil end
     value = judging(where_text, value, ctx)
   end
+  if value ~= nil and not is_finite(value) then error(say("answer_not_number", where_text, what_it_gave(value)), 0) end
   return value
 end
 
@@ -922,8 +1029,13 @@ function reflect(state)
   state.prediction = nil
   local step = step_of(state)
   local ask = step.ask
-  local measured, model = judging(where(state), ask.measure, context(state))
-  if type(measured) ~= "number" then return end
+  local ok, measured, model = pcall(judging, where(state), ask.measure, context(state))
+  if not ok then return print(say("error", measured)) end
+  if measured == nil then return end   -- nothing to measure in this run
+  if not is_finite(measured) or model ~= nil and not is_finite(model) then
+    local gave = what_it_gave(measured) .. (model ~= nil and ", " .. what_it_gave(model) or "")
+    return print(say("error", say("measure_not_number", where(state), gave)))
+  end
   local modelled = core.last_result().backend ~= "gpu"
   local beside = modelled and say("modelled_as") or
                  type(model) == "number" and say("model_beside", format_value(model, ask.unit)) or ""
@@ -1123,11 +1235,11 @@ function labs.list()
     local title = ok and text_of(definition.spec.title) or say("does_not_load")
     local pad = (" "):rep(math.max(1, 52 - display_width(title)))   -- by columns: Chinese titles line up
     local status = status_text(ok and all[definition.id], ok and definition)
-    lines[#lines + 1] = fmt("  %-12s %s%s%s", entry.name, title, pad, status)
-    if entry.path then lines[#lines + 1] = "               " .. say("from_file", clean(entry.path)) end
+    lines[#lines + 1] = fmt("  %-12s %s%s%s", visible(entry.name), title, pad, status)
+    if entry.path then lines[#lines + 1] = "               " .. say("from_file", visible(entry.path)) end
   end
   for _, h in ipairs(hidden) do
-    lines[#lines + 1] = say("hidden_lab", clean(h.path), h.by.name, h.by.path and clean(h.by.path) or say("built_in"))
+    lines[#lines + 1] = say("hidden_lab", visible(h.path), visible(h.by.name), h.by.path and visible(h.by.path) or say("built_in"))
   end
   print(table.concat(lines, "\n"))
 end
@@ -1301,7 +1413,9 @@ end
 -- answer (for a goal, a line of code to run, then it is checked). Returns
 -- whether the step went right (its experiment ran, its question was
 -- answered right). next_answer(step) gives the answer, once the experiment
--- has run: from a file, or the lab's own (--check-lab).
+-- has run: from a file (a goal's code then runs as the student's own, with
+-- full rights), or the lab's own (--check-lab), with the function that runs
+-- a goal's code as the lab's, in its sandbox.
 local function batch_step(step, next_answer)
   show_step(current)
   local ask = step.ask
@@ -1317,11 +1431,12 @@ local function batch_step(step, next_answer)
     ran = run_experiment(current, step.run)
   end
   if not ask then return ran end
-  local given = next_answer(step)
+  local given, run_goal_code = next_answer(step)
   if given == nil then error(say("no_answer_for", current.index), 0) end
   if ask.goal then
-    print("> " .. given)
-    core.run_student_code(given)   -- the student's own line: full rights
+    print("> " .. visible(given))
+    local run = run_goal_code or core.run_student_code   -- a file's line is the student's own: full rights
+    run(given)
     given = ""
   else
     print("> :answer " .. given)
@@ -1436,17 +1551,29 @@ local function claim_findings(name, add, notes)
   if measured then notes[#notes + 1] = say("profiles_with_sim") end
 end
 
+-- message without the "lab NAME, step N: " that add() puts before it too.
+local function without_where(message, state)
+  local prefix = where(state) .. ": "
+  message = clean(tostring(message))
+  return message:sub(1, #prefix) == prefix and message:sub(#prefix + 1) or message
+end
+
 -- The lab's own answers, as a student who knows them would give them: a
 -- question's expected value from the run just made, a goal's solution (its
--- kernel's solution declared first), any number for a prediction.
+-- kernel's solution declared first) with the function that runs it as lab
+-- code, in the lab's sandbox, any number for a prediction.
 local function own_answer(step, add)
   local ask = step.ask
   if ask.predict then return "1" end
   if ask.goal then
     if step.kernel and step.kernel.solution then declare_step_kernel(current, "solution") end
-    return ask.solution or ""
+    return ask.solution or "", function(code)
+      local ran, why = run_experiment(current, code)
+      if not ran then add(current.index, "ask.solution", say("solution_fails", without_where(why, current))) end
+    end
   end
   local ok, value = pcall(expected, ask, current)
+  if not ok then add(current.index, "ask.answer", without_where(value, current)) end
   if not ok or value == nil then return "" end
   if ask.choices and not ask.choices[value] then
     add(current.index, "ask.answer", say("answer_not_a_choice", u.quote(value), #ask.choices))

@@ -4,7 +4,9 @@
 -- work), and written atomically by core.write_file. A save that fails keeps
 -- the old file, says so once, and keeps the change for the next save; a
 -- damaged file is kept aside and a fresh one started; values of the wrong
--- type are reset lab by lab, the rest kept.
+-- type are reset lab by lab, the rest kept. What is saved is plain, small
+-- data (LIMITS, docs/results.md): a value past them is never saved (one
+-- line says why), and one already in the file is dropped when it is read.
 local core = ...
 local u = core.util
 local json = core.json
@@ -40,6 +42,19 @@ local messages = {
   changes_or = { en = "'step', 'attempt', 'predict', 'reveal', 'finished' or 'reset'",
                  zh = "'step'、'attempt'、'predict'、'reveal'、'finished' 或 'reset'" },
   id_expected = { en = "bad argument #1 to '%s' (a lab id expected, got %s)", zh = "bad argument #1 to '%s' (需要实验 id，得到 %s)" },
+  -- a value that is not saved, and why
+  not_kept = { en = "warning: lab '%s', step %s: '%s' is not saved (%s); the rest of your progress is",
+               zh = "警告：实验“%s”第 %s 步：'%s' 没有保存（%s）；你的其余进度已保存" },
+  trimmed = { en = "note: your progress in lab '%s' held values too large to keep (%s); they were dropped, the rest is kept",
+              zh = "提示：你在实验“%s”中的进度含有过大而无法保留的值（%s）；这些值已删除，其余保留" },
+  why_cycle = { en = "a table that contains itself", zh = "一个包含自身的表" },
+  why_deep = { en = "tables nested more than %d deep", zh = "表嵌套超过 %d 层" },
+  why_many = { en = "more than %d entries", zh = "超过 %d 个条目" },
+  why_long = { en = "a string of %d bytes, more than %d", zh = "长 %d 字节的字符串，超过 %d" },
+  why_bytes = { en = "strings of more than %d bytes in all", zh = "字符串总长超过 %d 字节" },
+  why_number = { en = "the number %s", zh = "数字 %s" },
+  why_kind = { en = "a %s, not a number, boolean, string or table", zh = "%s，不是数字、布尔值、字符串或表" },
+  why_key = { en = "a key that is a %s", zh = "类型为 %s 的键" },
 }
 local say = u.messages("progress", messages)
 
@@ -60,6 +75,80 @@ local function tell_once(key, ...)
 end
 
 ---------------------------------------------------------------------------
+-- What may be saved
+---------------------------------------------------------------------------
+
+-- The most a saved value may hold (docs/results.md, "What is saved"): each
+-- string, how deep tables nest (a step's evidence holds its results list,
+-- each result a table of tables), how many entries and string bytes in all;
+-- and the attempts a step's evidence keeps (the last ones).
+local LIMITS = { string_bytes = 4096, depth = 6, entries = 20000, bytes = 1 << 20, attempts = 1000 }
+progress.LIMITS = LIMITS
+
+-- nil when value may be saved: numbers (finite), booleans, strings of at
+-- most LIMITS.string_bytes, and tables of them with string or integer keys,
+-- no deeper and no larger than LIMITS, holding no cycle. Else why not.
+local function unsaveable(value)
+  local entries, bytes, on_path = 0, 0, {}
+  local function check(v, depth)
+    local kind = type(v)
+    if kind == "boolean" then return nil end
+    if kind == "number" then
+      return (v ~= v or v == math.huge or v == -math.huge) and say("why_number", tostring(v)) or nil
+    end
+    if kind == "string" then
+      bytes = bytes + #v
+      if #v > LIMITS.string_bytes then return say("why_long", #v, LIMITS.string_bytes) end
+      return bytes > LIMITS.bytes and say("why_bytes", LIMITS.bytes) or nil
+    end
+    if kind ~= "table" then return say("why_kind", kind) end
+    if on_path[v] then return say("why_cycle") end
+    if depth > LIMITS.depth then return say("why_deep", LIMITS.depth) end
+    on_path[v] = true
+    for k, x in next, v do
+      entries = entries + 1
+      if entries > LIMITS.entries then return say("why_many", LIMITS.entries) end
+      if type(k) ~= "string" and math.type(k) ~= "integer" then return say("why_key", type(k)) end
+      local why = check(k, depth + 1) or check(x, depth + 1)
+      if why then return why end
+    end
+    on_path[v] = nil
+    return nil
+  end
+  return check(value, 1)
+end
+progress.unsaveable = unsaveable
+
+-- The last LIMITS.attempts attempts of a list, each one that may be saved;
+-- and why one could not, or nil.
+local function saveable_attempts(list)
+  local kept, why = json.list(), nil
+  for i = math.max(1, #list - LIMITS.attempts + 1), #list do
+    local problem = unsaveable(list[i])
+    if problem then why = why or problem else kept[#kept + 1] = list[i] end
+  end
+  return kept, why
+end
+
+-- The fields of a step's evidence that may be saved (a copy), and the
+-- first field left out (in part, for attempts) with why, or nil when none
+-- was. The attempts grow with every answer: each is checked alone.
+local function saveable_fields(evidence)
+  local kept, left_out, why = {}, nil, nil
+  for field, value in next, evidence do
+    local problem
+    if field == "attempts" and type(value) == "table" then
+      kept.attempts, problem = saveable_attempts(value)
+    else
+      problem = type(field) ~= "string" and say("why_key", type(field)) or unsaveable(value)
+      if not problem then kept[field] = value end
+    end
+    if problem then left_out, why = left_out or tostring(field), why or problem end
+  end
+  return kept, left_out, why
+end
+
+---------------------------------------------------------------------------
 -- Records, checked and repaired
 ---------------------------------------------------------------------------
 
@@ -73,7 +162,7 @@ local function is_step_key(key)
 end
 
 local function is_true(v) return v == true end
-local function is_string(v) return type(v) == "string" end
+local function is_string(v) return type(v) == "string" and #v <= LIMITS.string_bytes end
 local function is_count(v) return math.type(v) == "integer" and v >= 0 end
 
 -- The step-keyed tables of a record and what their values must be; required ones
@@ -124,18 +213,45 @@ local function repaired(record)
   return fixed, damaged
 end
 
--- Repairs every lab of a progress file's data in place, telling the student which.
+-- Drops what could not be saved today from a record's evidence (a file an
+-- older warplab bloated): the first reason, or nil when nothing went.
+local function trim_evidence(record)
+  local first
+  for key, evidence in next, record.evidence or {} do   -- a record reset whole has none
+    local kept, left_out, why = saveable_fields(evidence)
+    if left_out then record.evidence[key], first = kept, first or why end
+  end
+  return first
+end
+
+-- Repairs every lab of a progress file's data in place, telling the student
+-- which; true when a value too large to keep was dropped.
 local function repair(data)
+  local any_trimmed = false
   for id, record in pairs(data.labs) do
     if type(id) ~= "string" or id == "" then
       data.labs[id] = nil
       tell_once("repaired", tostring(id))
     else
       local fixed, damaged = repaired(record)
+      local trimmed = trim_evidence(fixed)
       data.labs[id] = fixed
       if damaged then tell_once("repaired", id) end
+      if trimmed then tell_once("trimmed", id, trimmed) end
+      any_trimmed = any_trimmed or trimmed ~= nil
     end
   end
+  return any_trimmed
+end
+
+-- The evidence a change may save: a copy without the fields that cannot be
+-- saved, each of which is named in one line.
+local function checked_evidence(change, evidence)
+  if evidence == nil then return nil end
+  if type(evidence) ~= "table" then evidence = { value = evidence } end
+  local kept, left_out, why = saveable_fields(evidence)
+  if left_out then tell("not_kept", change.id, change.key, left_out, why) end
+  return kept
 end
 
 ---------------------------------------------------------------------------
@@ -161,6 +277,7 @@ local function keep_evidence(record, change, attempt)
     kept.attempts = type(kept.attempts) == "table" and kept.attempts or {}
     attempt.at = change.at
     kept.attempts[#kept.attempts + 1] = attempt
+    if #kept.attempts > LIMITS.attempts then table.remove(kept.attempts, 1) end
   end
   record.evidence[change.key] = kept
 end
@@ -182,7 +299,9 @@ local changes = {
       if type(text) ~= "string" then
         error(say("answer_expected", type(text)), 3)
       end
-      change.text, change.passed, change.evidence = text, passed and true or false, evidence
+      if #text > LIMITS.string_bytes then text = text:sub(1, LIMITS.string_bytes - 3) .. "..." end   -- the answer, cut
+      change.text, change.passed = text, passed and true or false
+      change.evidence = checked_evidence(change, evidence)
     end,
     apply = function(record, change)
       local key = change.key
@@ -201,7 +320,7 @@ local changes = {
       if type(gap) ~= "number" or gap ~= gap then
         error(say("gap_expected", type(gap)), 3)
       end
-      change.gap, change.evidence = gap, evidence
+      change.gap, change.evidence = gap, checked_evidence(change, evidence)
     end,
     apply = function(record, change)
       record.predictions = record.predictions or {}
@@ -279,7 +398,9 @@ local function read_disk(path)
     if not moved then return nil, path .. ": " .. tostring(why_not) end
     return empty()
   end
-  repair(data)
+  if repair(data) then   -- written back at once (the caller holds the lock): no later read pays for it again
+    core.write_file(path, json.encode(data, 2) .. "\n")
+  end
   return data
 end
 
@@ -364,7 +485,12 @@ function progress.update(id, kind, ...)
   local data
   if path then
     pending[#pending + 1] = change
-    data = save(path)
+    local saved, merged = pcall(save, path)
+    if not saved then   -- a change that breaks the save is dropped: it must not block every later one
+      table.remove(pending)
+      error(merged, 0)
+    end
+    data = merged
   else
     apply(memory, change)
     data = memory

@@ -239,9 +239,44 @@ int repl_load(const char *code)
 
 static int reading_lines;   /* the prompt is up: a history exists to offer lines to */
 
+/* The lines labs offered in the history this session (never written to the
+   history file): sent back unedited, one runs as the lab's code. */
+static struct {
+    char **lines;
+    size_t count, capacity;
+} offered;
+
+static int is_offered(const char *line)
+{
+    for (size_t i = 0; i < offered.count; i++)
+        if (strcmp(offered.lines[i], line) == 0)
+            return 1;
+    return 0;
+}
+
+/* Keeps a copy of line in the offered list; 0 when there is no memory for it. */
+static int keep_offered(const char *line)
+{
+    if (is_offered(line))
+        return 1;
+    if (offered.count == offered.capacity) {
+        size_t capacity = offered.capacity ? 2 * offered.capacity : 16;
+        char **bigger = realloc(offered.lines, capacity * sizeof *bigger);
+        if (!bigger)
+            return 0;
+        offered.lines = bigger;
+        offered.capacity = capacity;
+    }
+    char *copy = strdup(line);
+    if (!copy)
+        return 0;
+    offered.lines[offered.count++] = copy;
+    return 1;
+}
+
 void repl_offer_history(const char *code)
 {
-    if (reading_lines)
+    if (reading_lines && keep_offered(code))   /* a line that cannot be known again is not offered */
         add_history(code);
 }
 
@@ -254,7 +289,7 @@ static enum read_status read_chunk(char **chunk, int *status)
     if (r != READ_LINE)
         return r;
     *chunk = line;
-    if (line[0] == ':')
+    if (line[0] == ':' || is_offered(line))
         return READ_LINE;
     while (is_incomplete(*status = load_chunk(*chunk))) {
         r = read_line(CONTINUATION_PROMPT, &line);
@@ -295,6 +330,17 @@ static void report_printed(const char *name, const char *input)
     lua_pushstring(session.L, input);
     lua_pushlstring(session.L, printed, length);
     session_report(session_call(2, 0), 0);
+}
+
+/* Runs a line a lab offered, sent back unedited, as that lab's experiment:
+   in its sandbox (core.labs.run_offered), kept for the session record. */
+static void run_offered(const char *line)
+{
+    out_tee_start();
+    session_push_core("labs", "run_offered");
+    lua_pushstring(session.L, line);
+    session_report(session_call(1, 0), 0);
+    report_printed("chunk_done", line);
 }
 
 /* Runs the loaded chunk, lets record() see it, and shows what it returned through core.print_values. */
@@ -365,6 +411,13 @@ int repl_run(void)
         if (r == READ_EOF)
             break;
         if (r == READ_INTERRUPTED) {
+            lua_settop(session.L, 0);
+            continue;
+        }
+        if (is_offered(chunk)) {
+            add_history(chunk);   /* not to the file: a later session would take it for the student's own */
+            run_offered(chunk);
+            free(chunk);
             lua_settop(session.L, 0);
             continue;
         }

@@ -44,6 +44,7 @@ static struct {
 /* One temporary folder holds HOME, XDG_STATE_HOME and an inputrc. */
 static char temp_dir[] = "/tmp/warplab-repl-XXXXXX";
 static char home_dir[64], state_dir[64], inputrc_path[80], history_path[96];
+static const char *start_in;   /* the folder a case's shell starts in, when not this one */
 
 /* Seconds on a clock that never jumps. */
 static double now(void)
@@ -166,6 +167,8 @@ static int start(void)
         unsetenv("LINES");
         unsetenv("COLUMNS");
         unsetenv("WARPLAB_TEST_KERNELS");   /* the kernel list a user sees */
+        if (start_in && chdir(start_in) != 0)
+            _exit(127);
         execl(warplab_path(), "warplab", "--sim", (char *)NULL);
         fprintf(stderr, "cannot run %s: %s\n", warplab_path(), strerror(errno));
         _exit(127);
@@ -775,6 +778,45 @@ static void test_lab_flow(void)
        "the step's experiment, :quit, then resumed at step 2");
 }
 
+/* Copies tests/hostile/NAME (from $srcdir) into the temporary folder; whether it could. */
+static int copy_hostile_lab(const char *name)
+{
+    char from[4096], to[256], text[65536];
+    const char *srcdir = getenv("srcdir");
+    snprintf(from, sizeof from, "%s/tests/hostile/%s", srcdir && *srcdir ? srcdir : ".", name);
+    snprintf(to, sizeof to, "%s/%s", temp_dir, name);
+    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    size_t length = in ? fread(text, 1, sizeof text, in) : 0;
+    int copied = out && fwrite(text, 1, length, out) == length;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        copied = 0;
+    if (!copied)
+        printf("#   cannot copy %s to %s\n", from, to);
+    return copied;
+}
+
+/* Case 19: a lab's experiment padded so that its payload sits off screen:
+   Up shows the padding as a count and the payload beside it, and Enter on
+   the line as offered runs it as the lab's code, in its sandbox, as :run does. */
+static void test_offered_line_is_sandboxed(void)
+{
+    char sentinel[128];
+    snprintf(sentinel, sizeof sentinel, "%s/HISTORY_ESCAPED", temp_dir);
+    start_in = temp_dir;   /* where the payload would leave its file */
+    int passed = copy_hostile_lab("padded-history.lua") && start_at_prompt() &&
+                 type_line(":lab padded-history.lua") && expect("step 1 of 1", TIMEOUT) && expect(PROMPT, TIMEOUT) &&
+                 send(UP_ARROW) && expect("180; os.execute(", TIMEOUT) &&
+                 send("\r") && expect("(global 'os')", TIMEOUT) && expect(PROMPT, TIMEOUT);
+    start_in = NULL;
+    passed = close_session(passed);
+    int escaped = access(sentinel, F_OK) == 0;
+    if (escaped)
+        printf("#   the payload ran with full rights: %s exists\n", sentinel);
+    ok(passed && !escaped, "Up, Enter on a lab's padded experiment: the padding shown as a count, the line run in the lab's sandbox");
+}
+
 /* Fills the temporary folder: HOME with an inputrc; the state folder is left for warplab to create. */
 static int make_home(void)
 {
@@ -862,6 +904,7 @@ int main(void)
     test_ctrl_c_during_compile();
     test_record();
     test_lab_flow();
+    test_offered_line_is_sandboxed();
     test_session_journal();
     remove_temp_dirs();
     free(shell.shown);

@@ -3,7 +3,11 @@
 # contained: no command runs, the host's tables stay the host's, budgets that
 # lab code cannot catch (pcall, xpcall, Ctrl-C, work done in C, memory), the
 # student's results unchanged by answer functions, nothing that drives the
-# terminal, and the code shown is the code run.
+# terminal, and the code shown is the code run. Issue #28: --check-lab runs
+# a goal's solution in the sandbox; padding that hides a payload is shown
+# as a count; a lab cannot read or replace the student's kernels, and lab
+# files keep their kernels apart; :labs shows file names without controls;
+# a lab's inf, table or error(r) is one line naming what it did wrong.
 warplab=${WARPLAB:-./warplab}
 hostile=$(cd "${srcdir:-.}/tests/hostile" && pwd)   # absolute: the labs run from a temporary folder
 . "${srcdir:-.}/tests/tap.sh"
@@ -135,5 +139,92 @@ result "an answer function that launches for itself does not replace the student
   for _, name in ipairs({ 'tour\\0x', '/etc/passwd\\0.lua' }) do print(pcall(labs.open, name)) end" > "$tmp/nul.out" 2>&1
 [ "$(grep -c "^false	bad lab name (a name or a .lua file expected, got a name with a NUL byte)$" "$tmp/nul.out")" = 2 ]
 result "a lab name with a NUL byte is refused, never read as the name before it" $?
+
+# --- issue #28: what a lab supplies runs in the sandbox, in every mode -----------
+
+(cd "$tmp" && timeout 120 "$warplab" --sim --check-lab "$hostile/solution-escape.lua" > "$tmp/solution-escape.out" 2>&1)
+[ ! -e "$tmp/SOLUTION_ESCAPED" ] &&
+  grep -q "step 1, ask.solution: the lab's own solution fails: .*(global 'os')" "$tmp/solution-escape.out"
+result "--check-lab runs a goal's solution as lab code, in the sandbox: no command runs, the failure is a finding" $?
+
+batch padded-history
+grep -q '^> r = launch("copy", {n = 1024})␠.180; os.execute("touch HISTORY_ESCAPED")$' "$tmp/padded-history.out" &&
+  [ ! -e "$tmp/HISTORY_ESCAPED" ] && grep -q "(global 'os')" "$tmp/padded-history.out"
+result "an experiment padded with 180 spaces is shown with the padding counted and the payload beside it" $?
+
+"$warplab" --sim -e "print(debug.getregistry()['warplab.core'].labs.visible('a\\r\\n\\n\\n\\n\\nb' .. string.rep('\\t', 20) .. 'c\\u{200B}\\u{A0}d'))" \
+  > "$tmp/visible.out" 2>&1
+[ "$(sed -n 1p "$tmp/visible.out")" = 'a\r' ] && sed -n 2p "$tmp/visible.out" | grep -q '^␤.4$' &&
+  sed -n 3p "$tmp/visible.out" | grep -q '^b␉.20c\\u{200B}\\u{A0}d$'
+result "code is shown with runs of empty lines, long padding and blank look-alikes made visible" $?
+
+# The student declares kernels 'stolen' and 'mine', then runs the kernel-theft lab in batch.
+cat > "$tmp/theft.lua" <<LUA
+local core = debug.getregistry()['warplab.core']
+local function mine(name)
+  return kernel { name = name, source = 'extern "C" __global__ void ' .. name .. [[(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 7.0f;   // STUDENT_SECRET
+}
+]], params = { n = 1024 }, buffers = { out = { type = "float", count = "n", output = true } },
+    args = { "out", "n" }, grid = 4, block = 256 }
+end
+mine("stolen"); mine("mine")
+core.labs.batch('$hostile/kernel-theft.lua', '/dev/null')
+print("mine kept: " .. tostring(core.kernel_source("mine"):find("STUDENT_SECRET", 1, true) ~= nil))
+LUA
+(cd "$tmp" && timeout 120 "$warplab" --sim "$tmp/theft.lua" > "$tmp/theft.out" 2>&1)
+! grep -q -e STUDENT_SECRET -e "^LISTED stolen" -e "^STOLEN" "$tmp/theft.out" &&
+  grep -q "^REFUSED .*kernel 'stolen' is the student's own: a lab cannot read it" "$tmp/theft.out"
+result "a lab cannot read a kernel the student declared (info().source), nor see it in kernels()" $?
+grep -q "step 2: its kernel could not be declared: 'mine' is the name of a kernel you declared: yours stays" "$tmp/theft.out" &&
+  grep -q "^mine kept: true$" "$tmp/theft.out"
+result "a lab's kernel named as one of the student's is refused in one line, and the student's stays" $?
+
+mkdir -p "$tmp/x/a"; cp "$hostile/twin-kernel.lua" "$tmp/x/a/b.lua"; cp "$hostile/twin-kernel.lua" "$tmp/x/a_b.lua"
+cat > "$tmp/edited.cu" <<'CUDA'
+extern "C" __global__ void twin(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 3.0f;   // EDITED
+}
+CUDA
+(cd "$tmp" && timeout 120 "$warplab" --sim -e "
+  local core = debug.getregistry()['warplab.core']
+  core.capture(true)
+  core.labs.open('$tmp/x/a/b.lua'); edit('twin', '$tmp/edited.cu')
+  core.labs.open('$tmp/x/a_b.lua'); local a_b = core.kernel_source('twin')
+  core.labs.open('$tmp/x/a/b.lua'); local b = core.kernel_source('twin')
+  core.capture(false)
+  print('a_b skeleton: ' .. tostring(a_b:find('SKELETON', 1, true) ~= nil), 'b edited: ' .. tostring(b:find('EDITED', 1, true) ~= nil))" \
+  > "$tmp/twin.out" 2>&1)
+grep -q "^a_b skeleton: true	b edited: true$" "$tmp/twin.out" && [ "$(ls "$XDG_DATA_HOME/warplab/kernels" | wc -l)" = 2 ]
+result "labs /x/a/b.lua and /x/a_b.lua keep the student's kernels in folders of their own" $?
+
+named="$(printf 'x\033]0;T\007\033[31m')"
+mkdir -p "$tmp/named"; cp "$hostile/plain-named.lua" "$tmp/named/$named.lua"
+WARPLAB_LABS_PATH="$tmp/named" "$warplab" --sim -e "debug.getregistry()['warplab.core'].labs.list()" > "$tmp/named.out" 2>&1
+! grep -q -e "$esc" -e "$bel" "$tmp/named.out" && grep -q '^  x\\27\]0;T\\a\\27\[31m ' "$tmp/named.out" &&
+  grep -q 'named/x\\27\]0;T\\a\\27\[31m\.lua' "$tmp/named.out"
+result ":labs shows a lab file's name and path with control characters made visible" $?
+
+batch measure-inf "$(printf '1\n1')"
+grep -q "step 1: ask.measure must return a finite number .*, got inf$" "$tmp/measure-inf.out" &&
+  grep -q "step 2: ask.measure must return a finite number .*, got string$" "$tmp/measure-inf.out" &&
+  ! grep -q -e "prelude:" -e "labs:" "$tmp/measure-inf.out" && grep -q "Lab finished" "$tmp/measure-inf.out"
+result "a measure that returns inf or a string: one line naming ask.measure, and the lab goes on" $?
+
+batch answer-table 4
+(cd "$tmp" && timeout 60 "$warplab" --sim --check-lab "$hostile/answer-table.lua" > "$tmp/answer-table.check" 2>&1)
+grep -q "step 1: ask.answer must give a finite number, got table$" "$tmp/answer-table.out" &&
+  grep -q "^lab answer-table, step 1, ask.answer: ask.answer must give a finite number, got table$" "$tmp/answer-table.check" &&
+  ! grep -q -e "prelude:" -e "labs:" -e "check stopped" "$tmp/answer-table.out" "$tmp/answer-table.check"
+result "an answer function that returns a table: one line naming ask.answer, in batch and in --check-lab" $?
+
+batch error-card 4
+[ "$(grep -c "the lab raised an error whose value is a table, not a message" "$tmp/error-card.out")" = 2 ] &&
+  ! grep -q "sectors/request" "$tmp/error-card.out"
+result "error(r) with a result in an experiment or an answer function: one short line, not a result card" $?
 
 tap_done

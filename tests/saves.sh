@@ -8,6 +8,9 @@
 # lab by lab; a read-only home and no home each give one warning. record(),
 # export() and plot() to a full disk or /dev/full raise one clear error, and
 # record() keeps its recording. History in a read-only folder: one notice.
+# What is saved is plain, small data (docs/results.md, "What progress
+# keeps"): a lab's huge, deep or cyclic value is refused in one line and
+# later saves are made; a file an older warplab bloated opens in seconds.
 warplab=${WARPLAB:-./warplab}
 . "${srcdir:-.}/tests/tap.sh"
 skip() {   # skip NAME REASON
@@ -287,5 +290,70 @@ echo old > "$tmp/target"; chmod 640 "$tmp/target"; ln -s target "$tmp/link"
   [ -L "$tmp/link" ] && [ "$(cat "$tmp/target")" = new ] && [ "$(stat -c %a "$tmp/target")" = 640 ] &&
   [ "$(ls -A "$tmp" | grep -c '^\.target')" = 0 ]
 result "core.write_file through a link replaces the file it names, keeps its mode, leaves no temporary" $?
+
+# --- what is saved is plain, small data (issue #28) --------------------------------
+hostile=$(cd "${srcdir:-.}/tests/hostile" && pwd)
+printf '4\n4\n' > "$tmp/bloat.answers"
+XDG_DATA_HOME="$tmp/bloat" timeout 120 "$warplab" --sim --lab "$hostile/bloat-string.lua" --answers "$tmp/bloat.answers" \
+  --save > "$tmp/bloat.out" 2>&1
+size=$(wc -c < "$tmp/bloat/warplab/progress.json")
+[ "$size" -lt 65536 ] && grep -q "step 1: ask.measure must return a finite number .*, got 4, string$" "$tmp/bloat.out" &&
+  grep -q "step 2: ask.answer must give a finite number, got string$" "$tmp/bloat.out"
+result "a lab's 32 MiB model and answer are never saved: one line each, progress.json stays small ($size bytes)" $?
+
+printf '4\n\n' > "$tmp/model.answers"
+for lab in bloat-cycle bloat-deep; do
+  XDG_DATA_HOME="$tmp/$lab" timeout 120 "$warplab" --sim --lab "$hostile/$lab.lua" --answers "$tmp/model.answers" \
+    --save > "$tmp/$lab.out" 2>&1
+  XDG_DATA_HOME="$tmp/$lab" "$warplab" --sim -e "$P
+    local record = p.get('file:' .. core.realpath('$hostile/$lab.lua'))
+    print('step=' .. record.step .. ' finished=' .. tostring(record.finished ~= nil))" > "$tmp/$lab.saved" 2>&1
+  grep -q "step 1: ask.measure must return a finite number .*, got 4, table$" "$tmp/$lab.out" &&
+    ! grep -q "overflow" "$tmp/$lab.out" && grep -q "^step=[12] finished=true$" "$tmp/$lab.saved"
+  result "saved values: $(sed -n 's/^-- //p' "$hostile/$lab.lua" | head -1)" $?
+done
+
+# save LANG: a change whose evidence holds a cycle, a 3,000-deep table and a 5 KiB string, then another change.
+save_bad_evidence() {
+  XDG_DATA_HOME="$tmp/evidence-$1" "$warplab" --sim --lang "$1" -e "$P
+    local cycle, deep = {}, {}
+    cycle[1] = cycle
+    for _ = 1, 3000 do deep = { deep } end
+    p.update('tour', 'attempt', 1, '4', true, { expected = 4, model = cycle })
+    p.update('tour', 'attempt', 2, '5', true, { expected = 5, model = deep, note = string.rep('x', 5000) })
+    p.update('tour', 'step', 3)
+    local saved = core.json.decode(core.read_file(os.getenv('XDG_DATA_HOME') .. '/warplab/progress.json')).labs.tour
+    print('step=' .. saved.step .. ' expected=' .. saved.evidence['1'].expected .. ',' .. saved.evidence['2'].expected ..
+          ' model=' .. tostring(saved.evidence['1'].model or saved.evidence['2'].model or saved.evidence['2'].note))" \
+    > "$tmp/evidence-$1.out" 2> "$tmp/evidence-$1.err"
+}
+save_bad_evidence en
+save_bad_evidence zh
+grep -q "^step=3 expected=4,5 model=nil$" "$tmp/evidence-en.out" && [ "$(lines "$tmp/evidence-en.err" .)" = 2 ] &&
+  grep -q "lab 'tour', step 1: 'model' is not saved (a table that contains itself); the rest of your progress is" "$tmp/evidence-en.err" &&
+  grep -q "step 2: '\(model\|note\)' is not saved (\(tables nested more than 6 deep\|a string of 5000 bytes, more than 4096\))" \
+    "$tmp/evidence-en.err" &&
+  grep -q "^step=3 expected=4,5 model=nil$" "$tmp/evidence-zh.out" && grep -q "没有保存（一个包含自身的表）" "$tmp/evidence-zh.err"
+result "evidence with a cycle, a deep table or a long string: each field refused in one line (in Chinese too), the rest saved" $?
+
+# A progress file an older warplab bloated: a 32 MiB string and a table 12,000 deep in one lab's evidence.
+mkdir -p "$tmp/bloated/warplab"
+{ printf '{"labs": {"tour": {"step": 3, "done": {"1": true}, "answers": {"1": "4"}, "attempts": {"1": 1}, '
+  printf '"evidence": {"1": {"expected": 4, "model": "'; head -c 33554432 /dev/zero | tr '\0' x; printf '"}, '
+  printf '"2": {"expected": 5, "model": '; printf '%12000s' '' | tr ' ' '['; printf '%12000s' '' | tr ' ' ']'; printf '}}}}}\n'
+} > "$tmp/bloated/warplab/progress.json"
+start=$(date +%s)
+XDG_DATA_HOME="$tmp/bloated" timeout 60 "$warplab" --sim -e "$P
+  core.capture(true); core.labs.open('tour'); core.capture(false)
+  local record = p.get('tour')
+  print('step=' .. record.step .. ' answer=' .. record.answers['1'] .. ' expected=' .. record.evidence['1'].expected ..
+        ',' .. record.evidence['2'].expected)" > "$tmp/bloated.out" 2> "$tmp/bloated.err"
+seconds=$(($(date +%s) - start))
+XDG_DATA_HOME="$tmp/bloated" timeout 60 "$warplab" --sim -e "$P p.get('tour')" 2> "$tmp/bloated-again.err"
+size=$(wc -c < "$tmp/bloated/warplab/progress.json")
+grep -q "^step=3 answer=4 expected=4,5$" "$tmp/bloated.out" && [ "$seconds" -lt 30 ] && [ "$size" -lt 65536 ] &&
+  [ "$(lines "$tmp/bloated.err" .)" = 1 ] && grep -q "in lab 'tour' held values too large to keep" "$tmp/bloated.err" &&
+  [ ! -s "$tmp/bloated-again.err" ]
+result "a bloated progress file opens in ${seconds} s: the oversized values dropped once, with one note, the rest kept" $?
 
 tap_done
