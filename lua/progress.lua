@@ -386,7 +386,8 @@ end
 -- What the progress file holds, repaired; a damaged file is set aside and empty data
 -- returned. nil and the reason when the file is there but cannot be read (or is
 -- damaged and cannot be set aside: a save must not write over it then).
-local function read_disk(path)
+-- A file repaired is written back at once where the caller holds the lock.
+local function read_disk(path, locked)
   local text, why, errno = core.read_file(path)
   if not text then
     if errno == NO_SUCH_FILE then return empty() end
@@ -398,7 +399,7 @@ local function read_disk(path)
     if not moved then return nil, path .. ": " .. tostring(why_not) end
     return empty()
   end
-  if repair(data) then   -- written back at once (the caller holds the lock): no later read pays for it again
+  if repair(data) and locked then   -- no later read pays for the repair again
     core.write_file(path, json.encode(data, 2) .. "\n")
   end
   return data
@@ -421,7 +422,7 @@ local function current()
   local path = file_path()
   if not path then return memory end
   local lock <close> = core.lock(path .. ".lock")   -- without a lock (nil), still read
-  local data = read_disk(path)
+  local data = read_disk(path, lock ~= nil)
   if data then last_read = data end
   return with_pending(last_read or empty())
 end
@@ -429,10 +430,12 @@ end
 -- Saves the pending changes: lock, read, apply them to what the file holds, write, unlock.
 -- Returns the progress after them, saved or not.
 local function save(path)
-  local lock <close> = core.lock(path .. ".lock")
-  local data, why = read_disk(path)
+  local lock <close>, not_locked = core.lock(path .. ".lock")
+  local data, why = read_disk(path, lock ~= nil)
   local merged, ok, reason
-  if data then
+  if not lock then   -- another shell is saving: writing now could lose its change; this one waits for the next save
+    merged, reason = with_pending(data or last_read or empty()), not_locked
+  elseif data then
     last_read = data
     merged = with_pending(data)
     ok, reason = core.write_file(path, json.encode(merged, 2) .. "\n")

@@ -178,6 +178,31 @@ result "the progress file parsed at every read while both saved" $?
 result "no temporary file is left (each save had its own)" $?
 unset XDG_DATA_HOME
 
+# --- a lock held past the wait: the change waits, it is never written unlocked ----
+# A shell holds the lock through a slow save (it read the file before the other
+# saved, and writes what it read); the other waits out core.lock's 10 s. Written
+# without the lock, its change would be overwritten by the slow one's.
+XDG_DATA_HOME="$tmp/held"; export XDG_DATA_HOME
+"$warplab" --sim -e "$P p.update('held', 'step', 2)" > /dev/null 2>&1
+file="$tmp/held/warplab/progress.json"
+"$warplab" --sim -e "$P
+  local lock = core.lock('$file.lock'); local text = core.read_file('$file')
+  core.write_file(tmp .. '/holding', 'yes')
+  while not core.realpath(tmp .. '/waited') do end
+  core.write_file('$file', text); lock:unlock(); core.write_file(tmp .. '/released', 'yes')" > "$tmp/holder.out" 2>&1 &
+holder=$!
+while [ ! -e "$tmp/holding" ]; do sleep 0.1; done
+"$warplab" --sim -e "$P
+  p.update('held', 'attempt', 1, 'first', false); core.write_file(tmp .. '/waited', 'yes')
+  while not core.realpath(tmp .. '/released') do end
+  p.update('held', 'attempt', 1, 'second', false)" > "$tmp/waiter.out" 2> "$tmp/waiter.err"
+wait $holder
+"$warplab" --sim -e "$P print(p.all().held.attempts['1'])" > "$tmp/held.out" 2>&1
+echo "# lock held: attempts $(cat "$tmp/held.out"); $(head -c 300 "$tmp/waiter.err")"
+[ "$(cat "$tmp/held.out")" = 2 ] && grep -q "not saved (.*held the lock for too long)" "$tmp/waiter.err"
+result "a save that cannot take the lock writes nothing, says so, and keeps the change for the next save" $?
+unset XDG_DATA_HOME
+
 # --- a damaged progress file ----------------------------------------------------
 n=0
 for content in '{"labs": {"tour": {"step": 2, "done": {"1": tr' 'not json at all' '{"labs": 5}' '[1, 2]' '{"labs": {}} and more'; do
