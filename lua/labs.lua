@@ -525,8 +525,10 @@ function labs.load(name, text, id)
 end
 
 -- The text of a file, or a clear error with the reason ("cannot read lab PATH: reason").
+-- A lab or answers file over MAX_FILE_BYTES is refused before it is read.
+local MAX_FILE_BYTES = 1024 * 1024
 local function read_or_fail(what, path)
-  local text, why = core.read_file(path)
+  local text, why = core.read_file(path, MAX_FILE_BYTES)
   if not text then error(say("cannot_read", say("what_" .. what), clean(why)), 0) end
   return text
 end

@@ -199,17 +199,27 @@ static int fd_box_gc(lua_State *L)
     return 0;
 }
 
-/* core.read_file(path): the file's text, or nil and "path: reason" ("path: is a directory"). */
+/* core.read_file(path [, most]): the file's text, or nil and "path: reason"
+   ("path: is a directory"). With most, a file of at most most bytes: its
+   size is looked at before anything is read, what is read stops past it
+   (a device), and a FIFO without a writer does not block. */
 static int core_read_file(lua_State *L)
 {
     const char *path = check_path(L, 1);
+    lua_Integer most = luaL_optinteger(L, 2, -1);
     int *fd = push_fd_box(L);
     struct stat info;
-    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    *fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (most >= 0 ? O_NONBLOCK : 0));
     if (*fd < 0)
         return push_failure(L, path, errno, NULL);
     if (fstat(*fd, &info) == 0 && S_ISDIR(info.st_mode))
         return push_failure(L, path, EISDIR, SAY("is a directory", "是一个目录"));
+    if (most >= 0 && info.st_size > most) {
+        char size[32], limit[32];
+        lua_pushfstring(L, SAY("is %s, over the limit of %s", "有 %s，超过上限 %s"), format_bytes((double)info.st_size, size, sizeof size),
+                        format_bytes((double)most, limit, sizeof limit));
+        return push_failure(L, path, EFBIG, lua_tostring(L, -1));
+    }
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (;;) {
@@ -225,6 +235,10 @@ static int core_read_file(lua_State *L)
         if (got == 0)
             break;
         luaL_addsize(&b, (size_t)got);
+        if (most >= 0 && luaL_bufflen(&b) > (size_t)most) {   /* it grew while read */
+            luaL_pushresult(&b);
+            return push_failure(L, path, EFBIG, SAY("grew over the limit while read", "读取时超过了上限"));
+        }
     }
     close(*fd);
     *fd = -1;
