@@ -18,6 +18,7 @@
 #include "model.h"
 #include "ptx.h"
 #include "registry.h"
+#include "sandbox.h"
 #include "session.h"
 
 /* The headers the kernels' device code includes, as text (kernels/device_headers.c). */
@@ -286,17 +287,27 @@ static struct {   /* the launch whose contents the kept buffers hold, if any */
     size_t bytes[MAX_BUFFERS];
 } kept_launch;
 
+/* Gives slot's memory back (it counts against the session's memory cap while kept). */
+static void free_kept(struct kept_buffer *k)
+{
+    if (!k->data)
+        return;
+    zeroed_free(k->data, k->bytes);
+    sandbox_hold_c_bytes(-(long long)k->bytes);
+    k->data = NULL;
+    k->bytes = 0;
+}
+
 /* Slot's memory of at least bytes, zeroed unless the caller writes it all. */
 static void *kept_buffer(int slot, size_t bytes, int zero)
 {
     struct kept_buffer *k = &kept[slot];
-    if (k->data && (k->bytes < bytes || k->bytes / 4 > bytes)) {
-        zeroed_free(k->data, k->bytes);
-        k->data = NULL;
-    }
+    if (k->data && (k->bytes < bytes || k->bytes / 4 > bytes))
+        free_kept(k);
     if (!k->data) {   /* new memory comes zeroed */
         k->data = zeroed_new(bytes);
         k->bytes = k->data ? bytes : 0;
+        sandbox_hold_c_bytes((long long)k->bytes);
     } else if (zero) {
         fill_in_parts(k->data, 0, bytes);
     }
@@ -308,6 +319,9 @@ static void *kept_buffer(int slot, size_t bytes, int zero)
    when memory is short. Called with keeping held. */
 static int prepare_buffers(const struct family *f, const struct params *p, const size_t *bytes, void **data, void **expected)
 {
+    for (int i = 0; i < 2 * MAX_BUFFERS; i++)   /* what this launch does not use goes back */
+        if (i % MAX_BUFFERS >= f->buffer_count || (i >= MAX_BUFFERS && f->buffers[i - MAX_BUFFERS].role != BUFFER_OUT))
+            free_kept(&kept[i]);
     for (int i = 0; i < f->buffer_count; i++) {
         int random = f->buffers[i].role == BUFFER_IN && !f->fill_inputs;
         data[i] = kept_buffer(i, bytes[i] + 1, !random);
