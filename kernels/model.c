@@ -373,13 +373,13 @@ static void *count_warps(void *argument)
     struct model_counts counts = { 0 };   /* here, not in self: the threads' counts would share cache lines */
     long long first;
     while ((first = __atomic_fetch_add(&job->next_warp, job->per_take, __ATOMIC_RELAXED)) < job->warps) {
-        if (job->interrupted && *job->interrupted) {
+        long long end = first + job->per_take < job->warps ? first + job->per_take : job->warps, w;
+        for (w = first; w < end && !(job->interrupted && *job->interrupted); w++)   /* a warp can be long (matmul's) */
+            count_warp(job, w, acc, &counts);
+        if (w < end) {
             __atomic_store_n(&job->stopped, 1, __ATOMIC_RELAXED);
             break;
         }
-        long long end = first + job->per_take < job->warps ? first + job->per_take : job->warps;
-        for (long long w = first; w < end; w++)
-            count_warp(job, w, acc, &counts);
     }
     self->counts = counts;
     return NULL;

@@ -25,6 +25,7 @@
 #include "common.h"
 #include "interrupt.h"
 #include "ptx.h"
+#include "session.h"
 
 enum { MAX_OPERANDS = 5, MAX_VECTOR = 4, MAX_KERNELS = 64, MAX_SYMBOLS = 256, NAME_BYTES = 96, MAX_RUNNERS = 16 };
 
@@ -32,6 +33,8 @@ enum { MAX_OPERANDS = 5, MAX_VECTOR = 4, MAX_KERNELS = 64, MAX_SYMBOLS = 256, NA
 /* Types, spaces, operations                                              */
 /* ---------------------------------------------------------------------- */
 
+/* How often a thread counts its warp-instructions into the launch's and looks for Ctrl-C (a power of 2). */
+enum { WARP_INSTRUCTIONS_A_LOOK = 4096 };
 enum kind { KIND_NONE, KIND_BITS, KIND_UNSIGNED, KIND_SIGNED, KIND_FLOAT, KIND_PREDICATE };
 
 struct value_type {
@@ -1071,6 +1074,8 @@ struct block {
     char *why;
     size_t why_size;
     uint64_t lane_instructions;
+    uint64_t warp_instructions;          /* this thread's, counted into the launch's a look at a time */
+    uint64_t *launch_warp_instructions;  /* the whole launch's, which its budget limits */
 };
 
 /* Index arithmetic is mostly the same in every lane (a block's offset, a
@@ -1113,9 +1118,9 @@ static int run_error(struct warp *w, const struct instruction *in, const char *f
 {
     struct block *b = w->b;
     va_list args;
-    int used = in->source_line ? snprintf(b->why, b->why_size, "PTX line %d (source line %d), %s: ", in->ptx_line,
-                                          in->source_line, in->name)
-                               : snprintf(b->why, b->why_size, "PTX line %d, %s: ", in->ptx_line, in->name);
+    int used = in->source_line ? snprintf(b->why, b->why_size, SAY("PTX line %d (source line %d), %s: ", "PTX 第 %d 行（源代码第 %d 行），%s："),
+                                          in->ptx_line, in->source_line, in->name)
+                               : snprintf(b->why, b->why_size, SAY("PTX line %d, %s: ", "PTX 第 %d 行，%s："), in->ptx_line, in->name);
     va_start(args, format);
     vsnprintf(b->why + used, b->why_size > (size_t)used ? b->why_size - (size_t)used : 0, format, args);
     va_end(args);
@@ -2109,12 +2114,22 @@ static uint64_t counted_address(enum space space, uint64_t address)
     return space == SPACE_SHARED && address >= SHARED_WINDOW ? address - SHARED_WINDOW : address;
 }
 
+/* An access at an address in no buffer: which kernel, what it did where,
+   and which lane; an address far below every buffer (they start at 2^40)
+   is most likely a null pointer's. */
 static int outside(struct warp *w, const struct instruction *in, int lane, const char *what, enum space space,
                    uint64_t address)
 {
-    return run_error(w, in, "lane %d of warp %d of block (%u, %u, %u) %s %s address 0x%llx, outside every buffer", lane,
-                     w->index, w->b->ctaid[0], w->b->ctaid[1], w->b->ctaid[2], what, space_names[space],
-                     (unsigned long long)address);
+    const char *hint = address < (1ull << 32) ? SAY(" (a null pointer?)", "（空指针？）") : "";
+    return run_error(w, in, SAY("kernel '%s' %s %s address 0x%llx, which is in no buffer%s; lane %d of warp %d of block (%u, %u, %u)",
+                                "内核 '%1$s' %2$s %3$s 地址 0x%4$llx，该地址不在任何缓冲区中%5$s；block (%8$u, %9$u, %10$u) 的 warp %7$d 的 lane %6$d"),
+                     w->b->k->name, what, space_names[space], (unsigned long long)address, hint, lane, w->index, w->b->ctaid[0],
+                     w->b->ctaid[1], w->b->ctaid[2]);
+}
+
+static const char *stored_or_loaded(int store)
+{
+    return store ? SAY("stored to", "写入") : SAY("loaded from", "读取");
 }
 
 /* The register of element k of a load's or store's value: {a, b, c, d} or one register. */
@@ -2207,7 +2222,7 @@ static int place_lanes(struct warp *w, const struct instruction *in, enum space 
         FOR_LANES(lanes, i) {
             uint64_t offset = at[i] >= LOCAL_WINDOW ? at[i] - LOCAL_WINDOW : at[i];
             if (offset + bytes > w->b->k->local_bytes)
-                return outside(w, in, i, store ? "writes" : "reads", space, at[i]);
+                return outside(w, in, i, stored_or_loaded(store), space, at[i]);
             memory[i] = w->b->local + (uint64_t)(w->index * WARP_SIZE + i) * w->b->local_stride + offset;
         }
         return 0;
@@ -2219,7 +2234,7 @@ static int place_lanes(struct warp *w, const struct instruction *in, enum space 
     }
     FOR_LANES(lanes, i)
         if (!(memory[i] = memory_at(w->b, space, at[i], bytes)))
-            return outside(w, in, i, store ? "writes" : "reads", space, at[i]);
+            return outside(w, in, i, stored_or_loaded(store), space, at[i]);
     return 0;
 }
 
@@ -2397,7 +2412,7 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
         enum space space = resolve_space(in->space, at[i]);
         unsigned char *memory = space == SPACE_GLOBAL || space == SPACE_SHARED ? memory_at(w->b, space, at[i], (uint64_t)t.bytes) : NULL;
         if (!memory)
-            return outside(w, in, i, "updates", space, at[i]);
+            return outside(w, in, i, SAY("updated", "更新"), space, at[i]);
         pthread_mutex_lock(w->b->atomics);   /* other threads run other blocks */
         memcpy(&old[i], memory, (size_t)t.bytes);
         uint64_t updated = atomic_update(in->mode, t, old[i], b[i], c[i]);
@@ -2452,6 +2467,18 @@ static int op_cp_async(struct warp *w, const struct instruction *in, uint32_t la
 /* Control flow is done by the warp's stepping (step_warp): these only mark. */
 static int op_control(struct warp *w, const struct instruction *in, uint32_t lanes) { return 0; }
 
+/* trap: the kernel ends there, as a GPU's launch fails. Compilers put one
+   where they find the code would fault (a store through a null pointer). */
+static int op_trap(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    int lane = __builtin_ctz(lanes);
+    return run_error(w, in, SAY("kernel '%s' stopped at a trap (a __trap(), or where the compiler found a fault such as a "
+                                "store through a null pointer); lane %d of warp %d of block (%u, %u, %u)",
+                                "内核 '%1$s' 在 trap 处停止（__trap()，或编译器发现了错误之处，例如通过空指针写入）；"
+                                "block (%4$u, %5$u, %6$u) 的 warp %3$d 的 lane %2$d"),
+                     w->b->k->name, lane, w->index, w->b->ctaid[0], w->b->ctaid[1], w->b->ctaid[2]);
+}
+
 #define OPERATION(op, ...) { .name = #op, .run = op_##op, __VA_ARGS__ }
 static const struct operation_decl operations[] = {
     OPERATION(ld), OPERATION(st), OPERATION(mov), OPERATION(add), OPERATION(sub), OPERATION(mul),
@@ -2467,6 +2494,7 @@ static const struct operation_decl operations[] = {
     { .name = "exit", .run = op_control, .is_exit = 1 },
     { .name = "bar", .run = op_control, .is_barrier = 1 },
     { .name = "barrier", .run = op_control, .is_barrier = 1 },
+    OPERATION(trap),
 };
 
 static const struct operation_decl *find_operation(const char *name)
@@ -2544,6 +2572,40 @@ static inline uint32_t guarded_lanes(struct warp *w, const struct instruction *i
     return lanes & (in->guard_negate ? ~yes : yes);
 }
 
+/* n with a comma between thousands ("68,719,476,736"), in out. */
+static const char *with_commas(uint64_t n, char *out, size_t size)
+{
+    char digits[32];
+    int length = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n), used = 0;
+    for (int i = 0; i < length && used + 2 < (int)size; i++) {
+        if (i > 0 && (length - i) % 3 == 0)
+            out[used++] = ',';
+        out[used++] = digits[i];
+    }
+    out[used] = 0;
+    return out;
+}
+
+/* Every WARP_INSTRUCTIONS_A_LOOK warp-instructions a thread runs: they count
+   into the launch's, against its budget (a warp-instruction whatever lanes
+   run it, so one spinning lane stops as soon as a spinning warp would), and
+   Ctrl-C stops the run. -1 with why when it must stop. */
+static int must_stop(struct warp *w, const struct instruction *in)
+{
+    struct block *b = w->b;
+    char budget[32];
+    uint64_t total = __atomic_add_fetch(b->launch_warp_instructions, WARP_INSTRUCTIONS_A_LOOK, __ATOMIC_RELAXED);
+    if (b->l->instruction_budget && total > b->l->instruction_budget)
+        return run_error(w, in, SAY("kernel '%s' ran over %s warp-instructions (a loop that never ends?)",
+                                    "内核 '%s' 运行超过 %s 条 warp 指令（是不是有死循环？）"),
+                         b->k->name, with_commas(b->l->instruction_budget, budget, sizeof budget));
+    if (b->l->interrupted && *b->l->interrupted) {
+        snprintf(b->why, b->why_size, "interrupted");
+        return -1;
+    }
+    return 0;
+}
+
 static enum step step_warp(struct warp *w)
 {
     struct block *b = w->b;
@@ -2556,11 +2618,8 @@ static enum step step_warp(struct warp *w)
     const struct instruction *in = &b->m->code[pc];
     uint32_t taken = guarded_lanes(w, in, lanes);
     b->lane_instructions += (uint64_t)lane_count(lanes);
-    if (b->l->instruction_budget && b->lane_instructions > b->l->instruction_budget) {
-        run_error(w, in, "the emulator's budget of %llu lane-instructions is spent",
-                  (unsigned long long)b->l->instruction_budget);
+    if ((++b->warp_instructions & (WARP_INSTRUCTIONS_A_LOOK - 1)) == 0 && must_stop(w, in))
         return STEP_FAILED;
-    }
     if (in->is_exit) {
         move_lanes(w, lanes, 0, pc, pc + 1);
         w->alive &= ~taken;
@@ -2584,12 +2643,8 @@ static enum step step_warp(struct warp *w)
 static enum step run_warp(struct warp *w)
 {
     enum step s;
-    unsigned steps = 0;
     while ((s = step_warp(w)) == STEP_RAN)
-        if (++steps % 4096 == 0 && w->b->l->interrupted && *w->b->l->interrupted) {
-            snprintf(w->b->why, w->b->why_size, "interrupted");
-            return STEP_FAILED;
-        }
+        ;
     return s;
 }
 
@@ -2624,6 +2679,7 @@ struct grid_run {
     unsigned long long per_take;   /* blocks a thread takes at once: runs keep threads apart in the DRAM bitmaps */
     int stop;
     pthread_mutex_t atomics;   /* atomics of different threads' blocks, one at a time */
+    uint64_t warp_instructions;   /* every thread's, WARP_INSTRUCTIONS_A_LOOK at a time */
 };
 
 /* One thread's part: its own block state, taking blocks until none are left. */
@@ -2685,7 +2741,7 @@ static int make_runner(struct block_runner *r, struct grid_run *g, unsigned thre
     r->run = g;
     r->warp_count = (int)((threads + WARP_SIZE - 1) / WARP_SIZE);
     r->b = (struct block){ .m = g->m, .l = g->l, .k = k, .threads = threads, .why = r->why, .why_size = sizeof r->why,
-                           .user = user, .atomics = &g->atomics };
+                           .user = user, .atomics = &g->atomics, .launch_warp_instructions = &g->warp_instructions };
     r->warps = calloc((size_t)r->warp_count, sizeof *r->warps);
     r->regs = calloc((size_t)r->warp_count * (size_t)g->m->register_count * WARP_SIZE + 1, sizeof *r->regs);
     r->shapes = calloc((size_t)r->warp_count * (size_t)g->m->register_count + 1, sizeof *r->shapes);
@@ -2740,6 +2796,13 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
                  "more than the emulator's budget of %llu MB a block", k->name, (unsigned long long)k->local_bytes,
                  (unsigned long long)((k->local_bytes + 15) / 16 * 16 * threads), threads,
                  (unsigned long long)(MAX_BLOCK_LOCAL_BYTES >> 20));
+        return -1;
+    }
+    uint64_t shared = l->dynamic_shared_bytes ? k->dynamic_offset + l->dynamic_shared_bytes : k->shared_bytes;
+    if (l->shared_bytes_most && shared > l->shared_bytes_most) {
+        snprintf(why, why_size, SAY("kernel '%s' asks for %llu bytes of shared memory a block; the device allows %llu",
+                                    "内核 '%s' 每块需要 %llu 字节共享内存；设备最多允许 %llu 字节"),
+                 k->name, (unsigned long long)shared, (unsigned long long)l->shared_bytes_most);
         return -1;
     }
     struct grid_run g = { .m = m, .l = l, .k = k,

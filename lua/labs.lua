@@ -272,6 +272,8 @@ local messages = {
   claim_fails = { en = "the claim '%s' does not hold (%s)%s", zh = "论断“%s”不成立（%s）%s" },
   claim_skipped = { en = "step %d, the claim '%s' is skipped on %s: %s", zh = "第 %d 步，论断“%s”在 %s 上跳过：%s" },
   every_profile = { en = "every profile", zh = "所有设备配置" },
+  tripped_under = { en = "the lab ran past its budget under %s: not checked under the other profiles",
+                    zh = "实验在 %s 下超出了预算：不再用其他配置检查" },
   profiles_with_sim = { en = "claims were checked on this GPU; --sim checks them on the model of every profile",
                         zh = "论断是在这块 GPU 上检查的；加 --sim 可在每个设备配置的模型上检查" },
   batch_wrong = { en = "a batch run with the lab's own answers does not get this step right",
@@ -597,7 +599,7 @@ function labs.load(name, text, id)
   env.step = function(spec) definition.steps[#definition.steps + 1] = spec end
   local chunk, why = load(text, "=" .. name, "t", env)
   if not chunk then error(say("does_not_compile", name, clean(why)), 0) end
-  guarded(say("in_lab", name), chunk)
+  guarded(say("in_lab", name), core.sandbox_body, chunk)   -- a body only declares: a small budget
   if type(definition.spec) ~= "table" then error(say("no_lab_call", name), 0) end
   if #definition.steps == 0 then error(say("no_steps", name), 0) end
   validate(definition)
@@ -605,8 +607,10 @@ function labs.load(name, text, id)
 end
 
 -- The text of a file, or a clear error with the reason ("cannot read lab PATH: reason").
+-- A lab or answers file over MAX_FILE_BYTES is refused before it is read.
+local MAX_FILE_BYTES = 1024 * 1024
 local function read_or_fail(what, path)
-  local text, why = core.read_file(path)
+  local text, why = core.read_file(path, MAX_FILE_BYTES)
   if not text then error(say("cannot_read", say("what_" .. what), clean(why)), 0) end
   return text
 end
@@ -1529,6 +1533,7 @@ local function claim_findings(name, add, notes)
     if profile then config { profile = profile } end
     local label = profile or device().name
     local outcomes = labs.check_claims(name)
+    local tripped = core.sandbox_lab_tripped()
     for _, failed in ipairs(outcomes.failed_steps or {}) do
       add(failed.step, "run", say("experiment_fails", label, clean(failed.error)))
     end
@@ -1541,6 +1546,7 @@ local function claim_findings(name, add, notes)
         add(c.step, "claims", say("claim_fails", c.text, label, c.error and ": " .. c.error or ""))
       end
     end
+    if tripped then notes[#notes + 1] = say("tripped_under", label); break end   -- minutes a profile, for nothing new
   end
   config { profile = before }
   for _, key in ipairs(order) do

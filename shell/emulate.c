@@ -18,6 +18,7 @@
 #include "model.h"
 #include "ptx.h"
 #include "registry.h"
+#include "sandbox.h"
 #include "session.h"
 
 /* The headers the kernels' device code includes, as text (kernels/device_headers.c). */
@@ -26,6 +27,19 @@ extern const struct {
     const char *text;
 } device_headers[];
 extern const int device_headers_count;
+
+/* The warp-instructions a launch may run on the emulator, however many of a
+   warp's lanes run each: a few seconds of one core's work (about 10 million
+   a second where a single lane spins), and more for each warp of the grid,
+   so that an infinite loop in a small grid stops in seconds and a large grid
+   has room for a long loop in each warp. */
+static const uint64_t INSTRUCTIONS_A_LAUNCH = 1ull << 25, INSTRUCTIONS_A_WARP = 1ull << 14;
+
+static uint64_t instruction_budget(const unsigned *grid, const unsigned *block)
+{
+    uint64_t warps_a_block = ((uint64_t)block[0] * block[1] * block[2] + 31) / 32;
+    return INSTRUCTIONS_A_LAUNCH + INSTRUCTIONS_A_WARP * warps_a_block * grid[0] * grid[1] * grid[2];
+}
 
 enum { MAX_EMULATED_BUFFERS = 8, MAX_ARGS = 32 };
 
@@ -129,9 +143,10 @@ static int core_emulate(lua_State *L)
     uint64_t args[MAX_ARGS];
     struct counting counting = { 0 };
     struct ptx_launch launch = { .kernel = kernel, .args = args, .buffers = buffers, .on_access = count, .user = &counting,
-                                 .instruction_budget = 1ull << 34, .interrupted = &interrupt_requested };
+                                 .interrupted = &interrupt_requested };
     read_dims(L, 3, "grid", launch.grid);
     read_dims(L, 3, "block", launch.block);
+    launch.instruction_budget = instruction_budget(launch.grid, launch.block);
     lua_getfield(L, 3, "shared");   /* extern __shared__ bytes, as <<<grid, block, shared>>> */
     lua_Integer shared = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, shared >= 0 && shared <= (1 << 20), 3, "shared must be from 0 to 2^20 bytes");
@@ -272,17 +287,27 @@ static struct {   /* the launch whose contents the kept buffers hold, if any */
     size_t bytes[MAX_BUFFERS];
 } kept_launch;
 
+/* Gives slot's memory back (it counts against the session's memory cap while kept). */
+static void free_kept(struct kept_buffer *k)
+{
+    if (!k->data)
+        return;
+    zeroed_free(k->data, k->bytes);
+    sandbox_hold_c_bytes(-(long long)k->bytes);
+    k->data = NULL;
+    k->bytes = 0;
+}
+
 /* Slot's memory of at least bytes, zeroed unless the caller writes it all. */
 static void *kept_buffer(int slot, size_t bytes, int zero)
 {
     struct kept_buffer *k = &kept[slot];
-    if (k->data && (k->bytes < bytes || k->bytes / 4 > bytes)) {
-        zeroed_free(k->data, k->bytes);
-        k->data = NULL;
-    }
+    if (k->data && (k->bytes < bytes || k->bytes / 4 > bytes))
+        free_kept(k);
     if (!k->data) {   /* new memory comes zeroed */
         k->data = zeroed_new(bytes);
         k->bytes = k->data ? bytes : 0;
+        sandbox_hold_c_bytes((long long)k->bytes);
     } else if (zero) {
         fill_in_parts(k->data, 0, bytes);
     }
@@ -294,6 +319,9 @@ static void *kept_buffer(int slot, size_t bytes, int zero)
    when memory is short. Called with keeping held. */
 static int prepare_buffers(const struct family *f, const struct params *p, const size_t *bytes, void **data, void **expected)
 {
+    for (int i = 0; i < 2 * MAX_BUFFERS; i++)   /* what this launch does not use goes back */
+        if (i % MAX_BUFFERS >= f->buffer_count || (i >= MAX_BUFFERS && f->buffers[i - MAX_BUFFERS].role != BUFFER_OUT))
+            free_kept(&kept[i]);
     for (int i = 0; i < f->buffer_count; i++) {
         int random = f->buffers[i].role == BUFFER_IN && !f->fill_inputs;
         data[i] = kept_buffer(i, bytes[i] + 1, !random);
@@ -362,9 +390,6 @@ static int write_constants(const struct family *f, struct ptx_module *m, void *c
     return 0;
 }
 
-/* The lane-instructions a launch may run on the emulator: about a minute of one core's work. */
-static const uint64_t INSTRUCTION_BUDGET = 1ull << 36;
-
 /* The emulator's launch of call over the buffers at base (args: room for
    the call's arguments, which it fills); the caller sets how accesses are counted. */
 static struct ptx_launch launch_of(const struct emulated_call *call, const char *kernel, const uint64_t *base, uint64_t *args,
@@ -373,7 +398,8 @@ static struct ptx_launch launch_of(const struct emulated_call *call, const char 
     for (int i = 0; i < call->arg_count; i++)
         args[i] = (call->args[i].buffer >= 0 ? base[call->args[i].buffer] : 0) + (uint64_t)call->args[i].value;
     struct ptx_launch launch = { .kernel = kernel, .args = args, .arg_count = call->arg_count, .buffers = buffers,
-                                 .buffer_count = buffer_count, .instruction_budget = INSTRUCTION_BUDGET,
+                                 .buffer_count = buffer_count, .instruction_budget = instruction_budget(call->grid, call->block),
+                                 .shared_bytes_most = session.device.shared_bytes_per_block,
                                  .interrupted = interrupted, .dynamic_shared_bytes = call->shared_bytes };
     memcpy(launch.grid, call->grid, sizeof launch.grid);
     memcpy(launch.block, call->block, sizeof launch.block);

@@ -201,15 +201,18 @@ static int fd_box_gc(lua_State *L)
 
 /* Opens path for reading; with a limit (0: none), only a regular file of at
    most limit bytes, opened without waiting (a FIFO cannot block the caller).
-   The descriptor goes into *fd; 0, or an errno (EFBIG: over the limit). */
-static int open_to_read(const char *path, size_t limit, int *fd)
+   The descriptor goes into *fd and the file's size into *size; 0, or an
+   errno (EFBIG: over the limit). */
+static int open_to_read(const char *path, size_t limit, int *fd, off_t *size)
 {
     struct stat info;
+    *size = 0;
     *fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (limit ? O_NONBLOCK : 0));
     if (*fd < 0)
         return errno;
     if (fstat(*fd, &info) != 0)
         return errno;
+    *size = info.st_size;
     if (S_ISDIR(info.st_mode))
         return EISDIR;
     if (limit && !S_ISREG(info.st_mode))
@@ -221,15 +224,17 @@ static int open_to_read(const char *path, size_t limit, int *fd)
     return 0;
 }
 
-/* Why open_to_read refused, in words, or NULL for strerror's. */
-static const char *refusal_text(int error, size_t limit, char *text, size_t size)
+/* Why open_to_read refused a file of file_size bytes, in words, or NULL for strerror's. */
+static const char *refusal_text(int error, size_t limit, off_t file_size, char *text, size_t size)
 {
     if (error == EISDIR)
         return SAY("is a directory", "是一个目录");
     if (error == EINVAL && limit)
         return SAY("not a regular file", "不是普通文件");
     if (error == EFBIG && limit) {
-        snprintf(text, size, SAY("larger than %zu bytes: not read", "大于 %zu 字节：没有读取"), limit);
+        char have[32], most[32];
+        snprintf(text, size, SAY("is %s, over the limit of %s", "有 %s，超过上限 %s"),
+                 format_bytes((double)file_size, have, sizeof have), format_bytes((double)limit, most, sizeof most));
         return text;
     }
     return NULL;
@@ -246,9 +251,10 @@ static int core_read_file(lua_State *L)
     size_t limit = (size_t)asked, total = 0;
     int *fd = push_fd_box(L);
     char reason[128];
-    int refused = open_to_read(path, limit, fd);
+    off_t file_size;
+    int refused = open_to_read(path, limit, fd, &file_size);
     if (refused)
-        return push_failure(L, path, refused, refusal_text(refused, limit, reason, sizeof reason));
+        return push_failure(L, path, refused, refusal_text(refused, limit, file_size, reason, sizeof reason));
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (;;) {
@@ -266,7 +272,7 @@ static int core_read_file(lua_State *L)
         luaL_addsize(&b, (size_t)got);
         if (limit && (total += (size_t)got) > limit) {   /* it grew while being read */
             luaL_pushresult(&b);
-            return push_failure(L, path, EFBIG, refusal_text(EFBIG, limit, reason, sizeof reason));
+            return push_failure(L, path, EFBIG, SAY("grew over the limit while read", "读取时超过了上限"));
         }
     }
     close(*fd);

@@ -73,10 +73,74 @@ static uint64_t check_footprint(lua_State *L, int arg, const struct family *f, c
     return (uint64_t)luaL_argerror(L, arg, lua_tostring(L, -1));   /* does not return */
 }
 
+/* What the model holds on this machine for a launch: on the emulator each
+   buffer (and a byte past it) and each output again, for the reference's;
+   and the DRAM estimate's maps (a bit per 64-byte block and per 32-byte
+   sector, a word per sector stored). */
+static double host_bytes(const struct family *f, const struct params *p, const struct measure_options *o)
+{
+    size_t bytes[MAX_BUFFERS];
+    double total = 0;
+    family_buffer_bytes(f, p, bytes);
+    for (int i = 0; i < f->buffer_count; i++) {
+        int output = f->buffers[i].role == BUFFER_OUT;
+        total += (double)bytes[i] * (3.0 / 512 + (output ? 1.0 / 8 : 0));
+        if (o->emulated)
+            total += (double)(bytes[i] + 1) * (output ? 2 : 1);
+    }
+    return total;
+}
+
+/* A launch whose buffers would take the session past its memory cap: an argument error says the sizes. */
+static void check_host_memory(lua_State *L, const struct family *f, const struct params *p, const struct measure_options *o)
+{
+    char what[128], why[512];
+    snprintf(what, sizeof what, SAY("the model's launch of '%s'", "模型启动 '%s'"), f->name);
+    if (sandbox_memory_refuses(host_bytes(f, p, o), what, why, sizeof why))
+        luaL_argerror(L, 2, why);
+}
+
+/* CUDA's limits on a launch's shape, the same on every compute capability
+   warplab knows; the shared memory a block may have is the device's own. */
+static const unsigned long long GRID_MOST[3] = { 2147483647ull, 65535, 65535 }, BLOCK_MOST[3] = { 1024, 1024, 64 };
+enum { THREADS_PER_BLOCK_MOST = 1024 };
+
+/* The launch's grid, block and dynamic shared memory (as the emulator's
+   call has them: a kernel declared in Lua works them out from its
+   functions) within the device's limits; else an argument error naming
+   which and the limit. */
+static void check_shape(lua_State *L, const struct family *f, const struct params *p)
+{
+    struct emulated_call call;
+    char why[512], label[300];
+    if (!f->emulated_call)
+        return;
+    f->emulated_call(p, &call);
+    const struct {
+        const char *what;
+        unsigned long long value, most;
+    } limits[] = {
+        { "grid.x", call.grid[0], GRID_MOST[0] },    { "grid.y", call.grid[1], GRID_MOST[1] },
+        { "grid.z", call.grid[2], GRID_MOST[2] },    { "block.x", call.block[0], BLOCK_MOST[0] },
+        { "block.y", call.block[1], BLOCK_MOST[1] }, { "block.z", call.block[2], BLOCK_MOST[2] },
+        { SAY("threads a block", "每块线程数"), (unsigned long long)call.block[0] * call.block[1] * call.block[2],
+          THREADS_PER_BLOCK_MOST },
+        { SAY("shared (dynamic shared memory a block, in bytes)", "shared（每块动态共享内存字节数）"), call.shared_bytes,
+          session.device.shared_bytes_per_block },
+    };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        if (limits[i].value > limits[i].most) {
+            snprintf(why, sizeof why, SAY("'%s': %s = %llu, over the limit of %s: %llu", "'%s'：%s = %llu，超过 %s 的上限 %llu"),
+                     f->name, limits[i].what, limits[i].value, device_label(label, sizeof label), limits[i].most);
+            luaL_argerror(L, 2, why);
+        }
+}
+
 enum { MAX_BATCH = 1024 };
 
-/* The progress bar of the launches running now, whose thread redraws it:
-   an error that leaves run_all stops it first. */
+/* The progress bar of the launches running now, whose thread redraws it,
+   and the watch on a lab's launch budget: an error that leaves run_all ends
+   them first. */
 static struct progress *running_bar;
 
 static void stop_bar(void)
@@ -84,6 +148,7 @@ static void stop_bar(void)
     if (running_bar)
         progress_end(running_bar);
     running_bar = NULL;
+    sandbox_launches_end();
 }
 
 static int raise_interrupted(lua_State *L)
@@ -115,6 +180,8 @@ static void prepare_result(lua_State *L, int table, const struct family *f, stru
     check_params(L, table, 2, f, &r->params, o);
     check_device_can(L, f, &r->params);
     r->footprint_bytes = check_footprint(L, 2, f, &r->params);
+    check_shape(L, f, &r->params);
+    check_host_memory(L, f, &r->params, o);
     r->backend = session.backend->name;
     r->correct = -1;
     r->useful_bytes = f->useful_bytes(&r->params);
@@ -180,6 +247,8 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
         luaL_error(L, SAY("the emulator cannot run '%s': %s", "模拟器无法运行 '%s'：%s"), r->family->name, model.why);
     }
     if (modelled != 0 || status == RUN_INTERRUPTED) {
+        stop_bar();
+        sandbox_launches_check(L);   /* the lab's launch budget, if it stopped the launch: its own error */
         if (!keep_partial)
             raise_interrupted(L);
         interrupt_clear(L);
@@ -222,6 +291,8 @@ static int run_all(lua_State *L, struct result *results, struct measure_options 
     struct progress bar;
     int done = 0;
     double started = sandbox_clock_ms();
+    sandbox_launches_begin();
+    sandbox_launches_check(L);   /* spent by the step's launches before */
     progress_start(&bar, SAY("launches", "启动"), count, show_progress);
     running_bar = &bar;
     while (done < count && !(keep_partial && interrupt_requested)) {
@@ -231,10 +302,11 @@ static int run_all(lua_State *L, struct result *results, struct measure_options 
         progress_step(&bar);
     }
     stop_bar();
+    sandbox_launches_check(L);
     if (keep_partial)
         interrupt_clear(L);
     read_all_counters(results, options, done);
-    sandbox_exclude(sandbox_clock_ms() - started);   /* a lab's budget is for its own code */
+    sandbox_exclude(sandbox_clock_ms() - started);   /* the code budget is for lab code's own work */
     return done;
 }
 
@@ -292,6 +364,7 @@ static void push_results(lua_State *L, const struct result *results, int count)
 static int core_launch_many(lua_State *L)
 {
     lua_settop(L, 3);   /* the userdata below must not land where the params are looked for */
+    sandbox_share_budget(L);   /* a lab's kernel's functions: one budget for them all */
     const struct family *f = check_family(L, 1);
     struct result *results;
     struct measure_options *options;
@@ -309,6 +382,7 @@ static int core_launch_many(lua_State *L)
 static int api_launch(lua_State *L)
 {
     lua_settop(L, 2);   /* the userdata below must not land where the params are looked for */
+    sandbox_share_budget(L);   /* a lab's kernel's functions: one budget for them all */
     const struct family *f = check_family(L, 1);
     int batch = lua_type(L, 2) == LUA_TTABLE && lua_rawgeti(L, 2, 1) == LUA_TTABLE;
     if (batch)

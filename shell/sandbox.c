@@ -2,17 +2,22 @@
 ** sandbox.c — the guard lab code runs under (see sandbox.h). One budget
 ** counts the Lua instructions lab code runs, the bytes it allocates and the
 ** work standard functions do in C for it (patterns, string.rep, sorting);
-** past the budget, past the memory cap or after Ctrl-C the guard "trips":
-** every later instruction raises the same error, and the lab's pcall passes
-** it on, so nothing in the lab can catch it.
+** a second counts the CPU time of the launches it starts, which a watch
+** thread stops mid-way; one memory cap holds for its Lua and the buffers its
+** launches ask for. Past a budget, past the memory cap or after Ctrl-C the
+** guard "trips": every later instruction raises the same error, and the
+** lab's pcall passes it on, so nothing in the lab can catch it.
 */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <lauxlib.h>
 #include "interrupt.h"
+#include "output.h"
 #include "progress.h"
 #include "sandbox.h"
 #include "session.h"
@@ -22,7 +27,20 @@ enum {
     BYTES_PER_INSTRUCTION = 16,      /* what copying or allocating a byte costs, in instructions */
     INSTRUCTIONS_PER_MS = 50000,     /* what a millisecond of lab code costs at the least */
 };
-static const long long INSTRUCTION_BUDGET = 50000000;   /* about 1 s of work of any kind */
+/* What one call of lab code may use (a step's experiment, an answer
+   function, a lab's own kernel's fills at one launch): its own work, and
+   the CPU time of the launches it starts (the built-in labs' steps take at
+   most about 2 s of it on a slow 2-core machine; 20 s leaves room for
+   sanitizers and slower machines). A lab's body, which :labs runs for every
+   lab just to list them, only declares the lab: its launches get 1 s. */
+enum budget_kind { BUDGET_CALL, BUDGET_BODY };
+static const struct {
+    long long instructions;   /* about 1 s of work of any kind */
+    double launch_ms;         /* CPU time of the process (every thread) in launches */
+} budgets[] = {
+    [BUDGET_CALL] = { 50000000, 20000 },
+    [BUDGET_BODY] = { 50000000, 1000 },
+};
 static const size_t MEMORY_CAP = (size_t)256 << 20;     /* over what the state held when the lab opened */
 static const size_t MEMORY_HEADROOM = (size_t)16 << 20; /* for one call, however much the student holds */
 
@@ -31,16 +49,31 @@ static const size_t MEMORY_HEADROOM = (size_t)16 << 20; /* for one call, however
 
 static struct {
     size_t heap_bytes;      /* what the Lua state holds now */
-    size_t heap_limit;      /* 0: no cap (no lab code running) */
+    size_t heap_limit;      /* lab code's cap, or the shell's own (0: none yet) */
+    size_t c_bytes;         /* what the emulator's buffers hold between launches: under the same cap */
     int depth;              /* sandbox_call nesting */
     long long budget_left;
     const char *tripped;    /* once set, what every instruction of lab code raises */
     int tripped_by_interrupt;
+    int lab_tripped;        /* a call since the lab opened ended at a budget or the memory cap */
     int memory_refused;     /* an allocation was refused since lab code started */
     size_t lab_heap_bytes;  /* what the state held when the lab opened (0: not known) */
     double last_look_ms;    /* when the hook last charged the budget */
     double excluded_ms;     /* time in launches since then: not lab code's */
+    double launch_ms_budget, launch_ms_left;   /* what launches may take in this call, and still may */
+    volatile sig_atomic_t launch_budget_spent;   /* the timer fired: the launch running now stops */
+    int launching;          /* run_all nesting, while lab code runs */
+    double launch_started_cpu_ms;
 } guard;
+
+/* A launch at the prompt (a student's, of a kernel a lab declared): the lab
+   code it calls (sizes, fills, reference), each call guarded on its own,
+   draws on one budget, not a fresh one a call. */
+static struct {
+    int open;
+    int started;            /* a call drew on it already: budget_left holds what is left */
+    long long budget_left;
+} shared_budget;
 
 static const char *too_long(void)
 {
@@ -48,9 +81,26 @@ static const char *too_long(void)
                "实验代码运行时间过长（是不是有死循环？）");
 }
 
+/* The launch budget's error, naming the budget of the code running now. */
+static const char *launches_too_long(void)
+{
+    static char message[200];
+    snprintf(message, sizeof message,
+             SAY("the lab's launches ran too long (over the %.0f s of CPU time they may take here; a size too large?)",
+                 "实验启动的内核运行时间过长（超过此处允许的 %.0f 秒 CPU 时间；规模太大？）"),
+             guard.launch_ms_budget / 1e3);
+    return message;
+}
+
 static const char *too_much_memory(void)
 {
     return SAY("the lab's code needs more than 256 MiB of memory", "实验代码需要超过 256 MiB 的内存");
+}
+
+/* What counts against the memory cap: the Lua state's, and the emulator's buffers. */
+static size_t held_bytes(void)
+{
+    return guard.heap_bytes + __atomic_load_n(&guard.c_bytes, __ATOMIC_RELAXED);
 }
 
 void *sandbox_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
@@ -65,7 +115,7 @@ void *sandbox_alloc(void *ud, void *ptr, size_t old_size, size_t new_size)
     }
     if (new_size > old_size && guard.heap_limit) {
         size_t growth = new_size - old_size;
-        if (guard.heap_bytes + growth > guard.heap_limit) {
+        if (held_bytes() + growth > guard.heap_limit) {
             guard.memory_refused = 1;
             return NULL;
         }
@@ -157,24 +207,42 @@ static void swap_string_index(lua_State *L, int into_sandbox)
     lua_pop(L, 2);
 }
 
-static void guard_begin(lua_State *L)
+/* The shell's own memory cap, for what the student does at the prompt:
+   half of this machine's memory, so that no launch or table can take it all. */
+static size_t shell_memory_cap(void)
 {
-    guard.budget_left = INSTRUCTION_BUDGET;
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page_size > 0 ? (size_t)pages * (size_t)page_size / 2 : (size_t)8 << 30;
+}
+
+static void guard_begin(lua_State *L, enum budget_kind kind)
+{
+    guard.budget_left = shared_budget.started ? shared_budget.budget_left : budgets[kind].instructions;
+    shared_budget.started = shared_budget.open;
+    guard.launch_ms_budget = guard.launch_ms_left = budgets[kind].launch_ms;
+    guard.launch_budget_spent = 0;
+    guard.launching = 0;
     guard.tripped = NULL;
     guard.tripped_by_interrupt = 0;
     guard.memory_refused = 0;
     guard.last_look_ms = sandbox_clock_ms();
     guard.excluded_ms = 0;
-    size_t lab_limit = (guard.lab_heap_bytes ? guard.lab_heap_bytes : guard.heap_bytes) + MEMORY_CAP;
-    guard.heap_limit = lab_limit > guard.heap_bytes + MEMORY_HEADROOM ? lab_limit
-                                                                      : guard.heap_bytes + MEMORY_HEADROOM;
+    size_t lab_limit = (guard.lab_heap_bytes ? guard.lab_heap_bytes : held_bytes()) + MEMORY_CAP;
+    guard.heap_limit = lab_limit > held_bytes() + MEMORY_HEADROOM ? lab_limit : held_bytes() + MEMORY_HEADROOM;
     swap_string_index(L, 1);
-    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_PERIOD);
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, guard.budget_left > 0 ? HOOK_PERIOD : 1);
 }
+
+static void stop_watch(void);
 
 static void guard_end(lua_State *L)
 {
-    guard.heap_limit = 0;
+    stop_watch();   /* a launch that raised an error leaves it running */
+    guard.launching = 0;
+    if (shared_budget.open)
+        shared_budget.budget_left = guard.tripped ? 0 : guard.budget_left;
+    guard.heap_limit = shell_memory_cap();
+    guard.lab_tripped |= guard.tripped && !guard.tripped_by_interrupt;
     swap_string_index(L, 0);
     lua_sethook(L, NULL, 0, 0);
     if (guard.tripped_by_interrupt)
@@ -192,8 +260,8 @@ static void push_final_error(lua_State *L, int status)
         lua_pushvalue(L, -1);
 }
 
-/* core.sandbox_call(fn, ...): fn(...) under the guard; its results, or its error raised again. */
-static int sandbox_call(lua_State *L)
+/* fn(...) (argument 1) under the guard with the kind's budget; its results, or its error raised again. */
+static int guarded_call(lua_State *L, enum budget_kind kind)
 {
     luaL_checktype(L, 1, LUA_TFUNCTION);
     if (guard.depth > 0) {   /* lab code calling back into lab code: one guard */
@@ -201,7 +269,7 @@ static int sandbox_call(lua_State *L)
         return lua_gettop(L);
     }
     guard.depth = 1;
-    guard_begin(L);
+    guard_begin(L, kind);
     int status = lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0);
     if (status != LUA_OK)
         push_final_error(L, status);
@@ -209,6 +277,28 @@ static int sandbox_call(lua_State *L)
     guard_end(L);
     if (status != LUA_OK)
         return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* core.sandbox_call(fn, ...): fn(...) as lab code, under a call's budget. */
+static int sandbox_call(lua_State *L)
+{
+    return guarded_call(L, BUDGET_CALL);
+}
+
+/* core.sandbox_body(fn, ...): fn(...), a lab's body, under the body's
+   smaller budget; inside sandbox_call (labs.load's guarded) it lowers what
+   is left to the body's. */
+static int sandbox_body(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    if (guard.depth == 0)
+        return guarded_call(L, BUDGET_BODY);
+    if (guard.budget_left > budgets[BUDGET_BODY].instructions)
+        guard.budget_left = budgets[BUDGET_BODY].instructions;
+    if (guard.launch_ms_left > budgets[BUDGET_BODY].launch_ms)
+        guard.launch_ms_budget = guard.launch_ms_left = budgets[BUDGET_BODY].launch_ms;
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
 }
 
@@ -467,17 +557,171 @@ static int sandbox_library(lua_State *L)
     return 1;
 }
 
+/*
+** Launches lab code starts: their CPU time (every thread's: the model's and
+** the emulator's run on threads of their own) comes out of the call's
+** launch budget. A watch thread looks at the clock while they run and,
+** when the budget is spent, stops them as Ctrl-C would.
+*/
+enum { WATCH_PERIOD_MS = 10 };
+
+static struct {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int running, stop;
+    double deadline_ms;   /* of process CPU time */
+} watch = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
+
+static double process_cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static void *watch_launches(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&watch.lock);
+    while (!watch.stop) {
+        if (process_cpu_ms() >= watch.deadline_ms) {
+            guard.launch_budget_spent = 1;
+            interrupt_requested = 1;   /* the model, the emulator and a GPU's wait stop at it */
+            break;
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += WATCH_PERIOD_MS * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&watch.wake, &watch.lock, &until);
+    }
+    pthread_mutex_unlock(&watch.lock);
+    return NULL;
+}
+
+static void start_watch(double deadline_ms)
+{
+    watch.stop = 0;
+    watch.deadline_ms = deadline_ms;
+    watch.running = start_worker(&watch.thread, watch_launches, NULL) == 0;
+}
+
+static void stop_watch(void)
+{
+    if (!watch.running)
+        return;
+    pthread_mutex_lock(&watch.lock);
+    watch.stop = 1;
+    pthread_cond_signal(&watch.wake);
+    pthread_mutex_unlock(&watch.lock);
+    pthread_join(watch.thread, NULL);
+    watch.running = 0;
+}
+
+void sandbox_launches_begin(void)
+{
+    if (guard.depth == 0 || guard.launching++ > 0)
+        return;
+    guard.launch_started_cpu_ms = process_cpu_ms();
+    guard.launch_budget_spent = guard.launch_ms_left <= 0;
+    if (!guard.launch_budget_spent)
+        start_watch(guard.launch_started_cpu_ms + guard.launch_ms_left);
+}
+
+void sandbox_launches_end(void)
+{
+    if (guard.launching == 0 || --guard.launching > 0)
+        return;
+    stop_watch();
+    guard.launch_ms_left -= process_cpu_ms() - guard.launch_started_cpu_ms;
+    if (guard.launch_ms_left <= 0)
+        guard.launch_budget_spent = 1;
+}
+
+void sandbox_launches_check(lua_State *L)
+{
+    if (guard.depth == 0 || !guard.launch_budget_spent)
+        return;
+    interrupt_requested = 0;   /* the watch's, not a Ctrl-C */
+    sandbox_trip(L, launches_too_long());
+    luaL_error(L, "%s", guard.tripped);
+}
+
+/* The shared budget's __close: the launch at the prompt is over. */
+static int close_shared_budget(lua_State *L)
+{
+    (void)L;
+    shared_budget.open = 0;
+    shared_budget.started = 0;
+    return 0;
+}
+
+#define SHARED_BUDGET_KEY "warplab.sandbox.shared_budget"
+
+void sandbox_share_budget(lua_State *L)
+{
+    if (guard.depth > 0 || shared_budget.open) {
+        lua_pushnil(L);   /* lab code's own launch, or one inside another: its budget holds already */
+    } else {
+        shared_budget.open = 1;
+        shared_budget.started = 0;
+        lua_getfield(L, LUA_REGISTRYINDEX, SHARED_BUDGET_KEY);
+    }
+    lua_toclose(L, -1);
+}
+
+/*
+** One memory cap for Lua and for the buffers launches ask for: lab code's
+** (MEMORY_CAP over what the state held when the lab opened) while it runs,
+** else the shell's own.
+*/
+void sandbox_hold_c_bytes(long long change)
+{
+    __atomic_add_fetch(&guard.c_bytes, (size_t)change, __ATOMIC_RELAXED);
+}
+
+int sandbox_memory_refuses(double bytes, const char *what, char *why, size_t why_size)
+{
+    /* the launch's buffers take the place of the emulator's kept ones: Lua's bytes and its own count */
+    double cap = (double)guard.heap_limit, held = (double)guard.heap_bytes;
+    if (guard.heap_limit == 0 || held + bytes <= cap)
+        return 0;
+    char needed[32], limit[32];
+    format_bytes(bytes, needed, sizeof needed);
+    if (guard.depth > 0)
+        snprintf(why, why_size, SAY("%s needs %s of buffers; the lab's memory cap is 256 MiB, for its code and its launches",
+                                    "%s 需要 %s 的缓冲区；实验的内存上限是 256 MiB（代码与启动合计）"), what, needed);
+    else
+        snprintf(why, why_size, SAY("%s needs %s of buffers; the shell's memory cap is %s (half of this machine's memory)",
+                                    "%s 需要 %s 的缓冲区；warplab 的内存上限是 %s（本机内存的一半）"),
+                 what, needed, format_bytes(cap, limit, sizeof limit));
+    return 1;
+}
+
 /* core.sandbox_new_lab(): a lab opens; its code may hold MEMORY_CAP more than the state holds now. */
 static int sandbox_new_lab(lua_State *L)
 {
     (void)L;
-    guard.lab_heap_bytes = guard.heap_bytes;
+    guard.lab_heap_bytes = held_bytes();
+    guard.lab_tripped = 0;
     return 0;
+}
+
+/* core.sandbox_lab_tripped(): whether lab code ran past a budget or the
+   memory cap since the lab opened (the checker then runs it under no more profiles). */
+static int sandbox_lab_tripped(lua_State *L)
+{
+    lua_pushboolean(L, guard.lab_tripped);
+    return 1;
 }
 
 static const luaL_Reg sandbox_functions[] = {
     { "sandbox_new_lab", sandbox_new_lab },
+    { "sandbox_lab_tripped", sandbox_lab_tripped },
     { "sandbox_call", sandbox_call },
+    { "sandbox_body", sandbox_body },
     { "sandbox_pcall", sandbox_pcall },
     { "sandbox_xpcall", sandbox_xpcall },
     { "sandbox_library", sandbox_library },
@@ -487,6 +731,13 @@ static const luaL_Reg sandbox_functions[] = {
 void sandbox_open(lua_State *L)
 {
     luaL_setfuncs(L, sandbox_functions, 0);
+    guard.heap_limit = shell_memory_cap();
+    lua_newtable(L);   /* what sandbox_share_budget marks to be closed */
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, close_shared_budget);
+    lua_setfield(L, -2, "__close");
+    lua_setmetatable(L, -2);
+    lua_setfield(L, LUA_REGISTRYINDEX, SHARED_BUDGET_KEY);
     for (int i = 0; libraries[i]; i++) {
         char key[64];
         snprintf(key, sizeof key, "warplab.sandbox.%s", libraries[i]);

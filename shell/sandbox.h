@@ -24,4 +24,25 @@ double sandbox_clock_ms(void);
 /* Ends the running lab code: every later instruction of it raises `message`. */
 void sandbox_trip(lua_State *L, const char *message);
 
+/* Around the launches lab code starts (no-ops for the student's own): their
+   CPU time, every thread's (the model's for every launch, on a GPU too, whose
+   own waits kernel_timeout bounds), comes out of the call's launch budget;
+   once it is spent, the running launch stops as at Ctrl-C
+   (interrupt_requested), and sandbox_launches_check raises the budget's error. */
+void sandbox_launches_begin(void);
+void sandbox_launches_end(void);
+void sandbox_launches_check(lua_State *L);
+
+/* Pushes a value marked to be closed: until the calling C function returns
+   or raises, the lab code it calls at the prompt (a lab's kernel's sizes,
+   fills and reference, each guarded on its own) draws on one budget. */
+void sandbox_share_budget(lua_State *L);
+
+/* Whether bytes more of buffers would take the session past the memory cap
+   that holds now (lab code's, or the shell's own, each over Lua's memory
+   too); then why, in one line, naming `what`. */
+int sandbox_memory_refuses(double bytes, const char *what, char *why, size_t why_size);
+/* The emulator's buffers kept between launches, as they are made and freed: they count against the cap. */
+void sandbox_hold_c_bytes(long long change);
+
 #endif

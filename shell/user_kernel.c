@@ -14,6 +14,7 @@
 ** index, so that params name it alike in both processes.
 */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
@@ -24,6 +25,7 @@
 #include "ptx.h"
 #include "registry.h"
 #include "result.h"
+#include "sandbox.h"
 #include "session.h"
 #include "user_kernel.h"
 
@@ -345,8 +347,12 @@ static int grow_given(lua_State *L, struct user_kernel *k, int i, size_t count, 
 {
     struct user_buffer *b = &k->buffer_info[i];
     size_t bytes = (size_t)(b->scalar_bytes * b->width);
+    char what[160];
     if (count <= b->given_count)
         return 0;
+    snprintf(what, sizeof what, SAY("kernel '%s': buffers.%s.fill", "内核 '%s'：buffers.%s.fill"), k->name, b->name);
+    if (sandbox_memory_refuses((double)count * (double)bytes, what, why, why_size))
+        return -1;
     unsigned char *grown = realloc(b->given, count * bytes);
     if (!grown) {
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
@@ -405,7 +411,13 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
         lua_pop(L, 1);
     }
     lua_getfield(L, sizes, "shared");
-    p->v[base + f->buffer_count + DERIVED_SHARED] = (long long)luaL_optinteger(L, -1, 0);
+    long long shared = (long long)luaL_optinteger(L, -1, 0);
+    p->v[base + f->buffer_count + DERIVED_SHARED] = shared;
+    if (!failed && (shared < 0 || shared > UINT32_MAX)) {   /* the device's own limit is launch.c's to check */
+        snprintf(why, why_size, SAY("kernel '%s': shared must be an integer from 0 to %u", "内核 '%s'：shared 必须是 0 到 %u 的整数"),
+                 f->name, UINT32_MAX);
+        failed = 1;
+    }
     lua_settop(L, top);
     for (int i = 0; i < f->buffer_count && !failed; i++) {
         const struct user_buffer *b = &k->buffer_info[i];

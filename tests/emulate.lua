@@ -8,7 +8,9 @@
 -- requests the hardware's lock-step execution makes (counted here by hand);
 -- shuffles, votes, atomics and 64-bit and mixed-width arithmetic give what
 -- the same steps give done lane by lane here; an instruction the emulator
--- does not know and an access outside every buffer are one clear error each.
+-- does not know and an access outside every buffer are one clear error each;
+-- so are a store through a null pointer, a trap, and a loop that never ends
+-- in a single lane, which the warp-instruction budget stops in seconds.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
@@ -354,7 +356,7 @@ for _, compiler in ipairs(compilers) do
   t.ok(not ok and message:find("PTX line %d+: instruction 'brev' is not emulated yet") ~= nil,
        compiler .. ": an instruction the emulator does not know is one clear error (" .. tostring(message) .. ")")
   ok, message = pcall(emulate, COPY, "copy", {grid = {1}, block = {64}, buffers = {{bytes = 128}, {bytes = 256}}, args = {{buffer = 1}, {buffer = 2}, 64}})
-  t.ok(not ok and message:find("lane 0 of warp 1 of block %(0, 0, 0%) reads global address 0x%x+, outside every buffer") ~= nil,
+  t.ok(not ok and message:find("kernel 'copy' loaded from global address 0x%x+, which is in no buffer; lane 0 of warp 1 of block %(0, 0, 0%)") ~= nil,
        compiler .. ": a read outside every buffer is one clear error naming the lane (" .. tostring(message) .. ")")
 end
 
@@ -424,4 +426,33 @@ local ok_line, line_message = pcall(core.emulate, ".version 7.0\n.target sm_75\n
                                     "bad", {grid = {1}, block = {32}, buffers = {}, args = {0}})
 t.ok(not ok_line and tostring(line_message):find("PTX line 6: instruction 'brev' is not emulated yet", 1, true) ~= nil,
      "an unknown instruction names its own PTX line (" .. tostring(line_message) .. ")")
+
+-- Faults a kernel makes, in PTX as compilers write them: each one line
+-- saying what the kernel did, where (PTX line) and in which lane.
+local function ptx_kernel(name, body)
+  return ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry " .. name .. "(.param .u64 out)\n{\n" ..
+         "  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  mov.u32 %r1, %tid.x;\n" .. body .. "\n  ret;\n}\n"
+end
+local function fault_of(name, body)
+  local ok, message = pcall(core.emulate, ptx_kernel(name, body), name,
+                            {grid = {1}, block = {32}, buffers = {{bytes = 128}}, args = {{buffer = 1}}})
+  return ok and "(no error)" or tostring(message)
+end
+local null_store = fault_of("nullstore", "  mul.wide.u32 %rd1, %r1, 4;\n  st.global.u32 [%rd1], %r1;")
+t.ok(null_store:find("PTX line 11, st: kernel 'nullstore' stored to global address 0x0, which is in no buffer (a null pointer?); " ..
+                     "lane 0 of warp 0 of block (0, 0, 0)", 1, true) ~= nil,
+     "a store through a null pointer names the kernel, the address and the likely cause (" .. null_store .. ")")
+local trapped = fault_of("trapper", "  setp.eq.u32 %p1, %r1, 3;\n  @%p1 trap;")
+t.ok(trapped:find("PTX line 11, trap: kernel 'trapper' stopped at a trap", 1, true) ~= nil and trapped:find("lane 3 of warp 0", 1, true) ~= nil,
+     "a trap (what a compiler makes of a store it proves faults) ends the kernel with one line naming the lane (" .. trapped .. ")")
+-- One lane spins while the other 31 wait at the exit: the budget counts the
+-- warp's instructions, not its lanes', so it ends as soon as a whole warp
+-- spinning would: 2^25 warp-instructions and 2^14 for its one warp
+-- (before: 2^34 lane-instructions, over 400 s here).
+local started = os.time()
+local spun = fault_of("spin", "  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra DONE;\nLOOP:\n  add.s32 %r2, %r2, 1;\n  bra.uni LOOP;\nDONE:")
+t.ok(spun:find("kernel 'spin' ran over 33,570,816 warp-instructions (a loop that never ends?)", 1, true) ~= nil and
+     os.time() - started < 120,
+     "a single spinning lane stops at the warp-instruction budget, the budget written with commas, in " ..
+     (os.time() - started) .. " s (" .. spun .. ")")
 t.done()

@@ -227,4 +227,61 @@ batch error-card 4
   ! grep -q "sectors/request" "$tmp/error-card.out"
 result "error(r) with a result in an experiment or an answer function: one short line, not a result card" $?
 
+# Budgets and caps (issue 28, finding 6): what lab code causes counts, not
+# only what it runs. Each case stopped for minutes, or took the memory,
+# before; the limits are generous (a loaded machine), never timings.
+# student CODE: runs CODE as the student at the prompt, output in $tmp/student.out (at most 120 s).
+student() {
+  (cd "$tmp" && ulimit -v 33554432 && timeout 120 "$warplab" --sim -e "local core = debug.getregistry()['warplab.core']; $1" \
+     > "$tmp/student.out" 2>&1; echo $? > "$tmp/student.status")
+}
+mkdir -p "$tmp/labs-path" && cp "$hostile/budget-body.lua" "$tmp/labs-path/"
+(cd "$tmp" && WARPLAB_LABS_PATH="$tmp/labs-path" timeout 120 "$warplab" --sim -e "
+  debug.getregistry()['warplab.core'].labs.list()" > "$tmp/labs-list.out" 2>&1)
+listed=$?
+batch budget-body
+[ $listed = 0 ] && grep -q "budget-body  (does not load)" "$tmp/labs-list.out" &&
+  grep -q "lab budget-body: the lab's launches ran too long (over the 1 s of CPU time" "$tmp/budget-body.out"
+result "budget: a lab body's launch (6 minutes of model) is stopped at the body's small budget: :labs lists the lab at once" $?
+
+batch budget-launches
+[ "$(grep -c "step [12]: the lab's launches ran too long (over the 20 s of CPU time" "$tmp/budget-launches.out")" = 2 ] &&
+  grep -q "Lab finished" "$tmp/budget-launches.out"
+result "budget: launches count against their step, a loop of them and one long launch stopped mid-way" $?
+
+(cd "$tmp" && timeout 600 "$warplab" --sim --check-lab "$hostile/budget-launches.lua" > "$tmp/check-budget.out" 2>&1)
+[ $? = 1 ] && grep -q "step 1, run: .*the lab's launches ran too long" "$tmp/check-budget.out" &&
+  grep -q "^note: the lab ran past its budget under h200: not checked under the other profiles" "$tmp/check-budget.out"
+result "budget: --check-lab of a lab whose launches run for ever ends, after one profile" $?
+
+student "core.labs.open('$hostile/budget-fill.lua'); print('fill', pcall(launch, 'spinfill'))"
+grep -q "^fill	false	.*buffers.in.fill([0-9]*) failed: the lab's code ran too long" "$tmp/student.out"
+result "budget: a lab kernel's fill function draws on one budget for the launch, not a fresh one a call" $?
+
+(ulimit -v 33554432; batch budget-memory)
+student "core.labs.open('$hostile/budget-memory.lua'); print('prompt', pcall(launch, 'bigfour', {n = 2^32}))"
+grep -q "step 1: .*the model's launch of 'bigfour' needs 13.5 GB of buffers; the lab's memory cap is 256 MiB" "$tmp/budget-memory.out" &&
+  grep -q "^prompt	false	.*the model's launch of 'bigfour' needs 215.6 GB of buffers; the shell's memory cap is" "$tmp/student.out"
+result "memory cap: a launch's buffers are checked before they are made, against the lab's cap or the shell's" $?
+
+batch budget-shape
+grep -q "step 1: .*'hugeshared': shared (dynamic shared memory a block, in bytes) = 2147483647, over the limit of NVIDIA H200 (modelled): 232448" \
+  "$tmp/budget-shape.out" && grep -q "step 2: .*'deepblock': block.z = 128, over the limit of NVIDIA H200 (modelled): 64" "$tmp/budget-shape.out"
+result "shape: shared memory and block sizes past the device's limits are one line naming the argument and the limit" $?
+
+truncate -s 3G "$tmp/huge.lua"
+(cd "$tmp" && ulimit -v 33554432 && timeout 60 "$warplab" --sim --lab "$tmp/huge.lua" --answers /dev/null > "$tmp/huge.out" 2>&1)
+grep -q "cannot read lab $tmp/huge.lua: is 3.2 GB, over the limit of 1.0 MB" "$tmp/huge.out"
+result "a lab file over 1 MiB is refused before it is read" $?
+
+student "kernel { name = 'budget_spin', file = '$hostile/kernels/budget-spin.cu', params = { n = 64 },
+    buffers = { out = { type = 'float', count = function(p) return p.n + 1 end, fill = 'zero', output = true } },
+    args = { 'out', 'n' }, grid = 1, block = 64 }
+  kernel { name = 'budget_null', file = '$hostile/kernels/budget-null.cu', params = { n = 64 },
+    buffers = { table = { type = 'ulonglong', count = 1, fill = 'zero' } }, args = { 'table', 'n' }, grid = 1, block = 64 }
+  print('spin', pcall(launch, 'budget_spin')); print('null', pcall(launch, 'budget_null'))"
+grep -q "^spin	false	.*kernel 'budget_spin' ran over 33,587,200 warp-instructions (a loop that never ends?)" "$tmp/student.out" &&
+  grep -q "^null	false	.*st: kernel 'budget_null' stored to global address 0x0, which is in no buffer (a null pointer?)" "$tmp/student.out"
+result "emulator: one spinning lane stops at the warp-instruction budget; a store through a null pointer says so" $?
+
 tap_done
