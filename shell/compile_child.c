@@ -351,6 +351,7 @@ static void run_nvrtc(const struct compile_job *job, struct buffer *reply)
         put_text(reply, 'G', nvrtc_unavailable());
         return;
     }
+    nvrtc_load_builtins();
     shut_off_files(readable);
 #ifdef CUDA_DIR
     struct compile_job searching = *job;   /* <cuda_pipeline.h> and the toolkit's other headers, found where they are */

@@ -63,5 +63,7 @@ const char *nvrtc_version(void);
 const char *nvrtc_unavailable(void);
 /* The folder the NVRTC library was loaded from (its builtins are loaded from there later), or NULL. */
 const char *nvrtc_library_folder(void);
+/* Loads NVRTC's builtins library now, before the child shuts off its files. */
+void nvrtc_load_builtins(void);
 
 #endif

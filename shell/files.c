@@ -199,10 +199,10 @@ static int fd_box_gc(lua_State *L)
     return 0;
 }
 
-/* Opens path for reading; with a limit (0: none), only a regular file of at
-   most limit bytes, opened without waiting (a FIFO cannot block the caller).
-   The descriptor goes into *fd and the file's size into *size; 0, or an
-   errno (EFBIG: over the limit). */
+/* Opens path for reading; with a limit (0: none), a regular file only if it
+   holds at most limit bytes, and a FIFO without waiting for a writer (then
+   it reads as empty, never blocks). The descriptor goes into *fd and the
+   file's size into *size; 0, or an errno (EFBIG: over the limit). */
 static int open_to_read(const char *path, size_t limit, int *fd, off_t *size)
 {
     struct stat info;
@@ -215,12 +215,10 @@ static int open_to_read(const char *path, size_t limit, int *fd, off_t *size)
     *size = info.st_size;
     if (S_ISDIR(info.st_mode))
         return EISDIR;
-    if (limit && !S_ISREG(info.st_mode))
-        return EINVAL;
-    if (limit && (size_t)info.st_size > limit)
+    if (limit && S_ISREG(info.st_mode) && (size_t)info.st_size > limit)
         return EFBIG;
     if (limit)
-        fcntl(*fd, F_SETFL, 0);   /* a regular file: plain reads again */
+        fcntl(*fd, F_SETFL, 0);   /* plain reads again */
     return 0;
 }
 
@@ -229,8 +227,6 @@ static const char *refusal_text(int error, size_t limit, off_t file_size, char *
 {
     if (error == EISDIR)
         return SAY("is a directory", "是一个目录");
-    if (error == EINVAL && limit)
-        return SAY("not a regular file", "不是普通文件");
     if (error == EFBIG && limit) {
         char have[32], most[32];
         snprintf(text, size, SAY("is %s, over the limit of %s", "有 %s，超过上限 %s"),
@@ -241,8 +237,9 @@ static const char *refusal_text(int error, size_t limit, off_t file_size, char *
 }
 
 /* core.read_file(path [, limit]): the file's text, or nil and "path: reason"
-   ("path: is a directory"). With a limit in bytes, a file that is larger, or
-   is no regular file, is refused before it is read (a hand-in folder's). */
+   ("path: is a directory"). With a limit in bytes, a file that is larger is
+   refused before it is read, what grows past it while read (a device) is
+   refused too, and a FIFO without a writer reads as empty. */
 static int core_read_file(lua_State *L)
 {
     const char *path = check_path(L, 1);

@@ -153,6 +153,24 @@ const char *nvrtc_library_folder(void)
         return NULL;
     return dirname(folder);
 }
+
+/* Loads NVRTC's builtins library (libnvrtc-builtins.so.MAJOR.MINOR), which
+   NVRTC itself opens only when it compiles: from NVRTC's own folder, else
+   where the loader finds it. Once loaded, NVRTC's own dlopen takes it by its
+   name, wherever the files it came from are shut off (the compile child's
+   Landlock: the H200 machine's loader found it outside NVRTC's folder). */
+void nvrtc_load_builtins(void)
+{
+    int major = 0, minor = 0;
+    char name[64], path[4200];
+    if (load_nvrtc() || nvrtc.nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
+        return;
+    snprintf(name, sizeof name, "libnvrtc-builtins.so.%d.%d", major, minor);
+    const char *folder = nvrtc_library_folder();
+    snprintf(path, sizeof path, "%s/%s", folder ? folder : ".", name);
+    if (!(folder && dlopen(path, RTLD_NOW | RTLD_GLOBAL)))
+        dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+}
 #else
 static const char *without_cuda(void)
 {
@@ -182,6 +200,8 @@ const char *nvrtc_library_folder(void)
 {
     return NULL;
 }
+
+void nvrtc_load_builtins(void) {}
 #endif
 
 int nvrtc_compile(const struct compile_job *job, char **ptx, char *lowered, size_t lowered_size, char **log)
