@@ -10,6 +10,7 @@
 #include "arguments.h"
 #include "common.h"
 #include "counter_table.h"
+#include "device_compile.h"
 #include "files.h"
 #include "interrupt.h"
 #include "output.h"
@@ -450,6 +451,8 @@ void api_open(lua_State *L)
     lua_pushboolean(L, 0);
 #endif
     lua_setfield(L, -2, "counters_built");
+    lua_pushboolean(L, compile_memory_limited);
+    lua_setfield(L, -2, "compile_memory_limited");
     lua_pushvalue(L, -1);
     lua_setfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
     luaL_newmetatable(L, RESULT_METATABLE);

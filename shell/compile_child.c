@@ -187,6 +187,18 @@ static void write_all(int fd, const char *data, size_t size)
     }
 }
 
+/* Under AddressSanitizer this process already holds terabytes of address
+   space (its shadow), so a limit on address space or data would refuse every
+   later mapping: a sanitizer build compiles with CPU, wall-clock and file
+   limits but no memory limit. */
+#ifdef __SANITIZE_ADDRESS__
+const int compile_memory_limited = 0;
+#else
+const int compile_memory_limited = 1;
+#endif
+
+static int is_memory_limit(int resource) { return resource == RLIMIT_AS || resource == RLIMIT_DATA; }
+
 /* The limits the kernel applies to this process and whatever it starts. */
 static void apply_limits(const struct compile_limits *l)
 {
@@ -202,6 +214,8 @@ static void apply_limits(const struct compile_limits *l)
         { RLIMIT_CORE, 0, 0 },
     };
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        if (!compile_memory_limited && is_memory_limit(limits[i].resource))
+            continue;
         struct rlimit now, want = { limits[i].soft, limits[i].hard };
         if (getrlimit(limits[i].resource, &now) == 0 && now.rlim_max != RLIM_INFINITY && now.rlim_max < want.rlim_max)
             want.rlim_max = now.rlim_max, want.rlim_cur = want.rlim_cur < now.rlim_max ? want.rlim_cur : now.rlim_max;

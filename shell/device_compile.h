@@ -52,6 +52,8 @@ int nvrtc_compile(const struct compile_job *job, char **ptx, char *lowered, size
 
 /* The child's side: `warplab --compile-child FOLDER PID LANG`; its exit status. */
 int compile_child_main(int argc, char **argv);
+/* Whether a compile's memory is limited (not in a build with AddressSanitizer). */
+extern const int compile_memory_limited;
 
 /* In the child: compiles job through NVRTC in this process (nvrtc.c). 0 with
    *output (malloc'd, its size in *size) and, for job->expression, its mangled

@@ -65,7 +65,10 @@ t.ok(#names >= 30, "tests/hostile/kernels holds the hostile kernels (" .. #names
 
 for _, name in ipairs(names) do
   local text = instantiated(core.read_file(folder .. "/" .. name))
-  local expected = text:match("// expect: ([^\n]*)")
+  local expected = text:match("// expect: ([^\n]*)") or "(a line // expect: TEXT)"   -- a kernel without one fails, naming it
+  if not core.compile_memory_limited then   -- a sanitizer build: a memory bomb runs into the CPU limit instead
+    expected = expected:gsub("^needed more than$", "needed more than|ran over")
+  end
   local path = scratch .. "/" .. name
   core.write_file(path, text)
   for _, compiler in ipairs(compilers) do

@@ -1,3 +1,4 @@
+// expect: compiled
 // A store through a pointer read from a buffer of zeros: a null pointer.
 extern "C" __global__ void budget_null(float **table, int n)
 {

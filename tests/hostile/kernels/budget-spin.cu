@@ -1,3 +1,4 @@
+// expect: compiled
 // One lane spins on a value nothing changes; the other 31 wait at the exit.
 extern "C" __global__ void budget_spin(float *out, int n)
 {
