@@ -35,6 +35,7 @@
 #include <sys/wait.h>
 #include "compile_check.h"
 #include "device_compile.h"
+#include "files.h"
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
@@ -172,18 +173,6 @@ static int read_all(int fd, struct buffer *b, size_t max)
         if (b->size + (size_t)n > max)
             return -1;
         append(b, chunk, (size_t)n);
-    }
-}
-
-static void write_all(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        data += n, size -= (size_t)n;
     }
 }
 

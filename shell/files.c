@@ -55,7 +55,7 @@ static const char *check_path(lua_State *L, int index)
 }
 
 /* Writes all of text to fd, through short writes and EINTR: 0, or the errno. */
-static int write_all(int fd, const char *text, size_t length)
+int write_all(int fd, const char *text, size_t length)
 {
     while (length > 0) {
         ssize_t written = write(fd, text, length);

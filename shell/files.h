@@ -7,7 +7,11 @@
 #ifndef WARPLAB_FILES_H
 #define WARPLAB_FILES_H
 
+#include <stddef.h>
 #include <lua.h>
+
+/* Writes all of text to fd, through short writes and EINTR: 0, or the errno. */
+int write_all(int fd, const char *text, size_t length);
 
 /* Adds the file functions to the core table on top of the stack. */
 void files_open(lua_State *L);
