@@ -898,6 +898,12 @@ static int core_declare_kernel(lua_State *L)
     copy_field(L, 1, "symbol", k->symbol, sizeof k->symbol);
     read_params(L, 1, k);
     read_buffers(L, 1, k);
+    if (k->family.param_count + k->family.buffer_count + DERIVED_AFTER_COUNTS > KERNEL_SLOT) {   /* before anything walks the arrays by these counts */
+        lua_pushnil(L);
+        lua_pushfstring(L, SAY("kernel '%s': at most %d params and buffers together", "内核 '%s'：参数和缓冲区合计至多 %d 个"),
+                        k->name, KERNEL_SLOT - DERIVED_AFTER_COUNTS);
+        return 2;
+    }
     read_args(L, 1, k);
     k->index = user_kernel_count;
     k->family.summary = kept_string(L, 1, "summary");
@@ -913,12 +919,6 @@ static int core_declare_kernel(lua_State *L)
     lua_pop(L, 1);
     link_family(k);
     k->family.tolerance = k->family.ptx ? tolerance_for(k->family.ptx) : 0;
-    if (k->family.param_count + k->family.buffer_count + DERIVED_AFTER_COUNTS > KERNEL_SLOT) {
-        lua_pushnil(L);
-        lua_pushfstring(L, SAY("kernel '%s': at most %d params and buffers together", "内核 '%s'：参数和缓冲区合计至多 %d 个"),
-                        k->name, KERNEL_SLOT - DERIVED_AFTER_COUNTS);
-        return 2;
-    }
     if (!k->family.ptx || (image && !k->image) || check_arguments(k, why, sizeof why) || api_add_family(L, &k->family, why, sizeof why)) {
         lua_pushnil(L);
         lua_pushstring(L, k->family.ptx && (!image || k->image) ? why : SAY("out of memory", "内存不足"));

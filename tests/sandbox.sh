@@ -284,4 +284,18 @@ grep -q "^spin	false	.*kernel 'budget_spin' ran over 33,587,200 warp-instruction
   grep -q "^null	false	.*st: kernel 'budget_null' stored to global address 0x0, which is in no buffer (a null pointer?)" "$tmp/student.out"
 result "emulator: one spinning lane stops at the warp-instruction budget; a store through a null pointer says so" $?
 
+# A lab kernel with 5,000 params written out in the file: the declaration wrote
+# past its arrays by the count it read (heap corruption, a crash), before the
+# count was checked; now it is one line.
+{
+  printf 'lab { title = "many params" }\nstep { text = "x", run = [[print("declared")]], kernel = { name = "many", params = { n = 1024'
+  i=0; while [ $i -lt 4999 ]; do printf ', p%d = %d' $i $i; i=$((i + 1)); done
+  printf ' }, skeleton = [[extern "C" __global__ void many(float *out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = 1.0f; }]],\n'
+  printf '  buffers = { out = { type = "float", count = "n", output = true } }, args = { "out", "n" }, grid = 4, block = 256 } }\n'
+} > "$tmp/many-params.lua"
+(cd "$tmp" && timeout 120 "$warplab" --sim --lab "$tmp/many-params.lua" --answers /dev/null > "$tmp/many-params.out" 2>&1; echo $? > "$tmp/many-params.status")
+[ "$(cat "$tmp/many-params.status")" = 0 ] && grep -q "its kernel could not be declared: kernel 'many': at most 24 params and buffers together" "$tmp/many-params.out" &&
+  grep -q "^declared" "$tmp/many-params.out"
+result "a lab kernel with 5,000 params is one line, and the lab goes on" $?
+
 tap_done
