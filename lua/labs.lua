@@ -51,9 +51,22 @@ local NAMED_CONTROLS = { ["\0"] = "\\0", ["\a"] = "\\a", ["\b"] = "\\b", ["\f"] 
 
 -- Characters that show as blank space (or as nothing) but are not a plain
 -- space or tab: in code they can only pad or hide, so they are spelled out.
-local BLANK_LOOKALIKES = { "\u{A0}", "\u{1680}", "\u{180E}", "\u{2000}", "\u{2001}", "\u{2002}", "\u{2003}", "\u{2004}",
-                           "\u{2005}", "\u{2006}", "\u{2007}", "\u{2008}", "\u{2009}", "\u{200A}", "\u{200B}", "\u{200C}",
-                           "\u{200D}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{2060}", "\u{3000}", "\u{FEFF}" }
+-- Ranges of code points: no-break and typographic spaces, zero-width and
+-- direction marks, soft hyphen, fillers (Hangul, Braille blank), variation
+-- selectors, invisible operators and tags.
+local INVISIBLE_RANGES = {
+  { 0xA0, 0xA0 }, { 0xAD, 0xAD }, { 0x34F, 0x34F }, { 0x61C, 0x61C }, { 0x115F, 0x1160 }, { 0x1680, 0x1680 },
+  { 0x17B4, 0x17B5 }, { 0x180B, 0x180E }, { 0x2000, 0x200F }, { 0x2028, 0x202F }, { 0x205F, 0x206F },
+  { 0x2800, 0x2800 }, { 0x3000, 0x3000 }, { 0x3164, 0x3164 }, { 0xFE00, 0xFE0F }, { 0xFEFF, 0xFEFF },
+  { 0xFFA0, 0xFFA0 }, { 0xFFF0, 0xFFF8 }, { 0x1D159, 0x1D159 }, { 0x1D173, 0x1D17A }, { 0xE0000, 0xE0FFF },
+}
+
+local function is_invisible(code_point)
+  for _, range in ipairs(INVISIBLE_RANGES) do
+    if code_point >= range[1] and code_point <= range[2] then return true end
+  end
+  return false
+end
 
 -- Padding wider than this is shown as a count, so that a payload it pushes
 -- off screen shows: blanks inside a line, the indentation of one (in columns,
@@ -99,11 +112,10 @@ local function visible(code)
   code = valid_utf8(code, function(byte) return fmt("\\x%02X", byte) end)
   code = code:gsub(CONTROL, function(c) return NAMED_CONTROLS[c] or fmt("\\%d", c:byte()) end)
   code = code:gsub(C1_CONTROL, function(c) return fmt("\\u{%X}", utf8.codepoint(c)) end)
-  for _, list in ipairs({ BIDI, BLANK_LOOKALIKES }) do
-    for _, mark in ipairs(list) do
-      code = code:gsub(mark, function(c) return fmt("\\u{%X}", utf8.codepoint(c)) end)
-    end
-  end
+  code = code:gsub("[\xC2-\xF4][\x80-\xBF]+", function(c)   -- valid UTF-8 by now: one character
+    local code_point = utf8.codepoint(c)
+    if is_invisible(code_point) then return fmt("\\u{%X}", code_point) end
+  end)
   return shown_lines(code)
 end
 labs.visible = visible
@@ -968,10 +980,10 @@ labs.read_choice = read_choice
 -- whole number: a whole-number answer must be less than half of one away.
 local function close_enough(got, want, ask)
   if type(got) ~= "number" or type(want) ~= "number" then return false end
-  local tolerance = ask.tolerance or 0
-  if ask.relative then tolerance = tolerance * math.abs(want) end
-  if math.abs(got - want) > tolerance + 1e-12 then return false end
-  return ask.relative or math.tointeger(got) == nil or math.abs(got - want) < 0.5
+  local tolerance, gap = ask.tolerance or 0, math.abs((got + 0.0) - (want + 0.0))   -- floats: integers' differences wrap
+  if ask.relative then tolerance = tolerance * math.abs(want + 0.0) end
+  if gap > tolerance + 1e-12 then return false end
+  return ask.relative or math.tointeger(got) == nil or gap < 0.5
 end
 
 -- Whether a number answer is right: as written, or, for "25%" against a fraction, as 0.25.

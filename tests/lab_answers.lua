@@ -111,4 +111,12 @@ core.progress.use_memory()
 text = said(function() labs.batch("tour", (os.getenv("srcdir") or ".") .. "/tests/answers/tour.txt") end)
 t.ok(text:find("Next: :lab alignment %(Alignment"), "the end of a lab suggests the next one")
 os.remove(lab_file); os.remove(dir)
+
+-- Answers far from an extreme expected value: the difference is taken in
+-- floats (as integers, 0 - math.mininteger wrapped to itself and read as right).
+local right = labs.grading.answer_right
+t.ok(not right({ question = "q" }, "0", math.mininteger) and right({ question = "q" }, tostring(math.mininteger), math.mininteger) and
+     not right({ question = "q", tolerance = 0.1, relative = true }, "0", math.mininteger) and
+     not right({ question = "q" }, tostring(math.maxinteger), math.mininteger),
+     "an answer of 0 to an expected math.mininteger is wrong; the value itself is right")
 t.done()
