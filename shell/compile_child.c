@@ -241,6 +241,27 @@ static void landlock_allow(int ruleset, const char *path, __u64 access, __u64 ha
     close(rule.parent_fd);
 }
 
+#ifdef __SANITIZE_ADDRESS__
+/* Where the sanitizers write their reports (ASAN_OPTIONS' log_path, which
+   tests/sanitize sets): a folder the child must be able to write to, or
+   the sanitizer, unable to write, stops the child until its deadline. */
+static const char *sanitizer_log_folder(void)
+{
+    static char folder[4096];
+    const char *options = getenv("ASAN_OPTIONS"), *at = options ? strstr(options, "log_path=") : NULL;
+    if (!at)
+        return NULL;
+    snprintf(folder, sizeof folder, "%.*s", (int)strcspn(at + 9, ":"), at + 9);
+    char *slash = strrchr(folder, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    return folder;
+}
+#else
+static const char *sanitizer_log_folder(void) { return NULL; }
+#endif
+
 /* From here on this process and its children open only the files under the
    folders in readable (to read and run) and the working folder. Where the
    kernel has no Landlock (before Linux 5.13, or turned off) this does
@@ -260,6 +281,10 @@ static int shut_off_files(const char *const *readable)
     for (int i = 0; readable[i]; i++)
         landlock_allow(ruleset, readable[i], LANDLOCK_READ, handled);
     landlock_allow(ruleset, ".", LANDLOCK_WORK, handled);
+    if (sanitizer_log_folder()) {   /* a sanitizer build: its reports, and LeakSanitizer's look at /proc */
+        landlock_allow(ruleset, sanitizer_log_folder(), LANDLOCK_WORK, handled);
+        landlock_allow(ruleset, "/proc", LANDLOCK_READ, handled);
+    }
     int status = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0 ? 0 : -1;
     close(ruleset);
     return status;
@@ -399,10 +424,12 @@ int compile_child_main(int argc, char **argv)
     else
         run_nvrtc(&r.job, &reply);
     put_text(&reply, 'E', "");
-    if (reply.failed)
-        return 3;
-    write_all(STDOUT_FILENO, reply.data, reply.size);
-    return 0;
+    int failed = reply.failed;
+    if (!failed)
+        write_all(STDOUT_FILENO, reply.data, reply.size);
+    free(raw.data);   /* the job's strings point into it: freed only now */
+    free(reply.data);
+    return failed ? 3 : 0;
 }
 
 /* ---- the shell's side ---- */
