@@ -873,6 +873,25 @@ static double tolerance_for(const char *ptx)
     return strstr(ptx, ".approx.") || strstr(ptx, "div.full.") ? 1e-5 : 0;
 }
 
+/* Gives back what a declaration that failed holds (it never joined the
+   registry): its strings, its image, its Lua functions and itself. */
+static void discard_kernel(lua_State *L, struct user_kernel *k)
+{
+    const char *texts[] = { k->family.summary, k->family.summary_zh, k->family.teaches, k->family.teaches_zh,
+                            k->family.source, k->family.ptx, k->image };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        free((void *)texts[i]);
+    for (int i = 0; i < k->family.param_count && i < MAX_PARAMS; i++) {
+        free((void *)k->params[i].doc);
+        free((void *)k->params[i].doc_zh);
+    }
+    for (int i = 0; i < k->family.buffer_count && i < MAX_BUFFERS; i++)
+        luaL_unref(L, LUA_REGISTRYINDEX, k->buffer_info[i].function);
+    luaL_unref(L, LUA_REGISTRYINDEX, k->derive);
+    luaL_unref(L, LUA_REGISTRYINDEX, k->reference);
+    free(k);
+}
+
 /* core.declare_kernel(spec): registers a kernel checked and compiled by
    lua/kernel.lua: {name=, entry=, source=, ptx=, summary=, summary_zh=,
    teaches=, teaches_zh=, params = {{name=, default=, min=, max=, doc=,
@@ -902,6 +921,7 @@ static int core_declare_kernel(lua_State *L)
         lua_pushnil(L);
         lua_pushfstring(L, SAY("kernel '%s': at most %d params and buffers together", "内核 '%s'：参数和缓冲区合计至多 %d 个"),
                         k->name, KERNEL_SLOT - DERIVED_AFTER_COUNTS);
+        discard_kernel(L, k);
         return 2;
     }
     read_args(L, 1, k);
@@ -922,6 +942,7 @@ static int core_declare_kernel(lua_State *L)
     if (!k->family.ptx || (image && !k->image) || check_arguments(k, why, sizeof why) || api_add_family(L, &k->family, why, sizeof why)) {
         lua_pushnil(L);
         lua_pushstring(L, k->family.ptx && (!image || k->image) ? why : SAY("out of memory", "内存不足"));
+        discard_kernel(L, k);
         return 2;
     }
     user_kernels[user_kernel_count++] = k;
