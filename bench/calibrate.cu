@@ -107,25 +107,34 @@ __global__ void dram_copy(float4 *dst, const float4 *src, long long count)
         dst[i] = src[i];
 }
 
-// One 4-byte word of each of the buffer's 2^bits 32-byte sectors, in scattered order.
-__global__ void dram_sectors(const float *buf, int bits, int never)
+// The buffer is `regions` regions of 2^bits units (sectors or blocks), each
+// 8x the L2 or more; access i goes to a scattered unit of region i >> bits, so
+// the grid works through one region at a time (its footprint at any moment is
+// 8x the L2, not the whole buffer) and reads no unit twice in a launch.
+__device__ __forceinline__ long long scattered_unit(long long i, int bits)
+{
+    return (long long)(((unsigned long long)(i >> bits) << bits) | scatter(i & ((1ll << bits) - 1), bits));
+}
+
+// One 4-byte word of each 32-byte sector, in scattered order.
+__global__ void dram_sectors(const float *buf, int bits, int regions, int never)
 {
     float acc = 0;
-    long long sectors = 1ll << bits;
+    long long sectors = (long long)regions << bits;
 #pragma unroll 4
     for (long long i = thread_index(); i < sectors; i += thread_count())
-        acc += buf[scatter(i, bits) * 8];
+        acc += buf[scattered_unit(i, bits) * 8];
     consume(acc, never);
 }
 
-// Each of the buffer's 2^bits 64-byte blocks whole, one block per lane, in scattered order.
-__global__ void dram_blocks64(const float4 *buf, int bits, int never)
+// Each 64-byte block whole, one block per lane, in scattered order.
+__global__ void dram_blocks64(const float4 *buf, int bits, int regions, int never)
 {
     float acc = 0;
-    long long blocks = 1ll << bits;
+    long long blocks = (long long)regions << bits;
 #pragma unroll 2
     for (long long i = thread_index(); i < blocks; i += thread_count()) {
-        const float4 *block = buf + scatter(i, bits) * 4;
+        const float4 *block = buf + scattered_unit(i, bits) * 4;
         for (int j = 0; j < 4; j++) {
             float4 v = block[j];
             acc += v.x + v.y + v.z + v.w;
@@ -464,14 +473,15 @@ static void measure_dram(float4 *a, float4 *b, long long bytes)
     print("dram_write_gbs", bytes / (ms * 1e6), "GB/s", "streaming float4 stores, cold L2");
     ms = median_ms([&] { dram_copy<<<blocks, threads>>>(b, a, count); }, true);
     print("dram_copy_gbs", 2.0 * bytes / (ms * 1e6), "GB/s", "float4 copy, bytes read + written over time, cold L2");
-    int bits = log2_of(bytes / 32);
-    ms = median_ms([&] { dram_sectors<<<blocks, threads>>>((const float *)a, bits, 0); }, true);
-    print("dram_sector_gbs", 32.0 * (1ll << bits) / (ms * 1e6), "GB/s",
-          "each lane 4 bytes of a distinct scattered 32-byte sector; sectors x 32 B over time");
-    bits = log2_of(bytes / 64);
-    ms = median_ms([&] { dram_blocks64<<<blocks, threads>>>(a, bits, 0); }, true);
-    print("dram_block64_gbs", 64.0 * (1ll << bits) / (ms * 1e6), "GB/s",
-          "each lane one distinct scattered 64-byte block; blocks x 64 B over time");
+    long long region = pow2_ceil(8ll * gpu.l2_bytes);
+    int regions = (int)(bytes / region), bits = log2_of(region / 32);
+    ms = median_ms([&] { dram_sectors<<<blocks, threads>>>((const float *)a, bits, regions, 0); }, true);
+    print("dram_sector_gbs", (double)bytes / (ms * 1e6), "GB/s",
+          "each lane 4 bytes of a distinct scattered 32-byte sector of 8x the L2; sectors x 32 B over time");
+    bits = log2_of(region / 64);
+    ms = median_ms([&] { dram_blocks64<<<blocks, threads>>>(a, bits, regions, 0); }, true);
+    print("dram_block64_gbs", (double)bytes / (ms * 1e6), "GB/s",
+          "each lane one distinct scattered 64-byte block of 8x the L2; blocks x 64 B over time");
 }
 
 static void measure_l2(float *buf, long long bytes)
