@@ -205,8 +205,8 @@ local messages = {
   warm = { en = "warm", zh = "热" },
   time_modelled = { en = "≈ %.4f ms (modelled for %s, limited by %s)", zh = "≈ %.4f ms（按 %s 模型估算，瓶颈：%s）" },
   bandwidth_modelled = { en = "≈ %.0f GB/s useful (modelled)", zh = "≈ %.0f GB/s 有用带宽（模型估算）" },
-  time_measured = { en = "%.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)%s   model %.4f",
-                    zh = "%.4f ms（四分位距 ±%.1f%%，最小 %.4f，最大 %.4f）%s   模型 %.4f" },
+  time_measured = { en = "%.4f ms  (IQR ±%.1f%%, min %.4f, max %.4f)%s   model %.4f (%s)",
+                    zh = "%.4f ms（四分位距 ±%.1f%%，最小 %.4f，最大 %.4f）%s   模型 %.4f（%s）" },
   sm_clock = { en = " · SM %.0f MHz", zh = " · SM %.0f MHz" },
   of_copy = { en = " · %s of copy %.0f GB/s", zh = " · 复制上限的 %s（%.0f GB/s）" },
   bandwidth_measured = { en = "%.0f GB/s useful · %s of peak %.0f GB/s%s",
@@ -316,19 +316,10 @@ local messages = {
 }
 local say = messages_of("prelude", messages)
 
--- What the C side says in English and this file shows in Chinese under zh: the
--- model's limits (a limit not listed is shown as it is).
-local limits_zh = {
-  ["the SM's memory pipelines (L1 sectors, shared wavefronts, constant passes)"] =
-    "SM 的访存流水线（L1 扇区、共享内存 wavefront、常量缓存轮次）",
-  ["DRAM reads scattered over 128-byte lines"] = "分散在 128 字节缓存行上的 DRAM 读取",
-  ["bytes in flight per thread"] = "每个线程在途的字节数",
-  ["DRAM bandwidth"] = "DRAM 带宽",
-}
-
--- The model's limit in the session's language.
-local function limit_text(limit)
-  return core.lang() == "zh" and limits_zh[limit] or limit
+-- The model's limit in the session's language: the C side gives both
+-- (model.limit in English, model.limit_text in the session's language).
+local function limit_text(model)
+  return model.limit_text or model.limit
 end
 
 -- A device's name: "(modelled)" in the session's language; left out in Chinese
@@ -551,7 +542,7 @@ local function time_lines(r)
   local m = r.model
   if not r.time_ms then
     return table.concat({
-      card_row("label_time", say("time_modelled", m.time_ms, device_name(m.device, true), limit_text(m.limit))),
+      card_row("label_time", say("time_modelled", m.time_ms, device_name(m.device, true), limit_text(m))),
       card_row("label_bandwidth", say("bandwidth_modelled", m.bandwidth_gbs)),
     }, "\n")
   end
@@ -560,7 +551,7 @@ local function time_lines(r)
   local copy = r.copy_fraction and say("of_copy", percent(r.copy_fraction), d.copy_gbs) or ""
   local lines = {
     card_row("label_time", say("time_measured", r.time_ms, 50 * r.time_iqr, r.time_min_ms, r.time_max_ms, clock,
-                               m.time_ms)),
+                               m.time_ms, limit_text(m))),
     card_row("label_bandwidth", say("bandwidth_measured", r.bandwidth_gbs, percent(r.peak_fraction), d.peak_gbs,
                                     copy)),
   }

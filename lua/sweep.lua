@@ -64,6 +64,7 @@ local messages = {
   faster = { en = "faster", zh = "更快" },
   slower = { en = "slower", zh = "更慢" },
   times_modelled = { en = "(times modelled: no samples to judge their noise by)", zh = "（时间为模型估算：没有采样可用来判断噪声）" },
+  model_limit = { en = " · model: limited by %s", zh = " · 模型：瓶颈是%s" },
   within_noise = { en = "same (within noise)", zh = "相同（在噪声范围内）" },
   more = { en = "more", zh = "更多" },
   fewer = { en = "fewer", zh = "更少" },
@@ -536,6 +537,7 @@ function compare(...)
   for i, r in ipairs(list) do
     header[#header + 1] = string.char(96 + i)
     legend[i] = fmt("%s: %s", string.char(96 + i), describe(r))
+    if r.model and r.model.limit then legend[i] = legend[i] .. say("model_limit", u.limit_text(r.model)) end
   end
   for i = 2, #list do header[#header + 1] = fmt("%s/a", string.char(96 + i)) end
   header[#header + 1] = say("verdict")

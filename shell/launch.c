@@ -138,6 +138,21 @@ static void check_shape(lua_State *L, const struct family *f, const struct param
 
 enum { MAX_BATCH = 1024 };
 
+/* What the time estimate needs of the launch's shape: its threads, a
+   block's, and a block's dynamic shared memory where the emulator's call
+   says (static shared memory and registers are not known here yet). */
+static struct launch_geometry launch_geometry(const struct family *f, const struct params *p)
+{
+    struct launch_shape shape = f->shape(p);
+    struct launch_geometry g = { .threads = shape.threads, .block_threads = shape.block };
+    struct emulated_call call;
+    if (f->emulated_call) {
+        f->emulated_call(p, &call);
+        g.shared_bytes = call.shared_bytes;
+    }
+    return g;
+}
+
 /* The progress bar of the launches running now, whose thread redraws it,
    and the watch on a lab's launch budget: an error that leaves run_all ends
    them first. */
@@ -257,7 +272,8 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     if (o->emulated && r->family->check_outputs && r->correct != 0)   /* a GPU's difference from the emulator stands */
         check_against_reference(L, r);
     r->profile = o->profile;
-    r->estimate = estimate_time(o->profile, &r->model, r->family->shape(&r->params).threads);
+    struct launch_geometry geometry = launch_geometry(r->family, &r->params);
+    r->estimate = estimate_time(o->profile, &r->model, &geometry);
     if (status == RUN_FAILED)
         launch_failed(L, r, error, NULL);
     r->wall_ms = monotonic_ms() - started;

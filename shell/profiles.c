@@ -14,18 +14,20 @@
 /* peak = 2 x memory clock x bus width / 8, so the clock is derived from the datasheet peak. */
 #define MEMORY_MHZ(peak_gbs, bus_bits) ((peak_gbs) * 1e3 * 8 / (2.0 * (bus_bits)))
 
-/* The H200's: 547 GB/s per byte each thread reads in flight (copy with float:
-   2.68 TB/s with its writes at the streaming rate); the sector rate is a bound
-   none of the measured launches reached (1.76 per SM-clock); constant-cache
-   passes are taken as one per SM-clock until measured. */
-static const double H200_INFLIGHT_PER_SM = 547.0 / 132;
-static const double CONSTANT_PASSES_PER_CLOCK = 1.0;
-/* Shared memory serves one wavefront (32 banks of 4 bytes) per SM per clock. */
-static const double SHARED_WAVEFRONTS_PER_CLOCK = 1.0;
-static const double H200_SECTORS_PER_CLOCK = 1.76;
-/* strided 32 at n = 2^24 (one 64-byte half of each 128-byte line read, 1.07 GB)
-   moved 3.85 TB/s where streaming reaches about 4.27: 0.90 = 0.5 ^ 0.15 */
-static const double H200_SPARSE_EXPONENT = 0.15;
+/* The share of its peak DRAM bandwidth the DRAM term charges (the H200: 4.42 of 4.81 TB/s). */
+#define H200_STREAM_SHARE 0.917
+/* 64 K 32-bit registers an SM, on every compute capability from 7.5 to 12.0. */
+enum { REGISTERS_PER_SM = 65536 };
+
+/* The H200's rates: fitted to its measurements on the GPU machine
+   (2026-12-02, bench/data/h200-model-time.json; docs/model.md gives each
+   one's source). */
+#define H200_RATES(dram_gbs_)                                                                       \
+    .dram_gbs = (dram_gbs_), .sparse_exponent = 0.25, .l2_held_writes = 0.5,                            \
+    .l2_load_sectors_per_clock = 1.27, .l2_store_sectors_per_clock = 0.25, .l1_lines_per_clock = 4.0,      \
+    .shared_wavefronts_per_clock = 0.64, .constant_passes_per_clock = 0.38, .atomic_line_ns = 8.2,         \
+    .atomic_lane_ns = 0.25, .latency_ns = 680, .loads_in_flight = 17.3, .overlap_exponent = 1.18,          \
+    .block_ns = 87, .launch_us = 4.2
 
 /* Per SM, by compute capability (CUDA Programming Guide, "Compute Capabilities"). */
 #define SM_LIMITS(major_, minor_, shared_kb_, block_kb_, threads_, blocks_)                        \
@@ -39,22 +41,22 @@ static const double H200_SPARSE_EXPONENT = 0.15;
 #define BLACKWELL_10_0 SM_LIMITS(10, 0, 228, 227, 2048, 32)
 #define BLACKWELL_12_0 SM_LIMITS(12, 0, 100, 99, 1536, 24)
 
-/* A device from its datasheet (docs/model.md names each source); the time
-   coefficients are the H200's, scaled by SM count and peak. */
+/* A device from its datasheet (docs/model.md names each source); the rates
+   are the H200's per SM and clock, and its share of the peak DRAM bandwidth. */
 #define DATASHEET_PROFILE(key_, name_, limits_, sms_, l2_mb_, memory_gb_, bus_, peak_, sm_mhz_)          \
     { key_, "vendor datasheet; time coefficients scaled from the H200's",                                \
       { .name = name_, limits_, .sm_count = sms_,                                                        \
         .l2_bytes = (uint64_t)((l2_mb_) * 1048576.0), .memory_bytes = (uint64_t)((memory_gb_) * 1e9),     \
         .free_bytes = (uint64_t)((memory_gb_) * 1e9), .bus_width_bits = bus_,                            \
         .memory_clock_mhz = MEMORY_MHZ(peak_, bus_), .peak_gbs = peak_, .sm_clock_mhz = sm_mhz_ },         \
-      0.88 * (peak_), H200_INFLIGHT_PER_SM * (sms_), H200_SECTORS_PER_CLOCK, H200_SPARSE_EXPONENT, 3.0 }
+      { H200_RATES(H200_STREAM_SHARE * (peak_)) } }
 
 const struct device_profile device_profiles[] = {
     { "h200", "measured on the GPU machine, 2026-11-30",
       { .name = "NVIDIA H200 (modelled)", HOPPER_9_0, .sm_count = 132, .l2_bytes = 60ull << 20,
         .memory_bytes = 150100000000ull, .free_bytes = 150100000000ull, .bus_width_bits = 6016,
         .memory_clock_mhz = 3201, .peak_gbs = 2 * 3201e6 * 6016 / 8 / 1e9, .sm_clock_mhz = 1980 },
-      4300, 547, H200_SECTORS_PER_CLOCK, H200_SPARSE_EXPONENT, 3.0 },
+      { H200_RATES(4416) } },
     DATASHEET_PROFILE("h100", "NVIDIA H100 SXM5 80GB (modelled)", HOPPER_9_0, 132, 50, 80, 5120, 3352, 1980),
     DATASHEET_PROFILE("h100-pcie", "NVIDIA H100 PCIe 80GB (modelled)", HOPPER_9_0, 114, 50, 80, 5120, 2039, 1755),
     DATASHEET_PROFILE("b200", "NVIDIA B200 (modelled)", BLACKWELL_10_0, 148, 126.5, 180, 8192, 8000, 1980),
@@ -96,37 +98,87 @@ const struct device_profile *profile_for_device(const struct device_info *info)
     if (strstr(info->name, "H200"))
         return &device_profiles[0];
     derived = (struct device_profile){ "this device", "derived from its attributes and copy ceiling", *info,
-                                       info->copy_gbs > 0 ? info->copy_gbs : 0.88 * info->peak_gbs,
-                                       H200_INFLIGHT_PER_SM * info->sm_count, H200_SECTORS_PER_CLOCK,
-                                       H200_SPARSE_EXPONENT, 3.0 };
+                                       { H200_RATES(info->copy_gbs > 0 ? info->copy_gbs : H200_STREAM_SHARE * info->peak_gbs) } };
     return &derived;
 }
 
-struct time_estimate estimate_time(const struct device_profile *profile, const struct model_counts *counts,
-                                   long long threads)
+const struct time_term_decl time_terms[TERM_COUNT] = {
+    [TERM_DRAM] = { "dram", "DRAM bandwidth", "DRAM 带宽" },
+    [TERM_L2_LOADS] = { "l2_loads", "L2 load sectors", "L2 读取扇区" },
+    [TERM_L2_STORES] = { "l2_stores", "L2 store sectors", "L2 写入扇区" },
+    [TERM_L1_LINES] = { "l1_lines", "L1 look-ups (lines a request)", "L1 查找（每请求的缓存行）" },
+    [TERM_SHARED] = { "shared", "shared-memory wavefronts", "共享内存 wavefront" },
+    [TERM_CONSTANT] = { "constant", "constant-cache passes", "常量缓存轮次" },
+    [TERM_ATOMICS] = { "atomics", "atomics on the same L2 sectors", "同一批 L2 扇区上的原子操作" },
+    [TERM_LATENCY] = { "latency", "latency: too few loads in flight", "延迟：在途读取太少" },
+    [TERM_BLOCKS] = { "blocks", "starting blocks: few threads each", "启动线程块：每块线程太少" },
+};
+
+/* Warps one SM holds at once: the fewest that its thread, block and shared-memory limits allow. */
+static int resident_warps(const struct device_info *d, const struct launch_geometry *g)
 {
-    struct time_estimate e = { 0 };
-    double reads = (double)counts->dram.read_bytes, writes = (double)counts->dram.write_bytes;
-    double in_flight = threads > 0 ? reads / (double)threads : 0;
-    double inflight_gbs = profile->inflight_gbs_per_byte * in_flight;
-    /* the slower of the two limits dominates, and near the crossing both cost */
-    double gbs = inflight_gbs > 0 ? 1 / sqrt(1 / (profile->stream_gbs * profile->stream_gbs) +
-                                             1 / (inflight_gbs * inflight_gbs))
-                                  : profile->stream_gbs;
-    double line_use = counts->dram.read_lines ? (double)counts->dram.read_bytes / (128.0 * counts->dram.read_lines) : 1;
-    if (line_use < 1)
-        gbs *= pow(line_use, profile->sparse_exponent);   /* scattered reads use DRAM poorly */
-    double sectors = (double)(counts->load.sectors + counts->store.sectors);
+    int warps_per_block = (g->block_threads + WARP_SIZE - 1) / WARP_SIZE;
+    long long blocks = d->max_threads_per_sm / (warps_per_block * WARP_SIZE);
+    if (blocks > d->max_blocks_per_sm)
+        blocks = d->max_blocks_per_sm;
+    if (g->shared_bytes > 0 && (long long)(d->shared_bytes_per_sm / g->shared_bytes) < blocks)
+        blocks = (long long)(d->shared_bytes_per_sm / g->shared_bytes);
+    if (g->registers > 0 && REGISTERS_PER_SM / (g->registers * warps_per_block * WARP_SIZE) < blocks)
+        blocks = REGISTERS_PER_SM / (g->registers * warps_per_block * WARP_SIZE);
+    return (int)(blocks > 0 ? blocks : 1) * warps_per_block;
+}
+
+/* DRAM: reads slowed when they use only part of each 128-byte line; writes
+   at the streaming rate, less what L2 still holds when the kernel ends. */
+static double dram_ms(const struct time_rates *r, const struct dram_estimate *d, uint64_t l2_bytes)
+{
+    double line_use = d->read_lines ? (double)d->read_bytes / (128.0 * d->read_lines) : 1;
+    double read_gbs = r->dram_gbs * (line_use < 1 ? pow(line_use, r->sparse_exponent) : 1);
+    double written = (double)d->write_bytes - r->l2_held_writes * (double)l2_bytes;
+    return ((double)d->read_bytes / read_gbs + (written > 0 ? written : 0) / r->dram_gbs) * 1e-6;
+}
+
+/* Little's law: each wave of resident warps waits a round trip for its
+   first load, and another for every loads_in_flight more of its loads. */
+static double latency_ms(const struct time_rates *r, const struct model_counts *c, double warps, double waves)
+{
+    if (c->load.requests == 0)
+        return 0;
+    double loads_per_warp = (double)c->load.requests / warps;
+    double round_trips = 1 + (loads_per_warp > 1 ? (loads_per_warp - 1) / r->loads_in_flight : 0);
+    return waves * round_trips * r->latency_ns * 1e-6;
+}
+
+struct time_estimate estimate_time(const struct device_profile *profile, const struct model_counts *counts,
+                                   const struct launch_geometry *shape)
+{
+    const struct time_rates *r = &profile->rates;
+    struct time_estimate e = { .resident_warps = resident_warps(&profile->info, shape) };
     double sm_clocks_per_ms = profile->info.sm_count * profile->info.sm_clock_mhz * 1e3;
-    /* reads wait on what each thread keeps in flight; writes drain at the streaming rate */
-    e.dram_ms = (reads / (gbs * 1e9) + writes / (profile->stream_gbs * 1e9)) * 1e3;
-    double wavefronts = (double)(counts->shared_load.wavefronts + counts->shared_store.wavefronts);
-    e.sectors_ms = sectors / (profile->sectors_per_clock_per_sm * sm_clocks_per_ms) +
-                   (double)counts->constant.passes / (CONSTANT_PASSES_PER_CLOCK * sm_clocks_per_ms) +
-                   wavefronts / (SHARED_WAVEFRONTS_PER_CLOCK * sm_clocks_per_ms);
-    e.limit = e.sectors_ms > e.dram_ms ? "the SM's memory pipelines (L1 sectors, shared wavefronts, constant passes)"
-            : line_use < 0.9 ? "DRAM reads scattered over 128-byte lines"
-            : reads > 0 && inflight_gbs < profile->stream_gbs ? "bytes in flight per thread" : "DRAM bandwidth";
-    e.time_ms = profile->overhead_us * 1e-3 + (e.sectors_ms > e.dram_ms ? e.sectors_ms : e.dram_ms);
+    double blocks_per_sm = (double)(shape->threads / shape->block_threads) / profile->info.sm_count;
+    e.warps = (double)(shape->threads / shape->block_threads) * ((shape->block_threads + WARP_SIZE - 1) / WARP_SIZE);
+    e.waves = ceil(e.warps / ((double)e.resident_warps * profile->info.sm_count));
+    e.term_ms[TERM_DRAM] = dram_ms(r, &counts->dram, profile->info.l2_bytes);
+    e.term_ms[TERM_L2_LOADS] = (double)counts->load.sectors / (r->l2_load_sectors_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_L2_STORES] = (double)counts->store.lines / (r->l2_store_sectors_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_L1_LINES] = (double)counts->load.lines / (r->l1_lines_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_SHARED] = (double)(counts->shared_load.wavefronts + counts->shared_store.wavefronts) /
+                             (r->shared_wavefronts_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_CONSTANT] = (double)counts->constant.passes / (r->constant_passes_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_LATENCY] = latency_ms(r, counts, e.warps, e.waves);
+    e.term_ms[TERM_BLOCKS] = blocks_per_sm * r->block_ns * 1e-6;
+    /* DRAM's time and the loads' waiting mostly add up (the bytes a wave
+       asks for stream only after its first round trip); every other unit
+       overlaps them. */
+    double p = r->overlap_exponent;
+    double memory_ms = pow(pow(e.term_ms[TERM_DRAM], p) + pow(e.term_ms[TERM_LATENCY], p), 1 / p), longest = memory_ms;
+    e.limit = e.term_ms[TERM_LATENCY] > e.term_ms[TERM_DRAM] ? TERM_LATENCY : TERM_DRAM;
+    for (int t = 0; t < TERM_COUNT; t++)
+        if (t != TERM_DRAM && t != TERM_LATENCY && e.term_ms[t] > longest) {
+            e.limit = t;
+            longest = e.term_ms[t];
+        }
+    e.launch_ms = r->launch_us * 1e-3;
+    e.time_ms = e.launch_ms + longest;
     return e;
 }

@@ -9,15 +9,32 @@
 #include "device.h"
 #include "model.h"
 
+/* The rates a launch's time is made of (docs/model.md, "Time"): each term of
+   the estimate is a count divided by one of these. Per-clock rates are per
+   SM and per SM clock. */
+struct time_rates {
+    double dram_gbs;                    /* DRAM read + write bandwidth a streaming kernel reaches */
+    double sparse_exponent;             /* DRAM slows as (used share of each 128-byte line) ^ this */
+    double l2_held_writes;              /* share of the L2 whose writes are still there when a kernel ends */
+    double l2_load_sectors_per_clock;   /* load sectors L2 sends the SMs */
+    double l2_store_sectors_per_clock;  /* store requests the SMs send L2, one per 128-byte line a warp writes */
+    double l1_lines_per_clock;          /* 128-byte lines one SM's L1 looks up for loads */
+    double shared_wavefronts_per_clock; /* passes of the shared-memory pipeline */
+    double constant_passes_per_clock;   /* constant-cache passes (one address each) */
+    double atomic_line_ns;              /* an atomic request's turn at one 128-byte line of L2 */
+    double atomic_lane_ns;              /* and each further lane of it on one address */
+    double latency_ns;                  /* a warp's round trip to memory and back (Little's law) */
+    double loads_in_flight;             /* a warp's loads that share one round trip */
+    double overlap_exponent;            /* DRAM and latency combine as (dram^p + latency^p)^(1/p): 1 adds them */
+    double block_ns;                    /* an SM starting one block */
+    double launch_us;                   /* a launch's fixed cost */
+};
+
 struct device_profile {
     const char *key;                 /* --profile NAME, config{profile=NAME} */
     const char *source;              /* where the figures come from */
     struct device_info info;
-    double stream_gbs;               /* DRAM bandwidth a streaming kernel reaches */
-    double inflight_gbs_per_byte;    /* bandwidth per DRAM byte each thread keeps in flight (Little's law) */
-    double sectors_per_clock_per_sm; /* L1 sectors handled per SM per clock */
-    double sparse_exponent;          /* DRAM slows as (used share of each 128-byte line) ^ this */
-    double overhead_us;              /* a launch's fixed cost */
+    struct time_rates rates;
 };
 
 extern const struct device_profile device_profiles[];
@@ -30,14 +47,39 @@ const char *profile_names(char *out, size_t size);
    from its attributes and measured copy ceiling. */
 const struct device_profile *profile_for_device(const struct device_info *info);
 
-struct time_estimate {
-    double time_ms;
-    double dram_ms, sectors_ms;      /* the two limits; the larger one sets the time */
-    const char *limit;               /* "DRAM bandwidth", "bytes in flight", "L1 sector throughput" */
+/* The terms of the time estimate, each a unit or limit that can set a
+   launch's time; the largest one does, and the card names it. */
+enum time_term {
+    TERM_DRAM, TERM_L2_LOADS, TERM_L2_STORES, TERM_L1_LINES, TERM_SHARED, TERM_CONSTANT,
+    TERM_ATOMICS, TERM_LATENCY, TERM_BLOCKS, TERM_COUNT
 };
 
-/* Modelled kernel time for a launch of `threads` threads with these counts. */
+struct time_term_decl {
+    const char *key;         /* result.model.terms.KEY, result.model.limit_key */
+    const char *limit;       /* "limited by ..." in English */
+    const char *limit_zh;    /* the same in Chinese */
+};
+extern const struct time_term_decl time_terms[TERM_COUNT];
+
+/* What a launch's time depends on besides its counts: its shape. */
+struct launch_geometry {
+    long long threads;            /* in the grid */
+    int block_threads;
+    unsigned shared_bytes;        /* a block's shared memory, static and dynamic, where known */
+    int registers;                /* a thread's, where known; 0: not limiting */
+};
+
+struct time_estimate {
+    double time_ms;
+    double term_ms[TERM_COUNT];   /* each term alone */
+    double launch_ms;             /* the fixed cost, added to the largest term */
+    int resident_warps;           /* per SM: occupancy, from the shape and the device's limits */
+    double warps, waves;          /* the grid's warps, and how many times the SMs fill with them */
+    enum time_term limit;         /* the largest term */
+};
+
+/* Modelled kernel time for a launch of this shape with these counts. */
 struct time_estimate estimate_time(const struct device_profile *profile, const struct model_counts *counts,
-                                   long long threads);
+                                   const struct launch_geometry *shape);
 
 #endif

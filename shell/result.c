@@ -136,6 +136,7 @@ static void push_dram(lua_State *L, const struct result *r, int from_hardware)
         SET_INTEGER("read_bytes", d->read_bytes);
         SET_INTEGER("write_bytes", d->write_bytes);
         SET_INTEGER("write_allocate_bytes", d->write_allocate_bytes);
+        SET_INTEGER("read_lines", d->read_lines);
         SET_STRING("source", "model");
         SET_STRING("write_note", SAY("an upper bound: output still in L2 when the kernel ends is written back later", "上限值：内核结束时仍在 L2 中的输出稍后才写回"));
     } else {
@@ -149,9 +150,21 @@ static void push_estimate(lua_State *L, const struct result *r)
 {
     if (!r->profile)
         return;
-    SET_NUMBER("time_ms", r->estimate.time_ms);
-    SET_NUMBER("bandwidth_gbs", r->useful_bytes / (r->estimate.time_ms * 1e-3) / 1e9);
-    SET_STRING("limit", r->estimate.limit);
+    const struct time_estimate *e = &r->estimate;
+    const struct time_term_decl *limit = &time_terms[e->limit];
+    SET_NUMBER("time_ms", e->time_ms);
+    SET_NUMBER("bandwidth_gbs", r->useful_bytes / (e->time_ms * 1e-3) / 1e9);
+    SET_STRING("limit", limit->limit);
+    SET_STRING("limit_key", limit->key);
+    SET_STRING("limit_text", SAY(limit->limit, limit->limit_zh));
+    SET_INTEGER("resident_warps", e->resident_warps);
+    SET_NUMBER("warps", e->warps);
+    SET_NUMBER("waves", e->waves);
+    lua_createtable(L, 0, TERM_COUNT + 1);
+    for (int t = 0; t < TERM_COUNT; t++)
+        SET_NUMBER(time_terms[t].key, e->term_ms[t]);
+    SET_NUMBER("launch", e->launch_ms);
+    lua_setfield(L, -2, "terms");
     SET_STRING("profile", r->profile->key);
     SET_STRING("device", r->profile->info.name);
 }
