@@ -30,14 +30,13 @@
 enum { TRACKER_LIMIT_BYTES = 1u << 30 };
 
 /* Of the L2's bytes, the share one launch's data can hold before blocks are
-   pushed out. Calibrated on the H200 (docs/model.md): working_set runs 1.8x
-   slower at 80 MiB than at 48 MiB, so 48 MiB and the launch's other data
-   (1 MiB of output) fit: more than 0.82. Random gather at its defaults read
-   454 MB from DRAM against 101 MB first touches; this rule gives 3x its first
-   touches at 0.85, and only a share below 0.55 would give the 4.5x measured,
-   which working_set rules out: the measured L2 keeps a random working set less
-   well than a cyclic one (its two partitions, which may each hold a copy, and
-   its replacement are not modelled). */
+   pushed out. On the H200 working_set runs 1.8x slower at 80 MiB than at
+   48 MiB, so 48 MiB and the launch's 1 MiB of output fit: more than 0.82.
+   At 0.85 random gather at its defaults reads 2.7x its first touches, where
+   the H200 read 4.5x (454 MB); that needs about 0.51 (30.6 MiB, which would
+   put working_set's cliff near 32 MiB). The measured L2 keeps a random
+   working set less well than a cyclic one: its two partitions (which may
+   each hold a copy) and its replacement policy are not modelled. */
 static const double L2_USABLE_SHARE = 0.85;
 
 /* The chance a block is gone, 1 - exp(-e / capacity), at the start of steps
