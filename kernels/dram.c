@@ -54,8 +54,10 @@ static const uint64_t FILL_ONE = 1ull << FILL_SHIFT;
 static const size_t CLOCK_LIMIT_BYTES = (size_t)1 << 30;
 
 /* Runs of other threads' warps waiting for an earlier one: at most this many
-   (each its own log; a thread that would add one more waits). */
-enum { PENDING_TAKES_MOST = 32 };
+   (each its own log; a thread that would add one more waits). A log holds at
+   most LOG_USES_MOST uses (2 MiB): past that (a long warp's loop, matmul's)
+   its thread waits for its turn and applies the rest directly. */
+enum { PENDING_TAKES_MOST = 32, LOG_USES_MOST = 1 << 18 };
 
 /* One thread's run of warps, its block uses logged until the runs before it are applied. */
 struct take_log {
@@ -397,6 +399,12 @@ static void apply_record(struct dram_tracker *t, uint64_t record)
     apply_run(t, buffer, first, first + count - 1, (int)(record >> 63));
 }
 
+static void apply_log(struct dram_tracker *t, const struct take_log *log)
+{
+    for (size_t k = 0; k < log->count; k++)
+        apply_record(t, log->uses[k]);
+}
+
 /* Adds a record to the thread's log; 0 when memory is short. */
 static int log_use(struct take_log *log, uint64_t record)
 {
@@ -409,6 +417,22 @@ static int log_use(struct take_log *log, uint64_t record)
     }
     log->uses[log->count++] = record;
     return 1;
+}
+
+/* The thread's log is full: waits until its run comes next, applies the log,
+   and applies what follows as it comes (no other thread applies meanwhile). */
+static void catch_up(struct dram_tracker *t)
+{
+    struct l2 *l = t->l2;
+    struct take_log *log = current_log;
+    pthread_mutex_lock(&l->ordering);
+    while (log->first != l->next_warp)
+        pthread_cond_wait(&l->applied, &l->ordering);
+    pthread_mutex_unlock(&l->ordering);
+    apply_log(t, log);
+    free(log->uses);
+    free(log);
+    current_log = NULL;
 }
 
 /* Blocks first..last of a buffer used: applied now, or logged while the thread's run waits its turn. */
@@ -427,6 +451,8 @@ static void use_run(struct dram_tracker *t, int buffer, uint64_t first, uint64_t
         if (!log_use(current_log, use_record(buffer, from, count, store)))
             t->written_lost = 1;   /* the estimate is incomplete */
     }
+    if (current_log->count >= LOG_USES_MOST)
+        catch_up(t);
 }
 
 /* The 64-byte blocks of one request, in runs: one for an affine request
@@ -458,12 +484,6 @@ void dram_add(struct dram_tracker *t, struct dram_estimate *d, const struct warp
         use_blocks(t, a, a->kind != ACCESS_LOAD);
     else if (a->kind == ACCESS_LOAD)
         d->read_bytes += DRAM_READ_BYTES * add_units(t, t->loaded, t->blocks, DRAM_READ_BYTES, a);
-}
-
-static void apply_log(struct dram_tracker *t, const struct take_log *log)
-{
-    for (size_t k = 0; k < log->count; k++)
-        apply_record(t, log->uses[k]);
 }
 
 /* Applies the waiting runs that now come next, in warp order; with ordering held. */
