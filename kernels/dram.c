@@ -15,7 +15,8 @@
 ** a block used again after e evictions is still there with probability
 ** exp(-e / capacity); what is not is read again, counted as its expected
 ** value. That needs the accesses in one order: the threads' runs of warps
-** are applied in warp order (dram_take_begin/end).
+** are applied in warp order, one run at a time (dram_take_begin/end), and
+** the load bits with them; a run that is not next is logged until it is.
 */
 #include <math.h>
 #include <pthread.h>
@@ -43,8 +44,9 @@ static const double L2_USABLE_SHARE = 0.85;
    of capacity / SURVIVAL_STEPS_A_CAPACITY, up to SURVIVAL_CAPACITIES
    capacities (past that, e^-32: gone). The first step is 0: a block used
    again within 1/256 of the capacity's evictions is kept, so the near reuse
-   of stencils and neighbours costs nothing, as without an L2 size. Blocks are counted in fixed point, FILL_ONE a block: integers
-   keep the counts exact whatever the order of the sums, and fast. */
+   of stencils and neighbours costs nothing, as without an L2 size. Blocks
+   are counted in fixed point, FILL_ONE a block: integer sums are exact and
+   fast. */
 enum { SURVIVAL_STEPS_A_CAPACITY = 256, SURVIVAL_CAPACITIES = 32,
        SURVIVAL_STEPS = SURVIVAL_STEPS_A_CAPACITY * SURVIVAL_CAPACITIES, FILL_SHIFT = 16 };
 static const uint64_t FILL_ONE = 1ull << FILL_SHIFT;
