@@ -374,8 +374,10 @@ static void *count_warps(void *argument)
     long long first;
     while ((first = __atomic_fetch_add(&job->next_warp, job->per_take, __ATOMIC_RELAXED)) < job->warps) {
         long long end = first + job->per_take < job->warps ? first + job->per_take : job->warps, w;
+        dram_take_begin(job->dram, first);
         for (w = first; w < end && !(job->interrupted && *job->interrupted); w++)   /* a warp can be long (matmul's) */
             count_warp(job, w, acc, &counts);
+        dram_take_end(job->dram, end);
         if (w < end) {
             __atomic_store_n(&job->stopped, 1, __ATOMIC_RELAXED);
             break;
@@ -419,7 +421,7 @@ int model_run(const struct family *f, const struct params *p,
     memset(out, 0, sizeof *out);
     model_buffer_bases(f->buffer_count, job.base);
     family_buffer_bytes(f, p, bytes);
-    job.dram = dram_tracker_new(f->buffer_count, bytes);
+    job.dram = dram_tracker_new(f->buffer_count, bytes, dram_modelled_l2());
     out->dram.estimated = job.dram != NULL;
     int count = model_threads(job.warps);
     job.per_take = job.warps / (16 * count);

@@ -434,7 +434,7 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     /* a count per thread, added up after: the threads share only the DRAM tracker, which takes that */
     struct counting counting[MAX_EMULATOR_THREADS] = { { .dram = NULL } };
     void *users[MAX_EMULATOR_THREADS];
-    struct dram_tracker *dram = dram_tracker_new(f->buffer_count, bytes);
+    struct dram_tracker *dram = dram_tracker_new(f->buffer_count, bytes, 0);   /* threads run blocks out of warp order: once each */
     int threads = model_threads_wanted();
     for (int i = 0; i < threads; i++)
         counting[i].dram = dram, users[i] = &counting[i];

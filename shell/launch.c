@@ -238,6 +238,7 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     char error[768];
     double started = monotonic_ms();
     struct model_job model = { .family = r->family, .params = &r->params, .counts = &r->model, .emulated = o->emulated };
+    dram_set_modelled_l2(o->profile->info.l2_bytes);
     model_start(&model);
     r->cache = o->warm ? "warm" : "cold";   /* what the launch asked for; the model has no cache to heat */
     r->model_source = o->emulated ? "emulator" : "formula";

@@ -212,7 +212,7 @@ static void test_affine_shared_matches_lanes(void)
 static uint64_t allocate_bytes(int run_lanes, uint64_t first, uint64_t row_bytes)
 {
     size_t bytes[1] = { 1 << 20 };
-    struct dram_tracker *t = dram_tracker_new(1, bytes);
+    struct dram_tracker *t = dram_tracker_new(1, bytes, 0);
     struct dram_estimate d = { 0 };
     struct warp_access a = { .kind = ACCESS_STORE, .bytes = 4, .active = 0xffffffffu };
     for (int lane = 0; lane < WARP_SIZE; lane++)
@@ -228,7 +228,7 @@ static uint64_t allocate_bytes(int run_lanes, uint64_t first, uint64_t row_bytes
 static uint64_t allocate_after_interleaved(const int *starts, int count)
 {
     size_t bytes[1] = { 1 << 20 };
-    struct dram_tracker *t = dram_tracker_new(1, bytes);
+    struct dram_tracker *t = dram_tracker_new(1, bytes, 0);
     struct dram_estimate d = { 0 };
     for (int i = 0; i < count; i++) {
         struct warp_access a = { .kind = ACCESS_STORE, .bytes = 4, .affine = 1, .first_lane = 0,
