@@ -371,9 +371,28 @@ static void test_atomics(void)
        "a cp.async (LDGSTS) is counted as itself: no load, no shared store");
 }
 
+/* More distinct addresses than the map holds: requests and operations stay
+   exact, and the launch-wide figures say they are lower bounds. */
+static void test_atomic_addresses_cap(void)
+{
+    struct model_counts c = { 0 };
+    struct warp_access a = { .kind = ACCESS_ATOMIC, .bytes = 4, .active = 0xffffffffu };
+    long long requests = ATOMIC_ADDRESSES_MOST / WARP_SIZE + 1;
+    for (long long r = 0; r < requests; r++) {
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            a.addr[lane] = (1ull << 40) + 4 * (uint64_t)(r * WARP_SIZE + lane);
+        model_count_access(&c, NULL, &a);
+    }
+    model_counts_finish(&c);
+    ok(c.atomic.requests == (uint64_t)requests && c.atomic.operations == (uint64_t)requests * WARP_SIZE && c.atomic.at_least &&
+       c.atomic.addresses < (uint64_t)requests * WARP_SIZE && c.atomic.hottest_operations == 1,
+       "past the address map's cap: requests and operations exact, the busiest address and the count lower bounds");
+}
+
 int main(void)
 {
     test_atomics();
+    test_atomic_addresses_cap();
     test_bank_conflicts();
     test_strides_and_offsets();
     test_affine_matches_lanes();
