@@ -199,10 +199,11 @@ step {
     { en = "Look at the DRAM row of the compare() table.", zh = "看 compare() 表的 DRAM 那一行。" },
   },
   claims = {
-    { text = "prefetch: every variant the GPU ran touches the same load sectors (cp_async from sm_80)",
+    { text = "prefetch: every variant the GPU ran reads the same global sectors (loads, or cp.async's copies; cp_async from sm_80)",
       holds = function(ctx)
+        local function read(r) return r.load.sectors + (r.ldgsts and r.ldgsts.sectors or 0) end
         for _, r in ipairs(ctx.results) do
-          if r.load.sectors ~= ctx.results[1].load.sectors then return false end
+          if read(r) ~= read(ctx.results[1]) then return false end
         end
         return #ctx.results == (without_cp_async(ctx) and 2 or 3)
       end },

@@ -62,6 +62,7 @@ local messages = {
   row_atomic_requests = { en = "atomic requests", zh = "原子操作请求数" },
   row_atomic_sectors = { en = "atomic sectors", zh = "原子操作扇区数" },
   row_atomic_hottest = { en = "busiest address ops", zh = "最忙地址的操作数" },
+  row_ldgsts_sectors = { en = "cp.async sectors", zh = "cp.async 扇区数" },
   row_dram_read = { en = "DRAM read (MB)", zh = "DRAM 读取（MB）" },
   same = { en = "same", zh = "相同" },
   faster = { en = "faster", zh = "更快" },
@@ -486,8 +487,15 @@ local function any_atomics(list)
   end
   return false
 end
+local function ldgsts_sectors(r) return r.ldgsts and r.ldgsts.sectors or 0 end
+local function any_ldgsts(list)
+  for _, r in ipairs(list) do
+    if r.ldgsts then return true end
+  end
+  return false
+end
 
--- A row with `when` is shown only where when(results) holds (atomics: when either side has any).
+-- A row with `when` is shown only where when(results) holds (atomics, cp.async: when any result has some).
 local compare_rows = {
   { label = "row_time", value = time_of, verdict = time_verdict },
   { label = "row_bandwidth", value = bandwidth_of },
@@ -503,6 +511,8 @@ local compare_rows = {
     verdict = function(a, b) return count_verdict(atomics_of(a, "sectors"), atomics_of(b, "sectors"), "more", "fewer") end },
   { label = "row_atomic_hottest", when = any_atomics, value = hottest_of,
     verdict = function(a, b) return count_verdict(hottest_of(a), hottest_of(b), "more", "fewer") end },
+  { label = "row_ldgsts_sectors", when = any_ldgsts, value = ldgsts_sectors,
+    verdict = function(a, b) return count_verdict(ldgsts_sectors(a), ldgsts_sectors(b), "more", "fewer") end },
   { label = "row_dram_read", value = function(r) return r.dram.read_bytes and r.dram.read_bytes / 1e6 end,
     verdict = function(a, b) return count_verdict(a.dram.read_bytes, b.dram.read_bytes, "more", "less") end },
 }
