@@ -88,9 +88,14 @@ struct buffer_decl {
    first_lane + lane_count - 1 at first_addr + k * step; then addr[] and
    active are only filled on demand (warp_access_expand), which keeps the
    model fast for the common streaming patterns. */
-enum access_kind { ACCESS_LOAD, ACCESS_STORE, ACCESS_SHARED_LOAD, ACCESS_SHARED_STORE, ACCESS_CONSTANT_LOAD };
+enum access_kind { ACCESS_LOAD, ACCESS_STORE, ACCESS_SHARED_LOAD, ACCESS_SHARED_STORE, ACCESS_CONSTANT_LOAD,
+                   ACCESS_ATOMIC,          /* global atom whose result is used (SASS ATOMG) */
+                   ACCESS_REDUCTION,       /* global atom or red whose result is unused (SASS REDG) */
+                   ACCESS_SHARED_ATOMIC,   /* atom on shared memory (SASS ATOMS) */
+                   ACCESS_LDGSTS };        /* cp.async's global side (SASS LDGSTS): addr is the global source */
 /* Shared-memory accesses give addr as a byte offset into the block's shared
-   memory; constant-memory loads as a byte offset into the __constant__ bank. */
+   memory; constant-memory loads as a byte offset into the __constant__ bank.
+   An atomic's bytes are its operand's width (4 for atomicAdd on unsigned). */
 
 struct warp_access {
     enum access_kind kind;

@@ -2,14 +2,16 @@
 ** histogram.c — counts[in[i] % bins] += 1 with atomics in global memory,
 ** or in a per-block copy in shared memory added to the global counts at
 ** the end. in[] is a pure function of (n, bins, distribution): element i's
-** bin comes from a hash of i under a fixed seed, so a model of the atomics
-** could compute every lane's bin without the buffer.
+** bin comes from a hash of i under a fixed seed, so the model computes every
+** lane's bin without the buffer.
 **
-** The model lists the loads and stores only: the loads of in[], and for the
-** shared variant the stores that zero the shared bins and the loads that
-** read them back. Atomics are neither (Nsight Compute counts global ones in
-** its op_red/op_atom counters, shared ones in op_atom), and the model has
-** no kind for them, so they are not counted.
+** The model lists the loads of in[], the atomics at each lane's bin, and for
+** the shared variant the stores that zero the shared bins, the shared
+** atomics, and per round the load of a shared bin and its atomic add to the
+** global count. Neither kernel uses atomicAdd's result, so ptxas issues the
+** global ones as reductions (REDG), which Nsight Compute counts under op_red,
+** not op_atom: the model lists them as ACCESS_REDUCTION, the kind the
+** hardware counts them under. The shared ones are ATOMS (ACCESS_SHARED_ATOMIC).
 */
 #include <string.h>
 #include "common.h"
@@ -23,8 +25,8 @@ enum { HISTOGRAM_IN, HISTOGRAM_COUNTS };
 enum { HISTOGRAM_MAX_BINS = 1024 };
 static const uint64_t HISTOGRAM_DATA_SEED = 0x6869737467726d;   /* fixed: no parameter picks the data */
 
-/* The shared variant with blocks of 32 zeroes and reads back bins/32 rounds each. */
-_Static_assert(1 + 2 * (HISTOGRAM_MAX_BINS / 32) <= MAX_WARP_ACCESSES, "the bins must fit one warp's list");
+/* The shared variant with blocks of 32 zeroes bins/32 rounds, and reads back and adds bins/32 rounds, each. */
+_Static_assert(2 + 3 * (HISTOGRAM_MAX_BINS / 32) <= MAX_WARP_ACCESSES, "the bins must fit one warp's list");
 
 static const char *const histogram_variants[] = { "global", "shared", NULL };
 static const char *const histogram_distributions[] = { "uniform", "skewed", NULL };
@@ -96,10 +98,27 @@ static void shared_round(struct warp_access *a, enum access_kind kind, long long
     warp_affine(a, kind, 4, 4 * (uint64_t)first_bin, 4, bins - first_bin);
 }
 
-/* global: ld in[i]. shared: st.shared per round zeroing the bins, ld in[i],
-   ld.shared per round reading them back (the atomics in between and after
-   are not listed). Every warp of a block takes part in both rounds loops,
-   whether or not its threads have elements. */
+/* atomicAdd(&bins[in[i] % bins], 1) by the warp's lanes whose i is below
+   n: at bins_base + 4 * each lane's bin (global, or the shared copy at 0). */
+static void bin_atomics(const struct params *p, struct warp_access *a, enum access_kind kind, uint64_t bins_base,
+                        long long warp)
+{
+    uint64_t addr[WARP_SIZE] = { 0 };
+    uint32_t active = 0;
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        long long i = warp * WARP_SIZE + lane;
+        if (i >= p->v[PARAM_N])
+            break;
+        addr[lane] = bins_base + 4 * (uint64_t)histogram_bin(p, i);
+        active |= 1u << lane;
+    }
+    access_from_lanes(a, kind, 4, addr, active);
+}
+
+/* global: ld in[i], red at counts[bin]. shared: st.shared per round zeroing
+   the bins, ld in[i], atom.shared at the lane's bin, then per round
+   ld.shared of a bin and red of it into counts[b]. Every warp of a block
+   takes part in both rounds loops, whether or not its threads have elements. */
 static int histogram_warp_accesses(const struct params *p, const uint64_t *base,
                                    long long warp, struct warp_access *acc)
 {
@@ -108,13 +127,17 @@ static int histogram_warp_accesses(const struct params *p, const uint64_t *base,
     int count = 0;
     if (p->v[HISTOGRAM_VARIANT] == HISTOGRAM_GLOBAL) {
         warp_linear(&acc[count++], ACCESS_LOAD, 4, warp, base[HISTOGRAM_IN], 1, 0, n);
+        bin_atomics(p, &acc[count++], ACCESS_REDUCTION, base[HISTOGRAM_COUNTS], warp);
         return count;
     }
     for (long long b = first_bin; b < bins; b += block)
         shared_round(&acc[count++], ACCESS_SHARED_STORE, b, bins);
     warp_linear(&acc[count++], ACCESS_LOAD, 4, warp, base[HISTOGRAM_IN], 1, 0, n);
-    for (long long b = first_bin; b < bins; b += block)
+    bin_atomics(p, &acc[count++], ACCESS_SHARED_ATOMIC, 0, warp);
+    for (long long b = first_bin; b < bins; b += block) {
         shared_round(&acc[count++], ACCESS_SHARED_LOAD, b, bins);
+        warp_affine(&acc[count++], ACCESS_REDUCTION, 4, base[HISTOGRAM_COUNTS] + 4 * (uint64_t)b, 4, bins - b);
+    }
     return count;
 }
 
@@ -135,10 +158,10 @@ const struct family family_histogram = {
     .summary = "counts[in[i] % bins] += 1 with atomics in global memory or in a per-block shared copy",
     .teaches = "global atomics make every element a read-modify-write in L2 and pile up on popular bins; a "
                "per-block copy in shared memory keeps them on the SM and leaves one global atomic per bin "
-               "and block (atomics are not loads or stores: the model lists only the loads and stores)",
+               "and block (the card counts atomics on a row of their own, apart from loads and stores)",
     .summary_zh = "counts[in[i] % bins] += 1：在全局内存上做原子加，或先在每个线程块的共享内存副本中计数",
     .teaches_zh = "全局原子操作让每个元素都在 L2 中做一次读-改-写，并堆积在热门的桶上；每个线程块在共享内存中的副本"
-                  "把它们留在 SM 内，每个桶每个线程块只剩一次全局原子操作（原子操作既非读取也非写入：模型只列出读取和写入）",
+                  "把它们留在 SM 内，每个桶每个线程块只剩一次全局原子操作（卡片把原子操作单列一行，与读取和写入分开）",
     .params = histogram_params,
     .param_count = COUNT_OF(histogram_params),
     .buffers = histogram_buffers,

@@ -3,8 +3,9 @@
 //         skewed data, many lanes and warps add to the same word.
 // shared: each block counts into its own copy of the bins in shared memory,
 //         then adds that copy to the global counts, one atomic per bin.
-// The atomics' results are unused; neither kind is a load or a store, and
-// Nsight Compute counts them apart from both (global: op_red/op_atom).
+// The atomics' results are unused, so ptxas issues the global ones as REDG,
+// which Nsight Compute counts under op_red (the model does the same:
+// histogram.c); the shared ones are ATOMS. Neither is a load or a store.
 #include "family.h"
 #include "slots.h"
 

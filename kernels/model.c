@@ -278,10 +278,142 @@ static void constant_add(struct constant_traffic *t, const struct warp_access *a
     t->passes += (uint64_t)count_distinct(addresses, n);
 }
 
+/* Operations per global atomic address over a launch: open addressing,
+   grown by doubling up to ATOMIC_ADDRESSES_MOST slots. A key is the address
+   times 2, plus 1 for a reduction; 0 marks an empty slot (model addresses
+   start at 2^40, so no key is 0). */
+struct address_map {
+    uint64_t *key, *operations;
+    size_t slots, used;
+    int full;   /* an address was left out: the launch-wide figures are lower bounds */
+};
+
+enum { ADDRESS_MAP_FIRST_SLOTS = 1024 };
+
+static size_t address_slot(const struct address_map *m, uint64_t key)
+{
+    size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (m->slots - 1);
+    while (m->key[h] && m->key[h] != key)
+        h = (h + 1) & (m->slots - 1);
+    return h;
+}
+
+/* Doubles the slots (the first time: makes them); -1 when past the cap or out of memory. */
+static int address_map_grow(struct address_map *m)
+{
+    size_t slots = m->slots ? 2 * m->slots : ADDRESS_MAP_FIRST_SLOTS;
+    if (slots > ATOMIC_ADDRESSES_MOST)
+        return -1;
+    struct address_map bigger = { calloc(slots, sizeof *m->key), calloc(slots, sizeof *m->operations), slots, m->used, m->full };
+    if (!bigger.key || !bigger.operations) {
+        free(bigger.key), free(bigger.operations);
+        return -1;
+    }
+    for (size_t i = 0; i < m->slots; i++)
+        if (m->key[i]) {
+            size_t h = address_slot(&bigger, m->key[i]);
+            bigger.key[h] = m->key[i];
+            bigger.operations[h] = m->operations[i];
+        }
+    free(m->key), free(m->operations);
+    *m = bigger;
+    return 0;
+}
+
+/* Adds operations on one key to c's map, made when first needed. The map
+   stays at most three quarters full: a new key that finds no room is left
+   out, and the map says so. */
+static void address_map_add(struct model_counts *c, uint64_t key, uint64_t operations)
+{
+    struct address_map *m = c->atomic_addresses;
+    if (!m && !(m = c->atomic_addresses = calloc(1, sizeof *m))) {
+        c->atomic.at_least = c->reduction.at_least = 1;
+        return;
+    }
+    if (4 * (m->used + 1) > 3 * m->slots)
+        address_map_grow(m);   /* at the cap it stays as it is */
+    size_t h = m->slots ? address_slot(m, key) : 0;
+    if (!m->slots || (!m->key[h] && 4 * (m->used + 1) > 3 * m->slots)) {
+        m->full = 1;
+        return;
+    }
+    if (!m->key[h]) {
+        m->key[h] = key;
+        m->used++;
+    }
+    m->operations[h] += operations;
+}
+
+static void address_map_free(struct address_map *m)
+{
+    if (m)
+        free(m->key), free(m->operations), free(m);
+}
+
+/* One atomic instruction: its requests, sectors (global), operations, the
+   most lanes on one address, and each address's operations (global). */
+static void atomic_add(struct model_counts *c, struct atomic_traffic *t, const struct warp_access *a)
+{
+    struct warp_access lanes = *a;
+    uint64_t address[WARP_SIZE];
+    int n = 0, most = 0, global = a->kind != ACCESS_SHARED_ATOMIC;
+    warp_access_expand(&lanes);
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        if (lanes.active >> lane & 1)
+            address[n++] = lanes.addr[lane];
+    if (n == 0)
+        return;   /* the whole warp branched around it: no request */
+    sort_addresses(address, n);
+    t->requests++;
+    t->operations += (uint64_t)n;
+    if (global)
+        t->sectors += (uint64_t)distinct_units(&lanes, SECTOR_BYTES);
+    for (int i = 0, j; i < n; i = j) {   /* runs of one address */
+        for (j = i; j < n && address[j] == address[i]; j++)
+            ;
+        most = j - i > most ? j - i : most;
+        if (global)
+            address_map_add(c, address[i] * 2 + (a->kind == ACCESS_REDUCTION), (uint64_t)(j - i));
+    }
+    t->same_address_lanes += (uint64_t)most;
+}
+
+/* The DRAM side of an instruction that reads global memory and, when
+   writes, writes the same lanes back: dram_add's load, then its store. */
+static void dram_read_write(struct dram_tracker *dram, struct dram_estimate *d, const struct warp_access *a, int writes)
+{
+    struct warp_access as = *a;
+    as.kind = ACCESS_LOAD;
+    dram_add(dram, d, &as);
+    if (writes) {
+        as.kind = ACCESS_STORE;
+        dram_add(dram, d, &as);
+    }
+}
+
+static int has_lanes(const struct warp_access *a)
+{
+    return a->affine ? a->lane_count > 0 : a->active != 0;
+}
+
 /* Routes one instruction to the counts of its kind. */
 void model_count_access(struct model_counts *out, struct dram_tracker *dram, const struct warp_access *a)
 {
     switch (a->kind) {
+    case ACCESS_SHARED_ATOMIC:
+        atomic_add(out, &out->shared_atomic, a);
+        return;
+    case ACCESS_ATOMIC:
+    case ACCESS_REDUCTION:
+        atomic_add(out, a->kind == ACCESS_ATOMIC ? &out->atomic : &out->reduction, a);
+        if (dram && has_lanes(a))
+            dram_read_write(dram, &out->dram, a, 1);
+        return;
+    case ACCESS_LDGSTS:
+        traffic_add(&out->ldgsts, a);
+        if (dram && has_lanes(a))
+            dram_read_write(dram, &out->dram, a, 0);
+        return;
     case ACCESS_SHARED_LOAD:
         shared_add(&out->shared_load, a);
         return;
@@ -293,7 +425,7 @@ void model_count_access(struct model_counts *out, struct dram_tracker *dram, con
         return;
     default:
         traffic_add(a->kind == ACCESS_LOAD ? &out->load : &out->store, a);
-        if (dram && (a->affine ? a->lane_count > 0 : a->active != 0))
+        if (dram && has_lanes(a))
             dram_add(dram, &out->dram, a);
     }
 }
@@ -314,11 +446,69 @@ static void shared_sum(struct shared_traffic *into, const struct shared_traffic 
     into->ideal_wavefronts += part->ideal_wavefronts;
 }
 
+static void atomic_sum(struct atomic_traffic *into, const struct atomic_traffic *part)
+{
+    into->requests += part->requests;
+    into->sectors += part->sectors;
+    into->operations += part->operations;
+    into->same_address_lanes += part->same_address_lanes;
+    /* figures already finished (another run's): the larger, as a lower bound */
+    into->hottest_operations = part->hottest_operations > into->hottest_operations ? part->hottest_operations
+                                                                                    : into->hottest_operations;
+    into->addresses = part->addresses > into->addresses ? part->addresses : into->addresses;
+    into->at_least |= part->at_least;
+}
+
+/* Moves part's address map into into's. */
+static void address_map_merge(struct model_counts *into, struct model_counts *part)
+{
+    struct address_map *m = part->atomic_addresses;
+    if (!m)
+        return;
+    part->atomic_addresses = NULL;
+    if (!into->atomic_addresses && !m->full) {
+        into->atomic_addresses = m;   /* the first: taken as it is */
+        return;
+    }
+    for (size_t i = 0; i < m->slots; i++)
+        if (m->key[i])
+            address_map_add(into, m->key[i], m->operations[i]);
+    if (m->full && into->atomic_addresses)
+        into->atomic_addresses->full = 1;
+    else if (m->full)
+        into->atomic.at_least = into->reduction.at_least = 1;
+    address_map_free(m);
+}
+
+void model_counts_finish(struct model_counts *c)
+{
+    struct address_map *m = c->atomic_addresses;
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->slots; i++) {
+        if (!m->key[i])
+            continue;
+        struct atomic_traffic *t = m->key[i] & 1 ? &c->reduction : &c->atomic;
+        t->addresses++;
+        if (m->operations[i] > t->hottest_operations)
+            t->hottest_operations = m->operations[i];
+    }
+    if (m->full)
+        c->atomic.at_least = c->reduction.at_least = 1;
+    address_map_free(m);
+    c->atomic_addresses = NULL;
+}
+
 /* Adds one thread's counts into the launch's (the DRAM tracker is shared). */
-void model_counts_add(struct model_counts *into, const struct model_counts *part)
+void model_counts_add(struct model_counts *into, struct model_counts *part)
 {
     traffic_sum(&into->load, &part->load);
     traffic_sum(&into->store, &part->store);
+    traffic_sum(&into->ldgsts, &part->ldgsts);
+    atomic_sum(&into->atomic, &part->atomic);
+    atomic_sum(&into->reduction, &part->reduction);
+    atomic_sum(&into->shared_atomic, &part->shared_atomic);
+    address_map_merge(into, part);
     shared_sum(&into->shared_load, &part->shared_load);
     shared_sum(&into->shared_store, &part->shared_store);
     into->constant.requests += part->constant.requests;
@@ -434,6 +624,7 @@ int model_run(const struct family *f, const struct params *p,
         pthread_join(threads[k].thread, NULL);
     for (int k = 0; k < started; k++)
         model_counts_add(out, &threads[k].counts);
+    model_counts_finish(out);
     if (job.stopped) {
         dram_tracker_free(job.dram);
         return -1;

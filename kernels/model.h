@@ -34,12 +34,40 @@ struct constant_traffic {
     uint64_t passes;              /* distinct addresses, summed per request */
 };
 
+/* Atomics of one kind over a launch: what Nsight Compute counts for them
+   (l1tex__t_requests/sectors_pipe_lsu_mem_global_op_atom and _op_red), and
+   what their serialisation depends on: lanes of one request on one address
+   are done one after another, and so are all operations on one address. */
+struct atomic_traffic {
+    uint64_t requests;            /* warp-wide instructions with an active lane */
+    uint64_t sectors;             /* distinct 32-byte sectors, summed per request (global only) */
+    uint64_t operations;          /* active lanes: one read-modify-write each */
+    uint64_t same_address_lanes;  /* per request, the most active lanes on one address, summed */
+    uint64_t hottest_operations;  /* over the launch: the most operations one address received (global only) */
+    uint64_t addresses;           /* over the launch: distinct addresses updated (global only) */
+    int at_least;                 /* the address map was full: the two above are lower bounds */
+};
+
+/* Operations per global address while a launch is counted (model.c). */
+struct address_map;
+
 struct model_counts {
     struct traffic load, store;
     struct shared_traffic shared_load, shared_store;
     struct constant_traffic constant;
+    struct atomic_traffic atomic;         /* global atom whose result is used (ATOMG) */
+    struct atomic_traffic reduction;      /* global atomics whose result is unused (REDG) */
+    struct atomic_traffic shared_atomic;  /* atomics on shared memory (ATOMS) */
+    struct traffic ldgsts;                /* cp.async's global side (LDGSTS), neither a load nor a shared store */
     struct dram_estimate dram;
+    /* While counting: operations per global address, which model_counts_finish
+       turns into hottest_operations and addresses and frees (NULL: none). */
+    struct address_map *atomic_addresses;
 };
+
+/* At most this many distinct global atomic addresses are told apart in one
+   launch (16 bytes each); past it hottest_operations is a lower bound. */
+enum { ATOMIC_ADDRESSES_MOST = 1 << 22 };
 
 enum { SHARED_BANKS = 32, BANK_BYTES = 4 };
 
@@ -61,8 +89,13 @@ void model_buffer_bases(int buffer_count, uint64_t *base);
    else the online CPUs, from 1 to 16. */
 int model_threads_wanted(void);
 
-/* Adds part's counts into into (the counts of several threads, of several runs). */
-void model_counts_add(struct model_counts *into, const struct model_counts *part);
+/* Adds part's counts into into (the counts of several threads, of several
+   runs), moving part's address map into into's (part's is freed). */
+void model_counts_add(struct model_counts *into, struct model_counts *part);
+
+/* Turns the address map into the atomics' launch-wide figures and frees it:
+   once, after the last model_counts_add. */
+void model_counts_finish(struct model_counts *c);
 
 /* Adds one warp instruction to the counts of its kind (requests, sectors,
    shared wavefronts, constant passes, the DRAM estimate when dram is given):

@@ -2,8 +2,10 @@
 ** prefetch.c — a blocked stream, out[i] = work(in[i]), each thread block
 ** taking 4 consecutive chunks of `block` elements: without prefetching, with
 ** the next chunk loaded into a register ahead of time, or copied into shared
-** memory with cp.async (sm_80+). The model counts a cp.async as what it does
-** per lane: a global load and a shared-memory store.
+** memory with cp.async (sm_80+). The model counts a cp.async as the H200
+** counts the LDGSTS it becomes: requests and sectors of its global side, under
+** op_ldgsts, and neither a global load nor a shared store (Nsight Compute's
+** shared-store wavefronts give 0 for it).
 */
 #include "common.h"
 #include "slots.h"
@@ -89,16 +91,14 @@ static void contiguous(struct warp_access *a, enum access_kind kind, uint64_t fi
     warp_affine(a, kind, 4, first_addr, 4, lanes);
 }
 
-/* Global load of chunk c; with cp.async also its store into the stage. */
+/* Global load of chunk c; with cp.async its copy into the stage (LDGSTS), counted by its global side. */
 static int load_chunk(const struct params *p, const uint64_t *base, long long warp, int c,
                       struct warp_access *acc)
 {
     struct chunk_place place = place_chunk(p, warp, c);
-    contiguous(&acc[0], ACCESS_LOAD, base[0] + 4 * (uint64_t)place.first, place.lanes);
-    if (p->v[PREFETCH_VARIANT] != VARIANT_CP_ASYNC)
-        return 1;
-    contiguous(&acc[1], ACCESS_SHARED_STORE, (uint64_t)place.stage_offset, place.lanes);
-    return 2;
+    enum access_kind kind = p->v[PREFETCH_VARIANT] == VARIANT_CP_ASYNC ? ACCESS_LDGSTS : ACCESS_LOAD;
+    contiguous(&acc[0], kind, base[0] + 4 * (uint64_t)place.first, place.lanes);
+    return 1;
 }
 
 /* The result of chunk c; with cp.async the stage is read first. */

@@ -130,6 +130,7 @@ struct instruction {
     struct operand operands[MAX_OPERANDS];
     int ptx_line, source_line;
     int order;             /* its place in the kernel's control-flow order (order_kernel): lanes run lowest first */
+    int result_unused;     /* an atom whose destination no instruction reads (mark_unused_results) */
 };
 
 struct symbol {
@@ -742,6 +743,40 @@ static void number_block(struct instruction *code, const int *first, int block, 
         code[i].order = (*next)++;
 }
 
+static int op_atom(struct warp *w, const struct instruction *in, uint32_t lanes);
+
+/* Whether register r is read by an instruction of k: as any operand but
+   the destination of `writer`, or as a guard. */
+static int register_read(const struct ptx_module *m, const struct kernel *k, int writer, int r)
+{
+    for (int i = k->first; i < k->end; i++) {
+        const struct instruction *in = &m->code[i];
+        if (in->guard == r)
+            return 1;
+        for (int o = i == writer; o < in->operand_count; o++) {
+            const struct operand *op = &in->operands[o];
+            if ((op->kind == OPERAND_REGISTER || op->kind == OPERAND_ADDRESS) && op->reg == r)
+                return 1;
+            for (int c = 0; op->kind == OPERAND_VECTOR && c < op->count; c++)
+                if (op->regs[c] == r)
+                    return 1;
+        }
+    }
+    return 0;
+}
+
+/* Marks each atom of k whose result no instruction reads: ptxas issues
+   those as reductions (REDG), which Nsight Compute counts under op_red, not
+   op_atom, so the counting takes them as reductions (atomic_op). */
+static void mark_unused_results(struct ptx_module *m, const struct kernel *k)
+{
+    for (int i = k->first; i < k->end; i++) {
+        struct instruction *in = &m->code[i];
+        if (in->run == op_atom && in->operand_count > 0 && in->operands[0].kind == OPERAND_REGISTER)
+            in->result_unused = !register_read(m, k, i, in->operands[0].reg);
+    }
+}
+
 /* Numbers the kernel's instructions in a reverse postorder of its basic
    blocks (unreachable ones last), instructions in sequence within a block.
    Running the lanes at the lowest number first then reconverges divergent
@@ -908,6 +943,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
                 k->end = m->code_count;
                 place_dynamic_shared(m, p.kernel);
                 failed = resolve_labels(&p, labels, label_at, label_count) || order_kernel(&p, k);
+                mark_unused_results(m, k);
                 p.kernel = -1;
                 label_count = 0;
             }
@@ -2394,9 +2430,35 @@ static uint64_t atomic_update(enum mode mode, struct value_type t, uint64_t old,
     }
 }
 
+/* An atom or red, told to on_access: its lanes on global memory as an
+   atomic when its result is used (ATOMG), else as a reduction (ptxas issues
+   REDG for an atom whose result nothing reads, and Nsight Compute counts it
+   under op_red), its lanes on shared memory as a shared atomic (ATOMS). */
+static void tell_atomic(struct warp *w, const struct instruction *in, const uint64_t *at, uint32_t lanes, int result_used)
+{
+    uint32_t global = 0, shared = 0;
+    lane_values counted = { 0 };
+    FOR_LANES(lanes, i) {
+        enum space space = resolve_space(in->space, at[i]);
+        if (space == SPACE_SHARED)
+            shared |= 1u << i;
+        else
+            global |= 1u << i;
+        counted[i] = counted_address(space, at[i]);
+    }
+    struct warp_access a;
+    if (global) {
+        access_from_lanes(&a, result_used ? ACCESS_ATOMIC : ACCESS_REDUCTION, in->type.bytes, counted, global);
+        w->b->l->on_access(w->b->user, &a);
+    }
+    if (shared) {
+        access_from_lanes(&a, ACCESS_SHARED_ATOMIC, in->type.bytes, counted, shared);
+        w->b->l->on_access(w->b->user, &a);
+    }
+}
+
 /* atom.SPACE.MODE.TYPE d, [a], b[, c] and red (no d): lane by lane, in lane
-   order. Atomics are neither loads nor stores in the hand-written models
-   (docs/model.md), so they are not counted as either here. */
+   order, then told to the counting as atomics (tell_atomic). */
 static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lanes, int returns)
 {
     int first = returns ? 1 : 0;
@@ -2423,6 +2485,8 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
     }
     if (returns)
         put(w, &o[0], old, lanes, t);
+    if (told(w))
+        tell_atomic(w, in, at, lanes, returns && !in->result_unused);
     return 0;
 }
 
@@ -2431,15 +2495,16 @@ static int op_red(struct warp *w, const struct instruction *in, uint32_t lanes) 
 
 /* cp.async.ca.shared.global [shared], [global], size[, source size]: done at once
    (a wait_group only makes it visible, and nothing may read it before), and
-   counted as the hand-written model counts it: a global load and a shared
-   store of size bytes per lane; bytes past the source size are zero. */
+   counted as the H200 counts its LDGSTS: requests and sectors of its global
+   side under op_ldgsts, neither a global load nor a shared store (the shared
+   store wavefront counter gives 0 for it); bytes past the source size are zero. */
 static int op_cp_async(struct warp *w, const struct instruction *in, uint32_t lanes)
 {
     const struct operand *o = in->operands;
     if (in->operand_count < 3 || o[0].kind != OPERAND_ADDRESS || o[1].kind != OPERAND_ADDRESS || o[2].kind != OPERAND_IMMEDIATE)
         return run_error(w, in, "[shared], [global], size expected");
     int size = (int)o[2].imm;
-    lane_values to, from, scratch, to_counted;
+    lane_values to, from, scratch;
     const uint64_t *source_size = in->operand_count > 3 ? values(w, &o[3], (struct value_type){ KIND_UNSIGNED, 4 }, scratch) : NULL;
     addresses(w, &o[0], to);
     addresses(w, &o[1], from);
@@ -2452,14 +2517,11 @@ static int op_cp_async(struct warp *w, const struct instruction *in, uint32_t la
         int copied = source_size && (int)source_size[i] < size ? (int)source_size[i] : size;
         memcpy(target, source, (size_t)copied);
         memset(target + copied, 0, (size_t)(size - copied));
-        to_counted[i] = counted_address(SPACE_SHARED, to[i]);
     }
     if (told(w)) {
-        struct warp_access load, store;
-        access_from_lanes(&load, ACCESS_LOAD, size, from, lanes);
-        access_from_lanes(&store, ACCESS_SHARED_STORE, size, to_counted, lanes);
-        w->b->l->on_access(w->b->user, &load);
-        w->b->l->on_access(w->b->user, &store);
+        struct warp_access copy;
+        access_from_lanes(&copy, ACCESS_LDGSTS, size, from, lanes);
+        w->b->l->on_access(w->b->user, &copy);
     }
     return 0;
 }

@@ -199,10 +199,11 @@ step {
     { en = "Look at the DRAM row of the compare() table.", zh = "看 compare() 表的 DRAM 那一行。" },
   },
   claims = {
-    { text = "prefetch: every variant the GPU ran touches the same load sectors (cp_async from sm_80)",
+    { text = "prefetch: every variant the GPU ran reads the same global sectors (loads, or cp.async's copies; cp_async from sm_80)",
       holds = function(ctx)
+        local function read(r) return r.load.sectors + (r.ldgsts and r.ldgsts.sectors or 0) end
         for _, r in ipairs(ctx.results) do
-          if r.load.sectors ~= ctx.results[1].load.sectors then return false end
+          if read(r) ~= read(ctx.results[1]) then return false end
         end
         return #ctx.results == (without_cp_async(ctx) and 2 or 3)
       end },
@@ -443,8 +444,8 @@ step {
       end },
   },
   explain = {
-    en = [[A block of 1,024 counts 1,024 elements and flushes 256 bins. The private copy keeps every per-element atomic on the SM, so popular bins (a dark image's bin 0) contend inside one block, not across the whole GPU. Real designs go further: each thread takes many pixels (a grid-stride loop over uchar4 or wider loads, coalesced), so a block sees thousands of pixels per flush. The CDF of 256 bins is one small block's prefix sum. The mapping pass reads each pixel once, coalesced, and looks its value up in a 256-entry table: keep that table in shared memory. In constant memory, lanes with different values would be served one address at a time (the coalescing lab's broadcast experiment). Blocks of 256 to 1,024 threads, enough per block to amortise the flush and enough blocks to fill every SM. The model lists no atomics, so the time on a GPU is the measure here.]],
-    zh = [[1,024 个线程的线程块统计 1,024 个元素，最后写回 256 个桶。私有副本让每个元素的原子操作都留在 SM 上，于是热门的桶（暗图像的 0 号桶）只在一个线程块内部争用，而不是在整个 GPU 上争用。实际的设计还会更进一步：每个线程处理许多像素（用网格步长循环，按 `uchar4` 或更宽的类型合并读取），这样一个线程块每次写回前要处理数千个像素。256 个桶的 `CDF` 是一个小线程块的前缀和。映射阶段把每个像素合并地读一次，在一张 256 项的表里查它的新值：把这张表放在共享内存里。如果放在常量内存里，值不同的线程会被一个地址一个地址地依次服务（合并访问实验里的广播实验）。线程块取 256 到 1,024 个线程：每个线程块的元素足够多才能摊薄写回，线程块足够多才能填满每个 SM。模型不统计原子操作，所以这里要靠 GPU 上的时间来衡量。]],
+    en = [[A block of 1,024 counts 1,024 elements and flushes 256 bins. The private copy keeps every per-element atomic on the SM, so popular bins (a dark image's bin 0) contend inside one block, not across the whole GPU. Real designs go further: each thread takes many pixels (a grid-stride loop over uchar4 or wider loads, coalesced), so a block sees thousands of pixels per flush. The CDF of 256 bins is one small block's prefix sum. The mapping pass reads each pixel once, coalesced, and looks its value up in a 256-entry table: keep that table in shared memory. In constant memory, lanes with different values would be served one address at a time (the coalescing lab's broadcast experiment). Blocks of 256 to 1,024 threads, enough per block to amortise the flush and enough blocks to fill every SM. The model counts the atomics (the card's reductions row: one per element for global, one per bin and block for shared), but its time has no term for them yet, so the time on a GPU is the measure here.]],
+    zh = [[1,024 个线程的线程块统计 1,024 个元素，最后写回 256 个桶。私有副本让每个元素的原子操作都留在 SM 上，于是热门的桶（暗图像的 0 号桶）只在一个线程块内部争用，而不是在整个 GPU 上争用。实际的设计还会更进一步：每个线程处理许多像素（用网格步长循环，按 `uchar4` 或更宽的类型合并读取），这样一个线程块每次写回前要处理数千个像素。256 个桶的 `CDF` 是一个小线程块的前缀和。映射阶段把每个像素合并地读一次，在一张 256 项的表里查它的新值：把这张表放在共享内存里。如果放在常量内存里，值不同的线程会被一个地址一个地址地依次服务（合并访问实验里的广播实验）。线程块取 256 到 1,024 个线程：每个线程块的元素足够多才能摊薄写回，线程块足够多才能填满每个 SM。模型会统计原子操作（卡片上的归约一行：全局版本每个元素一次，共享内存版本每个桶每个线程块一次），但它的时间还没有计入它们，所以这里要靠 GPU 上的时间来衡量。]],
   },
 }
 
@@ -481,8 +482,8 @@ extern "C" __global__ void my_histogram(const unsigned char *values, unsigned *b
 
 step {
   text = {
-    en = [[Exercise 10, write it. The first phase is yours: kernel my_histogram, whose skeleton adds every value to its bin with an atomic in global memory. Give each block its own copy of the bins in shared memory: zero it, count into it with shared atomics, and after __syncthreads() add it to the global bins, one atomic per bin. :edit opens it; its outputs are checked against a reference on every launch. The model counts no atomics, so the result shows your copy by its shared stores (zeroing it) and shared loads (adding it to the global bins); on a GPU compare the times.]],
-    zh = [[习题 10，自己写。第一阶段由你来写：内核 my_histogram 的骨架代码用全局内存上的原子操作把每个值加到它的桶里。给每个线程块一份自己的共享内存桶副本：先清零，用共享内存原子操作往里计数，在 __syncthreads() 之后再把它加到全局的桶上，每个桶一次原子操作。:edit 打开它；每次启动都会把它的输出与参考结果比对。模型不统计原子操作，所以结果里通过共享内存写入（清零副本）和共享内存读取（把副本加到全局的桶上）来体现你的副本；在 GPU 上比较时间。]],
+    en = [[Exercise 10, write it. The first phase is yours: kernel my_histogram, whose skeleton adds every value to its bin with an atomic in global memory. Give each block its own copy of the bins in shared memory: zero it, count into it with shared atomics, and after __syncthreads() add it to the global bins, one atomic per bin. :edit opens it; its outputs are checked against a reference on every launch. The result shows your copy by its shared atomics, its shared stores (zeroing it) and shared loads (adding it to the global bins), and the global atomics fall from one per value to one per bin and block; the model's time has no term for atomics yet, so on a GPU compare the times.]],
+    zh = [[习题 10，自己写。第一阶段由你来写：内核 my_histogram 的骨架代码用全局内存上的原子操作把每个值加到它的桶里。给每个线程块一份自己的共享内存桶副本：先清零，用共享内存原子操作往里计数，在 __syncthreads() 之后再把它加到全局的桶上，每个桶一次原子操作。:edit 打开它；每次启动都会把它的输出与参考结果比对。结果里通过共享内存原子操作、共享内存写入（清零副本）和共享内存读取（把副本加到全局的桶上）来体现你的副本，全局原子操作也从每个值一次降到每个桶每个线程块一次；模型的时间还没有计入原子操作，所以在 GPU 上比较时间。]],
   },
   kernel = {
     name = "my_histogram",
@@ -524,7 +525,7 @@ step {
       holds = function(ctx) return ctx.result.load.requests == (1 << 20) // 32 end },
   },
   explain = {
-    en = [[264 blocks of 256 threads each count about 15 values a thread into their own 256 bins and then add them to the global bins: 264 × 256 global atomics instead of 2^20. The per-element atomics stay in the SM's shared memory, where popular bins contend inside one block, not across the GPU. Zeroing the copy is a shared store per thread, and adding it to the global bins a shared load per thread: those are the shared accesses the result shows. The model leaves the atomics out, so on a GPU the time is the measure: launch the skeleton and yours there and compare them.]],
-    zh = [[264 个线程块、每块 256 个线程，每个线程把大约 15 个值计入本块自己的 256 个桶，再把它们加到全局的桶上：全局原子操作是 264 × 256 次，而不是 2^20 次。逐个元素的原子操作都留在 SM 的共享内存里，热门的桶只在一个线程块内部争用，而不是在整个 GPU 上争用。清零副本是每个线程一次共享内存写入，把它加到全局的桶上是每个线程一次共享内存读取：这就是结果里的共享内存访问。模型不统计原子操作，所以在 GPU 上要看时间：在那里启动骨架代码和你的版本，比较它们。]],
+    en = [[264 blocks of 256 threads each count about 15 values a thread into their own 256 bins and then add them to the global bins: 264 × 256 global atomics instead of 2^20. The per-element atomics stay in the SM's shared memory, where popular bins contend inside one block, not across the GPU. Zeroing the copy is a shared store per thread, and adding it to the global bins a shared load per thread: those are the shared accesses the result shows. The model counts the atomics (the card's reductions and shared atom rows) but its time has no term for them yet, so on a GPU the time is the measure: launch the skeleton and yours there and compare them.]],
+    zh = [[264 个线程块、每块 256 个线程，每个线程把大约 15 个值计入本块自己的 256 个桶，再把它们加到全局的桶上：全局原子操作是 264 × 256 次，而不是 2^20 次。逐个元素的原子操作都留在 SM 的共享内存里，热门的桶只在一个线程块内部争用，而不是在整个 GPU 上争用。清零副本是每个线程一次共享内存写入，把它加到全局的桶上是每个线程一次共享内存读取：这就是结果里的共享内存访问。模型会统计原子操作（卡片上的归约和共享原子两行），但它的时间还没有计入它们，所以在 GPU 上要看时间：在那里启动骨架代码和你的版本，比较它们。]],
   },
 }

@@ -147,11 +147,12 @@ step {
       zh = "读 compare() 表：三个版本之间哪几行不同，哪几行相同？" },
   },
   claims = {
-    { text = "the model counts the same global load and store sectors for every variant the GPU ran (cp_async from sm_80)",
+    { text = "the model counts the same global sectors read (loads, or cp.async's copies) and stored for every variant the GPU ran (cp_async from sm_80)",
       holds = function(ctx)
         local none = find(ctx.results, {variant = "none"})
+        local function read(r) return r.model.load.sectors + (r.model.ldgsts and r.model.ldgsts.sectors or 0) end
         for _, r in ipairs(ctx.results) do
-          if r.model.load.sectors ~= none.model.load.sectors or r.model.store.sectors ~= none.model.store.sectors then
+          if read(r) ~= read(none) or r.model.store.sectors ~= none.model.store.sectors then
             return false
           end
         end
@@ -167,8 +168,8 @@ step {
       end },
   },
   explain = {
-    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async adds a shared-memory store and load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). On a GPU, look at the time row's verdicts: the prefetching variants keep two loads per thread in flight instead of one, and whether that shows in the time depends on how much latency the other warps already hide. On the H200 (2026-12-01) none and register both took 0.0437 ms, within noise of each other, while cp_async took 0.0368 ms, 0.84 of none's time.]],
-    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 每个元素多一次共享内存写和一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。在 GPU 上看时间一行的判定：预取的版本让每个线程同时有两个读在途，而不是一个；这能否体现在时间上，取决于其他 warp 已经隐藏了多少延迟。在 H200 上（2026-12-01），none 和 register 都用了 0.0437 ms，差别在噪声之内，而 cp_async 用了 0.0368 ms，是 none 的 0.84 倍。]],
+    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async's copies are counted apart, on a cp.async row (the GPU counts them as LDGSTS, neither loads nor shared-memory stores), with the sectors none loads; it adds a shared-memory load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). On a GPU, look at the time row's verdicts: the prefetching variants keep two loads per thread in flight instead of one, and whether that shows in the time depends on how much latency the other warps already hide. On the H200 (2026-12-01) none and register both took 0.0437 ms, within noise of each other, while cp_async took 0.0368 ms, 0.84 of none's time.]],
+    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 的复制单独计在 cp.async 一行（GPU 把它们计为 LDGSTS，既不算读取，也不算共享内存写入），扇区数与 none 读取的相同；它每个元素多一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。在 GPU 上看时间一行的判定：预取的版本让每个线程同时有两个读在途，而不是一个；这能否体现在时间上，取决于其他 warp 已经隐藏了多少延迟。在 H200 上（2026-12-01），none 和 register 都用了 0.0437 ms，差别在噪声之内，而 cp_async 用了 0.0368 ms，是 none 的 0.84 倍。]],
   },
 }
 

@@ -192,6 +192,10 @@ local messages = {
   label_shared_ld = { en = "shared ld", zh = "共享读取" },
   label_shared_st = { en = "shared st", zh = "共享写入" },
   label_constant = { en = "constant", zh = "常量内存" },
+  label_atomic = { en = "atomics", zh = "原子操作" },
+  label_reduction = { en = "reductions", zh = "归约" },
+  label_shared_atomic = { en = "sh. atomic", zh = "共享原子" },
+  label_ldgsts = { en = "cp.async", zh = "cp.async" },
   label_dram = { en = "DRAM", zh = "DRAM" },
   label_counters = { en = "counters", zh = "计数器" },
   label_caches = { en = "caches", zh = "缓存" },
@@ -216,6 +220,16 @@ local messages = {
   tag_model = { en = " (model)", zh = "（模型）" },
   beside_model = { en = "   model %.2f", zh = "   模型 %.2f" },
   counts = { en = "%s requests · %s sectors · %s lines", zh = "%s 个请求 · %s 个扇区 · %s 个缓存行" },
+  traffic_none = { en = "none", zh = "无" },
+  atomic_counts = { en = "%s requests · %s sectors (%.2f a request) · %s operations%s",
+                    zh = "%s 个请求 · %s 个扇区（每请求 %.2f 个）· %s 次操作%s" },
+  atomic_hardware = { en = " (hardware%s)", zh = "（硬件%s）" },
+  atomic_not_model = { en = "; model %s requests · %s sectors", zh = "；模型 %s 个请求 · %s 个扇区" },
+  atomic_serial = { en = "up to %.2f lanes of a request on one address (mean) · busiest address %s%s operations · %s addresses (model)",
+                    zh = "每个请求中同一地址上最多 %.2f 个线程（平均）· 最忙的地址 %s%s 次操作 · 共 %s 个地址（模型）" },
+  at_least = { en = "at least ", zh = "至少 " },
+  shared_atomic_counts = { en = "%s requests · %s operations · up to %.2f lanes of a request on one address (mean, model)",
+                           zh = "%s 个请求 · %s 次操作 · 每个请求中同一地址上最多 %.2f 个线程（平均，模型）" },
   counts_hardware = { en = "%s requests · %s sectors (hardware)%s", zh = "%s 个请求 · %s 个扇区（硬件）%s" },
   same_as_model = { en = " = model", zh = " = 模型" },
   not_model = { en = "  != model %s requests · %s sectors", zh = "  != 模型 %s 个请求 · %s 个扇区" },
@@ -259,6 +273,10 @@ local messages = {
   kind_store = { en = "store", zh = "写入" },
   ["kind_shared load"] = { en = "shared load", zh = "共享内存读取" },
   ["kind_shared store"] = { en = "shared store", zh = "共享内存写入" },
+  kind_atomic = { en = "atomic", zh = "原子操作" },
+  kind_reduction = { en = "reduction", zh = "归约" },
+  ["kind_shared atomic"] = { en = "shared atomic", zh = "共享内存原子操作" },
+  kind_ldgsts = { en = "cp.async", zh = "cp.async" },
   map_header = { en = "warp %d of %s  %s · lanes 0-31 are threads %d-%d · one cell = 4 bytes, %s used, %s fetched and unused, %s not fetched",
                  zh = "warp %d（%s  %s）· warp 内的线程 0-31 即线程 %d-%d · 每格 = 4 字节，%s 已使用，%s 已取回未使用，%s 未取回" },
   map_line = { en = "  +%-9d %s   lane%s %s", zh = "  +%-9d %s   线程%s %s" },
@@ -382,6 +400,7 @@ local result_fields = {
   { "model.device", "string" }, { "model.limit", "string?" }, { "time_ms", "number?" }, { "samples", "table?" },
   { "bandwidth_gbs", "number?" }, { "cache", "string?" }, { "counters", "table?" }, { "correct", "boolean?" },
   { "mismatch", "string?" }, { "shared_load", "table?" }, { "shared_store", "table?" }, { "constant", "table?" },
+  { "atomic", "table?" }, { "reduction", "table?" }, { "shared_atomic", "table?" }, { "ldgsts", "table?" },
 }
 for _, traffic in ipairs({ "load", "store", "model.load", "model.store" }) do
   for _, field in ipairs({ "requests", "sectors", "lines", "sectors_per_request", "ideal", "useful_fraction" }) do
@@ -451,6 +470,7 @@ end
 -- "5.00 sectors/request   model 5.00   ideal 4.00   bar", then the counts;
 -- a disagreement between the hardware and the model is marked with "!=".
 local function traffic_lines(label, t, model, measured_backend)
+  if t.requests == 0 and model.requests == 0 then return card_row(label, say("traffic_none")) end   -- no "100% useful" of nothing
   local tag = t.source == "model" and measured_backend and say("tag_model") or ""
   local beside = t.source == "hardware" and say("beside_model", model.sectors_per_request) or ""
   local counts = say("counts", commas(t.requests), commas(t.sectors), commas(t.lines))
@@ -464,6 +484,40 @@ local function traffic_lines(label, t, model, measured_backend)
                         percent(t.useful_fraction))),
     card_row(nil, counts),
   }, "\n")
+end
+
+-- An atomics row (global atom or red): requests and sectors, the hardware's
+-- beside the model's when counters were read, then what serialises them.
+local function atomic_lines(label, a, model, measured_backend)
+  local source = a.source == "model" and measured_backend and say("tag_model") or ""
+  if a.source == "hardware" then
+    local same = a.requests == model.requests and a.sectors == model.sectors
+    source = say("atomic_hardware", same and say("same_as_model")
+                 or paint("bad", say("atomic_not_model", commas(model.requests), commas(model.sectors))))
+  end
+  return table.concat({
+    card_row(label, say("atomic_counts", commas(a.requests), commas(a.sectors), a.sectors_per_request,
+                        commas(a.operations), source)),
+    card_row(nil, say("atomic_serial", a.same_address_per_request, a.hottest_at_least and say("at_least") or "",
+                      commas(a.hottest_operations), commas(a.addresses))),
+  }, "\n")
+end
+
+-- The rows of the atomics and cp.async a launch made, those it made.
+local function atomic_rows(r, measured)
+  local lines = {}
+  for _, kind in ipairs({ "atomic", "reduction" }) do
+    if r[kind] then lines[#lines + 1] = atomic_lines("label_" .. kind, r[kind], r.model[kind] or r[kind], measured) end
+  end
+  local s = r.shared_atomic
+  if s then
+    lines[#lines + 1] = card_row("label_shared_atomic", say("shared_atomic_counts", commas(s.requests),
+                                 commas(s.operations), s.same_address_per_request))
+  end
+  if r.ldgsts then
+    lines[#lines + 1] = traffic_lines("label_ldgsts", r.ldgsts, r.model.ldgsts or r.ldgsts, measured)
+  end
+  return lines
 end
 
 -- The model's DRAM estimate, for a cold L2.
@@ -486,14 +540,19 @@ local function shown(value, format)
 end
 local function rate(value) return fmt("%.1f%%", value) end
 
--- Which counters this GPU did not give, and why (one reason: they share the chip).
+-- Which counters this GPU did not give, and why (one reason: they share the
+-- chip); those of atomics or cp.async only when the launch made some.
 local function missing_line(r)
   if not r.counters_missing then return nil end
   local names, reason = {}, nil
   for field, why in pairs(r.counters_missing) do
-    names[#names + 1] = field
-    reason = reason or why
+    local kind = field:match("^(%a+)_requests$") or field:match("^(%a+)_sectors$")
+    if not (kind == "atomic" or kind == "reduction" or kind == "ldgsts") or r.model[kind] then
+      names[#names + 1] = field
+      reason = reason or why
+    end
   end
+  if #names == 0 then return nil end
   table.sort(names)
   return card_row("label_counters", say("counters_missing", table.concat(names, ", "), reason))
 end
@@ -582,6 +641,7 @@ local function result_text(r)
     traffic_lines("label_loads", r.load, r.model.load, measured),
     traffic_lines("label_stores", r.store, r.model.store, measured),
   }
+  for _, line in ipairs(atomic_rows(r, measured)) do lines[#lines + 1] = line end
   for _, kind in ipairs({ "shared_load", "shared_store" }) do
     if r[kind] then lines[#lines + 1] = shared_line(r, kind) end
   end
@@ -724,7 +784,8 @@ local function warp_map(kernel, params, warp)
   for _, access in ipairs(accesses) do
     if next(access.lanes) then
       local text, s, u
-      local global = access.kind == "load" or access.kind == "store"
+      local global = access.kind == "load" or access.kind == "store" or access.kind == "atomic"
+                     or access.kind == "reduction" or access.kind == "ldgsts"
       if access.kind == "constant load" then text, s, u = draw_constant(access)
       elseif not global then text, s, u = draw_shared(access)
       else text, s, u = draw_access(access, marks) end

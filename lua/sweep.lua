@@ -59,6 +59,10 @@ local messages = {
   row_load_requests = { en = "load requests", zh = "读取请求数" },
   row_load_sectors = { en = "load sectors", zh = "读取扇区数" },
   row_store_sectors = { en = "store sectors", zh = "写入扇区数" },
+  row_atomic_requests = { en = "atomic requests", zh = "原子操作请求数" },
+  row_atomic_sectors = { en = "atomic sectors", zh = "原子操作扇区数" },
+  row_atomic_hottest = { en = "busiest address ops", zh = "最忙地址的操作数" },
+  row_ldgsts_sectors = { en = "cp.async sectors", zh = "cp.async 扇区数" },
   row_dram_read = { en = "DRAM read (MB)", zh = "DRAM 读取（MB）" },
   same = { en = "same", zh = "相同" },
   faster = { en = "faster", zh = "更快" },
@@ -471,6 +475,28 @@ local function count_verdict(va, vb, more, fewer)
   return say(vb > va and more or fewer)
 end
 
+-- A result's global atomics and reductions together: field's sum (0: none).
+local function atomics_of(r, field)
+  return (r.atomic and r.atomic[field] or 0) + (r.reduction and r.reduction[field] or 0)
+end
+local function hottest_of(r)
+  return math.max(r.atomic and r.atomic.hottest_operations or 0, r.reduction and r.reduction.hottest_operations or 0)
+end
+local function any_atomics(list)
+  for _, r in ipairs(list) do
+    if r.atomic or r.reduction then return true end
+  end
+  return false
+end
+local function ldgsts_sectors(r) return r.ldgsts and r.ldgsts.sectors or 0 end
+local function any_ldgsts(list)
+  for _, r in ipairs(list) do
+    if r.ldgsts then return true end
+  end
+  return false
+end
+
+-- A row with `when` is shown only where when(results) holds (atomics, cp.async: when any result has some).
 local compare_rows = {
   { label = "row_time", value = time_of, verdict = time_verdict },
   { label = "row_bandwidth", value = bandwidth_of },
@@ -480,6 +506,14 @@ local compare_rows = {
     verdict = function(a, b) return count_verdict(a.load.sectors, b.load.sectors, "more", "fewer") end },
   { label = "row_store_sectors", value = function(r) return r.store.sectors end,
     verdict = function(a, b) return count_verdict(a.store.sectors, b.store.sectors, "more", "fewer") end },
+  { label = "row_atomic_requests", when = any_atomics, value = function(r) return atomics_of(r, "requests") end,
+    verdict = function(a, b) return count_verdict(atomics_of(a, "requests"), atomics_of(b, "requests"), "more", "fewer") end },
+  { label = "row_atomic_sectors", when = any_atomics, value = function(r) return atomics_of(r, "sectors") end,
+    verdict = function(a, b) return count_verdict(atomics_of(a, "sectors"), atomics_of(b, "sectors"), "more", "fewer") end },
+  { label = "row_atomic_hottest", when = any_atomics, value = hottest_of,
+    verdict = function(a, b) return count_verdict(hottest_of(a), hottest_of(b), "more", "fewer") end },
+  { label = "row_ldgsts_sectors", when = any_ldgsts, value = ldgsts_sectors,
+    verdict = function(a, b) return count_verdict(ldgsts_sectors(a), ldgsts_sectors(b), "more", "fewer") end },
   { label = "row_dram_read", value = function(r) return r.dram.read_bytes and r.dram.read_bytes / 1e6 end,
     verdict = function(a, b) return count_verdict(a.dram.read_bytes, b.dram.read_bytes, "more", "less") end },
 }
@@ -543,6 +577,7 @@ function compare(...)
   header[#header + 1] = say("verdict")
   local rows, modelled = {}, false
   for _, spec in ipairs(compare_rows) do
+    if spec.when and not spec.when(list) then goto next_row end
     local row, base, values = { say(spec.label) }, spec.value(list[1]), {}
     for i, r in ipairs(list) do values[i] = spec.value(r) end
     for _, cell in ipairs(value_cells(values, #list, spec.verdict ~= nil and spec.label ~= "row_time")) do
@@ -559,6 +594,7 @@ function compare(...)
     end
     row[#row + 1] = table.concat(verdicts, ", ")
     rows[#rows + 1] = row
+    ::next_row::
   end
   if modelled then legend[#legend + 1] = say("times_modelled") end
   return setmetatable({ header = header, legend = legend, rows = rows, results = list }, Comparison)

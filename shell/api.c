@@ -157,9 +157,10 @@ static int core_warp(lua_State *L)
     for (int i = 0; i < count; i++) {
         warp_access_expand(&acc[i]);
         lua_createtable(L, 0, 4);
-        static const char *const kinds[] = { "load", "store", "shared load", "shared store", "constant load" };
+        static const char *const kinds[] = { "load", "store", "shared load", "shared store", "constant load",
+                                             "atomic", "reduction", "shared atomic", "ldgsts" };
         int shared = acc[i].kind == ACCESS_SHARED_LOAD || acc[i].kind == ACCESS_SHARED_STORE ||
-                     acc[i].kind == ACCESS_CONSTANT_LOAD;
+                     acc[i].kind == ACCESS_CONSTANT_LOAD || acc[i].kind == ACCESS_SHARED_ATOMIC;
         SET_STRING("kind", kinds[acc[i].kind]);
         if (shared)
             SET_INTEGER("wavefronts", shared_wavefronts(&acc[i]));

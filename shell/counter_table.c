@@ -3,7 +3,8 @@
 ** other_metric is the name a counter has on chips that name it differently:
 ** CUPTI 13.0's host API gives the DRAM byte counts of GB202 to GB207 (the RTX
 ** 50 series) as dram__bytes_op_read/_op_write, and of the integrated chips
-** (GA10B, GB10B, GB20B) none at all. tests/unit_counters checks every chip.
+** (GA10B, GB10B, GB20B) none at all; it names LDGSTS's (cp.async's) counters on
+** GH100 and the Blackwells only. tests/unit_counters checks every chip.
 */
 #include <stddef.h>
 #include "counter_table.h"
@@ -83,6 +84,34 @@ const struct counter_decl counter_table[COUNTER_COUNT] = {
         "存储体多花的共享内存写入轮次，按 Nsight Compute 统计存储体冲突的方式：线程写入同一存储体的不同字，"
         "加上其他 L1 流量占去的轮次。所以即使没有冲突的线程，它也可能大于 0；"
         "shared_store.bank_conflicts 只计线程自身的冲突。" },
+    [COUNTER_ATOMIC_REQUESTS] = { "atomic_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+        "Warp-wide global atomic instructions whose result the kernel uses (ATOM): one per instruction per "
+        "warp. Each active lane is a read-modify-write done in L2, and lanes on one address wait for each other.",
+        "结果被内核用到的 warp 级全局原子指令（ATOM）：每个 warp 每条指令计一次。每个活动线程都是一次在 L2 中"
+        "完成的读-改-写，同一地址上的线程要彼此等待。" },
+    [COUNTER_ATOMIC_SECTORS] = { "atomic_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+        "The 32-byte sectors those atomic requests touched, counted once per request.",
+        "这些原子请求访问的 32 字节扇区，每个请求各计一次。" },
+    [COUNTER_REDUCTION_REQUESTS] = { "reduction_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+        "Warp-wide global reductions (RED): atomics whose result is unused, such as atomicAdd(&count, 1) as a "
+        "statement. The compiler issues them without waiting for an answer; L2 still does each lane's update.",
+        "warp 级全局归约指令（RED）：结果未被使用的原子操作，例如作为一条语句的 atomicAdd(&count, 1)。"
+        "编译器发出它们后不等待返回值；L2 仍要完成每个线程的更新。" },
+    [COUNTER_REDUCTION_SECTORS] = { "reduction_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+        "The 32-byte sectors those reduction requests touched, counted once per request.",
+        "这些归约请求访问的 32 字节扇区，每个请求各计一次。" },
+    /* CUPTI 13.0 names LDGSTS's counters by their L1 policy: cache_access (cp.async.ca) on GH100
+       and the Blackwells, none on Turing, Ampere and Ada; Nsight Compute's docs say op_ldgsts. */
+    [COUNTER_LDGSTS_REQUESTS] = { "ldgsts_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "Warp-wide cp.async copies from global to shared memory (LDGSTS): one per instruction per warp. They "
+        "are counted here, not as global loads, and not as shared-memory stores.",
+        "从全局内存到共享内存的 warp 级 cp.async 复制（LDGSTS）：每个 warp 每条指令计一次。它们计在这里，"
+        "既不算全局内存读取，也不算共享内存写入。",
+        .other_metric = "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum" },
+    [COUNTER_LDGSTS_SECTORS] = { "ldgsts_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+        "The 32-byte global sectors those cp.async requests read, counted once per request.",
+        "这些 cp.async 请求读取的 32 字节全局内存扇区，每个请求各计一次。",
+        .other_metric = "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum" },
 };
 
 const struct counter_decl derived_terms[] = {

@@ -129,6 +129,22 @@ static void push_counts(lua_State *L, const struct model_counts *c)
     lua_pushinteger(L, (lua_Integer)c->constant.requests), lua_setfield(L, -2, "requests");
     lua_pushinteger(L, (lua_Integer)c->constant.passes), lua_setfield(L, -2, "passes");
     lua_setfield(L, -2, "constant");
+    const struct { const char *name; const struct atomic_traffic *t; } atomics[] = {
+        { "atomic", &c->atomic }, { "reduction", &c->reduction }, { "shared_atomic", &c->shared_atomic } };
+    for (int i = 0; i < COUNT_OF(atomics); i++) {
+        lua_createtable(L, 0, 6);
+        lua_pushinteger(L, (lua_Integer)atomics[i].t->requests), lua_setfield(L, -2, "requests");
+        lua_pushinteger(L, (lua_Integer)atomics[i].t->sectors), lua_setfield(L, -2, "sectors");
+        lua_pushinteger(L, (lua_Integer)atomics[i].t->operations), lua_setfield(L, -2, "operations");
+        lua_pushinteger(L, (lua_Integer)atomics[i].t->same_address_lanes), lua_setfield(L, -2, "same_address_lanes");
+        lua_pushinteger(L, (lua_Integer)atomics[i].t->hottest_operations), lua_setfield(L, -2, "hottest_operations");
+        lua_pushinteger(L, (lua_Integer)atomics[i].t->addresses), lua_setfield(L, -2, "addresses");
+        lua_setfield(L, -2, atomics[i].name);
+    }
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, (lua_Integer)c->ldgsts.requests), lua_setfield(L, -2, "requests");
+    lua_pushinteger(L, (lua_Integer)c->ldgsts.sectors), lua_setfield(L, -2, "sectors");
+    lua_setfield(L, -2, "ldgsts");
 }
 
 /* core.emulate(ptx, kernel, {grid=, block=, buffers=, args= [, shared=]}): the kernel run
@@ -184,6 +200,7 @@ static int core_emulate(lua_State *L)
     uint64_t ran;
     int failed = ptx_run(m, &launch, &ran, why, sizeof why);
     ptx_free(m);
+    model_counts_finish(&counting.counts);   /* frees the atomics' address map, before an error can skip it */
     if (failed)
         return luaL_error(L, "%s", why);
     lua_createtable(L, 0, 6);
@@ -448,9 +465,10 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
              ptx_run(m, &launch, &out->lane_instructions, why, why_size);
     ptx_free(m);
+    for (int i = 0; i < threads; i++)   /* failed too: the threads' address maps are freed here */
+        model_counts_add(&out->counts, &counting[i].counts);
+    model_counts_finish(&out->counts);
     if (!failed) {
-        for (int i = 0; i < threads; i++)
-            model_counts_add(&out->counts, &counting[i].counts);
         out->counts.dram.estimated = dram != NULL;
         if (dram)
             dram_tracker_finish(dram, &out->counts.dram);

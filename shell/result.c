@@ -123,6 +123,63 @@ static void push_load_store(lua_State *L, const struct result *r, int from_hardw
     lua_setfield(L, -2, "store");
 }
 
+/* One kind of atomics: requests and sectors from the hardware when its
+   counters were read (requests and sectors both given), the rest the model's:
+   operations, the most lanes of a request on one address, and over the
+   launch the busiest address and how many addresses. Absent when neither
+   the model nor the hardware saw any. */
+static void push_atomic(lua_State *L, const struct atomic_traffic *t, const struct result *r, int from_hardware,
+                        enum counter_id requests, enum counter_id sectors, const char *field)
+{
+    int measured = from_hardware && hardware_has(r, requests, sectors);
+    double hardware_requests = measured ? r->counters.value[requests] : 0;
+    if (t->requests == 0 && hardware_requests <= 0)
+        return;
+    uint64_t shown_requests = measured ? (uint64_t)hardware_requests : t->requests;
+    uint64_t shown_sectors = measured ? (uint64_t)r->counters.value[sectors] : t->sectors;
+    lua_createtable(L, 0, 11);
+    SET_INTEGER("requests", shown_requests);
+    SET_INTEGER("sectors", shown_sectors);
+    SET_NUMBER("sectors_per_request", per_request(shown_sectors, shown_requests));
+    SET_INTEGER("operations", t->operations);
+    SET_INTEGER("same_address_lanes", t->same_address_lanes);
+    SET_NUMBER("same_address_per_request", t->requests ? (double)t->same_address_lanes / (double)t->requests : 0.0);
+    SET_INTEGER("hottest_operations", t->hottest_operations);
+    SET_INTEGER("addresses", t->addresses);
+    lua_pushboolean(L, t->at_least);
+    lua_setfield(L, -2, "hottest_at_least");
+    SET_INTEGER("model_requests", t->requests);
+    SET_INTEGER("model_sectors", t->sectors);
+    SET_STRING("source", measured ? "hardware" : "model");
+    lua_setfield(L, -2, field);
+}
+
+/* atomic, reduction, shared_atomic and ldgsts (cp.async), each when there are any. */
+static void push_atomics(lua_State *L, const struct result *r, int from_hardware)
+{
+    push_atomic(L, &r->model.atomic, r, from_hardware, COUNTER_ATOMIC_REQUESTS, COUNTER_ATOMIC_SECTORS, "atomic");
+    push_atomic(L, &r->model.reduction, r, from_hardware, COUNTER_REDUCTION_REQUESTS, COUNTER_REDUCTION_SECTORS,
+                "reduction");
+    if (r->model.shared_atomic.requests) {   /* no hardware counter is read for these */
+        lua_createtable(L, 0, 5);
+        SET_INTEGER("requests", r->model.shared_atomic.requests);
+        SET_INTEGER("operations", r->model.shared_atomic.operations);
+        SET_INTEGER("same_address_lanes", r->model.shared_atomic.same_address_lanes);
+        SET_NUMBER("same_address_per_request",
+                   (double)r->model.shared_atomic.same_address_lanes / (double)r->model.shared_atomic.requests);
+        SET_STRING("source", "model");
+        lua_setfield(L, -2, "shared_atomic");
+    }
+    int measured = from_hardware && hardware_has(r, COUNTER_LDGSTS_REQUESTS, COUNTER_LDGSTS_SECTORS);
+    const double *c = r->counters.value;
+    if (r->model.ldgsts.requests == 0 && !(measured && c[COUNTER_LDGSTS_REQUESTS] > 0))
+        return;
+    struct traffic ldgsts = measured ? measured_traffic(&r->model.ldgsts, c[COUNTER_LDGSTS_REQUESTS], c[COUNTER_LDGSTS_SECTORS])
+                                     : r->model.ldgsts;
+    push_traffic(L, &ldgsts, measured ? "hardware" : "model");
+    lua_setfield(L, -2, "ldgsts");
+}
+
 /* dram: bytes that crossed DRAM, from the hardware when its counters were read, else the model's estimate. */
 static void push_dram(lua_State *L, const struct result *r, int from_hardware)
 {
@@ -258,6 +315,7 @@ void result_push(lua_State *L, const struct result *r)
     if (r->measured)
         push_timing(L, r);
     push_load_store(L, r, r->have_counters);
+    push_atomics(L, r, r->have_counters);
     push_shared(L, &r->model.shared_load, r, COUNTER_SHARED_LOAD_WAVEFRONTS, "shared_load");
     push_shared(L, &r->model.shared_store, r, COUNTER_SHARED_STORE_WAVEFRONTS, "shared_store");
     if (r->model.constant.requests) {
@@ -271,6 +329,7 @@ void result_push(lua_State *L, const struct result *r)
     lua_setfield(L, -2, "dram");
     lua_createtable(L, 0, 3);
     push_load_store(L, r, 0);
+    push_atomics(L, r, 0);
     push_dram(L, r, 0);
     lua_setfield(L, -2, "dram");
     push_estimate(L, r);

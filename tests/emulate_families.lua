@@ -3,10 +3,11 @@
 -- each is compiled from its own .cu source by NVRTC, device code only, and run over
 -- a grid of its parameters (every choice value, odd sizes, partial warps and
 -- blocks): its requests, sectors and lines, its shared-memory requests and
--- wavefronts and its constant-memory requests and passes must equal the
--- hand-written model's, and its outputs the CPU reference's. Where clang is
--- here too, the same source compiled by clang (core.family_device) must give
--- the same counts as NVRTC's, and outputs the reference's.
+-- wavefronts, its constant-memory requests and passes, and its atomics',
+-- reductions' and cp.async's counts must equal the hand-written model's,
+-- and its outputs the CPU reference's. Where clang is here too, the same
+-- source compiled by clang (core.family_device) must give the same counts as
+-- NVRTC's, and outputs the reference's.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() then   -- then model = "emulator" says why it cannot run, in one line
@@ -59,7 +60,7 @@ for _, variant in ipairs(choices("spmv", "variant")) do
 end
 for _, variant in ipairs(choices("histogram", "variant")) do
   for _, distribution in ipairs(choices("histogram", "distribution")) do
-    for _, bins in ipairs({1, 100, 1024}) do add("histogram", {variant = variant, distribution = distribution, bins = bins, n = 5000}) end
+    for _, bins in ipairs({1, 7, 100, 256, 1024}) do add("histogram", {variant = variant, distribution = distribution, bins = bins, n = 5000}) end
   end
 end
 for _, order in ipairs(choices("traverse", "order")) do
@@ -101,7 +102,7 @@ local function clang_differs(name, params, e)
   if not ok then return "clang does not compile it: " .. tostring(compiled) end
   local c = core.emulate_family(name, params, {ptx = compiled.ptx})
   local differ = {}
-  for _, part in ipairs({ "load", "store", "shared_load", "shared_store", "constant" }) do
+  for _, part in ipairs({ "load", "store", "shared_load", "shared_store", "constant", "atomic", "reduction", "shared_atomic", "ldgsts" }) do
     for field, value in pairs(e[part]) do
       if c[part][field] ~= value then differ[#differ + 1] = string.format("%s.%s %d (NVRTC %d)", part, field, c[part][field], value) end
     end
@@ -121,7 +122,18 @@ for _, case in ipairs(grid) do
     local modelled = r[field] or { requests = 0, model_wavefronts = 0 }
     return e[field].requests == modelled.requests and e[field].wavefronts == modelled.model_wavefronts
   end
-  local same = e.load.requests == m.load.requests and e.load.sectors == m.load.sectors and e.load.lines == m.load.lines and
+  -- atomics, reductions, shared atomics and cp.async (LDGSTS): every count the model gives
+  local function atomics_same()
+    for _, kind in ipairs({ "atomic", "reduction", "shared_atomic", "ldgsts" }) do
+      for field, value in pairs(e[kind]) do
+        local modelled = m[kind] and m[kind][field] or 0
+        if value ~= modelled then return false end
+      end
+    end
+    return true
+  end
+  local same = atomics_same() and
+               e.load.requests == m.load.requests and e.load.sectors == m.load.sectors and e.load.lines == m.load.lines and
                e.store.requests == m.store.requests and e.store.sectors == m.store.sectors and e.store.lines == m.store.lines and
                shared_same("shared_load") and shared_same("shared_store") and
                e.constant.requests == (r.constant and r.constant.requests or 0) and e.constant.passes == (r.constant and r.constant.passes or 0)

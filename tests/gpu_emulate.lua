@@ -67,17 +67,25 @@ for _, case in ipairs(grid) do
   local r = launch(name, params)
   local c = t.counters_of(t.label(name, params), r)
   if c then
-    -- prefetch's cp_async copies are LDGSTS, counted by Nsight Compute under op_ldgsts,
-    -- which warplab does not read (as tests/gpu_families.lua says): its loads are not compared
-    local ldgsts = name == "prefetch" and params.variant == "cp_async"
-    local same = (ldgsts or e.load.requests == c.load_requests.value and e.load.sectors == c.load_sectors.value) and
+    -- prefetch's cp_async copies are LDGSTS (op_ldgsts), neither loads nor shared
+    -- stores; histogram's global atomics are REDG (op_red): each kind is compared
+    local same = e.load.requests == c.load_requests.value and e.load.sectors == c.load_sectors.value and
                  e.store.requests == c.store_requests.value and e.store.sectors == c.store_sectors.value and
                  e.shared_load.wavefronts == c.shared_load_wavefronts.value and
-                 (ldgsts or e.shared_store.wavefronts == c.shared_store_wavefronts.value)
-    t.ok(same and e.correct, string.format("%s: emulated %d/%d %d/%d (shared %d/%d), hardware %d/%d %d/%d (shared %d/%d)",
+                 e.shared_store.wavefronts == c.shared_store_wavefronts.value
+    local kinds = {}
+    for _, kind in ipairs({ "atomic", "reduction", "ldgsts" }) do
+      local requests, sectors = rawget(c, kind .. "_requests"), rawget(c, kind .. "_sectors")
+      if requests and sectors then
+        same = same and e[kind].requests == requests.value and e[kind].sectors == sectors.value
+        kinds[#kinds + 1] = string.format(" %s %d/%d (hardware %d/%d)", kind, e[kind].requests, e[kind].sectors,
+                                          requests.value, sectors.value)
+      end
+    end
+    t.ok(same and e.correct, string.format("%s: emulated %d/%d %d/%d (shared %d/%d), hardware %d/%d %d/%d (shared %d/%d)%s",
          t.label(name, params), e.load.requests, e.load.sectors, e.store.requests, e.store.sectors, e.shared_load.wavefronts,
          e.shared_store.wavefronts, c.load_requests.value, c.load_sectors.value, c.store_requests.value, c.store_sectors.value,
-         c.shared_load_wavefronts.value, c.shared_store_wavefronts.value))
+         c.shared_load_wavefronts.value, c.shared_store_wavefronts.value, table.concat(kinds)))
   end
 end
 t.done()

@@ -47,17 +47,26 @@ for _, case in ipairs({{0, 4, 32}, {1, 4, 32}, {2, 4, 32}, {3, 4, 32}, {8, 4, 32
   add("bank", {stride = case[1], bytes = case[2], lanes = case[3], n = 1 << 18})
 end
 for _, bytes in ipairs({32768, 16 << 20}) do add("working_set", {bytes = bytes, n = small}) end
--- cp_async's copies are LDGSTS, which Nsight Compute counts under op_ldgsts,
--- a counter warplab does not read: its output is checked, its counts not.
+-- cp_async's copies are LDGSTS, which Nsight Compute counts under op_ldgsts
+-- (and neither as loads nor as shared-store wavefronts): the model's ldgsts
+-- requests and sectors must equal those counters (tap.model_equals_counters).
 for _, variant in ipairs(choices("prefetch", "variant")) do
-  add("prefetch", {variant = variant, n = small}, {counts = variant ~= "cp_async"})
+  add("prefetch", {variant = variant, n = small})
 end
 add("prefetch", {variant = "none"}, {dram = true})
 for _, pattern in ipairs(choices("gather", "pattern")) do add("gather", {pattern = pattern, n = small}) end
 for _, variant in ipairs(choices("spmv", "variant")) do add("spmv", {variant = variant, n = 1 << 16}) end
--- histogram's atomics are neither loads nor stores (docs/model.md): its global
--- loads are compared, its shared atomics are not.
-for _, variant in ipairs(choices("histogram", "variant")) do add("histogram", {variant = variant, n = small}, {shared = false}) end
+-- histogram's global atomics are reductions (REDG: atomicAdd's result is
+-- unused), compared with op_red's requests and sectors by
+-- tap.model_equals_counters, over bins and distributions; its shared
+-- atomics (ATOMS) have no counter the model is compared with.
+for _, variant in ipairs(choices("histogram", "variant")) do
+  for _, distribution in ipairs(choices("histogram", "distribution")) do
+    for _, bins in ipairs({1, 7, 256, 1024}) do
+      add("histogram", {variant = variant, distribution = distribution, bins = bins, n = small}, {shared = false})
+    end
+  end
+end
 
 local label = t.label
 

@@ -70,6 +70,16 @@ function tap.model_equals_counters(what, r, options)
            what .. string.format(": shared wavefronts, hardware %d load %d store, model %d %d",
              c.shared_load_wavefronts.value, c.shared_store_wavefronts.value, model_ld, model_st))
   end
+  -- atomics, reductions and cp.async (LDGSTS): none in the model must be none on the GPU too
+  for _, kind in ipairs({ "atomic", "reduction", "ldgsts" }) do
+    local requests, sectors = rawget(c, kind .. "_requests"), rawget(c, kind .. "_sectors")
+    local model = r.model[kind] or { requests = 0, sectors = 0 }
+    if requests and sectors then
+      tap.ok(requests.value == model.requests and sectors.value == model.sectors,
+             what .. string.format(": %s requests and sectors, hardware %d/%d, model %d/%d", kind, requests.value,
+               sectors.value, model.requests, model.sectors))
+    end
+  end
   if options.dram then
     local hw, model = c.dram_read_bytes.value, r.model.dram.read_bytes
     tap.ok(r.footprint_bytes > 2 * device().l2_bytes and math.abs(hw - model) <= 0.05 * hw,

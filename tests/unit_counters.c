@@ -19,20 +19,24 @@
 #include "tap_session.h"
 
 #if defined(HAVE_CUDA) && defined(HAVE_CUPTI_RANGE_PROFILER)
-/* What each chip gives: D, the DRAM byte counts, by their usual name (1), by
-   their other name (2) or not at all (0); every other counter by its name. */
+/* What each chip gives: the DRAM byte counts by their usual name (dram 1),
+   by their other name (2) or not at all (0); LDGSTS's (cp.async's) counters
+   (ldgsts 1) or not (0: CUPTI 13.0 names none before GH100); every other
+   counter by its name. */
 static const struct {
     const char *chip, *gpus;
-    int dram;
+    int dram, ldgsts;
 } chips[] = {
-    { "TU104", "T4, RTX 2080", 1 },       { "GA100", "A100", 1 },          { "GA102", "RTX 3080, 3090", 1 },
-    { "AD102", "RTX 4090", 1 },           { "AD104", "RTX 4070, L4", 1 }, { "GH100", "H100, H200", 1 },
-    { "GB100", "B200", 1 },               { "GB202", "RTX 5090", 2 },      { "GB203", "RTX 5080", 2 },
-    { "GB207", "RTX 5050", 2 },           { "GA10B", "Jetson Orin", 0 },   { "GB20B", "Jetson Thor", 0 },
+    { "TU104", "T4, RTX 2080", 1, 0 },    { "GA100", "A100", 1, 0 },          { "GA102", "RTX 3080, 3090", 1, 0 },
+    { "AD102", "RTX 4090", 1, 0 },        { "AD104", "RTX 4070, L4", 1, 0 }, { "GH100", "H100, H200", 1, 1 },
+    { "GB100", "B200", 1, 1 },            { "GB202", "RTX 5090", 2, 1 },      { "GB203", "RTX 5080", 2, 1 },
+    { "GB207", "RTX 5050", 2, 1 },        { "GA10B", "Jetson Orin", 0, 0 },   { "GB20B", "Jetson Thor", 0, 1 },
 };
 
-static int expected_state(int dram, int counter)
+static int expected_state(int dram, int ldgsts, int counter)
 {
+    if (counter == COUNTER_LDGSTS_REQUESTS || counter == COUNTER_LDGSTS_SECTORS)
+        return ldgsts ? COUNTER_READ : COUNTER_NOT_ON_CHIP;
     if (counter != COUNTER_DRAM_READ_BYTES && counter != COUNTER_DRAM_WRITE_BYTES)
         return COUNTER_READ;
     return dram == 1 ? COUNTER_READ : dram == 2 ? COUNTER_READ_AS_OTHER : COUNTER_NOT_ON_CHIP;
@@ -45,11 +49,13 @@ static void check_chips(void)
     for (size_t c = 0; c < sizeof chips / sizeof chips[0]; c++) {
         int wrong = counters_for_chip(chips[c].chip, states, why, sizeof why) != 0;
         for (int i = 0; i < COUNTER_COUNT && !wrong; i++)
-            wrong = states[i] != expected_state(chips[c].dram, i);
-        snprintf(name, sizeof name, "%s (%s): %s", chips[c].chip, chips[c].gpus,
-                 chips[c].dram == 1 ? "all 14 counters by their names"
-                 : chips[c].dram == 2 ? "DRAM bytes as dram__bytes_op_read/_op_write, the rest by their names"
-                                      : "no DRAM counters, the rest by their names");
+            wrong = states[i] != expected_state(chips[c].dram, chips[c].ldgsts, i);
+        snprintf(name, sizeof name, "%s (%s): %s%s", chips[c].chip, chips[c].gpus,
+                 chips[c].dram == 1 ? "DRAM bytes by their names"
+                 : chips[c].dram == 2 ? "DRAM bytes as dram__bytes_op_read/_op_write"
+                                      : "no DRAM counters",
+                 chips[c].ldgsts ? ", ldgsts (cp.async) counters, the rest by their names"
+                                 : ", no ldgsts (cp.async) counters, the rest by their names");
         ok(!wrong, name);
     }
     ok(counters_for_chip("XX999", states, why, sizeof why) == -1 && why[0], "a chip CUPTI does not know is an error with a reason");

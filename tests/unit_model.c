@@ -331,8 +331,68 @@ static void test_strides_and_offsets(void)
     ok(offsets_ok, "misaligned by 1..7 floats: 5 sectors; by 8: 4");
 }
 
+/* Atomics: per request, the most lanes on one address; over the launch,
+   each thread's address map merged, the busiest address and how many. */
+static void test_atomics(void)
+{
+    struct model_counts first = { 0 }, second = { 0 }, launch = { 0 };
+    struct warp_access a = { .kind = ACCESS_REDUCTION, .bytes = 4, .active = 0xffffffffu };
+    const uint64_t bins = 1ull << 41;
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        a.addr[lane] = bins;   /* every lane on one word */
+    model_count_access(&first, NULL, &a);
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        a.addr[lane] = bins + 4 * (uint64_t)(lane % 2) + 64 * (uint64_t)(lane >= 24);   /* words 0, 1, 16, 17 */
+    model_count_access(&second, NULL, &a);
+    a.kind = ACCESS_ATOMIC;
+    a.active = 0x3;   /* two lanes on words 0 and 1 */
+    model_count_access(&second, NULL, &a);
+    ok(first.reduction.requests == 1 && first.reduction.sectors == 1 && first.reduction.operations == 32 &&
+       first.reduction.same_address_lanes == 32, "32 lanes on one word: 1 request, 1 sector, 32 operations, 32 on one address");
+    ok(second.reduction.sectors == 2 && second.reduction.same_address_lanes == 12,
+       "lanes over words 0, 1, 16 and 17: 2 sectors, at most 12 lanes on one address");
+    model_counts_add(&launch, &first);
+    model_counts_add(&launch, &second);
+    model_counts_finish(&launch);
+    ok(first.atomic_addresses == NULL && second.atomic_addresses == NULL && launch.atomic_addresses == NULL,
+       "the address maps are moved into the launch's and freed when it is finished");
+    ok(launch.reduction.requests == 2 && launch.reduction.operations == 64 && launch.reduction.hottest_operations == 44 &&
+       launch.reduction.addresses == 4 && !launch.reduction.at_least,
+       "merged over threads: word 0 got 32 + 12 reductions, 4 addresses");
+    ok(launch.atomic.requests == 1 && launch.atomic.operations == 2 && launch.atomic.hottest_operations == 1 &&
+       launch.atomic.addresses == 2, "atomics whose result is used are counted apart from reductions");
+    struct model_counts copy = { 0 };
+    a.kind = ACCESS_LDGSTS;
+    a.active = 0xffffffffu;
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        a.addr[lane] = bins + 4 * (uint64_t)lane;
+    model_count_access(&copy, NULL, &a);
+    ok(copy.ldgsts.requests == 1 && copy.ldgsts.sectors == 4 && copy.load.requests == 0 && copy.shared_store.requests == 0,
+       "a cp.async (LDGSTS) is counted as itself: no load, no shared store");
+}
+
+/* More distinct addresses than the map holds: requests and operations stay
+   exact, and the launch-wide figures say they are lower bounds. */
+static void test_atomic_addresses_cap(void)
+{
+    struct model_counts c = { 0 };
+    struct warp_access a = { .kind = ACCESS_ATOMIC, .bytes = 4, .active = 0xffffffffu };
+    long long requests = ATOMIC_ADDRESSES_MOST / WARP_SIZE + 1;
+    for (long long r = 0; r < requests; r++) {
+        for (int lane = 0; lane < WARP_SIZE; lane++)
+            a.addr[lane] = (1ull << 40) + 4 * (uint64_t)(r * WARP_SIZE + lane);
+        model_count_access(&c, NULL, &a);
+    }
+    model_counts_finish(&c);
+    ok(c.atomic.requests == (uint64_t)requests && c.atomic.operations == (uint64_t)requests * WARP_SIZE && c.atomic.at_least &&
+       c.atomic.addresses < (uint64_t)requests * WARP_SIZE && c.atomic.hottest_operations == 1,
+       "past the address map's cap: requests and operations exact, the busiest address and the count lower bounds");
+}
+
 int main(void)
 {
+    test_atomics();
+    test_atomic_addresses_cap();
     test_bank_conflicts();
     test_strides_and_offsets();
     test_affine_matches_lanes();
