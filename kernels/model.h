@@ -45,6 +45,8 @@ struct atomic_traffic {
     uint64_t same_address_lanes;  /* per request, the most active lanes on one address, summed */
     uint64_t hottest_operations;  /* over the launch: the most operations one address received (global only) */
     uint64_t addresses;           /* over the launch: distinct addresses updated (global only) */
+    uint64_t hottest_sector_requests;   /* over the launch: the most requests that updated one 32-byte
+                                           sector (global only); L2 takes them one after another */
     int at_least;                 /* the address map was full: the two above are lower bounds */
 };
 

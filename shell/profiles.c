@@ -25,8 +25,8 @@ enum { REGISTERS_PER_SM = 65536 };
 #define H200_RATES(dram_gbs_)                                                                       \
     .dram_gbs = (dram_gbs_), .sparse_exponent = 0.25, .l2_held_writes = 0.5,                            \
     .l2_load_sectors_per_clock = 1.27, .l2_store_sectors_per_clock = 0.25, .l1_lines_per_clock = 4.0,      \
-    .shared_wavefronts_per_clock = 0.64, .constant_passes_per_clock = 0.38, .atomic_line_ns = 8.2,         \
-    .atomic_lane_ns = 0.25, .latency_ns = 680, .loads_in_flight = 17.3, .overlap_exponent = 1.18,          \
+    .shared_wavefronts_per_clock = 0.64, .constant_passes_per_clock = 0.38, .atomic_sector_ns = 12.3,       \
+    .atomics_per_clock = 3.64, .shared_atomics_per_clock = 31.9, .latency_ns = 680, .loads_in_flight = 17.3, .overlap_exponent = 1.18,          \
     .block_ns = 87, .launch_us = 4.2
 
 /* Per SM, by compute capability (CUDA Programming Guide, "Compute Capabilities"). */
@@ -138,6 +138,19 @@ static double dram_ms(const struct time_rates *r, const struct dram_estimate *d,
     return ((double)d->read_bytes / read_gbs + (written > 0 ? written : 0) / r->dram_gbs) * 1e-6;
 }
 
+/* Atomics: requests on one sector wait their turn in L2, and all of them
+   share L2's atomic units; shared-memory ones, the SM's. */
+static double atomics_ms(const struct time_rates *r, const struct model_counts *c, double sm_clocks_per_ms)
+{
+    uint64_t hottest = c->atomic.hottest_sector_requests > c->reduction.hottest_sector_requests
+                           ? c->atomic.hottest_sector_requests : c->reduction.hottest_sector_requests;
+    double serial = (double)hottest * r->atomic_sector_ns * 1e-6;
+    double global = (double)(c->atomic.operations + c->reduction.operations) / (r->atomics_per_clock * sm_clocks_per_ms);
+    double shared = (double)c->shared_atomic.operations / (r->shared_atomics_per_clock * sm_clocks_per_ms);
+    double most = serial > global ? serial : global;
+    return most > shared ? most : shared;
+}
+
 /* Little's law: each wave of resident warps waits a round trip for its
    first load, and another for every loads_in_flight more of its loads. */
 static double latency_ms(const struct time_rates *r, const struct model_counts *c, double warps, double waves)
@@ -165,6 +178,7 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     e.term_ms[TERM_SHARED] = (double)(counts->shared_load.wavefronts + counts->shared_store.wavefronts) /
                              (r->shared_wavefronts_per_clock * sm_clocks_per_ms);
     e.term_ms[TERM_CONSTANT] = (double)counts->constant.passes / (r->constant_passes_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_ATOMICS] = atomics_ms(r, counts, sm_clocks_per_ms);
     e.term_ms[TERM_LATENCY] = latency_ms(r, counts, e.warps, e.waves);
     e.term_ms[TERM_BLOCKS] = blocks_per_sm * r->block_ns * 1e-6;
     /* DRAM's time and the loads' waiting mostly add up (the bytes a wave

@@ -21,8 +21,9 @@ struct time_rates {
     double l1_lines_per_clock;          /* 128-byte lines one SM's L1 looks up for loads */
     double shared_wavefronts_per_clock; /* passes of the shared-memory pipeline */
     double constant_passes_per_clock;   /* constant-cache passes (one address each) */
-    double atomic_line_ns;              /* an atomic request's turn at one 128-byte line of L2 */
-    double atomic_lane_ns;              /* and each further lane of it on one address */
+    double atomic_sector_ns;            /* an atomic request's turn at one 32-byte sector of L2 */
+    double atomics_per_clock;           /* global atomic operations on distinct addresses (RED) */
+    double shared_atomics_per_clock;    /* shared-memory atomic operations (ATOMS) */
     double latency_ns;                  /* a warp's round trip to memory and back (Little's law) */
     double loads_in_flight;             /* a warp's loads that share one round trip */
     double overlap_exponent;            /* DRAM and latency combine as (dram^p + latency^p)^(1/p): 1 adds them */

@@ -145,6 +145,7 @@ static void push_atomic(lua_State *L, const struct atomic_traffic *t, const stru
     SET_INTEGER("same_address_lanes", t->same_address_lanes);
     SET_NUMBER("same_address_per_request", t->requests ? (double)t->same_address_lanes / (double)t->requests : 0.0);
     SET_INTEGER("hottest_operations", t->hottest_operations);
+    SET_INTEGER("hottest_sector_requests", t->hottest_sector_requests);
     SET_INTEGER("addresses", t->addresses);
     lua_pushboolean(L, t->at_least);
     lua_setfield(L, -2, "hottest_at_least");
