@@ -14,6 +14,18 @@ local function gcd(a, b)
   return a
 end
 
+-- On a device whose DRAM is slow for its SMs the model's DRAM or latency
+-- term outweighs the shared-memory or L2 store term a transpose pays for,
+-- and it takes the padded transpose's time there.
+local function limited_elsewhere(ctx, r, key)
+  if r.model.limit_key ~= key then
+    return { en = string.format("on %s (%.0f GB/s) the model finds the %s transpose limited by %s", ctx.device.name,
+                                ctx.device.peak_gbs, r.params.variant, r.model.limit),
+             zh = string.format("在 %s（%.0f GB/s）上，模型认为 %s 转置的瓶颈是%s", ctx.device.name,
+                                ctx.device.peak_gbs, r.params.variant, r.model.limit_text) }
+  end
+end
+
 step {
   text = {
     en = [[A C matrix is stored row-major: the floats of one row sit side by side, and element (r, c) of a rows x cols matrix is element r*cols + c of one long array. Stepping along a row moves 4 bytes; stepping down a column moves a whole row. The traverse family computes out = 2 * in over a 4096 x 4096 matrix with 2-D blocks; with order = "row" the lanes of a warp (consecutive threadIdx.x) walk along a row. show(r) draws warp 0: one line of cells per 128 bytes touched.]],
@@ -78,10 +90,10 @@ step {
   },
   hint = { { en = "The ratio column of compare() shows it on the time row.", zh = "compare() 表格的时间那一行，比值一栏就是。" } },
   claims = {
-    { text = "the model: the column walk is limited by L2 store sectors, and takes at least 1.3 times as long as the row walk",
+    { text = "the model: the column walk is limited by L2 store sectors, and takes longer than the row walk",
       holds = function(ctx)
         local row, col = find(ctx.results, {order = "row"}), find(ctx.results, {order = "col"})
-        return col.model.limit_key == "l2_stores" and col.model.time_ms >= 1.3 * row.model.time_ms
+        return col.model.limit_key == "l2_stores" and col.model.time_ms > row.model.time_ms
       end },
     { text = "the column walk (block {32,8}) takes at least 1.3 times as long as the row walk", gpu = true,
       holds = function(ctx)
@@ -345,6 +357,10 @@ step {
         return per_request(r.shared_load) == 2
       end },
     { text = "tile 32: the model puts the padded transpose ahead of the unpadded shared one and of the naive one",
+      skip = function(ctx)
+        return limited_elsewhere(ctx, launch("transpose", {variant = "shared", tile = 32}), "shared") or
+               limited_elsewhere(ctx, launch("transpose", {variant = "naive", tile = 32}), "l2_stores")
+      end,
       holds = function(ctx)
         local runs = launch("transpose", {{variant = "naive", tile = 32}, {variant = "shared", tile = 32},
                                           {variant = "padded", tile = 32}})
