@@ -1,31 +1,41 @@
 -- latency: hiding memory latency. Little's law (bandwidth = bytes in flight
--- / latency) in the model's time estimate, wider loads, occupancy,
--- prefetching into registers and with cp.async, and when prefetching pays.
+-- / latency) in the model's latency term (waves of resident warps x round
+-- trips), wider loads, occupancy, prefetching into registers and with
+-- cp.async, and when prefetching pays.
 
 lab {
   title = { en = "Latency: bytes in flight, occupancy and prefetching", zh = "延迟：在途字节、占用率与预取" },
   topics = { "latency", "Little's law", "bytes in flight", "occupancy", "prefetch", "cp.async" },
 }
 
-local LIMITS = { "DRAM bandwidth", "bytes in flight per thread", "L1 sector throughput" }
+-- The limits the first question offers, by the model's stable key.
+local LIMIT_KEYS = { "dram", "latency", "l2_loads", "l1_lines", "blocks" }
 
--- The model's bytes-in-flight coefficient is the H200's, scaled by SM count;
--- on a device with under 2.5 TB/s of DRAM it outruns the DRAM, and the model
--- then finds one float per thread DRAM-bound.
-local function dram_too_slow(ctx)
-  local d = ctx.device
-  if d.peak_gbs < 2500 then
-    return { en = string.format("on %s (%.0f GB/s) the model finds a float copy DRAM-bound, not short of bytes in flight", d.name, d.peak_gbs),
-             zh = string.format("在 %s（%.0f GB/s）上，模型认为 float 复制受 DRAM 带宽限制，而不是在途字节不足", d.name, d.peak_gbs) }
+-- The model's latency term is the H200's round trip over the warps an SM
+-- holds; on a device whose DRAM is slow for its SMs the DRAM term of a float
+-- copy outweighs it, and the model finds the copy DRAM-bound.
+local function dram_outweighs_latency(r, device)
+  local terms = r and r.model and r.model.terms
+  if terms and terms.dram >= terms.latency then
+    return { en = string.format("on %s (%.0f GB/s) the model's DRAM term for a float copy (%.3f ms) outweighs its latency term (%.3f ms)",
+                                device.name, device.peak_gbs, terms.dram, terms.latency),
+             zh = string.format("在 %s（%.0f GB/s）上，float 复制的 DRAM 项（%.3f ms）超过延迟项（%.3f ms）",
+                                device.name, device.peak_gbs, terms.dram, terms.latency) }
   end
+end
+
+local function float_copy_dram_bound(ctx)
+  local r = ctx.result
+  if ctx.results and find(ctx.results, {vec = 1}) then r = find(ctx.results, {vec = 1}) end
+  return dram_outweighs_latency(r, ctx.device)
 end
 
 local function without_cp_async(ctx) return lacks(ctx, "cp.async", 80) end
 
 step {
   text = {
-    en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time from this (docs/model.md): its read bandwidth is the smaller, softly, of the DRAM's streaming rate and a rate proportional to the DRAM bytes each thread reads. r.model.limit says which one its estimate hit.]],
-    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。利特尔定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型就是这样估算一次启动的时间的（docs/model.md）：它的读带宽取两者中较小的那个（平滑地取）：DRAM 的流式速率，以及一个与每个线程读取的 DRAM 字节数成正比的速率。r.model.limit 说明估算碰到的是哪一个限制。]],
+    en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time as a set of terms, one for each unit that can limit it, and the largest names the limit (docs/model.md). Its latency term is Little's law: an SM holds only so many warps at once (r.model.resident_warps), so the launch's warps (r.model.warps) run in waves of them (r.model.waves), and each wave waits a round trip to memory (about 0.68 µs, the H200's), one more for every 17 or so loads a warp issues. The DRAM term and the latency term add up, nearly; the other terms overlap them. r.model.terms gives each term's milliseconds alone, and r.model.limit_key names the largest.]],
+    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。利特尔定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型把一次启动的时间估算成一组项，每个可能成为瓶颈的部件一项，最大的那一项就是瓶颈（docs/model.md）。它的延迟项就是利特尔定律：一个 SM 同时只能容纳有限个 warp（r.model.resident_warps），所以一次启动的 warp（r.model.warps）分成若干批（r.model.waves）运行，每一批都要等一次到内存的往返（约 0.68 µs，取自 H200），一个 warp 每多发出约 17 个读取就再多等一次。DRAM 项和延迟项近似相加；其他各项与它们重叠。r.model.terms 给出每一项单独的毫秒数，r.model.limit_key 指出最大的那一项。]],
   },
   run = [[r = launch("copy", {vec = 1}); r]],
   ask = {
@@ -33,30 +43,33 @@ step {
                  zh = "模型认为，每个线程复制一个 float 时受什么限制？" },
     choices = {
       { en = "DRAM bandwidth", zh = "DRAM 带宽" },
-      { en = "bytes in flight per thread", zh = "每个线程在途的字节数" },
-      { en = "L1 sector throughput", zh = "L1 扇区吞吐量" },
+      { en = "latency: too few loads in flight", zh = "延迟：在途读取太少" },
+      { en = "L2 load sectors", zh = "L2 读取扇区" },
+      { en = "L1 look-ups (lines a request)", zh = "L1 查找（每请求的缓存行）" },
+      { en = "starting blocks: few threads each", zh = "启动线程块：每块线程太少" },
     },
     answer = function(ctx)
-      for i, limit in ipairs(LIMITS) do
-        if ctx.result.model.limit == limit then return i end
+      for i, key in ipairs(LIMIT_KEYS) do
+        if ctx.result.model.limit_key == key then return i end
       end
     end,
   },
-  hint = { { en = "The time line of the result ends with 'limited by ...'.", zh = "结果的“时间”一行末尾写着“瓶颈：……”。" } },
+  hint = { { en = "The time line of the result ends with 'limited by ...'; r.model.terms shows every term.",
+             zh = "结果的“时间”一行末尾写着“瓶颈：……”；r.model.terms 列出每一项。" } },
   claims = {
-    { text = "the model's estimate for a float copy is limited by bytes in flight per thread", skip = dram_too_slow,
-      holds = function(ctx) return ctx.result.model.limit == "bytes in flight per thread" end },
+    { text = "the model's estimate for a float copy is limited by latency (too few loads in flight)", skip = float_copy_dram_bound,
+      holds = function(ctx) return ctx.result.model.limit_key == "latency" end },
   },
   explain = {
-    en = [[Bytes in flight per thread: each thread has a single 4-byte load outstanding, and even a full GPU of such threads does not keep enough bytes on their way to reach the DRAM's rate. The model's H200 coefficients come from measured copies: one float per thread reached 2.68 TB/s of useful bandwidth, one float4 per thread about 4.3.]],
-    zh = [[每个线程的在途字节数：每个线程只有一个 4 字节的读请求在途，即使整块 GPU 都是这样的线程，在路上的字节也不够多，达不到 DRAM 的速率。模型的 H200 系数来自实测的复制：每个线程一个 float 时有用带宽是 2.68 TB/s，每个线程一个 float4 时约 4.3 TB/s。]],
+    en = [[Latency: each thread has a single 4-byte load on its way, so a wave of resident warps brings in little for each round trip it waits. On the H200 profile the launch's 2,097,152 warps run in 249 waves of 64 warps an SM (blocks of 256), and 249 round trips of 0.68 µs are 0.17 ms, more than the 0.11 ms the DRAM needs for the bytes; the two add up to the model's time. The model's H200 figures come from measured launches: one float per thread reached about 2.7 TB/s of useful bandwidth, one float4 per thread about 4.3.]],
+    zh = [[延迟：每个线程只有一个 4 字节的读取在途，所以每一批驻留的 warp 每等一次往返只带回很少的数据。在 H200 的配置下，这次启动的 2,097,152 个 warp 分 249 批运行，每个 SM 每批 64 个 warp（线程块 256 个线程），249 次 0.68 µs 的往返就是 0.17 ms，比 DRAM 搬这些字节所需的 0.11 ms 还多；两者相加就是模型的时间。模型的 H200 数字来自实测的启动：每个线程一个 float 时有用带宽约 2.7 TB/s，每个线程一个 float4 时约 4.3 TB/s。]],
   },
 }
 
 step {
   text = {
-    en = [[The first lever: more bytes per load. copy's vec = 2 or 4 moves a float2 or a float4 per thread: the same sectors per useful byte, two or four times the bytes in flight per thread. Sweep it and chart the bandwidth.]],
-    zh = [[第一个杠杆：每次读更多字节。copy 的 vec = 2 或 4 让每个线程搬一个 float2 或 float4：每个有用字节对应的扇区数不变，每个线程的在途字节数变成两倍或四倍。扫描它，画出带宽。]],
+    en = [[The first lever: more bytes per load. copy's vec = 2 or 4 moves a float2 or a float4 per thread: the same sectors per useful byte, two or four times the bytes in flight per thread. The warps and their waves stay the same, so each round trip brings in more. Sweep it and chart the bandwidth.]],
+    zh = [[第一个杠杆：每次读更多字节。copy 的 vec = 2 或 4 让每个线程搬一个 float2 或 float4：每个有用字节对应的扇区数不变，每个线程的在途字节数变成两倍或四倍。warp 数和批数不变，所以每次往返带回的数据更多。扫描它，画出带宽。]],
   },
   run = [[s = sweep("copy", {vec = {1, 2, 4}, y = "bandwidth"})]],
   ask = {
@@ -70,10 +83,15 @@ step {
   },
   hint = { { en = "The GB/s column of the table, vec 4 over vec 1.", zh = "表里 GB/s 一栏，vec 4 除以 vec 1。" } },
   claims = {
-    { text = "the model: vec = 1 is limited by bytes in flight per thread, vec = 4 by DRAM bandwidth", skip = dram_too_slow,
+    { text = "the model: vec = 1 is limited by latency, vec = 4 by DRAM bandwidth", skip = float_copy_dram_bound,
       holds = function(ctx)
-        return find(ctx.results, {vec = 1}).model.limit == "bytes in flight per thread" and
-               find(ctx.results, {vec = 4}).model.limit == "DRAM bandwidth"
+        return find(ctx.results, {vec = 1}).model.limit_key == "latency" and
+               find(ctx.results, {vec = 4}).model.limit_key == "dram"
+      end },
+    { text = "the model gives vec = 1 and vec = 4 the same warps, waves and latency term",
+      holds = function(ctx)
+        local one, four = find(ctx.results, {vec = 1}).model, find(ctx.results, {vec = 4}).model
+        return one.warps == four.warps and one.waves == four.waves and one.terms.latency == four.terms.latency
       end },
     { text = "copy with float4 reaches at least 1.3 times the bandwidth of copy with float", gpu = true,
       holds = function(ctx)
@@ -81,15 +99,15 @@ step {
       end },
   },
   explain = {
-    en = [[About 1.5 in the model; the H200 measured about 1.6 when the model was fitted. Every sector is used in all three; what changed is how much each thread has on its way. That is instruction-level parallelism: one thread, more independent bytes in flight. Unrolled loops with several independent loads do the same.]],
-    zh = [[模型给出约 1.5；拟合模型时 H200 实测约 1.6。三种情况下每个扇区都被用满；改变的是每个线程在路上的数据量。这就是指令级并行：一个线程，更多互不依赖的在途字节。把循环展开、放几个互不依赖的读，效果一样。]],
+    en = [[About 1.74 in the model (H200 profile); the H200 measured 1.57 (2026-12-02). Every sector is used in all three; what changed is how much each thread has on its way. In the model the latency term stays as it was (the same warps, the same waves, one round trip each) while the DRAM term grows with the bytes, until DRAM is the limit. That is instruction-level parallelism: one thread, more independent bytes in flight. Unrolled loops with several independent loads do the same.]],
+    zh = [[模型（H200 配置）给出约 1.74；H200 实测 1.57（2026-12-02）。三种情况下每个扇区都被用满；改变的是每个线程在路上的数据量。在模型里延迟项保持不变（同样的 warp、同样的批数，每批一次往返），DRAM 项随字节数增长，直到 DRAM 成为瓶颈。这就是指令级并行：一个线程，更多互不依赖的在途字节。把循环展开、放几个互不依赖的读，效果一样。]],
   },
 }
 
 step {
   text = {
-    en = [[The other lever is occupancy: how many threads an SM holds at once, each with its loads in flight. An SM of this GPU (${device}) holds at most ${sm_threads} threads and at most ${sm_blocks} blocks, and fewer when the blocks use many registers or much shared memory. With blocks of 32 threads, ${sm_blocks} blocks are only ${threads_in_blocks_of_32} threads: fewer bytes in flight. The model has no occupancy (its in-flight term is per thread), so here both times are equal; on a GPU measure the difference. (In the compare() table, a is the 256-thread blocks, b the 32-thread ones.)]],
-    zh = [[另一个杠杆是占用率：一个 SM 同时容纳多少线程，每个线程都有自己的在途读请求。这块 GPU（${device}）的一个 SM 最多容纳 ${sm_threads} 个线程、最多 ${sm_blocks} 个线程块；线程块用的寄存器或共享内存多时还会更少。线程块只有 32 个线程时，${sm_blocks} 个线程块才 ${threads_in_blocks_of_32} 个线程：在途字节更少。模型没有占用率的概念（它的在途项是按线程算的），所以这里两个时间相同；在 GPU 上测出差别。（compare() 表里 a 是 256 线程的线程块，b 是 32 线程的。）]],
+    en = [[The other lever is occupancy: how many threads an SM holds at once, each with its loads in flight. An SM of this GPU (${device}) holds at most ${sm_threads} threads and at most ${sm_blocks} blocks, and fewer when the blocks use many registers or much shared memory. With blocks of 32 threads, ${sm_blocks} blocks are only ${threads_in_blocks_of_32} threads: fewer bytes in flight. The model counts this: r.model.resident_warps is the warps an SM holds for the launch's block size, and fewer resident warps mean more waves, each waiting its round trip. It also charges every block a start, about 87 ns an SM, and 32-thread blocks are eight times as many blocks. (In the compare() table, a is the 256-thread blocks, b the 32-thread ones.)]],
+    zh = [[另一个杠杆是占用率：一个 SM 同时容纳多少线程，每个线程都有自己的在途读请求。这块 GPU（${device}）的一个 SM 最多容纳 ${sm_threads} 个线程、最多 ${sm_blocks} 个线程块；线程块用的寄存器或共享内存多时还会更少。线程块只有 32 个线程时，${sm_blocks} 个线程块才 ${threads_in_blocks_of_32} 个线程：在途字节更少。模型把这一点算在内：r.model.resident_warps 是按这次启动的线程块大小一个 SM 能容纳的 warp 数，驻留的 warp 越少，批数越多，每批都要等一次往返。模型还给每个线程块记一次启动开销，每个 SM 约 87 ns，而 32 线程的线程块数量是 256 线程时的八倍。（compare() 表里 a 是 256 线程的线程块，b 是 32 线程的。）]],
   },
   run = [[s = launch("copy", {{vec = 1, block = 256}, {vec = 1, block = 32}}); c = compare(s[1], s[2]); c]],
   ask = {
@@ -103,6 +121,16 @@ step {
   },
   hint = { { en = "The b/a column of the time row in the compare() table.", zh = "compare() 表里时间一行的 b/a 一栏。" } },
   claims = {
+    { text = "the model: an SM holds fewer warps with blocks of 32 threads than with blocks of 256, and the launch takes more waves",
+      holds = function(ctx)
+        local big, small = find(ctx.results, {vec = 1, block = 256}).model, find(ctx.results, {vec = 1, block = 32}).model
+        return small.resident_warps < big.resident_warps and small.waves > big.waves
+      end },
+    { text = "the model: copy (float) with blocks of 32 threads takes at least 1.15 times as long as with blocks of 256",
+      holds = function(ctx)
+        local big, small = find(ctx.results, {vec = 1, block = 256}), find(ctx.results, {vec = 1, block = 32})
+        return small.model.time_ms >= 1.15 * big.model.time_ms
+      end },
     { text = "copy (float) with blocks of 32 threads takes at least 1.15 times as long as with blocks of 256", gpu = true,
       holds = function(ctx)
         local big, small = find(ctx.results, {vec = 1, block = 256}), find(ctx.results, {vec = 1, block = 32})
@@ -110,8 +138,8 @@ step {
       end },
   },
   explain = {
-    en = [[1.00 in the model, which cannot see occupancy. On a GPU the 32-thread blocks leave half of every SM's thread slots empty, and a copy that was already short of bytes in flight slows down. The chapter lists occupancy first among the ways to hide latency: while one warp waits, another issues.]],
-    zh = [[模型给出 1.00，因为它看不到占用率。在 GPU 上，32 线程的线程块让每个 SM 一半的线程槽位空着，一个本来在途字节就不够的复制会因此变慢。本章把占用率列为隐藏延迟的第一种办法：一个 warp 等待时，另一个 warp 发射指令。]],
+    en = [[About 5.3 in the model (H200 profile): with 32-thread blocks an SM holds 32 warps instead of 64, so the latency term doubles (497 waves instead of 249), and starting eight times as many blocks, about 15,900 an SM at 87 ns each, becomes the limit: 1.39 ms against 0.26 ms. The H200 measured 6.42 (2026-12-02: 1.26 ms against 0.197 ms). The 32-thread blocks leave half of every SM's thread slots empty, so a copy that was already short of bytes in flight waits twice as many round trips, and the SM spends its time starting tiny blocks. The chapter lists occupancy first among the ways to hide latency: while one warp waits, another issues.]],
+    zh = [[模型（H200 配置）给出约 5.3：32 线程的线程块让一个 SM 只容纳 32 个 warp 而不是 64 个，所以延迟项翻倍（497 批而不是 249 批），而启动八倍数量的线程块（每个 SM 约 15,900 个，每个约 87 ns）成了瓶颈：1.39 ms 对 0.26 ms。 H200 实测 6.42（2026-12-02：1.26 ms 对 0.197 ms）。32 线程的线程块让每个 SM 一半的线程槽位空着，一个本来在途字节就不够的复制要多等一倍的往返，SM 还要花时间启动一个个很小的线程块。本章把占用率列为隐藏延迟的第一种办法：一个 warp 等待时，另一个 warp 发射指令。]],
   },
 }
 
@@ -158,6 +186,14 @@ step {
         end
         return #ctx.results == (without_cp_async(ctx) and 2 or 3)
       end },
+    { text = "the model gives every variant the same DRAM term and the same latency term",
+      holds = function(ctx)
+        local none = find(ctx.results, {variant = "none"}).model.terms
+        for _, r in ipairs(ctx.results) do
+          if r.model.terms.dram ~= none.dram or r.model.terms.latency ~= none.latency then return false end
+        end
+        return true
+      end },
     { text = "prefetching the next chunk into a register is no slower than no prefetch (within 3%)", gpu = true,
       holds = function(ctx)
         return time_of(find(ctx.results, {variant = "register"})) <= 1.03 * time_of(find(ctx.results, {variant = "none"}))
@@ -168,61 +204,62 @@ step {
       end },
   },
   explain = {
-    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async's copies are counted apart, on a cp.async row (the GPU counts them as LDGSTS, neither loads nor shared-memory stores), with the sectors none loads; it adds a shared-memory load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). On a GPU, look at the time row's verdicts: the prefetching variants keep two loads per thread in flight instead of one, and whether that shows in the time depends on how much latency the other warps already hide. On the H200 (2026-12-01) none and register both took 0.0437 ms, within noise of each other, while cp_async took 0.0368 ms, 0.84 of none's time.]],
-    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 的复制单独计在 cp.async 一行（GPU 把它们计为 LDGSTS，既不算读取，也不算共享内存写入），扇区数与 none 读取的相同；它每个元素多一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。在 GPU 上看时间一行的判定：预取的版本让每个线程同时有两个读在途，而不是一个；这能否体现在时间上，取决于其他 warp 已经隐藏了多少延迟。在 H200 上（2026-12-01），none 和 register 都用了 0.0437 ms，差别在噪声之内，而 cp_async 用了 0.0368 ms，是 none 的 0.84 倍。]],
+    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async's copies are loads that write shared memory directly (LDGSTS): the GPU counts them among the loads, and the card shows them on a cp.async row as well; they are no shared-memory stores. cp_async adds a shared-memory load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). The model gives all three variants the same DRAM term and the same latency term (look at r.model.terms of each), so its times differ only by what cp_async's shared-memory work adds, if anything. On the H200 (2026-12-02) none and register both took 0.043 ms, within noise of each other, while cp_async took 0.037 ms, 0.85 of none's time: the model does not capture that yet. On a GPU, look at the time row's verdicts: the prefetching variants keep two loads per thread in flight instead of one, and whether that shows in the time depends on how much latency the other warps already hide.]],
+    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 的复制是直接写入共享内存的读取（LDGSTS）：GPU 把它们计在读取里，卡片上也在 cp.async 一行单独列出；它们不算共享内存写入。cp_async 每个元素多一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。模型给三个版本的 DRAM 项和延迟项都一样（看每个结果的 r.model.terms），所以它的时间最多只差 cp_async 的共享内存操作带来的那一点。在 H200 上（2026-12-02），none 和 register 都用了 0.043 ms，差别在噪声之内，而 cp_async 用了 0.037 ms，是 none 的 0.85 倍：模型还没有反映这一点。在 GPU 上看时间一行的判定：预取的版本让每个线程同时有两个读在途，而不是一个；这能否体现在时间上，取决于其他 warp 已经隐藏了多少延迟。]],
   },
 }
 
 step {
   text = {
-    en = [[How does the model see the three variants? Its in-flight term divides a launch's DRAM reads by its threads, as if all of a thread's loads could be on their way at once. The prefetch family runs n/4 threads, each handling 4 elements.]],
-    zh = [[模型是怎么看这三个版本的？它的在途项把一次启动的 DRAM 读取量除以线程数，好像一个线程的所有读取都能同时在途。prefetch 族运行 n/4 个线程，每个处理 4 个元素。]],
+    en = [[How does the model see the three variants? Its latency term counts round trips: a wave of warps waits one for its first load and another for every 17 or so loads more, as if each warp kept that many of its loads on their way at once. The prefetch family runs n/4 threads, each handling 4 elements.]],
+    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 17 个读取再等一次，好像每个 warp 都能同时让那么多读取在途。prefetch 族运行 n/4 个线程，每个处理 4 个元素。]],
   },
   run = [[r = launch("prefetch", {variant = "none"}); r]],
   ask = {
-    question = { en = "How many DRAM bytes does each thread read in the model (r.model.dram.read_bytes / (n / 4))?",
-                 zh = "在模型里每个线程从 DRAM 读多少字节（r.model.dram.read_bytes / (n / 4)）？" },
+    question = { en = "How many load requests does each warp issue (r.load.requests / r.model.warps)?",
+                 zh = "每个 warp 发出多少个读请求（r.load.requests / r.model.warps）？" },
     answer = function(ctx)
       local r = ctx.result
-      return r.kernel == "prefetch" and r.model.dram.read_bytes / (r.params.n / 4) or nil
+      return r.kernel == "prefetch" and r.load.requests / r.model.warps or nil
     end,
-    tolerance = 0.1, unit = "bytes",
+    tolerance = 0.1, unit = "requests",
   },
-  hint = { { en = "4 elements of 4 bytes.", zh = "4 个 4 字节的元素。" } },
+  hint = { { en = "Each thread loads 4 elements, one request per element for the whole warp.", zh = "每个线程读 4 个元素，整个 warp 每个元素一个请求。" } },
   claims = {
-    { text = "the model reads 16 DRAM bytes per prefetch thread and puts every variant at the DRAM bandwidth limit",
+    { text = "the model: prefetch issues 4 load requests a warp and reads 16 DRAM bytes a thread",
       holds = function(ctx)
         local r = ctx.result
-        return r.model.dram.read_bytes == 4 * r.params.n and r.model.limit == "DRAM bandwidth"
+        return r.model.dram.read_bytes == 4 * r.params.n and r.load.requests == 4 * r.model.warps
       end },
   },
   explain = {
-    en = [[16 bytes, like a float4 copy, so the model puts all three variants at the DRAM limit with the same time. That is the ideal prefetching aims at, not what "none" does: its next load waits for its store, so it has one 4-byte load on its way at a time; "register" and "cp_async" keep two. What separates them can only be measured.]],
-    zh = [[16 字节，和 float4 复制一样，所以模型把三个版本都放在 DRAM 带宽的限制上，时间相同。这是预取追求的理想情况，而不是“none”实际的样子：它的下一次读要等写完成，所以每次只有一个 4 字节的读在途；“register”和“cp_async”保持两个。它们之间的差别只能靠测量。]],
+    en = [[4: far below the 17 or so the model lets a warp keep in flight, so the model charges each wave little more than one round trip, the same for all three variants. That is the ideal prefetching aims at, not what "none" does: its next load waits for its store, so it has one 4-byte load on its way at a time; "register" and "cp_async" keep two. The model does not see that dependence, so what separates the variants can only be measured (on the H200, cp_async 0.85 of none's time).]],
+    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 17 个，所以模型给每一批只记比一次往返多一点的时间，三个版本都一样。这是预取追求的理想情况，而不是“none”实际的样子：它的下一次读要等写完成，所以每次只有一个 4 字节的读在途；“register”和“cp_async”保持两个。模型看不到这种依赖，所以它们之间的差别只能靠测量（在 H200 上，cp_async 用的时间是 none 的 0.85 倍）。]],
   },
 }
 
 step {
   text = {
-    en = [[Put Little's law to work in the model. Change only vec in this launch so that the model's estimate is no longer limited by bytes in flight per thread.]],
-    zh = [[在模型里用一用 利特尔定律。只修改这次启动的 vec，让模型的估算不再受每个线程的在途字节数限制。]],
+    en = [[Put Little's law to work in the model. Change only vec in this launch so that the model's estimate is no longer limited by latency: move more bytes per round trip.]],
+    zh = [[在模型里用一用利特尔定律。只修改这次启动的 vec，让模型的估算不再受延迟限制：每次往返搬更多字节。]],
   },
-  run = [[r = launch("copy", {vec = 1}); r.model.limit]],
+  run = [[r = launch("copy", {vec = 1}); r.model.limit_key]],
   ask = {
-    goal = { en = "copy with the default n, limit no longer 'bytes in flight per thread'.",
-             zh = "copy，n 取默认值，瓶颈不再是“每个线程在途的字节数”。" },
+    goal = { en = "copy with the default n, r.model.limit_key no longer 'latency'.",
+             zh = "copy，n 取默认值，r.model.limit_key 不再是 'latency'。" },
     solution = [[launch("copy", {vec = 2})]],
     check = function(ctx)
       local r = ctx.result
-      return r.kernel == "copy" and r.params.n == 1 << 26 and r.model.limit ~= "bytes in flight per thread"
+      return r.kernel == "copy" and r.params.n == 1 << 26 and r.model.limit_key ~= "latency"
     end,
   },
   hint = {
-    { en = "vec = 2 doubles the bytes each thread has on its way.", zh = "vec = 2 让每个线程在途的字节数翻倍。" },
+    { en = "vec = 2 doubles the bytes each thread has on its way; the warps and waves stay the same.",
+      zh = "vec = 2 让每个线程在途的字节数翻倍；warp 数和批数不变。" },
   },
   explain = {
-    en = [[8 bytes per thread are enough for the model to call the copy DRAM-bound. More threads would not help in the model (its term is per thread); on a GPU they help only up to the occupancy limit, which is why the bytes each thread keeps in flight are the lever you control.]],
-    zh = [[每个线程 8 字节就足以让模型认为这次复制受 DRAM 带宽限制。在模型里增加线程不起作用（它的在途项是按线程算的）；在 GPU 上增加线程也只在占用率上限以内有用，所以每个线程的在途字节数才是你能掌控的杠杆。]],
+    en = [[With vec = 2 each round trip brings twice the bytes: the latency term stays, the DRAM term doubles and becomes the larger, so the model calls the copy DRAM-bound. More threads of one float would not do it: in the model they are more waves of the same resident warps, each with its round trip; on a GPU too, threads help only up to the occupancy limit, which is why the bytes each thread keeps in flight are the lever you control.]],
+    zh = [[vec = 2 时每次往返带回两倍的字节：延迟项不变，DRAM 项翻倍并成为较大的一项，所以模型认为这次复制受 DRAM 带宽限制。增加每个线程只搬一个 float 的线程数做不到这一点：在模型里那只是同样多驻留 warp 的更多批，每批都要一次往返；在 GPU 上，线程也只在占用率上限以内有用，所以每个线程的在途字节数才是你能掌控的杠杆。]],
   },
 }
 

@@ -14,6 +14,18 @@ local function gcd(a, b)
   return a
 end
 
+-- On a device whose DRAM is slow for its SMs the model's DRAM or latency
+-- term outweighs the shared-memory or L2 store term a transpose pays for,
+-- and it takes the padded transpose's time there.
+local function limited_elsewhere(ctx, r, key)
+  if r.model.limit_key ~= key then
+    return { en = string.format("on %s (%.0f GB/s) the model finds the %s transpose limited by %s", ctx.device.name,
+                                ctx.device.peak_gbs, r.params.variant, r.model.limit),
+             zh = string.format("在 %s（%.0f GB/s）上，模型认为 %s 转置的瓶颈是%s", ctx.device.name,
+                                ctx.device.peak_gbs, r.params.variant, r.model.limit_text) }
+  end
+end
+
 step {
   text = {
     en = [[A C matrix is stored row-major: the floats of one row sit side by side, and element (r, c) of a rows x cols matrix is element r*cols + c of one long array. Stepping along a row moves 4 bytes; stepping down a column moves a whole row. The traverse family computes out = 2 * in over a 4096 x 4096 matrix with 2-D blocks; with order = "row" the lanes of a warp (consecutive threadIdx.x) walk along a row. show(r) draws warp 0: one line of cells per 128 bytes touched.]],
@@ -63,8 +75,8 @@ step {
 
 step {
   text = {
-    en = [[Sectors are counts; what do they cost in time? Launch both walks in one call and compare them. On a GPU the times are measured (the model's figure is printed beside them); on the sim backend both are the model's, which charges the column walk for its eight times as many sectors going through L1. The chapter warns that a column walk can be several times slower; find out on your device.]],
-    zh = [[扇区数只是计数；它们在时间上代价多大？在一次调用里启动两种遍历并比较。在 GPU 上时间是实测的（旁边印着模型的估算）；在模拟后端上两者都是模型的估算，模型按列遍历经过 L1 的扇区多出 8 倍来计算代价。本章提醒说按列遍历可能慢好几倍；在你的设备上看看到底如何。]],
+    en = [[Sectors are counts; what do they cost in time? Launch both walks in one call and compare them. On a GPU the times are measured (the model's figure is printed beside them); on the sim backend both are the model's, and its limit for the column walk is the L2 store sectors: one for every 128-byte line a warp writes, 32 a store request against the row walk's 1. The chapter warns that a column walk can be several times slower; find out on your device.]],
+    zh = [[扇区数只是计数；它们在时间上代价多大？在一次调用里启动两种遍历并比较。在 GPU 上时间是实测的（旁边印着模型的估算）；在模拟后端上两者都是模型的估算，模型认为按列遍历的瓶颈是 L2 写入扇区：一个 warp 写到的每条 128 字节缓存行记一个，按列遍历每个写请求 32 个，按行遍历只有 1 个。本章提醒说按列遍历可能慢好几倍；在你的设备上看看到底如何。]],
   },
   run = [[s = launch("traverse", {{order = "row"}, {order = "col"}}); c = compare(s[1], s[2]); c]],
   ask = {
@@ -78,6 +90,11 @@ step {
   },
   hint = { { en = "The ratio column of compare() shows it on the time row.", zh = "compare() 表格的时间那一行，比值一栏就是。" } },
   claims = {
+    { text = "the model: the column walk is limited by L2 store sectors, and takes longer than the row walk",
+      holds = function(ctx)
+        local row, col = find(ctx.results, {order = "row"}), find(ctx.results, {order = "col"})
+        return col.model.limit_key == "l2_stores" and col.model.time_ms > row.model.time_ms
+      end },
     { text = "the column walk (block {32,8}) takes at least 1.3 times as long as the row walk", gpu = true,
       holds = function(ctx)
         local row, col = find(ctx.results, {order = "row"}), find(ctx.results, {order = "col"})
@@ -85,8 +102,8 @@ step {
       end },
   },
   explain = {
-    en = [[Both walks move the same useful bytes. The column walk makes L1 handle 32 sectors for every request instead of 4, and each of its stores writes one eighth of a sector, which L2 must merge with the neighbouring warps' writes. The model only counts the sectors; on a GPU the measured ratio is usually larger.]],
-    zh = [[两种遍历搬运的有用字节一样多。按列遍历让 L1 每个请求处理 32 个扇区而不是 4 个，而且每次写只写一个扇区的八分之一，L2 还要把相邻 warp 的写合并起来。模型只数扇区；在 GPU 上实测的比值通常更大。]],
+    en = [[Both walks move the same useful bytes. The column walk makes L1 handle 32 sectors for every request instead of 4, and each of its stores writes one eighth of a sector, which L2 must merge with the neighbouring warps' writes. The model charges that merging in its L2 store term, one sector for each 128-byte line a warp writes, and puts the column walk at about 4.1 times the row walk's time on the H200 profile; the H200 measured 4.57 (4096 x 4096, 2026-12-02).]],
+    zh = [[两种遍历搬运的有用字节一样多。按列遍历让 L1 每个请求处理 32 个扇区而不是 4 个，而且每次写只写一个扇区的八分之一，L2 还要把相邻 warp 的写合并起来。模型在它的 L2 写入项里计入这种合并：一个 warp 写到的每条 128 字节缓存行记一个扇区，在 H200 配置下按列遍历的时间约为按行遍历的 4.1 倍；H200 实测 4.57 倍（4096 x 4096，2026-12-02）。]],
   },
 }
 
@@ -229,8 +246,8 @@ step {
       end },
   },
   explain = {
-    en = [[32: all 32 words of the column sit in one bank, so the warp's reads are served one after another, a 32-way bank conflict. Writing a tile row hits 32 different banks: one wavefront. The model's time does not count shared-memory wavefronts, so here this launch costs the same as the padded one of the last step; on a GPU the conflicts show in the time and in the shared_load_conflicts counter (explain("shared_load_conflicts")).]],
-    zh = [[32 次：这一列的 32 个字都在同一个存储体里，所以 warp 的读只能一个接一个地服务，这就是 32 路存储体冲突。写分块的一行碰到 32 个不同的存储体：一次 wavefront。模型的时间不计共享内存的 wavefront，所以在这里这次启动和最后一步加了填充的版本时间一样；在 GPU 上冲突会体现在时间和 shared_load_conflicts 计数器上（explain("shared_load_conflicts")）。]],
+    en = [[32: all 32 words of the column sit in one bank, so the warp's reads are served one after another, a 32-way bank conflict. Writing a tile row hits 32 different banks: one wavefront. The model charges shared-memory wavefronts in a term of their own, and here they are its limit: about 1.7 times the time of the padded tile of the last step on the H200 profile (the H200 measured 1.78 at 4096 x 4096, 2026-12-02). On a GPU the conflicts show in the time and in the shared_load_conflicts counter (explain("shared_load_conflicts")).]],
+    zh = [[32 次：这一列的 32 个字都在同一个存储体里，所以 warp 的读只能一个接一个地服务，这就是 32 路存储体冲突。写分块的一行碰到 32 个不同的存储体：一次 wavefront。模型把共享内存的 wavefront 单独算作一项，在这里它就是瓶颈：在 H200 配置下，时间约为最后一步加了填充的分块的 1.7 倍（H200 实测 1.78 倍，4096 x 4096，2026-12-02）。在 GPU 上冲突会体现在时间和 shared_load_conflicts 计数器上（explain("shared_load_conflicts")）。]],
   },
 }
 
@@ -339,6 +356,18 @@ step {
         local r = launch("transpose", {variant = "padded", tile = 16})
         return per_request(r.shared_load) == 2
       end },
+    { text = "tile 32: the model puts the padded transpose ahead of the unpadded shared one and of the naive one",
+      skip = function(ctx)
+        return limited_elsewhere(ctx, launch("transpose", {variant = "shared", tile = 32}), "shared") or
+               limited_elsewhere(ctx, launch("transpose", {variant = "naive", tile = 32}), "l2_stores")
+      end,
+      holds = function(ctx)
+        local runs = launch("transpose", {{variant = "naive", tile = 32}, {variant = "shared", tile = 32},
+                                          {variant = "padded", tile = 32}})
+        local naive, shared, padded = find(runs, {variant = "naive"}), find(runs, {variant = "shared"}),
+                                      find(runs, {variant = "padded"})
+        return padded.model.time_ms < shared.model.time_ms and padded.model.time_ms < naive.model.time_ms
+      end },
     { text = "tile 32: the padded transpose is faster than the unpadded shared one and than the naive one", gpu = true,
       holds = function(ctx)
         local runs = launch("transpose", {{variant = "naive", tile = 32}, {variant = "shared", tile = 32},
@@ -349,7 +378,7 @@ step {
       end },
   },
   explain = {
-    en = [[variant = "padded", tile 32: one wavefront per shared load, both global sides coalesced. With tile 16 or 8 a warp holds two or four tile rows, and no row length spreads all of them over 32 banks: the model shows 2-way conflicts on both shared accesses. The model's time ignores shared memory, so compare the variants on a GPU: there the padded tile is expected to beat both the conflicted tile and the naive transpose.]],
-    zh = [[variant = "padded"，tile = 32：每个共享内存读只要一次 wavefront，全局读写两边都是合并访问。tile = 16 或 8 时，一个 warp 包含分块的两行或四行，没有哪种行长能把它们全部分散到 32 个存储体上：模型显示两种共享内存访问都有 2 路冲突。模型的时间不计共享内存，所以要在 GPU 上比较这几个版本：在那里，加了填充的分块预计会比有冲突的分块和朴素转置都快。]],
+    en = [[variant = "padded", tile 32: one wavefront per shared load, both global sides coalesced. With tile 16 or 8 a warp holds two or four tile rows, and no row length spreads all of them over 32 banks: the model shows 2-way conflicts on both shared accesses. The model charges both costs, the conflicted tile's shared wavefronts and the naive transpose's scattered stores (L2 store sectors), and on the H200 profile puts them at about 1.7 and 4.1 times the padded tile's time; the H200 measured 1.78 and 3.38 (4096 x 4096, 2026-12-02).]],
+    zh = [[variant = "padded"，tile = 32：每个共享内存读只要一次 wavefront，全局读写两边都是合并访问。tile = 16 或 8 时，一个 warp 包含分块的两行或四行，没有哪种行长能把它们全部分散到 32 个存储体上：模型显示两种共享内存访问都有 2 路冲突。模型把两种代价都算在内：有冲突的分块的共享内存 wavefront，以及朴素转置分散的写入（L2 写入扇区）；在 H200 配置下，它们的时间约为加了填充的分块的 1.7 倍和 4.1 倍；H200 实测 1.78 倍和 3.38 倍（4096 x 4096，2026-12-02）。]],
   },
 }

@@ -1,6 +1,6 @@
 -- working-set: bandwidth against the size of the data a kernel keeps coming
--- back to: the L1 and L2 edges (measured on a GPU only: the model has no
--- caches), reuse distance, LRU and cyclic passes, and why the reference
+-- back to: the L1 and L2 edges (measured on a GPU; the model's figures may
+-- differ), reuse distance, LRU and cyclic passes, and why the reference
 -- notes' small experiment timed the cache.
 
 lab {
@@ -101,8 +101,8 @@ step {
       end },
   },
   explain = {
-    en = [[About 79 passes. Only the first has to come from DRAM, if the 16 MiB stays in L2 between passes. That is what the model's DRAM line assumes (about 18 MB: the 16.8 MB buffer once, plus the sectors of the sums): it has no cache sizes and says the same for any buffer. It cannot show the edges; a GPU can.]],
-    zh = [[大约 79 遍。只要这 16 MiB 在两遍之间一直留在 L2 里，就只有第一遍必须从 DRAM 读。模型的 DRAM 一行正是这样假设的（约 18 MB：16.8 MB 的缓冲区读一次，再加上求和结果所在的扇区）：它没有缓存容量的概念，对任何大小的缓冲区都这么说。它显示不出边界；GPU 可以。]],
+    en = [[About 79 passes. Only the first has to come from DRAM, if the 16 MiB stays in L2 between passes. That is what the model's DRAM line assumes (about 18 MB: the 16.8 MB buffer once, plus the sectors of the sums): whether it finds the edges where a GPU does is the GPU's to show: the H200 took 1.80 times as long for the same reads over an 80 MiB working set as over a 48 MiB one, on either side of its 60 MiB L2 (2026-12-02), and the model's figure may differ.]],
+    zh = [[大约 79 遍。只要这 16 MiB 在两遍之间一直留在 L2 里，就只有第一遍必须从 DRAM 读。模型的 DRAM 一行正是这样假设的（约 18 MB：16.8 MB 的缓冲区读一次，再加上求和结果所在的扇区）：它能否在 GPU 出现边界的地方给出边界，要由 GPU 来显示：H200 对 80 MiB 工作集做同样多的读取，用的时间是 48 MiB 工作集的 1.80 倍，两者分别在它 60 MiB L2 的两侧（2026-12-02）；模型的数字可能不同。]],
   },
 }
 
@@ -196,8 +196,8 @@ c = compare(s[1], s[2], s[3]); c]],
 
 step {
   text = {
-    en = [[Now the reference notes' offset experiment in this light: 2^18 floats, r[i] = a[i] + b[i], three 1 MiB buffers on a card whose L2 is 24 MB. They timed one launch with a host clock right after cudaMemcpy and cudaMemset, which go through L2, so the kernel found much of its input already on chip, and the clock included the launch itself; their later struct timings fell run after run as L2 warmed up. warplab empties L2 before every sample unless cache = "warm", and a result warns (the note line) when its buffers are under twice the L2. Compare both (on the sim backend the model, which has no cache, gives them the same time).]],
-    zh = [[用这个眼光再看参考笔记里的 offset 实验：2^18 个 float，r[i] = a[i] + b[i]，三个 1 MiB 的缓冲区，显卡的 L2 有 24 MB。他们在 `cudaMemcpy` 和 `cudaMemset` 之后立刻用主机时钟给一次启动计时，而这两个操作都经过 L2，所以内核的输入有很多已经在片上，而且时钟把启动本身也算进去了；他们后来测结构体时，时间一次比一次短，那是 L2 在逐渐变热。warplab 在每次采样前都清空 L2，除非 cache = "warm"；当缓冲区小于 L2 的两倍时，结果会（在“注意”一行）给出警告。比较两者（在 sim 后端上，没有缓存的模型给出的时间完全一样）。]],
+    en = [[Now the reference notes' offset experiment in this light: 2^18 floats, r[i] = a[i] + b[i], three 1 MiB buffers on a card whose L2 is 24 MB. They timed one launch with a host clock right after cudaMemcpy and cudaMemset, which go through L2, so the kernel found much of its input already on chip, and the clock included the launch itself; their later struct timings fell run after run as L2 warmed up. warplab empties L2 before every sample unless cache = "warm", and a result warns (the note line) when its buffers are under twice the L2. Compare both (on the sim backend both times are the model's; what a warm L2 saves is for a GPU to measure).]],
+    zh = [[用这个眼光再看参考笔记里的 offset 实验：2^18 个 float，r[i] = a[i] + b[i]，三个 1 MiB 的缓冲区，显卡的 L2 有 24 MB。他们在 `cudaMemcpy` 和 `cudaMemset` 之后立刻用主机时钟给一次启动计时，而这两个操作都经过 L2，所以内核的输入有很多已经在片上，而且时钟把启动本身也算进去了；他们后来测结构体时，时间一次比一次短，那是 L2 在逐渐变热。warplab 在每次采样前都清空 L2，除非 cache = "warm"；当缓冲区小于 L2 的两倍时，结果会（在“注意”一行）给出警告。比较两者（在 sim 后端上两个时间都是模型的估算；热 L2 能省下多少，要在 GPU 上测）。]],
   },
   run = [[cold = launch("offset", {offset = 0, n = 1 << 18}); warm = launch("offset", {offset = 0, n = 1 << 18, cache = "warm"}); c = compare(cold, warm); c]],
   ask = {
