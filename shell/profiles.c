@@ -14,8 +14,8 @@
 /* peak = 2 x memory clock x bus width / 8, so the clock is derived from the datasheet peak. */
 #define MEMORY_MHZ(peak_gbs, bus_bits) ((peak_gbs) * 1e3 * 8 / (2.0 * (bus_bits)))
 
-/* The share of its peak DRAM bandwidth the DRAM term charges (the H200: 4.33 of 4.81 TB/s). */
-#define H200_STREAM_SHARE 0.90
+/* The share of its peak DRAM bandwidth a streaming kernel reaches (the H200: 4.3 of 4.81 TB/s). */
+#define H200_STREAM_SHARE 0.893
 /* 64 K 32-bit registers an SM, on every compute capability from 7.5 to 12.0. */
 enum { REGISTERS_PER_SM = 65536 };
 
@@ -23,11 +23,11 @@ enum { REGISTERS_PER_SM = 65536 };
    (2026-12-02, bench/data/h200-model-time.json; docs/model.md gives each
    one's source). */
 #define H200_RATES(dram_gbs_)                                                                       \
-    .dram_gbs = (dram_gbs_), .sparse_exponent = 0.18, .l2_held_writes = 0.5,                            \
-    .l2_load_sectors_per_clock = 1.52, .l2_store_sectors_per_clock = 0.25, .l1_lines_per_clock = 4.0,      \
-    .shared_wavefronts_per_clock = 0.65, .constant_passes_per_clock = 0.39, .atomic_sector_ns = 10.0,      \
-    .atomics_per_clock = 3.64, .shared_atomics_per_clock = 31.9, .latency_ns = 680, .loads_in_flight = 10.2, \
-    .overlap_exponent = 1.18, .block_ns = 85, .launch_us = 4.0
+    .dram_gbs = (dram_gbs_), .sparse_exponent = 0.175, .l2_held_writes = 0.5,                           \
+    .l2_load_sectors_per_clock = 1.48, .l2_store_sectors_per_clock = 0.262, .l1_lines_per_clock = 4.0,     \
+    .shared_wavefronts_per_clock = 0.64, .constant_passes_per_clock = 0.40, .atomic_sector_ns = 10.3,      \
+    .atomics_per_clock = 3.64, .shared_atomics_per_clock = 31.9, .latency_ns = 736, .loads_in_flight = 13.4, \
+    .overlap_exponent = 2.1, .block_ns = 81, .launch_us = 4.2
 
 /* Per SM, by compute capability (CUDA Programming Guide, "Compute Capabilities"). */
 #define SM_LIMITS(major_, minor_, shared_kb_, block_kb_, threads_, blocks_)                        \
@@ -56,7 +56,7 @@ const struct device_profile device_profiles[] = {
       { .name = "NVIDIA H200 (modelled)", HOPPER_9_0, .sm_count = 132, .l2_bytes = 60ull << 20,
         .memory_bytes = 150100000000ull, .free_bytes = 150100000000ull, .bus_width_bits = 6016,
         .memory_clock_mhz = 3201, .peak_gbs = 2 * 3201e6 * 6016 / 8 / 1e9, .sm_clock_mhz = 1980 },
-      { H200_RATES(4330) } },
+      { H200_RATES(4300) } },
     DATASHEET_PROFILE("h100", "NVIDIA H100 SXM5 80GB (modelled)", HOPPER_9_0, 132, 50, 80, 5120, 3352, 1980),
     DATASHEET_PROFILE("h100-pcie", "NVIDIA H100 PCIe 80GB (modelled)", HOPPER_9_0, 114, 50, 80, 5120, 2039, 1755),
     DATASHEET_PROFILE("b200", "NVIDIA B200 (modelled)", BLACKWELL_10_0, 148, 126.5, 180, 8192, 8000, 1980),
@@ -181,7 +181,7 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     e.term_ms[TERM_ATOMICS] = atomics_ms(r, counts, sm_clocks_per_ms);
     e.term_ms[TERM_LATENCY] = latency_ms(r, counts, e.warps, e.waves);
     e.term_ms[TERM_BLOCKS] = blocks_per_sm * r->block_ns * 1e-6;
-    /* DRAM's time and the loads' waiting mostly add up (the bytes a wave
+    /* DRAM's time and the loads' waiting add up in part (the bytes a wave
        asks for stream only after its first round trip); every other unit
        overlaps them. */
     double p = r->overlap_exponent;

@@ -26,7 +26,7 @@ struct time_rates {
     double shared_atomics_per_clock;    /* shared-memory atomic operations (ATOMS) */
     double latency_ns;                  /* a warp's round trip to memory and back (Little's law) */
     double loads_in_flight;             /* a warp's loads that share one round trip */
-    double overlap_exponent;            /* DRAM and latency combine as (dram^p + latency^p)^(1/p): 1 adds them */
+    double overlap_exponent;            /* DRAM and latency combine as (dram^p + latency^p)^(1/p): 1 adds them, larger tends to the larger */
     double block_ns;                    /* an SM starting one block */
     double launch_us;                   /* a launch's fixed cost */
 };

@@ -91,7 +91,9 @@ local stores = card:match("\n%s*stores[^\n]*")
 t.ok(stores ~= nil and stores:find("none", 1, true) ~= nil and not stores:find("100%", 1, true),
      "an empty store row says none, not 100% useful (" .. tostring(stores) .. ")")
 t.is(r.model.reduction.same_address_lanes, 4096, "bins=1: all 32 lanes of every request on one address")
-t.is(r.model.reduction.sectors, 128, "bins=1: one sector a request")
+-- lanes on one address go one pass each, and each pass counts its sectors,
+-- as the H200 counts them (histogram skewed: 530,639 sectors, the model's too)
+t.is(r.model.reduction.sectors, 4096, "bins=1: 32 sectors a request, one a pass")
 
 -- compare() shows the atomics rows when either side has atomics, not otherwise.
 local function compared(a, b)
@@ -104,17 +106,19 @@ t.ok(compared(launch("copy", { n = 4096 }), r):find("atomic requests", 1, true) 
 t.ok(not compared(launch("copy", { n = 4096 }), launch("copy", { n = 8192 })):find("atomic", 1, true),
      "compare() leaves the atomics rows out when neither side has any")
 
--- prefetch cp_async: its copies are LDGSTS, neither loads nor shared stores.
+-- prefetch cp_async: its copies are LDGSTS, which the H200 counts as loads
+-- too (op_ld), but not as shared stores.
 for _, size in ipairs({ { 5000, 256 }, { 70000, 1024 } }) do
   local params = { variant = "cp_async", n = size[1], block = size[2] }
   local cp, none = launch("prefetch", params), launch("prefetch", { variant = "none", n = size[1], block = size[2] })
   t.ok(cp.model.ldgsts and cp.model.ldgsts.requests == none.model.load.requests and
-       cp.model.ldgsts.sectors == none.model.load.sectors and cp.model.load.requests == 0 and not cp.shared_store,
-       t.label("prefetch", params) .. ": the copies counted as ldgsts (the loads of variant none), no loads, no shared stores")
+       cp.model.ldgsts.sectors == none.model.load.sectors and cp.model.load.requests == cp.model.ldgsts.requests and
+       not cp.shared_store,
+       t.label("prefetch", params) .. ": the copies counted as ldgsts and as loads (the loads of variant none), no shared stores")
   if emulator then
     local e = core.emulate_family("prefetch", params)
     t.ok(e.ldgsts.requests == cp.model.ldgsts.requests and e.ldgsts.sectors == cp.model.ldgsts.sectors and
-         e.load.requests == 0 and e.shared_store.requests == 0,
+         e.load.requests == e.ldgsts.requests and e.shared_store.requests == 0,
          t.label("prefetch", params) .. ": the emulator counts cp.async as the model does")
   end
 end
@@ -143,6 +147,6 @@ local mine = launch("count_and_claim", { n = 1000 })
 t.ok(mine.atomic and mine.atomic.requests == 32 and mine.atomic.operations == 1000 and mine.atomic.hottest_operations == 1000 and
      mine.atomic.same_address_lanes == 1000,
      "a kernel{} with atomicAdd whose result is used shows its atomics: 32 requests, 1000 operations on one address")
-t.ok(mine.reduction and mine.reduction.requests == 32 and mine.reduction.sectors == 32 and mine.reduction.addresses == 1,
+t.ok(mine.reduction and mine.reduction.requests == 32 and mine.reduction.sectors == 1000 and mine.reduction.addresses == 1,
      "and atomicAdd as a statement shows as reductions")
 t.done()

@@ -1,8 +1,9 @@
 -- model.lua: the access model against what the H200 of the GPU machine
 -- measured on 2026-11-30 (docs/model.md): DRAM reads of the ncu comparison,
--- within 1%, and kernel times, within 10% (these times are the ones the H200
--- profile was fitted to, so this guards the fit; the catalogue-wide error is
--- measured on the GPU machine). Runs on the sim backend.
+-- within 1%, and the streaming kernels' times, within 15% (the H200
+-- profile is fitted to 210 launches of every family since issue 29, these
+-- among them; tests/model_time.lua holds the model to the rest). Runs on the
+-- sim backend.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 
 local dram = {   -- dram__bytes_read.sum from the hardware
@@ -18,16 +19,16 @@ for _, case in ipairs(dram) do
                                   r.model.dram.read_bytes, case[3], 100 * err))
 end
 
-local times = {   -- median kernel times from bench/run and the GPU tests, ms
-  {"copy", {}, 0.2001}, {"copy", {vec = 2}, 0.2788}, {"copy", {vec = 4}, 0.4990},
-  {"offset", {offset = 1}, 0.2370}, {"offset", {offset = 0}, 0.2313},
-  {"strided", {stride = 4}, 0.0806}, {"strided", {stride = 32}, 0.2962},
+local times = {   -- median kernel times, ms: bench/data/h200-model-time.json (2026-12-02); vec = 2, strided 4 from bench/run (2026-11-30)
+  {"copy", {}, 0.1966}, {"copy", {vec = 2}, 0.2788}, {"copy", {vec = 4}, 0.4999},
+  {"offset", {offset = 1}, 0.2391}, {"offset", {offset = 0}, 0.2343},
+  {"strided", {stride = 4}, 0.0806}, {"strided", {stride = 32}, 0.2964},
 }
 config{profile = "h200"}
 for _, case in ipairs(times) do
   local r = launch(case[1], case[2])
   local err = (r.model.time_ms - case[3]) / case[3]
-  t.ok(math.abs(err) <= 0.10, string.format("%s %s: modelled %.4f ms vs the H200's %.4f (%+.1f%%)", case[1],
+  t.ok(math.abs(err) <= 0.15, string.format("%s %s: modelled %.4f ms vs the H200's %.4f (%+.1f%%)", case[1],
        tostring(next(case[2]) and select(2, next(case[2])) or "defaults"), r.model.time_ms, case[3], 100 * err))
 end
 

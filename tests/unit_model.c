@@ -347,18 +347,20 @@ static void test_atomics(void)
     a.kind = ACCESS_ATOMIC;
     a.active = 0x3;   /* two lanes on words 0 and 1 */
     model_count_access(&second, NULL, &a);
-    ok(first.reduction.requests == 1 && first.reduction.sectors == 1 && first.reduction.operations == 32 &&
-       first.reduction.same_address_lanes == 32, "32 lanes on one word: 1 request, 1 sector, 32 operations, 32 on one address");
-    ok(second.reduction.sectors == 2 && second.reduction.same_address_lanes == 12,
-       "lanes over words 0, 1, 16 and 17: 2 sectors, at most 12 lanes on one address");
+    /* lanes on one address go one pass each, and each pass counts its sectors (the H200's rule) */
+    ok(first.reduction.requests == 1 && first.reduction.sectors == 32 && first.reduction.operations == 32 &&
+       first.reduction.same_address_lanes == 32, "32 lanes on one word: 1 request, 32 passes of 1 sector, 32 operations");
+    ok(second.reduction.sectors == 16 && second.reduction.same_address_lanes == 12 &&
+       second.reduction.hottest_sector_requests == 0,
+       "lanes over words 0, 1, 16 and 17: 4 passes over 2 sectors, 8 over 1, at most 12 lanes on one address");
     model_counts_add(&launch, &first);
     model_counts_add(&launch, &second);
     model_counts_finish(&launch);
     ok(first.atomic_addresses == NULL && second.atomic_addresses == NULL && launch.atomic_addresses == NULL,
        "the address maps are moved into the launch's and freed when it is finished");
     ok(launch.reduction.requests == 2 && launch.reduction.operations == 64 && launch.reduction.hottest_operations == 44 &&
-       launch.reduction.addresses == 4 && !launch.reduction.at_least,
-       "merged over threads: word 0 got 32 + 12 reductions, 4 addresses");
+       launch.reduction.addresses == 4 && launch.reduction.hottest_sector_requests == 2 && !launch.reduction.at_least,
+       "merged over threads: word 0 got 32 + 12 reductions, 4 addresses, its sector 2 requests");
     ok(launch.atomic.requests == 1 && launch.atomic.operations == 2 && launch.atomic.hottest_operations == 1 &&
        launch.atomic.addresses == 2, "atomics whose result is used are counted apart from reductions");
     struct model_counts copy = { 0 };
@@ -367,8 +369,8 @@ static void test_atomics(void)
     for (int lane = 0; lane < WARP_SIZE; lane++)
         a.addr[lane] = bins + 4 * (uint64_t)lane;
     model_count_access(&copy, NULL, &a);
-    ok(copy.ldgsts.requests == 1 && copy.ldgsts.sectors == 4 && copy.load.requests == 0 && copy.shared_store.requests == 0,
-       "a cp.async (LDGSTS) is counted as itself: no load, no shared store");
+    ok(copy.ldgsts.requests == 1 && copy.ldgsts.sectors == 4 && copy.load.requests == 1 && copy.shared_store.requests == 0,
+       "a cp.async (LDGSTS) is counted as itself and as a load (the H200's op_ld), not as a shared store");
 }
 
 /* More distinct addresses than the map holds: requests and operations stay
