@@ -34,8 +34,8 @@ local function without_cp_async(ctx) return lacks(ctx, "cp.async", 80) end
 
 step {
   text = {
-    en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time as a set of terms, one for each unit that can limit it, and the largest names the limit (docs/model.md). Its latency term is Little's law: an SM holds only so many warps at once (r.model.resident_warps), so the launch's warps (r.model.warps) run in waves of them (r.model.waves), and each wave waits a round trip to memory (about 0.68 µs, the H200's), one more for every 17 or so loads a warp issues. The DRAM term and the latency term add up, nearly; the other terms overlap them. r.model.terms gives each term's milliseconds alone, and r.model.limit_key names the largest.]],
-    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。利特尔定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型把一次启动的时间估算成一组项，每个可能成为瓶颈的部件一项，最大的那一项就是瓶颈（docs/model.md）。它的延迟项就是利特尔定律：一个 SM 同时只能容纳有限个 warp（r.model.resident_warps），所以一次启动的 warp（r.model.warps）分成若干批（r.model.waves）运行，每一批都要等一次到内存的往返（约 0.68 µs，取自 H200），一个 warp 每多发出约 17 个读取就再多等一次。DRAM 项和延迟项近似相加；其他各项与它们重叠。r.model.terms 给出每一项单独的毫秒数，r.model.limit_key 指出最大的那一项。]],
+    en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time as a set of terms, one for each unit that can limit it, and the largest names the limit (docs/model.md). Its latency term is Little's law: an SM holds only so many warps at once (r.model.resident_warps), so the launch's warps (r.model.warps) run in waves of them (r.model.waves), and each wave waits a round trip to memory (about 0.74 µs, the H200's), one more for every 13 or so loads a warp issues. The DRAM term and the latency term add up in part; the other terms overlap them. r.model.terms gives each term's milliseconds alone, and r.model.limit_key names the largest.]],
+    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。利特尔定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型把一次启动的时间估算成一组项，每个可能成为瓶颈的部件一项，最大的那一项就是瓶颈（docs/model.md）。它的延迟项就是利特尔定律：一个 SM 同时只能容纳有限个 warp（r.model.resident_warps），所以一次启动的 warp（r.model.warps）分成若干批（r.model.waves）运行，每一批都要等一次到内存的往返（约 0.74 µs，取自 H200），一个 warp 每多发出约 13 个读取就再多等一次。DRAM 项和延迟项部分相加；其他各项与它们重叠。r.model.terms 给出每一项单独的毫秒数，r.model.limit_key 指出最大的那一项。]],
   },
   run = [[r = launch("copy", {vec = 1}); r]],
   ask = {
@@ -61,8 +61,8 @@ step {
       holds = function(ctx) return ctx.result.model.limit_key == "latency" end },
   },
   explain = {
-    en = [[Latency: each thread has a single 4-byte load on its way, so a wave of resident warps brings in little for each round trip it waits. On the H200 profile the launch's 2,097,152 warps run in 249 waves of 64 warps an SM (blocks of 256), and 249 round trips of 0.68 µs are 0.17 ms, more than the 0.11 ms the DRAM needs for the bytes; the two add up to the model's time. The model's H200 figures come from measured launches: one float per thread reached about 2.7 TB/s of useful bandwidth, one float4 per thread about 4.3.]],
-    zh = [[延迟：每个线程只有一个 4 字节的读取在途，所以每一批驻留的 warp 每等一次往返只带回很少的数据。在 H200 的配置下，这次启动的 2,097,152 个 warp 分 249 批运行，每个 SM 每批 64 个 warp（线程块 256 个线程），249 次 0.68 µs 的往返就是 0.17 ms，比 DRAM 搬这些字节所需的 0.11 ms 还多；两者相加就是模型的时间。模型的 H200 数字来自实测的启动：每个线程一个 float 时有用带宽约 2.7 TB/s，每个线程一个 float4 时约 4.3 TB/s。]],
+    en = [[Latency: each thread has a single 4-byte load on its way, so a wave of resident warps brings in little for each round trip it waits. On the H200 profile the launch's 2,097,152 warps run in 249 waves of 64 warps an SM (blocks of 256), and 249 round trips of 0.74 µs are 0.18 ms, more than the 0.12 ms the DRAM needs for the bytes; the two add up in part to the model's 0.22 ms. The model's H200 figures come from measured launches: one float per thread reached about 2.7 TB/s of useful bandwidth, one float4 per thread about 4.3.]],
+    zh = [[延迟：每个线程只有一个 4 字节的读取在途，所以每一批驻留的 warp 每等一次往返只带回很少的数据。在 H200 的配置下，这次启动的 2,097,152 个 warp 分 249 批运行，每个 SM 每批 64 个 warp（线程块 256 个线程），249 次 0.74 µs 的往返就是 0.18 ms，比 DRAM 搬这些字节所需的 0.12 ms 还多；两者部分相加，得到模型的 0.22 ms。模型的 H200 数字来自实测的启动：每个线程一个 float 时有用带宽约 2.7 TB/s，每个线程一个 float4 时约 4.3 TB/s。]],
   },
 }
 
@@ -99,15 +99,15 @@ step {
       end },
   },
   explain = {
-    en = [[About 1.74 in the model (H200 profile); the H200 measured 1.57 (2026-12-02). Every sector is used in all three; what changed is how much each thread has on its way. In the model the latency term stays as it was (the same warps, the same waves, one round trip each) while the DRAM term grows with the bytes, until DRAM is the limit. That is instruction-level parallelism: one thread, more independent bytes in flight. Unrolled loops with several independent loads do the same.]],
-    zh = [[模型（H200 配置）给出约 1.74；H200 实测 1.57（2026-12-02）。三种情况下每个扇区都被用满；改变的是每个线程在路上的数据量。在模型里延迟项保持不变（同样的 warp、同样的批数，每批一次往返），DRAM 项随字节数增长，直到 DRAM 成为瓶颈。这就是指令级并行：一个线程，更多互不依赖的在途字节。把循环展开、放几个互不依赖的读，效果一样。]],
+    en = [[About 1.67 in the model (H200 profile); the H200 measured 1.57 (2026-12-02). Every sector is used in all three; what changed is how much each thread has on its way. In the model the latency term stays as it was (the same warps, the same waves, one round trip each) while the DRAM term grows with the bytes, until DRAM is the limit. That is instruction-level parallelism: one thread, more independent bytes in flight. Unrolled loops with several independent loads do the same.]],
+    zh = [[模型（H200 配置）给出约 1.67；H200 实测 1.57（2026-12-02）。三种情况下每个扇区都被用满；改变的是每个线程在路上的数据量。在模型里延迟项保持不变（同样的 warp、同样的批数，每批一次往返），DRAM 项随字节数增长，直到 DRAM 成为瓶颈。这就是指令级并行：一个线程，更多互不依赖的在途字节。把循环展开、放几个互不依赖的读，效果一样。]],
   },
 }
 
 step {
   text = {
-    en = [[The other lever is occupancy: how many threads an SM holds at once, each with its loads in flight. An SM of this GPU (${device}) holds at most ${sm_threads} threads and at most ${sm_blocks} blocks, and fewer when the blocks use many registers or much shared memory. With blocks of 32 threads, ${sm_blocks} blocks are only ${threads_in_blocks_of_32} threads: fewer bytes in flight. The model counts this: r.model.resident_warps is the warps an SM holds for the launch's block size, and fewer resident warps mean more waves, each waiting its round trip. It also charges every block a start, about 87 ns an SM, and 32-thread blocks are eight times as many blocks. (In the compare() table, a is the 256-thread blocks, b the 32-thread ones.)]],
-    zh = [[另一个杠杆是占用率：一个 SM 同时容纳多少线程，每个线程都有自己的在途读请求。这块 GPU（${device}）的一个 SM 最多容纳 ${sm_threads} 个线程、最多 ${sm_blocks} 个线程块；线程块用的寄存器或共享内存多时还会更少。线程块只有 32 个线程时，${sm_blocks} 个线程块才 ${threads_in_blocks_of_32} 个线程：在途字节更少。模型把这一点算在内：r.model.resident_warps 是按这次启动的线程块大小一个 SM 能容纳的 warp 数，驻留的 warp 越少，批数越多，每批都要等一次往返。模型还给每个线程块记一次启动开销，每个 SM 约 87 ns，而 32 线程的线程块数量是 256 线程时的八倍。（compare() 表里 a 是 256 线程的线程块，b 是 32 线程的。）]],
+    en = [[The other lever is occupancy: how many threads an SM holds at once, each with its loads in flight. An SM of this GPU (${device}) holds at most ${sm_threads} threads and at most ${sm_blocks} blocks, and fewer when the blocks use many registers or much shared memory. With blocks of 32 threads, ${sm_blocks} blocks are only ${threads_in_blocks_of_32} threads: fewer bytes in flight. The model counts this: r.model.resident_warps is the warps an SM holds for the launch's block size, and fewer resident warps mean more waves, each waiting its round trip. It also charges every block a start, about 81 ns an SM, and 32-thread blocks are eight times as many blocks. (In the compare() table, a is the 256-thread blocks, b the 32-thread ones.)]],
+    zh = [[另一个杠杆是占用率：一个 SM 同时容纳多少线程，每个线程都有自己的在途读请求。这块 GPU（${device}）的一个 SM 最多容纳 ${sm_threads} 个线程、最多 ${sm_blocks} 个线程块；线程块用的寄存器或共享内存多时还会更少。线程块只有 32 个线程时，${sm_blocks} 个线程块才 ${threads_in_blocks_of_32} 个线程：在途字节更少。模型把这一点算在内：r.model.resident_warps 是按这次启动的线程块大小一个 SM 能容纳的 warp 数，驻留的 warp 越少，批数越多，每批都要等一次往返。模型还给每个线程块记一次启动开销，每个 SM 约 81 ns，而 32 线程的线程块数量是 256 线程时的八倍。（compare() 表里 a 是 256 线程的线程块，b 是 32 线程的。）]],
   },
   run = [[s = launch("copy", {{vec = 1, block = 256}, {vec = 1, block = 32}}); c = compare(s[1], s[2]); c]],
   ask = {
@@ -138,8 +138,8 @@ step {
       end },
   },
   explain = {
-    en = [[About 5.3 in the model (H200 profile): with 32-thread blocks an SM holds 32 warps instead of 64, so the latency term doubles (497 waves instead of 249), and starting eight times as many blocks, about 15,900 an SM at 87 ns each, becomes the limit: 1.39 ms against 0.26 ms. The H200 measured 6.42 (2026-12-02: 1.26 ms against 0.197 ms). The 32-thread blocks leave half of every SM's thread slots empty, so a copy that was already short of bytes in flight waits twice as many round trips, and the SM spends its time starting tiny blocks. The chapter lists occupancy first among the ways to hide latency: while one warp waits, another issues.]],
-    zh = [[模型（H200 配置）给出约 5.3：32 线程的线程块让一个 SM 只容纳 32 个 warp 而不是 64 个，所以延迟项翻倍（497 批而不是 249 批），而启动八倍数量的线程块（每个 SM 约 15,900 个，每个约 87 ns）成了瓶颈：1.39 ms 对 0.26 ms。 H200 实测 6.42（2026-12-02：1.26 ms 对 0.197 ms）。32 线程的线程块让每个 SM 一半的线程槽位空着，一个本来在途字节就不够的复制要多等一倍的往返，SM 还要花时间启动一个个很小的线程块。本章把占用率列为隐藏延迟的第一种办法：一个 warp 等待时，另一个 warp 发射指令。]],
+    en = [[About 5.9 in the model (H200 profile): with 32-thread blocks an SM holds 32 warps instead of 64, so the latency term doubles (497 waves instead of 249), and starting eight times as many blocks, about 15,900 an SM at 81 ns each, becomes the limit: 1.29 ms against 0.22 ms. The H200 measured 6.42 (2026-12-02: 1.26 ms against 0.197 ms). The 32-thread blocks leave half of every SM's thread slots empty, so a copy that was already short of bytes in flight waits twice as many round trips, and the SM spends its time starting tiny blocks. The chapter lists occupancy first among the ways to hide latency: while one warp waits, another issues.]],
+    zh = [[模型（H200 配置）给出约 5.9：32 线程的线程块让一个 SM 只容纳 32 个 warp 而不是 64 个，所以延迟项翻倍（497 批而不是 249 批），而启动八倍数量的线程块（每个 SM 约 15,900 个，每个约 81 ns）成了瓶颈：1.29 ms 对 0.22 ms。 H200 实测 6.42（2026-12-02：1.26 ms 对 0.197 ms）。32 线程的线程块让每个 SM 一半的线程槽位空着，一个本来在途字节就不够的复制要多等一倍的往返，SM 还要花时间启动一个个很小的线程块。本章把占用率列为隐藏延迟的第一种办法：一个 warp 等待时，另一个 warp 发射指令。]],
   },
 }
 
@@ -178,7 +178,7 @@ step {
     { text = "the model counts the same global sectors read (loads, or cp.async's copies) and stored for every variant the GPU ran (cp_async from sm_80)",
       holds = function(ctx)
         local none = find(ctx.results, {variant = "none"})
-        local function read(r) return r.model.load.sectors + (r.model.ldgsts and r.model.ldgsts.sectors or 0) end
+        local function read(r) return r.model.load.sectors end   -- cp.async's copies count as loads too
         for _, r in ipairs(ctx.results) do
           if read(r) ~= read(none) or r.model.store.sectors ~= none.model.store.sectors then
             return false
@@ -212,7 +212,7 @@ step {
 step {
   text = {
     en = [[How does the model see the three variants? Its latency term counts round trips: a wave of warps waits one for its first load and another for every 17 or so loads more, as if each warp kept that many of its loads on their way at once. The prefetch family runs n/4 threads, each handling 4 elements.]],
-    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 17 个读取再等一次，好像每个 warp 都能同时让那么多读取在途。prefetch 族运行 n/4 个线程，每个处理 4 个元素。]],
+    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 13 个读取再等一次，好像每个 warp 都能同时让那么多读取在途。prefetch 族运行 n/4 个线程，每个处理 4 个元素。]],
   },
   run = [[r = launch("prefetch", {variant = "none"}); r]],
   ask = {
@@ -234,7 +234,7 @@ step {
   },
   explain = {
     en = [[4: far below the 17 or so the model lets a warp keep in flight, so the model charges each wave little more than one round trip, the same for all three variants. That is the ideal prefetching aims at, not what "none" does: its next load waits for its store, so it has one 4-byte load on its way at a time; "register" and "cp_async" keep two. The model does not see that dependence, so what separates the variants can only be measured (on the H200, cp_async 0.85 of none's time).]],
-    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 17 个，所以模型给每一批只记比一次往返多一点的时间，三个版本都一样。这是预取追求的理想情况，而不是“none”实际的样子：它的下一次读要等写完成，所以每次只有一个 4 字节的读在途；“register”和“cp_async”保持两个。模型看不到这种依赖，所以它们之间的差别只能靠测量（在 H200 上，cp_async 用的时间是 none 的 0.85 倍）。]],
+    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 13 个，所以模型给每一批只记比一次往返多一点的时间，三个版本都一样。这是预取追求的理想情况，而不是“none”实际的样子：它的下一次读要等写完成，所以每次只有一个 4 字节的读在途；“register”和“cp_async”保持两个。模型看不到这种依赖，所以它们之间的差别只能靠测量（在 H200 上，cp_async 用的时间是 none 的 0.85 倍）。]],
   },
 }
 

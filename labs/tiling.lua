@@ -284,8 +284,8 @@ step {
       end },
   },
   explain = {
-    en = [[The model gives about 1.2 at tile 16 (it charges the tiled kernel for its shared-memory wavefronts, bank conflicts included) and ranks tile 32 first: the least halo and no conflicts. The chapter expects 16 x 16 to balance halo against occupancy; on a GPU, which tile wins depends on the registers the kernel needs and on how well L1 already serves the naive kernel's repeated reads. Read your own table. What does not change is the direction: fewer load instructions and sectors for every tile size, and the fastest tile found by measuring, as the chapter's rule of thumb says (start at 16 x 16 or 32 x 8, then measure).]],
-    zh = [[模型在 tile = 16 时给出约 1.2 倍（它把分块内核的共享内存 wavefront，包括存储体冲突，也算进时间），并把 tile = 32 排在第一：边缘区最少，也没有冲突。本章预计 16 x 16 能在边缘区与占用率之间取得平衡；在 GPU 上哪个分块最快，取决于内核需要多少寄存器，以及 L1 已经替朴素内核接住了多少重复读取。看你自己的表。不变的是方向：每种分块大小的读指令和扇区都更少；最快的分块要靠测量来找，正如本章的经验法则（从 16 x 16 或 32 x 8 开始，再测量调整）。]],
+    en = [[The model gives about 1.1 at tile 16 (it charges the tiled kernel for its shared-memory wavefronts, bank conflicts included) and ranks tile 32 first: the least halo and no conflicts. The chapter expects 16 x 16 to balance halo against occupancy; on a GPU, which tile wins depends on the registers the kernel needs and on how well L1 already serves the naive kernel's repeated reads. Read your own table. What does not change is the direction: fewer load instructions and sectors for every tile size, and the fastest tile found by measuring, as the chapter's rule of thumb says (start at 16 x 16 or 32 x 8, then measure).]],
+    zh = [[模型在 tile = 16 时给出约 1.1 倍（它把分块内核的共享内存 wavefront，包括存储体冲突，也算进时间），并把 tile = 32 排在第一：边缘区最少，也没有冲突。本章预计 16 x 16 能在边缘区与占用率之间取得平衡；在 GPU 上哪个分块最快，取决于内核需要多少寄存器，以及 L1 已经替朴素内核接住了多少重复读取。看你自己的表。不变的是方向：每种分块大小的读指令和扇区都更少；最快的分块要靠测量来找，正如本章的经验法则（从 16 x 16 或 32 x 8 开始，再测量调整）。]],
   },
 }
 

@@ -103,8 +103,8 @@ step {
       end },
   },
   explain = {
-    en = [[About 79 passes. Only the first has to come from DRAM, if the 16 MiB stays in L2 between passes. That is what the model's DRAM line says on a device whose L2 holds 16 MiB (about 18 MB: the 16.8 MB buffer once, plus the sectors of the sums); on one whose L2 is smaller, it reads most passes again. The H200 took 1.80 times as long for the same reads over an 80 MiB working set as over a 48 MiB one, on either side of its 60 MiB L2 (2026-12-02); the model gives about 1.5.]],
-    zh = [[大约 79 遍。只要这 16 MiB 在两遍之间一直留在 L2 里，就只有第一遍必须从 DRAM 读。在 L2 放得下 16 MiB 的设备上，模型的 DRAM 一行正是这样说的（约 18 MB：16.8 MB 的缓冲区读一次，再加上求和结果所在的扇区）；在 L2 更小的设备上，大部分遍数要重新读。H200 对 80 MiB 工作集做同样多的读取，用的时间是 48 MiB 工作集的 1.80 倍，两者分别在它 60 MiB L2 的两侧（2026-12-02）；模型给出约 1.5 倍。]],
+    en = [[About 79 passes. Only the first has to come from DRAM, if the 16 MiB stays in L2 between passes. That is what the model's DRAM line says on a device whose L2 holds 16 MiB (about 18 MB: the 16.8 MB buffer once, plus the sectors of the sums); on one whose L2 is smaller, it reads most passes again. The H200 took 1.80 times as long for the same reads over an 80 MiB working set as over a 48 MiB one, on either side of its 60 MiB L2 (2026-12-02); the model gives about 1.25.]],
+    zh = [[大约 79 遍。只要这 16 MiB 在两遍之间一直留在 L2 里，就只有第一遍必须从 DRAM 读。在 L2 放得下 16 MiB 的设备上，模型的 DRAM 一行正是这样说的（约 18 MB：16.8 MB 的缓冲区读一次，再加上求和结果所在的扇区）；在 L2 更小的设备上，大部分遍数要重新读。H200 对 80 MiB 工作集做同样多的读取，用的时间是 48 MiB 工作集的 1.80 倍，两者分别在它 60 MiB L2 的两侧（2026-12-02）；模型给出约 1.25 倍。]],
   },
 }
 

@@ -77,7 +77,8 @@ for _, case in ipairs(grid) do
     for _, kind in ipairs({ "atomic", "reduction", "ldgsts" }) do
       local requests, sectors = rawget(c, kind .. "_requests"), rawget(c, kind .. "_sectors")
       if requests and sectors then
-        same = same and e[kind].requests == requests.value and e[kind].sectors == sectors.value
+        same = same and e[kind].requests == requests.value and
+               t.atomic_sectors_agree(t.label(name, params), kind, e[kind].sectors, sectors.value)
         kinds[#kinds + 1] = string.format(" %s %d/%d (hardware %d/%d)", kind, e[kind].requests, e[kind].sectors,
                                           requests.value, sectors.value)
       end
