@@ -1,9 +1,10 @@
 /*
-** profiles.c — one row per modelled device. The H200's time coefficients
-** were fitted to its measurements on the GPU machine (2026-11-30): the
-** copy ceiling, copy with float/float2/float4, and strided with stride 32;
-** the other rows take their sizes and peaks from the vendors' datasheets and
-** scale the H200's coefficients by SM count and clock.
+** profiles.c — one row per modelled device, and the time the model gives a
+** launch on it: a term for each unit that can limit the launch, the largest
+** named as its limit (docs/model.md, "Time"). The H200's rates were fitted
+** to 210 launches measured on the GPU machine (2026-12-02); the other rows
+** take their sizes and peaks from the vendors' datasheets and keep the
+** H200's rates per SM and clock.
 */
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ enum { REGISTERS_PER_SM = 65536 };
    one's source). */
 #define H200_RATES(dram_gbs_)                                                                       \
     .dram_gbs = (dram_gbs_), .sparse_exponent = 0.175, .l2_held_writes = 0.5,                           \
-    .l2_load_sectors_per_clock = 1.48, .l2_store_sectors_per_clock = 0.262, .l1_lines_per_clock = 4.0,     \
+    .l2_load_sectors_per_clock = 1.48, .l2_store_requests_per_clock = 0.262, .l1_lines_per_clock = 4.0,    \
     .shared_wavefronts_per_clock = 0.64, .constant_passes_per_clock = 0.40, .atomic_sector_ns = 10.3,      \
     .atomics_per_clock = 3.64, .shared_atomics_per_clock = 31.9, .latency_ns = 736, .loads_in_flight = 13.4, \
     .overlap_exponent = 2.1, .block_ns = 81, .launch_us = 4.2
@@ -173,7 +174,7 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     e.waves = ceil(e.warps / ((double)e.resident_warps * profile->info.sm_count));
     e.term_ms[TERM_DRAM] = dram_ms(r, &counts->dram, profile->info.l2_bytes);
     e.term_ms[TERM_L2_LOADS] = (double)counts->load.sectors / (r->l2_load_sectors_per_clock * sm_clocks_per_ms);
-    e.term_ms[TERM_L2_STORES] = (double)counts->store.lines / (r->l2_store_sectors_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_L2_STORES] = (double)counts->store.lines / (r->l2_store_requests_per_clock * sm_clocks_per_ms);
     e.term_ms[TERM_L1_LINES] = (double)counts->load.lines / (r->l1_lines_per_clock * sm_clocks_per_ms);
     e.term_ms[TERM_SHARED] = (double)(counts->shared_load.wavefronts + counts->shared_store.wavefronts) /
                              (r->shared_wavefronts_per_clock * sm_clocks_per_ms);

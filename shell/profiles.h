@@ -17,7 +17,7 @@ struct time_rates {
     double sparse_exponent;             /* DRAM slows as (used share of each 128-byte line) ^ this */
     double l2_held_writes;              /* share of the L2 whose writes are still there when a kernel ends */
     double l2_load_sectors_per_clock;   /* load sectors L2 sends the SMs */
-    double l2_store_sectors_per_clock;  /* store requests the SMs send L2, one per 128-byte line a warp writes */
+    double l2_store_requests_per_clock;  /* store requests the SMs send L2, one per 128-byte line a warp writes */
     double l1_lines_per_clock;          /* 128-byte lines one SM's L1 looks up for loads */
     double shared_wavefronts_per_clock; /* passes of the shared-memory pipeline */
     double constant_passes_per_clock;   /* constant-cache passes (one address each) */
