@@ -22,7 +22,7 @@ local function limited_elsewhere(ctx, r, key)
     return { en = string.format("on %s (%.0f GB/s) the model finds the %s transpose limited by %s", ctx.device.name,
                                 ctx.device.peak_gbs, r.params.variant, r.model.limit),
              zh = string.format("在 %s（%.0f GB/s）上，模型认为 %s 转置的瓶颈是%s", ctx.device.name,
-                                ctx.device.peak_gbs, r.params.variant, r.model.limit_text) }
+                                ctx.device.peak_gbs, r.params.variant, r.model.limit_zh) }
   end
 end
 

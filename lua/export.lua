@@ -235,6 +235,8 @@ local UNIT_BY_NAME = {
   { "wavefronts$", "shared-memory wavefronts" }, { "^bank_conflicts$", "shared-memory wavefronts" },
   { "^passes$", "constant-cache passes" }, { "_bits$", "bits" }, { "^sm_count$", "SMs" },
   { "^max_threads_per_sm$", "threads" }, { "^max_blocks_per_sm$", "blocks" }, { "^lane_instructions$", "lane-instructions" },
+  { "^read_lines$", "128-byte lines" }, { "^resident_warps$", "warps an SM holds at once" }, { "^warps$", "warps" },
+  { "^waves$", "waves (times the SMs fill with resident warps)" },
 }
 
 local function unit_of(name)
@@ -248,7 +250,7 @@ local function units_of(data, prefix, units)
     if type(value) == "table" and key ~= "params" and math.type(key) == nil then
       units_of(value, name .. ".", units)
     elseif type(value) == "number" and math.type(key) == nil then
-      units[name] = unit_of(tostring(key))
+      units[name] = prefix:match("terms%.$") and "ms" or unit_of(tostring(key))   -- model.terms: each term's time
     end
   end
   return units

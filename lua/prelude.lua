@@ -335,9 +335,10 @@ local messages = {
 local say = messages_of("prelude", messages)
 
 -- The model's limit in the session's language: the C side gives both
--- (model.limit in English, model.limit_text in the session's language).
+-- (model.limit in English, model.limit_zh in Chinese), so that a result
+-- made in one language reads in the other.
 local function limit_text(model)
-  return model.limit_text or model.limit
+  return core.lang() == "zh" and model.limit_zh or model.limit
 end
 
 -- A device's name: "(modelled)" in the session's language; left out in Chinese

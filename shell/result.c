@@ -215,7 +215,7 @@ static void push_estimate(lua_State *L, const struct result *r)
     SET_NUMBER("bandwidth_gbs", r->useful_bytes / (e->time_ms * 1e-3) / 1e9);
     SET_STRING("limit", limit->limit);
     SET_STRING("limit_key", limit->key);
-    SET_STRING("limit_text", SAY(limit->limit, limit->limit_zh));
+    SET_STRING("limit_zh", limit->limit_zh);
     SET_INTEGER("resident_warps", e->resident_warps);
     SET_NUMBER("warps", e->warps);
     SET_NUMBER("waves", e->waves);

@@ -136,13 +136,15 @@ local function printed(fn)
   local text = core.capture(false)
   return ok and text or "error: " .. tostring(why)
 end
-local card = tostring(launch("offset", {offset = 1, n = 262144}))
+local small = launch("offset", {offset = 1, n = 262144})
+local card = tostring(small)
 t.ok(card:find("sim · 模型估算，不是实测", 1, true), "zh: the card's header says modelled, not measured")
 t.ok(card:find("\n  读取       每请求 5.00 个扇区   理想值 4.00   ########.. 80% 有用\n", 1, true) or
      card:find("\n  读取       每请求 5.00 个扇区   理想值 4.00   ████████░░ 80% 有用\n", 1, true),
      "zh: the loads row")
 t.ok(card:find("\n             16,384 个请求 · 81,918 个扇区 · 32,766 个缓存行\n", 1, true), "zh: requests · sectors · lines")
-t.ok(card:find("瓶颈：DRAM 带宽", 1, true), "zh: limited by DRAM bandwidth")
+t.ok(card:find("瓶颈：" .. small.model.limit_zh, 1, true) ~= nil,
+     "zh: the card names the model's limit in Chinese (" .. small.model.limit_zh .. ")")
 local columns = {}
 for line in card:gmatch("[^\n]+") do
   local labelled = line:match("^  %S+%s+")

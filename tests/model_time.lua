@@ -78,7 +78,11 @@ for _, case in ipairs(limits) do
   t.ok(m.terms[case[3]] > 0 and m.terms[case[3]] <= m.time_ms, "  its term is the time less the launch's fixed cost")
 end
 core.lang("zh")
-local zh = launch("transpose", {}).model
-t.ok(zh.limit_text ~= zh.limit and zh.limit_text:find("L2"), "the limit in Chinese: " .. zh.limit_text)
+local zh = launch("transpose", {})
+core.capture(true)
+print(zh)
+local card = core.capture(false)
+t.ok(card:find("瓶颈：" .. zh.model.limit_zh, 1, true) ~= nil and zh.model.limit_zh:find("L2 写入"),
+     "the card names the limit in Chinese: " .. zh.model.limit_zh)
 core.lang("en")
 t.done()

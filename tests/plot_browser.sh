@@ -11,7 +11,7 @@ browser=$(command -v chromium || command -v chromium-browser)
 [ -n "$browser" ] || { echo "1..0 # SKIP chromium not installed (apt-get install chromium)"; exit 0; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-"$warplab" --sim -e "plot(sweep('strided', {stride = pow2(0, 6), n = 1 << 16}), {file = '$tmp/plot.svg', y = 'bandwidth'})" \
+"$warplab" --sim -e "plot(sweep('strided', {stride = pow2(0, 6), n = 1 << 20}), {file = '$tmp/plot.svg', y = 'bandwidth'})" \
   > /dev/null 2>&1
 {
   echo '<!doctype html><html><body>'
