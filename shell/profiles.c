@@ -169,8 +169,8 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     const struct time_rates *r = &profile->rates;
     struct time_estimate e = { .resident_warps = resident_warps(&profile->info, shape) };
     double sm_clocks_per_ms = profile->info.sm_count * profile->info.sm_clock_mhz * 1e3;
-    double blocks_per_sm = (double)(shape->threads / shape->block_threads) / profile->info.sm_count;
-    e.warps = (double)(shape->threads / shape->block_threads) * ((shape->block_threads + WARP_SIZE - 1) / WARP_SIZE);
+    double blocks = (double)(shape->threads / shape->block_threads);
+    e.warps = blocks * ((shape->block_threads + WARP_SIZE - 1) / WARP_SIZE);
     e.waves = ceil(e.warps / ((double)e.resident_warps * profile->info.sm_count));
     e.term_ms[TERM_DRAM] = dram_ms(r, &counts->dram, profile->info.l2_bytes);
     e.term_ms[TERM_L2_LOADS] = (double)counts->load.sectors / (r->l2_load_sectors_per_clock * sm_clocks_per_ms);
@@ -181,7 +181,7 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     e.term_ms[TERM_CONSTANT] = (double)counts->constant.passes / (r->constant_passes_per_clock * sm_clocks_per_ms);
     e.term_ms[TERM_ATOMICS] = atomics_ms(r, counts, sm_clocks_per_ms);
     e.term_ms[TERM_LATENCY] = latency_ms(r, counts, e.warps, e.waves);
-    e.term_ms[TERM_BLOCKS] = blocks_per_sm * r->block_ns * 1e-6;
+    e.term_ms[TERM_BLOCKS] = blocks / profile->info.sm_count * r->block_ns * 1e-6;
     /* DRAM's time and the loads' waiting add up in part (the bytes a wave
        asks for stream only after its first round trip); every other unit
        overlaps them. */
