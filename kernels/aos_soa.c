@@ -143,4 +143,6 @@ const struct family family_aos_soa = {
     .source = aos_soa_kernel_cu,
     .accumulates = 1,   /* update adds into the records: they start at zero */
     .emulated_call = aos_soa_emulated_call,
+    .costs = (const struct warp_cost[]){ { 21.17, 0, 1 }, { 27, 0, 1 }, { 0, 7.57, 1 } },   /* read, write, update */
+    .cost_by = AOS_SOA_ACCESS,
 };

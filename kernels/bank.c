@@ -161,4 +161,5 @@ const struct family family_bank = {
     .launch = GPU_LAUNCHER(bank_launch),
     .source = bank_kernel_cu,
     .emulated_call = bank_emulated_call,
+    .costs = (const struct warp_cost[]){ { 0, 6.44, 1 } },
 };

@@ -122,4 +122,6 @@ const struct family family_broadcast = {
     .source = broadcast_kernel_cu,
     .fill_inputs = broadcast_fill_inputs,
     .emulated_call = broadcast_emulated_call,
+    .costs = (const struct warp_cost[]){ { 10, 5.5, 1 }, { 20, 0, 1 } },   /* global, constant */
+    .cost_by = BROADCAST_SPACE,
 };

@@ -260,4 +260,6 @@ const struct family family_conv2d = {
     .tolerance = 2e-5,
     .warp_page = conv2d_warp_page,
     .emulated_call = conv2d_emulated_call,
+    .costs = (const struct warp_cost[]){ { 224.08, 5.87, 1 }, { 289.85, 3.07, 1 } },   /* naive, tiled */
+    .cost_by = CONV2D_VARIANT,
 };

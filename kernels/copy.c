@@ -70,4 +70,5 @@ const struct family family_copy = {
     .launch = GPU_LAUNCHER(copy_launch),
     .source = copy_kernel_cu,
     .emulated_call = copy_emulated_call,
+    .costs = (const struct warp_cost[]){ { 10, 6, 1 } },
 };

@@ -31,14 +31,15 @@
 enum { TRACKER_LIMIT_BYTES = 1u << 30 };
 
 /* Of the L2's bytes, the share one launch's data can hold before blocks are
-   pushed out. On the H200 working_set runs 1.8x slower at 80 MiB than at
-   48 MiB, so 48 MiB and the launch's 1 MiB of output fit: more than 0.82.
-   At 0.85 random gather at its defaults reads 2.7x its first touches, where
-   the H200 read 4.5x (454 MB); that needs about 0.51 (30.6 MiB, which would
-   put working_set's cliff near 32 MiB). The measured L2 keeps a random
-   working set less well than a cyclic one: its two partitions (which may
-   each hold a copy) and its replacement policy are not modelled. */
-static const double L2_USABLE_SHARE = 0.85;
+   pushed out. The H200's DRAM counters (2026-12-02, bench/data/
+   h200-model-time.json) put it near half of the 60 MiB: working_set reads
+   36 MB at 32 MiB (it fits), but 356 MB at 48 MiB and 671 MB at 80 MiB;
+   random gather at its defaults reads 452 MB. At 0.55 the model gives 34,
+   244, 601 and 426 MB; at 0.85 it gave 34, 50, 448 and 276. The L2's two
+   partitions (each may hold a copy of a line both halves of the chip read)
+   and its replacement policy are not modelled apart; this share stands for
+   both. */
+static const double L2_USABLE_SHARE = 0.55;
 
 /* The chance a block is gone, 1 - exp(-e / capacity), at the start of steps
    of capacity / SURVIVAL_STEPS_A_CAPACITY, up to SURVIVAL_CAPACITIES

@@ -141,6 +141,19 @@ struct emulated_call {
     } args[MAX_KERNEL_ARGS];
 };
 
+/* What a warp of a family costs besides its memory traffic, for the time
+   model: the instructions it issues, of every kind (`instructions` each,
+   and `per_access` more for each memory instruction: its address arithmetic
+   and the loop around it), measured on the H200 (smsp__inst_executed.sum
+   over bench/model_time.lua's launches, 2026-12-02; tests/model_time.lua
+   holds them to those counts); and the loads it waits for one after another
+   (load_chain): each one's address read by the load before it, or a load
+   that may not pass the store before it. */
+struct warp_cost {
+    double instructions, per_access;
+    int load_chain;
+};
+
 /* A GPU feature a launch uses: its name and the compute capability that has it. */
 struct gpu_need {
     const char *because;        /* the parameter that asks for it: "variant = \"cp_async\"" */
@@ -207,6 +220,11 @@ struct family {
        param_count (buffer sizes, grid, block) from its params, on the shell's
        thread, where Lua runs (lua_state: its lua_State). 0, or -1 with why. */
     const char *ptx;
+    /* Its warps' cost (struct warp_cost): a row for each value of the CHOICE
+       param in slot cost_by, or one row for all when cost_by is 0 (no family
+       has a choice in slot 0). NULL: copy's. */
+    const struct warp_cost *costs;
+    int cost_by;
     int (*derive)(void *lua_state, const struct family *f, struct params *p, char *why, size_t why_size);
     /* And check_outputs, run on the shell's thread after the emulator ran p:
        the outputs it left against the kernel's Lua reference; 1 when they

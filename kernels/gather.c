@@ -169,4 +169,5 @@ const struct family family_gather = {
     .source = gather_kernel_cu,
     .fill_inputs = gather_fill_inputs,
     .emulated_call = gather_emulated_call,
+    .costs = (const struct warp_cost[]){ { 10, 5, 2 } },   /* idx[i], then x[idx[i]] */
 };

@@ -231,4 +231,6 @@ const struct family family_matmul = {
     .tolerance = 2e-4,
     .warp_page = matmul_warp_page,
     .emulated_call = matmul_emulated_call,
+    .costs = (const struct warp_cost[]){ { 65.83, 2.75, 1 }, { 29.16, 2.85, 1 } },   /* naive, tiled */
+    .cost_by = MATMUL_VARIANT,
 };

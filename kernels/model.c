@@ -644,6 +644,21 @@ static int start_threads(struct model_thread *threads, int count)
     return started;
 }
 
+/* Warp-wide memory instructions of every kind (cp.async's are loads too). */
+static uint64_t memory_instructions(const struct model_counts *c)
+{
+    return c->load.requests + c->store.requests + c->shared_load.requests + c->shared_store.requests +
+           c->constant.requests + c->atomic.requests + c->reduction.requests + c->shared_atomic.requests;
+}
+
+/* The instructions the warps issue, from the family's warp cost. */
+static uint64_t issued_instructions(const struct family *f, const struct params *p, long long warps,
+                                    const struct model_counts *c)
+{
+    const struct warp_cost *cost = family_warp_cost(f, p);
+    return (uint64_t)llround(cost->instructions * (double)warps + cost->per_access * (double)memory_instructions(c));
+}
+
 int model_run(const struct family *f, const struct params *p,
               struct model_counts *out, volatile sig_atomic_t *interrupted)
 {
@@ -669,6 +684,7 @@ int model_run(const struct family *f, const struct params *p,
     for (int k = 0; k < started; k++)
         model_counts_add(out, &threads[k].counts);
     model_counts_finish(out);
+    out->instructions = issued_instructions(f, p, job.warps, out);
     if (job.stopped) {
         dram_tracker_free(job.dram);
         return -1;

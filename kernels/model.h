@@ -62,6 +62,9 @@ struct model_counts {
     struct atomic_traffic shared_atomic;  /* atomics on shared memory (ATOMS) */
     struct traffic ldgsts;                /* cp.async's global side (LDGSTS), neither a load nor a shared store */
     struct dram_estimate dram;
+    /* Warp-instructions issued, of every kind: the emulator's count of the PTX
+       that ran, or on the hand-written model the family's issue cost. */
+    uint64_t instructions;
     /* While counting: operations per global address, which model_counts_finish
        turns into hottest_operations and addresses and frees (NULL: none). */
     struct address_map *atomic_addresses;

@@ -96,4 +96,5 @@ const struct family family_offset = {
     .launch = GPU_LAUNCHER(offset_launch),
     .source = offset_kernel_cu,
     .emulated_call = offset_emulated_call,
+    .costs = (const struct warp_cost[]){ { 13, 5.67, 1 } },
 };

@@ -112,4 +112,6 @@ const struct family family_particles = {
     .source = particles_kernel_cu,
     .accumulates = 1,   /* it adds into the particles: they start at zero, so v becomes a * dt */
     .emulated_call = particles_emulated_call,
+    .costs = (const struct warp_cost[]){ { 10, 2.67, 1 }, { 34, 0, 1 } },   /* aos, soa */
+    .cost_by = PARTICLES_LAYOUT,
 };

@@ -172,4 +172,8 @@ const struct family family_prefetch = {
     .source = prefetch_kernel_cu,
     .needs = prefetch_needs,
     .emulated_call = prefetch_emulated_call,
+    .costs = (const struct warp_cost[]){ { 71.75, 3.16, 4 }, { 47, 6.5, 4 }, { 81.6, 3.6, 2 } },
+    /* none, register, cp_async: each chunk's load waits for the store before it (none) or is
+       waited for by the next chunk (register); cp.async keeps two chunks in flight */
+    .cost_by = PREFETCH_VARIANT,
 };

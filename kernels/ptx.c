@@ -2832,10 +2832,10 @@ static void free_runner(struct block_runner *r)
     free(r->b.local);
 }
 
-int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *lane_instructions, char *why, size_t why_size)
+int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_ran *ran, char *why, size_t why_size)
 {
     const struct kernel *k = find_kernel(m, l->kernel);
-    *lane_instructions = 0;
+    *ran = (struct ptx_ran){ 0 };
     if (!k) {
         snprintf(why, why_size, "the PTX has no kernel named '%s'", l->kernel);
         return -1;
@@ -2892,7 +2892,8 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *la
         for (int i = 1; i < started; i++)
             pthread_join(runners[i].thread, NULL);
         for (int i = 0; i < started; i++) {
-            *lane_instructions += runners[i].b.lane_instructions;
+            ran->lane_instructions += runners[i].b.lane_instructions;
+            ran->warp_instructions += runners[i].b.warp_instructions;
             if (runners[i].failed && !failed) {
                 failed = 1;
                 snprintf(why, why_size, "%s", runners[i].why);

@@ -69,8 +69,11 @@ struct ptx_launch {
 
 /* Runs the whole grid, its blocks shared among l->threads threads. 0; or -1 with why (an unknown instruction, an access
    outside every buffer, the budget spent, Ctrl-C), naming the PTX line and
-   the source line where it knows them. *lane_instructions counts what ran. */
-int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, uint64_t *lane_instructions,
-            char *why, size_t why_size);
+   the source line where it knows them. *ran counts what ran. */
+struct ptx_ran {
+    uint64_t lane_instructions;   /* each active lane's */
+    uint64_t warp_instructions;   /* each warp's, however many of its lanes ran: what a GPU issues */
+};
+int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_ran *ran, char *why, size_t why_size);
 
 #endif

@@ -187,6 +187,12 @@ void params_defaults(const struct family *f, struct params *p)
         p->v[i] = f->params[i].fallback;
 }
 
+const struct warp_cost *family_warp_cost(const struct family *f, const struct params *p)
+{
+    static const struct warp_cost copy_cost = { 10, 6, 1 };
+    return f->costs ? &f->costs[f->cost_by ? p->v[f->cost_by] : 0] : &copy_cost;
+}
+
 uint64_t family_buffer_bytes(const struct family *f, const struct params *p, size_t *bytes)
 {
     size_t elements[MAX_BUFFERS];

@@ -37,6 +37,8 @@ void params_defaults(const struct family *f, struct params *p);
 /* Edit distance between two short names; used for "did you mean". */
 int edit_distance(const char *a, const char *b);
 /* Buffer sizes in bytes, in declaration order; returns their sum. */
+/* What a warp of f costs for p besides its memory traffic (f->costs' row, or copy's). */
+const struct warp_cost *family_warp_cost(const struct family *f, const struct params *p);
 uint64_t family_buffer_bytes(const struct family *f, const struct params *p, size_t *bytes);
 
 #endif

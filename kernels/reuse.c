@@ -138,4 +138,6 @@ const struct family family_reuse = {
     .launch = GPU_LAUNCHER(reuse_launch),
     .source = reuse_kernel_cu,
     .emulated_call = reuse_emulated_call,
+    .costs = (const struct warp_cost[]){ { 43.95, 17, 1 }, { 36.64, 21.82, 1 } },   /* shared, global */
+    .cost_by = REUSE_VARIANT,
 };

@@ -244,4 +244,6 @@ const struct family family_spmv = {
     .fill_inputs = spmv_fill_inputs,
     .tolerance = 1e-4,
     .emulated_call = spmv_emulated_call,
+    .costs = (const struct warp_cost[]){ { 65.13, 1.8, 3 }, { 40.01, 5.16, 3 } },   /* scalar, vector: row_ptr, then col, then x[col] */
+    .cost_by = SPMV_VARIANT,
 };

@@ -106,4 +106,5 @@ const struct family family_store_policy = {
     .launch = GPU_LAUNCHER(store_policy_launch),
     .source = store_policy_kernel_cu,
     .emulated_call = store_policy_emulated_call,
+    .costs = (const struct warp_cost[]){ { 33, 0, 1 } },
 };

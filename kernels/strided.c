@@ -85,4 +85,5 @@ const struct family family_strided = {
     .launch = GPU_LAUNCHER(strided_launch),
     .source = strided_kernel_cu,
     .emulated_call = strided_emulated_call,
+    .costs = (const struct warp_cost[]){ { 10, 7.5, 1 } },
 };

@@ -157,4 +157,6 @@ const struct family family_transpose = {
     .launch = GPU_LAUNCHER(transpose_launch),
     .source = transpose_kernel_cu,
     .emulated_call = transpose_emulated_call,
+    .costs = (const struct warp_cost[]){ { 13, 5, 1 }, { 28.64, 2.34, 1 }, { 16, 5.5, 1 } },   /* naive, shared, padded */
+    .cost_by = TRANSPOSE_VARIANT,
 };

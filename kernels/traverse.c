@@ -138,4 +138,6 @@ const struct family family_traverse = {
     .launch = GPU_LAUNCHER(traverse_launch),
     .source = traverse_kernel_cu,
     .emulated_call = traverse_emulated_call,
+    .costs = (const struct warp_cost[]){ { 13, 5, 1 }, { 13, 5, 1 }, { 25, 1.75, 1 } },   /* row, col, tiled */
+    .cost_by = TRAVERSE_ORDER,
 };

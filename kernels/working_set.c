@@ -129,4 +129,5 @@ const struct family family_working_set = {
     .launch = GPU_LAUNCHER(working_set_launch),
     .source = working_set_kernel_cu,
     .emulated_call = working_set_emulated_call,
+    .costs = (const struct warp_cost[]){ { 168, 0, 1 } },
 };

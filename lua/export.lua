@@ -237,6 +237,7 @@ local UNIT_BY_NAME = {
   { "^max_threads_per_sm$", "threads" }, { "^max_blocks_per_sm$", "blocks" }, { "^lane_instructions$", "lane-instructions" },
   { "^read_lines$", "128-byte lines" }, { "^resident_warps$", "warps an SM holds at once" }, { "^warps$", "warps" },
   { "^waves$", "waves (times the SMs fill with resident warps)" },
+  { "^instructions$", "warp-instructions (instructions of a warp, of every kind)" },
 }
 
 local function unit_of(name)

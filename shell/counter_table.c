@@ -112,6 +112,11 @@ const struct counter_decl counter_table[COUNTER_COUNT] = {
         "The 32-byte global sectors those cp.async requests read, counted once per request.",
         "这些 cp.async 请求读取的 32 字节全局内存扇区，每个请求各计一次。",
         .other_metric = "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum" },
+    [COUNTER_INSTRUCTIONS] = { "instructions", "smsp__inst_executed.sum",
+        "Warp-wide instructions the SMs issued, of every kind: one per instruction per warp. Each of an SM's "
+        "four schedulers issues at most one a clock, so a kernel that computes more than it moves is limited here.",
+        "各 SM 发出的 warp 级指令，不分种类：每个 warp 每条指令计一次。每个 SM 的四个调度器每个时钟周期最多各发出一条，"
+        "所以计算多于数据搬运的内核受限于此。" },
 };
 
 const struct counter_decl derived_terms[] = {

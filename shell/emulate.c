@@ -197,7 +197,7 @@ static int core_emulate(lua_State *L)
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
-    uint64_t ran;
+    struct ptx_ran ran;
     int failed = ptx_run(m, &launch, &ran, why, sizeof why);
     ptx_free(m);
     model_counts_finish(&counting.counts);   /* frees the atomics' address map, before an error can skip it */
@@ -205,7 +205,7 @@ static int core_emulate(lua_State *L)
         return luaL_error(L, "%s", why);
     lua_createtable(L, 0, 6);
     push_counts(L, &counting.counts);
-    lua_pushinteger(L, (lua_Integer)ran);
+    lua_pushinteger(L, (lua_Integer)ran.lane_instructions);
     lua_setfield(L, -2, "lane_instructions");
     lua_createtable(L, launch.buffer_count, 0);
     for (int i = 0; i < launch.buffer_count; i++) {
@@ -463,11 +463,12 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
-             ptx_run(m, &launch, &out->lane_instructions, why, why_size);
+             ptx_run(m, &launch, &out->ran, why, why_size);
     ptx_free(m);
     for (int i = 0; i < threads; i++)   /* failed too: the threads' address maps are freed here */
         model_counts_add(&out->counts, &counting[i].counts);
     model_counts_finish(&out->counts);
+    out->counts.instructions = out->ran.warp_instructions;
     if (!failed) {
         out->counts.dram.estimated = dram != NULL;
         if (dram)
@@ -514,7 +515,8 @@ static int run_over(const struct family *f, const struct params *p, void *const 
     if (!m)
         return -1;
     size_t bytes[MAX_BUFFERS];
-    uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS], lane_instructions;
+    uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS];
+    struct ptx_ran ran;
     struct ptx_buffer buffers[MAX_BUFFERS];
     void *users[MAX_EMULATOR_THREADS];
     family_buffer_bytes(f, p, bytes);
@@ -529,7 +531,7 @@ static int run_over(const struct family *f, const struct params *p, void *const 
     launch.only_warp = only_warp;
     launch.threads = only_warp ? 1 : model_threads_wanted();
     launch.users = users;
-    int failed = write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &lane_instructions, why, why_size);
+    int failed = write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &ran, why, why_size);
     ptx_free(m);
     return failed ? -1 : 0;
 }
@@ -608,7 +610,7 @@ static int core_emulate_family(lua_State *L)
         return luaL_error(L, "%s", why);
     lua_createtable(L, 0, 8);
     push_counts(L, &e->counts);
-    lua_pushinteger(L, (lua_Integer)e->lane_instructions);
+    lua_pushinteger(L, (lua_Integer)e->ran.lane_instructions);
     lua_setfield(L, -2, "lane_instructions");
     lua_pushstring(L, e->kernel);
     lua_setfield(L, -2, "kernel");

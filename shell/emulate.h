@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include "model.h"
+#include "ptx.h"
 
 /* The seed of the inputs an emulated launch fills (fill_inputs'): a kernel
    declared in Lua gets the same inputs on a GPU, so that where its
@@ -16,7 +17,7 @@ enum { EMULATION_SEED = 1 };
 
 struct emulation {
     struct model_counts counts;   /* as the hand-written model gives them, DRAM estimate included */
-    uint64_t lane_instructions;
+    struct ptx_ran ran;           /* the instructions that ran */
     char kernel[256];             /* the kernel's mangled name */
     int correct;                  /* its outputs equal the CPU reference's */
     char mismatch[256];

@@ -139,12 +139,14 @@ static void check_shape(lua_State *L, const struct family *f, const struct param
 enum { MAX_BATCH = 1024 };
 
 /* What the time estimate needs of the launch's shape: its threads, a
-   block's, and a block's dynamic shared memory where the emulator's call
-   says (static shared memory and registers are not known here yet). */
+   block's, a block's dynamic shared memory where the emulator's call says
+   (static shared memory and registers are not known here yet), and its
+   chain of dependent loads (a kernel declared in Lua: none known). */
 static struct launch_geometry launch_geometry(const struct family *f, const struct params *p)
 {
     struct launch_shape shape = f->shape(p);
-    struct launch_geometry g = { .threads = shape.threads, .block_threads = shape.block };
+    struct launch_geometry g = { .threads = shape.threads, .block_threads = shape.block,
+                                 .load_chain = family_warp_cost(f, p)->load_chain };
     struct emulated_call call;
     if (f->emulated_call) {
         f->emulated_call(p, &call);

@@ -23,12 +23,12 @@ enum { REGISTERS_PER_SM = 65536 };
 /* The H200's rates: fitted to its measurements on the GPU machine
    (2026-12-02, bench/data/h200-model-time.json; docs/model.md gives each
    one's source). */
-#define H200_RATES(dram_gbs_)                                                                       \
-    .dram_gbs = (dram_gbs_), .sparse_exponent = 0.175, .l2_held_writes = 0.5,                           \
-    .l2_load_sectors_per_clock = 1.48, .l2_store_requests_per_clock = 0.262, .l1_lines_per_clock = 4.0,    \
-    .shared_wavefronts_per_clock = 0.64, .constant_passes_per_clock = 0.40, .atomic_sector_ns = 10.3,      \
-    .atomics_per_clock = 3.64, .shared_atomics_per_clock = 31.9, .latency_ns = 736, .loads_in_flight = 13.4, \
-    .overlap_exponent = 2.1, .block_ns = 81, .launch_us = 4.2
+#define H200_RATES(dram_gbs_)                                                                          \
+    .dram_gbs = (dram_gbs_), .sparse_exponent = 0.21, .l2_held_writes = 0.5,                               \
+    .l2_load_sectors_per_clock = 1.55, .l2_store_requests_per_clock = 0.292, .l1_lines_per_clock = 5.1,    \
+    .shared_wavefronts_per_clock = 0.71, .constant_passes_per_clock = 0.42, .atomic_sector_ns = 11.2,      \
+    .atomics_per_clock = 3.34, .shared_atomics_per_clock = 29.3, .instructions_per_clock = 2.84,           \
+    .latency_ns = 557, .loads_in_flight = 20.7, .overlap_exponent = 1.5, .block_ns = 81, .launch_us = 3.96
 
 /* Per SM, by compute capability (CUDA Programming Guide, "Compute Capabilities"). */
 #define SM_LIMITS(major_, minor_, shared_kb_, block_kb_, threads_, blocks_)                        \
@@ -111,8 +111,10 @@ const struct time_term_decl time_terms[TERM_COUNT] = {
     [TERM_SHARED] = { "shared", "shared-memory wavefronts", "共享内存 wavefront" },
     [TERM_CONSTANT] = { "constant", "constant-cache passes", "常量缓存轮次" },
     [TERM_ATOMICS] = { "atomics", "atomics on the same L2 sectors", "同一批 L2 扇区上的原子操作" },
+    [TERM_ISSUE] = { "issue", "issuing instructions: more work than memory traffic", "发出指令：计算多于访存" },
     [TERM_LATENCY] = { "latency", "latency: too few loads in flight", "延迟：在途读取太少" },
     [TERM_BLOCKS] = { "blocks", "starting blocks: few threads each", "启动线程块：每块线程太少" },
+    [TERM_LAUNCH] = { "launch", "the launch's fixed cost: too little work", "启动的固定开销：工作量太小" },
 };
 
 /* Warps one SM holds at once: the fewest that its thread, block and shared-memory limits allow. */
@@ -153,14 +155,20 @@ static double atomics_ms(const struct time_rates *r, const struct model_counts *
 }
 
 /* Little's law: each wave of resident warps waits a round trip for its
-   first load, and another for every loads_in_flight more of its loads. */
-static double latency_ms(const struct time_rates *r, const struct model_counts *c, double warps, double waves)
+   first load, and another for every loads_in_flight more of its loads, or
+   for each load of its chain when they wait for each other; the launch's
+   fixed cost holds the first wave's first round trip. cp.async's copies
+   (LDGSTS) do not hold the warp. */
+static double latency_ms(const struct time_rates *r, const struct model_counts *c, const struct launch_geometry *g,
+                         double warps, double waves)
 {
     if (c->load.requests == 0)
         return 0;
-    double loads_per_warp = (double)c->load.requests / warps;
+    double loads_per_warp = (double)(c->load.requests - c->ldgsts.requests) / warps;
     double round_trips = 1 + (loads_per_warp > 1 ? (loads_per_warp - 1) / r->loads_in_flight : 0);
-    return waves * round_trips * r->latency_ns * 1e-6;
+    if (round_trips < g->load_chain)
+        round_trips = g->load_chain;
+    return (waves * round_trips - 1) * r->latency_ns * 1e-6;
 }
 
 struct time_estimate estimate_time(const struct device_profile *profile, const struct model_counts *counts,
@@ -180,7 +188,8 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
                              (r->shared_wavefronts_per_clock * sm_clocks_per_ms);
     e.term_ms[TERM_CONSTANT] = (double)counts->constant.passes / (r->constant_passes_per_clock * sm_clocks_per_ms);
     e.term_ms[TERM_ATOMICS] = atomics_ms(r, counts, sm_clocks_per_ms);
-    e.term_ms[TERM_LATENCY] = latency_ms(r, counts, e.warps, e.waves);
+    e.term_ms[TERM_ISSUE] = (double)counts->instructions / (r->instructions_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_LATENCY] = latency_ms(r, counts, shape, e.warps, e.waves);
     e.term_ms[TERM_BLOCKS] = blocks / profile->info.sm_count * r->block_ns * 1e-6;
     /* DRAM's time and the loads' waiting add up in part (the bytes a wave
        asks for stream only after its first round trip); every other unit
@@ -188,12 +197,14 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     double p = r->overlap_exponent;
     double memory_ms = pow(pow(e.term_ms[TERM_DRAM], p) + pow(e.term_ms[TERM_LATENCY], p), 1 / p), longest = memory_ms;
     e.limit = e.term_ms[TERM_LATENCY] > e.term_ms[TERM_DRAM] ? TERM_LATENCY : TERM_DRAM;
-    for (int t = 0; t < TERM_COUNT; t++)
+    for (int t = 0; t < TERM_LAUNCH; t++)
         if (t != TERM_DRAM && t != TERM_LATENCY && e.term_ms[t] > longest) {
             e.limit = t;
             longest = e.term_ms[t];
         }
-    e.launch_ms = r->launch_us * 1e-3;
-    e.time_ms = e.launch_ms + longest;
+    e.term_ms[TERM_LAUNCH] = r->launch_us * 1e-3;
+    if (e.term_ms[TERM_LAUNCH] > longest)
+        e.limit = TERM_LAUNCH;
+    e.time_ms = e.term_ms[TERM_LAUNCH] + longest;
     return e;
 }

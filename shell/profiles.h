@@ -24,11 +24,12 @@ struct time_rates {
     double atomic_sector_ns;            /* an atomic request's turn at one 32-byte sector of L2 */
     double atomics_per_clock;           /* global atomic operations on distinct addresses (RED) */
     double shared_atomics_per_clock;    /* shared-memory atomic operations (ATOMS) */
+    double instructions_per_clock;      /* warp-instructions an SM issues (four schedulers, one each at most) */
     double latency_ns;                  /* a warp's round trip to memory and back (Little's law) */
     double loads_in_flight;             /* a warp's loads that share one round trip */
     double overlap_exponent;            /* DRAM and latency combine as (dram^p + latency^p)^(1/p): 1 adds them, larger tends to the larger */
     double block_ns;                    /* an SM starting one block */
-    double launch_us;                   /* a launch's fixed cost */
+    double launch_us;                   /* a launch's fixed cost, its first round trip to memory included */
 };
 
 struct device_profile {
@@ -52,7 +53,9 @@ const struct device_profile *profile_for_device(const struct device_info *info);
    launch's time; the largest one does, and the card names it. */
 enum time_term {
     TERM_DRAM, TERM_L2_LOADS, TERM_L2_STORES, TERM_L1_LINES, TERM_SHARED, TERM_CONSTANT,
-    TERM_ATOMICS, TERM_LATENCY, TERM_BLOCKS, TERM_COUNT
+    TERM_ATOMICS, TERM_ISSUE, TERM_LATENCY, TERM_BLOCKS,
+    TERM_LAUNCH,   /* the fixed cost: the limit when it outweighs every other term */
+    TERM_COUNT
 };
 
 struct time_term_decl {
@@ -62,18 +65,19 @@ struct time_term_decl {
 };
 extern const struct time_term_decl time_terms[TERM_COUNT];
 
-/* What a launch's time depends on besides its counts: its shape. */
+/* What a launch's time depends on besides its counts: its shape, and how
+   its loads wait for each other. */
 struct launch_geometry {
     long long threads;            /* in the grid */
     int block_threads;
     unsigned shared_bytes;        /* a block's shared memory, static and dynamic, where known */
     int registers;                /* a thread's, where known; 0: not limiting */
+    int load_chain;               /* loads a warp waits for one after another (struct warp_cost) */
 };
 
 struct time_estimate {
     double time_ms;
-    double term_ms[TERM_COUNT];   /* each term alone */
-    double launch_ms;             /* the fixed cost, added to the largest term */
+    double term_ms[TERM_COUNT];   /* each term alone; TERM_LAUNCH's is added to the largest of the others */
     int resident_warps;           /* per SM: occupancy, from the shape and the device's limits */
     double warps, waves;          /* the grid's warps, and how many times the SMs fill with them */
     enum time_term limit;         /* the largest term */

@@ -219,10 +219,10 @@ static void push_estimate(lua_State *L, const struct result *r)
     SET_INTEGER("resident_warps", e->resident_warps);
     SET_NUMBER("warps", e->warps);
     SET_NUMBER("waves", e->waves);
-    lua_createtable(L, 0, TERM_COUNT + 1);
+    SET_INTEGER("instructions", r->model.instructions);
+    lua_createtable(L, 0, TERM_COUNT);
     for (int t = 0; t < TERM_COUNT; t++)
         SET_NUMBER(time_terms[t].key, e->term_ms[t]);
-    SET_NUMBER("launch", e->launch_ms);
     lua_setfield(L, -2, "terms");
     SET_STRING("profile", r->profile->key);
     SET_STRING("device", r->profile->info.name);

@@ -4,8 +4,10 @@
 -- (slower / same / faster at a 10% margin); a pair the model still gets
 -- wrong is a TODO line, so that it shows as XFAIL until the model is fixed
 -- (and as XPASS after). Floors on the totals keep the model from getting
--- worse; the terms the card names are checked by launches that each term
--- must limit, in both languages.
+-- worse; the random configurations of every family hold the median error;
+-- the instructions the model charges are held to the H200's counts; the
+-- terms the card names are checked by launches that each term must limit,
+-- in both languages.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local srcdir = os.getenv("srcdir") or "."
@@ -16,20 +18,25 @@ local entries = core.json.decode(file:read("a"))
 file:close()
 
 -- Pairs the model does not get right yet, with why (issue 29's note says what is left).
-local scattered = "a random gather within the L2: the hardware's L1 and L2 misses cost more than the model's latency term says"
-local issue = "the model has no term for the instructions a warp issues (arithmetic, loops, shuffles)"
+local scattered = "a random gather within the L2: scattered sectors cost L2 more than whole lines, "
+                  .. "which the model cannot charge until it counts what L1 keeps"
 local known = {
   ["gather random/sorted 2^20"] = scattered, ["gather window 4096/32"] = scattered,
-  ["reuse global/shared"] = issue, ["spmv scalar/vector"] = issue, ["spmv scalar/vector 2^18"] = issue,
-  ["prefetch cp_async/none"] = "cp.async's copies wait in no register: the model has no term for that",
+  ["aos_soa update/write"] = "at the margin: the H200 0.91 (same), the model 0.86",
 }
 -- What the model reached when these were measured: it may only do better.
-local PAIRS_AGREED_FLOOR, PAIRS_NEAR_FLOOR = 51, 40
+local PAIRS_AGREED_FLOOR, PAIRS_NEAR_FLOOR = 54, 49
+-- The random configurations: issue 29 asks a median |error| of 10% at most, and no family's beyond 2x.
+local RANDOM_MEDIAN_MOST, FAMILY_MEDIAN_MOST = 0.10, 0.5
 
+local models = {}   -- by label: each launch is modelled once
 local function modelled(entry)
-  local params = {}
-  for k, v in pairs(entry.params) do params[k] = v end
-  return launch(entry.kernel, params).model
+  if not models[entry.label] then
+    local params = {}
+    for k, v in pairs(entry.params) do params[k] = v end
+    models[entry.label] = launch(entry.kernel, params).model
+  end
+  return models[entry.label]
 end
 
 local function verdict(ratio)
@@ -62,6 +69,44 @@ t.ok(pairs_seen >= 40, string.format("at least 40 pairs measured (%d)", pairs_se
 t.ok(agreed >= PAIRS_AGREED_FLOOR, string.format("verdicts equal in %d of %d pairs (floor %d)", agreed, pairs_seen, PAIRS_AGREED_FLOOR))
 t.ok(near >= PAIRS_NEAR_FLOOR, string.format("ratios within 25%% in %d of %d pairs (floor %d)", near, pairs_seen, PAIRS_NEAR_FLOOR))
 
+local function median(list)
+  table.sort(list)
+  local m = (#list + 1) // 2
+  return #list % 2 == 1 and list[m] or (list[m] + list[m + 1]) / 2
+end
+local errors, by_family = {}, {}
+for _, e in ipairs(entries) do
+  if e.set == "random" then
+    local err = math.abs(modelled(e).time_ms / e.time_ms - 1)
+    errors[#errors + 1] = err
+    by_family[e.kernel] = by_family[e.kernel] or {}
+    table.insert(by_family[e.kernel], err)
+  end
+end
+t.ok(#errors >= 90 and median(errors) <= RANDOM_MEDIAN_MOST,
+     string.format("random configurations: median |error| %.1f%% over %d (at most %.0f%%)", 100 * median(errors), #errors,
+                   100 * RANDOM_MEDIAN_MOST))
+for name, list in pairs(by_family) do
+  t.ok(median(list) <= FAMILY_MEDIAN_MOST, string.format("  %s: median |error| %.1f%%", name, 100 * median(list)))
+end
+
+-- The instructions the model charges (each family's warp cost) against the
+-- H200's smsp__inst_executed: within 10% for nine launches in ten, and
+-- within 30% for every one (bank's loop, which its cost does not follow, is the worst).
+local within, counted, worst, worst_label = 0, 0, 0, ""
+for _, e in ipairs(entries) do
+  local measured = e.counters and e.counters.instructions
+  if measured and measured > 0 then
+    local err = math.abs(modelled(e).instructions / measured - 1)
+    counted = counted + 1
+    within = within + (err <= 0.10 and 1 or 0)
+    if err > worst then worst, worst_label = err, e.label end
+  end
+end
+t.ok(counted >= 200 and within >= 0.9 * counted,
+     string.format("instructions within 10%% of the H200's in %d of %d launches", within, counted))
+t.ok(worst <= 0.30, string.format("and within 30%% in every one (worst %.1f%%, %s)", 100 * worst, worst_label))
+
 -- Each term limits the launch that is made of it, and the card names it in both languages.
 local limits = {
   { "copy", {vec = 4}, "dram" },
@@ -70,7 +115,8 @@ local limits = {
   { "broadcast", {space = "constant", pattern = "distinct"}, "constant" },
   { "bank", {stride = 32}, "shared" },
   { "histogram", {variant = "global", n = 1 << 20}, "atomics" },
-  { "copy", {vec = 1}, "latency" },
+  { "traverse", {order = "row", block = {16, 16}}, "latency" },
+  { "reuse", {}, "issue" },
 }
 for _, case in ipairs(limits) do
   local m = launch(case[1], case[2]).model
