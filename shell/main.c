@@ -63,7 +63,8 @@ static const char usage_text[] =
     "  --sim            use the access model even when a GPU is present\n"
     "  --device N       use GPU number N (default 0)\n"
     "  --profile NAME   the device the model describes: h200, a100, t4,\n"
-    "                   rtx4090... (docs/model.md)\n"
+    "                   rtx4090... (docs/model.md), or a file of coefficients\n"
+    "                   bench/calibrate measured (a path: ./my-gpu.coefficients)\n"
     "  --lang en|zh     the language of descriptions (default: from LANG)\n"
     "  --format F       how results print: table (default), csv or json\n"
     "  --lab NAME       open a lab (a built-in one, or a .lua file); with\n"
@@ -132,7 +133,8 @@ static const char usage_text_zh[] =
     "  --sim            即使有 GPU 也使用访问模型\n"
     "  --device N       使用第 N 块 GPU（默认值 0）\n"
     "  --profile 名称   访问模型所描述的设备：h200、a100、t4、rtx4090……\n"
-    "                   （docs/model.md）\n"
+    "                   （docs/model.md），或 bench/calibrate 测出的系数文件\n"
+    "                   （一个路径：./my-gpu.coefficients）\n"
     "  --lang en|zh     说明文字的语言（默认值：取自 LANG）\n"
     "  --format F       结果的输出格式：table（默认值）、csv 或 json\n"
     "  --lab 名称       打开一个实验（内置实验，或一个 .lua 文件）；与 --grade\n"
@@ -370,6 +372,17 @@ static int bad_value(int option, const char *got)
     return usage_error(message, quoted);
 }
 
+/* --profile FILE: the profile bench/calibrate's coefficients describe, or one line saying why not. */
+static int profile_file(const char *path, const struct device_profile **profile)
+{
+    char why[256], message[512];
+    if ((*profile = profile_load(path, why, sizeof why)))
+        return 0;
+    snprintf(message, sizeof message, SAY("--profile %%s: cannot use this file of coefficients: %s",
+                                          "--profile %%s：无法使用这个系数文件：%s"), why);
+    return usage_error(message, path);
+}
+
 /* A student ID names files (submissions) and seeds a lab's numbers: a word
    of letters, digits and . _ - @, not starting with a dot, at most 64 bytes. */
 static int valid_student_id(const char *id)
@@ -409,6 +422,8 @@ static int take_value(int option, const char *value, struct options *o)
     case OPT_DEVICE:
         return parse_device(value, &o->ordinal) ? bad_value(option, value) : 0;
     case OPT_PROFILE:
+        if (strchr(value, '/'))   /* a path: bench/calibrate's coefficients for another device */
+            return profile_file(value, &o->profile);
         return (o->profile = profile_find(value)) ? 0 : bad_value(option, value);
     case OPT_LANG:
         o->lang = value;

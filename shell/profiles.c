@@ -6,11 +6,14 @@
 ** take their sizes and peaks from the vendors' datasheets and keep the
 ** H200's rates per SM and clock.
 */
+#include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "output.h"
 #include "profiles.h"
+#include "session.h"
 
 /* peak = 2 x memory clock x bus width / 8, so the clock is derived from the datasheet peak. */
 #define MEMORY_MHZ(peak_gbs, bus_bits) ((peak_gbs) * 1e3 * 8 / (2.0 * (bus_bits)))
@@ -75,8 +78,132 @@ const struct device_profile device_profiles[] = {
 };
 const int device_profile_count = sizeof device_profiles / sizeof device_profiles[0];
 
+/* The SM limits of each compute capability, which bench/calibrate's
+   coefficients name but do not measure. */
+static const struct device_info sm_limits[] = {
+    { TURING_7_5 }, { AMPERE_8_0 }, { AMPERE_8_6 }, { ADA_8_9 }, { HOPPER_9_0 }, { BLACKWELL_10_0 }, { BLACKWELL_12_0 },
+};
+
+/* Each rate bench/calibrate measures that a fitted rate of the H200 stands
+   on, with its value on the H200 (bench/profiles/h200.coefficients,
+   2026-12-02): another device's profile takes the H200's fitted rate times
+   what calibrate measured there over this. tests/profile_file.sh checks
+   that the H200's own file gives the h200 profile. */
+static const struct {
+    const char *key;
+    double h200;
+    size_t rate;   /* offsetof(struct time_rates, ...) */
+} calibrated_rates[] = {
+    { "dram_copy_gbs", 3981.511051, offsetof(struct time_rates, dram_gbs) },
+    { "l2_load_sectors_per_clock", 1.101528559, offsetof(struct time_rates, l2_load_sectors_per_clock) },
+    { "l2_scattered_store_sectors_per_clock", 0.2962385022, offsetof(struct time_rates, l2_store_requests_per_clock) },
+    { "l1_requests_per_clock", 2.860060453, offsetof(struct time_rates, l1_lines_per_clock) },
+    { "shared_conflict_wavefronts_per_clock", 0.9948163155, offsetof(struct time_rates, shared_wavefronts_per_clock) },
+    { "constant_passes_per_clock", 0.4958929647, offsetof(struct time_rates, constant_passes_per_clock) },
+    { "atomic_distinct_per_clock", 3.643044042, offsetof(struct time_rates, atomics_per_clock) },
+    { "shared_atomic_per_clock", 31.92189238, offsetof(struct time_rates, shared_atomics_per_clock) },
+    { "dram_latency_ns", 335.58464, offsetof(struct time_rates, latency_ns) },
+    { "launch_overhead_us", 3.633919954, offsetof(struct time_rates, launch_us) },
+};
+
+/* The sizes and clocks a coefficients file must give, and where they go. */
+enum { SIZE_SM_COUNT, SIZE_SM_CLOCK, SIZE_L2, SIZE_MEMORY_CLOCK, SIZE_BUS, SIZE_PEAK, SIZE_CAPABILITY, SIZE_COUNT };
+static const char *const size_keys[SIZE_COUNT] = { "sm_count", "sm_clock_mhz", "l2_bytes", "memory_clock_mhz",
+                                                   "bus_width_bits", "peak_gbs", "compute_capability" };
+
+struct coefficients {
+    double size[SIZE_COUNT];
+    double rate[sizeof calibrated_rates / sizeof calibrated_rates[0]];
+    double memory_bytes, buffer_bytes;   /* 0: not in the file */
+    char name[128];
+};
+
+/* Takes one "KEY VALUE ..." line into c; lines of other keys are skipped. */
+static void read_coefficient(struct coefficients *c, const char *key, double value)
+{
+    for (int i = 0; i < SIZE_COUNT; i++)
+        if (strcmp(key, size_keys[i]) == 0)
+            c->size[i] = value;
+    for (size_t i = 0; i < sizeof calibrated_rates / sizeof calibrated_rates[0]; i++)
+        if (strcmp(key, calibrated_rates[i].key) == 0)
+            c->rate[i] = value;
+    if (strcmp(key, "memory_bytes") == 0)
+        c->memory_bytes = value;
+    if (strcmp(key, "dram_buffer_bytes") == 0)
+        c->buffer_bytes = value;
+}
+
+static int read_coefficients(FILE *file, struct coefficients *c, char *why, size_t why_size)
+{
+    char line[512], key[64];
+    double value;
+    *c = (struct coefficients){ .name = "" };
+    while (fgets(line, sizeof line, file)) {
+        if (line[0] == '#' && !c->name[0] && sscanf(line, "# %127[^:\n]", c->name) == 1)
+            continue;   /* "# NVIDIA H200: coefficients ...": the device's name */
+        if (sscanf(line, "%63s %lf", key, &value) == 2 && key[0] != '#')
+            read_coefficient(c, key, value);
+    }
+    for (int i = 0; i < SIZE_COUNT; i++)
+        if (!(c->size[i] > 0))
+            return snprintf(why, why_size, SAY("it gives no %s", "文件中没有 %s"), size_keys[i]), -1;
+    for (size_t i = 0; i < sizeof calibrated_rates / sizeof calibrated_rates[0]; i++)
+        if (!(c->rate[i] > 0))
+            return snprintf(why, why_size, SAY("it gives no %s", "文件中没有 %s"), calibrated_rates[i].key), -1;
+    return 0;
+}
+
+static const struct device_info *limits_for(double capability)
+{
+    int major = (int)capability, minor = (int)lround((capability - major) * 10);
+    for (size_t i = 0; i < sizeof sm_limits / sizeof sm_limits[0]; i++)
+        if (sm_limits[i].major == major && sm_limits[i].minor == minor)
+            return &sm_limits[i];
+    return NULL;
+}
+
+static struct device_profile loaded;   /* profile_load's, found by its key after */
+
+const struct device_profile *profile_load(const char *path, char *why, size_t why_size)
+{
+    static char key[256], name[160];
+    struct coefficients c;
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return snprintf(why, why_size, "%s", strerror(errno)), NULL;
+    int failed = read_coefficients(file, &c, why, why_size);
+    fclose(file);
+    const struct device_info *limits = failed ? NULL : limits_for(c.size[SIZE_CAPABILITY]);
+    if (!failed && !limits)
+        snprintf(why, why_size, SAY("compute capability %.1f: warplab knows the SM limits of 7.5, 8.0, 8.6, 8.9, 9.0, 10.0 and 12.0",
+                                    "计算能力 %.1f：warplab 只知道 7.5、8.0、8.6、8.9、9.0、10.0 和 12.0 的 SM 限制"),
+                 c.size[SIZE_CAPABILITY]);
+    if (failed || !limits)
+        return NULL;
+    snprintf(key, sizeof key, "%s", path);
+    snprintf(name, sizeof name, "%s (%s)", c.name[0] ? c.name : path, SAY("calibrated", "校准所得"));
+    loaded = device_profiles[0];
+    loaded.key = key;
+    loaded.source = "bench/calibrate's coefficients; the H200's fitted rates scaled by them";
+    loaded.info = *limits;
+    snprintf(loaded.info.name, sizeof loaded.info.name, "%s", name);
+    loaded.info.sm_count = (int)c.size[SIZE_SM_COUNT];
+    loaded.info.sm_clock_mhz = c.size[SIZE_SM_CLOCK];
+    loaded.info.l2_bytes = (uint64_t)c.size[SIZE_L2];
+    loaded.info.memory_clock_mhz = c.size[SIZE_MEMORY_CLOCK];
+    loaded.info.bus_width_bits = (int)c.size[SIZE_BUS];
+    loaded.info.peak_gbs = c.size[SIZE_PEAK];
+    /* calibrate allocated its DRAM buffer twice over: the device holds at least that */
+    loaded.info.memory_bytes = loaded.info.free_bytes = (uint64_t)(c.memory_bytes > 0 ? c.memory_bytes : 2 * c.buffer_bytes);
+    for (size_t i = 0; i < sizeof calibrated_rates / sizeof calibrated_rates[0]; i++)
+        *(double *)((char *)&loaded.rates + calibrated_rates[i].rate) *= c.rate[i] / calibrated_rates[i].h200;
+    return &loaded;
+}
+
 const struct device_profile *profile_find(const char *key)
 {
+    if (loaded.key && strcmp(loaded.key, key) == 0)
+        return &loaded;
     for (int i = 0; i < device_profile_count; i++)
         if (strcmp(device_profiles[i].key, key) == 0)
             return &device_profiles[i];

@@ -43,6 +43,11 @@ extern const struct device_profile device_profiles[];
 extern const int device_profile_count;
 
 const struct device_profile *profile_find(const char *key);
+/* The profile bench/calibrate's coefficients file at path describes (KEY
+   VALUE lines: the device's sizes and clocks, and the rates it measured);
+   NULL with why when it cannot be read or lacks one. The last one loaded
+   stays; its key is path. */
+const struct device_profile *profile_load(const char *path, char *why, size_t why_size);
 /* "h200, h100, a100, ...", for messages. */
 const char *profile_names(char *out, size_t size);
 /* The profile for a real device: the one of the same name, else one derived
