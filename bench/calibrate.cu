@@ -449,6 +449,7 @@ static void device_facts()
     print("sm_count", gpu.sms, "SMs", "multiprocessors");
     print("sm_clock_mhz", gpu.clock_khz / 1e3, "MHz", "the SM clock the device reports");
     print("l2_bytes", gpu.l2_bytes, "B", "L2 cache size");
+    print("memory_bytes", (double)prop.totalGlobalMem, "B", "device memory (warplab --profile FILE: the largest launch)");
     print("memory_clock_mhz", gpu.memory_clock_khz / 1e3, "MHz", "memory clock the device reports");
     print("bus_width_bits", gpu.bus_bits, "bit", "memory bus width");
     print("peak_gbs", 2.0 * gpu.memory_clock_khz * 1e3 * gpu.bus_bits / 8 / 1e9, "GB/s", "2 x memory clock x bus width / 8");
