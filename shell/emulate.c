@@ -145,10 +145,11 @@ static void push_counts(lua_State *L, const struct model_counts *c)
     lua_pushinteger(L, (lua_Integer)c->ldgsts.requests), lua_setfield(L, -2, "requests");
     lua_pushinteger(L, (lua_Integer)c->ldgsts.sectors), lua_setfield(L, -2, "sectors");
     lua_setfield(L, -2, "ldgsts");
+    lua_pushinteger(L, (lua_Integer)c->instructions), lua_setfield(L, -2, "instructions");
 }
 
 /* core.emulate(ptx, kernel, {grid=, block=, buffers=, args= [, shared=]}): the kernel run
-   on the emulator: {load=, store=, shared_load=, shared_store=, lane_instructions=,
+   on the emulator: {load=, store=, shared_load=, shared_store=, instructions= (warp-instructions), lane_instructions=,
    buffers = {contents...}}. args: integers, floats, or {buffer = i} for buffer i's address. */
 static int core_emulate(lua_State *L)
 {
@@ -203,6 +204,7 @@ static int core_emulate(lua_State *L)
     model_counts_finish(&counting.counts);   /* frees the atomics' address map, before an error can skip it */
     if (failed)
         return luaL_error(L, "%s", why);
+    counting.counts.instructions = ran.warp_instructions;
     lua_createtable(L, 0, 6);
     push_counts(L, &counting.counts);
     lua_pushinteger(L, (lua_Integer)ran.lane_instructions);
