@@ -76,27 +76,9 @@ M.pairs = {
 local caps = { n = {1 << 12, 1 << 24}, rows = {64, 4096}, cols = {64, 4096}, width = {64, 2048}, height = {64, 2048},
                m = {16, 512}, k = {16, 512}, stride = {1, 64}, window = {1, 4096}, bytes = {1 << 16, 1 << 28},
                reuse = {1, 32}, bins = {1, 4096}, nnz_per_row = {1, 64}, radius = {1, 8}, seed = {1, 1} }
+local draw = dofile("tests/random_params.lua")
 function M.random_params(name)
-  local params = {}
-  for _, p in ipairs(info(name).params) do
-    local cap = caps[p.name]
-    if p.choices then
-      params[p.name] = p.choices[math.random(#p.choices)]
-    elseif p.name == "block" and type(p.default) == "number" then
-      params.block = 32 * math.random(math.max(1, p.min // 32), p.max // 32)
-    elseif type(p.default) == "number" and p.min then
-      local low, high = cap and math.max(p.min, cap[1]) or p.min, cap and math.min(p.max, cap[2]) or math.min(p.max, 1 << 16)
-      -- sizes spread evenly over their powers of two
-      if low > high then
-        params[p.name] = p.default
-      elseif cap and high / low > 64 then
-        params[p.name] = math.floor(2 ^ (math.log(low, 2) + math.random() * (math.log(high, 2) - math.log(low, 2))))
-      else
-        params[p.name] = math.random(low, high)
-      end
-    end
-  end
-  if name == "matmul" then params.n = math.random(16, 512) end   -- matmul's n is a matrix side
+  local params = draw(name, caps, { spread = true, matmul_n = {16, 512} })
   if name == "spmv" then params.n = math.min(params.n, 1 << 20) end
   return params
 end

@@ -33,22 +33,8 @@ for _, name in ipairs(families) do grid[#grid + 1] = { name, {} } end
 -- that a launch stays small; a draw that is not a valid launch is drawn again.
 local caps = { n = {1000, 300000}, rows = {1, 700}, cols = {1, 700}, width = {1, 600}, height = {1, 600},
                m = {1, 300}, k = {1, 300}, stride = {1, 64}, window = {1, 4096}, bytes = {512, 1 << 22} }
-local function random_params(name)
-  local params = {}
-  for _, p in ipairs(info(name).params) do
-    local cap = caps[p.name]
-    if p.choices then
-      params[p.name] = p.choices[math.random(#p.choices)]
-    elseif p.name == "block" and type(p.default) == "number" then
-      params.block = 32 * math.random(math.max(1, p.min // 32), p.max // 32)
-    elseif type(p.default) == "number" and p.min then
-      local low, high = cap and math.max(p.min, cap[1]) or p.min, cap and math.min(p.max, cap[2]) or math.min(p.max, 1 << 16)
-      params[p.name] = math.random(low, high)
-    end
-  end
-  if name == "matmul" then params.n = math.random(1, 300) end   -- matmul's n is a matrix side, not an element count
-  return params
-end
+local draw = dofile((os.getenv("srcdir") or ".") .. "/tests/random_params.lua")
+local function random_params(name) return draw(name, caps, { matmul_n = {1, 300} }) end
 math.randomseed(20261201)
 local drawn = 0
 while drawn < 40 do
