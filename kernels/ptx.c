@@ -131,7 +131,13 @@ struct instruction {
     int ptx_line, source_line;
     int order;             /* its place in the kernel's control-flow order (order_kernel): lanes run lowest first */
     int result_unused;     /* an atom whose destination no instruction reads (mark_unused_results) */
+    int issued;            /* the warp-instructions it stands for on a GPU (INTEGER_DIVISION_ISSUED, or 1) */
 };
+
+/* An integer division or remainder: the GPU has no divide instruction, and
+   the compiler's sequence cost the H200 about 15 warp-instructions a `%` in
+   reuse's loop (smsp__inst_executed, 2026-12-02; PTX's rem is one). */
+enum { INTEGER_DIVISION_ISSUED = 15 };
 
 struct symbol {
     char name[NAME_BYTES];
@@ -511,6 +517,8 @@ static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
     }
     in->name = decl->name;
     in->run = decl->run;
+    in->issued = (strcmp(decl->name, "div") == 0 || strcmp(decl->name, "rem") == 0) && in->type.kind != KIND_FLOAT
+                     ? INTEGER_DIVISION_ISSUED : 1;
     in->is_branch = decl->is_branch;
     in->is_exit = decl->is_exit;
     in->is_barrier = decl->is_barrier;
@@ -1111,6 +1119,7 @@ struct block {
     size_t why_size;
     uint64_t lane_instructions;
     uint64_t warp_instructions;          /* this thread's, counted into the launch's a look at a time */
+    uint64_t issued;                     /* this thread's, as a GPU issues them (instruction.issued) */
     uint64_t *launch_warp_instructions;  /* the whole launch's, which its budget limits */
 };
 
@@ -2680,6 +2689,7 @@ static enum step step_warp(struct warp *w)
     const struct instruction *in = &b->m->code[pc];
     uint32_t taken = guarded_lanes(w, in, lanes);
     b->lane_instructions += (uint64_t)lane_count(lanes);
+    b->issued += (uint64_t)in->issued;
     if ((++b->warp_instructions & (WARP_INSTRUCTIONS_A_LOOK - 1)) == 0 && must_stop(w, in))
         return STEP_FAILED;
     if (in->is_exit) {
@@ -2894,6 +2904,7 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_r
         for (int i = 0; i < started; i++) {
             ran->lane_instructions += runners[i].b.lane_instructions;
             ran->warp_instructions += runners[i].b.warp_instructions;
+            ran->issued += runners[i].b.issued;
             if (runners[i].failed && !failed) {
                 failed = 1;
                 snprintf(why, why_size, "%s", runners[i].why);

@@ -204,7 +204,7 @@ static int core_emulate(lua_State *L)
     model_counts_finish(&counting.counts);   /* frees the atomics' address map, before an error can skip it */
     if (failed)
         return luaL_error(L, "%s", why);
-    counting.counts.instructions = ran.warp_instructions;
+    counting.counts.instructions = ran.issued;
     lua_createtable(L, 0, 6);
     push_counts(L, &counting.counts);
     lua_pushinteger(L, (lua_Integer)ran.lane_instructions);
@@ -470,7 +470,7 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     for (int i = 0; i < threads; i++)   /* failed too: the threads' address maps are freed here */
         model_counts_add(&out->counts, &counting[i].counts);
     model_counts_finish(&out->counts);
-    out->counts.instructions = out->ran.warp_instructions;
+    out->counts.instructions = out->ran.issued;
     if (!failed) {
         out->counts.dram.estimated = dram != NULL;
         if (dram)

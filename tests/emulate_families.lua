@@ -7,7 +7,8 @@
 -- reductions' and cp.async's counts must equal the hand-written model's,
 -- and its outputs the CPU reference's. Where clang is here too, the same
 -- source compiled by clang (core.family_device) must give the same counts as
--- NVRTC's, and outputs the reference's.
+-- NVRTC's, and outputs the reference's. The instructions it counts are held
+-- to each family's cost, measured on the H200.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() then   -- then model = "emulator" says why it cannot run, in one line
@@ -161,6 +162,16 @@ for _, case in ipairs({ {"offset", {n = 5000, offset = 3}}, {"bank", {n = 4096, 
        emulated.store.sectors == formula.store.sectors and emulated.dram.read_bytes == formula.dram.read_bytes,
        t.label(name, params) .. ": the result's model is the emulator's, its DRAM estimate the formula's")
 end
+-- The instructions the emulator counts (PTX, an integer division as the GPU's
+-- sequence of them) against each family's cost measured on the H200, at the
+-- family's defaults: within 25% (PTX's count is 0.76 to 1.17 times the SASS's there).
+for _, family in ipairs(kernels()) do
+  local e, m = core.emulate_family(family.name, {}), launch(family.name, {}).model
+  local ratio = e.instructions / m.instructions
+  t.ok(ratio >= 0.75 and ratio <= 1.25, string.format("%s at its defaults: the emulator issues %d warp-instructions, the model "
+       .. "(the H200's measured cost) %d: %.2f", family.name, e.instructions, m.instructions, ratio))
+end
+
 config{model = "emulator"}
 t.ok(launch("copy", {n = 999}).model.source == "emulator" and config().model == "emulator", "config{model = \"emulator\"} for the session")
 config{model = "formula"}
