@@ -4,7 +4,9 @@
 ** named as its limit (docs/model.md, "Time"). The H200's rates were fitted
 ** to 210 launches measured on the GPU machine (2026-12-02); the other rows
 ** take their sizes and peaks from the vendors' datasheets and keep the
-** H200's rates per SM and clock.
+** H200's rates per SM and clock; a file of bench/calibrate's coefficients
+** (--profile FILE) gives another GPU's sizes and scales the H200's rates by
+** what calibrate measured on it.
 */
 #include <errno.h>
 #include <math.h>
@@ -150,6 +152,8 @@ static int read_coefficients(FILE *file, struct coefficients *c, char *why, size
     for (size_t i = 0; i < sizeof calibrated_rates / sizeof calibrated_rates[0]; i++)
         if (!(c->rate[i] > 0))
             return snprintf(why, why_size, SAY("it gives no %s", "文件中没有 %s"), calibrated_rates[i].key), -1;
+    if (!(c->memory_bytes > 0) && !(c->buffer_bytes > 0))
+        return snprintf(why, why_size, SAY("it gives no %s", "文件中没有 %s"), "memory_bytes"), -1;
     return 0;
 }
 
