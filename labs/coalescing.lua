@@ -137,10 +137,17 @@ step {
         local random, sorted = ctx.results[1].load, ctx.results[2].load
         return math.abs(sorted.sectors_per_request - 4) <= 0.04 and math.abs(random.sectors / sorted.sectors - 4.5) <= 0.045
       end },
+    { text = "the model: the sorted gather reads each byte of its indices and input from DRAM once; the random one at least 1.5 times as much, and 3 times where the L2 is 64 MiB or less",
+      holds = function(ctx)
+        local random, sorted = ctx.results[1], ctx.results[2]
+        local ratio = random.model.dram.read_bytes / sorted.model.dram.read_bytes
+        return sorted.model.dram.read_bytes == 8 * sorted.params.n and ratio >= 1.5 and
+               (ctx.device.l2_bytes > 64 * 1024 * 1024 or ratio >= 3)
+      end },
   },
   explain = {
-    en = [[4.5: 36 sectors per warp (4 for the indices, 32 for the elements) against 8 (4 and 4). A sorted warp reads within one 128-byte slice, so its 32 lanes share at most 4 sectors whatever their order (some elements are read twice, some not at all). Order within a warp does not matter; the range the warp's addresses cover does. Sorting (or binning) the work by index before a gather is the usual fix for random access. The model charges DRAM for each byte of the input once either way; on a GPU, your run's DRAM line shows how much of the random gather's extra sectors L2 (60 MB on the H200, next to a 48 MiB input) could catch.]],
-    zh = [[4.5 倍：每个 warp 36 个扇区（下标 4 个，元素 32 个）对 8 个（4 个和 4 个）。排好序的 warp 只在一段 128 字节里读取，所以不管顺序如何，它的 32 个线程最多共用 4 个扇区（有些元素被读两次，有些一次也没读）。warp 内的顺序无关紧要，要紧的是 warp 的地址覆盖的范围。在间接读取之前按下标给工作排序（或分桶），是随机访问的常用改进办法。模型在两种情况下都只把输入的每个字节向 DRAM 计一次；在 GPU 上，你的运行的 DRAM 行会显示随机间接读取多出来的扇区有多少被 L2 接住（H200 的 L2 是 60 MB，输入是 48 MiB）。]],
+    en = [[4.5: 36 sectors per warp (4 for the indices, 32 for the elements) against 8 (4 and 4). A sorted warp reads within one 128-byte slice, so its 32 lanes share at most 4 sectors whatever their order (some elements are read twice, some not at all). Order within a warp does not matter; the range the warp's addresses cover does. Sorting (or binning) the work by index before a gather is the usual fix for random access. The model charges DRAM for each byte of the indices and the input once for the sorted gather (101 MB), but not for the random one: it lets a launch keep only 0.55 of the L2, and the random lanes keep coming back to blocks of the 48 MiB input that L2 has already let go, so on the H200 profile it reads about 426 MB. The H200 read 101 MB and 452 MB (2026-12-02): its L2 (60 MB) catches only part of the random gather's extra sectors. On a GPU, your run's DRAM line shows how much.]],
+    zh = [[4.5 倍：每个 warp 36 个扇区（下标 4 个，元素 32 个）对 8 个（4 个和 4 个）。排好序的 warp 只在一段 128 字节里读取，所以不管顺序如何，它的 32 个线程最多共用 4 个扇区（有些元素被读两次，有些一次也没读）。warp 内的顺序无关紧要，要紧的是 warp 的地址覆盖的范围。在间接读取之前按下标给工作排序（或分桶），是随机访问的常用改进办法。对排好序的间接读取，模型把下标和输入的每个字节向 DRAM 只计一次（101 MB）；对随机的则不然：模型只让一次启动留住 L2 的 0.55，而随机的各线程一再回到 48 MiB 输入中 L2 已经放走的块，所以在 H200 配置下它读约 426 MB。H200 实测读了 101 MB 和 452 MB（2026-12-02）：它的 L2（60 MB）只接住了随机间接读取多出来的扇区的一部分。在 GPU 上，你的运行的 DRAM 行会显示有多少。]],
   },
 }
 

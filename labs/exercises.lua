@@ -207,6 +207,16 @@ step {
         end
         return #ctx.results == (without_cp_async(ctx) and 2 or 3)
       end },
+    { text = "the model: every variant the same DRAM term; register the same time as none, cp_async (from sm_80) a shorter latency term and time",
+      holds = function(ctx)
+        local none, register = ctx.results[1].model, ctx.results[2].model
+        for _, r in ipairs(ctx.results) do
+          if r.model.terms.dram ~= none.terms.dram then return false end
+        end
+        local cp = ctx.results[3] and ctx.results[3].model
+        return register.time_ms == none.time_ms and
+               (cp == nil or cp.terms.latency < none.terms.latency and cp.time_ms < none.time_ms)
+      end },
     { text = "prefetch: every prefetching variant the GPU ran reads the same DRAM bytes as none, within 2%", gpu = true,
       holds = function(ctx)
         local base = ctx.results[1].dram.read_bytes
@@ -217,8 +227,8 @@ step {
       end },
   },
   explain = {
-    en = [[1.00: prefetching changes when bytes arrive, never how many. Reuse has nothing to do with it, so data used once can still gain: a stream needs enough loads in flight to cover the memory latency. Hardware prefetching suits a stream best of all patterns, but a GPU mostly hides the latency with other warps: while one waits, the others issue their loads. So software prefetching helps only when too few loads are in flight: few warps per SM (large blocks, many registers) or much work per element. With many warps a stream is bound by DRAM bandwidth, and nothing cuts that but fewer bytes. On a GPU compare the times in the table (rs[2].time_ms / rs[1].time_ms): the model gives every variant the same DRAM and latency terms, while the H200 measured cp_async at 0.85 of none's time and register at 1.00 (2026-12-02), a difference the model does not capture yet.]],
-    zh = [[1.00：预取改变的是字节何时到达，而不是有多少字节。它与重用无关，所以只用一次的数据也可能受益：流式访问需要足够多的在途读取来覆盖内存延迟。在所有模式中，硬件预取最适合顺序流；但 GPU 主要靠其他 warp 来隐藏延迟：一个 warp 等待时，其他 warp 发出它们的读取。所以软件预取只在在途读取太少时才有帮助：每个 SM 上的 warp 太少（线程块太大、寄存器太多），或者每个元素的计算量很大。warp 足够多时，流式访问受 DRAM 带宽限制，除了减少字节，什么也减不了它。在 GPU 上比较表里的时间（rs[2].time_ms / rs[1].time_ms）：模型给每个版本的 DRAM 项和延迟项都一样，而 H200 实测 cp_async 的时间是 none 的 0.85 倍，register 是 1.00 倍（2026-12-02），这个差别模型还没有反映出来。]],
+    en = [[1.00: prefetching changes when bytes arrive, never how many. Reuse has nothing to do with it, so data used once can still gain: a stream needs enough loads in flight to cover the memory latency. Hardware prefetching suits a stream best of all patterns, but a GPU mostly hides the latency with other warps: while one waits, the others issue their loads. So software prefetching helps only when too few loads are in flight: few warps per SM (large blocks, many registers) or much work per element. With many warps a stream is bound by DRAM bandwidth, and nothing cuts that but fewer bytes. On a GPU compare the times in the table (rs[2].time_ms / rs[1].time_ms). The model gives every variant the same DRAM term and register the same time as none, but cp_async a shorter latency term (its copies keep two chunks in flight and do not hold the warp), and with it 0.72 of none's time (H200 profile); the H200 measured cp_async at 0.84 of none's time and register at 1.00 (2026-12-02).]],
+    zh = [[1.00：预取改变的是字节何时到达，而不是有多少字节。它与重用无关，所以只用一次的数据也可能受益：流式访问需要足够多的在途读取来覆盖内存延迟。在所有模式中，硬件预取最适合顺序流；但 GPU 主要靠其他 warp 来隐藏延迟：一个 warp 等待时，其他 warp 发出它们的读取。所以软件预取只在在途读取太少时才有帮助：每个 SM 上的 warp 太少（线程块太大、寄存器太多），或者每个元素的计算量很大。warp 足够多时，流式访问受 DRAM 带宽限制，除了减少字节，什么也减不了它。在 GPU 上比较表里的时间（rs[2].time_ms / rs[1].time_ms）。模型给每个版本的 DRAM 项都一样，register 的时间与 none 相同，但 cp_async 的延迟项更短（它的复制让两块数据同时在途，也不让 warp 等待），因而时间是 none 的 0.72 倍（H200 配置）；H200 实测 cp_async 的时间是 none 的 0.84 倍，register 是 1.00 倍（2026-12-02）。]],
   },
 }
 
@@ -482,8 +492,8 @@ extern "C" __global__ void my_histogram(const unsigned char *values, unsigned *b
 
 step {
   text = {
-    en = [[Exercise 10, write it. The first phase is yours: kernel my_histogram, whose skeleton adds every value to its bin with an atomic in global memory. Give each block its own copy of the bins in shared memory: zero it, count into it with shared atomics, and after __syncthreads() add it to the global bins, one atomic per bin. :edit opens it; its outputs are checked against a reference on every launch. The result shows your copy by its shared atomics, its shared stores (zeroing it) and shared loads (adding it to the global bins), and the global atomics fall from one per value to one per bin and block; the model's time has no term for atomics yet, so on a GPU compare the times.]],
-    zh = [[习题 10，自己写。第一阶段由你来写：内核 my_histogram 的骨架代码用全局内存上的原子操作把每个值加到它的桶里。给每个线程块一份自己的共享内存桶副本：先清零，用共享内存原子操作往里计数，在 __syncthreads() 之后再把它加到全局的桶上，每个桶一次原子操作。:edit 打开它；每次启动都会把它的输出与参考结果比对。结果里通过共享内存原子操作、共享内存写入（清零副本）和共享内存读取（把副本加到全局的桶上）来体现你的副本，全局原子操作也从每个值一次降到每个桶每个线程块一次；模型的时间还没有计入原子操作，所以在 GPU 上比较时间。]],
+    en = [[Exercise 10, write it. The first phase is yours: kernel my_histogram, whose skeleton adds every value to its bin with an atomic in global memory. Give each block its own copy of the bins in shared memory: zero it, count into it with shared atomics, and after __syncthreads() add it to the global bins, one atomic per bin. :edit opens it; its outputs are checked against a reference on every launch. The result shows your copy by its shared atomics, its shared stores (zeroing it) and shared loads (adding it to the global bins), and the global atomics fall from one per value to one per bin and block; the model's time counts the atomics too (r.model.terms.atomics), but on a GPU compare the measured times.]],
+    zh = [[习题 10，自己写。第一阶段由你来写：内核 my_histogram 的骨架代码用全局内存上的原子操作把每个值加到它的桶里。给每个线程块一份自己的共享内存桶副本：先清零，用共享内存原子操作往里计数，在 __syncthreads() 之后再把它加到全局的桶上，每个桶一次原子操作。:edit 打开它；每次启动都会把它的输出与参考结果比对。结果里通过共享内存原子操作、共享内存写入（清零副本）和共享内存读取（把副本加到全局的桶上）来体现你的副本，全局原子操作也从每个值一次降到每个桶每个线程块一次；模型的时间也计入了原子操作（r.model.terms.atomics），但在 GPU 上要比较实测的时间。]],
   },
   kernel = {
     name = "my_histogram",

@@ -34,8 +34,8 @@ local function without_cp_async(ctx) return lacks(ctx, "cp.async", 80) end
 
 step {
   text = {
-    en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time as a set of terms, one for each unit that can limit it, and the largest names the limit (docs/model.md). Its latency term is Little's law: an SM holds only so many warps at once (r.model.resident_warps), so the launch's warps (r.model.warps) run in waves of them (r.model.waves), and each wave waits a round trip to memory (about 0.74 µs, the H200's), one more for every 13 or so loads a warp issues. The DRAM term and the latency term add up in part; the other terms overlap them. r.model.terms gives each term's milliseconds alone, and r.model.limit_key names the largest.]],
-    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。利特尔定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型把一次启动的时间估算成一组项，每个可能成为瓶颈的部件一项，最大的那一项就是瓶颈（docs/model.md）。它的延迟项就是利特尔定律：一个 SM 同时只能容纳有限个 warp（r.model.resident_warps），所以一次启动的 warp（r.model.warps）分成若干批（r.model.waves）运行，每一批都要等一次到内存的往返（约 0.74 µs，取自 H200），一个 warp 每多发出约 13 个读取就再多等一次。DRAM 项和延迟项部分相加；其他各项与它们重叠。r.model.terms 给出每一项单独的毫秒数，r.model.limit_key 指出最大的那一项。]],
+    en = [[A load from DRAM takes hundreds of nanoseconds to come back, and a warp that needs the value waits. The GPU keeps the memory busy by having many loads outstanding at once, from many warps. Little's law ties the three together: bandwidth = bytes in flight / latency. To stream at several TB/s with that latency, megabytes must be on their way at every moment, spread over all the SMs. warplab's model estimates a launch's time as a set of terms, one for each unit that can limit it, and the largest names the limit (docs/model.md). Its latency term is Little's law: an SM holds only so many warps at once (r.model.resident_warps), so the launch's warps (r.model.warps) run in waves of them (r.model.waves), and each wave waits a round trip to memory (about 0.56 µs, the H200's), one more for every 21 or so loads a warp issues; the launch's fixed cost (about 4 µs) already holds the first wave's first round trip. The DRAM term and the latency term add up in part; the other terms overlap them. r.model.terms gives each term's milliseconds alone, and r.model.limit_key names the largest.]],
+    zh = [[从 DRAM 读一个数要几百纳秒才能回来，需要这个值的 warp 只能等。GPU 让内存一直忙碌的办法是：同时有很多读请求在途，来自很多 warp。利特尔定律把三者联系起来：带宽 = 在途字节数 / 延迟。要在这样的延迟下以每秒数 TB 的速度流式读写，每时每刻都得有若干 MB 的数据在路上，分布在所有 SM 上。warplab 的模型把一次启动的时间估算成一组项，每个可能成为瓶颈的部件一项，最大的那一项就是瓶颈（docs/model.md）。它的延迟项就是利特尔定律：一个 SM 同时只能容纳有限个 warp（r.model.resident_warps），所以一次启动的 warp（r.model.warps）分成若干批（r.model.waves）运行，每一批都要等一次到内存的往返（约 0.56 µs，取自 H200），一个 warp 每多发出约 21 个读取就再多等一次；启动的固定开销（约 4 µs）已经包含了第一批的第一次往返。DRAM 项和延迟项部分相加；其他各项与它们重叠。r.model.terms 给出每一项单独的毫秒数，r.model.limit_key 指出最大的那一项。]],
   },
   run = [[r = launch("copy", {vec = 1}); r]],
   ask = {
@@ -61,8 +61,8 @@ step {
       holds = function(ctx) return ctx.result.model.limit_key == "latency" end },
   },
   explain = {
-    en = [[Latency: each thread has a single 4-byte load on its way, so a wave of resident warps brings in little for each round trip it waits. On the H200 profile the launch's 2,097,152 warps run in 249 waves of 64 warps an SM (blocks of 256), and 249 round trips of 0.74 µs are 0.18 ms, more than the 0.12 ms the DRAM needs for the bytes; the two add up in part to the model's 0.22 ms. The model's H200 figures come from measured launches: one float per thread reached about 2.7 TB/s of useful bandwidth, one float4 per thread about 4.3.]],
-    zh = [[延迟：每个线程只有一个 4 字节的读取在途，所以每一批驻留的 warp 每等一次往返只带回很少的数据。在 H200 的配置下，这次启动的 2,097,152 个 warp 分 249 批运行，每个 SM 每批 64 个 warp（线程块 256 个线程），249 次 0.74 µs 的往返就是 0.18 ms，比 DRAM 搬这些字节所需的 0.12 ms 还多；两者部分相加，得到模型的 0.22 ms。模型的 H200 数字来自实测的启动：每个线程一个 float 时有用带宽约 2.7 TB/s，每个线程一个 float4 时约 4.3 TB/s。]],
+    en = [[Latency: each thread has a single 4-byte load on its way, so a wave of resident warps brings in little for each round trip it waits. On the H200 profile the launch's 2,097,152 warps run in 249 waves of 64 warps an SM (blocks of 256); the launch's fixed cost holds the first round trip, and the other 248 of 0.56 µs are 0.14 ms, more than the 0.12 ms the DRAM needs for the bytes; the two add up in part to 0.20 ms, and with the launch's 4 µs to the model's 0.21 ms. The model's H200 figures come from measured launches: one float per thread reached about 2.7 TB/s of useful bandwidth, one float4 per thread about 4.3.]],
+    zh = [[延迟：每个线程只有一个 4 字节的读取在途，所以每一批驻留的 warp 每等一次往返只带回很少的数据。在 H200 的配置下，这次启动的 2,097,152 个 warp 分 249 批运行，每个 SM 每批 64 个 warp（线程块 256 个线程）；启动的固定开销包含了第一次往返，其余 248 次 0.56 µs 的往返就是 0.14 ms，比 DRAM 搬这些字节所需的 0.12 ms 还多；两者部分相加得 0.20 ms，再加上启动的 4 µs，就是模型的 0.21 ms。模型的 H200 数字来自实测的启动：每个线程一个 float 时有用带宽约 2.7 TB/s，每个线程一个 float4 时约 4.3 TB/s。]],
   },
 }
 
@@ -99,8 +99,8 @@ step {
       end },
   },
   explain = {
-    en = [[About 1.67 in the model (H200 profile); the H200 measured 1.57 (2026-12-02). Every sector is used in all three; what changed is how much each thread has on its way. In the model the latency term stays as it was (the same warps, the same waves, one round trip each) while the DRAM term grows with the bytes, until DRAM is the limit. That is instruction-level parallelism: one thread, more independent bytes in flight. Unrolled loops with several independent loads do the same.]],
-    zh = [[模型（H200 配置）给出约 1.67；H200 实测 1.57（2026-12-02）。三种情况下每个扇区都被用满；改变的是每个线程在路上的数据量。在模型里延迟项保持不变（同样的 warp、同样的批数，每批一次往返），DRAM 项随字节数增长，直到 DRAM 成为瓶颈。这就是指令级并行：一个线程，更多互不依赖的在途字节。把循环展开、放几个互不依赖的读，效果一样。]],
+    en = [[About 1.52 in the model (H200 profile); the H200 measured 1.60 (2026-12-02). Every sector is used in all three; what changed is how much each thread has on its way. In the model the latency term stays as it was (the same warps, the same waves, one round trip each) while the DRAM term grows with the bytes, until DRAM is the limit. That is instruction-level parallelism: one thread, more independent bytes in flight. Unrolled loops with several independent loads do the same.]],
+    zh = [[模型（H200 配置）给出约 1.52；H200 实测 1.60（2026-12-02）。三种情况下每个扇区都被用满；改变的是每个线程在路上的数据量。在模型里延迟项保持不变（同样的 warp、同样的批数，每批一次往返），DRAM 项随字节数增长，直到 DRAM 成为瓶颈。这就是指令级并行：一个线程，更多互不依赖的在途字节。把循环展开、放几个互不依赖的读，效果一样。]],
   },
 }
 
@@ -138,8 +138,8 @@ step {
       end },
   },
   explain = {
-    en = [[About 5.9 in the model (H200 profile): with 32-thread blocks an SM holds 32 warps instead of 64, so the latency term doubles (497 waves instead of 249), and starting eight times as many blocks, about 15,900 an SM at 81 ns each, becomes the limit: 1.29 ms against 0.22 ms. The H200 measured 6.42 (2026-12-02: 1.26 ms against 0.197 ms). The 32-thread blocks leave half of every SM's thread slots empty, so a copy that was already short of bytes in flight waits twice as many round trips, and the SM spends its time starting tiny blocks. The chapter lists occupancy first among the ways to hide latency: while one warp waits, another issues.]],
-    zh = [[模型（H200 配置）给出约 5.9：32 线程的线程块让一个 SM 只容纳 32 个 warp 而不是 64 个，所以延迟项翻倍（497 批而不是 249 批），而启动八倍数量的线程块（每个 SM 约 15,900 个，每个约 81 ns）成了瓶颈：1.29 ms 对 0.22 ms。 H200 实测 6.42（2026-12-02：1.26 ms 对 0.197 ms）。32 线程的线程块让每个 SM 一半的线程槽位空着，一个本来在途字节就不够的复制要多等一倍的往返，SM 还要花时间启动一个个很小的线程块。本章把占用率列为隐藏延迟的第一种办法：一个 warp 等待时，另一个 warp 发射指令。]],
+    en = [[About 6.2 in the model (H200 profile): with 32-thread blocks an SM holds 32 warps instead of 64, so the latency term doubles (497 waves instead of 249), and starting eight times as many blocks, about 15,900 an SM at 81 ns each, becomes the limit: 1.29 ms against 0.21 ms. The H200 measured 6.31 (2026-12-02: 1.26 ms against 0.200 ms). The 32-thread blocks leave half of every SM's thread slots empty, so a copy that was already short of bytes in flight waits twice as many round trips, and the SM spends its time starting tiny blocks. The chapter lists occupancy first among the ways to hide latency: while one warp waits, another issues.]],
+    zh = [[模型（H200 配置）给出约 6.2：32 线程的线程块让一个 SM 只容纳 32 个 warp 而不是 64 个，所以延迟项翻倍（497 批而不是 249 批），而启动八倍数量的线程块（每个 SM 约 15,900 个，每个约 81 ns）成了瓶颈：1.29 ms 对 0.21 ms。H200 实测 6.31（2026-12-02：1.26 ms 对 0.200 ms）。32 线程的线程块让每个 SM 一半的线程槽位空着，一个本来在途字节就不够的复制要多等一倍的往返，SM 还要花时间启动一个个很小的线程块。本章把占用率列为隐藏延迟的第一种办法：一个 warp 等待时，另一个 warp 发出指令。]],
   },
 }
 
@@ -186,13 +186,22 @@ step {
         end
         return #ctx.results == (without_cp_async(ctx) and 2 or 3)
       end },
-    { text = "the model gives every variant the same DRAM term and the same latency term",
+    { text = "the model gives every variant the same DRAM term, and register the same latency term and the same time as none",
       holds = function(ctx)
-        local none = find(ctx.results, {variant = "none"}).model.terms
+        local none = find(ctx.results, {variant = "none"}).model
         for _, r in ipairs(ctx.results) do
-          if r.model.terms.dram ~= none.dram or r.model.terms.latency ~= none.latency then return false end
+          if r.model.terms.dram ~= none.terms.dram then return false end
         end
-        return true
+        local register = find(ctx.results, {variant = "register"}).model
+        return register.terms.latency == none.terms.latency and register.time_ms == none.time_ms
+      end },
+    { skip = without_cp_async, text = "the model gives cp_async half of none's round trips a wave (a chain of 2, not 4), a shorter latency term and a shorter time",
+      holds = function(ctx)
+        local none, cp = find(ctx.results, {variant = "none"}).model, find(ctx.results, {variant = "cp_async"}).model
+        -- (waves x round trips - 1) round trips of one length: the same length for 4 a wave and for 2
+        local trip_none, trip_cp = none.terms.latency / (4 * none.waves - 1), cp.terms.latency / (2 * cp.waves - 1)
+        return cp.waves == none.waves and math.abs(trip_cp / trip_none - 1) < 1e-6 and
+               cp.terms.latency < none.terms.latency and cp.time_ms < none.time_ms
       end },
     { text = "prefetching the next chunk into a register is no slower than no prefetch (within 3%)", gpu = true,
       holds = function(ctx)
@@ -204,15 +213,15 @@ step {
       end },
   },
   explain = {
-    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async's copies are loads that write shared memory directly (LDGSTS): the GPU counts them among the loads, and the card shows them on a cp.async row as well; they are no shared-memory stores. cp_async adds a shared-memory load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). The model gives all three variants the same DRAM term and the same latency term (look at r.model.terms of each), so its times differ only by what cp_async's shared-memory work adds, if anything. On the H200 (2026-12-02) none and register both took 0.043 ms, within noise of each other, while cp_async took 0.037 ms, 0.85 of none's time: the model does not capture that yet. On a GPU, look at the time row's verdicts: the prefetching variants keep two loads per thread in flight instead of one, and whether that shows in the time depends on how much latency the other warps already hide.]],
-    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 的复制是直接写入共享内存的读取（LDGSTS）：GPU 把它们计在读取里，卡片上也在 cp.async 一行单独列出；它们不算共享内存写入。cp_async 每个元素多一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。模型给三个版本的 DRAM 项和延迟项都一样（看每个结果的 r.model.terms），所以它的时间最多只差 cp_async 的共享内存操作带来的那一点。在 H200 上（2026-12-02），none 和 register 都用了 0.043 ms，差别在噪声之内，而 cp_async 用了 0.037 ms，是 none 的 0.85 倍：模型还没有反映这一点。在 GPU 上看时间一行的判定：预取的版本让每个线程同时有两个读在途，而不是一个；这能否体现在时间上，取决于其他 warp 已经隐藏了多少延迟。]],
+    en = [[Only the timing of the loads: the same requests, the same sectors, the same DRAM bytes. cp_async's copies are loads that write shared memory directly (LDGSTS): the GPU counts them among the loads, and the card shows them on a cp.async row as well; they are no shared-memory stores. cp_async adds a shared-memory load per element and two chunks of staging space per block (2 x 256 floats, far below what would limit occupancy). The model gives all three variants the same DRAM term, but not the same latency term (look at r.model.terms of each): it charges none and register a chain of 4 round trips a wave, one for each chunk, and cp_async a chain of 2, because cp.async keeps two chunks in flight and its copies do not hold the warp (the next step looks at these chains). So on the H200 profile the model gives cp_async 0.72 of none's time, limited by DRAM bandwidth, and register the same time as none. On the H200 (2026-12-02) none and register both took 0.044 ms, within noise of each other, while cp_async took 0.037 ms, 0.84 of none's time: the model gets the order right and makes cp_async's gain larger than measured. On a GPU, look at the time row's verdicts: cp_async keeps two chunks' loads in flight instead of one, and whether that shows in the time depends on how much latency the other warps already hide.]],
+    zh = [[只改变读请求发出的时机：请求数、扇区数、DRAM 字节数都一样。cp_async 的复制是直接写入共享内存的读取（LDGSTS）：GPU 把它们计在读取里，卡片上也在 cp.async 一行单独列出；它们不算共享内存写入。cp_async 每个元素多一次共享内存读，每个线程块多两块暂存空间（2 x 256 个 float，远不到会限制占用率的程度）。模型给三个版本的 DRAM 项都一样，但延迟项不一样（看每个结果的 r.model.terms）：它给 none 和 register 每批记 4 次接连的往返，每块数据一次；给 cp_async 记 2 次，因为 cp.async 让两块数据同时在途，而且它的复制不让 warp 等待（下一步细看这些链）。所以在 H200 配置下，模型给出 cp_async 的时间是 none 的 0.72 倍，受 DRAM 带宽限制；register 的时间与 none 相同。在 H200 上（2026-12-02），none 和 register 都用了 0.044 ms，差别在噪声之内，而 cp_async 用了 0.037 ms，是 none 的 0.84 倍：模型给出的快慢顺序是对的，但把 cp_async 的收益估得比实测大。在 GPU 上看时间一行的判定：cp_async 让两块数据的读取同时在途，而不是一块；这能否体现在时间上，取决于其他 warp 已经隐藏了多少延迟。]],
   },
 }
 
 step {
   text = {
-    en = [[How does the model see the three variants? Its latency term counts round trips: a wave of warps waits one for its first load and another for every 17 or so loads more, as if each warp kept that many of its loads on their way at once. The prefetch family runs n/4 threads, each handling 4 elements.]],
-    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 13 个读取再等一次，好像每个 warp 都能同时让那么多读取在途。prefetch 族运行 n/4 个线程，每个处理 4 个元素。]],
+    en = [[How does the model see the three variants? Its latency term counts round trips: a wave of warps waits one for its first load and another for every 21 or so loads more, as if each warp kept that many of its loads on their way at once; but when a family's loads must wait for each other (a chain), it counts one round trip for each load of the chain, if that is more. The prefetch family runs n/4 threads, each handling 4 elements.]],
+    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 21 个读取再等一次，好像每个 warp 都能同时让那么多读取在途；但如果一个内核族的读取必须一个等一个（一条链），它就给链上的每个读取记一次往返，只要这样更多。prefetch 族运行 n/4 个线程，每个处理 4 个元素。]],
   },
   run = [[r = launch("prefetch", {variant = "none"}); r]],
   ask = {
@@ -233,8 +242,8 @@ step {
       end },
   },
   explain = {
-    en = [[4: far below the 17 or so the model lets a warp keep in flight, so the model charges each wave little more than one round trip, the same for all three variants. That is the ideal prefetching aims at, not what "none" does: its next load waits for its store, so it has one 4-byte load on its way at a time; "register" and "cp_async" keep two. The model does not see that dependence, so what separates the variants can only be measured (on the H200, cp_async 0.85 of none's time).]],
-    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 13 个，所以模型给每一批只记比一次往返多一点的时间，三个版本都一样。这是预取追求的理想情况，而不是“none”实际的样子：它的下一次读要等写完成，所以每次只有一个 4 字节的读在途；“register”和“cp_async”保持两个。模型看不到这种依赖，所以它们之间的差别只能靠测量（在 H200 上，cp_async 用的时间是 none 的 0.85 倍）。]],
+    en = [[4: far below the 21 or so the model lets a warp keep in flight, so counting loads alone it would charge each wave one round trip. That is the ideal prefetching aims at, not what "none" does: its next load waits for its store, so it has one 4-byte load on its way at a time, a chain of 4 round trips a wave. The model takes that chain from the family: 4 for none, 4 for register too (on the H200 it was no faster than none), and 2 for cp_async, whose copies keep two chunks on their way and are no loads the warp waits for. r.model.terms.latency shows it: about 0.035 ms for none and register, 0.017 ms for cp_async (H200 profile). Each family declares its chain; the model does not find it in the code (on the H200, cp_async took 0.84 of none's time; the model gives 0.72).]],
+    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 21 个，所以只数读取的话，模型给每一批只记一次往返。这是预取追求的理想情况，而不是“none”实际的样子：它的下一次读要等写完成，所以每次只有一个 4 字节的读在途，每批是一条 4 次往返的链。模型从内核族取得这条链：none 是 4，register 也是 4（在 H200 上它并不比 none 快），cp_async 是 2，它的复制让两块数据同时在途，也不是 warp 要等待的读取。r.model.terms.latency 显示了这一点：none 和 register 约 0.035 ms，cp_async 约 0.017 ms（H200 配置）。每个内核族自己声明它的链；模型并不从代码里找出它（在 H200 上，cp_async 用的时间是 none 的 0.84 倍；模型给出 0.72 倍）。]],
   },
 }
 

@@ -102,8 +102,8 @@ step {
       end },
   },
   explain = {
-    en = [[Both walks move the same useful bytes. The column walk makes L1 handle 32 sectors for every request instead of 4, and each of its stores writes one eighth of a sector, which L2 must merge with the neighbouring warps' writes. The model charges that merging in its L2 store term, one sector for each 128-byte line a warp writes, and puts the column walk at about 4.5 times the row walk's time on the H200 profile; the H200 measured 4.57 (4096 x 4096, 2026-12-02).]],
-    zh = [[两种遍历搬运的有用字节一样多。按列遍历让 L1 每个请求处理 32 个扇区而不是 4 个，而且每次写只写一个扇区的八分之一，L2 还要把相邻 warp 的写合并起来。模型在它的 L2 写入项里计入这种合并：一个 warp 写到的每条 128 字节缓存行记一个扇区，在 H200 配置下按列遍历的时间约为按行遍历的 4.5 倍；H200 实测 4.57 倍（4096 x 4096，2026-12-02）。]],
+    en = [[Both walks move the same useful bytes. The column walk makes L1 handle 32 sectors for every request instead of 4, and each of its stores writes one eighth of a sector, which L2 must merge with the neighbouring warps' writes. The model charges that merging in its L2 store term, one sector for each 128-byte line a warp writes, and puts the column walk at about 4.4 times the row walk's time on the H200 profile; the H200 measured 4.51 (4096 x 4096, 2026-12-02).]],
+    zh = [[两种遍历搬运的有用字节一样多。按列遍历让 L1 每个请求处理 32 个扇区而不是 4 个，而且每次写只写一个扇区的八分之一，L2 还要把相邻 warp 的写合并起来。模型在它的 L2 写入项里计入这种合并：一个 warp 写到的每条 128 字节缓存行记一个扇区，在 H200 配置下按列遍历的时间约为按行遍历的 4.4 倍；H200 实测 4.51 倍（4096 x 4096，2026-12-02）。]],
   },
 }
 
@@ -378,7 +378,7 @@ step {
       end },
   },
   explain = {
-    en = [[variant = "padded", tile 32: one wavefront per shared load, both global sides coalesced. With tile 16 or 8 a warp holds two or four tile rows, and no row length spreads all of them over 32 banks: the model shows 2-way conflicts on both shared accesses. The model charges both costs, the conflicted tile's shared wavefronts and the naive transpose's scattered stores (L2 store sectors), and on the H200 profile puts them at about 1.9 and 4.5 times the padded tile's time; the H200 measured 1.78 and 3.38 (4096 x 4096, 2026-12-02).]],
-    zh = [[variant = "padded"，tile = 32：每个共享内存读只要一次 wavefront，全局读写两边都是合并访问。tile = 16 或 8 时，一个 warp 包含分块的两行或四行，没有哪种行长能把它们全部分散到 32 个存储体上：模型显示两种共享内存访问都有 2 路冲突。模型把两种代价都算在内：有冲突的分块的共享内存 wavefront，以及朴素转置分散的写入（L2 写入扇区）；在 H200 配置下，它们的时间约为加了填充的分块的 1.9 倍和 4.5 倍；H200 实测 1.78 倍和 3.38 倍（4096 x 4096，2026-12-02）。]],
+    en = [[variant = "padded", tile 32: one wavefront per shared load, both global sides coalesced. With tile 16 or 8 a warp holds two or four tile rows, and no row length spreads all of them over 32 banks: the model shows 2-way conflicts on both shared accesses. The model charges both costs, the conflicted tile's shared wavefronts and the naive transpose's scattered stores (L2 store sectors), and on the H200 profile puts them at about 1.9 and 4.4 times the padded tile's time; the H200 measured 1.78 and 3.33 (4096 x 4096, 2026-12-02).]],
+    zh = [[variant = "padded"，tile = 32：每个共享内存读只要一次 wavefront，全局读写两边都是合并访问。tile = 16 或 8 时，一个 warp 包含分块的两行或四行，没有哪种行长能把它们全部分散到 32 个存储体上：模型显示两种共享内存访问都有 2 路冲突。模型把两种代价都算在内：有冲突的分块的共享内存 wavefront，以及朴素转置分散的写入（L2 写入扇区）；在 H200 配置下，它们的时间约为加了填充的分块的 1.9 倍和 4.4 倍；H200 实测 1.78 倍和 3.33 倍（4096 x 4096，2026-12-02）。]],
   },
 }

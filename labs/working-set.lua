@@ -94,24 +94,24 @@ step {
     { en = "r.load.bytes is what the lanes asked for; r.params.bytes is the buffer.", zh = "r.load.bytes 是各线程请求的字节数；r.params.bytes 是缓冲区大小。" },
   },
   claims = {
-    { text = "the model reads each 64-byte block of the working_set buffer once (cold L2) while it fits the device's L2, whatever the number of passes, and again when it does not",
+    { text = "the model reads each 64-byte block of the working_set buffer once (cold L2) while it fits half the device's L2, whatever the number of passes, and again when it is past 0.6 of it (the model lets a launch keep 0.55 of the L2)",
       holds = function(ctx)
         local r = ctx.result
         local once = r.model.dram.read_bytes >= r.params.bytes and r.model.dram.read_bytes < r.params.bytes + 2 * MiB
-        return r.params.bytes < 0.8 * ctx.device.l2_bytes and once or r.params.bytes > ctx.device.l2_bytes and
+        return r.params.bytes <= 0.5 * ctx.device.l2_bytes and once or r.params.bytes > 0.6 * ctx.device.l2_bytes and
                r.model.dram.read_bytes > 2 * r.params.bytes
       end },
   },
   explain = {
-    en = [[About 79 passes. Only the first has to come from DRAM, if the 16 MiB stays in L2 between passes. That is what the model's DRAM line says on a device whose L2 holds 16 MiB (about 18 MB: the 16.8 MB buffer once, plus the sectors of the sums); on one whose L2 is smaller, it reads most passes again. The H200 took 1.80 times as long for the same reads over an 80 MiB working set as over a 48 MiB one, on either side of its 60 MiB L2 (2026-12-02); the model gives about 1.25.]],
-    zh = [[大约 79 遍。只要这 16 MiB 在两遍之间一直留在 L2 里，就只有第一遍必须从 DRAM 读。在 L2 放得下 16 MiB 的设备上，模型的 DRAM 一行正是这样说的（约 18 MB：16.8 MB 的缓冲区读一次，再加上求和结果所在的扇区）；在 L2 更小的设备上，大部分遍数要重新读。H200 对 80 MiB 工作集做同样多的读取，用的时间是 48 MiB 工作集的 1.80 倍，两者分别在它 60 MiB L2 的两侧（2026-12-02）；模型给出约 1.25 倍。]],
+    en = [[About 79 passes. Only the first has to come from DRAM, if the 16 MiB stays in L2 between passes. That is what the model's DRAM line says on a device whose L2 keeps the 16 MiB (16.8 MB read: the buffer once); on one whose L2 keeps less, it reads most passes again. The model lets one launch keep only 0.55 of an L2 (33 MiB of the H200's 60), because that is what the H200's own DRAM counters show (2026-12-02, the default n): a 32 MiB working set read 36 MB from DRAM, its buffer once, but a 48 MiB one, below the 60 MiB L2, already read 356 MB, and an 80 MiB one 671 MB. For the same reads the 80 MiB working set took 1.77 times as long as the 48 MiB one; the model gives about 1.73.]],
+    zh = [[大约 79 遍。只要这 16 MiB 在两遍之间一直留在 L2 里，就只有第一遍必须从 DRAM 读。在 L2 留得住这 16 MiB 的设备上，模型的 DRAM 一行正是这样说的（读 16.8 MB：缓冲区读一次）；在 L2 留得更少的设备上，大部分遍数要重新读。模型只让一次启动留住 L2 的 0.55（H200 的 60 MiB 中的 33 MiB），因为 H200 自己的 DRAM 计数器显示的就是这样（2026-12-02，默认的 n）：32 MiB 的工作集从 DRAM 读了 36 MB，缓冲区只读一次；而 48 MiB 的工作集虽然小于 60 MiB 的 L2，已经读了 356 MB，80 MiB 的读了 671 MB。同样多的读取，80 MiB 工作集用的时间是 48 MiB 的 1.77 倍；模型给出约 1.73 倍。]],
   },
 }
 
 step {
   text = {
-    en = [[Sweep the buffer from 4 KiB to 1 GiB, with cache = "warm" so that L2 keeps what the previous run left (a flushed L2 would make the first pass pay DRAM prices every time). On a GPU the chart shows measured bandwidth: high while the buffer fits an SM's L1 (the H200's L1 shares 256 KB per SM with shared memory), lower while it fits L2, lowest past L2. The chart marks the L2 size. On the sim backend the model's line is flat: it has no caches, and only drops where reading the buffer once from DRAM outlasts the L1 work. Here, reason from the sizes.]],
-    zh = [[把缓冲区从 4 KiB 扫到 1 GiB，用 cache = "warm"，让 L2 保留上一次运行留下的数据（清空的 L2 会让每次的第一遍都付 DRAM 的代价）。在 GPU 上图里是实测带宽：缓冲区放得进一个 SM 的 L1 时最高（H200 每个 SM 的 256 KB 由 L1 和共享内存共用），放得进 L2 时低一些，超过 L2 时最低。图上标出了 L2 的大小。在 sim 后端上模型的曲线是平的：它没有缓存，只在从 DRAM 读一遍缓冲区比 L1 的工作还久时才下降。在这里，请根据大小来推理。]],
+    en = [[Sweep the buffer from 4 KiB to 1 GiB, with cache = "warm" so that L2 keeps what the previous run left (a flushed L2 would make the first pass pay DRAM prices every time). On a GPU the chart shows measured bandwidth: high while the buffer fits an SM's L1 (the H200's L1 shares 256 KB per SM with shared memory), lower while it fits L2, lowest past L2. The chart marks the L2 size. On the sim backend the model has no L1, so its line has no L1 edge; it has an L2 one: past the share of the L2 it lets a launch keep (0.55 of it), every pass reads much of the buffer from DRAM again, and the line drops. Here, reason from the sizes.]],
+    zh = [[把缓冲区从 4 KiB 扫到 1 GiB，用 cache = "warm"，让 L2 保留上一次运行留下的数据（清空的 L2 会让每次的第一遍都付 DRAM 的代价）。在 GPU 上图里是实测带宽：缓冲区放得进一个 SM 的 L1 时最高（H200 每个 SM 的 256 KB 由 L1 和共享内存共用），放得进 L2 时低一些，超过 L2 时最低。图上标出了 L2 的大小。在 sim 后端上模型没有 L1，所以它的曲线没有 L1 的边界；但有 L2 的边界：超过模型让一次启动留住的那部分 L2（L2 的 0.55）之后，每一遍都要从 DRAM 重新读缓冲区的很大一部分，曲线随之下降。在这里，请根据大小来推理。]],
   },
   run = [[s = sweep("working_set", {bytes = pow2(12, 30), n = 10324448, cache = "warm", y = "bandwidth"})]],
   ask = {
@@ -179,6 +179,13 @@ c = compare(s[1], s[2], s[3]); c]],
     { en = "Between two uses of a line, 1.5 caches' worth of other lines come in. Which line does LRU evict to make room?", zh = "一条缓存行两次被用到之间，进来了 1.5 个缓存那么多的别的行。`LRU` 会换出哪一行来腾地方？" },
   },
   claims = {
+    { text = "the model reads the 128 MiB buffer from DRAM at least 5 times over in its 10 passes, and the 16 MiB one once where it fits half the L2",
+      holds = function(ctx)
+        local small, big = find(ctx.results, {bytes = 16 * MiB}), find(ctx.results, {bytes = 128 * MiB})
+        local once = small.model.dram.read_bytes < small.params.bytes + 2 * MiB
+        return big.model.dram.read_bytes >= 5 * big.params.bytes and
+               (small.params.bytes > 0.5 * ctx.device.l2_bytes or once)
+      end },
     { text = "a 128 MiB working set (twice the L2) runs at no more than 0.8 times the bandwidth of a 16 MiB one", gpu = true,
       holds = function(ctx)
         local small, big = find(ctx.results, {bytes = 16 * MiB}), find(ctx.results, {bytes = 128 * MiB})
@@ -191,8 +198,8 @@ c = compare(s[1], s[2], s[3]); c]],
       end },
   },
   explain = {
-    en = [[Almost none. Under strict LRU the oldest line is the one needed next, so a cyclic pass one byte larger than the cache misses everywhere: the drop at the edge is a cliff, not a slope. Real L2s do not replace in strict LRU order, so on a GPU a buffer just past the L2 keeps some hits; compare the DRAM lines of 64 and 128 MiB there. Here the model reads each buffer once whatever its size.]],
-    zh = [[几乎没有。在严格的 `LRU` 下，最旧的那条缓存行恰好就是下一条要用的，所以一个比缓存大哪怕一个字节的循环遍历处处失效：边界处是悬崖，不是斜坡。真实的 L2 并不严格按 `LRU` 替换，所以在 GPU 上刚超过 L2 的缓冲区还会保留一些命中；在那里比较 64 和 128 MiB 的 DRAM 行。在这里，模型不管缓冲区多大都只读一遍。]],
+    en = [[Almost none. Under strict LRU the oldest line is the one needed next, so a cyclic pass one byte larger than the cache misses everywhere: the drop at the edge is a cliff, not a slope. Real L2s do not replace in strict LRU order, so on a GPU a buffer just past the L2 keeps some hits; compare the DRAM lines of 64 and 128 MiB there. The model replaces at random too, once the share of the L2 it lets a launch keep is full: on the H200 profile it reads the 16 MiB buffer once, the 64 MiB one about 12 times in its 20 passes (835 MB) and the 128 MiB one about 9 times in its 10 (1.25 GB).]],
+    zh = [[几乎没有。在严格的 `LRU` 下，最旧的那条缓存行恰好就是下一条要用的，所以一个比缓存大哪怕一个字节的循环遍历处处失效：边界处是悬崖，不是斜坡。真实的 L2 并不严格按 `LRU` 替换，所以在 GPU 上刚超过 L2 的缓冲区还会保留一些命中；在那里比较 64 和 128 MiB 的 DRAM 行。模型也是随机替换的，只要它让一次启动留住的那部分 L2 已满：在 H200 配置下，它把 16 MiB 的缓冲区只读一遍，64 MiB 的在 20 遍里读约 12 遍（835 MB），128 MiB 的在 10 遍里读约 9 遍（1.25 GB）。]],
   },
 }
 
@@ -218,8 +225,8 @@ step {
       end },
   },
   explain = {
-    en = [[20 on the H200 (60 MiB / 3 MiB); 8 on the notes' 24 MB card. A kernel that small measures L2 and launch overhead, not DRAM: on a GPU the warm run is the faster one, and neither is near the DRAM bandwidth. Their DRAM byte counts came from Nsight Compute, which empties the caches before it profiles by default, so those saw a cold L2 even though the timings did not. To time DRAM, use buffers several times the L2 (offset's default n gives 805 MB) and a cold L2.]],
-    zh = [[H200 上是 20 份（60 MiB / 3 MiB）；笔记里 24 MB 的显卡上是 8 份。这么小的内核测到的是 L2 和启动开销，而不是 DRAM：在 GPU 上热缓存的那次更快，而且两次都远不到 DRAM 带宽。他们的 DRAM 字节数来自 Nsight Compute，它默认在剖析之前清空缓存，所以那些计数看到的是冷 L2，而计时却不是。要测 DRAM，就用好几倍于 L2 的缓冲区（offset 的默认 n 是 805 MB）和冷 L2。]],
+    en = [[20 on the H200 (60 MiB / 3 MiB); 8 on the notes' 24 MB card. A kernel that small measures L2 and launch overhead, not DRAM: on a GPU the warm run is the faster one, and neither is near the DRAM bandwidth; on the H200 profile the model, too, finds both limited by the launch's fixed cost. Their DRAM byte counts came from Nsight Compute, which empties the caches before it profiles by default, so those saw a cold L2 even though the timings did not. To time DRAM, use buffers several times the L2 (offset's default n gives 805 MB) and a cold L2.]],
+    zh = [[H200 上是 20 份（60 MiB / 3 MiB）；笔记里 24 MB 的显卡上是 8 份。这么小的内核测到的是 L2 和启动开销，而不是 DRAM：在 GPU 上热缓存的那次更快，而且两次都远不到 DRAM 带宽；在 H200 配置下，模型也认为两次都受启动的固定开销限制。他们的 DRAM 字节数来自 Nsight Compute，它默认在剖析之前清空缓存，所以那些计数看到的是冷 L2，而计时却不是。要测 DRAM，就用好几倍于 L2 的缓冲区（offset 的默认 n 是 805 MB）和冷 L2。]],
   },
 }
 
