@@ -2903,7 +2903,6 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_r
             pthread_join(runners[i].thread, NULL);
         for (int i = 0; i < started; i++) {
             ran->lane_instructions += runners[i].b.lane_instructions;
-            ran->warp_instructions += runners[i].b.warp_instructions;
             ran->issued += runners[i].b.issued;
             if (runners[i].failed && !failed) {
                 failed = 1;

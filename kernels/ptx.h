@@ -72,8 +72,7 @@ struct ptx_launch {
    the source line where it knows them. *ran counts what ran. */
 struct ptx_ran {
     uint64_t lane_instructions;   /* each active lane's */
-    uint64_t warp_instructions;   /* each warp's, however many of its lanes ran */
-    uint64_t issued;              /* the same as a GPU issues them: an integer division is many */
+    uint64_t issued;              /* warp-instructions as a GPU issues them: an integer division is many */
 };
 int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_ran *ran, char *why, size_t why_size);
 
