@@ -106,6 +106,10 @@ struct warp_access {
     int64_t step;
     uint32_t active;           /* lanes that execute it */
     uint64_t addr[WARP_SIZE];  /* byte address per lane (model address space) */
+    /* Set by whoever counts it, not by a family's model: the block that ran
+       it (the L1 it looks in), and whether the load skips L1 (ld.global.cg). */
+    long long block;
+    int l2_only;
 };
 
 /* Launch shape in threads; the backends derive blocks and warps from it. */
@@ -225,6 +229,9 @@ struct family {
        has a choice in slot 0). NULL: copy's. */
     const struct warp_cost *costs;
     int cost_by;
+    /* Optional: the slot of its `load` param (cache_hints.h), whose value
+       "cg" sends the global loads past L1 to L2; 0: they go through L1. */
+    int load_hint_by;
     int (*derive)(void *lua_state, const struct family *f, struct params *p, char *why, size_t why_size);
     /* And check_outputs, run on the shell's thread after the emulator ran p:
        the outputs it left against the kernel's Lua reference; 1 when they

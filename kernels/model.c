@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model.h"
+#include "slots.h"
 #include "registry.h"
 #include "common.h"
 #include "interrupt.h"
@@ -144,6 +145,20 @@ void traffic_add(struct traffic *t, const struct warp_access *a)
     t->lines += u.lines;
     t->ideal_sectors += (bytes + SECTOR_BYTES - 1) / SECTOR_BYTES;
     t->bytes += bytes;
+    t->l2_sectors += u.sectors;
+    t->l2_lines += u.lines;
+}
+
+/* A load request: its traffic, of which L1 passes on to L2 only what it did not hold. */
+static void load_add(struct model_counts *out, const struct warp_access *a)
+{
+    struct traffic before = out->load;
+    traffic_add(&out->load, a);
+    if (!out->l1 || out->load.requests == before.requests)
+        return;
+    struct l1_misses m = l1_cache_load(out->l1, a);
+    out->load.l2_sectors = before.l2_sectors + (uint64_t)m.sectors;
+    out->load.l2_lines = before.l2_lines + (uint64_t)m.lines;
 }
 
 /* The most distinct words any bank holds for lanes first .. first + count - 1.
@@ -447,7 +462,7 @@ void model_count_access(struct model_counts *out, struct dram_tracker *dram, con
            2026-12-02); so they are loads as well, and only the shared
            side is not a shared store. */
         traffic_add(&out->ldgsts, a);
-        traffic_add(&out->load, a);
+        load_add(out, a);
         if (dram && has_lanes(a))
             dram_read_write(dram, &out->dram, a, 0);
         return;
@@ -461,7 +476,10 @@ void model_count_access(struct model_counts *out, struct dram_tracker *dram, con
         constant_add(&out->constant, a);
         return;
     default:
-        traffic_add(a->kind == ACCESS_LOAD ? &out->load : &out->store, a);
+        if (a->kind == ACCESS_LOAD)
+            load_add(out, a);
+        else
+            traffic_add(&out->store, a);
         if (dram && has_lanes(a))
             dram_add(dram, &out->dram, a);
     }
@@ -474,6 +492,8 @@ static void traffic_sum(struct traffic *into, const struct traffic *part)
     into->lines += part->lines;
     into->ideal_sectors += part->ideal_sectors;
     into->bytes += part->bytes;
+    into->l2_sectors += part->l2_sectors;
+    into->l2_lines += part->l2_lines;
 }
 
 static void shared_sum(struct shared_traffic *into, const struct shared_traffic *part)
@@ -571,7 +591,9 @@ struct warp_job {
     const struct params *params;
     uint64_t base[MAX_BUFFERS];
     long long warps;
-    long long per_take;
+    long long warps_per_block;
+    int loads_l2_only;                 /* the family's `load` param says "cg" */
+    long long per_take;                /* whole blocks: each block's loads meet one L1 */
     long long next_warp;               /* taken atomically, per_take at a time */
     struct dram_tracker *dram;
     volatile sig_atomic_t *interrupted;
@@ -584,19 +606,27 @@ struct model_thread {
     pthread_t thread;
 };
 
+/* Tells the counter one warp's instructions, with the block they ran in. */
+static void count_accesses(const struct warp_job *job, long long w, struct warp_access *acc, int count,
+                           struct model_counts *out)
+{
+    for (int i = 0; i < count; i++) {
+        acc[i].block = w / job->warps_per_block;
+        acc[i].l2_only = job->loads_l2_only;
+        model_count_access(out, job->dram, &acc[i]);
+    }
+}
+
 static void count_warp(const struct warp_job *job, long long w, struct warp_access *acc, struct model_counts *out)
 {
     const struct family *f = job->family;
     if (f->warp_page) {   /* loops: the warp's instructions page by page */
         int count;
         for (long long page = 0; (count = f->warp_page(job->params, job->base, w, page, acc)) > 0; page++)
-            for (int i = 0; i < count; i++)
-                model_count_access(out, job->dram, &acc[i]);
+            count_accesses(job, w, acc, count, out);
         return;
     }
-    int count = f->warp_accesses(job->params, job->base, w, acc);
-    for (int i = 0; i < count; i++)
-        model_count_access(out, job->dram, &acc[i]);
+    count_accesses(job, w, acc, f->warp_accesses(job->params, job->base, w, acc), out);
 }
 
 static void *count_warps(void *argument)
@@ -604,7 +634,7 @@ static void *count_warps(void *argument)
     struct model_thread *self = argument;
     struct warp_job *job = self->job;
     struct warp_access acc[MAX_WARP_ACCESSES];
-    struct model_counts counts = { 0 };   /* here, not in self: the threads' counts would share cache lines */
+    struct model_counts counts = { .l1 = l1_cache_new() };   /* here, not in self: the threads' counts would share cache lines */
     long long first;
     while ((first = __atomic_fetch_add(&job->next_warp, job->per_take, __ATOMIC_RELAXED)) < job->warps) {
         long long end = first + job->per_take < job->warps ? first + job->per_take : job->warps, w;
@@ -617,6 +647,8 @@ static void *count_warps(void *argument)
             break;
         }
     }
+    l1_cache_free(counts.l1);
+    counts.l1 = NULL;
     self->counts = counts;
     return NULL;
 }
@@ -665,7 +697,9 @@ int model_run(const struct family *f, const struct params *p,
     struct model_thread threads[MAX_MODEL_THREADS];
     struct launch_shape shape = f->shape(p);
     struct warp_job job = { .family = f, .params = p, .interrupted = interrupted,
-                             .warps = (shape.threads + WARP_SIZE - 1) / WARP_SIZE };
+                             .warps = (shape.threads + WARP_SIZE - 1) / WARP_SIZE,
+                             .warps_per_block = (shape.block + WARP_SIZE - 1) / WARP_SIZE,
+                             .loads_l2_only = f->load_hint_by && p->v[f->load_hint_by] == LOAD_CG };
     size_t bytes[MAX_BUFFERS];
     memset(out, 0, sizeof *out);
     model_buffer_bases(f->buffer_count, job.base);
@@ -675,6 +709,7 @@ int model_run(const struct family *f, const struct params *p,
     int count = model_threads(job.warps);
     job.per_take = job.warps / (16 * count);
     job.per_take = job.per_take < 1 ? 1 : job.per_take > MAX_WARPS_PER_TAKE ? MAX_WARPS_PER_TAKE : job.per_take;
+    job.per_take = (job.per_take + job.warps_per_block - 1) / job.warps_per_block * job.warps_per_block;
     for (int k = 0; k < count; k++)
         threads[k] = (struct model_thread){ .job = &job };
     int started = start_threads(threads, count);

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include "family.h"
 #include "dram.h"
+#include "l1.h"
 
 enum { SECTOR_BYTES = 32, LINE_BYTES = 128 };
 
@@ -19,6 +20,9 @@ struct traffic {
     uint64_t lines;           /* distinct 128-byte lines, summed per request */
     uint64_t ideal_sectors;   /* fewest sectors that could hold the bytes asked for */
     uint64_t bytes;           /* bytes the active lanes asked for, each byte once */
+    /* What went on to L2: for loads, the sectors and lines L1 did not hold
+       (l1.h), an estimate; for the others, all of them. */
+    uint64_t l2_sectors, l2_lines;
 };
 
 /* Shared-memory traffic: 32 banks of 4 bytes; lanes reading one word share it. */
@@ -68,6 +72,9 @@ struct model_counts {
     /* While counting: operations per global address, which model_counts_finish
        turns into hottest_operations and addresses and frees (NULL: none). */
     struct address_map *atomic_addresses;
+    /* While counting: the counting thread's L1, owned by the counter (NULL:
+       no L1, every load sector goes on to L2). */
+    struct l1_cache *l1;
 };
 
 /* At most this many distinct global atomic addresses are told apart in one

@@ -97,4 +97,5 @@ const struct family family_offset = {
     .source = offset_kernel_cu,
     .emulated_call = offset_emulated_call,
     .costs = (const struct warp_cost[]){ { 13, 5.67, 1 } },
+    .load_hint_by = OFFSET_LOAD,
 };

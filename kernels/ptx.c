@@ -72,7 +72,8 @@ static const char *const compare_names[] = { "", "eq", "ne", "lt", "le", "gt", "
 
 /* Modifiers that change what an instruction computes. */
 enum { MOD_WIDE = 1, MOD_HI = 2, MOD_LO = 4, MOD_TO = 8, MOD_UNI = 16, MOD_RZI = 32, MOD_RNI = 64, MOD_RMI = 128,
-       MOD_RPI = 256, MOD_SAT = 512, MOD_WARP = 1024 };
+       MOD_RPI = 256, MOD_SAT = 512, MOD_WARP = 1024,
+       MOD_L2_ONLY = 2048 };   /* ld.cg, cp.async.cg: past L1 to L2 */
 
 /* What an instruction's mode word names: shfl's, vote's and atom's. */
 enum mode { MODE_NONE, SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, VOTE_BALLOT, VOTE_ANY, VOTE_ALL, VOTE_UNI,
@@ -500,13 +501,13 @@ static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
             int flag;
         } flags[] = { { "wide", MOD_WIDE }, { "hi", MOD_HI }, { "lo", MOD_LO }, { "to", MOD_TO }, { "uni", MOD_UNI },
                       { "rzi", MOD_RZI }, { "rni", MOD_RNI }, { "rmi", MOD_RMI }, { "rpi", MOD_RPI }, { "sat", MOD_SAT },
-                      { "warp", MOD_WARP } };
+                      { "warp", MOD_WARP }, { "cg", MOD_L2_ONLY } };
         for (size_t f = 0; f < sizeof flags / sizeof flags[0] && !known; f++)
             if (strcmp(parts[i], flags[f].name) == 0)
                 in->modifiers |= flags[f].flag, known = 1;
         /* what changes only where or how fast, never what a lane computes or which bytes it moves
            (volatile: each access happens once, in program order, which lanes in lock step do anyway) */
-        static const char *const ignored[] = { "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "rn", "rz", "rm", "rp",
+        static const char *const ignored[] = { "nc", "ca", "cs", "lu", "cv", "wb", "wt", "rn", "rz", "rm", "rp",
                                                "ftz", "approx", "full", "sync", "aligned", "relaxed", "weak", "cta",
                                                "gpu", "sys", "L1", "L2", "evict_normal", "evict_first", "evict_last",
                                                "no_allocate", "volatile" };
@@ -1148,6 +1149,15 @@ struct warp {
     uint64_t *regs;        /* register r's row at regs + r * WARP_SIZE */
     struct shape *shapes;  /* register r's at shapes + r */
 };
+
+/* Hands a to on_access, with the block that ran it (whose L1 it looks in). */
+static void tell(struct warp *w, struct warp_access *a, const struct instruction *in)
+{
+    const unsigned *grid = w->b->l->grid, *id = w->b->ctaid;
+    a->block = (long long)id[0] + (long long)grid[0] * ((long long)id[1] + (long long)grid[1] * id[2]);
+    a->l2_only = (in->modifiers & MOD_L2_ONLY) != 0;
+    w->b->l->on_access(w->b->user, a);
+}
 
 /* Whether on_access hears of w's accesses: of every warp's, or of the one warp a warp map wants. */
 static int told(const struct warp *w)
@@ -2365,7 +2375,7 @@ static int affine_memory_op(struct warp *w, const struct instruction *in, uint32
     if (space == SPACE_SHARED && low >= SHARED_WINDOW)
         at.base -= SHARED_WINDOW;
     affine_access(&a, access_kind(space, store), (int)bytes, at, lanes);
-    w->b->l->on_access(w->b->user, &a);
+    tell(w, &a, in);
     return 0;
 }
 
@@ -2386,7 +2396,7 @@ static int space_access(struct warp *w, const struct instruction *in, enum space
     FOR_LANES(lanes, i) counted[i] = counted_address(space, where[i]);
     struct warp_access a;
     access_from_lanes(&a, access_kind(space, store), (int)bytes, counted, lanes);
-    w->b->l->on_access(w->b->user, &a);
+    tell(w, &a, in);
     return 0;
 }
 
@@ -2458,11 +2468,11 @@ static void tell_atomic(struct warp *w, const struct instruction *in, const uint
     struct warp_access a;
     if (global) {
         access_from_lanes(&a, result_used ? ACCESS_ATOMIC : ACCESS_REDUCTION, in->type.bytes, counted, global);
-        w->b->l->on_access(w->b->user, &a);
+        tell(w, &a, in);
     }
     if (shared) {
         access_from_lanes(&a, ACCESS_SHARED_ATOMIC, in->type.bytes, counted, shared);
-        w->b->l->on_access(w->b->user, &a);
+        tell(w, &a, in);
     }
 }
 
@@ -2530,7 +2540,7 @@ static int op_cp_async(struct warp *w, const struct instruction *in, uint32_t la
     if (told(w)) {
         struct warp_access copy;
         access_from_lanes(&copy, ACCESS_LDGSTS, size, from, lanes);
-        w->b->l->on_access(w->b->user, &copy);
+        tell(w, &copy, in);
     }
     return 0;
 }

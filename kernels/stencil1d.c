@@ -104,4 +104,5 @@ const struct family family_stencil1d = {
     .source = stencil1d_kernel_cu,
     .emulated_call = stencil1d_emulated_call,
     .costs = (const struct warp_cost[]){ { 48.54, 4.18, 1 } },
+    .load_hint_by = STENCIL1D_LOAD,
 };

@@ -86,4 +86,5 @@ const struct family family_strided = {
     .source = strided_kernel_cu,
     .emulated_call = strided_emulated_call,
     .costs = (const struct warp_cost[]){ { 10, 7.5, 1 } },
+    .load_hint_by = STRIDED_LOAD,
 };

@@ -44,8 +44,8 @@ step {
     choices = {
       { en = "DRAM bandwidth", zh = "DRAM 带宽" },
       { en = "latency: too few loads in flight", zh = "延迟：在途读取太少" },
-      { en = "L2 load sectors", zh = "L2 读取扇区" },
-      { en = "L1 look-ups (lines a request)", zh = "L1 查找（每请求的缓存行）" },
+      { en = "L2 loads: the lines and sectors L1 missed", zh = "L2 读取：L1 未命中的缓存行和扇区" },
+      { en = "L1 loads: lines looked up and sectors read", zh = "L1 读取：查找的缓存行与读出的扇区" },
       { en = "starting blocks: few threads each", zh = "启动线程块：每块线程太少" },
     },
     answer = function(ctx)

@@ -229,6 +229,7 @@ function json.list(t) return setmetatable(t or {}, json.list_meta) end
 local UNIT_BY_NAME = {
   { "_ms$", "ms" }, { "^samples$", "ms" }, { "_gbs$", "GB/s (10^9 bytes per second)" }, { "_mhz$", "MHz" },
   { "bytes$", "bytes" }, { "_bytes_per_", "bytes" }, { "^sectors$", "32-byte sectors" }, { "^lines$", "128-byte lines" },
+  { "^l2_sectors$", "32-byte sectors" }, { "^l2_lines$", "128-byte lines" },
   { "^requests$", "warp requests (memory instructions of a warp)" },
   { "^sectors_per_request$", "32-byte sectors per warp request" }, { "^ideal$", "32-byte sectors per warp request" },
   { "^useful_fraction$", "fraction of the fetched bytes used (0 to 1)" },

@@ -119,6 +119,7 @@ static void push_counts(lua_State *L, const struct model_counts *c)
         lua_pushinteger(L, (lua_Integer)traffic[i].t->sectors), lua_setfield(L, -2, "sectors");
         lua_pushinteger(L, (lua_Integer)traffic[i].t->lines), lua_setfield(L, -2, "lines");
         lua_pushinteger(L, (lua_Integer)traffic[i].t->bytes), lua_setfield(L, -2, "bytes");
+        lua_pushinteger(L, (lua_Integer)traffic[i].t->l2_sectors), lua_setfield(L, -2, "l2_sectors");
         lua_setfield(L, -2, traffic[i].name);
         lua_createtable(L, 0, 2);
         lua_pushinteger(L, (lua_Integer)shared[i].t->requests), lua_setfield(L, -2, "requests");
@@ -199,7 +200,10 @@ static int core_emulate(lua_State *L)
     }
     lua_pop(L, 1);
     struct ptx_ran ran;
+    counting.counts.l1 = l1_cache_new();
     int failed = ptx_run(m, &launch, &ran, why, sizeof why);
+    l1_cache_free(counting.counts.l1);
+    counting.counts.l1 = NULL;
     ptx_free(m);
     model_counts_finish(&counting.counts);   /* frees the atomics' address map, before an error can skip it */
     if (failed)
@@ -456,7 +460,7 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     struct dram_tracker *dram = dram_tracker_new(f->buffer_count, bytes, 0);   /* threads run blocks out of warp order: once each */
     int threads = model_threads_wanted();
     for (int i = 0; i < threads; i++)
-        counting[i].dram = dram, users[i] = &counting[i];
+        counting[i].dram = dram, counting[i].counts.l1 = l1_cache_new(), users[i] = &counting[i];
     struct ptx_launch launch = launch_of(&call, out->kernel, base, args, buffers, f->buffer_count, interrupted);
     launch.on_access = count;
     launch.user = &counting[0];
@@ -467,8 +471,11 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
              ptx_run(m, &launch, &out->ran, why, why_size);
     ptx_free(m);
-    for (int i = 0; i < threads; i++)   /* failed too: the threads' address maps are freed here */
+    for (int i = 0; i < threads; i++) {   /* failed too: the threads' address maps and L1s are freed here */
+        l1_cache_free(counting[i].counts.l1);
+        counting[i].counts.l1 = NULL;
         model_counts_add(&out->counts, &counting[i].counts);
+    }
     model_counts_finish(&out->counts);
     out->counts.instructions = out->ran.issued;
     if (!failed) {

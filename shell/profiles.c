@@ -30,7 +30,8 @@ enum { REGISTERS_PER_SM = 65536 };
    one's source). */
 #define H200_RATES(dram_gbs_)                                                                          \
     .dram_gbs = (dram_gbs_), .sparse_exponent = 0.21, .l2_held_writes = 0.5,                               \
-    .l2_load_sectors_per_clock = 1.55, .l2_store_requests_per_clock = 0.292, .l1_lines_per_clock = 5.1,    \
+    .l2_load_lines_per_clock = 0.625, .l2_load_sectors_per_clock = 2.0, .l2_store_requests_per_clock = 0.292,\
+    .l1_lines_per_clock = 1.67, .l1_sectors_per_clock = 2.5,                                               \
     .shared_wavefronts_per_clock = 0.71, .constant_passes_per_clock = 0.42, .atomic_sector_ns = 11.2,      \
     .atomics_per_clock = 3.34, .shared_atomics_per_clock = 29.3, .instructions_per_clock = 2.84,           \
     .latency_ns = 557, .loads_in_flight = 20.7, .overlap_exponent = 1.5, .block_ns = 81, .launch_us = 3.96
@@ -98,8 +99,10 @@ static const struct {
 } calibrated_rates[] = {
     { "dram_copy_gbs", 3981.511051, offsetof(struct time_rates, dram_gbs) },
     { "l2_load_sectors_per_clock", 1.101528559, offsetof(struct time_rates, l2_load_sectors_per_clock) },
+    { "l2_load_sectors_per_clock", 1.101528559, offsetof(struct time_rates, l2_load_lines_per_clock) },
     { "l2_scattered_store_sectors_per_clock", 0.2962385022, offsetof(struct time_rates, l2_store_requests_per_clock) },
     { "l1_requests_per_clock", 2.860060453, offsetof(struct time_rates, l1_lines_per_clock) },
+    { "l1_requests_per_clock", 2.860060453, offsetof(struct time_rates, l1_sectors_per_clock) },
     { "shared_conflict_wavefronts_per_clock", 0.9948163155, offsetof(struct time_rates, shared_wavefronts_per_clock) },
     { "constant_passes_per_clock", 0.4958929647, offsetof(struct time_rates, constant_passes_per_clock) },
     { "atomic_distinct_per_clock", 3.643044042, offsetof(struct time_rates, atomics_per_clock) },
@@ -236,9 +239,9 @@ const struct device_profile *profile_for_device(const struct device_info *info)
 
 const struct time_term_decl time_terms[TERM_COUNT] = {
     [TERM_DRAM] = { "dram", "DRAM bandwidth", "DRAM 带宽" },
-    [TERM_L2_LOADS] = { "l2_loads", "L2 load sectors", "L2 读取扇区" },
+    [TERM_L2_LOADS] = { "l2_loads", "L2 loads: the lines and sectors L1 missed", "L2 读取：L1 未命中的缓存行和扇区" },
     [TERM_L2_STORES] = { "l2_stores", "L2 store sectors", "L2 写入扇区" },
-    [TERM_L1_LINES] = { "l1_lines", "L1 look-ups (lines a request)", "L1 查找（每请求的缓存行）" },
+    [TERM_L1_LINES] = { "l1_lines", "L1 loads: lines looked up and sectors read", "L1 读取：查找的缓存行与读出的扇区" },
     [TERM_SHARED] = { "shared", "shared-memory wavefronts", "共享内存 wavefront" },
     [TERM_CONSTANT] = { "constant", "constant-cache passes", "常量缓存轮次" },
     [TERM_ATOMICS] = { "atomics", "atomics on the same L2 sectors", "同一批 L2 扇区上的原子操作" },
@@ -262,14 +265,25 @@ static int resident_warps(const struct device_info *d, const struct launch_geome
     return (int)(blocks > 0 ? blocks : 1) * warps_per_block;
 }
 
-/* DRAM: reads slowed when they use only part of each 128-byte line; writes
-   at the streaming rate, less what L2 still holds when the kernel ends. */
-static double dram_ms(const struct time_rates *r, const struct dram_estimate *d, uint64_t l2_bytes)
+/* DRAM's read rate when the reads use `use` of each 128-byte line. */
+static double sparse_gbs(const struct time_rates *r, double use)
 {
-    double line_use = d->read_lines ? (double)d->read_bytes / (128.0 * d->read_lines) : 1;
-    double read_gbs = r->dram_gbs * (line_use < 1 ? pow(line_use, r->sparse_exponent) : 1);
+    return r->dram_gbs * (use < 1 ? pow(use, r->sparse_exponent) : 1);
+}
+
+/* DRAM: reads slowed when they use only part of each 128-byte line (read
+   again after L2 let them go, as much of a line as the loads' L1 misses
+   take); writes at the streaming rate, less what L2 still holds when the
+   kernel ends. */
+static double dram_ms(const struct time_rates *r, const struct model_counts *c, uint64_t l2_bytes)
+{
+    const struct dram_estimate *d = &c->dram;
+    double first = (double)(d->read_bytes - d->reread_bytes);
+    double first_use = d->read_lines ? first / (128.0 * d->read_lines) : 1;
+    double again_use = c->load.l2_lines ? (double)c->load.l2_sectors / (4.0 * c->load.l2_lines) : 1;
     double written = (double)d->write_bytes - r->l2_held_writes * (double)l2_bytes;
-    return ((double)d->read_bytes / read_gbs + (written > 0 ? written : 0) / r->dram_gbs) * 1e-6;
+    return (first / sparse_gbs(r, first_use) + (double)d->reread_bytes / sparse_gbs(r, again_use) +
+            (written > 0 ? written : 0) / r->dram_gbs) * 1e-6;
 }
 
 /* Atomics: requests on one sector wait their turn in L2, and all of them
@@ -311,10 +325,12 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     double blocks = (double)(shape->threads / shape->block_threads);
     e.warps = blocks * ((shape->block_threads + WARP_SIZE - 1) / WARP_SIZE);
     e.waves = ceil(e.warps / ((double)e.resident_warps * profile->info.sm_count));
-    e.term_ms[TERM_DRAM] = dram_ms(r, &counts->dram, profile->info.l2_bytes);
-    e.term_ms[TERM_L2_LOADS] = (double)counts->load.sectors / (r->l2_load_sectors_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_DRAM] = dram_ms(r, counts, profile->info.l2_bytes);
+    e.term_ms[TERM_L2_LOADS] = ((double)counts->load.l2_lines / r->l2_load_lines_per_clock +
+                                (double)counts->load.l2_sectors / r->l2_load_sectors_per_clock) / sm_clocks_per_ms;
     e.term_ms[TERM_L2_STORES] = (double)counts->store.lines / (r->l2_store_requests_per_clock * sm_clocks_per_ms);
-    e.term_ms[TERM_L1_LINES] = (double)counts->load.lines / (r->l1_lines_per_clock * sm_clocks_per_ms);
+    e.term_ms[TERM_L1_LINES] = ((double)counts->load.lines / r->l1_lines_per_clock +
+                                (double)counts->load.sectors / r->l1_sectors_per_clock) / sm_clocks_per_ms;
     e.term_ms[TERM_SHARED] = (double)(counts->shared_load.wavefronts + counts->shared_store.wavefronts) /
                              (r->shared_wavefronts_per_clock * sm_clocks_per_ms);
     e.term_ms[TERM_CONSTANT] = (double)counts->constant.passes / (r->constant_passes_per_clock * sm_clocks_per_ms);

@@ -16,9 +16,11 @@ struct time_rates {
     double dram_gbs;                    /* DRAM read + write bandwidth a streaming kernel reaches */
     double sparse_exponent;             /* DRAM slows as (used share of each 128-byte line) ^ this */
     double l2_held_writes;              /* share of the L2 whose writes are still there when a kernel ends */
-    double l2_load_sectors_per_clock;   /* load sectors L2 sends the SMs */
+    /* L2's loads: L1's misses, a request per 128-byte line and a transfer per 32-byte sector */
+    double l2_load_lines_per_clock, l2_load_sectors_per_clock;
     double l2_store_requests_per_clock;  /* store requests the SMs send L2, one per 128-byte line a warp writes */
-    double l1_lines_per_clock;          /* 128-byte lines one SM's L1 looks up for loads */
+    /* one SM's L1 for loads: a look-up per 128-byte line a request touches, a transfer per sector */
+    double l1_lines_per_clock, l1_sectors_per_clock;
     double shared_wavefronts_per_clock; /* passes of the shared-memory pipeline */
     double constant_passes_per_clock;   /* constant-cache passes (one address each) */
     double atomic_sector_ns;            /* an atomic request's turn at one 32-byte sector of L2 */

@@ -4,6 +4,7 @@
 */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <lauxlib.h>
 #include "api.h"
 #include "result.h"
@@ -65,6 +66,10 @@ static void push_traffic(lua_State *L, const struct traffic *t, const char *sour
     SET_NUMBER("ideal", per_request(t->ideal_sectors, t->requests));
     SET_NUMBER("useful_fraction", t->sectors ? (double)t->bytes / (32.0 * t->sectors) : 1.0);
     SET_STRING("source", source);
+    if (strcmp(source, "model") == 0) {   /* an estimate: the hardware's is counters.l2_read_sectors */
+        SET_INTEGER("l2_sectors", t->l2_sectors);
+        SET_INTEGER("l2_lines", t->l2_lines);
+    }
 }
 
 void result_push_params(lua_State *L, const struct family *f, const struct params *p)

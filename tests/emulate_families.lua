@@ -143,6 +143,8 @@ for _, case in ipairs(grid) do
        e.load.requests, e.load.sectors, e.load.lines, e.store.requests, e.store.sectors, e.store.lines,
        m.load.requests, m.load.sectors, m.load.lines, m.store.requests, m.store.sectors, m.store.lines,
        e.correct and ", outputs the reference's" or ", outputs wrong: " .. tostring(e.mismatch)))
+  t.ok(e.load.l2_sectors == m.load.l2_sectors, string.format("%s: L1 passes the same load sectors on to L2 on both "
+       .. "(emulated %d, model %d)", t.label(name, params), e.load.l2_sectors, m.load.l2_sectors))
   if clang then
     local differs = clang_differs(name, params, e)
     clang_agreed = clang_agreed + (differs and 0 or 1)

@@ -18,14 +18,9 @@ local entries = core.json.decode(file:read("a"))
 file:close()
 
 -- Pairs the model does not get right yet, with why (issue 29's note says what is left).
-local scattered = "a random gather within the L2: scattered sectors cost L2 more than whole lines, "
-                  .. "which the model cannot charge until it counts what L1 keeps"
-local known = {
-  ["gather random/sorted 2^20"] = scattered, ["gather window 4096/32"] = scattered,
-  ["aos_soa update/write"] = "at the margin: the H200 0.91 (same), the model 0.86",
-}
+local known = {}
 -- What the model reached when these were measured: it may only do better.
-local PAIRS_AGREED_FLOOR, PAIRS_NEAR_FLOOR = 54, 49
+local PAIRS_AGREED_FLOOR, PAIRS_NEAR_FLOOR = 56, 52
 -- The random configurations: issue 29 asks a median |error| of 10% at most, and no family's beyond 2x.
 local RANDOM_MEDIAN_MOST, FAMILY_MEDIAN_MOST = 0.10, 0.5
 
@@ -43,6 +38,14 @@ local function verdict(ratio)
   return ratio > 1.1 and "slower" or ratio < 1 / 1.1 and "faster" or "same"
 end
 
+-- A GPU ratio nearer to the 10% margin than the spread of its two
+-- measurements (their relative interquartile ranges, combined) has no firm
+-- verdict: there the model's ratio need only be within 25%.
+local function at_the_margin(a, b, ratio)
+  local spread = math.sqrt((a.time_iqr / a.time_ms) ^ 2 + (b.time_iqr / b.time_ms) ^ 2)
+  return math.abs(math.abs(math.log(ratio)) - math.log(1.1)) < spread
+end
+
 local by_label = {}
 for _, e in ipairs(entries) do by_label[e.label] = e end
 local pairs_seen, agreed, near = 0, 0, 0
@@ -56,10 +59,13 @@ for _, e in ipairs(entries) do
     local label = string.format("%s: H200 %.2f (%s), model %.2f (%s), limited by %s", name, gpu, verdict(gpu), model,
                                 verdict(model), mb.limit)
     pairs_seen = pairs_seen + 1
+    local is_near = math.abs(model / gpu - 1) <= 0.25
     if verdict(gpu) == verdict(model) then agreed = agreed + 1 end
-    if math.abs(model / gpu - 1) <= 0.25 then near = near + 1 end
+    if is_near then near = near + 1 end
     if known[name] then
       t.todo(verdict(gpu) == verdict(model), label, known[name])
+    elseif verdict(gpu) ~= verdict(model) and at_the_margin(e, b, gpu) then
+      t.ok(is_near, label .. "; the H200's ratio is within its measurements' spread of the margin, the model's within 25% of it")
     else
       t.ok(verdict(gpu) == verdict(model), label)
     end
@@ -107,6 +113,28 @@ t.ok(counted >= 200 and within >= 0.9 * counted,
      string.format("instructions within 10%% of the H200's in %d of %d launches", within, counted))
 t.ok(worst <= 0.30, string.format("and within 30%% in every one (worst %.1f%%, %s)", 100 * worst, worst_label))
 
+-- What L1 passes on to L2 (model.load.l2_sectors, an estimate) against the
+-- H200's lts__t_sectors_srcunit_tex_op_read: within 10% for most launches,
+-- and for every launch of the families whose blocks do not share what L1
+-- keeps (broadcast's table and matmul's matrices are read by every block,
+-- which L1 keeps across blocks and the model does not; cg loads the H200
+-- merges in part; spmv's x is random, working_set spills).
+local unmodelled = { broadcast = true, matmul = true, spmv = true, working_set = true }
+local l2_within, l2_counted, l2_strays = 0, 0, {}
+for _, e in ipairs(entries) do
+  local measured = e.counters and e.counters.l2_read_sectors
+  if measured and measured > 1000 and e.counters.load_sectors > 0 then
+    local err = math.abs(modelled(e).load.l2_sectors / measured - 1)
+    l2_counted = l2_counted + 1
+    l2_within = l2_within + (err <= 0.10 and 1 or 0)
+    if err > 0.10 and not unmodelled[e.kernel] and e.params.load ~= "cg" then l2_strays[#l2_strays + 1] = e.label end
+  end
+end
+t.ok(l2_counted >= 150 and l2_within >= 0.8 * l2_counted,
+     string.format("L1's misses within 10%% of the H200's L2 read sectors in %d of %d launches", l2_within, l2_counted))
+t.ok(#l2_strays == 0, "and in every launch of the other families: " .. (table.concat(l2_strays, ", ") ~= "" and
+     table.concat(l2_strays, ", ") or "none beyond"))
+
 -- Each term limits the launch that is made of it, and the card names it in both languages.
 local limits = {
   { "copy", {vec = 4}, "dram" },
@@ -117,6 +145,8 @@ local limits = {
   { "histogram", {variant = "global", n = 1 << 20}, "atomics" },
   { "traverse", {order = "row", block = {16, 16}}, "latency" },
   { "reuse", {}, "issue" },
+  { "gather", {n = 1 << 20, pattern = "random"}, "l2_loads" },
+  { "stencil1d", {radius = 7}, "l1_lines" },
 }
 for _, case in ipairs(limits) do
   local m = launch(case[1], case[2]).model

@@ -391,8 +391,46 @@ static void test_atomic_addresses_cap(void)
        "past the address map's cap: requests and operations exact, the busiest address and the count lower bounds");
 }
 
+/* L1: a block's warps hit what another of its warps loaded; another block,
+   or a load that skips L1 (ld.global.cg), goes to L2. The estimate is the
+   same whether a request comes lane by lane or affine. */
+static void test_l1_hits(void)
+{
+    struct model_counts c = { .l1 = l1_cache_new() };
+    struct warp_access a;
+    const uint64_t base = 1ull << 40;
+    warp_affine(&a, ACCESS_LOAD, 4, base, 4, WARP_SIZE);   /* 4 sectors, 1 line */
+    a.block = 0, a.l2_only = 0;
+    model_count_access(&c, NULL, &a);
+    ok(c.load.l2_sectors == 4 && c.load.l2_lines == 1, "a block's first load: its 4 sectors and 1 line go to L2");
+    struct warp_access shifted;
+    warp_affine(&shifted, ACCESS_LOAD, 4, base + 4, 4, WARP_SIZE);   /* one float on: 5 sectors, the last one new */
+    shifted.block = 0, shifted.l2_only = 0;
+    warp_access_expand(&shifted);
+    model_count_access(&c, NULL, &shifted);
+    ok(c.load.sectors == 9 && c.load.l2_sectors == 5 && c.load.l2_lines == 2,
+       "a neighbouring warp of the block, one float on, lane by lane: 1 of its 5 sectors is new to L1");
+    a.l2_only = 1;
+    model_count_access(&c, NULL, &a);
+    ok(c.load.l2_sectors == 9, "the same sectors by ld.global.cg: all 4 go to L2");
+    a.l2_only = 0, a.block = 1;
+    model_count_access(&c, NULL, &a);
+    ok(c.load.l2_sectors == 13 && c.load.l2_lines == 4, "the same sectors in the next block (another SM): all 4 go to L2");
+    struct model_counts no_l1 = { 0 };
+    model_count_access(&no_l1, NULL, &a);
+    model_count_access(&no_l1, NULL, &a);
+    ok(no_l1.load.l2_sectors == 8 && no_l1.load.l2_lines == 2, "counted with no L1: every sector goes to L2");
+    struct warp_access falling;   /* lanes walking down, two sectors each side of a boundary */
+    warp_affine(&falling, ACCESS_LOAD, 16, base + 4096 + 31 * 16, -16, WARP_SIZE);
+    falling.block = 2, falling.l2_only = 0;
+    model_count_access(&c, NULL, &falling);
+    ok(c.load.l2_sectors == 13 + 16 && c.load.l2_lines == 4 + 4, "16-byte lanes walking down: 16 sectors, 4 lines");
+    l1_cache_free(c.l1);
+}
+
 int main(void)
 {
+    test_l1_hits();
     test_atomics();
     test_atomic_addresses_cap();
     test_bank_conflicts();
