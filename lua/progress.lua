@@ -506,3 +506,10 @@ end
 function progress.use_memory()
   memory, pending = empty(), {}
 end
+
+-- core.progress.in_memory(): whether progress lives in memory only (a batch
+-- run without --save, or no home): what the student writes then is kept
+-- for the session alone (their kernels' sources too, lua/kernel.lua).
+function progress.in_memory()
+  return memory ~= nil
+end
