@@ -131,4 +131,31 @@ batch dave "$tmp/no-edit.answers"
 [ $? = 1 ] && [ -z "$(source_in dave)" ] && grep -q "TODO: read in" "$tmp/subs/writeit-dave.json"
 result "dave, who wrote no kernel, runs and submits the skeleton, not another student's" $?
 
+# :reset LAB says what it forgot, and deletes that student's kernel sources of the lab, no other's.
+printf 'local core = debug.getregistry()["warplab.core"]\ncore.command(":reset %s")\n' "$tmp/writeit.lua" > "$tmp/reset.lua"
+bob_file=$(find "$XDG_DATA_HOME/warplab/students/bob" -name fixme.cu)
+"$warplab" --sim --student alice "$tmp/reset.lua" > "$tmp/out" 2>&1
+tr '\n' ' ' < "$tmp/out" | grep -q "lab 'writeit' reset: your progress is forgotten (you were at step 2, with 2 answers in 2 attempts and 0 predictions); your source of kernel fixme is deleted" &&
+  [ -z "$(find "$XDG_DATA_HOME/warplab/students/alice" -name fixme.cu)" ] && [ -f "$bob_file" ]
+status=$?
+result ":reset LAB says it forgot alice's progress and her kernel's source, which is gone; bob's stays" $status
+[ $status = 0 ] || sed 's/^/#   /' "$tmp/out"
+grep -q writeit "$XDG_DATA_HOME/warplab/students/bob/progress.json" && ! grep -q writeit "$XDG_DATA_HOME/warplab/students/alice/progress.json" &&
+  [ ! -f "$XDG_DATA_HOME/warplab/progress.json" ]
+result "progress is each student's own too: alice's reset leaves bob's progress, and none is kept in the account's progress.json" $?
+batch alice "$tmp/no-edit.answers" --save
+[ $? = 1 ] && grep -q "TODO: read in" "$tmp/subs/writeit-alice.json"
+result "... and her next run declares the skeleton" $?
+"$warplab" --sim --lab "$tmp/writeit.lua" --answers "$tmp/no-edit.answers" --save > "$tmp/out" 2>&1
+"$warplab" --sim --student erin -e "
+  local n = 0 for _ in pairs(debug.getregistry()['warplab.core'].progress.all()) do n = n + 1 end print('labs ' .. n)" > "$tmp/out" 2>&1
+grep -q "labs 1" "$tmp/out"
+result "a student's first session starts from the account's progress.json (an older warplab kept every student's there): nothing is lost" $?
+"$warplab" --sim --lang zh --student bob "$tmp/reset.lua" > "$tmp/out" 2>&1
+tr -d '\n' < "$tmp/out" | grep -q "实验“writeit”已重置：你的进度已清除.*你的内核 fixme 的源代码已删除" && [ ! -f "$bob_file" ]
+result ":reset in Chinese says the same, and deletes bob's source" $?
+"$warplab" --sim --student bob "$tmp/reset.lua" > "$tmp/out" 2>&1
+tr '\n' ' ' < "$tmp/out" | grep -q "lab 'writeit' reset: you had no progress in it; you kept no source of its kernels; you start again at step 1"
+result ":reset of a lab with nothing to forget says so" $?
+
 tap_done
