@@ -734,13 +734,21 @@ struct proxy {
     const unsigned char *data;      /* the buffer after the launch */
     const unsigned char *initial;   /* an output's contents before it; NULL: zeros */
     const uint64_t *sampled;        /* an output's sampled elements, a bit each; NULL for an input */
-    size_t count;
+    const uint32_t *ranks;          /* the sampled elements before each word of sampled: a sampled element's slot */
+    size_t count, sampled_count;
     int alive;                      /* 0 once the check is over: a proxy the reference kept reads nothing */
 };
 
 static int sampled_at(const uint64_t *bits, size_t e)
 {
     return bits && (bits[e >> 6] >> (e & 63) & 1);
+}
+
+/* Where the reference's value of sampled element e is kept: its rank among the sampled, from 1. */
+static lua_Integer slot_of(const struct proxy *x, size_t e)
+{
+    uint64_t before = x->sampled[e >> 6] & ((1ull << (e & 63)) - 1);
+    return (lua_Integer)x->ranks[e >> 6] + __builtin_popcountll(before) + 1;
 }
 
 /* The element a key names, or -1 when it names none. */
@@ -769,12 +777,12 @@ static int proxy_read(lua_State *L)
         push_element(L, x->b, x->data, (size_t)e);
         return 1;
     }
-    if (lua_rawgeti(L, lua_upvalueindex(2), e) != LUA_TNIL)
+    if (lua_rawgeti(L, lua_upvalueindex(2), slot_of(x, (size_t)e)) != LUA_TNIL)
         return 1;
     lua_pop(L, 1);
     push_initial_element(L, x, (size_t)e);
     lua_pushvalue(L, -1);   /* kept: a vector's table is the same at every read, so the reference may set its fields */
-    lua_rawseti(L, lua_upvalueindex(2), e);
+    lua_rawseti(L, lua_upvalueindex(2), slot_of(x, (size_t)e));
     return 1;
 }
 
@@ -785,7 +793,7 @@ static int proxy_write(lua_State *L)
     long long e = proxy_element(L, x, 2);
     lua_settop(L, 3);
     if (e >= 0 && sampled_at(x->sampled, (size_t)e))
-        lua_rawseti(L, lua_upvalueindex(2), e);
+        lua_rawseti(L, lua_upvalueindex(2), slot_of(x, (size_t)e));
     else if (e < 0 || !x->sampled)
         lua_rawset(L, 1);
     return 0;   /* an output's element outside the sample: neither compared nor kept */
@@ -810,7 +818,7 @@ static struct proxy *push_proxy(lua_State *L, const struct proxy *x, int values,
     int proxy = lua_gettop(L);
     struct proxy *state = lua_newuserdatauv(L, sizeof *state, 0);
     *state = *x;
-    lua_newtable(L);
+    lua_createtable(L, x->sampled_count < INT32_MAX ? (int)x->sampled_count : 0, 0);   /* each sampled element's slot, from 1 */
     lua_pushvalue(L, -1);
     lua_rawseti(L, values, slot);
     lua_createtable(L, 0, 3);
@@ -870,11 +878,12 @@ static uint64_t launch_seed(const struct params *p)
 static int sample_same(lua_State *L, const struct proxy *x, int values, int slot, char *mismatch, size_t mismatch_size)
 {
     int same = 1;
+    lua_Integer at = 0;   /* the slot of e: sampled elements in order */
     lua_rawgeti(L, values, slot);
     for (size_t word = 0; same && word < (x->count + 63) / 64; word++)
         for (uint64_t rest = x->sampled[word]; same && rest; rest &= rest - 1) {
             size_t e = word * 64 + (size_t)__builtin_ctzll(rest);
-            if (lua_rawgeti(L, -1, (lua_Integer)e) == LUA_TNIL) {
+            if (lua_rawgeti(L, -1, ++at) == LUA_TNIL) {
                 lua_pop(L, 1);
                 push_initial_element(L, x, e);
             }
@@ -889,6 +898,8 @@ static int sample_same(lua_State *L, const struct proxy *x, int values, int slot
 struct sample_parts {
     struct proxy *proxies[MAX_BUFFERS];
     uint64_t *bits[MAX_BUFFERS];
+    uint32_t *ranks[MAX_BUFFERS];
+    size_t sampled[MAX_BUFFERS];
     unsigned char *initial[MAX_BUFFERS];
 };
 
@@ -898,6 +909,7 @@ static void free_sample_parts(struct sample_parts *parts, int count)
         if (parts->proxies[i])
             parts->proxies[i]->alive = 0;
         free(parts->bits[i]);
+        free(parts->ranks[i]);
         free(parts->initial[i]);
     }
 }
@@ -907,16 +919,20 @@ static int prepare_output(const struct user_kernel *k, int i, size_t count, size
                           struct sample_parts *parts, struct output_check *check)
 {
     const struct user_buffer *b = &k->buffer_info[i];
-    parts->bits[i] = calloc(count / 64 + 1, sizeof(uint64_t));
+    size_t words = count / 64 + 1;
+    parts->bits[i] = calloc(words, sizeof(uint64_t));
+    parts->ranks[i] = malloc(words * sizeof(uint32_t));
     if (k->family.filled >> i & 1) {
         parts->initial[i] = malloc(count * (size_t)(b->scalar_bytes * b->width) + 1);
         if (parts->initial[i])
             fillers[b->fill](b, parts->initial[i], count, EMULATION_SEED + (uint64_t)i);
     }
-    if (!parts->bits[i] || ((k->family.filled >> i & 1) && !parts->initial[i]))
+    if (!parts->bits[i] || !parts->ranks[i] || ((k->family.filled >> i & 1) && !parts->initial[i]))
         return -1;
-    check->checked += (long long)choose_sample(parts->bits[i], count, budget, (size_t)dims_product(p, DERIVED_BLOCK),
-                                               launch_seed(p) + (uint64_t)i);
+    parts->sampled[i] = choose_sample(parts->bits[i], count, budget, (size_t)dims_product(p, DERIVED_BLOCK), launch_seed(p) + (uint64_t)i);
+    for (size_t word = 0, before = 0; word < words; before += (size_t)__builtin_popcountll(parts->bits[i][word++]))
+        parts->ranks[i][word] = (uint32_t)before;
+    check->checked += (long long)parts->sampled[i];
     return 0;
 }
 
@@ -936,7 +952,7 @@ static int check_sample(lua_State *L, const struct user_kernel *k, const struct 
         int output = f->buffers[i].role == BUFFER_OUT;
         size_t share = output ? (size_t)((double)SAMPLE_ELEMENTS * (double)elements[i] / (double)check->elements) : 0;
         failed = output && prepare_output(k, i, elements[i], share > MIN_SAMPLE_ELEMENTS ? share : MIN_SAMPLE_ELEMENTS, p, &parts, check);
-        struct proxy x = { &k->buffer_info[i], data[i], parts.initial[i], parts.bits[i], elements[i], 1 };
+        struct proxy x = { &k->buffer_info[i], data[i], parts.initial[i], parts.bits[i], parts.ranks[i], elements[i], parts.sampled[i], 1 };
         parts.proxies[i] = failed ? NULL : push_proxy(L, &x, values, i + 1);
         if (!failed)
             lua_setfield(L, values + 1, k->buffer_info[i].name);

@@ -81,6 +81,66 @@ local filled = launch("add_into")
 t.ok(filled.correct == true and filled.checked_elements < filled.output_elements,
      "an output filled before the launch reads as it started, at the sampled elements (" .. tostring(filled.mismatch) .. ")")
 
+-- A vector output, whose elements the reference sets field by field.
+kernel {
+  name = "pairs_of",
+  source = [[extern "C" __global__ void pairs_of(const float *in, float2 *out, long long n)
+{
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = make_float2(in[i], 2.0f * in[i]);
+}
+]],
+  params = { n = N },
+  buffers = { ["in"] = { type = "float", count = "n" }, out = { type = "float2", count = "n", output = true } },
+  args = { "in", "out", "n" }, grid = function(p) return (p.n + BLOCK - 1) // BLOCK end, block = BLOCK,
+  reference = function(p, b)
+    local from, to = b["in"], b.out
+    for i = 0, p.n - 1 do
+      local pair = to[i]
+      pair.x, pair.y = from[i], 2 * from[i]
+    end
+  end,
+}
+local pairs_result = launch("pairs_of")
+t.ok(pairs_result.correct == true and pairs_result.checked_elements < pairs_result.output_elements,
+     "a float2 output set field by field: the sampled elements keep the reference's fields (" .. tostring(pairs_result.mismatch) .. ")")
+
+-- A lab's kernel past 4 Mi: its reference, lab code, gets the instructions a launch of that size needs.
+core.progress.use_memory()   -- nothing of this test is saved
+local temporary = os.tmpname()
+local lab_path = temporary .. ".lua"   -- a lab file is known by its .lua
+local lab_file = assert(io.open(lab_path, "w"))
+lab_file:write([==[
+lab { title = { en = "Big", zh = "大" } }
+step {
+  text = { en = "Run it.", zh = "运行。" },
+  kernel = {
+    name = "lab_twice",
+    skeleton = [[extern "C" __global__ void lab_twice(const float *in, float *out, long long n)
+{
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i];
+}
+]],
+    params = { n = 1 << 23 },
+    buffers = { ["in"] = { type = "float", count = "n" }, out = { type = "float", count = "n", output = true } },
+    args = { "in", "out", "n" }, grid = function(p) return (p.n + 255) // 256 end, block = 256,
+    reference = function(p, b) local from, to = b["in"], b.out for i = 0, p.n - 1 do to[i] = 2 * from[i] end end,
+  },
+  run = [[r = launch("lab_twice")]],
+}
+]==])
+lab_file:close()
+core.capture(true)
+core.labs.open(lab_path)
+core.labs.run()
+local lab_output = core.capture(false)
+os.remove(lab_path)
+os.remove(temporary)
+local lab_result = core.last_result()
+t.ok(lab_result and lab_result.kernel == "lab_twice" and lab_result.correct == true and lab_result.output_elements == 1 << 23,
+     "a lab kernel of 8 Mi elements is checked inside the sandbox's budget (" .. lab_output:gsub("%s+", " "):sub(-160) .. ")")
+
 -- The reference's own mistake is reported as one, not as the kernel's.
 declare_twice("0", function(p, b) b.out[p.n - 1] = b.nothing[0] end)
 local failed = launch("twice")
