@@ -41,7 +41,8 @@ local messages = {
   not_kept = { en = "your source of kernel '%s' was not saved to %s (%s); what was saved before is kept",
                zh = "内核 '%s' 的源代码没有保存到 %s（%s）；之前保存的仍然保留" },
   no_temporary = { en = "there is no folder for the editor's file (%s)", zh = "没有可放编辑器文件的文件夹（%s）" },
-  in_memory = { en = "(kept in memory for this batch run: --save keeps it)", zh = "（本次批量运行只保存在内存中：--save 才会保留）" },
+  in_memory = { en = "(kept in memory, as this run's progress: a batch run keeps both with --save)",
+                zh = "（与本次运行的进度一样只保存在内存中：批量运行加 --save 才会保留两者）" },
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
   students_name = { en = "'%s' is the name of a kernel you declared: yours stays and the lab's is not declared (give yours another name to have the lab's)",
                     zh = "'%s' 是你自己声明的内核的名字：你的内核保留，实验的同名内核没有声明（给你的内核换个名字，就能得到实验的内核）" },
@@ -424,15 +425,19 @@ local function edited_source(name, from)
   local words, command = editor_words()
   words[#words + 1] = path
   local status, why = core.spawn(words)
-  local text = status == 0 and core.read_file(path)
+  local text, unread = nil, nil
+  if status == 0 then text, unread = core.read_file(path) end
   if temporary then os.remove(path); os.remove(temporary) end
   if status == nil then error(say("no_editor", command, tostring(why)), 0) end
   if status ~= 0 then error(say("editor_failed", command, tostring(status), path), 0) end
+  if not text then error(say("no_file", u.quote(path), tostring(unread)), 0) end
   return text, path
 end
 
 -- edit([name [, file]]): the kernel's source opened in $VISUAL or $EDITOR (in
--- a file under $XDG_DATA_HOME/warplab/kernels/), then compiled and declared
+-- a file under $XDG_DATA_HOME/warplab/kernels/, or students/ID/kernels/ for
+-- a student with an ID; a temporary one in a batch run without --save),
+-- then compiled and declared
 -- again from what was saved; with file, its text instead of an editor's.
 -- Without a name, the open lab step's kernel.
 function edit(name, from)

@@ -127,6 +127,14 @@ batch carol "$tmp/carol.answers"
 [ $? = 0 ] && [ "$(source_in carol)" = "carol " ] && ! grep -rq "carol's own" "$XDG_DATA_HOME" && [ -z "$(ls -A "$tmp/room")" ]
 status=$?
 result "a batch run without --save: carol's run and submission hold her kernel, and no file of it is written (data folder, her folder)" $status
+mkdir -p "$tmp/temporary"
+printf 'extern "C" __global__ void fixme(const float *in, float *out, int n)\n{\n    // erin'"'"'s own\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) out[i] = in[i];\n}\n' > "$tmp/erin.cu"
+printf 'edit("fixme"); r = launch("fixme")\n4\n' > "$tmp/erin.answers"
+TMPDIR="$tmp/temporary" VISUAL="cp $tmp/erin.cu" batch erin "$tmp/erin.answers"
+[ $? = 0 ] && [ "$(source_in erin)" = "erin " ] && grep -q "kernel 'fixme' compiled and declared from $tmp/temporary/warplab-.*/fixme.cu (kept in memory" "$tmp/out-erin" &&
+  [ -z "$(ls -A "$tmp/temporary")" ] && ! grep -rq "erin's own" "$XDG_DATA_HOME"
+status=$?
+result "an editor in a batch run without --save edits a temporary file, removed after; erin's kernel is kept in memory only" $status
 batch dave "$tmp/no-edit.answers"
 [ $? = 1 ] && [ -z "$(source_in dave)" ] && grep -q "TODO: read in" "$tmp/subs/writeit-dave.json"
 result "dave, who wrote no kernel, runs and submits the skeleton, not another student's" $?
