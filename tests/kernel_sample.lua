@@ -44,8 +44,19 @@ t.ok(right.correct == true and right.output_elements == N and right.checked_elem
 local function commas(n) return (tostring(n):reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")) end
 t.ok(card:find("checked " .. commas(right.checked_elements) .. " of " .. commas(N) .. " elements: a sample", 1, true) ~= nil,
      "the card says how many elements of how many were checked, and that they were a sample")
-local again = launch("twice")
-t.is(again.checked_elements, right.checked_elements, "the same launch is checked at as many elements again (the sample is drawn from the launch)")
+local before = core.lang("zh")
+core.capture(true)
+print(right)
+local card_zh = core.capture(false):gsub("%s+", "")
+core.lang(before)
+t.ok(card_zh:find("检查了" .. commas(right.checked_elements) .. "个元素（共" .. commas(N) .. "个）：一个抽样", 1, true) ~= nil,
+     "... and says so in Chinese")
+-- Wrong past the first and last elements and off the blocks' edges: the random part of the sample finds
+-- it, at the same first element every time (the sample is drawn from the launch).
+declare_twice("i > 1000000 && i < 4000000 && i % 1009 == 500")
+local first, second = launch("twice"), launch("twice")
+t.ok(first.correct == false and first.mismatch == second.mismatch,
+     "wrong at one element in 1009 inside: the random part of the sample finds it, at the same element each time (" .. tostring(first.mismatch) .. ")")
 
 local cases = {
   { "i == n - 1", "out[" .. (N - 1) .. "]", "wrong at the last element only" },
