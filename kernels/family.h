@@ -165,6 +165,14 @@ struct gpu_need {
     int compute_capability;     /* 80 for sm_80 */
 };
 
+/* What a family's check_outputs found, besides right or wrong. */
+struct output_check {
+    char mismatch[256];        /* the first difference, when the outputs are wrong */
+    char unchecked[160];       /* why nothing was compared, when nothing was */
+    long long checked;         /* output elements compared with the reference */
+    long long elements;        /* output elements the launch has */
+};
+
 struct family {
     const char *name;
     const char *summary;        /* one line, shown by --list */
@@ -235,9 +243,10 @@ struct family {
     int (*derive)(void *lua_state, const struct family *f, struct params *p, char *why, size_t why_size);
     /* And check_outputs, run on the shell's thread after the emulator ran p:
        the outputs it left against the kernel's Lua reference; 1 when they
-       match, 0 with the first difference in mismatch, -1 when not checked. */
-    int (*check_outputs)(void *lua_state, const struct family *f, const struct params *p, char *mismatch,
-                         size_t mismatch_size);
+       match, 0 with the first difference in check->mismatch, -1 when not
+       checked (check->unchecked says why). check->checked of
+       check->elements output elements were compared (a large launch's: a sample). */
+    int (*check_outputs)(void *lua_state, const struct family *f, const struct params *p, struct output_check *check);
 };
 
 /* In a build without CUDA the launchers do not exist. */

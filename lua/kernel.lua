@@ -38,6 +38,11 @@ local messages = {
   editor_failed = { en = "the editor '%s' ended with status %s: %s was not compiled", zh = "编辑器 '%s' 以状态 %s 结束：没有编译 %s" },
   edit_failed = { en = "kernel '%s' (%s) was not declared again:\n%s", zh = "内核 '%s'（%s）没有重新声明：\n%s" },
   edited = { en = "kernel '%s' compiled and declared from %s", zh = "内核 '%s' 已从 %s 编译并声明" },
+  not_kept = { en = "your source of kernel '%s' was not saved to %s (%s); what was saved before is kept",
+               zh = "内核 '%s' 的源代码没有保存到 %s（%s）；之前保存的仍然保留" },
+  no_temporary = { en = "there is no folder for the editor's file (%s)", zh = "没有可放编辑器文件的文件夹（%s）" },
+  in_memory = { en = "(kept in memory, as this run's progress: a batch run keeps both with --save)",
+                zh = "（与本次运行的进度一样只保存在内存中：批量运行加 --save 才会保留两者）" },
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
   students_name = { en = "'%s' is the name of a kernel you declared: yours stays and the lab's is not declared (give yours another name to have the lab's)",
                     zh = "'%s' 是你自己声明的内核的名字：你的内核保留，实验的同名内核没有声明（给你的内核换个名字，就能得到实验的内核）" },
@@ -321,6 +326,64 @@ function core.declared_kernels()
   return names
 end
 
+---------------------------------------------------------------------------
+-- Where the student's sources are kept: under $XDG_DATA_HOME/warplab, in
+-- students/ID/ for a student with an ID (--student, $WARPLAB_STUDENT), so
+-- that students sharing one account never run or submit each other's; and,
+-- while progress lives in memory (a batch run without --save), in memory
+-- alone: such a run writes no file of the student's.
+---------------------------------------------------------------------------
+
+local in_memory = {}   -- a relative name's source, while progress lives in memory
+
+-- relative (kernels/...) as it is kept for the student doing the labs.
+local function students_own(relative)
+  local student = os.getenv("WARPLAB_STUDENT") or ""
+  return student ~= "" and ("students/" .. student .. "/" .. relative) or relative
+end
+
+local function memory_only() return core.progress.in_memory() end
+
+-- The student's kept source under relative, or nil; and where it is kept (nil in memory).
+local function read_kept(relative)
+  local own = students_own(relative)
+  if memory_only() then return in_memory[own], nil end
+  local path = core.data_path(own)
+  return path and core.read_file(path), path
+end
+
+-- Keeps text as the student's source under relative (name: the kernel's,
+-- for the error); where it was kept (nil in memory). A failed save raises,
+-- and the file holds what it held.
+local function write_kept(relative, text, name)
+  local own = students_own(relative)
+  if memory_only() then
+    in_memory[own] = text
+    return nil
+  end
+  local path = core.data_path(own)
+  if not path then error(say("no_home"), 0) end
+  local ok, why = core.write_file(path, text)
+  if not ok then error(say("not_kept", name, path, tostring(why)), 0) end
+  return path
+end
+
+-- Forgets the student's kept source under relative; true when there was one,
+-- or nil and why it could not be removed.
+local function remove_kept(relative)
+  local own = students_own(relative)
+  if memory_only() then
+    local had = in_memory[own] ~= nil
+    in_memory[own] = nil
+    return had
+  end
+  local path = core.data_path(own)
+  if not (path and core.read_file(path)) then return false end
+  local ok, why = os.remove(path)
+  if not ok then return nil, why end
+  return true
+end
+
 -- The editor's words, $VISUAL or $EDITOR split at blanks ("code --wait"), or vi; no shell runs them.
 local function editor_words()
   local command = os.getenv("VISUAL")
@@ -331,16 +394,50 @@ local function editor_words()
   return words, command
 end
 
--- The file :edit keeps name's source in, written with its source when there is none yet.
+-- Where the student's source of name is kept, relative to the data folder.
+local function kept_name(name) return file_of[name] or ("kernels/" .. name .. ".cu") end
+
+-- The file an editor opens for name: the kept one, written with the source
+-- declared now when there is none yet; in memory, a temporary file of it.
 local function edit_file(name)
-  local path = core.data_path(file_of[name] or ("kernels/" .. name .. ".cu"))
-  if not path then error(say("no_home"), 0) end
-  if not core.read_file(path) then core.write_file(path, declarations[name].source) end
+  local relative = kept_name(name)
+  local text, path = read_kept(relative)
+  if memory_only() then
+    local folder, why = core.temporary_folder()
+    if not folder then error(say("no_temporary", tostring(why)), 0) end
+    path = folder .. "/" .. name .. ".cu"
+    local ok, not_written = core.write_file(path, text or declarations[name].source)
+    if not ok then error(say("not_kept", name, path, tostring(not_written)), 0) end
+    return path, folder
+  end
+  if not text then path = write_kept(relative, declarations[name].source, name) end
   return path
 end
 
+-- The source the student gave for name: from a file (from), or from an editor. And the file it came from.
+local function edited_source(name, from)
+  if from ~= nil then
+    local text, why = type(from) == "string" and core.read_file(from)
+    if not text then error(say("no_file", u.quote(from), tostring(why)), 0) end
+    return text, from
+  end
+  local path, temporary = edit_file(name)
+  local words, command = editor_words()
+  words[#words + 1] = path
+  local status, why = core.spawn(words)
+  local text, unread = nil, nil
+  if status == 0 then text, unread = core.read_file(path) end
+  if temporary then os.remove(path); os.remove(temporary) end
+  if status == nil then error(say("no_editor", command, tostring(why)), 0) end
+  if status ~= 0 then error(say("editor_failed", command, tostring(status), path), 0) end
+  if not text then error(say("no_file", u.quote(path), tostring(unread)), 0) end
+  return text, path
+end
+
 -- edit([name [, file]]): the kernel's source opened in $VISUAL or $EDITOR (in
--- a file under $XDG_DATA_HOME/warplab/kernels/), then compiled and declared
+-- a file under $XDG_DATA_HOME/warplab/kernels/, or students/ID/kernels/ for
+-- a student with an ID; a temporary one in a batch run without --save),
+-- then compiled and declared
 -- again from what was saved; with file, its text instead of an editor's.
 -- Without a name, the open lab step's kernel.
 function edit(name, from)
@@ -351,24 +448,14 @@ function edit(name, from)
     for _, k in ipairs(kernels()) do if k.name == name then error(say("edit_built_in", name, name), 0) end end
     error(say("edit_unknown", u.quote(name)), 0)
   end
-  local path = edit_file(name)
-  if from ~= nil then
-    local text, why = type(from) == "string" and core.read_file(from)
-    if not text then error(say("no_file", u.quote(from), tostring(why)), 0) end
-    core.write_file(path, text)
-  else
-    local words, command = editor_words()
-    words[#words + 1] = path
-    local status, why = core.spawn(words)
-    if status == nil then error(say("no_editor", command, tostring(why)), 0) end
-    if status ~= 0 then error(say("editor_failed", command, tostring(status), path), 0) end
-  end
+  local text, came_from = edited_source(name, from)
+  local kept = write_kept(kept_name(name), text, name) or came_from .. " " .. say("in_memory")
   local spec = {}
   for key, value in pairs(declarations[name]) do spec[key] = value end
-  spec.source = core.read_file(path)
+  spec.source = text
   local ok, why = pcall(declare, spec, true)
-  if not ok then error(say("edit_failed", name, path, tostring(why)), 0) end
-  print(say("edited", name, path))
+  if not ok then error(say("edit_failed", name, kept, tostring(why)), 0) end
+  print(say("edited", name, kept))
   return name
 end
 
@@ -397,11 +484,13 @@ local function lab_folder(lab_id)
 end
 
 -- The student's own source of a lab's kernel, from the lab's folder, or
--- (written by an older warplab) from the folder named by the id alone.
+-- (written by an older warplab, for an account's one student) from the
+-- folder named by the id alone.
 local function saved_source(lab_id, name)
-  local path = core.data_path(file_of[name])
-  local text = path and core.read_file(path)
-  if text or lab_id:match("^[%w_%-]+$") then return text, path end
+  local text, path = read_kept(file_of[name])
+  if text or memory_only() or lab_id:match("^[%w_%-]+$") or (os.getenv("WARPLAB_STUDENT") or "") ~= "" then
+    return text, path or say("in_memory")
+  end
   local kernels_folder = core.data_path("kernels")   -- data_path makes the folders it names: not the old one's
   local legacy = kernels_folder and kernels_folder .. "/" .. lab_id:gsub("[^%w_%-]", "_") .. "/" .. name .. ".cu"
   return legacy and core.read_file(legacy), legacy
@@ -431,4 +520,17 @@ function core.declare_lab_kernel(declaration, lab_id, from)
     return say("edit_failed", name, saved, tostring(why))
   end
   declare(spec, true)
+end
+
+-- core.reset_lab_kernels(lab_id, names): forgets the student's own sources
+-- of a lab's kernels (names: their names), so its steps declare the
+-- skeletons again. The names whose source was forgotten, and a list of
+-- "name: why" for those that could not be.
+function core.reset_lab_kernels(lab_id, names)
+  local forgotten, failed = {}, {}
+  for _, name in ipairs(names) do
+    local had, why = remove_kept(lab_folder(lab_id) .. "/" .. name .. ".cu")
+    if had then forgotten[#forgotten + 1] = name elseif had == nil then failed[#failed + 1] = name .. ": " .. tostring(why) end
+  end
+  return forgotten, failed
 end

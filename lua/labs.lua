@@ -1214,18 +1214,22 @@ function labs.run()
   run_experiment(current, code)
 end
 
--- Forgets a lab's progress (the open one when name is empty).
+-- Forgets a lab's progress and the student's sources of its kernels (the
+-- open lab's when name is empty), and says what it forgot.
 function labs.reset(name)
-  local id
-  if name and name ~= "" then
-    id = core.lab_source(name) and name or current and current.definition.name == name and current.definition.id
-    if not id then id = find_lab(name).id end
-  else
-    id = current and current.definition.id
+  local definition = current and current.definition
+  if name and name ~= "" and not (definition and definition.name == name) then definition = find_lab(name) end
+  if not definition then return print(say("no_lab")) end
+  local before, names, seen = core.progress.get(definition.id), {}, {}
+  core.progress.update(definition.id, "reset")
+  for _, step in ipairs(definition.steps) do   -- the lab's own tables: read raw, no code of the lab's runs
+    local kernel = type(step) == "table" and rawget(step, "kernel")
+    local kernel_name = type(kernel) == "table" and rawget(kernel, "name")
+    if type(kernel_name) == "string" and not seen[kernel_name] then names[#names + 1], seen[kernel_name] = kernel_name, true end
   end
-  if not id then return print(say("no_lab")) end
-  core.progress.update(id, "reset")
-  if current and current.definition.id == id then current.index = 1; show_step(current) end
+  local forgotten, failed = core.reset_lab_kernels(definition.id, names)
+  print(wrap(core.progress.reset_report(definition.name, before, #names > 0, forgotten, failed)))
+  if current and current.definition.id == definition.id then current.index = 1; show_step(current) end
 end
 
 -- The status column of :labs: questions are the steps that ask one (a prediction is no question).

@@ -251,6 +251,9 @@ local messages = {
   footprint = { en = "%s in buffers · %s useful bytes moved", zh = "缓冲区共 %s · 搬运的有用字节 %s" },
   check_right = { en = "output matches the CPU reference", zh = "输出与 CPU 参考结果一致" },
   check_wrong = { en = "WRONG: %s", zh = "错误：%s" },
+  check_sample = { en = "%s; checked %s of %s elements: a sample (the first and last, each block's first and last, and random ones)",
+                   zh = "%s；检查了 %s 个元素（共 %s 个）：一个抽样（开头和结尾、每个线程块的第一个和最后一个，以及随机的元素）" },
+  check_not_done = { en = "not checked: %s", zh = "未检查：%s" },
   -- what a result, a device ... that cannot be shown prints
   cannot_show = { en = "%s, so it cannot be shown", zh = "%s，所以无法显示" },
   fields_changed = { en = "%s whose fields were changed, so it cannot be shown", zh = "%s的字段被改过，所以无法显示" },
@@ -402,6 +405,7 @@ local result_fields = {
   { "bandwidth_gbs", "number?" }, { "cache", "string?" }, { "counters", "table?" }, { "correct", "boolean?" },
   { "mismatch", "string?" }, { "shared_load", "table?" }, { "shared_store", "table?" }, { "constant", "table?" },
   { "atomic", "table?" }, { "reduction", "table?" }, { "shared_atomic", "table?" }, { "ldgsts", "table?" },
+  { "checked_elements", "number?" }, { "output_elements", "number?" }, { "unchecked", "string?" },
 }
 for _, traffic in ipairs({ "load", "store", "model.load", "model.store" }) do
   for _, field in ipairs({ "requests", "sectors", "lines", "sectors_per_request", "ideal", "useful_fraction" }) do
@@ -618,10 +622,14 @@ local function time_lines(r)
   return table.concat(lines, "\n")
 end
 
+-- The check row: right or wrong, and of how many elements when a sample was checked; or why there was no check.
 local function check_line(r)
-  if r.correct == nil then return nil end
-  if r.correct then return card_row("label_check", say("check_right")) end
-  return card_row("label_check", say("check_wrong", r.mismatch))
+  if r.correct == nil then return r.unchecked and card_row("label_check", say("check_not_done", r.unchecked)) or nil end
+  local verdict = r.correct and say("check_right") or say("check_wrong", r.mismatch)
+  if r.output_elements and r.checked_elements < r.output_elements then
+    verdict = say("check_sample", verdict, commas(r.checked_elements), commas(r.output_elements))
+  end
+  return card_row("label_check", verdict)
 end
 
 -- A shared-memory row of the card: requests, wavefronts, conflicts, and whose numbers they are.
@@ -967,12 +975,18 @@ footprint_bytes, load and store (requests, sectors, lines, bytes,
 sectors_per_request, ideal, useful_fraction, source), model (the access
 model's load and store), and on a GPU time_ms, time_min_ms, time_max_ms,
 time_iqr, samples, bandwidth_gbs, cache, correct (and mismatch when wrong).
+A kernel declared with kernel{} and a reference also has correct on the
+model, with checked_elements of output_elements (a large launch's: a
+sample), or r.unchecked: why not.
 docs/results.md describes each field.]], zh = [[
 结果表包含：kernel、params、backend（"gpu" 或 "sim"）、useful_bytes、
 footprint_bytes、load 和 store（requests、sectors、lines、bytes、
 sectors_per_request、ideal、useful_fraction、source）、model（访问模型给出的
 load 和 store），在 GPU 上还有 time_ms、time_min_ms、time_max_ms、time_iqr、
 samples、bandwidth_gbs、cache、correct（输出错误时还有 mismatch）。
+用 kernel{} 声明并带参考函数的内核在模型上也有 correct，以及
+checked_elements 和 output_elements（大的启动只检查一个抽样），
+或者 r.unchecked：为什么没有检查。
 每个字段的说明见 docs/results.md。]] },
   kernels = { en = [[
 kernels() lists the kernel families; info(name) shows one: its parameters

@@ -1,5 +1,5 @@
 -- progress.lua: what a student did in each lab, kept in progress.json
--- ($XDG_DATA_HOME/warplab). Every change is saved at once: under a lock,
+-- ($XDG_DATA_HOME/warplab, or students/ID/ there for a student with an ID). Every change is saved at once: under a lock,
 -- applied to what the file holds now (so two shells never lose each other's
 -- work), and written atomically by core.write_file. A save that fails keeps
 -- the old file, says so once, and keeps the change for the next save; a
@@ -55,6 +55,16 @@ local messages = {
   why_number = { en = "the number %s", zh = "数字 %s" },
   why_kind = { en = "a %s, not a number, boolean, string or table", zh = "%s，不是数字、布尔值、字符串或表" },
   why_key = { en = "a key that is a %s", zh = "类型为 %s 的键" },
+  -- what :reset forgot
+  reset_done = { en = "lab '%s' reset: %s; you start again at step 1", zh = "实验“%s”已重置：%s；你从第 1 步重新开始" },
+  reset_progress = { en = "your progress is forgotten (you were at step %d, with %d answers in %d attempts and %d predictions)",
+                     zh = "你的进度已清除（你在第 %d 步，%d 个答案、%d 次尝试、%d 个预测）" },
+  reset_no_progress = { en = "you had no progress in it", zh = "你在其中没有进度" },
+  reset_kernels = { en = "your source of kernel %s is deleted, and its skeleton is declared from now on",
+                    zh = "你的内核 %s 的源代码已删除，此后声明的是它的骨架代码" },
+  reset_no_kernels = { en = "you kept no source of its kernels", zh = "你没有保存它的内核的源代码" },
+  reset_kernel_kept = { en = "warning: a kernel source of yours could not be deleted (%s)", zh = "警告：无法删除你的一份内核源代码（%s）" },
+  reset_and = { en = "; ", zh = "；" },
 }
 local say = u.messages("progress", messages)
 
@@ -383,14 +393,25 @@ local function set_aside(path, problem)
   return ok, why
 end
 
+local read_disk   -- read_disk(path, locked): what a progress file holds (below)
+
+-- A student's progress before their first save: what the account's own
+-- file holds (an older warplab kept every student's there), so that
+-- nothing is lost; empty when there is none.
+local function first_progress(path)
+  local account = core.data_path("progress.json")
+  if not account or account == path then return empty() end
+  return read_disk(account, false) or empty()
+end
+
 -- What the progress file holds, repaired; a damaged file is set aside and empty data
 -- returned. nil and the reason when the file is there but cannot be read (or is
 -- damaged and cannot be set aside: a save must not write over it then).
 -- A file repaired is written back at once where the caller holds the lock.
-local function read_disk(path, locked)
+function read_disk(path, locked)
   local text, why, errno = core.read_file(path)
   if not text then
-    if errno == NO_SUCH_FILE then return empty() end
+    if errno == NO_SUCH_FILE then return first_progress(path) end
     return nil, why
   end
   local data, problem = json.decode(text)
@@ -405,10 +426,13 @@ local function read_disk(path, locked)
   return data
 end
 
--- The file's path, or nil when there is no home (progress then lives in memory, said once).
+-- The file's path, or nil when there is no home (progress then lives in memory, said once):
+-- the account's progress.json, or with a student ID (--student, $WARPLAB_STUDENT)
+-- students/ID/progress.json, so that students who share one account keep theirs apart.
 local function file_path()
   if memory then return nil end
-  local path = core.data_path("progress.json")
+  local student = os.getenv("WARPLAB_STUDENT") or ""
+  local path = core.data_path(student ~= "" and ("students/" .. student .. "/progress.json") or "progress.json")
   if not path then
     tell_once("no_home")
     memory = with_pending(last_read or empty())
@@ -505,4 +529,46 @@ end
 -- only (a batch run that was not asked to --save).
 function progress.use_memory()
   memory, pending = empty(), {}
+end
+
+-- core.progress.in_memory(): whether progress lives in memory only (a batch
+-- run without --save, or no home): what the student writes then is kept
+-- for the session alone (their kernels' sources too, lua/kernel.lua).
+function progress.in_memory()
+  return memory ~= nil
+end
+
+-- The number of entries of a step-keyed table, and the sum of its values when they are counts.
+local function count_entries(map)
+  local entries, sum = 0, 0
+  for _, value in pairs(map or {}) do
+    entries = entries + 1
+    sum = sum + (math.type(value) == "integer" and value or 0)
+  end
+  return entries, sum
+end
+
+-- core.progress.reset_report(name, before, has_kernels, forgotten, failed):
+-- what :reset of lab name forgot, as the student reads it: before, the lab's
+-- record before it; has_kernels, whether the lab has kernels to write;
+-- forgotten, the kernels whose source of the student's was deleted; failed,
+-- "name: why" of those that could not be.
+function progress.reset_report(name, before, has_kernels, forgotten, failed)
+  local parts = {}
+  if before.updated then
+    local answers = count_entries(before.answers)
+    local _, attempts = count_entries(before.attempts)
+    local predictions = count_entries(before.predictions)
+    parts[1] = say("reset_progress", before.step, answers, attempts, predictions)
+  else
+    parts[1] = say("reset_no_progress")
+  end
+  if #forgotten > 0 then
+    parts[#parts + 1] = say("reset_kernels", table.concat(forgotten, ", "))
+  elseif has_kernels and #failed == 0 then
+    parts[#parts + 1] = say("reset_no_kernels")
+  end
+  local lines = { say("reset_done", name, table.concat(parts, say("reset_and"))) }
+  for _, why in ipairs(failed) do lines[#lines + 1] = say("reset_kernel_kept", why) end
+  return table.concat(lines, "\n")
 end

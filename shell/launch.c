@@ -210,14 +210,18 @@ static void prepare_result(lua_State *L, int table, const struct family *f, stru
    that closes the chain from the GPU to the reference). */
 static void check_against_reference(lua_State *L, struct result *r)
 {
-    char mismatch[sizeof r->mismatch];
-    int checked = r->family->check_outputs(L, r->family, &r->params, mismatch, sizeof mismatch);
+    struct output_check check = { .checked = 0 };
+    int checked = r->family->check_outputs(L, r->family, &r->params, &check);
     if (checked == 0 && r->measured)
         snprintf(r->mismatch, sizeof r->mismatch, SAY("the emulator's outputs are not the reference's: %s", "模拟器的输出与参考结果不同：%s"),
-                 mismatch);
+                 check.mismatch);
     else if (checked == 0)
-        snprintf(r->mismatch, sizeof r->mismatch, "%s", mismatch);
+        snprintf(r->mismatch, sizeof r->mismatch, "%s", check.mismatch);
     r->correct = checked >= 0 ? checked : r->correct;
+    r->checked_elements = checked >= 0 ? check.checked : 0;
+    r->output_elements = checked >= 0 ? check.elements : 0;
+    if (checked < 0)
+        snprintf(r->unchecked, sizeof r->unchecked, "%s", check.unchecked);
 }
 
 /* A launch the backend could not run: the session goes on with the model

@@ -347,6 +347,12 @@ void result_push(lua_State *L, const struct result *r)
     }
     if (r->correct == 0)
         SET_STRING("mismatch", r->mismatch);
+    if (r->output_elements > 0) {
+        SET_INTEGER("checked_elements", r->checked_elements);
+        SET_INTEGER("output_elements", r->output_elements);
+    }
+    if (r->unchecked[0])
+        SET_STRING("unchecked", r->unchecked);
     if (r->have_counters)
         push_counters(L, r);
     if (r->counters_unavailable[0])

@@ -39,6 +39,9 @@ struct result {
     char counters_unavailable[256];   /* why not, when counters were asked for and are missing */
     int correct;                      /* 1 or 0; -1 when not checked */
     char mismatch[256];               /* first wrong element, when correct is 0 */
+    long long checked_elements;       /* output elements compared with a Lua reference (a sample, when fewer than */
+    long long output_elements;        /* the launch's output elements); both 0 when there was no such check */
+    char unchecked[160];              /* why a kernel with a Lua check was not checked, when it was not */
     int warning_count;
     char warnings[MAX_WARNINGS][256]; /* said on screen under the result */
 };

@@ -75,6 +75,22 @@ static struct {
     long long budget_left;
 } shared_budget;
 
+/* Instructions granted to the next guarded call (sandbox_grant_begin, when no lab code runs). */
+static long long granted;
+
+void sandbox_grant_begin(long long instructions)
+{
+    if (guard.depth > 0)
+        guard.budget_left += instructions;
+    else
+        granted = instructions;
+}
+
+void sandbox_grant_end(void)
+{
+    granted = 0;
+}
+
 static const char *too_long(void)
 {
     return SAY("the lab's code ran too long (a loop that never ends?)",
@@ -219,6 +235,8 @@ static void guard_begin(lua_State *L, enum budget_kind kind)
 {
     guard.budget_left = shared_budget.started ? shared_budget.budget_left : budgets[kind].instructions;
     shared_budget.started = shared_budget.open;
+    guard.budget_left += granted;
+    granted = 0;
     guard.launch_ms_budget = guard.launch_ms_left = budgets[kind].launch_ms;
     guard.launch_budget_spent = 0;
     guard.launching = 0;

@@ -38,6 +38,12 @@ void sandbox_launches_check(lua_State *L);
    fills and reference, each guarded on its own) draws on one budget. */
 void sandbox_share_budget(lua_State *L);
 
+/* Around lab code that a launch runs in proportion to its size (a kernel's
+   reference, checking the launch's outputs): the lab code running now, or
+   the next guarded call when none runs, may take instructions more. */
+void sandbox_grant_begin(long long instructions);
+void sandbox_grant_end(void);
+
 /* Whether bytes more of buffers would take the session past the memory cap
    that holds now (lab code's, or the shell's own, each over Lua's memory
    too); then why, in one line, naming `what`. */

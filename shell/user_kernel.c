@@ -549,7 +549,16 @@ static void read_args(lua_State *L, int spec, struct user_kernel *k)
     lua_pop(L, 1);
 }
 
-enum { MAX_CHECKED_ELEMENTS = 1 << 22 };   /* larger launches are not checked: Lua tables of them take seconds */
+/* A launch whose buffers hold more elements than MAX_CHECKED_ELEMENTS, all
+   together, is checked on a sample of its outputs (Lua tables of them all
+   would take seconds and gigabytes): SAMPLE_ELEMENTS of them at the most, and
+   of each output at least MIN_SAMPLE_ELEMENTS (or all it has). */
+enum { MAX_CHECKED_ELEMENTS = 1 << 22, SAMPLE_ELEMENTS = 1 << 20, MIN_SAMPLE_ELEMENTS = 1 << 12 };
+/* A lab's reference runs over every element of a launch of any size: the
+   sandbox grants it this many instructions (or their CPU time) an element of
+   the launch's buffers, beyond a call's budget: a 64 Mi-element launch's
+   reference may take up to about a minute, and a loop that never ends still ends. */
+enum { REFERENCE_INSTRUCTIONS_PER_ELEMENT = 48 };
 
 /* Scalar c of element e of a buffer, pushed as a Lua number. */
 static void push_scalar(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t e, int c)
@@ -627,79 +636,364 @@ static int same_value(lua_State *L, const struct user_buffer *b, const unsigned 
     return same;
 }
 
-/* Compares output buffer b (the reference's table on the stack) with what the kernel wrote; 0 and mismatch at the first difference. */
-static int output_same(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t count, char *mismatch,
-                       size_t mismatch_size)
+/* Whether the element the reference left (on top of the stack, kept there)
+   is what the kernel wrote at e; else the difference, in mismatch. */
+static int element_same(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t e, char *mismatch,
+                        size_t mismatch_size)
 {
-    for (size_t e = 0; e < count; e++) {
-        lua_rawgeti(L, -1, (lua_Integer)e);
-        for (int c = 0; c < b->width; c++) {
-            if (b->width > 1)
-                lua_getfield(L, -1, FIELD_NAMES[c]);
-            else
-                lua_pushvalue(L, -1);
-            int same = same_value(L, b, data, e, c);
-            if (!same) {
-                push_scalar(L, b, data, e, c);
-                const char *got = lua_tostring(L, -1), *want = luaL_tolstring(L, -2, NULL);
-                snprintf(mismatch, mismatch_size, SAY("%s[%zu]%s%s: the reference says %s, the kernel wrote %s",
-                                                      "%s[%zu]%s%s：参考结果是 %s，内核写的是 %s"),
-                         b->name, e, b->width > 1 ? "." : "", b->width > 1 ? FIELD_NAMES[c] : "", want, got);
-                lua_pop(L, 4);   /* the element, the reference's value, the kernel's, the text */
-                return 0;
-            }
-            lua_pop(L, 1);
+    for (int c = 0; c < b->width; c++) {
+        if (b->width == 1)
+            lua_pushvalue(L, -1);
+        else if (lua_istable(L, -1) && (lua_pushstring(L, FIELD_NAMES[c]), 1))
+            lua_rawget(L, -2);
+        else
+            lua_pushnil(L);   /* a vector's element that is no table: no scalar is the kernel's */
+        if (!same_value(L, b, data, e, c)) {
+            push_scalar(L, b, data, e, c);
+            const char *got = lua_tostring(L, -1), *want = luaL_tolstring(L, -2, NULL);
+            snprintf(mismatch, mismatch_size, SAY("%s[%zu]%s%s: the reference says %s, the kernel wrote %s",
+                                                  "%s[%zu]%s%s：参考结果是 %s，内核写的是 %s"),
+                     b->name, e, b->width > 1 ? "." : "", b->width > 1 ? FIELD_NAMES[c] : "", want, got);
+            lua_pop(L, 3);   /* the reference's value, the kernel's, the text */
+            return 0;
         }
         lua_pop(L, 1);
     }
     return 1;
 }
 
-static int user_check_outputs(void *lua_state, const struct family *f, const struct params *p, char *mismatch,
-                              size_t mismatch_size)
+/* Compares output buffer b (the reference's table on the stack) with what the kernel wrote; 0 and mismatch at the first difference. */
+static int output_same(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t count, char *mismatch,
+                       size_t mismatch_size)
 {
-    lua_State *L = lua_state;
-    const struct user_kernel *k = (const struct user_kernel *)f;
-    void *data[MAX_BUFFERS];
-    size_t bytes[MAX_BUFFERS], elements[MAX_BUFFERS], total = 0;
-    if (k->reference == LUA_NOREF || emulation_buffers(f, p, data, bytes) != f->buffer_count)
-        return -1;
-    user_buffer_elements(p, elements);
-    for (int i = 0; i < f->buffer_count; i++)
-        total += elements[i];
-    if (total > MAX_CHECKED_ELEMENTS)
-        return -1;
-    int top = lua_gettop(L);
+    for (size_t e = 0; e < count; e++) {
+        lua_rawgeti(L, -1, (lua_Integer)e);
+        int same = element_same(L, b, data, e, mismatch, mismatch_size);
+        lua_pop(L, 1);
+        if (!same)
+            return 0;
+    }
+    return 1;
+}
+
+/* Calls the kernel's reference with the launch's params and the buffers
+   table on top of the stack (left there); 1, or 0 with why in mismatch. */
+static int call_reference(lua_State *L, const struct user_kernel *k, const struct params *p, struct output_check *check)
+{
+    int buffers = lua_gettop(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, k->reference);
-    result_push_params(L, f, p);
+    result_push_params(L, &k->family, p);
+    lua_pushvalue(L, buffers);
+    if (lua_pcall(L, 2, 0, 0) == LUA_OK)
+        return 1;
+    snprintf(check->mismatch, sizeof check->mismatch, SAY("the reference failed: %s", "参考函数出错：%s"),
+             lua_isstring(L, -1) ? lua_tostring(L, -1) : "?");
+    lua_settop(L, buffers);
+    return 0;
+}
+
+/* Every element of every output against the reference, which gets each
+   buffer whole as a Lua table. */
+static int check_whole(lua_State *L, const struct user_kernel *k, const struct params *p, void **data, const size_t *elements,
+                       struct output_check *check)
+{
+    const struct family *f = &k->family;
+    int top = lua_gettop(L);
     lua_createtable(L, 0, f->buffer_count);
     for (int i = 0; i < f->buffer_count; i++) {
         int filled = f->filled >> i & 1;
         if (filled && push_initial(L, &k->buffer_info[i], elements[i], EMULATION_SEED + (uint64_t)i)) {
             lua_settop(L, top);
+            snprintf(check->unchecked, sizeof check->unchecked, "%s", SAY("out of memory", "内存不足"));
             return -1;
         }
         if (!filled)
             push_buffer(L, &k->buffer_info[i], data[i], elements[i], f->buffers[i].role == BUFFER_OUT);
         lua_setfield(L, -2, k->buffer_info[i].name);
     }
-    lua_pushvalue(L, -1);
-    lua_insert(L, top + 1);   /* the buffers stay below the call, for the comparison */
-    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
-        snprintf(mismatch, mismatch_size, SAY("the reference failed: %s", "参考函数出错：%s"),
-                 lua_isstring(L, -1) ? lua_tostring(L, -1) : "?");
-        lua_settop(L, top);
-        return 0;
-    }
-    int same = 1;
+    int same = call_reference(L, k, p, check);
     for (int i = 0; i < f->buffer_count && same; i++) {
         if (f->buffers[i].role != BUFFER_OUT)
             continue;
         lua_getfield(L, top + 1, k->buffer_info[i].name);
-        same = lua_istable(L, -1) && output_same(L, &k->buffer_info[i], data[i], elements[i], mismatch, mismatch_size);
+        same = lua_istable(L, -1) && output_same(L, &k->buffer_info[i], data[i], elements[i], check->mismatch, sizeof check->mismatch);
         lua_settop(L, top + 1);
     }
     lua_settop(L, top);
+    check->checked = check->elements;
+    return same;
+}
+
+/* One buffer as the reference sees it in a sampled check: a table whose
+   elements are read from the launch's memory when asked for, and whose
+   writes are kept only at the sampled elements of an output. An output's
+   sampled element reads as the reference left it (as the kernel found it
+   before its first write); any other, as the kernel left it. */
+struct proxy {
+    const struct user_buffer *b;
+    const unsigned char *data;      /* the buffer after the launch */
+    const unsigned char *initial;   /* an output's contents before it; NULL: zeros */
+    const uint64_t *sampled;        /* an output's sampled elements, a bit each; NULL for an input */
+    const uint32_t *ranks;          /* the sampled elements before each word of sampled: a sampled element's slot */
+    size_t count, sampled_count;
+    int alive;                      /* 0 once the check is over: a proxy the reference kept reads nothing */
+};
+
+static int sampled_at(const uint64_t *bits, size_t e)
+{
+    return bits && (bits[e >> 6] >> (e & 63) & 1);
+}
+
+/* Where the reference's value of sampled element e is kept: its rank among the sampled, from 1. */
+static lua_Integer slot_of(const struct proxy *x, size_t e)
+{
+    uint64_t before = x->sampled[e >> 6] & ((1ull << (e & 63)) - 1);
+    return (lua_Integer)x->ranks[e >> 6] + __builtin_popcountll(before) + 1;
+}
+
+/* The element a key names, or -1 when it names none. */
+static long long proxy_element(lua_State *L, const struct proxy *x, int key)
+{
+    int is_integer = 0;
+    lua_Integer e = lua_type(L, key) == LUA_TNUMBER ? lua_tointegerx(L, key, &is_integer) : -1;
+    return x->alive && is_integer && e >= 0 && (lua_Unsigned)e < x->count ? (long long)e : -1;
+}
+
+/* An output's element as it starts: its initial fill, or zeros. */
+static void push_initial_element(lua_State *L, const struct proxy *x, size_t e)
+{
+    static const unsigned char zero[16];
+    push_element(L, x->b, x->initial ? x->initial : zero, x->initial ? e : 0);
+}
+
+/* proxy[key]; upvalues: the proxy, the table of the sampled elements' values. */
+static int proxy_read(lua_State *L)
+{
+    const struct proxy *x = lua_touserdata(L, lua_upvalueindex(1));
+    long long e = proxy_element(L, x, 2);
+    if (e < 0)
+        return 0;
+    if (!sampled_at(x->sampled, (size_t)e)) {
+        push_element(L, x->b, x->data, (size_t)e);
+        return 1;
+    }
+    if (lua_rawgeti(L, lua_upvalueindex(2), slot_of(x, (size_t)e)) != LUA_TNIL)
+        return 1;
+    lua_pop(L, 1);
+    push_initial_element(L, x, (size_t)e);
+    lua_pushvalue(L, -1);   /* kept: a vector's table is the same at every read, so the reference may set its fields */
+    lua_rawseti(L, lua_upvalueindex(2), slot_of(x, (size_t)e));
+    return 1;
+}
+
+/* proxy[key] = value: kept at a sampled element; an input's, or a key that names no element, kept as a table keeps it. */
+static int proxy_write(lua_State *L)
+{
+    const struct proxy *x = lua_touserdata(L, lua_upvalueindex(1));
+    long long e = proxy_element(L, x, 2);
+    lua_settop(L, 3);
+    if (e >= 0 && sampled_at(x->sampled, (size_t)e))
+        lua_rawseti(L, lua_upvalueindex(2), slot_of(x, (size_t)e));
+    else if (e < 0 || !x->sampled)
+        lua_rawset(L, 1);
+    return 0;   /* an output's element outside the sample: neither compared nor kept */
+}
+
+/* #proxy: as # of a table from 0 to count - 1. */
+static int proxy_length(lua_State *L)
+{
+    const struct proxy *x = lua_touserdata(L, lua_upvalueindex(1));
+    lua_pushinteger(L, (lua_Integer)x->count - 1);
+    return 1;
+}
+
+/* Pushes a proxy of x's buffer, its sampled values' table stored as
+   values[slot]; returns the proxy's state, for the check to end it. */
+static struct proxy *push_proxy(lua_State *L, const struct proxy *x, int values, int slot)
+{
+    static const struct { const char *event; lua_CFunction fn; } events[] = {
+        { "__index", proxy_read }, { "__newindex", proxy_write }, { "__len", proxy_length },
+    };
+    lua_newtable(L);
+    int proxy = lua_gettop(L);
+    struct proxy *state = lua_newuserdatauv(L, sizeof *state, 0);
+    *state = *x;
+    lua_createtable(L, x->sampled_count < INT32_MAX ? (int)x->sampled_count : 0, 0);   /* each sampled element's slot, from 1 */
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, values, slot);
+    lua_createtable(L, 0, 3);
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+        lua_pushvalue(L, proxy + 1);
+        lua_pushvalue(L, proxy + 2);
+        lua_pushcclosure(L, events[i].fn, 2);
+        lua_setfield(L, -2, events[i].event);
+    }
+    lua_setmetatable(L, proxy);
+    lua_settop(L, proxy);
+    return state;
+}
+
+static int sample_add(uint64_t *bits, size_t e)
+{
+    int added = !sampled_at(bits, e);
+    bits[e >> 6] |= 1ull << (e & 63);
+    return added;
+}
+
+/* Chooses at most budget of an output's count elements, a bit each in
+   bits: the first and the last budget / 8; the first and last element of
+   each block of block_elements (of as many blocks, evenly spread, as
+   budget / 4 allows); random ones, from seed, for the rest. How many. */
+static size_t choose_sample(uint64_t *bits, size_t count, size_t budget, size_t block_elements, uint64_t seed)
+{
+    size_t chosen = 0, edge = budget / 8, blocks = (count + block_elements - 1) / block_elements;
+    size_t block_step = blocks * 2 > budget / 4 ? (blocks * 2 + budget / 4 - 1) / (budget / 4) : 1;
+    uint64_t key = indirect_mix(seed);
+    if (budget >= count) {
+        for (size_t e = 0; e < count; e++)
+            chosen += sample_add(bits, e);
+        return chosen;
+    }
+    for (size_t e = 0; e < edge; e++)
+        chosen += sample_add(bits, e) + sample_add(bits, count - 1 - e);
+    for (size_t block = indirect_below(key, block_step); block < blocks; block += block_step) {
+        size_t last = (block + 1) * block_elements - 1;
+        chosen += sample_add(bits, block * block_elements) + sample_add(bits, last < count ? last : count - 1);
+    }
+    for (uint64_t j = 1; chosen < budget && j <= 4 * (uint64_t)budget; j++)
+        chosen += sample_add(bits, (size_t)indirect_below(indirect_hash_keyed(key, j), count));
+    return chosen;
+}
+
+/* What the sample draws from: the launch's params, its sizes and kernel included. */
+static uint64_t launch_seed(const struct params *p)
+{
+    uint64_t seed = 0;
+    for (int i = 0; i < MAX_PARAMS; i++)
+        seed = indirect_mix(seed ^ (uint64_t)p->v[i]);
+    return seed;
+}
+
+/* The sampled elements of output i, each as the reference left it, against the kernel's; values: the proxies' tables. */
+static int sample_same(lua_State *L, const struct proxy *x, int values, int slot, char *mismatch, size_t mismatch_size)
+{
+    int same = 1;
+    lua_Integer at = 0;   /* the slot of e: sampled elements in order */
+    lua_rawgeti(L, values, slot);
+    for (size_t word = 0; same && word < (x->count + 63) / 64; word++)
+        for (uint64_t rest = x->sampled[word]; same && rest; rest &= rest - 1) {
+            size_t e = word * 64 + (size_t)__builtin_ctzll(rest);
+            if (lua_rawgeti(L, -1, ++at) == LUA_TNIL) {
+                lua_pop(L, 1);
+                push_initial_element(L, x, e);
+            }
+            same = element_same(L, x->b, x->data, e, mismatch, mismatch_size);
+            lua_pop(L, 1);
+        }
+    lua_pop(L, 1);
+    return same;
+}
+
+/* Parts of a sampled check that live in C, made and freed together. */
+struct sample_parts {
+    struct proxy *proxies[MAX_BUFFERS];
+    uint64_t *bits[MAX_BUFFERS];
+    uint32_t *ranks[MAX_BUFFERS];
+    size_t sampled[MAX_BUFFERS];
+    unsigned char *initial[MAX_BUFFERS];
+};
+
+static void free_sample_parts(struct sample_parts *parts, int count)
+{
+    for (int i = 0; i < count; i++) {
+        if (parts->proxies[i])
+            parts->proxies[i]->alive = 0;
+        free(parts->bits[i]);
+        free(parts->ranks[i]);
+        free(parts->initial[i]);
+    }
+}
+
+/* Output i's sample and its initial contents (when it starts filled); 0, or -1 when memory is short. */
+static int prepare_output(const struct user_kernel *k, int i, size_t count, size_t budget, const struct params *p,
+                          struct sample_parts *parts, struct output_check *check)
+{
+    const struct user_buffer *b = &k->buffer_info[i];
+    size_t words = count / 64 + 1;
+    parts->bits[i] = calloc(words, sizeof(uint64_t));
+    parts->ranks[i] = malloc(words * sizeof(uint32_t));
+    if (k->family.filled >> i & 1) {
+        parts->initial[i] = malloc(count * (size_t)(b->scalar_bytes * b->width) + 1);
+        if (parts->initial[i])
+            fillers[b->fill](b, parts->initial[i], count, EMULATION_SEED + (uint64_t)i);
+    }
+    if (!parts->bits[i] || !parts->ranks[i] || ((k->family.filled >> i & 1) && !parts->initial[i]))
+        return -1;
+    parts->sampled[i] = choose_sample(parts->bits[i], count, budget, (size_t)dims_product(p, DERIVED_BLOCK), launch_seed(p) + (uint64_t)i);
+    for (size_t word = 0, before = 0; word < words; before += (size_t)__builtin_popcountll(parts->bits[i][word++]))
+        parts->ranks[i][word] = (uint32_t)before;
+    check->checked += (long long)parts->sampled[i];
+    return 0;
+}
+
+/* A sample of each output against the reference, which gets each buffer as
+   a proxy (struct proxy): what it reads comes from the launch's memory, and
+   what it writes is kept at the sampled elements alone. */
+static int check_sample(lua_State *L, const struct user_kernel *k, const struct params *p, void **data, const size_t *elements,
+                        struct output_check *check)
+{
+    const struct family *f = &k->family;
+    struct sample_parts parts;
+    memset(&parts, 0, sizeof parts);
+    int top = lua_gettop(L), values = top + 1, failed = 0, same = 1;
+    lua_createtable(L, f->buffer_count, 0);
+    lua_createtable(L, 0, f->buffer_count);
+    for (int i = 0; i < f->buffer_count && !failed; i++) {
+        int output = f->buffers[i].role == BUFFER_OUT;
+        size_t share = output ? (size_t)((double)SAMPLE_ELEMENTS * (double)elements[i] / (double)check->elements) : 0;
+        failed = output && prepare_output(k, i, elements[i], share > MIN_SAMPLE_ELEMENTS ? share : MIN_SAMPLE_ELEMENTS, p, &parts, check);
+        struct proxy x = { &k->buffer_info[i], data[i], parts.initial[i], parts.bits[i], parts.ranks[i], elements[i], parts.sampled[i], 1 };
+        parts.proxies[i] = failed ? NULL : push_proxy(L, &x, values, i + 1);
+        if (!failed)
+            lua_setfield(L, values + 1, k->buffer_info[i].name);
+    }
+    if (failed)
+        snprintf(check->unchecked, sizeof check->unchecked, "%s", SAY("out of memory", "内存不足"));
+    else
+        same = call_reference(L, k, p, check);
+    for (int i = 0; i < f->buffer_count && !failed && same; i++)
+        if (f->buffers[i].role == BUFFER_OUT)
+            same = sample_same(L, parts.proxies[i], values, i + 1, check->mismatch, sizeof check->mismatch);
+    free_sample_parts(&parts, f->buffer_count);
+    lua_settop(L, top);
+    return failed ? -1 : same;
+}
+
+static int user_check_outputs(void *lua_state, const struct family *f, const struct params *p, struct output_check *check)
+{
+    lua_State *L = lua_state;
+    const struct user_kernel *k = (const struct user_kernel *)f;
+    void *data[MAX_BUFFERS];
+    size_t bytes[MAX_BUFFERS], elements[MAX_BUFFERS], total = 0;
+    if (k->reference == LUA_NOREF) {
+        snprintf(check->unchecked, sizeof check->unchecked, "%s",
+                 SAY("the kernel declares no reference to check it against", "这个内核没有声明参考函数，无从检查"));
+        return -1;
+    }
+    if (emulation_buffers(f, p, data, bytes) != f->buffer_count) {
+        snprintf(check->unchecked, sizeof check->unchecked, "%s",
+                 SAY("the emulator kept no outputs of this launch", "模拟器没有保留这次启动的输出"));
+        return -1;
+    }
+    user_buffer_elements(p, elements);
+    for (int i = 0; i < f->buffer_count; i++) {
+        total += elements[i];
+        check->elements += f->buffers[i].role == BUFFER_OUT ? (long long)elements[i] : 0;
+    }
+    sandbox_grant_begin((long long)total * REFERENCE_INSTRUCTIONS_PER_ELEMENT);
+    int same = total > MAX_CHECKED_ELEMENTS ? check_sample(L, k, p, data, elements, check)
+                                            : check_whole(L, k, p, data, elements, check);
+    sandbox_grant_end();
     return same;
 }
 
