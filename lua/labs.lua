@@ -324,8 +324,8 @@ local messages = {
                            zh = "无法发布实验 %s：它没有可以标记为已发布的 lab {...} 表" },
   release_of_released = { en = "cannot release lab %s: it is a released copy already (it has released_from)",
                           zh = "无法发布实验 %s：它已经是发布版本（有 released_from）" },
-  release_not_in_place = { en = "cannot release lab %s: its %s must be written in place in its step{...} (a string, a number or function ... end) to be removed",
-                           zh = "无法发布实验 %s：它的 %s 必须直接写在 step{...} 里（字符串、数字或 function ... end）才能删除" },
+  release_not_in_place = { en = "cannot release lab %s: its %s must be written in place in its step{...} (a string, a number or function ... end, or a local NAME = \"string\") to be removed",
+                           zh = "无法发布实验 %s：它的 %s 必须直接写在 step{...} 里（字符串、数字或 function ... end，或 local 名字 = \"字符串\"）才能删除" },
   release_left = { en = "cannot release lab %s: step %d's %s is not written in a step{...} where --release-lab can remove it (built by code?): nothing was written",
                    zh = "无法发布实验 %s：第 %d 步的 %s 没有写在 --release-lab 能删除它的 step{...} 里（由代码生成？）：什么都没有写" },
   release_name = { en = "the released copy %s must be called %s.lua (the lab's name gives students their random numbers and names their submissions): give a folder, or a file of that name",
@@ -1605,12 +1605,12 @@ local function batch_step(step, next_answer)
     labs.answer(prediction)
     return not step.run or run_experiment(current, step.run)
   end
-  local ran = true
+  local ran, why = true, nil
   if step.run then
     print("> " .. visible(step.run):gsub("\n", "\n> "))
-    ran = run_experiment(current, step.run)
+    ran, why = run_experiment(current, step.run)
   end
-  if not ask then return ran end
+  if not ask then return ran, why end
   local given, run_goal_code = next_answer(step)
   if given == nil then error(say("no_answer_for", current.index), 0) end
   if ask.goal then
@@ -1622,23 +1622,26 @@ local function batch_step(step, next_answer)
     print("> :answer " .. given)
   end
   local verdict = labs.answer(given)
-  return (verdict == true or verdict == "recorded") and ran
+  return (verdict == true or verdict == "recorded") and ran, why
 end
 
 -- Runs every step of definition, answered by next_answer; the numbers of the
--- steps that did not go right (an empty list when all did).
+-- steps that did not go right (an empty list when all did), and the errors
+-- of the experiments that failed, by step.
 local function run_batch(definition, next_answer)
   core.sandbox_new_lab()
   core.progress.update(definition.id, "reset")
   current = { definition = definition, index = 1, hint = 0 }
-  local wrong = {}
+  local wrong, run_errors = {}, {}
   for i, step in ipairs(definition.steps) do
     current.index = i
-    if not batch_step(step, next_answer) then wrong[#wrong + 1] = i end
+    local right, why = batch_step(step, next_answer)
+    if not right then wrong[#wrong + 1] = i end
+    run_errors[i] = why
   end
   current.warned = current.index   -- the batch is over: finish, answered or not
   labs.next()
-  return wrong
+  return wrong, run_errors
 end
 
 -- Runs every step with the answers from a file; true when every question was
@@ -1749,10 +1752,17 @@ local function first_error_line(why)
   return trim(why:match("^[^\n]*"))
 end
 
+-- message without the "lab NAME, step N: " of where it came from.
+local function without_step(message, lab_name, step)
+  local prefix = where_of(lab_name, step) .. ": "
+  message = clean(tostring(message))
+  return message:sub(1, #prefix) == prefix and message:sub(#prefix + 1) or message
+end
+
 -- Each claim run under each profile of the model (or on this GPU): failures
 -- are findings, under the profile (scope.profile) they fail on; skipped
 -- claims come back as notes, grouped by their reason.
-local function claim_findings(name, add, scope, notes)
+local function claim_findings(name, lab_name, add, scope, notes)
   local measured = device().backend == "gpu"
   local profiles = measured and { false } or core.profiles()
   local before = config().profile
@@ -1767,7 +1777,7 @@ local function claim_findings(name, add, scope, notes)
       add(failed.step, "kernel.skeleton", say("skeleton_not_declared", first_error_line(failed.error)))
     end
     for _, failed in ipairs(outcomes.failed_steps or {}) do
-      add(failed.step, "run", say("experiment_fails"), clean(failed.error))
+      add(failed.step, "run", say("experiment_fails"), without_step(failed.error, lab_name, failed.step))
     end
     for _, c in ipairs(outcomes) do
       if c.skipped then
@@ -1792,9 +1802,7 @@ end
 
 -- message without the "lab NAME, step N: " that add() puts before it too.
 local function without_where(message, state)
-  local prefix = where(state) .. ": "
-  message = clean(tostring(message))
-  return message:sub(1, #prefix) == prefix and message:sub(#prefix + 1) or message
+  return without_step(message, state.definition.name, state.index)
 end
 
 -- Whether the open step's goal holds on the last launch (its check run as lab code).
@@ -1871,8 +1879,12 @@ local function student_findings(name, add, scope, count)
     scope.student = id
     local ok, why = pcall(function()
       local causes = {}
-      local wrong = run_batch(find_lab(name), function(step) return own_answer(step, add, causes, k == 1) end)
-      for _, i in ipairs(wrong) do if not causes[i] then add(i, "ask", say("batch_wrong")) end end
+      local definition = find_lab(name)
+      local wrong, run_errors = run_batch(definition, function(step) return own_answer(step, add, causes, k == 1) end)
+      for _, i in ipairs(wrong) do
+        if run_errors[i] then add(i, "run", say("experiment_fails"), without_step(run_errors[i], definition.name, i))
+        elseif not causes[i] then add(i, "ask", say("batch_wrong")) end
+      end
     end)
     scope.draws[id] = draws_text(drawn)
     local draws_nothing = next(drawn) == nil
@@ -1942,11 +1954,10 @@ local function scope_text(entry, scope)
       return draws ~= "" and fmt("%s [%s]", label, draws) or label
     end)
     parts[#parts + 1] = say("for_students", #entry.students, scope.students, table.concat(groups, "; "))
-  elseif #entry.students > 0 and entry.students[1].detail then
-    return ": " .. entry.students[1].detail
   end
-  if #parts == 0 then return entry.detail and ": " .. entry.detail or "" end
-  return " (" .. table.concat(parts, "; ") .. ")"
+  if #parts > 0 then return " (" .. table.concat(parts, "; ") .. ")" end
+  local detail = entry.detail or entry.students[1] and entry.students[1].detail
+  return detail and ": " .. detail or ""
 end
 
 -- The lines of the findings, each once.
@@ -1980,7 +1991,7 @@ function labs.check(name, students)
     static_findings(definition, add)
     core.capture(true)   -- the lab's own output is not the checker's
     local ran, why = pcall(function()
-      claim_findings(name, add, scope, notes)
+      claim_findings(name, lab_name, add, scope, notes)
       student_findings(name, add, scope, students)
     end)
     core.capture(false)
@@ -2140,6 +2151,21 @@ local function in_place(code, field)
   return first.text == "function" and first.kind == "name" and last.text == "end"
 end
 
+-- The statements local NAME = "a string literal" (alone, not in an
+-- expression), by NAME: {first=, last=} token indexes. A solution kept in
+-- one (solution = MY_SOLUTION) goes with the field that names it.
+local function string_variables(code)
+  local by_name = {}
+  for i, t in ipairs(code) do
+    local name, equals, literal, after = code[i + 1], code[i + 2], code[i + 3], code[i + 4]
+    if t.kind == "name" and t.text == "local" and name and name.kind == "name" and equals and equals.text == "="
+       and literal and literal.kind == "string" and not (after and after.kind == "symbol" and after.text ~= ";") then
+      by_name[name.text] = { first = i, last = i + 3 }
+    end
+  end
+  return by_name
+end
+
 -- The tables of steps (step {...} and step({...})) with their ask and kernel tables.
 local function step_tables(code, tables)
   local by_open, steps, by_variable = {}, {}, variable_tables(code, tables)
@@ -2219,13 +2245,19 @@ local function released_text(definition, text)
   local lab_entry = lab_table(code, tables)
   if not lab_entry then error(say("release_no_lab_table", definition.name), 0) end
   if field_named(lab_entry, "released_from") then error(say("release_of_released", definition.name), 0) end
-  local removed = fields_to_remove(code, steps)
+  local removed, strings, gone = fields_to_remove(code, steps), string_variables(code), {}
+  local function remove_span(from, to) spans[#spans + 1] = { from = from, to = to, text = line_breaks(text:sub(from, to)) } end
   for _, r in ipairs(removed) do
-    if not in_place(code, r.field) then error(say("release_not_in_place", definition.name, r.what), 0) end
+    local variable = r.field.value == r.field.last and strings[code[r.field.value].text]
+    if not (in_place(code, r.field) or variable) then error(say("release_not_in_place", definition.name, r.what), 0) end
     local from, to = code[r.field.first].from, code[r.field.last].to
     local stop = code[r.field.stop]
     if stop and stop.kind == "symbol" and (stop.text == "," or stop.text == ";") then to = stop.to end
-    spans[#spans + 1] = { from = from, to = to, text = line_breaks(text:sub(from, to)) }
+    remove_span(from, to)
+    if variable and not gone[variable] then
+      gone[variable] = true
+      remove_span(code[variable.first].from, code[variable.last].to)
+    end
   end
   local open = code[lab_entry.open]
   spans[#spans + 1] = { from = open.from, to = open.to, text = fmt("{ released_from = %q,", definition.hash) }
