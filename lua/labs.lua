@@ -187,6 +187,8 @@ local messages = {
   gap_more = { en = "%s more than you predicted", zh = "比你的预测多 %s" },
   gap_less = { en = "%s less than you predicted", zh = "比你的预测少 %s" },
   gap_none = { en = "just as you predicted", zh = "和你的预测一样" },
+  recorded_count = { en = "Answers recorded for grading: %d (graded after you hand in the lab).",
+                     zh = "已记下待评分的答案：%d 个（提交实验后评分）。" },
   predictions = { en = "Predictions: %d of %d within 10%% of your run.", zh = "预测：%d/%d 个与你的运行相差不到 10%%。" },
   number_expected = { en = "Answer with a number (units are optional), e.g. :answer 4",
                       zh = "请用数字作答（单位可写可不写），例如 :answer 4" },
@@ -334,8 +336,8 @@ local messages = {
   release_changed = { en = "cannot release lab %s: its file changed while it was read", zh = "无法发布实验 %s：读取时它的文件被修改了" },
   release_does_not_load = { en = "cannot release lab %s: the released copy does not load: %s", zh = "无法发布实验 %s：发布版本无法加载：%s" },
   release_failed = { en = "cannot write the released lab %s: %s", zh = "无法写入发布的实验 %s：%s" },
-  released = { en = "Released lab %s to %s: %d solutions and answers removed, comments too; its submissions name the lab's hash %s.",
-               zh = "实验 %s 已发布到 %s：删除了 %d 个 solution 和答案，注释也已删除；它的提交带有实验的哈希值 %s。" },
+  released = { en = "Released lab %s to %s; solutions and assessed answers removed: %d, comments too. Its submissions name the lab's hash %s.",
+               zh = "实验 %s 已发布到 %s；删除的 solution 和计分题答案：%d 个，注释也已删除。它的提交带有实验的哈希值 %s。" },
   check_found = { en = "lab %s: %d findings", zh = "实验 %s：发现 %d 个问题" },
 }
 
@@ -1290,18 +1292,21 @@ function labs.next()
   if skipping_unanswered(current) then return print(say("unanswered")) end
   if current.index >= #current.definition.steps then
     local p, right, questions = core.progress.update(current.definition.id, "finished"), 0, 0
-    local predictions, close = 0, 0
+    local predictions, close, recorded = 0, 0, 0
     for i, step in ipairs(current.definition.steps) do
       local gap = (p.predictions or {})[tostring(i)]
       if step.ask and step.ask.predict then
         predictions = predictions + 1
         if gap and gap <= 0.1 then close = close + 1 end
+      elseif step.ask and recorded_only(current, step.ask) then
+        if p.done[tostring(i)] then recorded = recorded + 1 end
       elseif step.ask then
         questions = questions + 1
         if p.first_try[tostring(i)] then right = right + 1 end
       end
     end
     print(say("finished", right, questions))
+    if recorded > 0 then print(say("recorded_count", recorded)) end
     if predictions > 0 then print(say("predictions", close, predictions)) end
     return suggest_next_lab(current.definition)
   end

@@ -290,7 +290,7 @@ EOF
 mkdir -p "$tmp/released"
 "$warplab" --sim --check-lab "$tmp/labs/handout.lua" > "$tmp/out" 2>&1 &&
   "$warplab" --sim --release-lab "$tmp/labs/handout.lua" "$tmp/released" > "$tmp/out" 2>&1 &&
-  grep -q "^Released lab handout to $tmp/released/handout.lua: 3 solutions and answers removed" "$tmp/out"
+  grep -q "^Released lab handout to $tmp/released/handout.lua; solutions and assessed answers removed: 3, comments too" "$tmp/out"
 result "--release-lab LAB FOLDER writes FOLDER/LAB.lua" $?
 [ $? = 0 ] || sed 's/^/#   /' "$tmp/out"
 released="$tmp/released/handout.lua"
