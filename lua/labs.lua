@@ -2219,14 +2219,17 @@ local function lab_table(code, tables)
   end
 end
 
--- text with the spans [from, to] (byte ranges) replaced, each by what replace(span) gives.
+-- text with the spans {from=, to=} (byte ranges) replaced, each by its text; a
+-- span inside one before it (a comment in a removed field) goes with that one.
 local function with_spans_replaced(text, spans)
   table.sort(spans, function(a, b) return a.from < b.from end)
   local parts, at = {}, 1
   for _, span in ipairs(spans) do
-    parts[#parts + 1] = text:sub(at, span.from - 1)
-    parts[#parts + 1] = span.text
-    at = span.to + 1
+    if span.from >= at then
+      parts[#parts + 1] = text:sub(at, span.from - 1)
+      parts[#parts + 1] = span.text
+      at = span.to + 1
+    end
   end
   parts[#parts + 1] = text:sub(at)
   return table.concat(parts)

@@ -279,12 +279,15 @@ step { text = { en = "Practice: run it.", zh = "练习：运行它。" }, run = 
        hint = { { en = "The loads line.", zh = "读取那一行。" } } }
 step { text = { en = "Assessed: run it.", zh = "计分：运行它。" }, run = [[r = launch("strided", {stride = 2, n = 4096})]],
        ask = { question = { en = "Load sectors per request?", zh = "每读请求几个扇区？" }, assessed = true, points = 2,
-               answer = function(ctx) return ctx.result.load.sectors_per_request * 1.0 end },
+               answer = function(ctx)   -- a table, a function and commas inside: the field ends at its own end
+                 local parts = { load = ctx.result.load, scale = function(x) return x * 1.0 end, "]]", }
+                 return parts.scale(parts.load.sectors_per_request)
+               end },
        hint = { { en = "The loads line.", zh = "读取那一行。" } } }
 step { text = { en = "Assessed goal.", zh = "计分目标。" },
        ask = { goal = { en = "strided with 4 sectors a request", zh = "strided，每请求 4 个扇区" }, assessed = true,
                check = function(ctx) return ctx.result.kernel == "strided" and ctx.result.load.sectors_per_request == 4 end,
-               solution = [[launch("strided", {stride = 1, n = 4096})]] },
+               solution = [==[launch("strided", {stride = 1, n = 4096}) -- ]] }, end "]==] },
        hint = { { en = "Stride 1.", zh = "步长 1。" } } }
 EOF
 mkdir -p "$tmp/released"
@@ -295,8 +298,8 @@ result "--release-lab LAB FOLDER writes FOLDER/LAB.lua" $?
 [ $? = 0 ] || sed 's/^/#   /' "$tmp/out"
 released="$tmp/released/handout.lua"
 leaked=
-for secret in 'sectors_per_request * 1.0' 'sectors_per_request == 4' 'launch("strided", {stride = 1, n = 4096})' \
-              'for the instructor'; do
+for secret in 'return x * 1.0' 'parts.load.sectors_per_request' 'sectors_per_request == 4' \
+              'launch("strided", {stride = 1, n = 4096})' 'for the instructor' 'the field ends at its own end'; do
   grep -qF "$secret" "$released" && leaked="$leaked [$secret]"
 done
 [ -z "$leaked" ] && grep -qF 'ctx.result.load.requests end' "$released"
