@@ -238,6 +238,12 @@ finds kernel_blocks "^lab kernel_blocks, step 1, kernel.skeleton: the skeleton a
 kernel_lab no_compile "block = { 256 }," "int i = blockIdx.x * blockDim.x + threadIdx.x"
 finds no_compile "^lab no_compile, step 1, kernel.solution: the kernel cannot be declared from its solution: my_copy.cu\(4\): error: expected a \";\"$" \
   "a kernel solution that does not compile: the compiler's first error line"
+sed 's/^  skeleton = \[==\[/  SWAP/; s/^  solution = \[==\[/  skeleton = [==[/; s/^  SWAP/  solution = [==[/' \
+  "$tmp/labs/no_compile.lua" | lab_file bad_skeleton
+finds bad_skeleton "^lab bad_skeleton, step 1, kernel.skeleton: the kernel cannot be declared from its skeleton: my_copy.cu\(4\): error: expected a \";\" \(every profile\)$" \
+  "a skeleton that does not compile: the compiler's line, once for every profile"
+[ "$(grep -c "unknown kernel\|cannot be declared" "$tmp/out-bad_skeleton")" = 1 ]
+result "... and nothing else about it" $?
 
 lab_file broken <<EOF
 lab { title = { en = "T", zh = "题" } }
