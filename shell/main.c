@@ -153,7 +153,7 @@ static const char usage_text_zh[] =
     "                   一行；没有问题时退出状态才为 0\n"
     "  --students N     与 --check-lab 同用：用 N 位学生的随机数运行实验\n"
     "                   自己的答案（默认值 20）\n"
-    "  --release-lab 实验 输出  把实验发给学生的版本写到输出：不含 solution，\n"
+    "  --release-lab 实验 输出  把实验发给学生的版本写到输出：不含参考解法，\n"
     "                   也不含计分题的答案\n"
     "  --student 学号   做实验的学生：实验可以由它得出这位学生自己的数字\n"
     "                   （也可用 $WARPLAB_STUDENT）\n"
