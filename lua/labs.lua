@@ -308,6 +308,9 @@ local messages = {
   answer_no_result = { en = "the answer function has no result to read: the step has no experiment (run) before it",
                        zh = "答案函数没有结果可读：这一步在它之前没有实验代码（run）" },
   for_students = { en = "%d of %d students: %s", zh = "%d/%d 位学生：%s" },
+  scope_after = { en = " (%s)", zh = "（%s）" },
+  detail_after = { en = ": %s", zh = "：%s" },
+  group_separator = { en = "; ", zh = "；" },
   more_groups = { en = "and %d more", zh = "另有 %d 组" },
   bad_students = { en = "--students expects a whole number from 1 to %d, got %s", zh = "--students 需要 1 到 %d 的整数，实际为 %s" },
   claim_skipped = { en = "step %d, the claim '%s' is skipped on %s: %s", zh = "第 %d 步，论断“%s”在 %s 上跳过：%s" },
@@ -1938,7 +1941,7 @@ local function grouped_labels(labels, label_text)
   local parts = {}
   for k, key in ipairs(order) do
     if k > MAX_GROUPS_SHOWN then parts[#parts + 1] = say("more_groups", #order - MAX_GROUPS_SHOWN); break end
-    parts[k] = table.concat(groups[key], ", ") .. (key ~= "" and ": " .. key or "")
+    parts[k] = table.concat(groups[key], ", ") .. (key ~= "" and say("detail_after", key) or "")
   end
   return parts, #order
 end
@@ -1949,20 +1952,20 @@ local function scope_text(entry, scope)
   if #entry.profiles > 0 then
     local groups, count = grouped_labels(entry.profiles, function(label) return label end)
     if count == 1 and #entry.profiles == scope.profiles and scope.profiles > 1 then
-      groups = { say("every_profile") .. (entry.profiles[1].detail and ": " .. entry.profiles[1].detail or "") }
+      groups = { say("every_profile") .. (entry.profiles[1].detail and say("detail_after", entry.profiles[1].detail) or "") }
     end
-    parts[#parts + 1] = table.concat(groups, "; ")
+    parts[#parts + 1] = table.concat(groups, say("group_separator"))
   end
   if #entry.students > 0 and scope.students > 1 then
     local groups = grouped_labels(entry.students, function(label)
       local draws = scope.draws[label] or ""
       return draws ~= "" and fmt("%s [%s]", label, draws) or label
     end)
-    parts[#parts + 1] = say("for_students", #entry.students, scope.students, table.concat(groups, "; "))
+    parts[#parts + 1] = say("for_students", #entry.students, scope.students, table.concat(groups, say("group_separator")))
   end
-  if #parts > 0 then return " (" .. table.concat(parts, "; ") .. ")" end
+  if #parts > 0 then return say("scope_after", table.concat(parts, say("group_separator"))) end
   local detail = entry.detail or entry.students[1] and entry.students[1].detail
-  return detail and ": " .. detail or ""
+  return detail and say("detail_after", detail) or ""
 end
 
 -- The lines of the findings, each once.
