@@ -238,6 +238,7 @@ local function text_or(text, fallback) return type(text) == "string" and text or
 
 local FIELDS = { "name", "source", "file", "entry", "params", "buffers", "args", "grid", "block", "shared", "reference",
                  "summary", "summary_zh", "teaches", "teaches_zh" }
+core.kernel_declaration_fields = FIELDS   -- what a lab's kernel may hold, for the lab checker (labs.lua)
 
 local declarations = {}   -- each declared kernel's fields as given, source read: what :edit declares again
 local file_of = {}        -- where :edit keeps a kernel's source, by name (a lab's kernels: in the lab's folder)

@@ -162,6 +162,8 @@ local messages = {
   goal = { en = "Goal (checked against your last launch, :answer to check):",
            zh = "目标（用你最近一次 launch 的结果检查，输入 :answer 检查）：" },
   correct = { en = "Correct.", zh = "正确。" },
+  recorded = { en = "Answer recorded. This question is graded after you hand in the lab (:submit); answer again to change it.",
+               zh = "答案已记下。这道题在你提交实验（:submit）之后评分；再次作答可以修改。" },
   go_on = { en = ":next goes on.", zh = "输入 :next 继续。" },
   go_finish = { en = ":next finishes the lab.", zh = "输入 :next 完成这个实验。" },
   no_experiment = { en = "This step has no experiment to run: read it, then :next.",
@@ -185,6 +187,8 @@ local messages = {
   gap_more = { en = "%s more than you predicted", zh = "比你的预测多 %s" },
   gap_less = { en = "%s less than you predicted", zh = "比你的预测少 %s" },
   gap_none = { en = "just as you predicted", zh = "和你的预测一样" },
+  recorded_count = { en = "Answers recorded for grading: %d (graded after you hand in the lab).",
+                     zh = "已记下待评分的答案：%d 个（提交实验后评分）。" },
   predictions = { en = "Predictions: %d of %d within 10%% of your run.", zh = "预测：%d/%d 个与你的运行相差不到 10%%。" },
   number_expected = { en = "Answer with a number (units are optional), e.g. :answer 4",
                       zh = "请用数字作答（单位可写可不写），例如 :answer 4" },
@@ -242,6 +246,14 @@ local messages = {
   must_answer = { en = "a finite number or function(ctx)", zh = "有限的数字或 function(ctx)" },
   must_function = { en = "function(ctx)", zh = "function(ctx)" },
   must_number = { en = "a number", zh = "数字" },
+  must_tolerance = { en = "a number of 0 or more, or a percentage of the expected value such as \"2%%\"",
+                     zh = "不小于 0 的数字，或期望值的百分比，例如 \"2%%\"" },
+  must_relative = { en = "true or false (a tolerance of 2%% is tolerance = \"2%%\", or tolerance = 0.02 with relative = true)",
+                    zh = "true 或 false（2%% 的容差写成 tolerance = \"2%%\"，或 tolerance = 0.02 加 relative = true）" },
+  must_boolean = { en = "true or false", zh = "true 或 false" },
+  must_points = { en = "a number of 0 or more", zh = "不小于 0 的数字" },
+  must_strings = { en = "a list of strings", zh = "字符串列表" },
+  must_hash = { en = "a lab's hash (fnv1a64: and hex digits)", zh = "实验的哈希值（fnv1a64: 加十六进制数字）" },
   must_string = { en = "a string", zh = "字符串" },
   too_many_steps = { en = "lab %s: more than %d steps", zh = "实验 %s：超过 %d 步" },
   title_text = { en = "lab %s: 'title' must be text, got %s", zh = "实验 %s：'title' 必须是文本，得到 %s" },
@@ -280,8 +292,27 @@ local messages = {
   solution_fails = { en = "the lab's own solution fails: %s", zh = "实验自己的 solution 运行失败：%s" },
   kernel_no_solution = { en = "a kernel to write with no solution (a source that meets the goal)",
                          zh = "要写的内核没有 solution（能达到目标的源代码）" },
-  experiment_fails = { en = "the experiment fails (%s): %s", zh = "实验代码运行失败（%s）：%s" },
-  claim_fails = { en = "the claim '%s' does not hold (%s)%s", zh = "论断“%s”不成立（%s）%s" },
+  experiment_fails = { en = "the experiment fails", zh = "实验代码运行失败" },
+  claim_fails = { en = "the claim '%s' does not hold", zh = "论断“%s”不成立" },
+  it_read = { en = "it read %s", zh = "它读到 %s" },
+  zh_is_en = { en = "the 'zh' text is the 'en' text: not translated", zh = "'zh' 文本与 'en' 文本相同：没有翻译" },
+  unknown_field = { en = "a field warplab does not read: it is ignored", zh = "warplab 不读取这个字段：它被忽略" },
+  unknown_field_near = { en = "a field warplab does not read (did you mean '%s'?): it is ignored",
+                         zh = "warplab 不读取这个字段（是不是 '%s'？）：它被忽略" },
+  skeleton_not_declared = { en = "the kernel cannot be declared from its skeleton: %s", zh = "无法用骨架代码声明内核：%s" },
+  solution_not_declared = { en = "the kernel cannot be declared from its solution: %s", zh = "无法用 solution 声明内核：%s" },
+  skeleton_meets_goal = { en = "the skeleton already meets the goal (launched as the goal's solution launches it): the student has nothing to do",
+                          zh = "骨架代码已经达到目标（按目标的 solution 的方式启动）：学生无事可做" },
+  goal_not_met = { en = "the goal's check is false on the launch of the lab's own solution",
+                   zh = "在实验自己的 solution 的启动结果上，目标的 check 为假" },
+  answer_no_result = { en = "the answer function has no result to read: the step has no experiment (run) before it",
+                       zh = "答案函数没有结果可读：这一步在它之前没有实验代码（run）" },
+  for_students = { en = "%d of %d students: %s", zh = "%d/%d 位学生：%s" },
+  scope_after = { en = " (%s)", zh = "（%s）" },
+  detail_after = { en = ": %s", zh = "：%s" },
+  group_separator = { en = "; ", zh = "；" },
+  more_groups = { en = "and %d more", zh = "另有 %d 组" },
+  bad_students = { en = "--students expects a whole number from 1 to %d, got %s", zh = "--students 需要 1 到 %d 的整数，实际为 %s" },
   claim_skipped = { en = "step %d, the claim '%s' is skipped on %s: %s", zh = "第 %d 步，论断“%s”在 %s 上跳过：%s" },
   every_profile = { en = "every profile", zh = "所有设备配置" },
   tripped_under = { en = "the lab ran past its budget under %s: not checked under the other profiles",
@@ -293,6 +324,23 @@ local messages = {
   check_stopped = { en = "lab %s: the check stopped: %s", zh = "实验 %s：检查中止：%s" },
   note = { en = "note: %s", zh = "注意：%s" },
   check_clean = { en = "lab %s: no findings", zh = "实验 %s：没有发现问题" },
+  -- what --release-lab says
+  release_no_lab_table = { en = "cannot release lab %s: it has no lab {...} table to mark as released",
+                           zh = "无法发布实验 %s：它没有可以标记为已发布的 lab {...} 表" },
+  release_of_released = { en = "cannot release lab %s: it is a released copy already (it has released_from)",
+                          zh = "无法发布实验 %s：它已经是发布版本（有 released_from）" },
+  release_not_in_place = { en = "cannot release lab %s: its %s must be written in place in its step{...} (a string, a number or function ... end, or a local NAME = \"string\") to be removed",
+                           zh = "无法发布实验 %s：它的 %s 必须直接写在 step{...} 里（字符串、数字或 function ... end，或 local 名字 = \"字符串\"）才能删除" },
+  release_left = { en = "cannot release lab %s: step %d's %s is not written in a step{...} where --release-lab can remove it (built by code?): nothing was written",
+                   zh = "无法发布实验 %s：第 %d 步的 %s 没有写在 --release-lab 能删除它的 step{...} 里（由代码生成？）：什么都没有写" },
+  release_name = { en = "the released copy %s must be called %s.lua (the lab's name gives students their random numbers and names their submissions): give a folder, or a file of that name",
+                   zh = "发布版本 %s 必须命名为 %s.lua（实验名决定学生的随机数，也是提交中的实验名）：请给出文件夹，或这个名字的文件" },
+  release_over_own = { en = "the released copy %s would replace the lab itself: give another folder", zh = "发布版本 %s 会覆盖实验本身：请换一个文件夹" },
+  release_changed = { en = "cannot release lab %s: its file changed while it was read", zh = "无法发布实验 %s：读取时它的文件被修改了" },
+  release_does_not_load = { en = "cannot release lab %s: the released copy does not load: %s", zh = "无法发布实验 %s：发布版本无法加载：%s" },
+  release_failed = { en = "cannot write the released lab %s: %s", zh = "无法写入发布的实验 %s：%s" },
+  released = { en = "Released lab %s to %s; solutions and assessed answers removed: %d, comments too. Its submissions name the lab's hash %s.",
+               zh = "实验 %s 已发布到 %s；删除的 solution 和计分题答案：%d 个，注释也已删除。它的提交带有实验的哈希值 %s。" },
   check_found = { en = "lab %s: %d findings", zh = "实验 %s：发现 %d 个问题" },
 }
 
@@ -402,7 +450,12 @@ local allowed = {
 local LIBRARIES = { "string", "table", "math", "utf8" }
 
 -- The student doing the labs (--student, $WARPLAB_STUDENT), or "" for nobody in particular.
-local function student_id() return os.getenv("WARPLAB_STUDENT") or "" end
+-- The checker (--check-lab --students N) is each of its students in turn.
+local checked_student
+local function student_id() return checked_student or os.getenv("WARPLAB_STUDENT") or "" end
+
+-- The random numbers the checker's student drew, by key (nil when not checking).
+local drawn
 
 -- A 64-bit hash of the parts (FNV-1a, a separator after each, then
 -- SplitMix64's finaliser): the same on every machine and in every session.
@@ -428,15 +481,20 @@ local function student_random(lab_name, student)
       error(say("random_key", type(key)), 2)
     end
     local unit = (hash({ student or student_id(), lab_name, tostring(key) }) >> 11) / 2.0 ^ 53
-    if m == nil then return unit end
-    if type(m) == "table" then
+    local value
+    if m == nil then
+      value = unit
+    elseif type(m) == "table" then
       if #m == 0 then error(say("random_list"), 2) end
-      return m[1 + math.floor(unit * #m)]
+      value = m[1 + math.floor(unit * #m)]
+    else
+      if math.type(m) ~= "integer" or math.type(n) ~= "integer" or m > n then
+        error(say("random_range", tostring(m), tostring(n)), 2)
+      end
+      value = m + math.floor(unit * (n - m + 1))
     end
-    if math.type(m) ~= "integer" or math.type(n) ~= "integer" or m > n then
-      error(say("random_range", tostring(m), tostring(n)), 2)
-    end
-    return m + math.floor(unit * (n - m + 1))
+    if drawn then drawn[tostring(key)] = value end
+    return value
   end
 end
 labs.student_random = student_random   -- for the tests
@@ -557,6 +615,14 @@ local step_fields = {
   { "claims", optional(function(v) return is_list_of(v, is_claim) end), "must_claims" },
   { "kernel", optional(is_lab_kernel), "must_kernel" },
 }
+-- A tolerance as a percentage of the expected value: "2%", "0.5 %"; the fraction, else nil.
+local function percentage(v)
+  local number = type(v) == "string" and tonumber(v:match("^%s*(%d+%.?%d*)%s*%%%s*$"))
+  return number and number / 100
+end
+
+local function is_tolerance(v) return is_finite(v) and v >= 0 or percentage(v) ~= nil end
+
 local ask_fields = {
   { "question", optional(is_text), "must_text" }, { "predict", optional(is_text), "must_text" },
   { "goal", optional(is_text), "must_text" },
@@ -564,10 +630,27 @@ local ask_fields = {
   { "answer", optional(function(v) return type(v) == "function" or is_finite(v) end), "must_answer" },
   { "measure", optional(one_of("function")), "must_function" },
   { "check", optional(one_of("function")), "must_function" },
-  { "tolerance", optional(one_of("number")), "must_number" },
+  { "tolerance", optional(is_tolerance), "must_tolerance" },
+  { "relative", optional(one_of("boolean")), "must_relative" },
   { "unit", optional(is_string), "must_string" },
   { "solution", optional(is_code), "must_code" },
+  { "assessed", optional(one_of("boolean")), "must_boolean" },
+  { "points", optional(function(v) return is_finite(v) and v >= 0 end), "must_points" },
 }
+local lab_fields = {
+  { "title", is_text, "must_text_64k" },
+  { "topics", optional(function(v) return is_list_of(v, is_string) end), "must_strings" },   -- what it teaches, in a few words: for its readers
+  { "released_from", optional(function(v) return is_string(v) and v:match("^fnv1a64:%x+$") ~= nil end), "must_hash" },
+}
+local claim_fields = { { "text" }, { "holds" }, { "gpu" }, { "counters" }, { "skip" } }
+-- A lab kernel's fields: a kernel{} declaration's (kernel.lua), its source as skeleton and solution.
+local function kernel_fields()
+  local fields = { { "skeleton" }, { "solution" } }
+  for _, name in ipairs(core.kernel_declaration_fields) do
+    if name ~= "source" and name ~= "file" then fields[#fields + 1] = { name } end
+  end
+  return fields
+end
 
 local function check_fields(where, spec, fields)
   for _, field in ipairs(fields) do
@@ -583,6 +666,8 @@ local function validate(definition)
   local name = definition.name
   if #definition.steps > MAX_STEPS then error(say("too_many_steps", name, MAX_STEPS), 0) end
   if not is_text(definition.spec.title) then error(say("title_text", name, type(definition.spec.title)), 0) end
+  check_fields(say("in_lab", name), definition.spec, lab_fields)
+  local released = definition.spec.released_from ~= nil
   for i, step in ipairs(definition.steps) do
     local where = say("at_step", name, i)
     if type(step) ~= "table" then error(say("step_table", where, type(step)), 0) end
@@ -592,8 +677,8 @@ local function validate(definition)
       check_fields(say("in_ask", where), ask, ask_fields)
       if not (ask.question or ask.predict or ask.goal) then error(say("ask_needs", where), 0) end
       if ask.predict and not ask.measure then error(say("needs_measure", where), 0) end
-      if ask.goal and not ask.check then error(say("needs_check", where), 0) end
-      if ask.question and ask.answer == nil then error(say("needs_answer", where), 0) end
+      if ask.goal and not ask.check and not (released and ask.assessed) then error(say("needs_check", where), 0) end
+      if ask.question and ask.answer == nil and not (released and ask.assessed) then error(say("needs_answer", where), 0) end
     end
   end
 end
@@ -615,6 +700,8 @@ function labs.load(name, text, id)
   if type(definition.spec) ~= "table" then error(say("no_lab_call", name), 0) end
   if #definition.steps == 0 then error(say("no_steps", name), 0) end
   validate(definition)
+  -- a released copy answers for the instructor's: its submissions name that lab's hash
+  definition.text_hash, definition.hash = definition.hash, definition.spec.released_from or definition.hash
   return definition
 end
 
@@ -775,13 +862,15 @@ end
 
 -- Declares the step's kernel for the student to write, from their own file
 -- if they have one (from: "skeleton", the lab as written, for its claims;
--- "solution", the lab's own solution, for --check-lab).
+-- "solution", the lab's own solution, for --check-lab). Returns the error
+-- when the lab's own source could not be declared.
 local function declare_step_kernel(state, from)
   local declaration = step_of(state).kernel
   if not declaration then return end
   local ok, why = pcall(core.declare_lab_kernel, declaration, state.definition.id, from)
   if not ok then
     print(say("error", say("lab_kernel_failed", where(state), clean(tostring(why)))))
+    return clean(tostring(why))   -- for the checker: why the lab's own source was not declared
   elseif why then
     print(say("error", say("own_kernel_failed", clean(why))))
   end
@@ -978,12 +1067,21 @@ labs.read_choice = read_choice
 -- Checks a number against the expected value: within tolerance (absolute, or
 -- relative when given). An absolute tolerance never takes in a neighbouring
 -- whole number: a whole-number answer must be less than half of one away.
+-- The tolerance an ask allows (default 0: exact) and whether it is a fraction
+-- of the expected value: "2%" is 0.02, relative; a number, relative = true.
+local function tolerance_of(ask)
+  local fraction = percentage(ask.tolerance)
+  if fraction then return fraction, true end
+  return ask.tolerance or 0, ask.relative == true
+end
+
 local function close_enough(got, want, ask)
   if type(got) ~= "number" or type(want) ~= "number" then return false end
-  local tolerance, gap = ask.tolerance or 0, math.abs((got + 0.0) - (want + 0.0))   -- floats: integers' differences wrap
-  if ask.relative then tolerance = tolerance * math.abs(want + 0.0) end
+  local tolerance, relative = tolerance_of(ask)
+  local gap = math.abs((got + 0.0) - (want + 0.0))   -- floats: integers' differences wrap
+  if relative then tolerance = tolerance * math.abs(want + 0.0) end
   if gap > tolerance + 1e-12 then return false end
-  return ask.relative or math.tointeger(got) == nil or gap < 0.5
+  return relative or math.tointeger(got) == nil or gap < 0.5
 end
 
 -- Whether a number answer is right: as written, or, for "25%" against a fraction, as 0.25.
@@ -1088,13 +1186,42 @@ function core.chunk_done(code, printed)
   reflect(current)
 end
 
+-- Whether an ask is judged only by --grade, with the instructor's copy: an
+-- assessed question of a released lab, which has no answer to judge by.
+local function recorded_only(state, ask)
+  return ask.assessed == true and state.definition.spec.released_from ~= nil
+end
+
+-- Records an assessed answer of a released lab without a verdict; "recorded".
+local function record_answer(state, step, value)
+  local ask = step.ask
+  if ask.goal then
+    if not core.last_result() then return print(say("no_result")) end
+    value = ""
+  elseif ask.choices and not read_choice(value, ask.choices) then
+    return print(say("choice_expected"))
+  elseif not ask.choices and not read_number(value) then
+    return print(say("number_expected"))
+  end
+  local key = tostring(state.index)
+  local p = core.progress.update(state.definition.id, "attempt", key, tostring(value), "recorded", evidence_of({}))
+  core.keep_answer({ lab = state.definition.id, step = state.index, answer = tostring(value), verdict = "recorded",
+                     attempt = p.attempts[key] })
+  print(wrap(say("recorded")))
+  print(say(state.index < #state.definition.steps and "go_on" or "go_finish"))
+  return "recorded"
+end
+
 -- Records an attempt and says the outcome; moves on when the step is done.
+-- true or false, "recorded" for an answer judged only at grading, nil when
+-- the answer was not taken.
 function labs.answer(value)
   local state = current
   if not state then return print(say("no_lab")) end
   local step = step_of(state)
   if not step.ask then return labs.next() end
   if step.ask.predict then return take_prediction(state, value) end
+  if recorded_only(state, step.ask) then return record_answer(state, step, value) end
   local passed, message, want = judge(state, value)
   if passed == nil then return print(message) end
   local key = tostring(state.index)
@@ -1168,18 +1295,21 @@ function labs.next()
   if skipping_unanswered(current) then return print(say("unanswered")) end
   if current.index >= #current.definition.steps then
     local p, right, questions = core.progress.update(current.definition.id, "finished"), 0, 0
-    local predictions, close = 0, 0
+    local predictions, close, recorded = 0, 0, 0
     for i, step in ipairs(current.definition.steps) do
       local gap = (p.predictions or {})[tostring(i)]
       if step.ask and step.ask.predict then
         predictions = predictions + 1
         if gap and gap <= 0.1 then close = close + 1 end
+      elseif step.ask and recorded_only(current, step.ask) then
+        if p.done[tostring(i)] then recorded = recorded + 1 end
       elseif step.ask then
         questions = questions + 1
         if p.first_try[tostring(i)] then right = right + 1 end
       end
     end
     print(say("finished", right, questions))
+    if recorded > 0 then print(say("recorded_count", recorded)) end
     if predictions > 0 then print(say("predictions", close, predictions)) end
     return suggest_next_lab(current.definition)
   end
@@ -1273,6 +1403,41 @@ end
 -- Claims: what a lab's text says about the hardware, checked on a GPU
 ---------------------------------------------------------------------------
 
+-- What a lab function read of its ctx, for a checker's finding that says why
+-- it was false: the function run again on a ctx that notes each plain value
+-- read ("ctx.result.load.sectors_per_request = 5, ..."); nil when it read
+-- none or failed. Only the checker calls it, after the real run.
+local MAX_READS_SHOWN = 4
+local function reads_of(where_text, fn, ctx)
+  local reads, seen = {}, {}
+  local function note(path, value)
+    if seen[path] or #reads >= MAX_READS_SHOWN then return end
+    seen[path] = true
+    reads[#reads + 1] = fmt("%s = %s", path, type(value) == "string" and u.quote(clean(value)) or format_value(value))
+  end
+  local function watched(value, path)
+    if type(value) ~= "table" then return value end
+    local function item_of(key, item)
+      local item_path = path .. (type(key) == "string" and "." .. key or "[" .. tostring(key) .. "]")
+      if type(item) ~= "table" and type(item) ~= "function" then note(item_path, item) end
+      return watched(item, item_path)
+    end
+    return setmetatable({}, {
+      __index = function(_, key) return item_of(key, value[key]) end,
+      __len = function() return #value end,
+      __pairs = function()
+        return function(_, key)
+          local next_key, item = next(value, key)
+          if next_key ~= nil then return next_key, item_of(next_key, item) end
+        end, nil, nil
+      end,
+    })
+  end
+  local ok = pcall(judging, where_text, fn, watched(ctx, "ctx"))
+  if not ok or #reads == 0 then return nil end
+  return say("it_read", table.concat(reads, ", "))
+end
+
 -- Why a claim does not apply to the device in use (its skip(ctx) says, for a
 -- claim only some GPUs bear out), or nil.
 local function skip_reason(state, claim, measured)
@@ -1289,7 +1454,9 @@ end
 -- Runs every step's experiment and evaluates its `claims`: a list of
 -- {text = ..., holds = function(ctx) return true_or_false end, gpu = true (only
 -- measured results can show it), skip = function(ctx) return why_not_here end}.
--- Returns {lab=, step=, text=, holds=, skipped=, reason=} per claim.
+-- Returns {lab=, step=, text=, holds=, skipped=, reason=, read=} per claim
+-- (read: what a claim that does not hold read of the result), and lists of
+-- failed_steps and kernel_failures (a skeleton not declared), {step=, error=}.
 function labs.check_claims(name)
   local definition = find_lab(name)
   core.sandbox_new_lab()
@@ -1298,7 +1465,11 @@ function labs.check_claims(name)
   local outcomes = {}
   for i, step in ipairs(definition.steps) do
     state.index = i
-    declare_step_kernel(state, "skeleton")
+    local not_declared = declare_step_kernel(state, "skeleton")
+    if not_declared then
+      outcomes.kernel_failures = outcomes.kernel_failures or {}
+      outcomes.kernel_failures[#outcomes.kernel_failures + 1] = { step = i, error = not_declared }
+    end
     local ran, why = true, nil
     if step.run then ran, why = run_experiment(state, step.run) end
     if not ran then
@@ -1319,6 +1490,7 @@ function labs.check_claims(name)
         else
           outcome.holds = ok and holds == true
           if not ok then outcome.error = tostring(holds) end
+          if ok and not outcome.holds then outcome.read = reads_of(where(state), claim.holds, context(state)) end
         end
       end
       outcomes[#outcomes + 1] = outcome
@@ -1445,12 +1617,12 @@ local function batch_step(step, next_answer)
     labs.answer(prediction)
     return not step.run or run_experiment(current, step.run)
   end
-  local ran = true
+  local ran, why = true, nil
   if step.run then
     print("> " .. visible(step.run):gsub("\n", "\n> "))
-    ran = run_experiment(current, step.run)
+    ran, why = run_experiment(current, step.run)
   end
-  if not ask then return ran end
+  if not ask then return ran, why end
   local given, run_goal_code = next_answer(step)
   if given == nil then error(say("no_answer_for", current.index), 0) end
   if ask.goal then
@@ -1461,23 +1633,27 @@ local function batch_step(step, next_answer)
   else
     print("> :answer " .. given)
   end
-  return labs.answer(given) == true and ran
+  local verdict = labs.answer(given)
+  return (verdict == true or verdict == "recorded") and ran, why
 end
 
 -- Runs every step of definition, answered by next_answer; the numbers of the
--- steps that did not go right (an empty list when all did).
+-- steps that did not go right (an empty list when all did), and the errors
+-- of the experiments that failed, by step.
 local function run_batch(definition, next_answer)
   core.sandbox_new_lab()
   core.progress.update(definition.id, "reset")
   current = { definition = definition, index = 1, hint = 0 }
-  local wrong = {}
+  local wrong, run_errors = {}, {}
   for i, step in ipairs(definition.steps) do
     current.index = i
-    if not batch_step(step, next_answer) then wrong[#wrong + 1] = i end
+    local right, why = batch_step(step, next_answer)
+    if not right then wrong[#wrong + 1] = i end
+    run_errors[i] = why
   end
   current.warned = current.index   -- the batch is over: finish, answered or not
   labs.next()
-  return wrong
+  return wrong, run_errors
 end
 
 -- Runs every step with the answers from a file; true when every question was
@@ -1492,7 +1668,7 @@ function labs.batch(name, answers_path, save, submit_path)
 end
 
 ---------------------------------------------------------------------------
--- The lab checker: warplab --check-lab FILE
+-- The lab checker: warplab --check-lab FILE [--students N]
 ---------------------------------------------------------------------------
 
 -- Every text a student reads in a lab, with the step (0: the lab itself) and
@@ -1513,18 +1689,59 @@ end
 
 local LANGUAGES = { "en", "zh" }
 
--- What a lab's text and questions lack, without running anything.
-local function static_findings(definition, add)
-  for _, t in ipairs(student_texts(definition)) do
-    local step, field, value = t[1], t[2], t[3]
-    if type(value) == "string" then
-      add(step, field, say("one_language"))
-    else
-      for _, lang in ipairs(LANGUAGES) do
-        if type(value[lang]) ~= "string" or not value[lang]:match("%S") then add(step, field, say("missing_language", lang)) end
-      end
-    end
+-- Whether a text's zh is its en copied: the same prose (two words in a row) in
+-- both. Code (r.load.requests, device().l2_bytes / 65536) reads the same in both.
+local function untranslated(value)
+  return value.zh == value.en and type(value.en) == "string" and value.en:find("%f[%w]%a%a+%s+%a%a+") ~= nil
+end
+
+-- The languages a text lacks, as findings.
+local function text_findings(step, field, value, add)
+  if type(value) == "string" then return add(step, field, say("one_language")) end
+  for _, lang in ipairs(LANGUAGES) do
+    if type(value[lang]) ~= "string" or not value[lang]:match("%S") then add(step, field, say("missing_language", lang)) end
   end
+  if untranslated(value) then add(step, field, say("zh_is_en")) end
+end
+
+-- The known field nearest to name, when it is near enough to be a misspelling of it.
+local function nearest_field(name, fields)
+  local best, best_distance = nil, math.max(2, #name // 3) + 1
+  for _, field in ipairs(fields) do
+    local distance = core.edit_distance(name, field[1])
+    if distance < best_distance then best, best_distance = field[1], distance end
+  end
+  return best
+end
+
+-- A finding for each field of spec that warplab does not read, with the nearest name it does.
+local function unknown_field_findings(spec, fields, step, prefix, add)
+  if type(spec) ~= "table" then return end
+  local known, names = {}, {}
+  for _, field in ipairs(fields) do known[field[1]] = true end
+  for name in next, spec do if not known[name] then names[#names + 1] = tostring(name) end end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local near = nearest_field(name, fields)
+    add(step, prefix .. visible(name), near and say("unknown_field_near", prefix .. near) or say("unknown_field"))
+  end
+end
+
+-- The fields of a lab that warplab does not read: of the lab, its steps, asks, claims and kernels.
+local function all_unknown_fields(definition, add)
+  unknown_field_findings(definition.spec, lab_fields, 0, "", add)
+  for i, step in ipairs(definition.steps) do
+    unknown_field_findings(step, step_fields, i, "", add)
+    unknown_field_findings(step.ask, ask_fields, i, "ask.", add)
+    unknown_field_findings(step.kernel, kernel_fields(), i, "kernel.", add)
+    for k, claim in ipairs(step.claims or {}) do unknown_field_findings(claim, claim_fields, i, fmt("claims[%d].", k), add) end
+  end
+end
+
+-- What a lab's text, fields and questions lack, without running anything.
+local function static_findings(definition, add)
+  for _, t in ipairs(student_texts(definition)) do text_findings(t[1], t[2], t[3], add) end
+  all_unknown_fields(definition, add)
   for i, step in ipairs(definition.steps) do
     local ask = step.ask
     if ask and (ask.question or ask.goal) and #(step.hint or {}) == 0 then
@@ -1538,9 +1755,26 @@ local function static_findings(definition, add)
   end
 end
 
+-- The compiler's first error line in why a kernel was not declared (else its first line).
+local function first_error_line(why)
+  why = clean(tostring(why))
+  for line in (why .. "\n"):gmatch("(.-)\n") do
+    if line:find("error") and line:find("%.cu[:(]") then return trim(line) end
+  end
+  return trim(why:match("^[^\n]*"))
+end
+
+-- message without the "lab NAME, step N: " of where it came from.
+local function without_step(message, lab_name, step)
+  local prefix = where_of(lab_name, step) .. ": "
+  message = clean(tostring(message))
+  return message:sub(1, #prefix) == prefix and message:sub(#prefix + 1) or message
+end
+
 -- Each claim run under each profile of the model (or on this GPU): failures
--- are findings; skipped claims come back as notes, grouped by their reason.
-local function claim_findings(name, add, notes)
+-- are findings, under the profile (scope.profile) they fail on; skipped
+-- claims come back as notes, grouped by their reason.
+local function claim_findings(name, lab_name, add, scope, notes)
   local measured = device().backend == "gpu"
   local profiles = measured and { false } or core.profiles()
   local before = config().profile
@@ -1548,10 +1782,14 @@ local function claim_findings(name, add, notes)
   for _, profile in ipairs(profiles) do
     if profile then config { profile = profile } end
     local label = profile or device().name
+    scope.profile = label
     local outcomes = labs.check_claims(name)
     local tripped = core.sandbox_lab_tripped()
+    for _, failed in ipairs(outcomes.kernel_failures or {}) do
+      add(failed.step, "kernel.skeleton", say("skeleton_not_declared", first_error_line(failed.error)))
+    end
     for _, failed in ipairs(outcomes.failed_steps or {}) do
-      add(failed.step, "run", say("experiment_fails", label, clean(failed.error)))
+      add(failed.step, "run", say("experiment_fails"), without_step(failed.error, lab_name, failed.step))
     end
     for _, c in ipairs(outcomes) do
       if c.skipped then
@@ -1559,11 +1797,12 @@ local function claim_findings(name, add, notes)
         if not skipped[key] then skipped[key] = { c = c, where = {} }; order[#order + 1] = key end
         table.insert(skipped[key].where, label)
       elseif not c.holds then
-        add(c.step, "claims", say("claim_fails", c.text, label, c.error and ": " .. c.error or ""))
+        add(c.step, "claims", say("claim_fails", c.text), c.error and clean(c.error) or c.read)
       end
     end
     if tripped then notes[#notes + 1] = say("tripped_under", label); break end   -- minutes a profile, for nothing new
   end
+  scope.profile, scope.profiles = nil, #profiles
   config { profile = before }
   for _, key in ipairs(order) do
     local entry = skipped[key]
@@ -1575,61 +1814,527 @@ end
 
 -- message without the "lab NAME, step N: " that add() puts before it too.
 local function without_where(message, state)
-  local prefix = where(state) .. ": "
-  message = clean(tostring(message))
-  return message:sub(1, #prefix) == prefix and message:sub(#prefix + 1) or message
+  return without_step(message, state.definition.name, state.index)
+end
+
+-- Whether the open step's goal holds on the last launch (its check run as lab code).
+local function goal_met(state)
+  local ok, met = pcall(judging, where(state), step_of(state).ask.check, context(state))
+  return ok and met == true
+end
+
+-- A skeleton that already meets its goal (launched as the goal's solution
+-- launches it) gives the student nothing to do: a finding.
+local function skeleton_findings(step, add)
+  if not (step.kernel and step.ask.solution) or declare_step_kernel(current, "skeleton") then return end
+  if run_experiment(current, step.ask.solution) and goal_met(current) then
+    add(current.index, "kernel.skeleton", say("skeleton_meets_goal"))
+  end
+end
+
+-- A goal's own answer: its solution (its kernel's solution declared first),
+-- with the function that runs it as lab code, in the lab's sandbox; what
+-- goes wrong is a finding that says why (causes[step] then set).
+local function own_goal_answer(step, add, causes, first_student)
+  local i, ask = current.index, step.ask
+  if first_student then skeleton_findings(step, add) end
+  if step.kernel and step.kernel.solution then
+    local failed = declare_step_kernel(current, "solution")
+    if failed then add(i, "kernel.solution", say("solution_not_declared", first_error_line(failed))); causes[i] = true end
+  end
+  return ask.solution or "", function(code)
+    local ran, why = run_experiment(current, code)
+    if not ran then
+      add(i, "ask.solution", say("solution_fails", without_where(why, current))); causes[i] = true
+    elseif not goal_met(current) and not causes[i] then
+      add(i, "ask", say("goal_not_met"), reads_of(where(current), ask.check, context(current))); causes[i] = true
+    end
+  end
 end
 
 -- The lab's own answers, as a student who knows them would give them: a
--- question's expected value from the run just made, a goal's solution (its
--- kernel's solution declared first) with the function that runs it as lab
--- code, in the lab's sandbox, any number for a prediction.
-local function own_answer(step, add)
-  local ask = step.ask
+-- question's expected value from the run just made, a goal's solution, any
+-- number for a prediction. An answer function that fails, or has no result
+-- to read, is a finding (causes[step] set).
+local function own_answer(step, add, causes, first_student)
+  local ask, i = step.ask, current.index
   if ask.predict then return "1" end
-  if ask.goal then
-    if step.kernel and step.kernel.solution then declare_step_kernel(current, "solution") end
-    return ask.solution or "", function(code)
-      local ran, why = run_experiment(current, code)
-      if not ran then add(current.index, "ask.solution", say("solution_fails", without_where(why, current))) end
-    end
-  end
+  if ask.goal then return own_goal_answer(step, add, causes, first_student) end
   local ok, value = pcall(expected, ask, current)
-  if not ok then add(current.index, "ask.answer", without_where(value, current)) end
+  if not ok then add(i, "ask.answer", without_where(value, current)); causes[i] = true end
+  if ok and value == nil then add(i, "ask.answer", say("answer_no_result")); causes[i] = true end
   if not ok or value == nil then return "" end
   if ask.choices and not ask.choices[value] then
-    add(current.index, "ask.answer", say("answer_not_a_choice", u.quote(value), #ask.choices))
+    add(i, "ask.answer", say("answer_not_a_choice", u.quote(value), #ask.choices)); causes[i] = true
   end
   return fmt(math.type(value) == "integer" and "%d" or "%.17g", value)
 end
 
--- Checks a lab: prints one line per finding (step and field) and the notes;
--- true when there are no findings. Nothing is saved.
-function labs.check(name)
-  core.progress.use_memory()
-  local findings, notes, lab_name = {}, {}, clean(tostring(name))
-  local function add(step, field, message)
-    local where = step == 0 and say("in_lab_field", lab_name, field) or say("at_step_field", lab_name, step, field)
-    findings[#findings + 1] = say("finding", where, message)
+-- "n = 8388608, stride = 3": a student's draws, by key.
+local function draws_text(draws)
+  local keys, parts = {}, {}
+  for key in next, draws do keys[#keys + 1] = key end
+  table.sort(keys)
+  for _, key in ipairs(keys) do parts[#parts + 1] = fmt("%s = %s", clean(key), format_value(draws[key])) end
+  return table.concat(parts, ", ")
+end
+
+-- A batch run with the lab's own answers for each of count students, each
+-- with their own random numbers (the lab loaded again for each: its body
+-- may draw too); a step not right is a finding under those students. A
+-- lab that draws no number is run once: every student's run is the same.
+local function student_findings(name, add, scope, count)
+  scope.students, scope.draws = 1, {}
+  for k = 1, count do
+    local id = fmt("student-%02d", k)
+    checked_student, drawn = id, {}
+    scope.student = id
+    local ok, why = pcall(function()
+      local causes = {}
+      local definition = find_lab(name)
+      local wrong, run_errors = run_batch(definition, function(step) return own_answer(step, add, causes, k == 1) end)
+      for _, i in ipairs(wrong) do
+        if run_errors[i] then add(i, "run", say("experiment_fails"), without_step(run_errors[i], definition.name, i))
+        elseif not causes[i] then add(i, "ask", say("batch_wrong")) end
+      end
+    end)
+    scope.draws[id] = draws_text(drawn)
+    local draws_nothing = next(drawn) == nil
+    checked_student, drawn = nil, nil
+    if not ok then error(why, 0) end
+    if k == 1 and draws_nothing then break end
+    scope.students = k
   end
+  scope.student = nil
+end
+
+-- The checker's findings, each once, with the profiles and the students it
+-- was found under, and for each of them what it saw (a detail): one entry
+-- per step, field and message.
+local function new_findings()
+  local entries, by_key = {}, {}
+  local function add(scope, step, field, message, detail)
+    local key = step .. "\0" .. field .. "\0" .. message
+    local entry = by_key[key]
+    if not entry then
+      entry = { step = step, field = field, message = message, profiles = {}, students = {} }
+      by_key[key], entries[#entries + 1] = entry, entry
+    end
+    local kind = scope.student and "students" or scope.profile and "profiles"
+    if kind then
+      local label = scope.student or scope.profile
+      for _, seen in ipairs(entry[kind]) do if seen.label == label then return end end
+      table.insert(entry[kind], { label = label, detail = detail })
+    elseif detail and not entry.detail then
+      entry.detail = detail
+    end
+  end
+  return entries, add
+end
+
+local MAX_GROUPS_SHOWN = 4
+
+-- "a100, t4: it read ...; h200: ...": labels grouped by what they saw, at most MAX_GROUPS_SHOWN groups.
+local function grouped_labels(labels, label_text)
+  local groups, order = {}, {}
+  for _, l in ipairs(labels) do
+    local key = l.detail or ""
+    if not groups[key] then groups[key] = {}; order[#order + 1] = key end
+    table.insert(groups[key], label_text(l.label))
+  end
+  local parts = {}
+  for k, key in ipairs(order) do
+    if k > MAX_GROUPS_SHOWN then parts[#parts + 1] = say("more_groups", #order - MAX_GROUPS_SHOWN); break end
+    parts[k] = table.concat(groups[key], ", ") .. (key ~= "" and say("detail_after", key) or "")
+  end
+  return parts, #order
+end
+
+-- Where a finding was found, after its message: " (a100, t4: detail)", " (3 of 20 students: ...)", or ": detail".
+local function scope_text(entry, scope)
+  local parts = {}
+  if #entry.profiles > 0 then
+    local groups, count = grouped_labels(entry.profiles, function(label) return label end)
+    if count == 1 and #entry.profiles == scope.profiles and scope.profiles > 1 then
+      groups = { say("every_profile") .. (entry.profiles[1].detail and say("detail_after", entry.profiles[1].detail) or "") }
+    end
+    parts[#parts + 1] = table.concat(groups, say("group_separator"))
+  end
+  if #entry.students > 0 and scope.students > 1 then
+    local groups = grouped_labels(entry.students, function(label)
+      local draws = scope.draws[label] or ""
+      return draws ~= "" and fmt("%s [%s]", label, draws) or label
+    end)
+    parts[#parts + 1] = say("for_students", #entry.students, scope.students, table.concat(groups, say("group_separator")))
+  end
+  if #parts > 0 then return say("scope_after", table.concat(parts, say("group_separator"))) end
+  local detail = entry.detail or entry.students[1] and entry.students[1].detail
+  return detail and say("detail_after", detail) or ""
+end
+
+-- The lines of the findings, each once.
+local function finding_lines(entries, scope, lab_name)
+  local lines = {}
+  for _, entry in ipairs(entries) do
+    local where = entry.step == 0 and say("in_lab_field", lab_name, entry.field) or say("at_step_field", lab_name, entry.step, entry.field)
+    lines[#lines + 1] = say("finding", where, entry.message .. scope_text(entry, scope))
+  end
+  return lines
+end
+
+local DEFAULT_STUDENTS, MAX_STUDENTS = 20, 1000
+
+-- Checks a lab: prints one line per finding (step and field, and the
+-- profiles and students it applies to) and the notes; true when there are
+-- no findings. students: how many students' random numbers to try (default
+-- 20). Nothing is saved.
+function labs.check(name, students)
+  students = math.tointeger(tonumber(students)) or DEFAULT_STUDENTS
+  if students < 1 or students > MAX_STUDENTS then error(say("bad_students", MAX_STUDENTS, tostring(students)), 0) end
+  core.progress.use_memory()
+  local entries, add_entry = new_findings()
+  local scope, notes, lines, lab_name = { profiles = 0, students = 1, draws = {} }, {}, {}, clean(tostring(name))
+  local function add(step, field, message, detail) add_entry(scope, step, field, message, detail) end
   local ok, definition = pcall(find_lab, name)
   if not ok then
-    findings[1] = clean(tostring(definition))
+    lines[1] = clean(tostring(definition))
   else
     lab_name = definition.name
     static_findings(definition, add)
     core.capture(true)   -- the lab's own output is not the checker's
     local ran, why = pcall(function()
-      claim_findings(name, add, notes)
-      for _, i in ipairs(run_batch(definition, function(step) return own_answer(step, add) end)) do
-        add(i, "ask", say("batch_wrong"))
-      end
+      claim_findings(name, lab_name, add, scope, notes)
+      student_findings(name, add, scope, students)
     end)
     core.capture(false)
-    if not ran then findings[#findings + 1] = say("check_stopped", lab_name, clean(tostring(why))) end
+    checked_student, drawn = nil, nil
+    lines = finding_lines(entries, scope, lab_name)
+    if not ran then lines[#lines + 1] = say("check_stopped", lab_name, clean(tostring(why))) end
   end
-  for _, line in ipairs(findings) do print(line) end
+  for _, line in ipairs(lines) do print(line) end
   for _, line in ipairs(notes) do print(say("note", line)) end
-  print(#findings == 0 and say("check_clean", lab_name) or say("check_found", lab_name, #findings))
-  return #findings == 0
+  print(#lines == 0 and say("check_clean", lab_name) or say("check_found", lab_name, #lines))
+  return #lines == 0
+end
+
+---------------------------------------------------------------------------
+-- A released lab: warplab --release-lab LAB OUT, the copy students get
+---------------------------------------------------------------------------
+
+-- The lab's source as tokens: {kind, text, from, to}; kind is "name",
+-- "string", "number", "symbol" or "comment". Enough of Lua's lexer to find
+-- where each table constructor and field begins and ends.
+local SYMBOLS = { "...", "..", "==", "~=", "<=", ">=", "//", "::", "<<", ">>" }
+
+local function long_bracket_end(text, at)   -- at: the first "["; the index after the closing bracket, or nil
+  local level = text:match("^%[(=*)%[", at)
+  if not level then return nil end
+  local _, close = text:find("]" .. level .. "]", at + #level + 2, true)
+  return close and close + 1 or #text + 1
+end
+
+local function quoted_end(text, at)   -- at: the quote; the index after the closing one
+  local quote, i = text:sub(at, at), at + 1
+  while i <= #text do
+    local c = text:sub(i, i)
+    if c == "\\" then i = i + 2
+    elseif c == quote or c == "\n" then return i + 1
+    else i = i + 1 end
+  end
+  return i
+end
+
+local function number_end(text, at)
+  local i = select(2, text:find("^0[xX][%x%.]*", at)) or select(2, text:find("^[%d%.][%d%.]*", at))
+  while true do
+    local _, exponent = text:find("^[eEpP][+-]?%x+", i + 1)
+    local _, more = text:find("^[%w%.]+", i + 1)
+    if exponent then i = exponent elseif more then i = more else return i + 1 end
+  end
+end
+
+local function tokens_of(text)
+  local tokens, i = {}, 1
+  local function add(kind, stop) tokens[#tokens + 1] = { kind = kind, from = i, to = stop - 1, text = text:sub(i, stop - 1) }; i = stop end
+  while i <= #text do
+    local c = text:sub(i, i)
+    if c:match("%s") then i = i + 1
+    elseif text:find("^%-%-", i) then
+      add("comment", long_bracket_end(text, i + 2) or (text:find("\n", i, true) or #text + 1))
+    elseif c == "[" and long_bracket_end(text, i) then add("string", long_bracket_end(text, i))
+    elseif c == "\"" or c == "'" then add("string", quoted_end(text, i))
+    elseif c:match("%d") or text:find("^%.%d", i) then add("number", number_end(text, i))
+    elseif c:match("[%a_]") then add("name", select(2, text:find("^[%w_]+", i)) + 1)
+    else
+      local symbol = c
+      for _, s in ipairs(SYMBOLS) do if text:sub(i, i + #s - 1) == s then symbol = s; break end end
+      add("symbol", i + #symbol)
+    end
+  end
+  return tokens
+end
+
+-- The code tokens (comments left out), each table constructor with its named
+-- fields: {open=, close=, before=, fields={{name=, first=, value=, last=, stop=}}}
+-- (token indexes: the field's name, its value's first and last, and the
+-- separator after it or the "}").
+local BLOCK_OPENS, BLOCK_CLOSES = { ["function"] = true, ["if"] = true, ["do"] = true, ["repeat"] = true },
+                                  { ["end"] = true, ["until"] = true }
+
+local function constructors_of(code)
+  local tables = {}
+  local scan_table
+  -- The index of the last token of the expression starting at i (it stops at , ; or } of its table).
+  local function expression_end(i)
+    local depth = 0
+    while code[i] do
+      local t = code[i]
+      if t.kind == "symbol" and t.text == "{" then
+        i = scan_table(i)
+      elseif t.kind == "symbol" and (t.text == "(" or t.text == "[") or t.kind == "name" and BLOCK_OPENS[t.text] then
+        depth = depth + 1
+      elseif t.kind == "symbol" and (t.text == ")" or t.text == "]") or t.kind == "name" and BLOCK_CLOSES[t.text] then
+        depth = depth - 1
+      elseif depth == 0 and t.kind == "symbol" and (t.text == "," or t.text == ";" or t.text == "}") then
+        return i - 1
+      end
+      i = i + 1
+    end
+    return #code
+  end
+  -- Reads the constructor whose "{" is code[open]; the index of its "}".
+  function scan_table(open)
+    local entry = { open = open, before = code[open - 1], fields = {} }
+    tables[#tables + 1] = entry
+    local i = open + 1
+    while code[i] and not (code[i].kind == "symbol" and code[i].text == "}") do
+      local named = code[i].kind == "name" and code[i + 1] and code[i + 1].text == "=" and code[i + 1].kind == "symbol"
+      local value = named and i + 2 or i
+      local last = expression_end(value)
+      if named then
+        entry.fields[#entry.fields + 1] = { name = code[i].text, first = i, value = value, last = last, stop = last + 1 }
+      end
+      i = last + 1
+      if code[i] and code[i].kind == "symbol" and (code[i].text == "," or code[i].text == ";") then i = i + 1 end
+    end
+    entry.close = i
+    return i
+  end
+  local i = 1
+  while code[i] do
+    if code[i].kind == "symbol" and code[i].text == "{" then i = scan_table(i) end
+    i = i + 1
+  end
+  return tables
+end
+
+local function field_named(entry, name)
+  for _, field in ipairs(entry.fields) do if field.name == name then return field end end
+end
+
+-- The constructor that is a field's whole value, or that of the variable
+-- it names (local MY_KERNEL = {...}, then kernel = MY_KERNEL), or nil.
+local function constructor_value(by_open, by_variable, code, field)
+  if field.value == field.last and code[field.value].kind == "name" then return by_variable[code[field.value].text] end
+  local entry = by_open[field.value]
+  return entry and entry.close == field.last and entry or nil
+end
+
+-- The constructors assigned to a variable, whole (NAME = {...} or local NAME = {...}), by the name.
+local function variable_tables(code, tables)
+  local by_variable = {}
+  for _, entry in ipairs(tables) do
+    local equals, name, after = code[entry.open - 1], code[entry.open - 2], code[entry.close + 1]
+    local whole = not after or not (after.kind == "symbol" and after.text ~= ";" and after.text ~= ")")
+    if equals and equals.text == "=" and equals.kind == "symbol" and name and name.kind == "name" and whole then
+      local before_name = code[entry.open - 3]
+      if not (before_name and before_name.kind == "symbol" and (before_name.text == "{" or before_name.text == "," or before_name.text == ";")) then
+        by_variable[name.text] = entry   -- a statement's assignment, not a field of a table
+      end
+    end
+  end
+  return by_variable
+end
+
+-- Whether a field's value is written in place: one string or number, or one function ... end.
+local function in_place(code, field)
+  local first, last = code[field.value], code[field.last]
+  if field.value == field.last then return first.kind == "string" or first.kind == "number" end
+  return first.text == "function" and first.kind == "name" and last.text == "end"
+end
+
+-- The statements local NAME = "a string literal" (alone, not in an
+-- expression), by NAME: {first=, last=} token indexes. A solution kept in
+-- one (solution = MY_SOLUTION) goes with the field that names it.
+local function string_variables(code)
+  local by_name = {}
+  for i, t in ipairs(code) do
+    local name, equals, literal, after = code[i + 1], code[i + 2], code[i + 3], code[i + 4]
+    if t.kind == "name" and t.text == "local" and name and name.kind == "name" and equals and equals.text == "="
+       and literal and literal.kind == "string" and not (after and after.kind == "symbol" and after.text ~= ";") then
+      by_name[name.text] = { first = i, last = i + 3 }
+    end
+  end
+  return by_name
+end
+
+-- The tables of steps (step {...} and step({...})) with their ask and kernel tables.
+local function step_tables(code, tables)
+  local by_open, steps, by_variable = {}, {}, variable_tables(code, tables)
+  for _, entry in ipairs(tables) do by_open[entry.open] = entry end
+  for _, entry in ipairs(tables) do
+    local before, call = entry.before, code[entry.open - 2]
+    local is_step = before and (before.kind == "name" and before.text == "step" or
+                                before.text == "(" and call and call.kind == "name" and call.text == "step")
+    if is_step then
+      local ask, kernel = field_named(entry, "ask"), field_named(entry, "kernel")
+      steps[#steps + 1] = { entry = entry, ask = ask and constructor_value(by_open, by_variable, code, ask),
+                            kernel = kernel and constructor_value(by_open, by_variable, code, kernel) }
+    end
+  end
+  return steps, by_open
+end
+
+-- The fields a released copy leaves out: every solution, and the answer (a
+-- goal's check) of an assessed question. {field=, what=} each.
+local function fields_to_remove(code, steps)
+  local removed, seen = {}, {}
+  local function remove(entry, name, what)
+    local field = entry and field_named(entry, name)
+    if field and not seen[field] then seen[field] = true; removed[#removed + 1] = { field = field, what = what } end
+  end
+  for _, step in ipairs(steps) do
+    remove(step.ask, "solution", "ask.solution")
+    remove(step.kernel, "solution", "kernel.solution")
+    local assessed = step.ask and field_named(step.ask, "assessed")
+    if assessed and assessed.value == assessed.last and code[assessed.value].text == "true" then
+      remove(step.ask, "answer", "ask.answer")
+      remove(step.ask, "check", "ask.check")
+    end
+  end
+  return removed
+end
+
+-- The lab{...} constructor: where released_from goes.
+local function lab_table(code, tables)
+  for _, entry in ipairs(tables) do
+    local before, call = entry.before, code[entry.open - 2]
+    if before and (before.kind == "name" and before.text == "lab" or
+                   before.text == "(" and call and call.kind == "name" and call.text == "lab") then
+      return entry
+    end
+  end
+end
+
+-- text with the spans {from=, to=} (byte ranges) replaced, each by its text; a
+-- span inside one before it (a comment in a removed field) goes with that one.
+local function with_spans_replaced(text, spans)
+  table.sort(spans, function(a, b) return a.from < b.from end)
+  local parts, at = {}, 1
+  for _, span in ipairs(spans) do
+    if span.from >= at then
+      parts[#parts + 1] = text:sub(at, span.from - 1)
+      parts[#parts + 1] = span.text
+      at = span.to + 1
+    end
+  end
+  parts[#parts + 1] = text:sub(at)
+  return table.concat(parts)
+end
+
+-- Only the line breaks of a span: what is removed keeps the lines where they were.
+local function line_breaks(text) return (text:gsub("[^\n]", "")) end
+
+-- The released text of a lab: comments and removed fields gone (their lines
+-- kept, so that errors name the same line in both copies), released_from
+-- put in lab{...}. Raises one line naming what it cannot remove.
+local function released_text(definition, text)
+  local all = tokens_of(text)
+  local code, spans = {}, {}
+  for _, t in ipairs(all) do
+    if t.kind == "comment" then spans[#spans + 1] = { from = t.from, to = t.to, text = line_breaks(t.text) }
+    else code[#code + 1] = t end
+  end
+  local tables = constructors_of(code)
+  local steps = step_tables(code, tables)
+  local lab_entry = lab_table(code, tables)
+  if not lab_entry then error(say("release_no_lab_table", definition.name), 0) end
+  if field_named(lab_entry, "released_from") then error(say("release_of_released", definition.name), 0) end
+  local removed, strings, gone = fields_to_remove(code, steps), string_variables(code), {}
+  local function remove_span(from, to) spans[#spans + 1] = { from = from, to = to, text = line_breaks(text:sub(from, to)) } end
+  for _, r in ipairs(removed) do
+    local variable = r.field.value == r.field.last and strings[code[r.field.value].text]
+    if not (in_place(code, r.field) or variable) then error(say("release_not_in_place", definition.name, r.what), 0) end
+    local from, to = code[r.field.first].from, code[r.field.last].to
+    local stop = code[r.field.stop]
+    if stop and stop.kind == "symbol" and (stop.text == "," or stop.text == ";") then to = stop.to end
+    remove_span(from, to)
+    if variable and not gone[variable] then
+      gone[variable] = true
+      remove_span(code[variable.first].from, code[variable.last].to)
+    end
+  end
+  local open = code[lab_entry.open]
+  spans[#spans + 1] = { from = open.from, to = open.to, text = fmt("{ released_from = %q,", definition.hash) }
+  return with_spans_replaced(text, spans), #removed
+end
+
+-- The values of the string literals of a Lua text, as a set. A literal alone
+-- is a constant: loading "return" and it runs no code of the lab's.
+local function string_literals(text)
+  local values = {}
+  for _, t in ipairs(tokens_of(text)) do
+    local chunk = t.kind == "string" and load("return " .. t.text, "=literal", "t", {})
+    local ok, value = chunk and pcall(chunk)
+    if ok and type(value) == "string" then values[value] = true end
+  end
+  return values
+end
+
+-- What a released copy must not hold, and must still be: checked on the copy
+-- loaded again (in the sandbox), and on its string literals (a solution kept
+-- elsewhere in the file too). Raises one line naming the first fault.
+local function verify_released(definition, released, copy_text)
+  local function fault(step, field) error(say("release_left", definition.name, step, field), 0) end
+  local literals = string_literals(copy_text)
+  if released.spec.released_from ~= definition.hash or #released.steps ~= #definition.steps then fault(0, "steps") end
+  for i, step in ipairs(released.steps) do
+    local ask, original = step.ask or {}, definition.steps[i]
+    if ask.solution ~= nil then fault(i, "ask.solution") end
+    if step.kernel and step.kernel.solution ~= nil then fault(i, "kernel.solution") end
+    if ask.assessed and (ask.answer ~= nil or (ask.goal and ask.check ~= nil)) then fault(i, ask.goal and "ask.check" or "ask.answer") end
+    local secrets = { (original.ask or {}).solution, original.kernel and original.kernel.solution }
+    for _, secret in pairs(secrets) do
+      if type(secret) == "string" and literals[secret] then fault(i, "solution") end
+    end
+  end
+end
+
+-- Where the released copy goes: OUT, or OUT/NAME.lua when OUT is a folder.
+-- Its file name must be the lab's (the name seeds the students' random
+-- numbers and names their submissions), and it is not the lab's own file.
+local function released_path(definition, out)
+  local path = core.is_folder(out) and out:gsub("/+$", "") .. "/" .. definition.name .. ".lua" or out
+  if file_lab_name(path) ~= definition.name then error(say("release_name", clean(out), definition.name), 0) end
+  local real = core.realpath and core.realpath(path)
+  if definition.path and real and real == (core.realpath(definition.path) or definition.path) then
+    error(say("release_over_own", clean(path)), 0)
+  end
+  return path
+end
+
+-- warplab --release-lab LAB OUT: writes the students' copy of LAB; true when written.
+function labs.release(name, out)
+  local definition = find_lab(name)
+  local text = definition.path and read_or_fail("lab", definition.path) or core.lab_source(name)
+  if not text or fmt("fnv1a64:%016x", hash({ text })) ~= definition.text_hash then error(say("release_changed", definition.name), 0) end
+  local path = released_path(definition, out)
+  local copy_text, removed = released_text(definition, text)
+  local ok, released = pcall(labs.load, definition.name, copy_text, "release:" .. definition.name)
+  if not ok then error(say("release_does_not_load", definition.name, clean(tostring(released))), 0) end
+  verify_released(definition, released, copy_text)
+  local written, why = core.write_file(path, copy_text)
+  if not written then error(say("release_failed", clean(path), clean(tostring(why))), 0) end
+  print(say("released", definition.name, clean(path), removed, definition.hash))
+  return true
 end

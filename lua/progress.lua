@@ -311,17 +311,21 @@ local changes = {
       end
       if #text > LIMITS.string_bytes then text = text:sub(1, LIMITS.string_bytes - 3) .. "..." end   -- the answer, cut
       change.text, change.passed = text, passed and true or false
+      change.recorded = passed == "recorded"   -- a released lab's assessed answer: judged only by --grade
       change.evidence = checked_evidence(change, evidence)
     end,
     apply = function(record, change)
       local key = change.key
       record.attempts[key] = (record.attempts[key] or 0) + 1
       record.answers[key] = change.text
-      if change.passed then
+      if change.recorded then
+        record.done[key] = true
+      elseif change.passed then
         record.done[key] = true
         if record.attempts[key] == 1 then record.first_try[key] = true end
       end
-      keep_evidence(record, change, { answer = change.text, verdict = change.passed and "right" or "wrong" })
+      local verdict = change.recorded and "recorded" or change.passed and "right" or "wrong"
+      keep_evidence(record, change, { answer = change.text, verdict = verdict })
     end,
   },
   predict = {   -- a prediction is never right or wrong: its gap to the student's run, as a fraction of it

@@ -36,6 +36,8 @@ struct options {
     const char *format;           /* NULL: table */
     const char *lab, *answers;    /* --lab NAME [--answers FILE] */
     const char *check_lab;        /* --check-lab FILE: report what a lab lacks, and exit */
+    const char *students;         /* --students N: with --check-lab, how many students' numbers to try */
+    const char *release_lab;      /* --release-lab LAB OUT: write the copy students get, and exit */
     const char *submit;           /* --submit OUT: with --lab and --answers, write the submission */
     const char *grade, *report;   /* --grade DIR [--report OUT]: grade a class's submissions, and exit */
     const char *slurm;            /* --slurm OPTIONS: with --grade, as a Slurm job array (sbatch's options) */
@@ -75,6 +77,10 @@ static const char usage_text[] =
     "                   as the student's own\n"
     "  --check-lab LAB  check a lab (a name or a .lua file) for its author: one\n"
     "                   line per finding; exit 0 only when there is none\n"
+    "  --students N     with --check-lab: run the lab's own answers with the\n"
+    "                   random numbers of N students (default 20)\n"
+    "  --release-lab LAB OUT  write to OUT the copy of LAB students get: no\n"
+    "                   solutions, no answers of its assessed questions\n"
     "  --student ID     who is doing the labs: labs may draw this student's own\n"
     "                   numbers from it (also $WARPLAB_STUDENT)\n"
     "  --submit OUT     with --lab, --answers and a student: write the batch's\n"
@@ -145,6 +151,10 @@ static const char usage_text_zh[] =
     "                   记为学生自己的进度\n"
     "  --check-lab 实验 为实验作者检查实验（名字或 .lua 文件）：每个问题\n"
     "                   一行；没有问题时退出状态才为 0\n"
+    "  --students N     与 --check-lab 同用：用 N 位学生的随机数运行实验\n"
+    "                   自己的答案（默认值 20）\n"
+    "  --release-lab 实验 输出  把实验发给学生的版本写到输出：不含参考解法，\n"
+    "                   也不含计分题的答案\n"
     "  --student 学号   做实验的学生：实验可以由它得出这位学生自己的数字\n"
     "                   （也可用 $WARPLAB_STUDENT）\n"
     "  --submit 输出    与 --lab、--answers 和学号同用：把批量运行的提交写到\n"
@@ -312,7 +322,7 @@ static const char *language_of(int argc, char **argv)
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
        OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT, OPT_SUBMIT, OPT_GRADE,
-       OPT_REPORT, OPT_SLURM, OPT_TIME_LIMIT };
+       OPT_REPORT, OPT_SLURM, OPT_TIME_LIMIT, OPT_STUDENTS, OPT_RELEASE_LAB };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -326,7 +336,8 @@ static const struct option long_options[] = {
     { "check-lab", required_argument, NULL, OPT_CHECK_LAB }, { "student", required_argument, NULL, OPT_STUDENT },
     { "submit", required_argument, NULL, OPT_SUBMIT }, { "grade", required_argument, NULL, OPT_GRADE },
     { "report", required_argument, NULL, OPT_REPORT }, { "slurm", required_argument, NULL, OPT_SLURM },
-    { "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
+    { "time-limit", required_argument, NULL, OPT_TIME_LIMIT }, { "students", required_argument, NULL, OPT_STUDENTS },
+    { "release-lab", required_argument, NULL, OPT_RELEASE_LAB },
     { NULL, 0, NULL, 0 },
 };
 
@@ -339,6 +350,8 @@ static const struct {
     { OPT_LANG, "en or zh", "en 或 zh" }, { OPT_FORMAT, "table, csv or json (or markdown with --list)", "table、csv 或 json（与 --list 一起时还可以是 markdown）" },
     { OPT_LAB, "a lab's name or file", "实验名或实验文件" }, { OPT_ANSWERS, "a file of answers", "一个答案文件" },
     { OPT_CHECK_LAB, "a lab's name or file", "实验名或实验文件" },
+    { OPT_RELEASE_LAB, "a lab's name or file", "实验名或实验文件" },
+    { OPT_STUDENTS, "a whole number from 1 to 1000", "1 到 1000 的整数" },
     { OPT_SUBMIT, "a file or folder for the submission", "提交要写入的文件或文件夹" },
     { OPT_GRADE, "a folder of submissions", "一个存放提交文件的文件夹" },
     { OPT_REPORT, "a folder for the report", "存放报告的文件夹" },
@@ -405,6 +418,7 @@ static const struct {
     { OPT_CHECK_LAB, offsetof(struct options, check_lab) }, { OPT_SUBMIT, offsetof(struct options, submit) },
     { OPT_GRADE, offsetof(struct options, grade) },   { OPT_REPORT, offsetof(struct options, report) },
     { OPT_SLURM, offsetof(struct options, slurm) },   { OPT_GPU_COMMAND, offsetof(struct options, gpu_command) },
+    { OPT_RELEASE_LAB, offsetof(struct options, release_lab) },
 };
 
 /* Reads one option's value into o; 0, or a usage error's exit status. */
@@ -433,6 +447,10 @@ static int take_value(int option, const char *value, struct options *o)
             known |= strcmp(value, formats[i]) == 0;
         o->format = value;
         return known ? 0 : bad_value(option, value);
+    case OPT_STUDENTS:
+        o->students = value;
+        long count = strtol(value, &end, 10);
+        return *value && !*end && count >= 1 && count <= 1000 ? 0 : bad_value(option, value);
     case OPT_TIME_LIMIT:
         o->time_limit = strtod(value, &end);
         return *value && !*end && o->time_limit > 0 && o->time_limit <= 86400 ? 0 : bad_value(option, value);
@@ -689,8 +707,15 @@ static int run(int argc, char **argv, const struct options *o)
                                "--grade 文件夹 可与 --lab 文件 同用，但不能与 --answers、--submit 或 --save 同用%s"), "");
     if (o->grade)
         return call_grade(o);
+    if (o->students && !o->check_lab)
+        return usage_error(SAY("--students goes with --check-lab LAB%s", "--students 须与 --check-lab 实验 同用%s"), "");
     if (o->check_lab)
-        return call_labs("check", o->check_lab, NULL, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
+        return call_labs("check", o->check_lab, o->students, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
+    if (o->release_lab && !o->script)
+        return usage_error(SAY("--release-lab LAB OUT needs OUT, the file to write the students' copy to%s",
+                               "--release-lab 实验 输出 需要输出：写入学生版本的文件%s"), "");
+    if (o->release_lab)
+        return call_labs("release", o->release_lab, o->script, NULL, -1, 1) == 1 ? 0 : EXIT_SCRIPT_ERROR;
     if (o->submit && !(o->lab && o->answers))
         return usage_error(SAY("--submit goes with --lab NAME --answers FILE (at the prompt: :submit)%s",
                                "--submit 须与 --lab 实验名 --answers 文件 同用（在提示符下用 :submit）%s"), "");
