@@ -167,8 +167,8 @@ step {
 
 step {
   text = {
-    en = [[The same stencil through three paths: the default, the read-only path (ldg) and L2 only (cg). On a GPU, look at each result's caches line: the L1 hit rate and the sectors L2 served to L1; on the sim backend there is no L1, and the model can only say how many sectors the loads ask for. Predict: with load = "cg", how many million sectors will L1 fetch from L2?]],
-    zh = [[同一个模板计算走三条路径：默认路径、只读路径（ldg）和只用 L2（cg）。在 GPU 上看每个结果的 caches 那一行：L1 命中率和 L2 送给 L1 的扇区数；sim 后端没有 L1，模型只能告诉你读操作要了多少扇区。先预测：load = "cg" 时，L1 要从 L2 取多少百万个扇区？]],
+    en = [[The same stencil through three paths: the default, the read-only path (ldg) and L2 only (cg). On a GPU, look at each result's caches line: the L1 hit rate and the sectors L2 served to L1; on the sim backend the model estimates the second, r.model.load.l2_sectors, from what a block's warps load once and share (it keeps nothing for cg). Predict: with load = "cg", how many million sectors will L1 fetch from L2?]],
+    zh = [[同一个模板计算走三条路径：默认路径、只读路径（ldg）和只用 L2（cg）。在 GPU 上看每个结果的 caches 那一行：L1 命中率和 L2 送给 L1 的扇区数；在 sim 后端，模型估计后者，即 r.model.load.l2_sectors：一个线程块的各个 warp 只读一次、彼此共享的扇区（cg 时什么也不留）。先预测：load = "cg" 时，L1 要从 L2 取多少百万个扇区？]],
   },
   run = [=[rs = launch("stencil1d", {{load = "default"}, {load = "ldg"}, {load = "cg"}}); rs[1], rs[2], rs[3]]=],
   ask = {
