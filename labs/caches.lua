@@ -175,7 +175,7 @@ step {
     predict = { en = "Million sectors fetched from L2 with load = \"cg\"?", zh = "load = \"cg\" 时从 L2 取的扇区数（百万）？" },
     measure = function(ctx)
       local cg = find(ctx, {load = "cg"}) or ctx.result
-      return (l2_sectors(cg) or cg.load.sectors) / 1e6, cg.model.load.sectors / 1e6
+      return (l2_sectors(cg) or cg.model.load.l2_sectors) / 1e6, cg.model.load.l2_sectors / 1e6
     end,
     unit = "M sectors",
   },
@@ -185,6 +185,12 @@ step {
         local d, l, c = find(ctx, {load = "default"}), find(ctx, {load = "ldg"}), find(ctx, {load = "cg"})
         return d.load.sectors == l.load.sectors and d.load.sectors == c.load.sectors and
                d.model.dram.read_bytes == c.model.dram.read_bytes
+      end },
+    { text = "stencil1d (model): L1 passes on to L2 under a quarter of the sectors with default and ldg, every one with cg",
+      holds = function(ctx)
+        local d, l, c = find(ctx, {load = "default"}), find(ctx, {load = "ldg"}), find(ctx, {load = "cg"})
+        return d.model.load.l2_sectors < 0.25 * d.model.load.sectors and l.model.load.l2_sectors == d.model.load.l2_sectors and
+               c.model.load.l2_sectors == c.model.load.sectors
       end },
     { text = "stencil1d load=cg: L1 hits nothing, and L2 serves over half the sectors the loads ask for", gpu = true, counters = true,
       holds = function(ctx)
