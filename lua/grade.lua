@@ -13,16 +13,37 @@ local messages = {
   unreadable = { en = "cannot read it: %s", zh = "无法读取：%s" },
   not_json = { en = "not JSON: %s", zh = "不是 JSON：%s" },
   no_lab = { en = "its lab cannot be loaded: %s", zh = "无法载入它的实验：%s" },
-  unknown_lab = { en = "unknown lab '%s' (neither built in, nor on WARPLAB_LABS_PATH, nor given with --lab)",
-                  zh = "未知的实验 '%s'（既不是内置实验，也不在 WARPLAB_LABS_PATH 中，也没有用 --lab 给出）" },
+  unknown_lab = { en = "lab '%s' not found (named by %d submissions, this one first): looked among the built-in labs, %s",
+                  zh = "找不到实验 '%s'（%d 份提交用到它，这是第一份）：找过内置实验、%s" },
+  looked_in = { en = "in WARPLAB_LABS_PATH (%s), in %s, and --lab (%s)", zh = "WARPLAB_LABS_PATH（%s）、%s 和 --lab（%s）" },
+  unset = { en = "unset", zh = "未设置" }, not_given = { en = "not given", zh = "未给出" },
   lab_path = { en = "its lab is named by a path ('%s'), not by a name: the grader finds labs itself (built in, WARPLAB_LABS_PATH, --lab)",
                zh = "它用路径指明实验（'%s'），而不是实验名：实验由评判程序自己去找（内置实验、WARPLAB_LABS_PATH、--lab）" },
   bad_lab_option = { en = "--lab %s: %s", zh = "--lab %s：%s" },
   other_version = { en = "submitted for another version of the lab (%s; now %s)", zh = "提交时的实验版本不同（%s；现在是 %s）" },
-  duplicate = { en = "a later submission of %s for %s replaces %s", zh = "%s 对 %s 的较晚提交取代了 %s" },
+  duplicate = { en = "replaced: of %s's submissions for %s, the one that arrived last counts (%s, %s)",
+                zh = "已被取代：%s 对 %s 的提交中，以最后到达的为准（%s，%s）" },
   no_submissions = { en = "no submissions under %s (files NAME.json written by :submit)", zh = "%s 下没有提交文件（:submit 写出的 NAME.json）" },
-  graded = { en = "Graded %d submissions of %d students (%d problems): %s, %s, %s.",
-             zh = "已评 %d 份提交、%d 名学生（%d 个问题）：%s、%s、%s。" },
+  graded = { en = "Graded %d submissions of %d students (%d problems, %d of them suspected tampering; %d copies, %d late): %s, %s, %s, %s.",
+             zh = "已评 %d 份提交、%d 名学生（%d 个问题，其中 %d 个疑似篡改；%d 份雷同，%d 份迟交）：%s、%s、%s、%s。" },
+  tampering = { en = "suspected tampering: step %d: %s", zh = "疑似篡改：第 %d 步：%s" },
+  bad_deadline = { en = "--deadline %s: expected an ISO date and time such as 2026-12-03T08:00Z",
+                   zh = "--deadline %s：应为 ISO 日期和时间，例如 2026-12-03T08:00Z" },
+  -- evidence
+  differs_word = { en = "differs", zh = "不符" },
+  differs = { en = "differs: %s", zh = "不符：%s" },
+  not_rerun = { en = "not rerun: %s", zh = "未重新运行：%s" },
+  differs_field = { en = "%s is %s in the file, %s when run again", zh = "%s 在文件中为 %s，重新运行为 %s" },
+  no_launch = { en = "the file holds no launch for this step", zh = "文件中没有这一步的运行" },
+  own_kernel = { en = "kernel '%s' was declared at the prompt: its source is not in the file", zh = "内核 '%s' 是在提示符下声明的：文件中没有它的源代码" },
+  launch_failed = { en = "the launch failed: %s", zh = "运行失败：%s" },
+  not_own = { en = "%s = %s is not this student's own number (theirs is %s)", zh = "%s = %s 不是这位学生自己的数（应为 %s）" },
+  whose = { en = "; it is %s's", zh = "；它属于 %s" },
+  ratio = { en = "×%s", zh = "×%s" },
+  no_answer_here = { en = "an assessed question: this copy of the lab has no answer for it (a released copy?); grade with the instructor's copy (--lab)",
+                     zh = "计分题：这份实验中没有它的答案（是发给学生的版本？）；请用教师的版本评判（--lab）" },
+  same_answers = { en = "answers and results", zh = "答案和结果" },
+  same_kernel = { en = "kernel %s", zh = "内核 %s" },
   problem = { en = "warplab: %s: %s", zh = "warplab：%s：%s" },
   rerun_failed = { en = "the kernel did not run again: %s", zh = "内核没能再次运行：%s" },
   disagrees = { en = "the submitted verdict is %s, graded again it is %s", zh = "提交中的判定是 %s，重新评判为 %s" },
@@ -77,7 +98,28 @@ local messages = {
   col_gap = { en = "mean gap", zh = "平均差距" }, col_notes = { en = "notes", zh = "备注" },
   col_file = { en = "file", zh = "文件" },
   none = { en = "none", zh = "没有" },
+  gradebook_question = { en = "%s step %d (%s pt)", zh = "%s 第 %d 步（%s 分）" },
+  gradebook_total = { en = "%s total (%s pt)", zh = "%s 总分（%s 分）" },
   gap_axis = { en = "gap between prediction and run", zh = "预测与运行之间的差距" },
+  questions_heading = { en = "Questions", zh = "题目" },
+  flags_heading = { en = "Flagged: tampering, copies, kernel failures, late files", zh = "标记：篡改、雷同、内核失败、迟交" },
+  every_student_heading = { en = "Every student's attempts", zh = "每位学生的每次作答" },
+  students_order = { en = "Students struggling (2 or more attempts a question, under half right at the first) come first.",
+                     zh = "有困难的学生（每题 2 次以上作答，第一次答对不到一半）排在前面。" },
+  wrong_explained = { en = "Over every attempt, not only the last: a number as its ratio to the student's own expected value (×0.5: half of it), a choice by the option it names.",
+                      zh = "统计所有作答，而不仅是最后一次：数值答案写成与该学生自己的正确值之比（×0.5：正确值的一半），选择题按所选的选项。" },
+  summary_line = { en = "%d problems, %d of them suspected tampering (a launch the model does not give, or another student's numbers).",
+                   zh = "%d 个问题，其中 %d 个疑似篡改（模型给不出的运行结果，或别的学生的数字）。" },
+  col_attempts = { en = "attempts a question", zh = "每题作答次数" }, col_struggling = { en = "struggling", zh = "有困难" },
+  col_flags = { en = "flags", zh = "标记" }, col_points = { en = "points", zh = "分数" }, col_kind = { en = "kind", zh = "类型" },
+  col_final = { en = "right in the end", zh = "最终答对" }, col_times = { en = "attempts", zh = "次数" },
+  col_flag = { en = "flag", zh = "标记" }, col_all_attempts = { en = "every attempt", zh = "每次作答" },
+  col_graded = { en = "graded", zh = "评判" }, col_result_check = { en = "result check", zh = "结果核对" },
+  yes = { en = "yes", zh = "是" },
+  flag_tampering = { en = "suspected tampering", zh = "疑似篡改" }, flag_copy = { en = "copy", zh = "雷同" },
+  flag_kernel_failure = { en = "kernel failed", zh = "内核失败" }, flag_late = { en = "late", zh = "迟交" },
+  kind_question = { en = "number", zh = "数值" }, kind_choice = { en = "choice", zh = "选择" },
+  kind_goal = { en = "goal", zh = "目标" }, kind_prediction = { en = "prediction", zh = "预测" },
   students_axis = { en = "predictions", zh = "预测数" },
   rate_axis = { en = "first try", zh = "第一次答对" },
 }
@@ -116,8 +158,9 @@ end
 ---------------------------------------------------------------------------
 
 -- Every NAME.json under folder and its subfolders, sorted, walked without
--- following symbolic links and within LIMITS; what was not walked or is too
--- large to read is a problem each: {file=, problem=}.
+-- following symbolic links and within LIMITS, with when it arrived there
+-- (its mtime): {path=, arrived=}; what was not walked or is too large to
+-- read is a problem each: {file=, problem=}.
 local function json_files(folder)
   local found, problems, walked = {}, {}, 0
   local function problem(path, text) problems[#problems + 1] = { file = shown(path), problem = text } end
@@ -140,7 +183,7 @@ local function json_files(folder)
       elseif json and entry.size > LIMITS.submission_bytes then
         problem(child, say("too_large", LIMITS.submission_bytes))
       elseif json then
-        found[#found + 1] = child
+        found[#found + 1] = { path = child, arrived = entry.mtime or 0 }
       end
     end
   end
@@ -273,7 +316,7 @@ local SUBMISSION = object {
   device = optional(check.data),
   steps = list(optional(object {
     attempts = optional(list(object { answer = optional(check.answer),
-                                      verdict = optional(check.one_of("right", "wrong")) }, LIMITS.attempts)),
+                                      verdict = optional(check.one_of("right", "wrong", "recorded")) }, LIMITS.attempts)),
     first_try = optional(check.boolean),
     gap = optional(check.gap),
     predicted = optional(check.number),
@@ -298,11 +341,267 @@ local function read_submission(path)
 end
 
 ---------------------------------------------------------------------------
+-- Evidence: every launch a submission records, run again on the model
+---------------------------------------------------------------------------
+
+-- Parts of a result the grader never compares: measured noise, the
+-- device the file names once, and sentences in one language.
+local NOT_COMPARED = { wall_ms = true, device = true, map = true, warnings = true, write_note = true, limit = true,
+                       limit_zh = true, samples = true, time_min_ms = true, time_max_ms = true, time_iqr = true,
+                       sm_clock_mhz = true, counters = true, counters_missing = true, counters_unavailable = true,
+                       mismatch = true, correct = true }
+
+-- How far a modelled number may lie from the re-run's (docs/instructors.md,
+-- "Grading from evidence"): the model is deterministic, so a sim result
+-- must be the re-run's up to the rounding of its JSON digits; a GPU's
+-- measurement is held to the model's documented error (docs/model.md):
+-- counts exact, DRAM bytes within a factor of 2 (gather's re-reads, the
+-- worst, are 1.64x the model's), kernel time from half the model's time
+-- (the model is never more than 19% slower than the H200) to 200 times it
+-- (histogram's contended atomics are 120 times it).
+local SIM_RELATIVE = 1e-9
+local GPU_DRAM_FACTOR = 2
+local GPU_TIME_RANGE = { 0.5, 200 }
+
+-- The counts a GPU's result measures, by their part and field; equal to the model's.
+local MEASURED_PARTS = { "load", "store", "shared_load", "shared_store", "atomic", "reduction", "ldgsts" }
+local MEASURED_COUNTS = { "requests", "sectors", "wavefronts" }
+
+-- "load.sectors": a leaf's place in a result.
+local function path_of(prefix, key) return prefix == "" and tostring(key) or prefix .. "." .. tostring(key) end
+
+local function near(a, b, relative)
+  if a == b then return true end
+  return math.abs(a - b) <= relative * math.max(math.abs(a), math.abs(b))
+end
+
+-- The parts of a result compared first, so that a difference is named by
+-- the count a student reads (load.sectors) before what follows from it.
+local COMPARED_FIRST = { kernel = 1, params = 2, load = 3, store = 4, shared_load = 5, shared_store = 6, atomic = 7,
+                         reduction = 8, ldgsts = 9, dram = 10, useful_bytes = 11, model = 100 }
+
+local function compared_before(a, b)
+  local x, y = COMPARED_FIRST[a] or 50, COMPARED_FIRST[b] or 50
+  if x ~= y then return x < y end
+  return tostring(a) < tostring(b)
+end
+
+-- The first leaf of `claimed` that `rerun` does not hold (numbers within
+-- relative; false and absent alike): its path, the claimed value and the
+-- re-run's; nil when all agree.
+local function first_difference(claimed, rerun, prefix, relative)
+  local keys = {}
+  for k in pairs(claimed) do if not NOT_COMPARED[k] then keys[#keys + 1] = k end end
+  table.sort(keys, compared_before)
+  for _, k in ipairs(keys) do
+    local mine, theirs, at = claimed[k], type(rerun) == "table" and rerun[k] or nil, path_of(prefix, k)
+    if type(mine) == "table" then
+      if type(theirs) ~= "table" then return at, "{...}", theirs end
+      local where, a, b = first_difference(mine, theirs, at, relative)
+      if where then return where, a, b end
+    elseif type(mine) == "number" and type(theirs) == "number" then
+      if not near(mine, theirs, relative) then return at, mine, theirs end
+    elseif mine ~= theirs and not (mine == false and theirs == nil) then
+      return at, mine, theirs
+    end
+  end
+end
+
+-- Why a GPU's measurement cannot be this launch's on the model's bounds, or nil.
+local function outside_gpu_bounds(claimed, model)
+  for _, part in ipairs(MEASURED_PARTS) do
+    local measured, modelled = claimed[part], model[part]
+    if type(measured) == "table" and measured.source == "hardware" and type(modelled) == "table" then
+      for _, count in ipairs(MEASURED_COUNTS) do
+        if measured[count] ~= nil and measured[count] ~= modelled[count] then
+          return part .. "." .. count, measured[count], modelled[count]
+        end
+      end
+    end
+  end
+  local dram, modelled = claimed.dram, model.dram or {}
+  if type(dram) == "table" and dram.source == "hardware" then
+    for _, field in ipairs({ "read_bytes", "write_bytes" }) do
+      local a, b = tonumber(dram[field]), tonumber(modelled[field])
+      if a and b and b > 0 and (a > b * GPU_DRAM_FACTOR or a < b / GPU_DRAM_FACTOR) then return "dram." .. field, a, b end
+    end
+  end
+  local time, model_time = tonumber(claimed.time_ms), tonumber(model.time_ms)
+  if time and model_time and (time < model_time * GPU_TIME_RANGE[1] or time > model_time * GPU_TIME_RANGE[2]) then
+    return "time_ms", time, model_time
+  end
+end
+
+-- A value as a note shows it: numbers in their shortest form.
+local function value_text(v)
+  if type(v) == "number" then return core.csv_cell(v) end
+  return shown(tostring(v), 80)
+end
+
+-- Why a submitted result is not what its launch gives on the model, or nil:
+-- a sim result leaf by leaf, a GPU one by its model part and the bounds.
+local function result_difference(claimed, rerun)
+  local where, mine, theirs
+  if claimed.backend == "gpu" then
+    where, mine, theirs = first_difference(claimed.model or {}, rerun.model or {}, "model", SIM_RELATIVE)
+    if not where then where, mine, theirs = outside_gpu_bounds(claimed, rerun.model or {}) end
+  else
+    where, mine, theirs = first_difference(claimed, rerun, "", SIM_RELATIVE)
+  end
+  if where then return say("differs_field", where, value_text(mine), value_text(theirs)) end
+end
+
+-- Launches run again, by what decides their numbers (the kernel, its
+-- params, the profile, the submitted sources of the lab's kernels): the
+-- same launch in another submission is not run twice.
+local reruns = {}
+
+-- The options of a launch as the file gives them, added to its params so
+-- the re-run is that launch: the device profile, the model it ran on.
+local function rerun_params(data)
+  local params = {}
+  for k, v in pairs(data.params) do params[k] = v end
+  local model = type(data.model) == "table" and data.model or {}
+  if type(model.profile) == "string" then params.profile = model.profile end
+  if data.cache == "warm" or data.cache == "cold" then params.cache = data.cache end
+  if model.source == "emulator" then params.model = "emulator" end
+  return params
+end
+
+-- The submitted result `data` run again from its kernel and params: the
+-- re-run's data, or nil and why not.
+local function rerun_launch(data, sources)
+  if type(data) ~= "table" or type(data.kernel) ~= "string" or type(data.params) ~= "table" then
+    return nil, say("no_launch")
+  end
+  if core.kernel_is_students(data.kernel) then return nil, say("own_kernel", shown(data.kernel)) end
+  local params = rerun_params(data)
+  local key = json.encode({ data.kernel, params, sources[data.kernel] or false })
+  if reruns[key] == nil then
+    local ok, r = pcall(launch, data.kernel, params)
+    reruns[key] = ok and { data = core.result_data(r) } or { why = shown(g.clean(tostring(r)), 300) }
+  end
+  local done = reruns[key]
+  if done.why then return nil, say("launch_failed", done.why) end
+  return done.data
+end
+
+-- A step's launches run again: {result=, results=, check = "same" |
+-- "differs: why" | "not rerun: why"}; result and results the re-run's
+-- (the submitted ones where one could not run).
+local function rerun_step(submitted, sources)
+  if not submitted.result and not submitted.results then return { check = say("not_rerun", say("no_launch")) } end
+  local differs, not_rerun
+  local function again(data)
+    local rerun, why = rerun_launch(data, sources)
+    if not rerun then not_rerun = not_rerun or why; return data end
+    differs = differs or result_difference(data, rerun)
+    return rerun
+  end
+  local result = submitted.result and again(submitted.result)
+  local results
+  if submitted.results then
+    results = {}
+    for i, data in ipairs(submitted.results) do results[i] = again(data) end
+  end
+  local check = differs and say("differs", differs) or not_rerun and say("not_rerun", not_rerun) or "same"
+  return { result = result or (results and results[#results]), results = results, check = check }
+end
+
+-- The submitted sources of the lab's kernels, declared before any launch is
+-- run again (a skeleton where a step has none): name -> source, or the
+-- notes of those that did not compile.
+local declared = {}   -- put back to their skeletons before the next submission
+local function declare_sources(doc, definition)
+  local sources, failures = {}, {}
+  for i, step in ipairs(definition.steps) do
+    local submitted = doc.steps[i]
+    local source = submitted and submitted.kernel and submitted.kernel.source
+    if step.kernel and type(source) == "string" then
+      declared[#declared + 1] = { declaration = step.kernel, lab_id = definition.id }
+      local ok, why = pcall(core.declare_lab_kernel, step.kernel, definition.id, { source = source })
+      sources[step.kernel.name] = source
+      if not ok then failures[step.kernel.name] = say("rerun_failed", shown(g.clean(tostring(why)), 1000)) end
+    end
+  end
+  return sources, failures
+end
+
+---------------------------------------------------------------------------
+-- Each student's own numbers
+---------------------------------------------------------------------------
+
+local STOPPED = setmetatable({}, { __tostring = function() return "stopped at the first launch" end })
+
+-- The first launch a step's experiment asks for when `student` runs it:
+-- {kernel=, params=}, found without launching (launch and sweep stop the
+-- code there), the code run as lab code under the sandbox's budget.
+local function first_launch(lab_name, code, student)
+  local asked
+  local function stop(name, params) asked = { kernel = name, params = params }; error(STOPPED, 0) end
+  local env = { random = core.labs.student_random(lab_name, student), launch = stop, sweep = stop, pow2 = pow2,
+                range = range, device = device, pairs = pairs, ipairs = ipairs, tostring = tostring, tonumber = tonumber,
+                select = select, type = type }
+  for _, name in ipairs({ "string", "table", "math", "utf8" }) do env[name] = core.sandbox_library(name) end
+  local chunk = core.load_experiment(code, env)
+  if chunk then pcall(core.sandbox_body, chunk) end
+  if asked and type(asked.kernel) == "string" and type(asked.params) == "table" then return asked end
+end
+
+local draws = {}   -- lab name, step, student -> the first launch, or false
+
+local function drawn(definition, i, student)
+  local key = definition.name .. "\0" .. i .. "\0" .. student
+  if draws[key] == nil then draws[key] = first_launch(definition.name, definition.steps[i].run, student) or false end
+  return draws[key] or nil
+end
+
+-- The params of a step's experiment that come from random(): those that
+-- differ between this student's draw and two made-up students'.
+local function drawn_params(definition, i, student)
+  local own = drawn(definition, i, student)
+  if not own then return nil end
+  local keys = {}
+  for _, other in ipairs({ "\1probe-a", "\1probe-b" }) do
+    local theirs = drawn(definition, i, other)
+    for k, v in pairs(own.params) do
+      if type(v) ~= "table" and theirs and theirs.params[k] ~= v then keys[k] = true end
+    end
+  end
+  if next(keys) == nil then return nil end
+  return own, keys
+end
+
+-- Why a step's launch does not have the student's own numbers, or nil:
+-- "stride = 7 where this student's is 4 (it is bob's)".
+local function not_own_numbers(definition, i, student, data, classmates)
+  if not definition.steps[i].run or not definition.steps[i].run:find("random", 1, true) then return nil end
+  if type(data) ~= "table" or type(data.params) ~= "table" then return nil end
+  local own, keys = drawn_params(definition, i, student)
+  if not own or data.kernel ~= own.kernel then return nil end
+  local names = {}
+  for k in pairs(keys) do names[#names + 1] = k end
+  table.sort(names)
+  for _, k in ipairs(names) do
+    if data.params[k] ~= own.params[k] then
+      local whose = {}
+      for _, other in ipairs(classmates) do
+        local theirs = other ~= student and drawn(definition, i, other)
+        if theirs and theirs.params[k] == data.params[k] then whose[#whose + 1] = shown(other) end
+      end
+      local text = say("not_own", tostring(k), value_text(data.params[k]), value_text(own.params[k]))
+      if #whose > 0 then text = text .. say("whose", table.concat(whose, ", ")) end
+      return text
+    end
+  end
+end
+
+---------------------------------------------------------------------------
 -- Grading one step again
 ---------------------------------------------------------------------------
 
 -- What a lab function sees when it judges a submitted step again: the
--- submitted results and device, the student's own random numbers.
+-- re-run results and the submitted device, the student's own random numbers.
 local function context_of(doc, definition, result, results)
   return g.context_for(definition.name, doc.student, result, results or (result and { result }) or nil,
                        doc.device or device())
@@ -310,33 +609,74 @@ end
 
 local function verdict(right) return right and "right" or "wrong" end
 
--- The lab kernels the submission graded last declared from its sources:
--- put back to their skeletons before the next one is graded.
-local declared = {}
-
--- A goal whose step has the student write a kernel: the submitted source
--- declared with the lab's declaration and launched again (on the model, or
--- on the GPU when there is one), then checked as the lab checks it.
-local function rerun_kernel(definition, i, step, submitted, doc, row)
-  local source = submitted.kernel and submitted.kernel.source
-  if type(source) ~= "string" then return nil end
-  declared[#declared + 1] = { declaration = step.kernel, lab_id = definition.id }
-  local ok, why = pcall(core.declare_lab_kernel, step.kernel, definition.id, { source = source })
-  local r
-  if ok then ok, r = pcall(launch, step.kernel.name) end
-  if not ok then
-    row.notes[#row.notes + 1] = say("rerun_failed", shown(g.clean(tostring(why or r)), 1000))
-    return false
-  end
-  row.rerun_backend, row.rerun_correct = r.backend, r.correct
-  local ctx = context_of(doc, definition, core.result_data(r))
-  local passed, right = pcall(g.judging, g.where_of(definition.name, i), step.ask.check, ctx)
-  return passed and right and r.correct ~= false
+-- A question's points in the gradebook: its `points`, else 1.
+local function points_of(ask)
+  local p = ask.points
+  return math.type(p) and p == p and p >= 0 and p < math.huge and p or 1
 end
 
--- The row of one student's step: the submitted answers, and the verdict of
--- grading the last of them again against the submitted result.
-local function grade_step(doc, definition, i, step)
+-- An answer as the report counts it among the wrong ones: a choice by the
+-- option it names ("c) the text"), a number by its ratio to this student's
+-- own expected value ("x0.5"), else the text.
+local function answer_shape(ask, text, want)
+  if ask.choices then
+    local n = core.labs.read_choice(text, ask.choices)
+    if n then return fmt("%s) %s", string.char(96 + n), shown(g.text_of(ask.choices[n]) or "", 200)) end
+    return shown(text, 200)
+  end
+  local got = core.labs.read_number(text)
+  if got and type(want) == "number" and want ~= 0 then return say("ratio", core.csv_cell(tonumber(fmt("%.3g", got / want)))) end
+  return shown(text, 200)
+end
+
+-- Every attempt of a question judged against the expected value of the
+-- re-run: {answer, right, shape} each.
+local function judged_attempts(ask, attempts, want)
+  local list = json.list()
+  for k, attempt in ipairs(attempts) do
+    local text = tostring(attempt.answer or "")
+    local right = want ~= nil and g.answer_right(ask, text, want) or false
+    list[k] = { answer = shown(text, LIMITS.text_bytes), right = right, shape = answer_shape(ask, text, want) }
+  end
+  return list
+end
+
+-- A prediction's row: what was predicted, and its gap to the launch as run
+-- again (to the student's measurement, for a GPU's).
+local function prediction_row(row, submitted, step, ctx, where)
+  row.gap, row.answer, row.measured = submitted.gap, submitted.predicted, submitted.measured
+  local gpu = type(submitted.result) == "table" and submitted.result.backend == "gpu"
+  if submitted.predicted and ctx.result and not gpu then
+    local ok, measured = pcall(g.judging, where, step.ask.measure, ctx)
+    if ok and type(measured) == "number" and measured == measured then
+      row.measured = measured
+      row.gap = math.abs(submitted.predicted - measured) / (measured ~= 0 and math.abs(measured) or 1)
+    end
+  end
+  row.graded, row.first_try = row.gap and "predicted" or "missing", nil
+  return row
+end
+
+-- The expected value of a question on the re-run, and every attempt judged
+-- against it; an assessed question in a copy without its answer (a released
+-- lab) is left "recorded" with a note.
+local function question_verdict(row, ask, attempts, where, ctx)
+  if ask.answer == nil and ask.assessed then
+    row.notes[#row.notes + 1] = say("no_answer_here")
+    return true, nil, "recorded"
+  end
+  local ok, want = pcall(g.expected_in, ask, where, ctx)
+  if not ok then return false, want end
+  row.expected = type(want) == "number" and want or want ~= nil and shown(want) or nil
+  row.attempt_list = judged_attempts(ask, attempts, want)
+  row.first_try = row.attempt_list[1] ~= nil and row.attempt_list[1].right
+  return true, row.attempt_list[#row.attempt_list].right
+end
+
+-- The row of one student's step: the submitted answers, each judged again
+-- against the step's launches run again on the model (evidence: the
+-- submission's kernel sources and failures, the class's student IDs).
+local function grade_step(doc, definition, i, step, evidence)
   local submitted = doc.steps[i] or {}
   local ask, kind = step.ask, g.ask_kind(step.ask)
   local attempts = submitted.attempts or {}
@@ -344,33 +684,38 @@ local function grade_step(doc, definition, i, step)
   local row = { student = doc.student, lab = shown(definition.name), step = i, kind = kind,
                 question = shown(g.text_of(ask.question or ask.predict or ask.goal) or "", LIMITS.text_bytes),
                 attempts = #attempts, answer = last and last.answer and shown(last.answer, LIMITS.text_bytes) or nil,
-                submitted = last and last.verdict or nil, first_try = submitted.first_try == true, notes = {} }
-  if kind == "prediction" then   -- never right or wrong: its gap to the student's run
-    row.gap, row.answer, row.measured = submitted.gap, submitted.predicted, submitted.measured
-    row.graded, row.first_try = submitted.gap and "predicted" or "missing", nil
-    return row
-  end
-  if not last then row.graded, row.first_try = "missing", false; return row end
+                submitted = last and last.verdict or nil, first_try = submitted.first_try == true, notes = {},
+                points_possible = kind ~= "prediction" and points_of(ask) or nil, assessed = ask.assessed == true or nil }
+  local rerun = rerun_step(submitted, evidence.sources)
+  row.result_check = rerun.check
+  local other = not_own_numbers(definition, i, doc.student, submitted.result, evidence.classmates)
+  if other then row.result_check = say("differs", other) end
+  local failure = step.kernel and evidence.failures[step.kernel.name]
+  if failure then row.notes[#row.notes + 1], row.kernel_failed = failure, true end
   local where = g.where_of(definition.name, i)
-  local ctx = context_of(doc, definition, submitted.result, submitted.results)
-  local ok, right
+  local ctx = context_of(doc, definition, rerun.result, rerun.results)
+  if kind == "prediction" then return prediction_row(row, submitted, step, ctx, where) end
+  if not last then row.graded, row.first_try = "missing", false; return row end
+  local ok, right, graded
   if kind == "goal" then
-    if step.kernel then
-      right = rerun_kernel(definition, i, step, submitted, doc, row)
-      ok = right ~= nil
+    ok, right = pcall(g.judging, where, ask.check, ctx)
+    if step.kernel and rerun.result then
+      row.rerun_backend, row.rerun_correct = rerun.result.backend, rerun.result.correct
+      if rerun.result.correct == false then right, row.kernel_failed = false, true end
     end
-    if not ok then ok, right = pcall(g.judging, where, ask.check, ctx) end
+    row.first_try = #attempts == 1 and ok and right and true or false
   else
-    local want
-    ok, want = pcall(g.expected_in, ask, where, ctx)
-    row.expected = ok and (type(want) == "number" and want or want ~= nil and shown(want)) or nil
-    if ok then right = want ~= nil and g.answer_right(ask, tostring(last.answer or ""), want) end
+    ok, right, graded = question_verdict(row, ask, attempts, where, ctx)
   end
   if not ok then row.notes[#row.notes + 1] = shown(g.clean(tostring(right))); right = false end
-  row.graded = verdict(right and true or false)
-  row.agrees = row.graded == row.submitted
-  if not row.agrees then row.notes[#row.notes + 1] = say("disagrees", tostring(row.submitted), row.graded) end
+  row.graded = graded or verdict(right and true or false)
+  local judged_by_student = row.submitted == "right" or row.submitted == "wrong"
+  if judged_by_student then row.agrees = row.graded == row.submitted end
+  if judged_by_student and row.agrees == false and graded == nil then
+    row.notes[#row.notes + 1] = say("disagrees", tostring(row.submitted), row.graded)
+  end
   if row.graded ~= "right" then row.first_try = false end
+  row.points = row.graded == "right" and row.points_possible or 0
   return row
 end
 
@@ -378,26 +723,50 @@ end
 -- The class
 ---------------------------------------------------------------------------
 
--- The submissions under folder, the latest of each student and lab:
--- {latest = {key = {doc=, path=}}, keys = sorted keys, problems = {...}}.
-local function collect(folder)
+-- Seconds since 1970 (UTC) of an ISO 8601 date and time as --deadline takes
+-- it: 2026-12-03T08:00, :SS optional, Z or +HH:MM / -HH:MM (UTC without).
+local function epoch_of(text)
+  local y, mo, d, h, mi, rest = text:match("^(%d%d%d%d)-(%d%d)-(%d%d)[T ](%d%d):(%d%d)(.*)$")
+  if not y then return nil end
+  local sec, zone = rest:match("^:(%d%d)(.*)$")
+  zone = zone or rest
+  local sign, zh, zm = zone:match("^([+-])(%d%d):?(%d%d)$")
+  if not (zone == "" or zone == "Z" or sign) then return nil end
+  y, mo, d = tonumber(y), tonumber(mo), tonumber(d)
+  if mo < 1 or mo > 12 or d < 1 or d > 31 or tonumber(h) > 23 or tonumber(mi) > 59 then return nil end
+  local yy = mo <= 2 and y - 1 or y   -- days from civil (H. Hinnant's algorithm)
+  local era = yy // 400
+  local yoe = yy - era * 400
+  local doy = (153 * (mo + (mo > 2 and -3 or 9)) + 2) // 5 + d - 1
+  local days = era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+  local offset = sign and (sign == "+" and 1 or -1) * (tonumber(zh) * 3600 + tonumber(zm) * 60) or 0
+  return days * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(sec or 0) - offset
+end
+
+-- An arrival time as UTC text: 2026-12-03T08:00:00Z.
+local function utc_text(seconds) return os.date("!%Y-%m-%dT%H:%M:%SZ", seconds) end
+
+-- The submissions under folder, the latest of each student and lab by
+-- arrival (a time the student cannot set in the file; its `submitted` field
+-- decides nothing), those after deadline (seconds, or nil) marked late:
+-- {latest = {key = {doc=, path=, arrived=, late=}}, keys = sorted keys, problems = {...}}.
+local function collect(folder, deadline)
   local latest = {}
-  local paths, problems = json_files(folder)
+  local files, problems = json_files(folder)
   local function problem(path, text) problems[#problems + 1] = { file = shown(path), problem = text } end
-  for _, path in ipairs(paths) do
+  table.sort(files, function(a, b) return a.arrived < b.arrived or a.arrived == b.arrived and a.path < b.path end)
+  for _, file in ipairs(files) do
+    local path = file.path
     local doc, why = read_submission(path)
     if not doc then
       problem(path, why)
     else
       local key = doc.student .. "\0" .. doc.lab.name
       local earlier = latest[key]
-      local student, lab = shown(doc.student), shown(doc.lab.name)
-      if earlier and (earlier.doc.submitted or "") > (doc.submitted or "") then
-        problem(path, say("duplicate", student, lab, shown(path)))
-      else
-        if earlier then problem(earlier.path, say("duplicate", student, lab, shown(earlier.path))) end
-        latest[key] = { doc = doc, path = path }
+      if earlier then
+        problem(earlier.path, say("duplicate", shown(doc.student), shown(doc.lab.name), shown(path), utc_text(file.arrived)))
       end
+      latest[key] = { doc = doc, path = path, arrived = file.arrived, late = deadline and file.arrived > deadline or nil }
     end
   end
   local keys = {}
@@ -454,16 +823,18 @@ end
 -- The rows of one submission, each step that asks graded again, its lab
 -- loaded afresh (what a lab keeps between calls is never another student's).
 -- Keeps the lab in progress.definition, for the rows of a stopped grading.
-local function submission_rows(doc, path, load_lab, progress)
+local function submission_rows(doc, path, load_lab, progress, classmates)
   start_afresh()
   local loaded, definition = pcall(load_lab)
   if not loaded then error({ problem = say("no_lab", shown(g.clean(tostring(definition)))) }, 0) end
   progress.definition = definition
+  local sources, failures = declare_sources(doc, definition)
+  local evidence = { sources = sources, failures = failures, classmates = classmates }
   local rows = {}
   local version_note = doc.lab.hash ~= definition.hash and say("other_version", shown(tostring(doc.lab.hash)), definition.hash)
   for i, step in ipairs(definition.steps) do
     if step.ask then
-      local row = grade_step(doc, definition, i, step)
+      local row = grade_step(doc, definition, i, step, evidence)
       if version_note then table.insert(row.notes, 1, version_note) end
       row.file = shown(path)
       rows[#rows + 1] = row
@@ -486,41 +857,146 @@ local function stopped_rows(doc, path, definition, note)
   return rows
 end
 
--- Grades one submission under its deadline: its rows, or nil and the problem
--- line. Ctrl-C (not a deadline) stops the whole grading.
-local function grade_one(doc, path, load_lab, time_limit)
+-- Grades one submission under its deadline: its rows (or nil), the problem
+-- line (or nil) and its lab. Ctrl-C (not a deadline) stops the whole grading.
+local function grade_one(doc, path, load_lab, time_limit, classmates)
   local progress = {}
-  local status, value = core.with_deadline(time_limit, time_limit, submission_rows, doc, path, load_lab, progress)
-  if status == "ok" then return value end
+  local status, value = core.with_deadline(time_limit, time_limit, submission_rows, doc, path, load_lab, progress,
+                                           classmates)
+  if status == "ok" then return value, nil, progress.definition end
   if status == "interrupted" then error("interrupted!", 0) end
   if status == "cpu" or status == "wall" then   -- value: the wall seconds it ran
     local note = say("stopped", value, fmt("%g", time_limit), say(status == "cpu" and "cpu_time" or "wall_time"))
-    return stopped_rows(doc, path, progress.definition, note), note
+    return stopped_rows(doc, path, progress.definition, note), note, progress.definition
   end
   return nil, type(value) == "table" and value.problem or say("failed", shown(tostring(value)))
 end
 
+-- Where labs were looked for, for the line of a lab not found.
+local function where_looked(lab_option)
+  local folders = {}
+  for folder in (os.getenv("WARPLAB_LABS_PATH") or ""):gmatch("[^:]+") do folders[#folders + 1] = shown(folder) end
+  local data = core.data_path("labs")
+  return say("looked_in", #folders > 0 and table.concat(folders, ":") or say("unset"), data and shown(data) or say("unset"),
+             lab_option and shown(lab_option) or say("not_given"))
+end
+
+-- One problem line per lab that no submission's name could be found for:
+-- the lab, how many files named it, and where it was looked for.
+local function unknown_lab_problems(unknown, lab_option)
+  local names, problems = {}, {}
+  for name in pairs(unknown) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local files = unknown[name]
+    problems[#problems + 1] = { file = shown(files[1]), problem = say("unknown_lab", shown(name), #files, where_looked(lab_option)) }
+  end
+  return problems
+end
+
+-- A kernel's source as copies are compared: without comments and blanks.
+local function normalised_source(source)
+  return (source:gsub("/%*.-%*/", ""):gsub("//[^\n]*", ""):gsub("%s+", ""))
+end
+
+-- What two copies of a submission share: the normalised source of each
+-- kernel the student wrote (a skeleton handed in as it is aside), and the
+-- answers and launches of every step, byte for byte.
+local function fingerprint(doc, definition)
+  local kernels, evidence = {}, {}
+  for i, step in ipairs(definition and definition.steps or {}) do
+    local submitted = doc.steps[i]
+    local source = submitted and submitted.kernel and submitted.kernel.source
+    if step.kernel and type(source) == "string" and normalised_source(source) ~= normalised_source(step.kernel.skeleton) then
+      kernels[step.kernel.name] = normalised_source(source)
+    end
+  end
+  local answered = false
+  for i = 1, #doc.steps do
+    local submitted = doc.steps[i] or {}
+    local answers = {}
+    for k, attempt in ipairs(submitted.attempts or {}) do answers[k] = attempt.answer or "" end
+    answered = answered or #answers > 0 or submitted.result ~= nil
+    evidence[i] = { answers, submitted.result or false, submitted.results or false, submitted.predicted or false }
+  end
+  return { kernels = kernels, evidence = answered and json.encode(evidence) or nil }
+end
+
+-- For each submission graded (student, lab, fingerprint), the other
+-- students whose submission of that lab is the same or nearly: "bob
+-- (answers and results)", "carol (kernel my_transpose)".
+local function similar_submissions(graded)
+  local similar = {}
+  for a = 1, #graded do
+    for b = a + 1, #graded do
+      local x, y = graded[a], graded[b]
+      if x.lab == y.lab and x.student ~= y.student then
+        local why = {}
+        if x.print.evidence and x.print.evidence == y.print.evidence then why[#why + 1] = say("same_answers") end
+        for name, source in pairs(x.print.kernels) do
+          if y.print.kernels[name] == source then why[#why + 1] = say("same_kernel", shown(name)) end
+        end
+        table.sort(why)
+        if #why > 0 then
+          local text = table.concat(why, ", ")
+          similar[x] = similar[x] or {}
+          similar[y] = similar[y] or {}
+          table.insert(similar[x], fmt("%s (%s)", shown(y.student), text))
+          table.insert(similar[y], fmt("%s (%s)", shown(x.student), text))
+        end
+      end
+    end
+  end
+  return similar
+end
+
+-- A problem line for each submission one of whose launches is not what it
+-- claims (a result the model does not give, another student's numbers).
+local function tampering_problems(rows, path)
+  local problems = {}
+  for _, row in ipairs(rows) do
+    if row.result_check and row.result_check:find("^" .. say("differs_word")) then
+      problems[#problems + 1] = { file = shown(path), problem = say("tampering", row.step, row.result_check), tampering = true }
+    end
+  end
+  return problems
+end
+
 -- Grades the submissions collected (those of the students in `only`, when
 -- given) against the labs of catalogue: {rows=, problems=, submissions=, students=}.
-local function grade_collected(collected, catalogue, time_limit, only)
-  local problems, rows, students, count = {}, {}, {}, 0
+local function grade_collected(collected, catalogue, time_limit, only, lab_option)
+  local problems, rows, students, count, unknown, graded_list = {}, {}, {}, 0, {}, {}
+  local classmates = students_in(collected)
   if not only then for _, p in ipairs(collected.problems) do problems[#problems + 1] = p end end
   for _, key in ipairs(collected.keys) do
-    local doc, path = collected.latest[key].doc, collected.latest[key].path
+    local entry = collected.latest[key]
+    local doc, path = entry.doc, entry.path
     if not only or only[doc.student] then
-      local load_lab, graded, problem = catalogue[doc.lab.name], nil, nil
+      local load_lab, graded, problem, definition = catalogue[doc.lab.name], nil, nil, nil
       if load_lab then
-        graded, problem = grade_one(doc, path, load_lab, time_limit)
+        graded, problem, definition = grade_one(doc, path, load_lab, time_limit, classmates)
       else
-        problem = say("unknown_lab", shown(doc.lab.name))
+        unknown[doc.lab.name] = unknown[doc.lab.name] or {}
+        table.insert(unknown[doc.lab.name], path)
       end
       if problem then problems[#problems + 1] = { file = shown(path), problem = problem } end
       if graded then
         count = count + 1
         students[doc.student] = true
-        for _, row in ipairs(graded) do rows[#rows + 1] = row end
+        for _, row in ipairs(graded) do
+          row.late, row.arrived = entry.late and "late" or nil, utc_text(entry.arrived)
+          rows[#rows + 1] = row
+        end
+        for _, p in ipairs(tampering_problems(graded, path)) do problems[#problems + 1] = p end
+        graded_list[#graded_list + 1] = { student = doc.student, lab = doc.lab.name, rows = graded,
+                                          print = fingerprint(doc, definition) }
       end
     end
+  end
+  for _, p in ipairs(unknown_lab_problems(unknown, lab_option)) do problems[#problems + 1] = p end
+  for submission, others in pairs(similar_submissions(graded_list)) do
+    table.sort(others)
+    for _, row in ipairs(submission.rows) do row.similar_to = table.concat(others, "; ") end
   end
   local names = {}
   for name in pairs(students) do names[#names + 1] = name end
@@ -544,54 +1020,92 @@ local function grouped(rows, key_of, fresh, add)
   return list
 end
 
--- Per question: how many answered, right, right on the first try, and the wrong answers by count.
+-- Whether a row's launch is not what the submission claims.
+local function tampered(row) return row.result_check ~= nil and row.result_check:find("^" .. say("differs_word")) ~= nil end
+
+-- Per question: its text, kind and points; how many answered, right in the
+-- end and at the first attempt; the wrong answers over every attempt, as
+-- answer_shape counts them (a choice by its option, a number by its ratio).
 local function questions_of(rows)
   local list = grouped(rows, function(row) return row.lab .. "\0" .. row.step end,
     function(row)
-      return { lab = row.lab, step = row.step, kind = row.kind, question = row.question, students = 0, right = 0,
-               first_try = 0, missing = 0, wrong = {}, gaps = {} }
+      return { lab = row.lab, step = row.step, kind = row.kind, question = row.question, points = row.points_possible,
+               assessed = row.assessed, students = 0, right = 0, first_try = 0, missing = 0, wrong = {}, gaps = {} }
     end,
     function(q, row)
       q.students = q.students + 1
       if row.graded == "right" then q.right = q.right + 1 end
       if row.first_try then q.first_try = q.first_try + 1 end
       if row.graded == "missing" then q.missing = q.missing + 1 end
-      if row.graded == "wrong" and row.answer then q.wrong[row.answer] = (q.wrong[row.answer] or 0) + 1 end
+      local seen = {}
+      for _, attempt in ipairs(row.attempt_list or {}) do
+        if not attempt.right then
+          local w = q.wrong[attempt.shape] or { answer = attempt.shape, count = 0, students = 0 }
+          q.wrong[attempt.shape], w.count = w, w.count + 1
+          if not seen[attempt.shape] then seen[attempt.shape], w.students = true, w.students + 1 end
+        end
+      end
       if row.gap then q.gaps[#q.gaps + 1] = row.gap end
     end)
   for _, q in ipairs(list) do
     local wrong = {}
-    for answer, n in pairs(q.wrong) do wrong[#wrong + 1] = { answer = answer, count = n } end
+    for _, w in pairs(q.wrong) do wrong[#wrong + 1] = w end
     table.sort(wrong, function(a, b) return a.count > b.count or a.count == b.count and a.answer < b.answer end)
     q.wrong_answers, q.wrong = json.list(wrong), nil
     q.first_try_rate = q.students > 0 and q.first_try / q.students or 0
+    q.right_rate = q.students > 0 and q.right / q.students or 0
     q.gaps = json.list(q.gaps)
   end
   return list
 end
 
--- Per student and lab: questions, right, first try, missing, the mean prediction gap.
+-- A student's flags, each a word: tampering, copy, kernel failure, late.
+local FLAGS = {
+  { "tampering", function(row) return tampered(row) end },
+  { "copy", function(row) return row.similar_to ~= nil end },
+  { "kernel_failure", function(row) return row.kernel_failed or row.rerun_correct == false end },
+  { "late", function(row) return row.late ~= nil end },
+}
+
+-- Per student and lab: questions, right, first try, missing, attempts,
+-- points, flags and the mean prediction gap; those struggling (many
+-- attempts a question, few right at the first) first.
 local function students_of(rows)
   local list = grouped(rows, function(row) return row.student .. "\0" .. row.lab end,
     function(row)
-      return { student = row.student, lab = row.lab, questions = 0, right = 0, first_try = 0, missing = 0,
-               predictions = 0, gap_sum = 0, notes = 0 }
+      return { student = row.student, lab = row.lab, questions = 0, right = 0, first_try = 0, missing = 0, attempts = 0,
+               points = 0, points_possible = 0, predictions = 0, gap_sum = 0, notes = 0, flags = {},
+               similar_to = row.similar_to, late = row.late }
     end,
     function(s, row)
       if row.kind == "prediction" then
         if row.gap then s.predictions, s.gap_sum = s.predictions + 1, s.gap_sum + row.gap end
       else
-        s.questions = s.questions + 1
+        s.questions, s.attempts = s.questions + 1, s.attempts + (row.attempts or 0)
+        s.points, s.points_possible = s.points + (row.points or 0), s.points_possible + (row.points_possible or 0)
         if row.graded == "right" then s.right = s.right + 1 end
         if row.first_try then s.first_try = s.first_try + 1 end
         if row.graded == "missing" then s.missing = s.missing + 1 end
       end
+      for _, flag in ipairs(FLAGS) do if flag[2](row) then s.flags[flag[1]] = true end end
       s.notes = s.notes + #row.notes
     end)
   for _, s in ipairs(list) do
     s.mean_gap = s.predictions > 0 and s.gap_sum / s.predictions or nil
     s.gap_sum = nil
+    s.attempts_per_question = s.questions > 0 and s.attempts / s.questions or 0
+    s.first_try_rate = s.questions > 0 and s.first_try / s.questions or 0
+    s.struggling = s.questions > 0 and s.attempts_per_question >= 2 and s.first_try_rate < 0.5 or nil
+    local flags = {}
+    for _, flag in ipairs(FLAGS) do if s.flags[flag[1]] then flags[#flags + 1] = flag[1] end end
+    s.flags = json.list(flags)
   end
+  table.sort(list, function(a, b)
+    if (a.struggling or false) ~= (b.struggling or false) then return a.struggling == true end
+    if a.struggling and a.first_try_rate ~= b.first_try_rate then return a.first_try_rate < b.first_try_rate end
+    if a.student ~= b.student then return a.student < b.student end
+    return a.lab < b.lab
+  end)
   return list
 end
 
@@ -600,7 +1114,8 @@ end
 ---------------------------------------------------------------------------
 
 local CSV_COLUMNS = { "student", "lab", "step", "kind", "question", "answer", "attempts", "first_try", "submitted",
-                      "graded", "agrees", "expected", "gap", "rerun_correct", "rerun_backend", "notes", "file" }
+                      "graded", "agrees", "expected", "gap", "rerun_correct", "rerun_backend", "notes", "file",
+                      "result_check", "similar_to", "late", "arrived", "points", "points_possible" }
 
 -- A decimal number written as text ("-5", "2.5e-3"): a spreadsheet reads it as the number it is.
 local function is_decimal(text)
@@ -635,6 +1150,46 @@ local function csv_text(rows)
       if column == "notes" then v = table.concat(row.notes, "; ") end
       cells[i] = csv_cell(v)
     end
+    lines[#lines + 1] = table.concat(cells, ",")
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+-- The columns of gradebook.csv before the questions' (docs/instructors.md,
+-- "The gradebook"): Canvas's own five, by which Moodle maps a student too.
+local GRADEBOOK_IDENTITY = { "Student", "ID", "SIS User ID", "SIS Login ID", "Section" }
+
+-- gradebook.csv: a row per student, the points of each question and each
+-- lab's total, as Moodle's and Canvas's grade imports read them.
+local function gradebook_text(rows, questions)
+  local header, columns = {}, {}
+  for i, name in ipairs(GRADEBOOK_IDENTITY) do header[i] = name end
+  local labs, lab_order = {}, {}
+  for _, q in ipairs(questions) do
+    if q.kind ~= "prediction" then
+      columns[#columns + 1] = { lab = q.lab, step = q.step }
+      header[#header + 1] = text_cell(say("gradebook_question", q.lab, q.step, core.csv_cell(q.points or 1)))
+      if not labs[q.lab] then labs[q.lab], lab_order[#lab_order + 1] = 0, q.lab end
+      labs[q.lab] = labs[q.lab] + (q.points or 1)
+    end
+  end
+  for _, lab in ipairs(lab_order) do header[#header + 1] = text_cell(say("gradebook_total", lab, core.csv_cell(labs[lab]))) end
+  local points, names = {}, {}
+  for _, row in ipairs(rows) do
+    if not points[row.student] then points[row.student], names[#names + 1] = {}, row.student end
+    if row.points then points[row.student][row.lab .. "\0" .. row.step] = row.points end
+  end
+  table.sort(names)
+  local lines = { table.concat(header, ",") }
+  for _, name in ipairs(names) do
+    local id = text_cell(name)
+    local cells, totals = { id, "", id, id, "" }, {}
+    for _, c in ipairs(columns) do
+      local p = points[name][c.lab .. "\0" .. c.step]
+      cells[#cells + 1] = p and csv_cell(p) or ""
+      if p then totals[c.lab] = (totals[c.lab] or 0) + p end
+    end
+    for _, lab in ipairs(lab_order) do cells[#cells + 1] = totals[lab] and csv_cell(totals[lab]) or "" end
     lines[#lines + 1] = table.concat(cells, ",")
   end
   return table.concat(lines, "\n") .. "\n"
@@ -705,59 +1260,166 @@ local function gap_histogram(gaps)
   return table.concat(parts, "\n")
 end
 
-local function table_html(class, headers, rows)
+local function question_label(q) return fmt("%s %d", q.lab, q.step) end
+
+local function paragraph(text) return "<p>" .. escape(text) .. "</p>" end
+local function heading(key, id) return fmt('<h2 id="%s">%s</h2>', id, escape(say(key))) end
+
+-- The anchor of a student's section (IDs are letters, digits, . _ - @).
+local function anchor(student) return "student-" .. student:gsub("[^%w%._%-]", "_") end
+
+-- A table whose first column links to a student's section.
+local function student_link(student) return fmt('<a href="#%s">%s</a>', escape(anchor(student)), escape(student)) end
+
+-- A table of cells already made HTML (the first column of each row is a student link, or escaped text).
+local function html_table(class, headers, rows)
   local parts = { fmt('<table class="%s"><tr>', class) }
   for _, h in ipairs(headers) do parts[#parts + 1] = "<th>" .. escape(h) .. "</th>" end
   parts[#parts + 1] = "</tr>"
-  for _, row in ipairs(rows) do
-    parts[#parts + 1] = "<tr>"
-    for _, cell in ipairs(row) do parts[#parts + 1] = "<td>" .. escape(cell) .. "</td>" end
-    parts[#parts + 1] = "</tr>"
-  end
+  for _, row in ipairs(rows) do parts[#parts + 1] = "<tr><td>" .. table.concat(row, "</td><td>") .. "</td></tr>" end
   parts[#parts + 1] = "</table>"
   return table.concat(parts)
 end
 
-local function question_label(q) return fmt("%s %d", q.lab, q.step) end
+local function flag_words(flags)
+  local words = {}
+  for i, flag in ipairs(flags) do words[i] = say("flag_" .. flag) end
+  return table.concat(words, ", ")
+end
 
-local function html_page(report)
-  local questions, bars, gaps, wrong_rows = report.questions, {}, {}, {}
-  for _, q in ipairs(questions) do
-    if q.kind ~= "prediction" then
-      bars[#bars + 1] = { label = question_label(q), value = q.first_try_rate }
-      for k, w in ipairs(q.wrong_answers) do
-        if k <= 3 then wrong_rows[#wrong_rows + 1] = { question_label(q), q.question or "", w.answer, tostring(w.count) } end
+local function percent(x) return fmt("%.0f%%", 100 * x) end
+
+-- The students, those struggling first: their scores, attempts and flags.
+local function students_section(report)
+  local rows = {}
+  for _, s in ipairs(report.students) do
+    rows[#rows + 1] = { student_link(s.student), escape(s.lab), fmt("%d/%d", s.right, s.questions),
+                        fmt("%d/%d", s.first_try, s.questions), fmt("%.1f", s.attempts_per_question),
+                        escape(s.struggling and say("yes") or ""), tostring(s.missing),
+                        s.mean_gap and percent(s.mean_gap) or "-", escape(flag_words(s.flags)),
+                        escape(core.csv_cell(s.points) .. "/" .. core.csv_cell(s.points_possible)) }
+  end
+  return heading("students_heading", "students") .. paragraph(say("students_order")) ..
+         html_table("students", { say("col_student"), say("col_lab"), say("col_right"), say("col_first"),
+                                  say("col_attempts"), say("col_struggling"), say("col_missing"), say("col_gap"),
+                                  say("col_flags"), say("col_points") }, rows)
+end
+
+-- Each question: its text, kind and points, first-try and final rates.
+local function questions_section(report)
+  local rows, bars = {}, {}
+  for _, q in ipairs(report.questions) do
+    local graded = q.kind ~= "prediction"
+    rows[#rows + 1] = { escape(question_label(q)), escape(say("kind_" .. q.kind)), escape(q.question or ""),
+                        graded and escape(core.csv_cell(q.points or 1)) or "-",
+                        graded and percent(q.first_try_rate) or "-", graded and percent(q.right_rate) or "-" }
+    if graded then bars[#bars + 1] = { label = question_label(q), value = q.first_try_rate } end
+  end
+  return heading("questions_heading", "questions") ..
+         html_table("questions", { say("col_step"), say("col_kind"), say("col_question"), say("col_points"), say("col_first"),
+                                   say("col_final") }, rows) ..
+         "<h3>" .. escape(say("first_try_heading")) .. "</h3>" .. (#bars > 0 and bar_chart(bars) or paragraph(say("none")))
+end
+
+-- The most common wrong answers of each question over every attempt.
+local function wrong_section(report)
+  local rows = {}
+  for _, q in ipairs(report.questions) do
+    for k, w in ipairs(q.wrong_answers) do
+      if k <= 3 then
+        rows[#rows + 1] = { escape(question_label(q)), escape(q.question or ""), escape(w.answer), tostring(w.count),
+                            tostring(w.students) }
       end
     end
-    for _, gap in ipairs(q.gaps) do gaps[#gaps + 1] = gap end
   end
-  local student_rows = {}
-  for _, s in ipairs(report.students) do
-    student_rows[#student_rows + 1] = { s.student, s.lab, fmt("%d/%d", s.right, s.questions), fmt("%d/%d", s.first_try, s.questions),
-                                        tostring(s.missing), s.mean_gap and fmt("%.0f%%", 100 * s.mean_gap) or "-",
-                                        tostring(s.notes) }
+  return heading("wrong_heading", "wrong") .. paragraph(say("wrong_explained")) ..
+         (#rows > 0 and html_table("wrong", { say("col_step"), say("col_question"), say("col_answer"), say("col_times"),
+                                               say("col_count") }, rows) or paragraph(say("none")))
+end
+
+-- What a row flags, in words: tampering and its reason, a copy, a kernel failure, late.
+local function row_flags(row)
+  local flags = {}
+  if tampered(row) then flags[#flags + 1] = say("flag_tampering") .. ": " .. row.result_check end
+  if row.similar_to then flags[#flags + 1] = say("flag_copy") .. ": " .. row.similar_to end
+  if row.kernel_failed or row.rerun_correct == false then flags[#flags + 1] = say("flag_kernel_failure") end
+  if row.late then flags[#flags + 1] = say("flag_late") .. " (" .. tostring(row.arrived) .. ")" end
+  return flags
+end
+
+-- Every flag of the class, a line per student and step.
+local function flags_section(rows)
+  local list, seen = {}, {}
+  for _, row in ipairs(rows) do
+    for _, flag in ipairs(row_flags(row)) do
+      local key = row.student .. "\0" .. row.lab .. "\0" .. flag
+      if not seen[key] or flag:find("^" .. say("flag_tampering")) then
+        seen[key] = true
+        list[#list + 1] = { student_link(row.student), escape(row.lab), tostring(row.step), escape(flag) }
+      end
+    end
   end
-  local problem_rows = {}
-  for _, p in ipairs(report.problems) do problem_rows[#problem_rows + 1] = { p.file, p.problem } end
+  return heading("flags_heading", "flags") ..
+         (#list > 0 and html_table("flags", { say("col_student"), say("col_lab"), say("col_step"), say("col_flag") }, list)
+                    or paragraph(say("none")))
+end
+
+-- Every attempt of a row, each marked right or wrong as graded again.
+local function attempts_text(row)
+  if row.kind == "prediction" then return row.answer and core.csv_cell(row.answer) or "" end
+  local parts = {}
+  for _, a in ipairs(row.attempt_list or {}) do parts[#parts + 1] = (a.right and "✓ " or "✗ ") .. a.answer end
+  if #parts == 0 and row.answer then parts[1] = row.answer end
+  return table.concat(parts, " · ")
+end
+
+-- A section per student: every question, every attempt, the notes and flags.
+local function per_student_sections(report)
+  local by_student, order = {}, {}
+  for _, row in ipairs(report.rows) do
+    if not by_student[row.student] then by_student[row.student], order[#order + 1] = {}, row.student end
+    table.insert(by_student[row.student], row)
+  end
+  local parts = { heading("every_student_heading", "every-student") }
+  for _, student in ipairs(order) do
+    local rows = {}
+    for _, row in ipairs(by_student[student]) do
+      local notes = {}
+      for _, n in ipairs(row.notes) do notes[#notes + 1] = n end
+      for _, f in ipairs(row_flags(row)) do notes[#notes + 1] = f end
+      rows[#rows + 1] = { escape(fmt("%s %d", row.lab, row.step)), escape(row.question or ""), escape(attempts_text(row)),
+                          escape(row.graded or ""), escape(row.result_check or ""), escape(table.concat(notes, "; ")) }
+    end
+    parts[#parts + 1] = fmt('<section class="student" id="%s"><h3>%s</h3>', escape(anchor(student)), escape(student)) ..
+      html_table("attempts", { say("col_step"), say("col_question"), say("col_all_attempts"), say("col_graded"),
+                               say("col_result_check"), say("col_notes") }, rows) .. "</section>"
+  end
+  return table.concat(parts, "\n")
+end
+
+local function html_page(report)
+  local gaps, tampering, problem_rows = {}, 0, {}
+  for _, q in ipairs(report.questions) do for _, gap in ipairs(q.gaps) do gaps[#gaps + 1] = gap end end
+  for _, p in ipairs(report.problems) do
+    if p.tampering then tampering = tampering + 1 end
+    problem_rows[#problem_rows + 1] = { escape(p.file), escape(p.problem) }
+  end
   local body = {
     "<!doctype html>", fmt('<html lang="%s"><head><meta charset="utf-8"><title>%s</title>', core.lang and core.lang() or "en",
                            escape(say("title"))),
-    "<style>body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse;margin:1em 0}" ..
-    "th,td{border:1px solid #bbb;padding:.2em .6em;text-align:left}th{background:#eee}h2{margin-top:1.5em}</style></head><body>",
+    "<style>body{font-family:sans-serif;margin:2em;max-width:72em}table{border-collapse:collapse;margin:1em 0}" ..
+    "th,td{border:1px solid #bbb;padding:.2em .6em;text-align:left;vertical-align:top}th{background:#eee}" ..
+    "h2{margin-top:1.5em}.summary{font-weight:bold}</style></head><body>",
     "<h1>" .. escape(say("title")) .. "</h1>",
-    "<p>" .. escape(say("generated", report.submissions, #report.student_names, report.graded, report.warplab, report.device)) .. "</p>",
-    "<h2>" .. escape(say("first_try_heading")) .. "</h2>", #bars > 0 and bar_chart(bars) or "<p>" .. escape(say("none")) .. "</p>",
-    "<h2>" .. escape(say("wrong_heading")) .. "</h2>",
-    #wrong_rows > 0 and table_html("wrong", { say("col_step"), say("col_question"), say("col_answer"), say("col_count") }, wrong_rows)
-                    or "<p>" .. escape(say("none")) .. "</p>",
-    "<h2>" .. escape(say("gaps_heading")) .. "</h2>", gap_histogram(gaps),
-    "<h2>" .. escape(say("students_heading")) .. "</h2>",
-    table_html("students", { say("col_student"), say("col_lab"), say("col_right"), say("col_first"), say("col_missing"),
-                             say("col_gap"), say("col_notes") }, student_rows),
+    paragraph(say("generated", report.submissions, #report.student_names, report.graded, report.warplab, report.device)),
+    fmt('<p class="summary">%s</p>', escape(say("summary_line", #report.problems, tampering))),
+    students_section(report), flags_section(report.rows), questions_section(report), wrong_section(report),
+    heading("gaps_heading", "gaps"), gap_histogram(gaps),
+    per_student_sections(report),
   }
   if #problem_rows > 0 then
-    body[#body + 1] = "<h2>" .. escape(say("problems_heading")) .. "</h2>"
-    body[#body + 1] = table_html("problems", { say("col_file"), say("col_notes") }, problem_rows)
+    body[#body + 1] = heading("problems_heading", "problems")
+    body[#body + 1] = html_table("problems", { say("col_file"), say("col_notes") }, problem_rows)
   end
   body[#body + 1] = "</body></html>\n"
   return table.concat(body, "\n")
@@ -794,8 +1456,18 @@ local function write_report(graded, out)
                                                       json.list(graded.students)
   local json_path = write(out .. "/grades.json", json.encode(data, 2) .. "\n")
   local html = write(out .. "/report.html", html_page(report))
-  for _, p in ipairs(graded.problems) do io.stderr:write(say("problem", shown(p.file), shown(p.problem, 2000)), "\n") end
-  print(say("graded", graded.submissions, #graded.students, #graded.problems, csv, json_path, html))
+  local gradebook = write(out .. "/gradebook.csv", gradebook_text(graded.rows, report.questions))
+  local tampering, copies, late = 0, 0, 0
+  for _, p in ipairs(graded.problems) do
+    io.stderr:write(say("problem", shown(p.file), shown(p.problem, 2000)), "\n")
+    if p.tampering then tampering = tampering + 1 end
+  end
+  for _, s in ipairs(report.students) do
+    if s.similar_to then copies = copies + 1 end
+    if s.late then late = late + 1 end
+  end
+  print(say("graded", graded.submissions, #graded.students, #graded.problems, tampering, copies, late, csv, json_path, html,
+            gradebook))
   return #graded.problems == 0
 end
 
@@ -829,11 +1501,11 @@ end
 
 -- Task `index` of a Slurm array job: grades its slice of the class and
 -- writes it as JSON to out/slice-INDEX.json.
-function core.grade_slice(folder, index, count, out, lab, time_limit)
+function core.grade_slice(folder, index, count, out, lab, time_limit, deadline)
   local catalogue = lab_catalogue(lab)
-  local collected = collect(folder)
+  local collected = collect(folder, deadline and epoch_of(deadline))
   local graded = grade_collected(collected, catalogue, time_limit or DEFAULT_TIME_LIMIT,
-                                 slice_of(students_in(collected), index, count))
+                                 slice_of(students_in(collected), index, count), lab)
   write(fmt("%s/slice-%d.json", out, index), json.encode(slice_data(graded), 2) .. "\n")
   print(say("slice_done", index, count, graded.submissions))
 end
@@ -842,16 +1514,17 @@ local STUDENTS_PER_TASK = 10
 
 -- The job script each task runs: a Lua script warplab itself reads (its
 -- first line names this warplab), so no shell starts anywhere.
-local function job_script(folder, count, slices, lab, time_limit)
+local function job_script(folder, count, slices, lab, time_limit, deadline)
   return fmt("#!%s\n-- warplab --grade --slurm: one task of the job array grades its slice of the class.\n" ..
              "local core = debug.getregistry()[\"warplab.core\"]\n" ..
-             "core.grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q, %s, %s)\n",
-             core.program_path(), folder, count, slices, lab and fmt("%q", lab) or "nil", fmt("%.17g", time_limit))
+             "core.grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q, %s, %s, %s)\n",
+             core.program_path(), folder, count, slices, lab and fmt("%q", lab) or "nil", fmt("%.17g", time_limit),
+             deadline and fmt("%q", deadline) or "nil")
 end
 
 -- Grades the class as a Slurm job array (sbatch --wait, one task per slice
 -- of students), then merges the slices into the report.
-local function grade_on_slurm(folder, out, options, lab, time_limit)
+local function grade_on_slurm(folder, out, options, lab, time_limit, deadline)
   lab_catalogue(lab)   -- a bad --lab is said here, not by every task
   local collected = collect(folder)
   local names = students_in(collected)
@@ -863,7 +1536,7 @@ local function grade_on_slurm(folder, out, options, lab, time_limit)
     if entry.name:match("^slice%-%d+%.json$") then os.remove(slurm .. "/" .. entry.name) end
   end
   -- paths as given: a task starts in the folder sbatch was run from, as the rows' file names are
-  local script = write(slurm .. "/grade-job.lua", job_script(folder, count, slurm, lab, time_limit))
+  local script = write(slurm .. "/grade-job.lua", job_script(folder, count, slurm, lab, time_limit, deadline))
   core.chmod_executable(script)
   local words = { "sbatch", "--wait", "--parsable", fmt("--array=0-%d", count - 1), "--job-name=warplab-grade",
                   "--output=" .. slurm .. "/task-%a.out" }
@@ -890,13 +1563,15 @@ end
 -- options, a string, "" for none), against the labs there are and `lab`
 -- (--lab: a name or a lab file), each submission within time_limit seconds
 -- of CPU and of wall time; true when every file under folder was graded.
-function core.grade(folder, out, slurm, lab, time_limit)
+function core.grade(folder, out, slurm, lab, time_limit, deadline)
   out = out and out ~= "" and out or "report"
   time_limit = time_limit or DEFAULT_TIME_LIMIT
-  if slurm then return grade_on_slurm(folder, out, slurm, lab, time_limit) end
+  local deadline_at = deadline and epoch_of(deadline)
+  if deadline and not deadline_at then error(say("bad_deadline", shown(deadline)), 0) end
+  if slurm then return grade_on_slurm(folder, out, slurm, lab, time_limit, deadline) end
   local catalogue = lab_catalogue(lab)
-  local collected = collect(folder)
-  local graded = grade_collected(collected, catalogue, time_limit)
+  local collected = collect(folder, deadline_at)
+  local graded = grade_collected(collected, catalogue, time_limit, nil, lab)
   if graded.submissions == 0 and #graded.problems == 0 then error(say("no_submissions", folder), 0) end
   return write_report(graded, out)
 end
