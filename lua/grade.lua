@@ -922,7 +922,7 @@ local function fingerprint(doc, definition)
   return { kernels = kernels, evidence = answered and json.encode(evidence) or nil }
 end
 
--- For each submission graded (student, lab, fingerprint), the other
+-- For each submission graded ({student, lab, print}), the other
 -- students whose submission of that lab is the same or nearly: "bob
 -- (answers and results)", "carol (kernel my_transpose)".
 local function similar_submissions(graded)
@@ -988,20 +988,16 @@ local function grade_collected(collected, catalogue, time_limit, only, lab_optio
           rows[#rows + 1] = row
         end
         for _, p in ipairs(tampering_problems(graded, path)) do problems[#problems + 1] = p end
-        graded_list[#graded_list + 1] = { student = doc.student, lab = doc.lab.name, rows = graded,
+        graded_list[#graded_list + 1] = { student = doc.student, lab = shown(doc.lab.name),
                                           print = fingerprint(doc, definition) }
       end
     end
   end
   for _, p in ipairs(unknown_lab_problems(unknown, lab_option)) do problems[#problems + 1] = p end
-  for submission, others in pairs(similar_submissions(graded_list)) do
-    table.sort(others)
-    for _, row in ipairs(submission.rows) do row.similar_to = table.concat(others, "; ") end
-  end
   local names = {}
   for name in pairs(students) do names[#names + 1] = name end
   table.sort(names)
-  return { rows = rows, problems = problems, submissions = count, students = names }
+  return { rows = rows, problems = problems, submissions = count, students = names, prints = graded_list }
 end
 
 -- The rows grouped by key_of(row), in the order first seen: each group made
@@ -1440,8 +1436,20 @@ local function make_folder(path)
   if not made then error(tostring(why), 0) end
 end
 
+-- Each row's similar_to: the students whose submission of its lab is a
+-- copy of this one's (over the whole class, slices merged).
+local function mark_copies(graded)
+  local by_submission = {}
+  for submission, others in pairs(similar_submissions(graded.prints or {})) do
+    table.sort(others)
+    by_submission[submission.student .. "\0" .. submission.lab] = table.concat(others, "; ")
+  end
+  for _, row in ipairs(graded.rows) do row.similar_to = by_submission[row.student .. "\0" .. row.lab] end
+end
+
 -- Writes the report of what was graded into out; true when every file was graded.
 local function write_report(graded, out)
+  mark_copies(graded)
   local d = device()
   local report = { format = "warplab-grades", version = 1, graded = u.utc_now(), warplab = core.version,
                    device = d.name, backend = d.backend, submissions = graded.submissions,
@@ -1473,19 +1481,27 @@ end
 
 -- A slice's grading as data for the merge: rows with their notes as lists.
 local function slice_data(graded)
+  local prints = json.list()
+  for i, p in ipairs(graded.prints) do
+    prints[i] = { student = p.student, lab = p.lab, print = { kernels = p.print.kernels, evidence = p.print.evidence } }
+  end
   return { submissions = graded.submissions, students = json.list(graded.students), problems = json.list(graded.problems),
-           rows = json_rows(graded.rows) }
+           rows = json_rows(graded.rows), prints = prints }
 end
 
 -- The slices' grading, merged as one grading of the whole class would be.
 local function merged(slices, problems)
-  local all = { rows = {}, problems = {}, submissions = 0, students = {} }
+  local all = { rows = {}, problems = {}, submissions = 0, students = {}, prints = {} }
   for _, p in ipairs(problems) do all.problems[#all.problems + 1] = p end
   for _, slice in ipairs(slices) do
     for _, p in ipairs(slice.problems) do all.problems[#all.problems + 1] = p end
     all.submissions = all.submissions + slice.submissions
     for _, name in ipairs(slice.students) do all.students[#all.students + 1] = name end
     for _, row in ipairs(slice.rows) do all.rows[#all.rows + 1] = row end
+    for _, p in ipairs(slice.prints or {}) do
+      p.print.kernels = p.print.kernels or {}
+      all.prints[#all.prints + 1] = p
+    end
   end
   table.sort(all.students)
   local order = {}
