@@ -34,6 +34,8 @@ local messages = {
   differs = { en = "differs: %s", zh = "不符：%s" },
   not_rerun = { en = "not rerun: %s", zh = "未重新运行：%s" },
   differs_field = { en = "%s is %s in the file, %s when run again", zh = "%s 在文件中为 %s，重新运行为 %s" },
+  outside_bounds = { en = "%s is %s in the file: a GPU cannot measure that where the model gives %s (docs/instructors.md, \"Grading from evidence\")",
+                     zh = "%s 在文件中为 %s：模型给出 %s 时，GPU 测不出这个值（见 docs/instructors.md“依据证据评判”）" },
   no_launch = { en = "the file holds no launch for this step", zh = "文件中没有这一步的运行" },
   own_kernel = { en = "kernel '%s' was declared at the prompt: its source is not in the file", zh = "内核 '%s' 是在提示符下声明的：文件中没有它的源代码" },
   launch_failed = { en = "the launch failed: %s", zh = "运行失败：%s" },
@@ -444,11 +446,14 @@ local function result_difference(claimed, rerun)
   local where, mine, theirs
   if claimed.backend == "gpu" then
     where, mine, theirs = first_difference(claimed.model or {}, rerun.model or {}, "model", SIM_RELATIVE)
-    if not where then where, mine, theirs = outside_gpu_bounds(claimed, rerun.model or {}) end
   else
     where, mine, theirs = first_difference(claimed, rerun, "", SIM_RELATIVE)
   end
   if where then return say("differs_field", where, value_text(mine), value_text(theirs)) end
+  if claimed.backend == "gpu" then
+    where, mine, theirs = outside_gpu_bounds(claimed, rerun.model or {})
+    if where then return say("outside_bounds", where, value_text(mine), value_text(theirs)) end
+  end
 end
 
 -- Launches run again, by what decides their numbers (the kernel, its
@@ -468,15 +473,16 @@ local function rerun_params(data)
   return params
 end
 
--- The submitted result `data` run again from its kernel and params: the
--- re-run's data, or nil and why not.
-local function rerun_launch(data, sources)
+-- The submitted result `data` run again from its kernel and params (the
+-- lab's kernels from evidence.sources): the re-run's data, or nil and why not.
+local function rerun_launch(data, evidence)
   if type(data) ~= "table" or type(data.kernel) ~= "string" or type(data.params) ~= "table" then
     return nil, say("no_launch")
   end
   if core.kernel_is_students(data.kernel) then return nil, say("own_kernel", shown(data.kernel)) end
+  if evidence.failures[data.kernel] then return nil, evidence.failures[data.kernel] end
   local params = rerun_params(data)
-  local key = json.encode({ data.kernel, params, sources[data.kernel] or false })
+  local key = json.encode({ data.kernel, params, evidence.sources[data.kernel] or false })
   if reruns[key] == nil then
     local ok, r = pcall(launch, data.kernel, params)
     reruns[key] = ok and { data = core.result_data(r) } or { why = shown(g.clean(tostring(r)), 300) }
@@ -487,15 +493,19 @@ local function rerun_launch(data, sources)
 end
 
 -- A step's launches run again: {result=, results=, check = "same" |
--- "differs: why" | "not rerun: why"}; result and results the re-run's
--- (the submitted ones where one could not run).
-local function rerun_step(submitted, sources)
+-- "differs: why" | "not rerun: why"}; result and results what answers are
+-- judged on: the re-run's, a GPU's measurement within the model's bounds
+-- (the model cannot measure it again), the submitted ones where a launch
+-- could not run.
+local function rerun_step(submitted, evidence)
   if not submitted.result and not submitted.results then return { check = say("not_rerun", say("no_launch")) } end
   local differs, not_rerun
   local function again(data)
-    local rerun, why = rerun_launch(data, sources)
+    local rerun, why = rerun_launch(data, evidence)
     if not rerun then not_rerun = not_rerun or why; return data end
-    differs = differs or result_difference(data, rerun)
+    local difference = result_difference(data, rerun)
+    differs = differs or difference
+    if data.backend == "gpu" and not difference then return data end
     return rerun
   end
   local result = submitted.result and again(submitted.result)
@@ -686,7 +696,7 @@ local function grade_step(doc, definition, i, step, evidence)
                 attempts = #attempts, answer = last and last.answer and shown(last.answer, LIMITS.text_bytes) or nil,
                 submitted = last and last.verdict or nil, first_try = submitted.first_try == true, notes = {},
                 points_possible = kind ~= "prediction" and points_of(ask) or nil, assessed = ask.assessed == true or nil }
-  local rerun = rerun_step(submitted, evidence.sources)
+  local rerun = rerun_step(submitted, evidence)
   row.result_check = rerun.check
   local other = not_own_numbers(definition, i, doc.student, submitted.result, evidence.classmates)
   if other then row.result_check = say("differs", other) end

@@ -300,6 +300,8 @@ at_prompt gina "$dclass" "$right" "$bytes" "'b'"
 at_prompt hank "$dclass/first" "$right" "$bytes" "'stride 2 or more'"
 at_prompt ivan "$dclass" "$right" "$bytes" "'2'"
 at_prompt kim "$dclass" "$right / 2, $right / 2, $right" "1, 2, $bytes" "'a', 'neither', 'b'"
+at_prompt lena "$dclass" "$right" "$bytes" "'b'"
+at_prompt mia "$dclass" "$right" "$bytes" "'b'"
 edit() {   # edit FILE LUA: the submission in FILE changed by LUA (d is the document), written to FILE
   "$warplab" --sim -e "local core = debug.getregistry()['warplab.core']
     local d = core.json.decode(io.open('$1'):read('a')); $2
@@ -307,6 +309,17 @@ edit() {   # edit FILE LUA: the submission in FILE changed by LUA (d is the docu
 }
 edit "$dclass/drawn-ivan.json" "local s = d.steps[1]; s.result.load.sectors_per_request = 2 * s.result.load.sectors_per_request
   s.attempts[1].answer = tostring(s.result.load.sectors_per_request)"
+# lena and mia measured on a GPU (their files made so): lena's DRAM bytes 1.3
+# times the model's, her time 1.5 times it (within the model's bounds), her
+# answer her measured bytes; mia's kernel time a tenth of the model's.
+on_gpu="for _, i in ipairs({1, 2}) do
+    local r = d.steps[i].result
+    r.backend, r.load.source, r.store.source, r.dram.source = 'gpu', 'hardware', 'hardware', 'hardware'
+    r.dram.read_bytes, r.time_ms = r.dram.read_bytes * 13 // 10, r.model.time_ms * SPEED
+  end
+  d.steps[2].attempts[1].answer = tostring(d.steps[2].result.dram.read_bytes)"
+edit "$dclass/drawn-lena.json" "$(echo "$on_gpu" | sed 's/SPEED/1.5/')"
+edit "$dclass/drawn-mia.json" "$(echo "$on_gpu" | sed 's/SPEED/0.1/')"
 cp "$dclass/drawn-gina.json" "$dclass/drawn-judy.json"
 edit "$dclass/drawn-judy.json" "d.student = 'judy'"
 cp "$dclass/first/drawn-hank.json" "$dclass/second/drawn-hank.json"
@@ -318,12 +331,12 @@ for f in "$dclass"/*.json "$dclass"/*/*.json; do   # as a released lab records a
 done
 touch -d '-1 hour' "$dclass/second/drawn-hank.json"
 deadline=$(date -u -d '-90 minutes' +%Y-%m-%dT%H:%MZ)
-[ "$(ls "$dclass"/*.json "$dclass"/*/*.json | wc -l)" = 6 ] && grep -q '"verdict": "recorded"' "$dclass/drawn-gina.json"
-result "the drawn class: six files, assessed answers recorded without a verdict" $?
+[ "$(ls "$dclass"/*.json "$dclass"/*/*.json | wc -l)" = 8 ] && grep -q '"verdict": "recorded"' "$dclass/drawn-gina.json"
+result "the drawn class: eight files, assessed answers recorded without a verdict" $?
 
 "$warplab" --sim --grade "$dclass" --report "$tmp/nolab" > "$tmp/nolab.out" 2> "$tmp/nolab.err"
 [ $? = 1 ] && [ "$(grep -c "lab 'drawn' not found" "$tmp/nolab.err")" = 1 ] &&
-  grep -q "drawn-gina.json: lab 'drawn' not found (named by 5 submissions, this one first): looked among the built-in labs, in WARPLAB_LABS_PATH (unset), in $XDG_DATA_HOME/warplab/labs, and --lab (not given)" "$tmp/nolab.err"
+  grep -q "drawn-gina.json: lab 'drawn' not found (named by 7 submissions, this one first): looked among the built-in labs, in WARPLAB_LABS_PATH (unset), in $XDG_DATA_HOME/warplab/labs, and --lab (not given)" "$tmp/nolab.err"
 result "a lab that cannot be found is one line naming it and where it was looked for" $?
 sed 's/^/#   /' "$tmp/nolab.err"
 
@@ -332,8 +345,8 @@ status=$?
 sed 's/^/#   /' "$tmp/drawn.out" "$tmp/drawn.err"
 dcsv=$tmp/drawn/grades.csv
 drow() { grep "^$1,drawn,$2," "$dcsv"; }   # drow STUDENT STEP
-[ $status = 1 ] && grep -q "^Graded 5 submissions of 5 students (3 problems, 2 of them suspected tampering; 2 copies, 1 late)" "$tmp/drawn.out"
-result "--grade --lab FILE --deadline: 5 students, 3 problems (2 suspected tampering), 2 copies, 1 late" $?
+[ $status = 1 ] && grep -q "^Graded 7 submissions of 7 students (5 problems, 4 of them suspected tampering; 2 copies, 1 late)" "$tmp/drawn.out"
+result "--grade --lab FILE --deadline: 7 students, 5 problems (4 suspected tampering: ivan, judy, both of mia's steps), 2 copies, 1 late" $?
 drow gina 1 | grep -q ',24.0,1,true,right,right,true,24,.*,same,judy (answers and results),' && drow gina 1 | grep -q ',2,2$'
 result "gina: her own stride, re-run the same, right, worth 2 points; judy's file is hers" $?
 drow ivan 1 | grep -q ',24,1,false,right,wrong,false,12,.*"differs: load.sectors_per_request is 24 in the file, 12 when run again"' &&
@@ -350,6 +363,11 @@ drow gina 2 | grep -q ',1,true,recorded,right,,[0-9]*,' && drow kim 2 | grep -q 
 result "assessed questions: answers recorded without a verdict are judged by --grade with the instructor's copy" $?
 drow kim 3 | grep -q ',b,3,false,right,right,true,2,'
 result "kim: her choice 'b' is right at the third attempt, not the first" $?
+drow lena 1 | grep -q ',same,' && drow lena 2 | grep -q ',right,,[0-9]*,.*,same,'
+result "lena: a GPU's measurement within the model's bounds is the same, and her measured DRAM bytes are right" $?
+drow mia 1 | grep -q "differs: time_ms is [0-9.e-]* in the file: a GPU cannot measure that where the model gives" &&
+  grep -q "drawn-mia.json: suspected tampering: step 1: differs: time_ms" "$tmp/drawn.err"
+result "mia: a GPU time a tenth of the model's is outside its bounds" $?
 head -1 "$tmp/drawn/gradebook.csv" | grep -q '^Student,ID,SIS User ID,SIS Login ID,Section,drawn step 1 (2 pt),drawn step 2 (1 pt),drawn step 3 (1 pt),drawn total (4 pt)$' &&
   grep -q '^gina,,gina,gina,,2,1,1,4$' "$tmp/drawn/gradebook.csv" && grep -q '^ivan,,ivan,ivan,,0,1,1,2$' "$tmp/drawn/gradebook.csv"
 result "gradebook.csv: Canvas's identity columns, then points per question and the lab's total" $?
@@ -360,7 +378,7 @@ result "gradebook.csv: Canvas's identity columns, then points per question and t
     print(q.step, q.kind, q.points, q.first_try_rate, w[1] and w[1].answer, w[1] and w[1].count)
   end" > "$tmp/dq.out" 2>&1
 sed 's/^/#   /' "$tmp/dq.out"
-grep -Eq '^1	question	2	0.6	(x|×)0.5	2$' "$tmp/dq.out" && grep -q '^3	choice	1	0.6	c) neither	2$' "$tmp/dq.out"
+grep -Eq '^1	question	2	0.71[0-9]*	(x|×)0.5	2$' "$tmp/dq.out" && grep -q '^3	choice	1	0.71[0-9]*	c) neither	2$' "$tmp/dq.out"
 result "grades.json: wrong answers over every attempt, a number as its ratio to each student's own value, a choice by its option" $?
 
 html=$tmp/drawn/report.html
