@@ -41,6 +41,8 @@ local messages = {
   launch_failed = { en = "the launch failed: %s", zh = "运行失败：%s" },
   not_own = { en = "%s = %s is not this student's own number (theirs is %s)", zh = "%s = %s 不是这位学生自己的数（应为 %s）" },
   whose = { en = "; it is %s's", zh = "；它属于 %s" },
+  nobodys = { en = "; no classmate's either (a launch of the student's own at the prompt?)",
+              zh = "；也不是任何同学的（是学生自己在提示符下运行的？）" },
   ratio = { en = "×%s", zh = "×%s" },
   no_answer_here = { en = "an assessed question: this copy of the lab has no answer for it (a released copy?); grade with the instructor's copy (--lab)",
                      zh = "计分题：这份实验中没有它的答案（是发给学生的版本？）；请用教师的版本评判（--lab）" },
@@ -583,7 +585,9 @@ local function drawn_params(definition, i, student)
 end
 
 -- Why a step's launch does not have the student's own numbers, or nil:
--- "stride = 7 where this student's is 4 (it is bob's)".
+-- "stride = 6 is not this student's own number (theirs is 5); it is
+-- gina's", and whether it is a classmate's (else a launch of the student's
+-- own at the prompt may explain it).
 local function not_own_numbers(definition, i, student, data, classmates)
   if not definition.steps[i].run or not definition.steps[i].run:find("random", 1, true) then return nil end
   if type(data) ~= "table" or type(data.params) ~= "table" then return nil end
@@ -600,8 +604,8 @@ local function not_own_numbers(definition, i, student, data, classmates)
         if theirs and theirs.params[k] == data.params[k] then whose[#whose + 1] = shown(other) end
       end
       local text = say("not_own", tostring(k), value_text(data.params[k]), value_text(own.params[k]))
-      if #whose > 0 then text = text .. say("whose", table.concat(whose, ", ")) end
-      return text
+      if #whose == 0 then return text .. say("nobodys"), false end
+      return text .. say("whose", table.concat(whose, ", ")), true
     end
   end
 end
@@ -698,8 +702,8 @@ local function grade_step(doc, definition, i, step, evidence)
                 points_possible = kind ~= "prediction" and points_of(ask) or nil, assessed = ask.assessed == true or nil }
   local rerun = rerun_step(submitted, evidence)
   row.result_check = rerun.check
-  local other = not_own_numbers(definition, i, doc.student, submitted.result, evidence.classmates)
-  if other then row.result_check = say("differs", other) end
+  local other, classmates = not_own_numbers(definition, i, doc.student, submitted.result, evidence.classmates)
+  if other and classmates then row.result_check = say("differs", other) elseif other then row.notes[#row.notes + 1] = other end
   local failure = step.kernel and evidence.failures[step.kernel.name]
   if failure then row.notes[#row.notes + 1], row.kernel_failed = failure, true end
   local where = g.where_of(definition.name, i)

@@ -400,6 +400,10 @@ fi
 "$warplab" --sim --lang zh --grade "$dclass" --lab "$drawn" --report "$tmp/drawn-zh" > /dev/null 2>&1
 grep -q '你的运行中每个加载请求触及多少个扇区？' "$tmp/drawn-zh/report.html" && grep -q '疑似篡改' "$tmp/drawn-zh/report.html"
 result "--lang zh: the report's questions and flags in Chinese" $?
+zoned=$(TZ=Asia/Shanghai date -d "$(echo "$deadline" | sed 's/T/ /; s/Z$/ UTC/')" +%Y-%m-%dT%H:%M+08:00)
+"$warplab" --sim --grade "$dclass" --lab "$drawn" --deadline "$zoned" --report "$tmp/zoned" > "$tmp/out" 2>&1
+[ "$(grep -c ',late,20[0-9-]*T' "$tmp/zoned/grades.csv")" = 3 ] && [ "$(grep -c '^hank,drawn,[0-9]*,.*,late,' "$tmp/zoned/grades.csv")" = 3 ]
+result "--deadline $zoned (the same time in UTC+8): hank's three rows late, and only his" $?
 "$warplab" --sim --grade "$dclass" --lab "$drawn" --deadline yesterday > "$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "^warplab: --deadline yesterday: expected an ISO date and time such as 2026-12-03T08:00Z" "$tmp/out"
 result "--deadline that is not an ISO date and time: one line, exit 1" $?
