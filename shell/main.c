@@ -159,7 +159,7 @@ static const char usage_text_zh[] =
     "                   这些选项（'--partition=gpu --gres=gpu:1'，或 ''）\n"
     "  --time-limit 秒  与 --grade 同用：评判一份提交最多可用的 CPU 时间和\n"
     "                   实际时间，以秒计（默认值 60）\n"
-    "  --deadline 时间  与 --grade 同用：ISO 日期和时间（2026-12-03T08:00Z，\n"
+    "  --deadline 时间  与 --grade 同用：日期和时间（如 2026-12-03T08:00Z，\n"
     "                   或用 +08:00 指明时区）；此后到达的文件记为迟交\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如\n"
     "                   'srun --gres=gpu:1' 或 'ssh gpuhost'（也可用\n"
@@ -350,7 +350,7 @@ static const struct {
     { OPT_SLURM, "sbatch's options, such as '--partition=gpu --gres=gpu:1' ('' for none)",
       "sbatch 的选项，例如 '--partition=gpu --gres=gpu:1'（'' 表示没有）" },
     { OPT_TIME_LIMIT, "seconds, more than 0 and at most 86400", "秒数，大于 0 且不超过 86400" },
-    { OPT_DEADLINE, "an ISO date and time such as 2026-12-03T08:00Z", "ISO 日期和时间，例如 2026-12-03T08:00Z" },
+    { OPT_DEADLINE, "an ISO date and time such as 2026-12-03T08:00Z", "日期和时间，例如 2026-12-03T08:00Z" },
     { OPT_STUDENT, "an ID of letters, digits, '.', '_', '-' or '@' (at most 64)",
       "由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符）" },
     { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },

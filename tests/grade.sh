@@ -398,7 +398,7 @@ else
   result "Chromium: the report shows a question's text, kim struggling first, judy's copy and ivan's tampering" $?
 fi
 "$warplab" --sim --lang zh --grade "$dclass" --lab "$drawn" --report "$tmp/drawn-zh" > /dev/null 2>&1
-grep -q '你的运行中每个加载请求触及多少个扇区？' "$tmp/drawn-zh/report.html" && grep -q '疑似篡改' "$tmp/drawn-zh/report.html"
+grep -q '你这次启动的每个读取请求触及多少个扇区？' "$tmp/drawn-zh/report.html" && grep -q '疑似篡改' "$tmp/drawn-zh/report.html"
 result "--lang zh: the report's questions and flags in Chinese" $?
 zoned=$(TZ=Asia/Shanghai date -d "$(echo "$deadline" | sed 's/T/ /; s/Z$/ UTC/')" +%Y-%m-%dT%H:%M+08:00)
 "$warplab" --sim --grade "$dclass" --lab "$drawn" --deadline "$zoned" --report "$tmp/zoned" > "$tmp/out" 2>&1

@@ -7,13 +7,13 @@ step {
   text = { en = "Each of you copies with a stride of your own.", zh = "每人用自己的步长复制。" },
   run = [[r = launch("strided", {stride = random("stride", 2, 7), n = 1 << 16}); r]],
   ask = { question = { en = "How many load sectors per request does your launch touch?",
-                       zh = "你的运行中每个加载请求触及多少个扇区？" },
+                       zh = "你这次启动的每个读取请求触及多少个扇区？" },
           answer = function(ctx) return ctx.result.load.sectors_per_request end, points = 2 },
 }
 
 step {
-  text = { en = "The same launch, read from DRAM.", zh = "同一次运行，从 DRAM 读取。" },
-  ask = { question = { en = "How many bytes does your launch read from DRAM?", zh = "你的运行从 DRAM 读取多少字节？" },
+  text = { en = "The same launch, read from DRAM.", zh = "同一次启动，从 DRAM 读取。" },
+  ask = { question = { en = "How many bytes does your launch read from DRAM?", zh = "你这次启动从 DRAM 读取多少字节？" },
           answer = function(ctx) return ctx.result.dram.read_bytes end, assessed = true },
 }
 
