@@ -305,11 +305,12 @@ end
 ---------------------------------------------------------------------------
 
 -- Parts of a result the grader never compares: measured noise, the
--- device the file names once, and sentences in one language.
+-- device the file names once, sentences in one language, and where a
+-- count came from (the counts themselves are compared).
 local NOT_COMPARED = { wall_ms = true, device = true, map = true, warnings = true, write_note = true, limit = true,
                        limit_zh = true, samples = true, time_min_ms = true, time_max_ms = true, time_iqr = true,
                        sm_clock_mhz = true, counters = true, counters_missing = true, counters_unavailable = true,
-                       mismatch = true, correct = true }
+                       mismatch = true, correct = true, source = true }
 
 -- How far a modelled number may lie from the re-run's (docs/instructors.md,
 -- "Grading from evidence"): the model is deterministic, so a sim result
@@ -414,6 +415,21 @@ local function result_difference(claimed, rerun)
   end
 end
 
+-- The parts of a result the model gives on a GPU too, under result.model.
+local MODELLED_PARTS = { "load", "store", "atomic", "reduction", "shared_atomic", "ldgsts", "dram" }
+
+-- A re-run as the model gives it: a launch the grader measured on its own
+-- GPU, seen with the model's counts and bytes in place of the measured ones
+-- (a submission from the model is compared with, and judged on, the model).
+local function model_view(rerun)
+  if rerun.backend ~= "gpu" or type(rerun.model) ~= "table" then return rerun end
+  local view = {}
+  for k, v in pairs(rerun) do view[k] = v end
+  view.backend = "sim"
+  for _, part in ipairs(MODELLED_PARTS) do view[part] = rerun.model[part] end
+  return view
+end
+
 -- Launches run again, by what decides their numbers (the kernel, its
 -- params, the profile, the submitted sources of the lab's kernels): the
 -- same launch in another submission is not run twice.
@@ -461,6 +477,7 @@ local function rerun_step(submitted, evidence)
   local function again(data)
     local rerun, why = rerun_launch(data, evidence)
     if not rerun then not_rerun = not_rerun or why; return data end
+    if data.backend ~= "gpu" then rerun = model_view(rerun) end
     local difference = result_difference(data, rerun)
     differs = differs or difference
     if data.backend == "gpu" and not difference then return data end
