@@ -13,17 +13,38 @@ local messages = {
   unreadable = { en = "cannot read it: %s", zh = "无法读取：%s" },
   not_json = { en = "not JSON: %s", zh = "不是 JSON：%s" },
   no_lab = { en = "its lab cannot be loaded: %s", zh = "无法载入它的实验：%s" },
-  unknown_lab = { en = "unknown lab '%s' (neither built in, nor on WARPLAB_LABS_PATH, nor given with --lab)",
-                  zh = "未知的实验 '%s'（既不是内置实验，也不在 WARPLAB_LABS_PATH 中，也没有用 --lab 给出）" },
+  unknown_lab = { en = "lab '%s' not found (named by %d submissions, this one first): looked among the built-in labs, %s",
+                  zh = "找不到实验 '%s'（%d 份提交用到它，这是第一份）：找过内置实验、%s" },
+  looked_in = { en = "in WARPLAB_LABS_PATH (%s), in %s, and --lab (%s)", zh = "WARPLAB_LABS_PATH（%s）、%s 和 --lab（%s）" },
+  unset = { en = "unset", zh = "未设置" }, not_given = { en = "not given", zh = "未给出" },
   lab_path = { en = "its lab is named by a path ('%s'), not by a name: the grader finds labs itself (built in, WARPLAB_LABS_PATH, --lab)",
                zh = "它用路径指明实验（'%s'），而不是实验名：实验由评判程序自己去找（内置实验、WARPLAB_LABS_PATH、--lab）" },
   bad_lab_option = { en = "--lab %s: %s", zh = "--lab %s：%s" },
   other_version = { en = "submitted for another version of the lab (%s; now %s)", zh = "提交时的实验版本不同（%s；现在是 %s）" },
-  duplicate = { en = "a later submission of %s for %s replaces %s", zh = "%s 对 %s 的较晚提交取代了 %s" },
+  duplicate = { en = "replaced: of %s's submissions for %s, the one that arrived last counts (%s, %s)",
+                zh = "已被取代：%s 对 %s 的提交中，以最后到达的为准（%s，%s）" },
   no_submissions = { en = "no submissions under %s (files NAME.json written by :submit)", zh = "%s 下没有提交文件（:submit 写出的 NAME.json）" },
-  graded = { en = "Graded %d submissions of %d students (%d problems): %s, %s, %s.",
-             zh = "已评 %d 份提交、%d 名学生（%d 个问题）：%s、%s、%s。" },
-  problem = { en = "warplab: %s: %s", zh = "warplab：%s：%s" },
+  tampering = { en = "suspected tampering: step %d: %s", zh = "疑似篡改：第 %d 步：%s" },
+  bad_deadline = { en = "--deadline %s: expected an ISO date and time such as 2026-12-03T08:00Z",
+                   zh = "--deadline %s：应为日期和时间，例如 2026-12-03T08:00Z" },
+  -- evidence
+  differs = { en = "differs: %s", zh = "不符：%s" },
+  not_rerun = { en = "not rerun: %s", zh = "未重新运行：%s" },
+  differs_field = { en = "%s is %s in the file, %s when run again", zh = "%s 在文件中为 %s，重新运行为 %s" },
+  outside_bounds = { en = "%s is %s in the file: a GPU cannot measure that where the model gives %s (docs/instructors.md, \"Grading from evidence\")",
+                     zh = "%s 在文件中为 %s：模型给出 %s 时，GPU 测不出这个值（见 docs/instructors.md“依据证据评判”）" },
+  no_launch = { en = "the file holds no launch for this step", zh = "文件中没有这一步的启动" },
+  own_kernel = { en = "kernel '%s' was declared at the prompt: its source is not in the file", zh = "内核 '%s' 是在提示符下声明的：文件中没有它的源代码" },
+  launch_failed = { en = "the launch failed: %s", zh = "启动失败：%s" },
+  not_own = { en = "%s = %s is not this student's own number (theirs is %s)", zh = "%s = %s 不是这位学生自己的数（应为 %s）" },
+  whose = { en = "; it is %s's", zh = "；它属于 %s" },
+  nobodys = { en = "; no classmate's either (a launch of the student's own at the prompt?)",
+              zh = "；也不是任何同学的（是学生自己在提示符下运行的？）" },
+  ratio = { en = "×%s", zh = "×%s" },
+  no_answer_here = { en = "an assessed question: this copy of the lab has no answer for it (a released copy?); grade with the instructor's copy (--lab)",
+                     zh = "计分题：这份实验中没有它的答案（是发给学生的版本？）；请用教师的版本评判（--lab）" },
+  same_answers = { en = "answers and results", zh = "答案和结果" },
+  same_kernel = { en = "kernel %s", zh = "内核 %s" },
   rerun_failed = { en = "the kernel did not run again: %s", zh = "内核没能再次运行：%s" },
   disagrees = { en = "the submitted verdict is %s, graded again it is %s", zh = "提交中的判定是 %s，重新评判为 %s" },
   stopped = { en = "grading stopped after %.0f s: it ran past its %s s of %s (--time-limit)",
@@ -61,25 +82,6 @@ local messages = {
   slice_missing = { en = "task %d wrote no slice (its output: %s)", zh = "任务 %d 没有写出它的那一份（它的输出：%s）" },
   slice_done = { en = "slice %d of %d: %d submissions graded", zh = "第 %d 份（共 %d 份）：评判了 %d 份提交" },
   merged = { en = "Merged the %d slices of job %s.", zh = "已合并 %d 份结果（作业 %s）。" },
-  -- the report
-  title = { en = "warplab class report", zh = "warplab 班级报告" },
-  generated = { en = "%d submissions of %d students, graded %s with warplab %s on %s.",
-                zh = "%d 份提交、%d 名学生，%s 由 warplab %s 在 %s 上评判。" },
-  first_try_heading = { en = "First-try rate per question", zh = "每道题第一次就答对的比例" },
-  wrong_heading = { en = "The most common wrong answers", zh = "最常见的错误答案" },
-  gaps_heading = { en = "Prediction gaps", zh = "预测与运行的差距" },
-  students_heading = { en = "Students", zh = "学生" },
-  problems_heading = { en = "Files not graded", zh = "没有评判的文件" },
-  col_question = { en = "question", zh = "题目" }, col_step = { en = "step", zh = "步" }, col_answer = { en = "answer", zh = "答案" },
-  col_count = { en = "students", zh = "人数" }, col_student = { en = "student", zh = "学生" },
-  col_lab = { en = "lab", zh = "实验" }, col_right = { en = "right", zh = "答对" },
-  col_first = { en = "first try", zh = "第一次答对" }, col_missing = { en = "missing", zh = "未答" },
-  col_gap = { en = "mean gap", zh = "平均差距" }, col_notes = { en = "notes", zh = "备注" },
-  col_file = { en = "file", zh = "文件" },
-  none = { en = "none", zh = "没有" },
-  gap_axis = { en = "gap between prediction and run", zh = "预测与运行之间的差距" },
-  students_axis = { en = "predictions", zh = "预测数" },
-  rate_axis = { en = "first try", zh = "第一次答对" },
 }
 local say = u.messages("grade", messages)
 
@@ -116,8 +118,9 @@ end
 ---------------------------------------------------------------------------
 
 -- Every NAME.json under folder and its subfolders, sorted, walked without
--- following symbolic links and within LIMITS; what was not walked or is too
--- large to read is a problem each: {file=, problem=}.
+-- following symbolic links and within LIMITS, with when it arrived there
+-- (its mtime): {path=, arrived=}; what was not walked or is too large to
+-- read is a problem each: {file=, problem=}.
 local function json_files(folder)
   local found, problems, walked = {}, {}, 0
   local function problem(path, text) problems[#problems + 1] = { file = shown(path), problem = text } end
@@ -140,7 +143,7 @@ local function json_files(folder)
       elseif json and entry.size > LIMITS.submission_bytes then
         problem(child, say("too_large", LIMITS.submission_bytes))
       elseif json then
-        found[#found + 1] = child
+        found[#found + 1] = { path = child, arrived = entry.mtime or 0 }
       end
     end
   end
@@ -273,7 +276,7 @@ local SUBMISSION = object {
   device = optional(check.data),
   steps = list(optional(object {
     attempts = optional(list(object { answer = optional(check.answer),
-                                      verdict = optional(check.one_of("right", "wrong")) }, LIMITS.attempts)),
+                                      verdict = optional(check.one_of("right", "wrong", "recorded")) }, LIMITS.attempts)),
     first_try = optional(check.boolean),
     gap = optional(check.gap),
     predicted = optional(check.number),
@@ -298,11 +301,294 @@ local function read_submission(path)
 end
 
 ---------------------------------------------------------------------------
+-- Evidence: every launch a submission records, run again on the model
+---------------------------------------------------------------------------
+
+-- Parts of a result the grader never compares: measured noise, the
+-- device the file names once, sentences in one language, and where a
+-- count came from (the counts themselves are compared).
+local NOT_COMPARED = { wall_ms = true, device = true, map = true, warnings = true, write_note = true, limit = true,
+                       limit_zh = true, samples = true, time_min_ms = true, time_max_ms = true, time_iqr = true,
+                       sm_clock_mhz = true, counters = true, counters_missing = true, counters_unavailable = true,
+                       mismatch = true, correct = true, source = true }
+
+-- How far a modelled number may lie from the re-run's (docs/instructors.md,
+-- "Grading from evidence"): the model is deterministic, so a sim result
+-- must be the re-run's up to the rounding of its JSON digits; a GPU's
+-- measurement is held to the model's documented error (docs/model.md):
+-- counts exact, DRAM bytes within a factor of 2 (gather's re-reads, the
+-- worst, are 1.64x the model's), kernel time from half the model's time
+-- (the model is never more than 19% slower than the H200) to 200 times it
+-- (histogram's contended atomics are 120 times it).
+local SIM_RELATIVE = 1e-9
+local GPU_DRAM_FACTOR = 2
+local GPU_TIME_RANGE = { 0.5, 200 }
+
+-- The counts a GPU's result measures, by their part and field; equal to the model's.
+local MEASURED_PARTS = { "load", "store", "shared_load", "shared_store", "atomic", "reduction", "ldgsts" }
+local MEASURED_COUNTS = { "requests", "sectors", "wavefronts" }
+
+-- "load.sectors": a leaf's place in a result.
+local function path_of(prefix, key) return prefix == "" and tostring(key) or prefix .. "." .. tostring(key) end
+
+local function near(a, b, relative)
+  if a == b then return true end
+  return math.abs(a - b) <= relative * math.max(math.abs(a), math.abs(b))
+end
+
+-- The parts of a result compared first, so that a difference is named by
+-- the count a student reads (load.sectors) before what follows from it.
+local COMPARED_FIRST = { kernel = 1, params = 2, load = 3, store = 4, shared_load = 5, shared_store = 6, atomic = 7,
+                         reduction = 8, ldgsts = 9, dram = 10, useful_bytes = 11, model = 100 }
+
+local function compared_before(a, b)
+  local x, y = COMPARED_FIRST[a] or 50, COMPARED_FIRST[b] or 50
+  if x ~= y then return x < y end
+  return tostring(a) < tostring(b)
+end
+
+-- The first leaf of `claimed` that `rerun` does not hold (numbers within
+-- relative; false and absent alike): its path, the claimed value and the
+-- re-run's; nil when all agree.
+local function first_difference(claimed, rerun, prefix, relative)
+  local keys = {}
+  for k in pairs(claimed) do if not NOT_COMPARED[k] then keys[#keys + 1] = k end end
+  table.sort(keys, compared_before)
+  for _, k in ipairs(keys) do
+    local mine, theirs, at = claimed[k], type(rerun) == "table" and rerun[k] or nil, path_of(prefix, k)
+    if type(mine) == "table" then
+      if type(theirs) ~= "table" then return at, "{...}", theirs end
+      local where, a, b = first_difference(mine, theirs, at, relative)
+      if where then return where, a, b end
+    elseif type(mine) == "number" and type(theirs) == "number" then
+      if not near(mine, theirs, relative) then return at, mine, theirs end
+    elseif mine ~= theirs and not (mine == false and theirs == nil) then
+      return at, mine, theirs
+    end
+  end
+end
+
+-- Why a GPU's measurement cannot be this launch's on the model's bounds, or nil.
+local function outside_gpu_bounds(claimed, model)
+  for _, part in ipairs(MEASURED_PARTS) do
+    local measured, modelled = claimed[part], model[part]
+    if type(measured) == "table" and measured.source == "hardware" and type(modelled) == "table" then
+      for _, count in ipairs(MEASURED_COUNTS) do
+        if measured[count] ~= nil and measured[count] ~= modelled[count] then
+          return part .. "." .. count, measured[count], modelled[count]
+        end
+      end
+    end
+  end
+  local dram, modelled = claimed.dram, model.dram or {}
+  if type(dram) == "table" and dram.source == "hardware" then
+    for _, field in ipairs({ "read_bytes", "write_bytes" }) do
+      local a, b = tonumber(dram[field]), tonumber(modelled[field])
+      if a and b and b > 0 and (a > b * GPU_DRAM_FACTOR or a < b / GPU_DRAM_FACTOR) then return "dram." .. field, a, b end
+    end
+  end
+  local time, model_time = tonumber(claimed.time_ms), tonumber(model.time_ms)
+  if time and model_time and (time < model_time * GPU_TIME_RANGE[1] or time > model_time * GPU_TIME_RANGE[2]) then
+    return "time_ms", time, model_time
+  end
+end
+
+-- A value as a note shows it: numbers in their shortest form.
+local function value_text(v)
+  if type(v) == "number" then return core.csv_cell(v) end
+  return shown(tostring(v), 80)
+end
+
+-- Why a submitted result is not what its launch gives on the model, or nil:
+-- a sim result leaf by leaf, a GPU one by its model part and the bounds.
+local function result_difference(claimed, rerun)
+  local where, mine, theirs
+  if claimed.backend == "gpu" then
+    where, mine, theirs = first_difference(claimed.model or {}, rerun.model or {}, "model", SIM_RELATIVE)
+  else
+    where, mine, theirs = first_difference(claimed, rerun, "", SIM_RELATIVE)
+  end
+  if where then return say("differs_field", where, value_text(mine), value_text(theirs)) end
+  if claimed.backend == "gpu" then
+    where, mine, theirs = outside_gpu_bounds(claimed, rerun.model or {})
+    if where then return say("outside_bounds", where, value_text(mine), value_text(theirs)) end
+  end
+end
+
+-- The parts of a result the model gives on a GPU too, under result.model.
+local MODELLED_PARTS = { "load", "store", "atomic", "reduction", "shared_atomic", "ldgsts", "dram" }
+
+-- A re-run as the model gives it: a launch the grader measured on its own
+-- GPU, seen with the model's counts and bytes in place of the measured ones
+-- (a submission from the model is compared with, and judged on, the model).
+local function model_view(rerun)
+  if rerun.backend ~= "gpu" or type(rerun.model) ~= "table" then return rerun end
+  local view = {}
+  for k, v in pairs(rerun) do view[k] = v end
+  view.backend = "sim"
+  for _, part in ipairs(MODELLED_PARTS) do view[part] = rerun.model[part] end
+  return view
+end
+
+-- Launches run again, by what decides their numbers (the kernel, its
+-- params, the profile, the submitted sources of the lab's kernels): the
+-- same launch in another submission is not run twice.
+local reruns = {}
+
+-- The options of a launch as the file gives them, added to its params so
+-- the re-run is that launch: the device profile, the model it ran on.
+local function rerun_params(data)
+  local params = {}
+  for k, v in pairs(data.params) do params[k] = v end
+  local model = type(data.model) == "table" and data.model or {}
+  if type(model.profile) == "string" then params.profile = model.profile end
+  if data.cache == "warm" or data.cache == "cold" then params.cache = data.cache end
+  if model.source == "emulator" then params.model = "emulator" end
+  return params
+end
+
+-- The submitted result `data` run again from its kernel and params (the
+-- lab's kernels from evidence.sources): the re-run's data, or nil and why not.
+local function rerun_launch(data, evidence)
+  if type(data) ~= "table" or type(data.kernel) ~= "string" or type(data.params) ~= "table" then
+    return nil, say("no_launch")
+  end
+  if core.kernel_is_students(data.kernel) then return nil, say("own_kernel", shown(data.kernel)) end
+  if evidence.failures[data.kernel] then return nil, evidence.failures[data.kernel] end
+  local params = rerun_params(data)
+  local key = json.encode({ data.kernel, params, evidence.sources[data.kernel] or false })
+  if reruns[key] == nil then
+    local ok, r = pcall(launch, data.kernel, params)
+    reruns[key] = ok and { data = core.result_data(r) } or { why = shown(g.clean(tostring(r)), 300) }
+  end
+  local done = reruns[key]
+  if done.why then return nil, say("launch_failed", done.why) end
+  return done.data
+end
+
+-- A step's launches run again: {result=, results=, check = "same" |
+-- "differs: why" | "not rerun: why"}; result and results what answers are
+-- judged on: the re-run's, a GPU's measurement within the model's bounds
+-- (the model cannot measure it again), the submitted ones where a launch
+-- could not run.
+local function rerun_step(submitted, evidence)
+  if not submitted.result and not submitted.results then return { check = say("not_rerun", say("no_launch")) } end
+  local differs, not_rerun
+  local function again(data)
+    local rerun, why = rerun_launch(data, evidence)
+    if not rerun then not_rerun = not_rerun or why; return data end
+    if data.backend ~= "gpu" then rerun = model_view(rerun) end
+    local difference = result_difference(data, rerun)
+    differs = differs or difference
+    if data.backend == "gpu" and not difference then return data end
+    return rerun
+  end
+  local result = submitted.result and again(submitted.result)
+  local results
+  if submitted.results then
+    results = {}
+    for i, data in ipairs(submitted.results) do results[i] = again(data) end
+  end
+  local check = differs and say("differs", differs) or not_rerun and say("not_rerun", not_rerun) or "same"
+  return { result = result or (results and results[#results]), results = results, check = check, differs = differs ~= nil or nil }
+end
+
+-- The submitted sources of the lab's kernels, declared before any launch is
+-- run again (a skeleton where a step has none): name -> source, or the
+-- notes of those that did not compile.
+local declared = {}   -- put back to their skeletons before the next submission
+local function declare_sources(doc, definition)
+  local sources, failures = {}, {}
+  for i, step in ipairs(definition.steps) do
+    local submitted = doc.steps[i]
+    local source = submitted and submitted.kernel and submitted.kernel.source
+    if step.kernel and type(source) == "string" then
+      declared[#declared + 1] = { declaration = step.kernel, lab_id = definition.id }
+      local ok, why = pcall(core.declare_lab_kernel, step.kernel, definition.id, { source = source })
+      sources[step.kernel.name] = source
+      if not ok then failures[step.kernel.name] = say("rerun_failed", shown(g.clean(tostring(why)), 1000)) end
+    end
+  end
+  return sources, failures
+end
+
+---------------------------------------------------------------------------
+-- Each student's own numbers
+---------------------------------------------------------------------------
+
+local STOPPED = setmetatable({}, { __tostring = function() return "stopped at the first launch" end })
+
+-- The first launch a step's experiment asks for when `student` runs it:
+-- {kernel=, params=}, found without launching (launch and sweep stop the
+-- code there), the code run as lab code under the sandbox's budget.
+local function first_launch(lab_name, code, student)
+  local asked
+  local function stop(name, params) asked = { kernel = name, params = params }; error(STOPPED, 0) end
+  local env = { random = core.labs.student_random(lab_name, student), launch = stop, sweep = stop, pow2 = pow2,
+                range = range, device = device, pairs = pairs, ipairs = ipairs, tostring = tostring, tonumber = tonumber,
+                select = select, type = type }
+  for _, name in ipairs({ "string", "table", "math", "utf8" }) do env[name] = core.sandbox_library(name) end
+  local chunk = core.load_experiment(code, env)
+  if chunk then pcall(core.sandbox_body, chunk) end
+  if asked and type(asked.kernel) == "string" and type(asked.params) == "table" then return asked end
+end
+
+local draws = {}   -- lab name, step, student -> the first launch, or false
+
+local function drawn(definition, i, student)
+  local key = definition.name .. "\0" .. i .. "\0" .. student
+  if draws[key] == nil then draws[key] = first_launch(definition.name, definition.steps[i].run, student) or false end
+  return draws[key] or nil
+end
+
+-- The params of a step's experiment that come from random(): those that
+-- differ between this student's draw and two made-up students'.
+local function drawn_params(definition, i, student)
+  local own = drawn(definition, i, student)
+  if not own then return nil end
+  local keys = {}
+  for _, other in ipairs({ "\1probe-a", "\1probe-b" }) do
+    local theirs = drawn(definition, i, other)
+    for k, v in pairs(own.params) do
+      if type(v) ~= "table" and theirs and theirs.params[k] ~= v then keys[k] = true end
+    end
+  end
+  if next(keys) == nil then return nil end
+  return own, keys
+end
+
+-- Why a step's launch does not have the student's own numbers, or nil:
+-- "stride = 6 is not this student's own number (theirs is 5); it is
+-- gina's", and whether it is a classmate's (else a launch of the student's
+-- own at the prompt may explain it).
+local function not_own_numbers(definition, i, student, data, classmates)
+  if not definition.steps[i].run or not definition.steps[i].run:find("random", 1, true) then return nil end
+  if type(data) ~= "table" or type(data.params) ~= "table" then return nil end
+  local own, keys = drawn_params(definition, i, student)
+  if not own or data.kernel ~= own.kernel then return nil end
+  local names = {}
+  for k in pairs(keys) do names[#names + 1] = k end
+  table.sort(names)
+  for _, k in ipairs(names) do
+    if data.params[k] ~= own.params[k] then
+      local whose = {}
+      for _, other in ipairs(classmates) do
+        local theirs = other ~= student and drawn(definition, i, other)
+        if theirs and theirs.params[k] == data.params[k] then whose[#whose + 1] = shown(other) end
+      end
+      local text = say("not_own", tostring(k), value_text(data.params[k]), value_text(own.params[k]))
+      if #whose == 0 then return text .. say("nobodys"), false end
+      return text .. say("whose", table.concat(whose, ", ")), true
+    end
+  end
+end
+
+---------------------------------------------------------------------------
 -- Grading one step again
 ---------------------------------------------------------------------------
 
 -- What a lab function sees when it judges a submitted step again: the
--- submitted results and device, the student's own random numbers.
+-- re-run results and the submitted device, the student's own random numbers.
 local function context_of(doc, definition, result, results)
   return g.context_for(definition.name, doc.student, result, results or (result and { result }) or nil,
                        doc.device or device())
@@ -310,33 +596,74 @@ end
 
 local function verdict(right) return right and "right" or "wrong" end
 
--- The lab kernels the submission graded last declared from its sources:
--- put back to their skeletons before the next one is graded.
-local declared = {}
-
--- A goal whose step has the student write a kernel: the submitted source
--- declared with the lab's declaration and launched again (on the model, or
--- on the GPU when there is one), then checked as the lab checks it.
-local function rerun_kernel(definition, i, step, submitted, doc, row)
-  local source = submitted.kernel and submitted.kernel.source
-  if type(source) ~= "string" then return nil end
-  declared[#declared + 1] = { declaration = step.kernel, lab_id = definition.id }
-  local ok, why = pcall(core.declare_lab_kernel, step.kernel, definition.id, { source = source })
-  local r
-  if ok then ok, r = pcall(launch, step.kernel.name) end
-  if not ok then
-    row.notes[#row.notes + 1] = say("rerun_failed", shown(g.clean(tostring(why or r)), 1000))
-    return false
-  end
-  row.rerun_backend, row.rerun_correct = r.backend, r.correct
-  local ctx = context_of(doc, definition, core.result_data(r))
-  local passed, right = pcall(g.judging, g.where_of(definition.name, i), step.ask.check, ctx)
-  return passed and right and r.correct ~= false
+-- A question's points in the gradebook: its `points`, else 1.
+local function points_of(ask)
+  local p = ask.points
+  return math.type(p) and p == p and p >= 0 and p < math.huge and p or 1
 end
 
--- The row of one student's step: the submitted answers, and the verdict of
--- grading the last of them again against the submitted result.
-local function grade_step(doc, definition, i, step)
+-- An answer as the report counts it among the wrong ones: a choice by the
+-- option it names ("c) the text"), a number by its ratio to this student's
+-- own expected value ("x0.5"), else the text.
+local function answer_shape(ask, text, want)
+  if ask.choices then
+    local n = core.labs.read_choice(text, ask.choices)
+    if n then return fmt("%s) %s", string.char(96 + n), shown(g.text_of(ask.choices[n]) or "", 200)) end
+    return shown(text, 200)
+  end
+  local got = core.labs.read_number(text)
+  if got and type(want) == "number" and want ~= 0 then return say("ratio", core.csv_cell(tonumber(fmt("%.3g", got / want)))) end
+  return shown(text, 200)
+end
+
+-- Every attempt of a question judged against the expected value of the
+-- re-run: {answer, right, shape} each.
+local function judged_attempts(ask, attempts, want)
+  local list = json.list()
+  for k, attempt in ipairs(attempts) do
+    local text = tostring(attempt.answer or "")
+    local right = want ~= nil and g.answer_right(ask, text, want) or false
+    list[k] = { answer = shown(text, LIMITS.text_bytes), right = right, shape = answer_shape(ask, text, want) }
+  end
+  return list
+end
+
+-- A prediction's row: what was predicted, and its gap to the launch as run
+-- again (to the student's measurement, for a GPU's).
+local function prediction_row(row, submitted, step, ctx, where)
+  row.gap, row.answer, row.measured = submitted.gap, submitted.predicted, submitted.measured
+  local gpu = type(submitted.result) == "table" and submitted.result.backend == "gpu"
+  if submitted.predicted and ctx.result and not gpu then
+    local ok, measured = pcall(g.judging, where, step.ask.measure, ctx)
+    if ok and type(measured) == "number" and measured == measured then
+      row.measured = measured
+      row.gap = math.abs(submitted.predicted - measured) / (measured ~= 0 and math.abs(measured) or 1)
+    end
+  end
+  row.graded, row.first_try = row.gap and "predicted" or "missing", nil
+  return row
+end
+
+-- The expected value of a question on the re-run, and every attempt judged
+-- against it; an assessed question in a copy without its answer (a released
+-- lab) is left "recorded" with a note.
+local function question_verdict(row, ask, attempts, where, ctx)
+  if ask.answer == nil and ask.assessed then
+    row.notes[#row.notes + 1] = say("no_answer_here")
+    return true, nil, "recorded"
+  end
+  local ok, want = pcall(g.expected_in, ask, where, ctx)
+  if not ok then return false, want end
+  row.expected = type(want) == "number" and want or want ~= nil and shown(want) or nil
+  row.attempt_list = judged_attempts(ask, attempts, want)
+  row.first_try = row.attempt_list[1] ~= nil and row.attempt_list[1].right
+  return true, row.attempt_list[#row.attempt_list].right
+end
+
+-- The row of one student's step: the submitted answers, each judged again
+-- against the step's launches run again on the model (evidence: the
+-- submission's kernel sources and failures, the class's student IDs).
+local function grade_step(doc, definition, i, step, evidence)
   local submitted = doc.steps[i] or {}
   local ask, kind = step.ask, g.ask_kind(step.ask)
   local attempts = submitted.attempts or {}
@@ -344,33 +671,42 @@ local function grade_step(doc, definition, i, step)
   local row = { student = doc.student, lab = shown(definition.name), step = i, kind = kind,
                 question = shown(g.text_of(ask.question or ask.predict or ask.goal) or "", LIMITS.text_bytes),
                 attempts = #attempts, answer = last and last.answer and shown(last.answer, LIMITS.text_bytes) or nil,
-                submitted = last and last.verdict or nil, first_try = submitted.first_try == true, notes = {} }
-  if kind == "prediction" then   -- never right or wrong: its gap to the student's run
-    row.gap, row.answer, row.measured = submitted.gap, submitted.predicted, submitted.measured
-    row.graded, row.first_try = submitted.gap and "predicted" or "missing", nil
-    return row
+                submitted = last and last.verdict or nil, first_try = submitted.first_try == true, notes = {},
+                points_possible = kind ~= "prediction" and points_of(ask) or nil, assessed = ask.assessed == true or nil }
+  local rerun = rerun_step(submitted, evidence)
+  row.result_check, row.result_differs = rerun.check, rerun.differs
+  local other, classmates = not_own_numbers(definition, i, doc.student, submitted.result, evidence.classmates)
+  if other and classmates then
+    row.result_check, row.result_differs = say("differs", other), true
+  elseif other then
+    row.notes[#row.notes + 1] = other
   end
-  if not last then row.graded, row.first_try = "missing", false; return row end
+  local failure = step.kernel and evidence.failures[step.kernel.name]
+  if failure then row.notes[#row.notes + 1], row.kernel_failed = failure, true end
   local where = g.where_of(definition.name, i)
-  local ctx = context_of(doc, definition, submitted.result, submitted.results)
-  local ok, right
+  local ctx = context_of(doc, definition, rerun.result, rerun.results)
+  if kind == "prediction" then return prediction_row(row, submitted, step, ctx, where) end
+  if not last then row.graded, row.first_try = "missing", false; return row end
+  local ok, right, graded
   if kind == "goal" then
-    if step.kernel then
-      right = rerun_kernel(definition, i, step, submitted, doc, row)
-      ok = right ~= nil
+    ok, right = pcall(g.judging, where, ask.check, ctx)
+    if step.kernel and rerun.result then
+      row.rerun_backend, row.rerun_correct = rerun.result.backend, rerun.result.correct
+      if rerun.result.correct == false then right, row.kernel_failed = false, true end
     end
-    if not ok then ok, right = pcall(g.judging, where, ask.check, ctx) end
+    row.first_try = #attempts == 1 and ok and right and true or false
   else
-    local want
-    ok, want = pcall(g.expected_in, ask, where, ctx)
-    row.expected = ok and (type(want) == "number" and want or want ~= nil and shown(want)) or nil
-    if ok then right = want ~= nil and g.answer_right(ask, tostring(last.answer or ""), want) end
+    ok, right, graded = question_verdict(row, ask, attempts, where, ctx)
   end
   if not ok then row.notes[#row.notes + 1] = shown(g.clean(tostring(right))); right = false end
-  row.graded = verdict(right and true or false)
-  row.agrees = row.graded == row.submitted
-  if not row.agrees then row.notes[#row.notes + 1] = say("disagrees", tostring(row.submitted), row.graded) end
+  row.graded = graded or verdict(right and true or false)
+  local judged_by_student = row.submitted == "right" or row.submitted == "wrong"
+  if judged_by_student then row.agrees = row.graded == row.submitted end
+  if judged_by_student and row.agrees == false and graded == nil then
+    row.notes[#row.notes + 1] = say("disagrees", tostring(row.submitted), row.graded)
+  end
   if row.graded ~= "right" then row.first_try = false end
+  row.points = row.graded == "right" and row.points_possible or 0
   return row
 end
 
@@ -378,26 +714,50 @@ end
 -- The class
 ---------------------------------------------------------------------------
 
--- The submissions under folder, the latest of each student and lab:
--- {latest = {key = {doc=, path=}}, keys = sorted keys, problems = {...}}.
-local function collect(folder)
+-- Seconds since 1970 (UTC) of an ISO 8601 date and time as --deadline takes
+-- it: 2026-12-03T08:00, :SS optional, Z or +HH:MM / -HH:MM (UTC without).
+local function epoch_of(text)
+  local y, mo, d, h, mi, rest = text:match("^(%d%d%d%d)-(%d%d)-(%d%d)[T ](%d%d):(%d%d)(.*)$")
+  if not y then return nil end
+  local sec, zone = rest:match("^:(%d%d)(.*)$")
+  zone = zone or rest
+  local sign, zh, zm = zone:match("^([+-])(%d%d):?(%d%d)$")
+  if not (zone == "" or zone == "Z" or sign) then return nil end
+  y, mo, d = tonumber(y), tonumber(mo), tonumber(d)
+  if mo < 1 or mo > 12 or d < 1 or d > 31 or tonumber(h) > 23 or tonumber(mi) > 59 then return nil end
+  local yy = mo <= 2 and y - 1 or y   -- days from civil (H. Hinnant's algorithm)
+  local era = yy // 400
+  local yoe = yy - era * 400
+  local doy = (153 * (mo + (mo > 2 and -3 or 9)) + 2) // 5 + d - 1
+  local days = era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+  local offset = sign and (sign == "+" and 1 or -1) * (tonumber(zh) * 3600 + tonumber(zm) * 60) or 0
+  return days * 86400 + tonumber(h) * 3600 + tonumber(mi) * 60 + tonumber(sec or 0) - offset
+end
+
+-- An arrival time as UTC text: 2026-12-03T08:00:00Z.
+local function utc_text(seconds) return os.date("!%Y-%m-%dT%H:%M:%SZ", seconds) end
+
+-- The submissions under folder, the latest of each student and lab by
+-- arrival (a time the student cannot set in the file; its `submitted` field
+-- decides nothing), those after deadline (seconds, or nil) marked late:
+-- {latest = {key = {doc=, path=, arrived=, late=}}, keys = sorted keys, problems = {...}}.
+local function collect(folder, deadline)
   local latest = {}
-  local paths, problems = json_files(folder)
+  local files, problems = json_files(folder)
   local function problem(path, text) problems[#problems + 1] = { file = shown(path), problem = text } end
-  for _, path in ipairs(paths) do
+  table.sort(files, function(a, b) return a.arrived < b.arrived or a.arrived == b.arrived and a.path < b.path end)
+  for _, file in ipairs(files) do
+    local path = file.path
     local doc, why = read_submission(path)
     if not doc then
       problem(path, why)
     else
       local key = doc.student .. "\0" .. doc.lab.name
       local earlier = latest[key]
-      local student, lab = shown(doc.student), shown(doc.lab.name)
-      if earlier and (earlier.doc.submitted or "") > (doc.submitted or "") then
-        problem(path, say("duplicate", student, lab, shown(path)))
-      else
-        if earlier then problem(earlier.path, say("duplicate", student, lab, shown(earlier.path))) end
-        latest[key] = { doc = doc, path = path }
+      if earlier then
+        problem(earlier.path, say("duplicate", shown(doc.student), shown(doc.lab.name), shown(path), utc_text(file.arrived)))
       end
+      latest[key] = { doc = doc, path = path, arrived = file.arrived, late = deadline and file.arrived > deadline or nil }
     end
   end
   local keys = {}
@@ -454,16 +814,18 @@ end
 -- The rows of one submission, each step that asks graded again, its lab
 -- loaded afresh (what a lab keeps between calls is never another student's).
 -- Keeps the lab in progress.definition, for the rows of a stopped grading.
-local function submission_rows(doc, path, load_lab, progress)
+local function submission_rows(doc, path, load_lab, progress, classmates)
   start_afresh()
   local loaded, definition = pcall(load_lab)
   if not loaded then error({ problem = say("no_lab", shown(g.clean(tostring(definition)))) }, 0) end
   progress.definition = definition
+  local sources, failures = declare_sources(doc, definition)
+  local evidence = { sources = sources, failures = failures, classmates = classmates }
   local rows = {}
   local version_note = doc.lab.hash ~= definition.hash and say("other_version", shown(tostring(doc.lab.hash)), definition.hash)
   for i, step in ipairs(definition.steps) do
     if step.ask then
-      local row = grade_step(doc, definition, i, step)
+      local row = grade_step(doc, definition, i, step, evidence)
       if version_note then table.insert(row.notes, 1, version_note) end
       row.file = shown(path)
       rows[#rows + 1] = row
@@ -486,281 +848,147 @@ local function stopped_rows(doc, path, definition, note)
   return rows
 end
 
--- Grades one submission under its deadline: its rows, or nil and the problem
--- line. Ctrl-C (not a deadline) stops the whole grading.
-local function grade_one(doc, path, load_lab, time_limit)
+-- Grades one submission under its deadline: its rows (or nil), the problem
+-- line (or nil) and its lab. Ctrl-C (not a deadline) stops the whole grading.
+local function grade_one(doc, path, load_lab, time_limit, classmates)
   local progress = {}
-  local status, value = core.with_deadline(time_limit, time_limit, submission_rows, doc, path, load_lab, progress)
-  if status == "ok" then return value end
+  local status, value = core.with_deadline(time_limit, time_limit, submission_rows, doc, path, load_lab, progress,
+                                           classmates)
+  if status == "ok" then return value, nil, progress.definition end
   if status == "interrupted" then error("interrupted!", 0) end
   if status == "cpu" or status == "wall" then   -- value: the wall seconds it ran
     local note = say("stopped", value, fmt("%g", time_limit), say(status == "cpu" and "cpu_time" or "wall_time"))
-    return stopped_rows(doc, path, progress.definition, note), note
+    return stopped_rows(doc, path, progress.definition, note), note, progress.definition
   end
   return nil, type(value) == "table" and value.problem or say("failed", shown(tostring(value)))
 end
 
+-- Where labs were looked for, for the line of a lab not found.
+local function where_looked(lab_option)
+  local folders = {}
+  for folder in (os.getenv("WARPLAB_LABS_PATH") or ""):gmatch("[^:]+") do folders[#folders + 1] = shown(folder) end
+  local data = core.data_path("labs")
+  return say("looked_in", #folders > 0 and table.concat(folders, ":") or say("unset"), data and shown(data) or say("unset"),
+             lab_option and shown(lab_option) or say("not_given"))
+end
+
+-- One problem line per lab that no submission's name could be found for:
+-- the lab, how many files named it, and where it was looked for.
+local function unknown_lab_problems(unknown, lab_option)
+  local names, problems = {}, {}
+  for name in pairs(unknown) do names[#names + 1] = name end
+  table.sort(names)
+  for _, name in ipairs(names) do
+    local files = unknown[name]
+    problems[#problems + 1] = { file = shown(files[1]), problem = say("unknown_lab", shown(name), #files, where_looked(lab_option)) }
+  end
+  return problems
+end
+
+-- A kernel's source as copies are compared: without comments and blanks.
+local function normalised_source(source)
+  return (source:gsub("/%*.-%*/", ""):gsub("//[^\n]*", ""):gsub("%s+", ""))
+end
+
+-- What two copies of a submission share: the normalised source of each
+-- kernel the student wrote (a skeleton handed in as it is aside), and the
+-- answers and launches of every step, byte for byte.
+local function fingerprint(doc, definition)
+  local kernels, evidence = {}, {}
+  for i, step in ipairs(definition and definition.steps or {}) do
+    local submitted = doc.steps[i]
+    local source = submitted and submitted.kernel and submitted.kernel.source
+    if step.kernel and type(source) == "string" and normalised_source(source) ~= normalised_source(step.kernel.skeleton) then
+      kernels[step.kernel.name] = normalised_source(source)
+    end
+  end
+  local answered = false
+  for i = 1, #doc.steps do
+    local submitted = doc.steps[i] or {}
+    local answers = {}
+    for k, attempt in ipairs(submitted.attempts or {}) do answers[k] = attempt.answer or "" end
+    answered = answered or #answers > 0 or submitted.result ~= nil
+    evidence[i] = { answers, submitted.result or false, submitted.results or false, submitted.predicted or false }
+  end
+  return { kernels = kernels, evidence = answered and json.encode(evidence) or nil }
+end
+
+-- For each submission graded ({student, lab, print}), the other
+-- students whose submission of that lab is the same or nearly: "bob
+-- (answers and results)", "carol (kernel my_transpose)".
+local function similar_submissions(graded)
+  local similar = {}
+  for a = 1, #graded do
+    for b = a + 1, #graded do
+      local x, y = graded[a], graded[b]
+      if x.lab == y.lab and x.student ~= y.student then
+        local why = {}
+        if x.print.evidence and x.print.evidence == y.print.evidence then why[#why + 1] = say("same_answers") end
+        for name, source in pairs(x.print.kernels) do
+          if y.print.kernels[name] == source then why[#why + 1] = say("same_kernel", shown(name)) end
+        end
+        table.sort(why)
+        if #why > 0 then
+          local text = table.concat(why, ", ")
+          similar[x] = similar[x] or {}
+          similar[y] = similar[y] or {}
+          table.insert(similar[x], fmt("%s (%s)", shown(y.student), text))
+          table.insert(similar[y], fmt("%s (%s)", shown(x.student), text))
+        end
+      end
+    end
+  end
+  return similar
+end
+
+-- A problem line for each submission one of whose launches is not what it
+-- claims (a result the model does not give, another student's numbers).
+local function tampering_problems(rows, path)
+  local problems = {}
+  for _, row in ipairs(rows) do
+    if row.result_differs then
+      problems[#problems + 1] = { file = shown(path), problem = say("tampering", row.step, row.result_check), tampering = true }
+    end
+  end
+  return problems
+end
+
 -- Grades the submissions collected (those of the students in `only`, when
 -- given) against the labs of catalogue: {rows=, problems=, submissions=, students=}.
-local function grade_collected(collected, catalogue, time_limit, only)
-  local problems, rows, students, count = {}, {}, {}, 0
+local function grade_collected(collected, catalogue, time_limit, only, lab_option)
+  local problems, rows, students, count, unknown, graded_list = {}, {}, {}, 0, {}, {}
+  local classmates = students_in(collected)
   if not only then for _, p in ipairs(collected.problems) do problems[#problems + 1] = p end end
   for _, key in ipairs(collected.keys) do
-    local doc, path = collected.latest[key].doc, collected.latest[key].path
+    local entry = collected.latest[key]
+    local doc, path = entry.doc, entry.path
     if not only or only[doc.student] then
-      local load_lab, graded, problem = catalogue[doc.lab.name], nil, nil
+      local load_lab, graded, problem, definition = catalogue[doc.lab.name], nil, nil, nil
       if load_lab then
-        graded, problem = grade_one(doc, path, load_lab, time_limit)
+        graded, problem, definition = grade_one(doc, path, load_lab, time_limit, classmates)
       else
-        problem = say("unknown_lab", shown(doc.lab.name))
+        unknown[doc.lab.name] = unknown[doc.lab.name] or {}
+        table.insert(unknown[doc.lab.name], path)
       end
       if problem then problems[#problems + 1] = { file = shown(path), problem = problem } end
       if graded then
         count = count + 1
         students[doc.student] = true
-        for _, row in ipairs(graded) do rows[#rows + 1] = row end
+        for _, row in ipairs(graded) do
+          row.late, row.arrived = entry.late and "late" or nil, utc_text(entry.arrived)
+          rows[#rows + 1] = row
+        end
+        for _, p in ipairs(tampering_problems(graded, path)) do problems[#problems + 1] = p end
+        graded_list[#graded_list + 1] = { student = doc.student, lab = shown(doc.lab.name),
+                                          print = fingerprint(doc, definition) }
       end
     end
   end
+  for _, p in ipairs(unknown_lab_problems(unknown, lab_option)) do problems[#problems + 1] = p end
   local names = {}
   for name in pairs(students) do names[#names + 1] = name end
   table.sort(names)
-  return { rows = rows, problems = problems, submissions = count, students = names }
-end
-
--- The rows grouped by key_of(row), in the order first seen: each group made
--- by fresh(row), then given each of its rows through add(group, row).
-local function grouped(rows, key_of, fresh, add)
-  local list, by_key = {}, {}
-  for _, row in ipairs(rows) do
-    local key = key_of(row)
-    local group = by_key[key]
-    if not group then
-      group = fresh(row)
-      by_key[key], list[#list + 1] = group, group
-    end
-    add(group, row)
-  end
-  return list
-end
-
--- Per question: how many answered, right, right on the first try, and the wrong answers by count.
-local function questions_of(rows)
-  local list = grouped(rows, function(row) return row.lab .. "\0" .. row.step end,
-    function(row)
-      return { lab = row.lab, step = row.step, kind = row.kind, question = row.question, students = 0, right = 0,
-               first_try = 0, missing = 0, wrong = {}, gaps = {} }
-    end,
-    function(q, row)
-      q.students = q.students + 1
-      if row.graded == "right" then q.right = q.right + 1 end
-      if row.first_try then q.first_try = q.first_try + 1 end
-      if row.graded == "missing" then q.missing = q.missing + 1 end
-      if row.graded == "wrong" and row.answer then q.wrong[row.answer] = (q.wrong[row.answer] or 0) + 1 end
-      if row.gap then q.gaps[#q.gaps + 1] = row.gap end
-    end)
-  for _, q in ipairs(list) do
-    local wrong = {}
-    for answer, n in pairs(q.wrong) do wrong[#wrong + 1] = { answer = answer, count = n } end
-    table.sort(wrong, function(a, b) return a.count > b.count or a.count == b.count and a.answer < b.answer end)
-    q.wrong_answers, q.wrong = json.list(wrong), nil
-    q.first_try_rate = q.students > 0 and q.first_try / q.students or 0
-    q.gaps = json.list(q.gaps)
-  end
-  return list
-end
-
--- Per student and lab: questions, right, first try, missing, the mean prediction gap.
-local function students_of(rows)
-  local list = grouped(rows, function(row) return row.student .. "\0" .. row.lab end,
-    function(row)
-      return { student = row.student, lab = row.lab, questions = 0, right = 0, first_try = 0, missing = 0,
-               predictions = 0, gap_sum = 0, notes = 0 }
-    end,
-    function(s, row)
-      if row.kind == "prediction" then
-        if row.gap then s.predictions, s.gap_sum = s.predictions + 1, s.gap_sum + row.gap end
-      else
-        s.questions = s.questions + 1
-        if row.graded == "right" then s.right = s.right + 1 end
-        if row.first_try then s.first_try = s.first_try + 1 end
-        if row.graded == "missing" then s.missing = s.missing + 1 end
-      end
-      s.notes = s.notes + #row.notes
-    end)
-  for _, s in ipairs(list) do
-    s.mean_gap = s.predictions > 0 and s.gap_sum / s.predictions or nil
-    s.gap_sum = nil
-  end
-  return list
-end
-
----------------------------------------------------------------------------
--- The files
----------------------------------------------------------------------------
-
-local CSV_COLUMNS = { "student", "lab", "step", "kind", "question", "answer", "attempts", "first_try", "submitted",
-                      "graded", "agrees", "expected", "gap", "rerun_correct", "rerun_backend", "notes", "file" }
-
--- A decimal number written as text ("-5", "2.5e-3"): a spreadsheet reads it as the number it is.
-local function is_decimal(text)
-  local mantissa, exponent = text:match("^[-+]?([%d.]+)([eE]?[-+]?%d*)$")
-  return mantissa ~= nil and mantissa:match("^%d*%.?%d*$") ~= nil and mantissa:match("%d") ~= nil and
-         (exponent == "" or exponent:match("^[eE][-+]?%d+$") ~= nil)
-end
-
--- A CSV cell of text: one that a spreadsheet would take as a formula (it
--- starts with =, +, -, @, a tab or a carriage return, and is no plain
--- number) gets a leading ' so that it is text; quoted as RFC 4180 says.
-local function text_cell(text)
-  if text:match("^[=+%-@\t\r]") and not is_decimal(text) then text = "'" .. text end
-  if text:find('[,"\r\n]') or text:match("^%s") or text:match("%s$") then text = '"' .. text:gsub('"', '""') .. '"' end
-  return text
-end
-
--- A CSV cell: numbers as numbers (a negative one too), booleans as words, text guarded.
-local function csv_cell(v)
-  if type(v) == "number" then return core.csv_cell(v) end
-  if type(v) == "boolean" then return tostring(v) end
-  if v == nil then return "" end
-  return text_cell(tostring(v))
-end
-
-local function csv_text(rows)
-  local lines = { table.concat(CSV_COLUMNS, ",") }
-  for _, row in ipairs(rows) do
-    local cells = {}
-    for i, column in ipairs(CSV_COLUMNS) do
-      local v = row[column]
-      if column == "notes" then v = table.concat(row.notes, "; ") end
-      cells[i] = csv_cell(v)
-    end
-    lines[#lines + 1] = table.concat(cells, ",")
-  end
-  return table.concat(lines, "\n") .. "\n"
-end
-
-local function json_rows(rows)
-  local list = {}
-  for i, row in ipairs(rows) do
-    local copy = {}
-    for k, v in pairs(row) do copy[k] = v end
-    copy.notes = json.list(row.notes)
-    list[i] = copy
-  end
-  return json.list(list)
-end
-
----------------------------------------------------------------------------
--- The HTML page: tables and inline SVG charts, nothing from a network
----------------------------------------------------------------------------
-
-local function escape(text)
-  return (tostring(text):gsub("[&<>\"']", { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quot;", ["'"] = "&#39;" }))
-end
-
-local BAR_COLOR, GAP_COLOR = "#1f77b4", "#2ca02c"
-
--- A horizontal bar chart: one bar per {label, value in [0, 1]}.
-local function bar_chart(bars)
-  local row_height, left, width = 26, 160, 620
-  local parts = { fmt('<svg class="chart first-try" xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">',
-                      width, row_height * #bars + 30) }
-  for i, bar in ipairs(bars) do
-    local y = (i - 1) * row_height + 4
-    local length = math.floor((width - left - 60) * bar.value + 0.5)
-    parts[#parts + 1] = fmt('<text x="%d" y="%d" text-anchor="end">%s</text>', left - 8, y + 14, escape(bar.label))
-    parts[#parts + 1] = fmt('<rect class="bar" x="%d" y="%d" width="%d" height="18" fill="%s"><title>%s: %.0f%%</title></rect>',
-                            left, y, math.max(length, 1), BAR_COLOR, escape(bar.label), 100 * bar.value)
-    parts[#parts + 1] = fmt('<text x="%d" y="%d">%.0f%%</text>', left + length + 6, y + 14, 100 * bar.value)
-  end
-  local axis_y = row_height * #bars + 8
-  parts[#parts + 1] = fmt('<line x1="%d" y1="4" x2="%d" y2="%d" stroke="black"/>', left, left, axis_y)
-  parts[#parts + 1] = fmt('<text x="%d" y="%d">%s</text></svg>', left, axis_y + 18, escape(say("rate_axis")))
-  return table.concat(parts, "\n")
-end
-
--- A histogram of prediction gaps, in bins of 10% up to 100% and one for more.
-local function gap_histogram(gaps)
-  local bins, most = {}, 1
-  for k = 1, 11 do bins[k] = 0 end
-  for _, gap in ipairs(gaps) do
-    local k = math.min(11, math.floor(gap * 10) + 1)
-    bins[k] = bins[k] + 1
-    most = math.max(most, bins[k])
-  end
-  local left, bottom, bar, height = 40, 170, 50, 140
-  local parts = { '<svg class="chart gaps" xmlns="http://www.w3.org/2000/svg" width="640" height="210" font-family="sans-serif" font-size="12">' }
-  for k = 1, 11 do
-    local h = math.floor(height * bins[k] / most + 0.5)
-    local x = left + (k - 1) * bar
-    parts[#parts + 1] = fmt('<rect class="bar" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%d</title></rect>',
-                            x + 4, bottom - h, bar - 8, math.max(h, bins[k] > 0 and 1 or 0), GAP_COLOR, bins[k])
-    parts[#parts + 1] = fmt('<text x="%d" y="%d" text-anchor="middle">%s</text>', x + bar // 2, bottom + 16,
-                            k <= 10 and fmt("%d%%", (k - 1) * 10) or ">100%")
-  end
-  parts[#parts + 1] = fmt('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>', left, bottom, left + 11 * bar, bottom)
-  parts[#parts + 1] = fmt('<text x="%d" y="%d">%s</text>', left, bottom + 34, escape(say("gap_axis")))
-  parts[#parts + 1] = fmt('<text x="4" y="20">%s (max %d)</text></svg>', escape(say("students_axis")), most)
-  return table.concat(parts, "\n")
-end
-
-local function table_html(class, headers, rows)
-  local parts = { fmt('<table class="%s"><tr>', class) }
-  for _, h in ipairs(headers) do parts[#parts + 1] = "<th>" .. escape(h) .. "</th>" end
-  parts[#parts + 1] = "</tr>"
-  for _, row in ipairs(rows) do
-    parts[#parts + 1] = "<tr>"
-    for _, cell in ipairs(row) do parts[#parts + 1] = "<td>" .. escape(cell) .. "</td>" end
-    parts[#parts + 1] = "</tr>"
-  end
-  parts[#parts + 1] = "</table>"
-  return table.concat(parts)
-end
-
-local function question_label(q) return fmt("%s %d", q.lab, q.step) end
-
-local function html_page(report)
-  local questions, bars, gaps, wrong_rows = report.questions, {}, {}, {}
-  for _, q in ipairs(questions) do
-    if q.kind ~= "prediction" then
-      bars[#bars + 1] = { label = question_label(q), value = q.first_try_rate }
-      for k, w in ipairs(q.wrong_answers) do
-        if k <= 3 then wrong_rows[#wrong_rows + 1] = { question_label(q), q.question or "", w.answer, tostring(w.count) } end
-      end
-    end
-    for _, gap in ipairs(q.gaps) do gaps[#gaps + 1] = gap end
-  end
-  local student_rows = {}
-  for _, s in ipairs(report.students) do
-    student_rows[#student_rows + 1] = { s.student, s.lab, fmt("%d/%d", s.right, s.questions), fmt("%d/%d", s.first_try, s.questions),
-                                        tostring(s.missing), s.mean_gap and fmt("%.0f%%", 100 * s.mean_gap) or "-",
-                                        tostring(s.notes) }
-  end
-  local problem_rows = {}
-  for _, p in ipairs(report.problems) do problem_rows[#problem_rows + 1] = { p.file, p.problem } end
-  local body = {
-    "<!doctype html>", fmt('<html lang="%s"><head><meta charset="utf-8"><title>%s</title>', core.lang and core.lang() or "en",
-                           escape(say("title"))),
-    "<style>body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse;margin:1em 0}" ..
-    "th,td{border:1px solid #bbb;padding:.2em .6em;text-align:left}th{background:#eee}h2{margin-top:1.5em}</style></head><body>",
-    "<h1>" .. escape(say("title")) .. "</h1>",
-    "<p>" .. escape(say("generated", report.submissions, #report.student_names, report.graded, report.warplab, report.device)) .. "</p>",
-    "<h2>" .. escape(say("first_try_heading")) .. "</h2>", #bars > 0 and bar_chart(bars) or "<p>" .. escape(say("none")) .. "</p>",
-    "<h2>" .. escape(say("wrong_heading")) .. "</h2>",
-    #wrong_rows > 0 and table_html("wrong", { say("col_step"), say("col_question"), say("col_answer"), say("col_count") }, wrong_rows)
-                    or "<p>" .. escape(say("none")) .. "</p>",
-    "<h2>" .. escape(say("gaps_heading")) .. "</h2>", gap_histogram(gaps),
-    "<h2>" .. escape(say("students_heading")) .. "</h2>",
-    table_html("students", { say("col_student"), say("col_lab"), say("col_right"), say("col_first"), say("col_missing"),
-                             say("col_gap"), say("col_notes") }, student_rows),
-  }
-  if #problem_rows > 0 then
-    body[#body + 1] = "<h2>" .. escape(say("problems_heading")) .. "</h2>"
-    body[#body + 1] = table_html("problems", { say("col_file"), say("col_notes") }, problem_rows)
-  end
-  body[#body + 1] = "</body></html>\n"
-  return table.concat(body, "\n")
+  return { rows = rows, problems = problems, submissions = count, students = names, prints = graded_list }
 end
 
 ---------------------------------------------------------------------------
@@ -778,42 +1006,47 @@ local function make_folder(path)
   if not made then error(tostring(why), 0) end
 end
 
--- Writes the report of what was graded into out; true when every file was graded.
+-- Each row's similar_to: the students whose submission of its lab is a
+-- copy of this one's (over the whole class, slices merged).
+local function mark_copies(graded)
+  local by_submission = {}
+  for submission, others in pairs(similar_submissions(graded.prints or {})) do
+    table.sort(others)
+    by_submission[submission.student .. "\0" .. submission.lab] = table.concat(others, "; ")
+  end
+  for _, row in ipairs(graded.rows) do row.similar_to = by_submission[row.student .. "\0" .. row.lab] end
+end
+
+-- Writes the report of what was graded into out (lua/report.lua), copies
+-- marked over the whole class; true when every file was graded.
 local function write_report(graded, out)
-  local d = device()
-  local report = { format = "warplab-grades", version = 1, graded = u.utc_now(), warplab = core.version,
-                   device = d.name, backend = d.backend, submissions = graded.submissions,
-                   student_names = graded.students, problems = graded.problems,
-                   questions = questions_of(graded.rows), students = students_of(graded.rows), rows = graded.rows }
-  make_folder(out)
-  local csv = write(out .. "/grades.csv", csv_text(graded.rows))
-  local data = {}
-  for k, v in pairs(report) do data[k] = v end
-  data.rows, data.problems = json_rows(graded.rows), json.list(graded.problems)
-  data.questions, data.students, data.student_names = json.list(report.questions), json.list(report.students),
-                                                      json.list(graded.students)
-  local json_path = write(out .. "/grades.json", json.encode(data, 2) .. "\n")
-  local html = write(out .. "/report.html", html_page(report))
-  for _, p in ipairs(graded.problems) do io.stderr:write(say("problem", shown(p.file), shown(p.problem, 2000)), "\n") end
-  print(say("graded", graded.submissions, #graded.students, #graded.problems, csv, json_path, html))
-  return #graded.problems == 0
+  mark_copies(graded)
+  return core.grade_report.write(graded, out)
 end
 
 -- A slice's grading as data for the merge: rows with their notes as lists.
 local function slice_data(graded)
+  local prints = json.list()
+  for i, p in ipairs(graded.prints) do
+    prints[i] = { student = p.student, lab = p.lab, print = { kernels = p.print.kernels, evidence = p.print.evidence } }
+  end
   return { submissions = graded.submissions, students = json.list(graded.students), problems = json.list(graded.problems),
-           rows = json_rows(graded.rows) }
+           rows = core.grade_report.json_rows(graded.rows), prints = prints }
 end
 
 -- The slices' grading, merged as one grading of the whole class would be.
 local function merged(slices, problems)
-  local all = { rows = {}, problems = {}, submissions = 0, students = {} }
+  local all = { rows = {}, problems = {}, submissions = 0, students = {}, prints = {} }
   for _, p in ipairs(problems) do all.problems[#all.problems + 1] = p end
   for _, slice in ipairs(slices) do
     for _, p in ipairs(slice.problems) do all.problems[#all.problems + 1] = p end
     all.submissions = all.submissions + slice.submissions
     for _, name in ipairs(slice.students) do all.students[#all.students + 1] = name end
     for _, row in ipairs(slice.rows) do all.rows[#all.rows + 1] = row end
+    for _, p in ipairs(slice.prints or {}) do
+      p.print.kernels = p.print.kernels or {}
+      all.prints[#all.prints + 1] = p
+    end
   end
   table.sort(all.students)
   local order = {}
@@ -829,11 +1062,11 @@ end
 
 -- Task `index` of a Slurm array job: grades its slice of the class and
 -- writes it as JSON to out/slice-INDEX.json.
-function core.grade_slice(folder, index, count, out, lab, time_limit)
+function core.grade_slice(folder, index, count, out, lab, time_limit, deadline)
   local catalogue = lab_catalogue(lab)
-  local collected = collect(folder)
+  local collected = collect(folder, deadline and epoch_of(deadline))
   local graded = grade_collected(collected, catalogue, time_limit or DEFAULT_TIME_LIMIT,
-                                 slice_of(students_in(collected), index, count))
+                                 slice_of(students_in(collected), index, count), lab)
   write(fmt("%s/slice-%d.json", out, index), json.encode(slice_data(graded), 2) .. "\n")
   print(say("slice_done", index, count, graded.submissions))
 end
@@ -842,16 +1075,17 @@ local STUDENTS_PER_TASK = 10
 
 -- The job script each task runs: a Lua script warplab itself reads (its
 -- first line names this warplab), so no shell starts anywhere.
-local function job_script(folder, count, slices, lab, time_limit)
+local function job_script(folder, count, slices, lab, time_limit, deadline)
   return fmt("#!%s\n-- warplab --grade --slurm: one task of the job array grades its slice of the class.\n" ..
              "local core = debug.getregistry()[\"warplab.core\"]\n" ..
-             "core.grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q, %s, %s)\n",
-             core.program_path(), folder, count, slices, lab and fmt("%q", lab) or "nil", fmt("%.17g", time_limit))
+             "core.grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q, %s, %s, %s)\n",
+             core.program_path(), folder, count, slices, lab and fmt("%q", lab) or "nil", fmt("%.17g", time_limit),
+             deadline and fmt("%q", deadline) or "nil")
 end
 
 -- Grades the class as a Slurm job array (sbatch --wait, one task per slice
 -- of students), then merges the slices into the report.
-local function grade_on_slurm(folder, out, options, lab, time_limit)
+local function grade_on_slurm(folder, out, options, lab, time_limit, deadline)
   lab_catalogue(lab)   -- a bad --lab is said here, not by every task
   local collected = collect(folder)
   local names = students_in(collected)
@@ -863,7 +1097,7 @@ local function grade_on_slurm(folder, out, options, lab, time_limit)
     if entry.name:match("^slice%-%d+%.json$") then os.remove(slurm .. "/" .. entry.name) end
   end
   -- paths as given: a task starts in the folder sbatch was run from, as the rows' file names are
-  local script = write(slurm .. "/grade-job.lua", job_script(folder, count, slurm, lab, time_limit))
+  local script = write(slurm .. "/grade-job.lua", job_script(folder, count, slurm, lab, time_limit, deadline))
   core.chmod_executable(script)
   local words = { "sbatch", "--wait", "--parsable", fmt("--array=0-%d", count - 1), "--job-name=warplab-grade",
                   "--output=" .. slurm .. "/task-%a.out" }
@@ -890,13 +1124,15 @@ end
 -- options, a string, "" for none), against the labs there are and `lab`
 -- (--lab: a name or a lab file), each submission within time_limit seconds
 -- of CPU and of wall time; true when every file under folder was graded.
-function core.grade(folder, out, slurm, lab, time_limit)
+function core.grade(folder, out, slurm, lab, time_limit, deadline)
   out = out and out ~= "" and out or "report"
   time_limit = time_limit or DEFAULT_TIME_LIMIT
-  if slurm then return grade_on_slurm(folder, out, slurm, lab, time_limit) end
+  local deadline_at = deadline and epoch_of(deadline)
+  if deadline and not deadline_at then error(say("bad_deadline", shown(deadline)), 0) end
+  if slurm then return grade_on_slurm(folder, out, slurm, lab, time_limit, deadline) end
   local catalogue = lab_catalogue(lab)
-  local collected = collect(folder)
-  local graded = grade_collected(collected, catalogue, time_limit)
+  local collected = collect(folder, deadline_at)
+  local graded = grade_collected(collected, catalogue, time_limit, nil, lab)
   if graded.submissions == 0 and #graded.problems == 0 then error(say("no_submissions", folder), 0) end
   return write_report(graded, out)
 end

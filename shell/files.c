@@ -306,15 +306,16 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Adds {name=, folder=, link=, size=} for path to the list on the top of the
-   stack, if it is a folder or a regular file (through a symbolic link or not). */
+/* Adds {name=, folder=, link=, size=, mtime=} for path to the list on the top
+   of the stack, if it is a folder or a regular file (through a symbolic link or
+   not); mtime in seconds since 1970 (UTC), as the file system keeps it. */
 static void add_entry(lua_State *L, const char *path, const char *name)
 {
     struct stat info, own;
     if (stat(path, &info) != 0 || !(S_ISDIR(info.st_mode) || S_ISREG(info.st_mode)))
         return;
     int is_link = lstat(path, &own) == 0 && S_ISLNK(own.st_mode);
-    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 5);
     lua_pushstring(L, name);
     lua_setfield(L, -2, "name");
     lua_pushboolean(L, S_ISDIR(info.st_mode));
@@ -323,6 +324,8 @@ static void add_entry(lua_State *L, const char *path, const char *name)
     lua_setfield(L, -2, "link");
     lua_pushinteger(L, (lua_Integer)info.st_size);
     lua_setfield(L, -2, "size");
+    lua_pushinteger(L, (lua_Integer)info.st_mtime);
+    lua_setfield(L, -2, "mtime");
     lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
 }
 

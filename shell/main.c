@@ -42,6 +42,7 @@ struct options {
     const char *grade, *report;   /* --grade DIR [--report OUT]: grade a class's submissions, and exit */
     const char *slurm;            /* --slurm OPTIONS: with --grade, as a Slurm job array (sbatch's options) */
     double time_limit;            /* --time-limit S: with --grade, each submission's CPU and wall seconds (0: default) */
+    const char *deadline;         /* --deadline WHEN: with --grade, files arriving after it are marked late */
     int save;                     /* --save: a batch run keeps the student's progress */
     const char *gpu_command;      /* --gpu-command, else $WARPLAB_GPU_COMMAND: a launcher for the GPU process */
     int gpu_server;               /* --gpu-server: be that GPU process */
@@ -92,6 +93,8 @@ static const char usage_text[] =
     "                   OPTIONS ('--partition=gpu --gres=gpu:1', or '')\n"
     "  --time-limit S   with --grade: the CPU time and the wall time grading one\n"
     "                   submission may take, in seconds (default 60)\n"
+    "  --deadline WHEN  with --grade: an ISO date and time (2026-12-03T08:00Z,\n"
+    "                   or +08:00 for a zone); files arriving later are late\n"
     "  --gpu-command C  measure on a GPU reached through launcher C, such as\n"
     "                   'srun --gres=gpu:1' or 'ssh gpuhost' (also\n"
     "                   $WARPLAB_GPU_COMMAND): C is run, without a shell, as\n"
@@ -166,6 +169,8 @@ static const char usage_text_zh[] =
     "                   这些选项（'--partition=gpu --gres=gpu:1'，或 ''）\n"
     "  --time-limit 秒  与 --grade 同用：评判一份提交最多可用的 CPU 时间和\n"
     "                   实际时间，以秒计（默认值 60）\n"
+    "  --deadline 时间  与 --grade 同用：日期和时间（如 2026-12-03T08:00Z，\n"
+    "                   或用 +08:00 指明时区）；此后到达的文件记为迟交\n"
     "  --gpu-command C  通过启动器 C 在别处的 GPU 上测量，例如\n"
     "                   'srun --gres=gpu:1' 或 'ssh gpuhost'（也可用\n"
     "                   $WARPLAB_GPU_COMMAND）：不经过命令解释器，运行\n"
@@ -322,7 +327,7 @@ static const char *language_of(int argc, char **argv)
 
 enum { OPT_VERSION = 256, OPT_LIST, OPT_SIM, OPT_DEVICE, OPT_PROFILE, OPT_LANG, OPT_FORMAT, OPT_LAB, OPT_ANSWERS, OPT_SAVE,
        OPT_GPU_COMMAND, OPT_GPU_SERVER, OPT_NO_INIT, OPT_CHECK_LAB, OPT_STUDENT, OPT_SUBMIT, OPT_GRADE,
-       OPT_REPORT, OPT_SLURM, OPT_TIME_LIMIT, OPT_STUDENTS, OPT_RELEASE_LAB };
+       OPT_REPORT, OPT_SLURM, OPT_TIME_LIMIT, OPT_STUDENTS, OPT_RELEASE_LAB, OPT_DEADLINE };
 
 /* Every option, as getopt_long reads them (--name value, --name=value, a unique prefix of a name). */
 static const struct option long_options[] = {
@@ -337,7 +342,7 @@ static const struct option long_options[] = {
     { "submit", required_argument, NULL, OPT_SUBMIT }, { "grade", required_argument, NULL, OPT_GRADE },
     { "report", required_argument, NULL, OPT_REPORT }, { "slurm", required_argument, NULL, OPT_SLURM },
     { "time-limit", required_argument, NULL, OPT_TIME_LIMIT }, { "students", required_argument, NULL, OPT_STUDENTS },
-    { "release-lab", required_argument, NULL, OPT_RELEASE_LAB },
+    { "release-lab", required_argument, NULL, OPT_RELEASE_LAB }, { "deadline", required_argument, NULL, OPT_DEADLINE },
     { NULL, 0, NULL, 0 },
 };
 
@@ -358,6 +363,7 @@ static const struct {
     { OPT_SLURM, "sbatch's options, such as '--partition=gpu --gres=gpu:1' ('' for none)",
       "sbatch 的选项，例如 '--partition=gpu --gres=gpu:1'（'' 表示没有）" },
     { OPT_TIME_LIMIT, "seconds, more than 0 and at most 86400", "秒数，大于 0 且不超过 86400" },
+    { OPT_DEADLINE, "an ISO date and time such as 2026-12-03T08:00Z", "日期和时间，例如 2026-12-03T08:00Z" },
     { OPT_STUDENT, "an ID of letters, digits, '.', '_', '-' or '@' (at most 64)",
       "由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符）" },
     { OPT_GPU_COMMAND, "a command, such as 'srun --gres=gpu:1'", "一个命令，例如 'srun --gres=gpu:1'" },
@@ -418,7 +424,7 @@ static const struct {
     { OPT_CHECK_LAB, offsetof(struct options, check_lab) }, { OPT_SUBMIT, offsetof(struct options, submit) },
     { OPT_GRADE, offsetof(struct options, grade) },   { OPT_REPORT, offsetof(struct options, report) },
     { OPT_SLURM, offsetof(struct options, slurm) },   { OPT_GPU_COMMAND, offsetof(struct options, gpu_command) },
-    { OPT_RELEASE_LAB, offsetof(struct options, release_lab) },
+    { OPT_RELEASE_LAB, offsetof(struct options, release_lab) }, { OPT_DEADLINE, offsetof(struct options, deadline) },
 };
 
 /* Reads one option's value into o; 0, or a usage error's exit status. */
@@ -627,7 +633,7 @@ static int call_labs(const char *function, const char *argument, const char *sec
     return truth;
 }
 
-/* core.grade(folder, report, slurm, lab, time_limit): the class's report; 0
+/* core.grade(folder, report, slurm, lab, time_limit, deadline): the class's report; 0
    when every file was graded, 1 when some were not or the grading failed. */
 static int call_grade(const struct options *o)
 {
@@ -641,7 +647,8 @@ static int call_grade(const struct options *o)
         lua_pushnumber(L, o->time_limit);
     else
         lua_pushnil(L);
-    int status = session_call(5, 1);
+    lua_pushstring(L, o->deadline);
+    int status = session_call(6, 1);
     if (status != LUA_OK) {
         session_report(status, 1);
         return EXIT_SCRIPT_ERROR;
@@ -699,9 +706,9 @@ static int run(int argc, char **argv, const struct options *o)
         return usage_error(SAY("$WARPLAB_STUDENT must be an ID of letters, digits, '.', '_', '-' or '@' (at most 64), not '%s'",
                                "$WARPLAB_STUDENT 必须是由字母、数字、'.'、'_'、'-' 或 '@' 组成的学号（至多 64 个字符），而不是 '%s'"),
                            student);
-    if ((o->report || o->slurm || o->time_limit > 0) && !o->grade)
-        return usage_error(SAY("--report, --slurm and --time-limit go with --grade DIR%s",
-                               "--report、--slurm 和 --time-limit 须与 --grade 文件夹 同用%s"), "");
+    if ((o->report || o->slurm || o->time_limit > 0 || o->deadline) && !o->grade)
+        return usage_error(SAY("--report, --slurm, --time-limit and --deadline go with --grade DIR%s",
+                               "--report、--slurm、--time-limit 和 --deadline 须与 --grade 文件夹 同用%s"), "");
     if (o->grade && (o->answers || o->submit || o->save))
         return usage_error(SAY("--grade DIR takes --lab FILE, not --answers, --submit or --save%s",
                                "--grade 文件夹 可与 --lab 文件 同用，但不能与 --answers、--submit 或 --save 同用%s"), "");

@@ -44,17 +44,19 @@ result "six submissions were made for the class" $?
 (cd "$tmp" && "$warplab" --sim --grade "$class") > "$tmp/grade.out" 2> "$tmp/grade.err"
 status=$?
 [ $status = 1 ] && grep -q "notes.json: not a warplab submission of version 1" "$tmp/grade.err" &&
-  grep -q "^Graded 6 submissions of 6 students (1 problems): report/grades.csv, report/grades.json, report/report.html." "$tmp/grade.out"
-result "--grade grades the six, names the file that is no submission, and exits 1 for it" $?
+  grep -q "^Graded 6 submissions of 6 students (2 problems, 1 of them suspected tampering; 4 copies, 0 late): report/grades.csv, report/grades.json, report/report.html, report/gradebook.csv." "$tmp/grade.out"
+result "--grade grades the six, names the file that is no submission and frank's result, and exits 1 for them" $?
 sed 's/^/#   /' "$tmp/grade.err" "$tmp/grade.out" | head -6
 rm "$class/notes.json"
-"$warplab" --sim --grade "$class" --report "$tmp/clean" > "$tmp/grade.out" 2>&1
-result "--grade of a class with nothing but submissions exits 0 (--report FOLDER)" $?
+"$warplab" --sim --grade "$class" --report "$tmp/clean" > "$tmp/grade.out" 2> "$tmp/grade.err"
+[ $? = 1 ] && [ "$(wc -l < "$tmp/grade.err")" = 1 ] &&
+  grep -q "exercises-frank.json: suspected tampering: step 9: differs: store.lines is 16384 in the file, 524288 when run again" "$tmp/grade.err"
+result "--grade of a class of submissions: one line, for frank's result that his kernel does not give (--report FOLDER)" $?
 
 csv=$tmp/clean/grades.csv
 row() { grep "^$1,$2,$3," "$csv"; }   # row STUDENT LAB STEP
 echo "# $(head -1 "$csv")"
-[ "$(head -1 "$csv")" = "student,lab,step,kind,question,answer,attempts,first_try,submitted,graded,agrees,expected,gap,rerun_correct,rerun_backend,notes,file" ]
+[ "$(head -1 "$csv")" = "student,lab,step,kind,question,answer,attempts,first_try,submitted,graded,agrees,expected,gap,rerun_correct,rerun_backend,notes,file,result_check,similar_to,late,arrived,points,points_possible" ]
 result "grades.csv: its header" $?
 [ "$(grep -c '^alice,coalescing,[0-9]*,[a-z]*,.*,right,right,true,' "$csv")" = 4 ]
 result "alice: her four questions right, graded again" $?
@@ -62,12 +64,14 @@ row bob coalescing 2 | grep -q ',5,1,false,wrong,wrong,true,8,'
 result "bob: his wrong answer (5, not 8) is wrong again, as submitted" $?
 row carol coalescing 2 | grep -q ',right,right,true,' && row carol coalescing 3 | grep -q ',0,false,,missing,'
 result "carol: step 2 right, step 3 missing" $?
-row dave coalescing 2 | grep -q ',5,1,false,right,wrong,false,8,.*the submitted verdict is right, graded again it is wrong'
-result "dave: the verdict he changed is caught (graded again against the submitted result)" $?
+row dave coalescing 2 | grep -q ',5,1,false,right,wrong,false,8,.*the submitted verdict is right, graded again it is wrong.*,same,bob (answers and results),'
+result "dave: the verdict he changed is caught, and his file is bob's (similar_to)" $?
+row bob coalescing 2 | grep -q ',same,dave (answers and results),'
+result "bob: similar_to names dave" $?
 row erin exercises 9 | grep -q ',right,right,true,,,true,sim,'
 result "erin: her own transpose runs again, correct, and meets the goal" $?
-row frank exercises 9 | grep -q ',right,wrong,false,,,true,sim,.*graded again it is wrong'
-result "frank: the skeleton he handed in runs again and does not meet the goal" $?
+row frank exercises 9 | grep -q ',right,wrong,false,,,true,sim,.*graded again it is wrong.*,"differs: store.lines is 16384 in the file, 524288 when run again","erin (answers and results, kernel my_histogram)",'
+result "frank: the skeleton he handed in runs again, does not meet the goal nor give erin's result, and his file is erin's" $?
 row alice coalescing 1 | grep -q ',prediction,.*,8,0,,,predicted,,,0,'
 result "a prediction: what was predicted and its gap, never right or wrong" $?
 
@@ -77,8 +81,8 @@ result "a prediction: what was predicted and its gap, never right or wrong" $?
   for _, q in ipairs(d.questions) do if q.lab == 'coalescing' and q.step == 2 then q2 = q end end
   print(d.format, d.version, d.submissions, #d.student_names, #d.rows, #d.students, q2.students, q2.first_try_rate,
         q2.wrong_answers[1].answer, q2.wrong_answers[1].count)" > "$tmp/json.out" 2>&1
-grep -Eq "^warplab-grades	1	6	6	[0-9]+	6	4	0.5	5	2$" "$tmp/json.out"
-result "grades.json: the class, and per question the first-try rate and the most common wrong answer" $?
+grep -Eq "^warplab-grades	1	6	6	[0-9]+	6	4	0.5	(x|×)0.625	2$" "$tmp/json.out"
+result "grades.json: the class, and per question the first-try rate and the most common wrong answer (5 for 8: ×0.625)" $?
 [ $? = 0 ] || sed 's/^/#   /' "$tmp/json.out"
 
 html=$tmp/clean/report.html
@@ -92,12 +96,13 @@ else
     --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$tmp/profile" \
     --dump-dom "file://$html" > "$tmp/dom.html" 2> "$tmp/browser.log"
   [ "$(grep -o '<rect class="bar"' "$tmp/dom.html" | wc -l)" -ge 20 ] && grep -q '<table class="students">' "$tmp/dom.html" &&
-    [ "$(grep -o '<td>frank</td>' "$tmp/dom.html" | wc -l)" = 1 ]
-  result "Chromium loads the report: the bars of both charts, the students' table" $?
+    [ "$(grep -o '<tr><td><a href="#student-frank">frank</a></td><td>exercises</td><td>11/12</td>' "$tmp/dom.html" | wc -l)" = 1 ] &&
+    grep -q '<section class="student" id="student-frank">' "$tmp/dom.html"
+  result "Chromium loads the report: the bars of both charts, the students' table, a section per student" $?
   if command -v pngtopnm > /dev/null && command -v pnmtoplainpnm > /dev/null; then
     timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --hide-scrollbars \
       --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$tmp/profile" \
-      --window-size=1000,1600 --screenshot="$tmp/report.png" "file://$html" 2>> "$tmp/browser.log"
+      --window-size=1000,5000 --screenshot="$tmp/report.png" "file://$html" 2>> "$tmp/browser.log"
     pixels=$(pngtopnm "$tmp/report.png" 2> /dev/null | pnmtoplainpnm 2> /dev/null | awk '
       function near(v, w) { return v - w < 30 && w - v < 30 }
       NR == 1 { next }
@@ -124,8 +129,8 @@ fi
 # Hostile submissions and hand-in folders (#28, findings 2, 5 and 10): each
 # bad file is one line, never a traceback; the others are graded as without it.
 hostile=$(cd "$srcdir/tests/hostile/submissions" && pwd)
-others() {   # others CSV FOLDER: the six students' rows, their files named from FOLDER
-  grep -E '^(alice|bob|carol|dave|erin|frank),(coalescing|exercises),' "$1" | sed "s|$2/||"
+others() {   # others CSV FOLDER: the six students' rows, their files named from FOLDER, without when they arrived
+  grep -E '^(alice|bob|carol|dave|erin|frank),(coalescing|exercises),' "$1" | sed -e "s|$2/||" -e 's/,20[0-9-]*T[0-9:]*Z,/,/'
 }
 others "$csv" "$class" > "$tmp/others-clean"
 line() { grep -c -F -- "$1" "$tmp/mixed.err" | grep -qx "${2:-1}"; }   # line TEXT [COUNT]: TEXT is on that many lines
@@ -140,7 +145,7 @@ cp "$hostile/attempts-number.json" "$hostile/steps-numbers.json" "$hostile/answe
 status=$?
 sed 's/^/#   /' "$tmp/mixed.err"
 [ $status = 1 ] && [ -s "$tmp/crash-report/grades.csv" ] && [ -s "$tmp/crash-report/grades.json" ] &&
-  [ -s "$tmp/crash-report/report.html" ] && grep -q "^Graded 6 submissions of 6 students (3 problems)" "$tmp/mixed.out" &&
+  [ -s "$tmp/crash-report/report.html" ] && grep -q "^Graded 6 submissions of 6 students (4 problems" "$tmp/mixed.out" &&
   line 'attempts-number.json: field steps[2].attempts[1]: expected an object, got 7' &&
   line 'steps-numbers.json: field steps[1]: expected an object, got 5' &&
   line 'answer-object.json: field steps[2].attempts[1].answer: expected an answer' &&
@@ -165,9 +170,9 @@ done
   > "$tmp/mixed.out" 2> "$tmp/mixed.err"
 status=$?
 sed 's/^/#   /' "$tmp/mixed.err" | cat -v
-[ $status = 1 ] && grep -q "^Graded 10 submissions of 8 students (3 problems)" "$tmp/mixed.out" &&
+[ $status = 1 ] && grep -q "^Graded 10 submissions of 8 students (4 problems" "$tmp/mixed.out" &&
   ! grep -q -e 'grade:[0-9]' -e 'labs:[0-9]' -e 'prelude:[0-9]' -e 'traceback' $(outputs "$tmp/mixed-report")
-result "a class with them is graded: exit 1, 10 submissions, 3 problems, no internal error" $?
+result "a class with them is graded: exit 1, 10 submissions, 4 problems (frank's too), no internal error" $?
 others "$tmp/mixed-report/grades.csv" "$mixed" | diff "$tmp/others-clean" - > "$tmp/others.diff"
 result "the six other students are graded exactly as without them" $?
 sed 's/^/#   /' "$tmp/others.diff" | head -5
@@ -224,7 +229,7 @@ cp "$class/coalescing/coalescing-alice.json" "$walk/1/2/3/4/5/6/7/8/9/10/deep.js
 truncate -s 9M "$walk/hostile/huge.json"
 timeout 60 "$warplab" --sim --grade "$walk" --report "$tmp/walk-report" > "$tmp/mixed.out" 2> "$tmp/mixed.err"
 status=$?
-[ $status = 1 ] && grep -q "^Graded 6 submissions of 6 students (5 problems)" "$tmp/mixed.out" &&
+[ $status = 1 ] && grep -q "^Graded 6 submissions of 6 students (6 problems" "$tmp/mixed.out" &&
   line "hostile/up: a symbolic link: not followed" && line "hostile/self: a symbolic link: not followed" &&
   line "hostile/link.json: a symbolic link: not followed" && line "1/2/3/4/5/6/7/8/9: more than 8 folders deep: not walked" &&
   line "hostile/huge.json: larger than 8388608 bytes: not read"
@@ -233,8 +238,11 @@ others "$tmp/walk-report/grades.csv" "$walk" | diff "$tmp/others-clean" - > /dev
 result "the six students beside them are graded exactly as without them" $?
 
 # A deadline per submission: a lab function and a student kernel that never end are stopped, the rest graded.
+# Without erin and frank, whose kernels take seconds to compile and run again:
+# the deadline is shorter than the spinners' own budgets (the sandbox's, the emulator's).
 spin=$tmp/spin
 cp -r "$class" "$spin"
+rm -r "$spin/exercises"
 cp "$hostile/spinlab-aaa-spin.json" "$spin/"
 "$warplab" --sim -e "
   local core = debug.getregistry()['warplab.core']
@@ -250,13 +258,14 @@ WARPLAB_LABS_PATH=$hostile/labs timeout 120 "$warplab" --sim --grade "$spin" --r
 status=$? took=$(($(date +%s) - started))
 sed 's/^/#   /' "$tmp/spin.err"
 echo "# graded in $took s"
-[ $status = 1 ] && grep -q "^Graded 8 submissions of 8 students (2 problems)" "$tmp/spin.out" &&
+[ $status = 1 ] && grep -q "^Graded 6 submissions of 6 students (2 problems" "$tmp/spin.out" &&
   grep -q "spinlab-aaa-spin.json: grading stopped after [0-9]* s: it ran past its 3 s of" "$tmp/spin.err" &&
   grep -q "exercises-aad-spin.json: grading stopped after [0-9]* s: it ran past its 3 s of" "$tmp/spin.err" &&
   grep -q "^aad-spin,exercises,9,goal,.*,stopped,.*grading stopped after" "$tmp/spin-report/grades.csv" &&
   [ "$took" -lt 60 ]
 result "--time-limit 3: a lab that launches for ever and a kernel that spins are stopped after 3 s each, with a row noted so" $?
-others "$tmp/spin-report/grades.csv" "$spin" | diff "$tmp/others-clean" - > "$tmp/others.diff"
+others "$tmp/spin-report/grades.csv" "$spin" | diff "$tmp/others-clean" - | grep '^[<>] ' | grep -v '^< \(erin\|frank\),' > "$tmp/others.diff"
+[ ! -s "$tmp/others.diff" ]
 result "the students graded after a stopped one are graded exactly as without it" $?
 sed 's/^/#   /' "$tmp/others.diff" | head -5
 
@@ -273,6 +282,136 @@ status=$? took=$(($(date +%s) - started))
 result "Ctrl-C while a submission spins ends the grading at once (exit 1, interrupted!), not only that submission" $?
 sed 's/^/#   /' "$tmp/int.err"
 
+# Grading from evidence (#30): a class of a lab that draws each student's
+# stride with random(), graded against --lab FILE. gina and hank are honest;
+# ivan's result is changed and his answer agrees with it; judy hands in
+# gina's file; kim struggles (two wrong answers before each right one);
+# hank hands in twice, the second file dated 2020 in its `submitted` field
+# but arriving later, after the --deadline. Step 2 is assessed: its answers
+# carry no verdict, as a released lab records them.
+drawn=$(cd "$srcdir/tests/grading" && pwd)/drawn.lua
+dclass=$tmp/drawn-class
+mkdir -p "$dclass/first" "$dclass/second"
+at_prompt() {   # at_prompt STUDENT FOLDER ANSWERS...: runs step 1, answers each step in turn (Lua expressions), submits
+  student=$1 folder=$2; shift 2
+  code="local labs = debug.getregistry()['warplab.core'].labs; labs.open('$drawn'); labs.run()"
+  for step in "$@"; do code="$code; for _, a in ipairs({$step}) do labs.answer(tostring(a)) end; labs.next()"; done
+  # each student's own data folder: a lab room's shared login is another issue's
+  XDG_DATA_HOME=$tmp/data-$student "$warplab" --sim --student "$student" -e "$code; labs.submit('$folder')" > "$tmp/out-$student" 2>&1
+}
+right='r.load.sectors_per_request' bytes='r.dram.read_bytes'
+at_prompt gina "$dclass" "$right" "$bytes" "'b'"
+at_prompt hank "$dclass/first" "$right" "$bytes" "'stride 2 or more'"
+at_prompt ivan "$dclass" "$right" "$bytes" "'2'"
+at_prompt kim "$dclass" "$right / 2, $right / 2, $right" "1, 2, $bytes" "'a', 'neither', 'b'"
+at_prompt lena "$dclass" "$right" "$bytes" "'b'"
+at_prompt mia "$dclass" "$right" "$bytes" "'b'"
+edit() {   # edit FILE LUA: the submission in FILE changed by LUA (d is the document), written to FILE
+  "$warplab" --sim -e "local core = debug.getregistry()['warplab.core']
+    local d = core.json.decode(io.open('$1'):read('a')); $2
+    core.write_file('$1', core.json.encode(d, 2))" > /dev/null 2>&1
+}
+edit "$dclass/drawn-ivan.json" "local s = d.steps[1]; s.result.load.sectors_per_request = 2 * s.result.load.sectors_per_request
+  s.attempts[1].answer = tostring(s.result.load.sectors_per_request)"
+# lena and mia measured on a GPU (their files made so): lena's DRAM bytes 1.3
+# times the model's, her time 1.5 times it (within the model's bounds), her
+# answer her measured bytes; mia's kernel time a tenth of the model's.
+on_gpu="for _, i in ipairs({1, 2}) do
+    local r = d.steps[i].result
+    r.backend, r.load.source, r.store.source, r.dram.source = 'gpu', 'hardware', 'hardware', 'hardware'
+    r.dram.read_bytes, r.time_ms = r.dram.read_bytes * 13 // 10, r.model.time_ms * SPEED
+  end
+  d.steps[2].attempts[1].answer = tostring(d.steps[2].result.dram.read_bytes)"
+edit "$dclass/drawn-lena.json" "$(echo "$on_gpu" | sed 's/SPEED/1.5/')"
+edit "$dclass/drawn-mia.json" "$(echo "$on_gpu" | sed 's/SPEED/0.1/')"
+cp "$dclass/drawn-gina.json" "$dclass/drawn-judy.json"
+edit "$dclass/drawn-judy.json" "d.student = 'judy'"
+cp "$dclass/first/drawn-hank.json" "$dclass/second/drawn-hank.json"
+edit "$dclass/first/drawn-hank.json" "d.submitted = '2099-01-01T00:00:00Z'"
+edit "$dclass/second/drawn-hank.json" "d.submitted = '2020-01-01T00:00:00Z'; d.steps[3].attempts[1].answer = 'neither'"
+for f in "$dclass"/*.json "$dclass"/*/*.json; do   # as a released lab records an assessed question: no verdict
+  edit "$f" "for _, a in ipairs(d.steps[2].attempts) do a.verdict = 'recorded' end"
+  touch -d '-3 hours' "$f"
+done
+touch -d '-1 hour' "$dclass/second/drawn-hank.json"
+deadline=$(date -u -d '-90 minutes' +%Y-%m-%dT%H:%MZ)
+[ "$(ls "$dclass"/*.json "$dclass"/*/*.json | wc -l)" = 8 ] && grep -q '"verdict": "recorded"' "$dclass/drawn-gina.json"
+result "the drawn class: eight files, assessed answers recorded without a verdict" $?
+
+"$warplab" --sim --grade "$dclass" --report "$tmp/nolab" > "$tmp/nolab.out" 2> "$tmp/nolab.err"
+[ $? = 1 ] && [ "$(grep -c "lab 'drawn' not found" "$tmp/nolab.err")" = 1 ] &&
+  grep -q "drawn-gina.json: lab 'drawn' not found (named by 7 submissions, this one first): looked among the built-in labs, in WARPLAB_LABS_PATH (unset), in $XDG_DATA_HOME/warplab/labs, and --lab (not given)" "$tmp/nolab.err"
+result "a lab that cannot be found is one line naming it and where it was looked for" $?
+sed 's/^/#   /' "$tmp/nolab.err"
+
+"$warplab" --sim --grade "$dclass" --lab "$drawn" --deadline "$deadline" --report "$tmp/drawn" > "$tmp/drawn.out" 2> "$tmp/drawn.err"
+status=$?
+sed 's/^/#   /' "$tmp/drawn.out" "$tmp/drawn.err"
+dcsv=$tmp/drawn/grades.csv
+drow() { grep "^$1,drawn,$2," "$dcsv"; }   # drow STUDENT STEP
+[ $status = 1 ] && grep -q "^Graded 7 submissions of 7 students (5 problems, 4 of them suspected tampering; 2 copies, 1 late)" "$tmp/drawn.out"
+result "--grade --lab FILE --deadline: 7 students, 5 problems (4 suspected tampering: ivan, judy, both of mia's steps), 2 copies, 1 late" $?
+drow gina 1 | grep -q ',24.0,1,true,right,right,true,24,.*,same,judy (answers and results),' && drow gina 1 | grep -q ',2,2$'
+result "gina: her own stride, re-run the same, right, worth 2 points; judy's file is hers" $?
+drow ivan 1 | grep -q ',24,1,false,right,wrong,false,12,.*"differs: load.sectors_per_request is 24 in the file, 12 when run again"' &&
+  grep -q "drawn-ivan.json: suspected tampering: step 1: differs: load.sectors_per_request is 24 in the file, 12 when run again" "$tmp/drawn.err"
+result "ivan: the result he changed is caught, and his answer, which agrees with it, is wrong against the re-run" $?
+drow judy 1 | grep -q "differs: stride = 6 is not this student's own number (theirs is 5); it is gina's" &&
+  grep -q "drawn-judy.json: suspected tampering: step 1: differs: stride = 6 is not this student's own number" "$tmp/drawn.err"
+result "judy: gina's numbers in her file are named as gina's" $?
+drow hank 3 | grep -q 'second/drawn-hank.json,same,,late,' && drow hank 3 | grep -q ',neither,1,false,right,wrong,' &&
+  grep -q "first/drawn-hank.json: replaced: of hank's submissions for drawn, the one that arrived last counts (.*second/drawn-hank.json" "$tmp/drawn.err"
+result "hank: the file that arrived last counts, whatever its submitted date says, and it is late" $?
+drow gina 2 | grep -q ',1,true,recorded,right,,[0-9]*,' && drow kim 2 | grep -q ',3,false,recorded,right,,' &&
+  ! drow gina 2 | grep -q 'submitted verdict'
+result "assessed questions: answers recorded without a verdict are judged by --grade with the instructor's copy" $?
+drow kim 3 | grep -q ',b,3,false,right,right,true,2,'
+result "kim: her choice 'b' is right at the third attempt, not the first" $?
+drow lena 1 | grep -q ',same,' && drow lena 2 | grep -q ',right,,[0-9]*,.*,same,'
+result "lena: a GPU's measurement within the model's bounds is the same, and her measured DRAM bytes are right" $?
+drow mia 1 | grep -q "differs: time_ms is [0-9.e-]* in the file: a GPU cannot measure that where the model gives" &&
+  grep -q "drawn-mia.json: suspected tampering: step 1: differs: time_ms" "$tmp/drawn.err"
+result "mia: a GPU time a tenth of the model's is outside its bounds" $?
+head -1 "$tmp/drawn/gradebook.csv" | grep -q '^Student,ID,SIS User ID,SIS Login ID,Section,drawn step 1 (2 pt),drawn step 2 (1 pt),drawn step 3 (1 pt),drawn total (4 pt)$' &&
+  grep -q '^gina,,gina,gina,,2,1,1,4$' "$tmp/drawn/gradebook.csv" && grep -q '^ivan,,ivan,ivan,,0,1,1,2$' "$tmp/drawn/gradebook.csv"
+result "gradebook.csv: Canvas's identity columns, then points per question and the lab's total" $?
+"$warplab" --sim -e "
+  local d = debug.getregistry()['warplab.core'].json.decode(io.open('$tmp/drawn/grades.json'):read('a'))
+  for _, q in ipairs(d.questions) do
+    local w = q.wrong_answers
+    print(q.step, q.kind, q.points, q.first_try_rate, w[1] and w[1].answer, w[1] and w[1].count)
+  end" > "$tmp/dq.out" 2>&1
+sed 's/^/#   /' "$tmp/dq.out"
+grep -Eq '^1	question	2	0.71[0-9]*	(x|×)0.5	2$' "$tmp/dq.out" && grep -q '^3	choice	1	0.71[0-9]*	c) neither	2$' "$tmp/dq.out"
+result "grades.json: wrong answers over every attempt, a number as its ratio to each student's own value, a choice by its option" $?
+
+html=$tmp/drawn/report.html
+if [ -z "$browser" ]; then
+  count=$((count + 1)); echo "ok $count # SKIP chromium not installed (apt-get install chromium)"
+else
+  timeout 60 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$tmp/profile" \
+    --dump-dom "file://$html" > "$tmp/drawn-dom.html" 2>> "$tmp/browser.log"
+  first=$(grep -o 'class="students"><tbody><tr>\(<th>[^<]*</th>\)*</tr><tr><td><a href="#student-[a-z]*"' "$tmp/drawn-dom.html" |
+    sed 's/.*student-//; s/"$//')
+  echo "# first in the students' table: $first"
+  grep -q '<td>How many load sectors per request does your launch touch?</td>' "$tmp/drawn-dom.html" &&
+    [ "$first" = kim ] && grep -q '<section class="student" id="student-kim">' "$tmp/drawn-dom.html" &&
+    grep -q '<td>copy: gina (answers and results)</td>' "$tmp/drawn-dom.html" &&
+    grep -q '<td>suspected tampering: differs: load.sectors_per_request is 24 in the file, 12 when run again</td>' "$tmp/drawn-dom.html"
+  result "Chromium: the report shows a question's text, kim struggling first, judy's copy and ivan's tampering" $?
+fi
+"$warplab" --sim --lang zh --grade "$dclass" --lab "$drawn" --report "$tmp/drawn-zh" > /dev/null 2>&1
+grep -q '你这次启动的每个读取请求触及多少个扇区？' "$tmp/drawn-zh/report.html" && grep -q '疑似篡改' "$tmp/drawn-zh/report.html"
+result "--lang zh: the report's questions and flags in Chinese" $?
+zoned=$(TZ=Asia/Shanghai date -d "$(echo "$deadline" | sed 's/T/ /; s/Z$/ UTC/')" +%Y-%m-%dT%H:%M+08:00)
+"$warplab" --sim --grade "$dclass" --lab "$drawn" --deadline "$zoned" --report "$tmp/zoned" > "$tmp/out" 2>&1
+[ "$(grep -c ',late,20[0-9-]*T' "$tmp/zoned/grades.csv")" = 3 ] && [ "$(grep -c '^hank,drawn,[0-9]*,.*,late,' "$tmp/zoned/grades.csv")" = 3 ]
+result "--deadline $zoned (the same time in UTC+8): hank's three rows late, and only his" $?
+"$warplab" --sim --grade "$dclass" --lab "$drawn" --deadline yesterday > "$tmp/out" 2>&1
+[ $? = 1 ] && grep -q "^warplab: --deadline yesterday: expected an ISO date and time such as 2026-12-03T08:00Z" "$tmp/out"
+result "--deadline that is not an ISO date and time: one line, exit 1" $?
+
 # --lab FILE beside --grade: the lab file the class is graded against, not looked for on WARPLAB_LABS_PATH
 "$warplab" --sim --grade "$mixed/pathlab" --report "$tmp/lab-report" --lab "$hostile/labs/pathlab.lua" > "$tmp/out" 2>&1
 [ $? = 0 ] && [ "$(grep -c '^[a-z]*,pathlab,1,question,.*,right,right,true,4,' "$tmp/lab-report/grades.csv")" = 2 ]
@@ -286,7 +425,7 @@ sed 's/^/#   /' "$tmp/out"
 [ $? = 1 ] && grep -q "no submissions under $tmp/empty-nothing" "$tmp/out"
 result "--grade of a folder without submissions: one line, exit 1" $?
 "$warplab" --sim --report "$tmp/r" -e 1 > "$tmp/out" 2>&1
-[ $? = 2 ] && grep -q -- "--report, --slurm and --time-limit go with --grade DIR" "$tmp/out"
+[ $? = 2 ] && grep -q -- "--report, --slurm, --time-limit and --deadline go with --grade DIR" "$tmp/out"
 result "--report without --grade is a usage error" $?
 
 tap_done
