@@ -995,16 +995,7 @@ end
 -- warplab --grade DIR [--report OUT] [--slurm OPTIONS]
 ---------------------------------------------------------------------------
 
-local function write(path, text)
-  local ok, why = core.write_file(path, text)
-  if not ok then error(fmt("%s: %s", path, tostring(why)), 0) end
-  return path
-end
-
-local function make_folder(path)
-  local made, why = core.make_folder(path)
-  if not made then error(tostring(why), 0) end
-end
+local write, make_folder = u.write_or_raise, u.make_folder_or_raise
 
 -- Each row's similar_to: the students whose submission of its lab is a
 -- copy of this one's (over the whole class, slices merged).

@@ -1326,8 +1326,22 @@ end
 -- The time now, UTC, as ISO 8601: what recordings and lab progress are stamped with.
 local function utc_now() return os.date("!%Y-%m-%dT%H:%M:%SZ") end
 
+-- Writes text to path, or raises "path: why"; returns path.
+local function write_or_raise(path, text)
+  local ok, why = core.write_file(path, text)
+  if not ok then error(fmt("%s: %s", path, tostring(why)), 0) end
+  return path
+end
+
+-- Makes the folder path (and those above it), or raises why.
+local function make_folder_or_raise(path)
+  local made, why = core.make_folder(path)
+  if not made then error(tostring(why), 0) end
+end
+
 -- What the other modules (chart, export, plot, sweep) share with this one.
 core.util = {
+  write_or_raise = write_or_raise, make_folder_or_raise = make_folder_or_raise,
   fmt = fmt, commas = commas, bytes = bytes, percent = percent, bar = bar,
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,
   localized = localized, value_line = value_line, utc_now = utc_now,

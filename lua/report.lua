@@ -55,16 +55,7 @@ local messages = {
 }
 local say = u.messages("report", messages)
 
-local function write(path, text)
-  local ok, why = core.write_file(path, text)
-  if not ok then error(fmt("%s: %s", path, tostring(why)), 0) end
-  return path
-end
-
-local function make_folder(path)
-  local made, why = core.make_folder(path)
-  if not made then error(tostring(why), 0) end
-end
+local write, make_folder = u.write_or_raise, u.make_folder_or_raise
 
 -- The rows grouped by key_of(row), in the order first seen: each group made
 -- by fresh(row), then given each of its rows through add(group, row).

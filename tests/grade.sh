@@ -50,7 +50,7 @@ sed 's/^/#   /' "$tmp/grade.err" "$tmp/grade.out" | head -6
 rm "$class/notes.json"
 "$warplab" --sim --grade "$class" --report "$tmp/clean" > "$tmp/grade.out" 2> "$tmp/grade.err"
 [ $? = 1 ] && [ "$(wc -l < "$tmp/grade.err")" = 1 ] &&
-  grep -q "exercises-frank.json: suspected tampering: step 9: differs: store.lines is 16384 in the file, 524288 when run again" "$tmp/grade.err"
+  grep -q "exercises-frank.json: suspected tampering: step 9: differs: store.l2_lines is 16384 in the file, 524288 when run again" "$tmp/grade.err"
 result "--grade of a class of submissions: one line, for frank's result that his kernel does not give (--report FOLDER)" $?
 
 csv=$tmp/clean/grades.csv
@@ -70,7 +70,7 @@ row bob coalescing 2 | grep -q ',same,dave (answers and results),'
 result "bob: similar_to names dave" $?
 row erin exercises 9 | grep -q ',right,right,true,,,true,sim,'
 result "erin: her own transpose runs again, correct, and meets the goal" $?
-row frank exercises 9 | grep -q ',right,wrong,false,,,true,sim,.*graded again it is wrong.*,"differs: store.lines is 16384 in the file, 524288 when run again","erin (answers and results, kernel my_histogram)",'
+row frank exercises 9 | grep -q ',right,wrong,false,,,true,sim,.*graded again it is wrong.*,"differs: store.l2_lines is 16384 in the file, 524288 when run again","erin (answers and results, kernel my_histogram)",'
 result "frank: the skeleton he handed in runs again, does not meet the goal nor give erin's result, and his file is erin's" $?
 row alice coalescing 1 | grep -q ',prediction,.*,8,0,,,predicted,,,0,'
 result "a prediction: what was predicted and its gap, never right or wrong" $?
@@ -253,17 +253,17 @@ cp "$hostile/spinlab-aaa-spin.json" "$spin/"
   end
   core.write_file('$spin/exercises-aad-spin.json', core.json.encode(d, 2))" > "$tmp/out-spin" 2>&1
 started=$(date +%s)
-WARPLAB_LABS_PATH=$hostile/labs timeout 120 "$warplab" --sim --grade "$spin" --report "$tmp/spin-report" --time-limit 3 \
+WARPLAB_LABS_PATH=$hostile/labs timeout 120 "$warplab" --sim --grade "$spin" --report "$tmp/spin-report" --time-limit 8 \
   > "$tmp/spin.out" 2> "$tmp/spin.err"
 status=$? took=$(($(date +%s) - started))
 sed 's/^/#   /' "$tmp/spin.err"
 echo "# graded in $took s"
 [ $status = 1 ] && grep -q "^Graded 6 submissions of 6 students (2 problems" "$tmp/spin.out" &&
-  grep -q "spinlab-aaa-spin.json: grading stopped after [0-9]* s: it ran past its 3 s of" "$tmp/spin.err" &&
-  grep -q "exercises-aad-spin.json: grading stopped after [0-9]* s: it ran past its 3 s of" "$tmp/spin.err" &&
+  grep -q "spinlab-aaa-spin.json: grading stopped after [0-9]* s: it ran past its 8 s of" "$tmp/spin.err" &&
+  grep -q "exercises-aad-spin.json: grading stopped after [0-9]* s: it ran past its 8 s of" "$tmp/spin.err" &&
   grep -q "^aad-spin,exercises,9,goal,.*,stopped,.*grading stopped after" "$tmp/spin-report/grades.csv" &&
   [ "$took" -lt 60 ]
-result "--time-limit 3: a lab that launches for ever and a kernel that spins are stopped after 3 s each, with a row noted so" $?
+result "--time-limit 8: a lab that launches for ever and a kernel that spins are stopped after 8 s each, with a row noted so" $?
 others "$tmp/spin-report/grades.csv" "$spin" | diff "$tmp/others-clean" - | grep '^[<>] ' | grep -v '^< \(erin\|frank\),' > "$tmp/others.diff"
 [ ! -s "$tmp/others.diff" ]
 result "the students graded after a stopped one are graded exactly as without it" $?
