@@ -408,7 +408,7 @@ local function result_difference(claimed, rerun)
   else
     where, mine, theirs = first_difference(claimed, rerun, "", SIM_RELATIVE)
   end
-  if where then return say("differs_field", where, value_text(mine), value_text(theirs)) end
+  if where then return say("differs_field", shown(where, 120), value_text(mine), value_text(theirs)) end
   if claimed.backend == "gpu" then
     where, mine, theirs = outside_gpu_bounds(claimed, rerun.model or {})
     if where then return say("outside_bounds", where, value_text(mine), value_text(theirs)) end

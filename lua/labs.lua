@@ -379,8 +379,8 @@ end
 local function extreme(results, param, holds, largest)
   local best
   for _, r in ipairs(results or {}) do
-    local v = r.params[param]
-    if v ~= nil and holds(r) and (best == nil or (largest and v > best) or (not largest and v < best)) then
+    local v = type(r.params) == "table" and r.params[param]
+    if type(v) == "number" and holds(r) and (best == nil or (largest and v > best) or (not largest and v < best)) then
       best = v
     end
   end
