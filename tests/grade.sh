@@ -365,6 +365,22 @@ result "hank: the file that arrived last counts, whatever its submitted date say
 drow gina 2 | grep -q ',1,true,recorded,right,,[0-9]*,' && drow kim 2 | grep -q ',3,false,recorded,right,,' &&
   ! drow gina 2 | grep -q 'submitted verdict'
 result "assessed questions: answers recorded without a verdict are judged by --grade with the instructor's copy" $?
+# The same lab handed out as students get it (--release-lab): nora answers
+# the assessed step from the released copy, which has no answer to judge it
+# by; her submission names the instructor's copy, which grades it.
+mkdir -p "$tmp/released" "$tmp/released-class"
+"$warplab" --sim --release-lab "$drawn" "$tmp/released" > "$tmp/release.out" 2>&1
+XDG_DATA_HOME=$tmp/data-nora "$warplab" --sim --student nora -e "local labs = debug.getregistry()['warplab.core'].labs
+  labs.open('$tmp/released/drawn.lua'); labs.run(); labs.answer(tostring(r.load.sectors_per_request)); labs.next()
+  labs.answer(tostring(r.dram.read_bytes + 1)); labs.next(); labs.answer('b'); labs.submit('$tmp/released-class')" \
+  > "$tmp/out-nora" 2>&1
+"$warplab" --sim --grade "$tmp/released-class" --lab "$drawn" --report "$tmp/released-report" > "$tmp/released.out" 2>&1
+nrow() { grep "^nora,drawn,$1," "$tmp/released-report/grades.csv"; }
+! grep -q "dram.read_bytes" "$tmp/released/drawn.lua" && grep -q '"verdict": "recorded"' "$tmp/released-class/drawn-nora.json" &&
+  grep -q "\"hash\": \"$(grep -o 'fnv1a64:[0-9a-f]*' "$tmp/release.out")\"" "$tmp/released-class/drawn-nora.json" &&
+  nrow 1 | grep -q ',true,right,right,' && nrow 2 | grep -q ',1,false,recorded,wrong,' && nrow 2 | grep -q ',same,'
+result "a released copy: its assessed answer recorded without a verdict, the submission naming the instructor's copy, which grades it wrong (off by one byte)" $?
+sed 's/^/#   /' "$tmp/release.out" "$tmp/released.out"
 drow kim 3 | grep -q ',b,3,false,right,right,true,2,'
 result "kim: her choice 'b' is right at the third attempt, not the first" $?
 drow lena 1 | grep -q ',same,' && drow lena 2 | grep -q ',right,,[0-9]*,.*,same,'
