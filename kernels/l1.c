@@ -120,13 +120,7 @@ static int sectors_of(const struct warp_access *a, uint64_t *sector)
         for (uint64_t s = addr / SECTOR_BYTES; s <= (addr + (uint64_t)a->bytes - 1) / SECTOR_BYTES; s++)
             sector[n++] = s;
     }
-    for (int i = 1; i < n; i++) {   /* insertion sort: lanes usually come in order */
-        uint64_t key = sector[i];
-        int j = i - 1;
-        for (; j >= 0 && sector[j] > key; j--)
-            sector[j + 1] = sector[j];
-        sector[j + 1] = key;
-    }
+    sort_addresses(sector, n);
     int distinct = 0;
     for (int i = 0; i < n; i++)
         if (distinct == 0 || sector[distinct - 1] != sector[i])

@@ -40,8 +40,7 @@ static int count_distinct(const uint64_t *unit, int n)
     return distinct;
 }
 
-/* Sorts up to 32 addresses in place (insertion sort: lanes usually come in order). */
-static void sort_addresses(uint64_t *value, int n)
+void sort_addresses(uint64_t *value, int n)
 {
     for (int i = 1; i < n; i++) {
         uint64_t key = value[i];
