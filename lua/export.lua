@@ -508,6 +508,7 @@ end
 
 -- Called after each chunk that ran (at the prompt, or a lab's experiment), with what it returned.
 function core.after_chunk(code, ...)
+  core.note_sources()
   start_entry({ code = code, values = values_data(...), results = new_results() })
 end
 

@@ -61,6 +61,8 @@ local messages = {
   -- the fields of a submission
   bad_field = { en = "field %s: expected %s, got %s", zh = "字段 %s：应为%s，实际为%s" },
   want_text = { en = "a string of at most %d bytes", zh = "至多 %d 字节的字符串" },
+  want_sources = { en = "an object of at most %d kernel names, each with a source of at most %d bytes",
+                   zh = "至多 %d 个内核名的对象，每个对应至多 %d 字节的源代码" },
   want_number = { en = "a finite number", zh = "有限的数" },
   want_gap = { en = "a finite number, 0 or more", zh = "不小于 0 的有限数" },
   want_boolean = { en = "true or false", zh = "true 或 false" },
@@ -94,6 +96,7 @@ local LIMITS = {
   text_bytes = 4096,              -- an answer, a date, a hash, a name
   source_bytes = 256 << 10,       -- a kernel's source
   steps = 1000, attempts = 1000, results = 64,
+  step_kernels = 8,               -- kernels whose sources a step's launches ran
   data_depth = 12, data_values = 100000,   -- a submitted result, a device
 }
 local DEFAULT_TIME_LIMIT = 60     -- seconds of CPU time, and of wall time, per submission
@@ -222,6 +225,20 @@ function check.lab_name(v, at)
   return v
 end
 
+-- The sources a step's launches ran: kernel name -> source.
+function check.sources(v, at)
+  local function wrong() refuse(at, say("want_sources", LIMITS.step_kernels, LIMITS.source_bytes), v) end
+  if not is_object(v) then wrong() end
+  local out, count = {}, 0
+  for name, source in pairs(v) do
+    count = count + 1
+    if count > LIMITS.step_kernels or type(name) ~= "string" or not name:match("^[%a_][%w_]*$") or #name > 128
+       or type(source) ~= "string" or #source > LIMITS.source_bytes then wrong() end
+    out[name] = source
+  end
+  return out
+end
+
 -- JSON data of a bounded size (a submitted result, a device): a copy
 -- without nulls, each string within LIMITS.text_bytes.
 function check.data(v, at)
@@ -284,6 +301,7 @@ local SUBMISSION = object {
     result = optional(check.data),
     results = optional(list(check.data, LIMITS.results)),
     kernel = optional(object { source = optional(text(LIMITS.source_bytes)) }),
+    sources = optional(check.sources),
   }), LIMITS.steps),
 }
 
@@ -453,17 +471,32 @@ local function rerun_params(data)
   return params
 end
 
--- The submitted result `data` run again from its kernel and params (the
--- lab's kernels from evidence.sources): the re-run's data, or nil and why not.
-local function rerun_launch(data, evidence)
+-- A lab's kernel declared from `source` (a step's own, the student's final
+-- one by default): nil, or why it cannot run.
+local function declare_ran(name, source, evidence)
+  local kernel = evidence.kernels[name]
+  if not kernel or evidence.declared[name] == source then return evidence.failures[name] end
+  local ok, why = pcall(core.declare_lab_kernel, kernel.declaration, kernel.lab_id, { source = source })
+  evidence.declared[name] = source
+  evidence.failures[name] = not ok and say("rerun_failed", shown(g.clean(tostring(why)), 1000)) or nil
+  return evidence.failures[name]
+end
+
+-- The submitted result `data` run again from its kernel and params (a lab's
+-- kernel from the source the step says it ran, else evidence.sources): the
+-- re-run's data, or nil and why not.
+local function rerun_launch(data, evidence, step_sources)
   if type(data) ~= "table" or type(data.kernel) ~= "string" or type(data.params) ~= "table" then
     return nil, say("no_launch")
   end
   if core.kernel_is_students(data.kernel) then return nil, say("own_kernel", shown(data.kernel)) end
-  if evidence.failures[data.kernel] then return nil, evidence.failures[data.kernel] end
+  local source = type(step_sources) == "table" and type(step_sources[data.kernel]) == "string"
+                 and step_sources[data.kernel] or evidence.sources[data.kernel]
   local params = rerun_params(data)
-  local key = json.encode({ data.kernel, params, evidence.sources[data.kernel] or false })
+  local key = json.encode({ data.kernel, params, source or false })
   if reruns[key] == nil then
+    local failure = source and declare_ran(data.kernel, source, evidence)
+    if failure then return nil, failure end
     local ok, r = pcall(launch, data.kernel, params)
     reruns[key] = ok and { data = core.result_data(r) } or { why = shown(g.clean(tostring(r)), 300) }
   end
@@ -481,7 +514,7 @@ local function rerun_step(submitted, evidence)
   if not submitted.result and not submitted.results then return { check = say("not_rerun", say("no_launch")) } end
   local differs, not_rerun
   local function again(data)
-    local rerun, why = rerun_launch(data, evidence)
+    local rerun, why = rerun_launch(data, evidence, submitted.sources)
     if not rerun then not_rerun = not_rerun or why; return data end
     if data.backend ~= "gpu" then rerun = model_view(rerun) end
     local difference = result_difference(data, rerun)
@@ -504,18 +537,18 @@ end
 -- notes of those that did not compile.
 local declared = {}   -- put back to their skeletons before the next submission
 local function declare_sources(doc, definition)
-  local sources, failures = {}, {}
+  local evidence = { sources = {}, failures = {}, kernels = {}, declared = {} }
   for i, step in ipairs(definition.steps) do
     local submitted = doc.steps[i]
     local source = submitted and submitted.kernel and submitted.kernel.source
     if step.kernel and type(source) == "string" then
-      declared[#declared + 1] = { declaration = step.kernel, lab_id = definition.id }
-      local ok, why = pcall(core.declare_lab_kernel, step.kernel, definition.id, { source = source })
-      sources[step.kernel.name] = source
-      if not ok then failures[step.kernel.name] = say("rerun_failed", shown(g.clean(tostring(why)), 1000)) end
+      local kernel = { declaration = step.kernel, lab_id = definition.id }
+      declared[#declared + 1] = kernel
+      evidence.kernels[step.kernel.name], evidence.sources[step.kernel.name] = kernel, source
+      declare_ran(step.kernel.name, source, evidence)
     end
   end
-  return sources, failures
+  return evidence
 end
 
 ---------------------------------------------------------------------------
@@ -825,8 +858,8 @@ local function submission_rows(doc, path, load_lab, progress, classmates)
   local loaded, definition = pcall(load_lab)
   if not loaded then error({ problem = say("no_lab", shown(g.clean(tostring(definition)))) }, 0) end
   progress.definition = definition
-  local sources, failures = declare_sources(doc, definition)
-  local evidence = { sources = sources, failures = failures, classmates = classmates }
+  local evidence = declare_sources(doc, definition)
+  evidence.classmates = classmates
   local rows = {}
   local version_note = doc.lab.hash ~= definition.hash and say("other_version", shown(tostring(doc.lab.hash)), definition.hash)
   for i, step in ipairs(definition.steps) do
@@ -896,17 +929,37 @@ local function normalised_source(source)
   return (source:gsub("/%*.-%*/", ""):gsub("//[^\n]*", ""):gsub("%s+", ""))
 end
 
--- What two copies of a submission share: the normalised source of each
--- kernel the student wrote (a skeleton handed in as it is aside), and the
--- answers and launches of every step, byte for byte.
+-- Whether list holds value.
+local function holds(list, value)
+  for _, v in ipairs(list) do if v == value then return true end end
+  return false
+end
+
+-- The normalised sources a step of a submission holds for its kernel: the
+-- final one and those its launches ran, each a skeleton handed in as it is
+-- aside, added to the kernel's list in `kernels`.
+local function add_written_sources(kernels, step, submitted)
+  local name = step.kernel.name
+  local candidates = { submitted.kernel and submitted.kernel.source,
+                       type(submitted.sources) == "table" and submitted.sources[name] or nil }
+  local skeleton = normalised_source(step.kernel.skeleton)
+  for _, source in pairs(candidates) do
+    local normalised = type(source) == "string" and normalised_source(source)
+    if normalised and normalised ~= skeleton then
+      local list = kernels[name] or json.list()
+      kernels[name] = list
+      if not holds(list, normalised) then list[#list + 1] = normalised end
+    end
+  end
+end
+
+-- What two copies of a submission share: the normalised sources of each
+-- kernel the student wrote, and the answers and launches of every step,
+-- byte for byte.
 local function fingerprint(doc, definition)
   local kernels, evidence = {}, {}
   for i, step in ipairs(definition and definition.steps or {}) do
-    local submitted = doc.steps[i]
-    local source = submitted and submitted.kernel and submitted.kernel.source
-    if step.kernel and type(source) == "string" and normalised_source(source) ~= normalised_source(step.kernel.skeleton) then
-      kernels[step.kernel.name] = normalised_source(source)
-    end
+    if step.kernel and type(doc.steps[i]) == "table" then add_written_sources(kernels, step, doc.steps[i]) end
   end
   local answered = false
   for i = 1, #doc.steps do
@@ -930,8 +983,10 @@ local function similar_submissions(graded)
       if x.lab == y.lab and x.student ~= y.student then
         local why = {}
         if x.print.evidence and x.print.evidence == y.print.evidence then why[#why + 1] = say("same_answers") end
-        for name, source in pairs(x.print.kernels) do
-          if y.print.kernels[name] == source then why[#why + 1] = say("same_kernel", shown(name)) end
+        for name, sources in pairs(x.print.kernels) do
+          local shared = false
+          for _, source in ipairs(sources) do shared = shared or holds(y.print.kernels[name] or {}, source) end
+          if shared then why[#why + 1] = say("same_kernel", shown(name)) end
         end
         table.sort(why)
         if #why > 0 then

@@ -246,6 +246,7 @@ local students = {}       -- the names of the kernels the student declared (kern
 
 -- Declares spec (its fields read raw), quietly when it replaces one by :edit.
 local function declare(spec, quiet)
+  core.note_sources()   -- what the launches so far ran, before a kernel changes
   local name = spec.name
   if type(name) ~= "string" or not name:match("^[a-z_][a-z0-9_]*$") or #name > 40 then
     bad("name", "lowercase letters, digits and _ (at most 40)", name)
@@ -317,6 +318,28 @@ end
 -- core.kernel_source(name): the source a declared kernel runs now, or nil.
 function core.kernel_source(name)
   return declarations[name] and declarations[name].source
+end
+
+-- The source each result of a lab's kernel ran with, noted when the chunk
+-- that launched it ends and before any kernel is declared again.
+local ran_with = setmetatable({}, { __mode = "k" })
+
+-- core.note_sources(): notes the sources of the latest launches not yet noted.
+function core.note_sources()
+  local function note(r)
+    if r ~= nil and ran_with[r] == nil then
+      ran_with[r] = not core.kernel_is_students(r.kernel) and core.kernel_source(r.kernel) or false
+    end
+  end
+  note(core.last_result())
+  for _, r in ipairs(core.last_results() or {}) do note(r) end
+end
+
+-- core.source_ran(r): the source a lab kernel's result r ran with, or nil
+-- (a built-in kernel, or the student's own).
+function core.source_ran(r)
+  core.note_sources()
+  return ran_with[r] or nil
 end
 
 -- core.declared_kernels(): the names of the kernels declared in this session, sorted (what :edit takes).

@@ -984,14 +984,32 @@ end
 -- their last list, when it holds more: a sweep), without the device, which
 -- the submission names once.
 local MAX_KEPT_RESULTS = 64
+
+-- The sources the lab's kernels of these results ran with, by name: a
+-- kernel the student edits between steps is graded, step by step, on the
+-- source each launch ran (nil when no launch ran a lab's kernel).
+local function sources_of(results)
+  local sources
+  for _, r in ipairs(results) do
+    local source = core.source_ran(r)
+    if source then
+      sources = sources or {}
+      sources[r.kernel] = source
+    end
+  end
+  return sources
+end
+
 local function evidence_of(fields)
   local function data(r) local d = core.result_data(r); d.device = nil; return d end
   local r, list = core.last_result(), core.last_results()
   fields.result = r and data(r) or nil
+  local kept = { r }
   if list and #list > 1 and #list <= MAX_KEPT_RESULTS then
-    fields.results = {}
+    fields.results, kept = {}, list
     for i, each in ipairs(list) do fields.results[i] = data(each) end
   end
+  fields.sources = sources_of(kept)
   return fields
 end
 
@@ -1528,6 +1546,7 @@ local function submitted_step(definition, i, record)
     entry.expected = evidence.expected
   end
   entry.result, entry.results = evidence.result, evidence.results and core.json.list(evidence.results)
+  entry.sources = evidence.sources
   if step.kernel then
     entry.kernel = { name = step.kernel.name, source = core.kernel_source(step.kernel.name) }
   end

@@ -11,8 +11,8 @@ core.grade_report = grade_report
 
 local messages = {
   problem = { en = "warplab: %s: %s", zh = "warplab：%s：%s" },
-  graded = { en = "Graded %d submissions of %d students (%d problems, %d of them suspected tampering; %d copies, %d late): %s, %s, %s, %s.",
-             zh = "已评 %d 份提交、%d 名学生（%d 个问题，其中 %d 个疑似篡改；%d 份雷同，%d 份迟交）：%s、%s、%s、%s。" },
+  graded = { en = "Graded %s of %s (%s, %d of them suspected tampering; %s, %d late): %s, %s, %s, %s.",
+             zh = "已评 %s 份提交、%s 名学生（%s 个问题，其中 %d 个疑似篡改；%s 份雷同，%d 份迟交）：%s、%s、%s、%s。" },
   title = { en = "warplab class report", zh = "warplab 班级报告" },
   generated = { en = "%d submissions of %d students, graded %s with warplab %s on %s.",
                 zh = "%d 份提交、%d 名学生，%s 由 warplab %s 在 %s 上评判。" },
@@ -426,6 +426,13 @@ local function attempts_text(row)
   return table.concat(parts, " · ")
 end
 
+-- "1 copy", "2 copies": a count with its noun in English; the number alone
+-- in Chinese, whose message has the measure word.
+local function counted(n, one, many)
+  if core.lang() == "zh" then return tostring(n) end
+  return string.format("%d %s", n, n == 1 and one or many)
+end
+
 -- A section per student: every question, every attempt, the notes and flags.
 local function per_student_sections(report)
   local by_student, order = {}, {}
@@ -505,7 +512,8 @@ function grade_report.write(graded, out)
     if s.similar_to then copies = copies + 1 end
     if s.late then late = late + 1 end
   end
-  print(say("graded", graded.submissions, #graded.students, #graded.problems, tampering, copies, late, csv, json_path, html,
-            gradebook))
+  print(say("graded", counted(graded.submissions, "submission", "submissions"),
+            counted(#graded.students, "student", "students"), counted(#graded.problems, "problem", "problems"),
+            tampering, counted(copies, "copy", "copies"), late, csv, json_path, html, gradebook))
   return #graded.problems == 0
 end

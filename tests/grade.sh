@@ -443,6 +443,41 @@ result "--grade DIR --lab FILE grades against that lab file" $?
 result "--grade with a --lab that cannot be read: one line, exit 1" $?
 sed 's/^/#   /' "$tmp/out"
 
+# A kernel the student changes between steps is run again, step by step, with
+# the source each launch ran: olga runs the skeleton in steps 1 and 2, edits
+# it before she answers step 2 (judged on the skeleton's launch), and fixes
+# it in step 3; pete's file claims that step 1 ran the fixed kernel, which
+# does not give its result.
+own=$tmp/own
+mkdir -p "$own"
+"$warplab" --sim --student olga -e "local labs = debug.getregistry()['warplab.core'].labs
+  labs.open('own-kernel'); labs.answer('32'); labs.run(); labs.next()
+  labs.run(); edit('my_scale', '$answers/own-kernel.cu'); labs.answer('4096'); labs.next()
+  launch('my_scale'); labs.answer(''); labs.submit('$own')" > "$tmp/out-olga" 2>&1
+"$warplab" --sim -e "
+  local core = debug.getregistry()['warplab.core']
+  local d = core.json.decode(io.open('$own/own-kernel-olga.json'):read('a'))
+  d.student = 'pete'
+  d.steps[1].sources.my_scale = d.steps[3].sources.my_scale
+  core.write_file('$own/own-kernel-pete.json', core.json.encode(d, 2))" > "$tmp/out-pete" 2>&1
+olga_ran() {   # olga_ran STEP: the source olga's step STEP ran, compared with the skeleton's first line
+  "$warplab" --sim -e "local core = debug.getregistry()['warplab.core']
+    local d = core.json.decode(io.open('$own/own-kernel-olga.json'):read('a'))
+    print(d.steps[$1].sources.my_scale:find('int row = blockIdx.x', 1, true) and 'skeleton' or 'fixed')"
+}
+[ "$(olga_ran 1)" = skeleton ] && [ "$(olga_ran 2)" = skeleton ] && [ "$(olga_ran 3)" = fixed ]
+result "a submission keeps the source each step's launches ran: olga's steps 1 and 2 the skeleton (edited before step 2's answer), step 3 her fix" $?
+"$warplab" --sim --grade "$own" --report "$tmp/own-report" > "$tmp/out" 2> "$tmp/err"
+status=$?
+sed 's/^/#   /' "$tmp/err"
+[ $status = 1 ] && grep -q '^olga,own-kernel,2,question,.*,4096,1,true,right,right,true,.*,same,' "$tmp/own-report/grades.csv" &&
+  [ "$(grep -c '^olga,own-kernel,[0-9]*,.*,same,' "$tmp/own-report/grades.csv")" = 3 ] &&
+  [ "$(wc -l < "$tmp/err")" = 1 ] &&
+  grep -q "own-kernel-pete.json: suspected tampering: step 1: differs: load.l2_lines is 131072 in the file, 32768 when run again" "$tmp/err"
+result "--grade runs each step with its own source: olga's three steps the same, pete's step 1 differs" $?
+grep -q '^pete,own-kernel,1,.*,"olga (answers and results, kernel my_scale)",' "$tmp/own-report/grades.csv"
+result "... and pete's file is olga's, by the kernel it ran as well" $?
+
 "$warplab" --sim --grade "$tmp/empty-nothing" > "$tmp/out" 2>&1
 [ $? = 1 ] && grep -q "no submissions under $tmp/empty-nothing" "$tmp/out"
 result "--grade of a folder without submissions: one line, exit 1" $?

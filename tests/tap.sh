@@ -10,9 +10,3 @@ tap_done() {
   echo "1..$count"
   [ "$failed" = 0 ]
 }
-# `todo NAME STATUS WHY`: a test of a known bug, reported as TODO (XFAIL while
-# it fails, XPASS once it passes, so that the TODO is taken away then).
-todo() {
-  count=$((count + 1))
-  if [ "$2" = 0 ]; then printf 'ok %d - %s # TODO %s\n' "$count" "$1" "$3"; else printf 'not ok %d - %s # TODO %s\n' "$count" "$1" "$3"; fi
-}
