@@ -298,6 +298,80 @@ local function check_extras(options, name)
   return headers, defines, instantiate
 end
 
+---------------------------------------------------------------------------
+-- What a CUBIN says of a kernel: its registers and static shared memory
+---------------------------------------------------------------------------
+
+local ELF_SECTION = "<I4I4I8I8I8I8I4I4I8I8"   -- Elf64_Shdr: name, type, ..., offset, size, link, info
+local EIATTR_REGCOUNT, EIFMT_SVAL = 0x2f, 4   -- an .nv.info attribute: {symbol index, registers}
+
+-- The sections of an ELF64 file: {name=, offset=, size=, link=}, in order from 0.
+local function elf_sections(elf)
+  local table_at, entry_bytes, count, names_index = string.unpack("<I8", elf, 0x29), string.unpack("<I2", elf, 0x3b),
+                                                    string.unpack("<I2", elf, 0x3d), string.unpack("<I2", elf, 0x3f)
+  local sections = {}
+  for i = 0, count - 1 do
+    local name, _, _, _, offset, size, link = string.unpack(ELF_SECTION, elf, table_at + i * entry_bytes + 1)
+    sections[i] = { name_at = name, offset = offset, size = size, link = link }
+  end
+  local names = sections[names_index]
+  for i = 0, count - 1 do sections[i].name = string.unpack("z", elf, names.offset + sections[i].name_at + 1) end
+  return sections
+end
+
+-- The index of symbol in the ELF's .symtab, or nil.
+local function symbol_index(elf, sections, symbol)
+  for _, section in pairs(sections) do
+    if section.name == ".symtab" then
+      local names = sections[section.link]
+      for i = 0, section.size // 24 - 1 do
+        local name_at = string.unpack("<I4", elf, section.offset + i * 24 + 1)
+        if string.unpack("z", elf, names.offset + name_at + 1) == symbol then return i end
+      end
+    end
+  end
+end
+
+-- The registers .nv.info gives the symbol of that index, or nil.
+local function registers_of(elf, sections, index)
+  for _, section in pairs(sections) do
+    if section.name == ".nv.info" then
+      local at, last = section.offset + 1, section.offset + section.size
+      while at + 3 <= last do
+        local format, attribute = string.unpack("BB", elf, at)
+        if format ~= EIFMT_SVAL then
+          at = at + 4
+        else
+          local bytes = string.unpack("<I2", elf, at + 2)
+          if attribute == EIATTR_REGCOUNT and bytes == 8 and string.unpack("<I4", elf, at + 4) == index then
+            return string.unpack("<I4", elf, at + 8)
+          end
+          at = at + 4 + bytes
+        end
+      end
+    end
+  end
+end
+
+-- core.cubin_resources(cubin, symbol): the registers a thread of kernel
+-- symbol uses and its static shared memory in bytes, as NVRTC's CUBIN
+-- records them (the .nv.info attribute ptxas writes, and the size of
+-- .nv.shared.SYMBOL); nil where the file does not say.
+function core.cubin_resources(cubin, symbol)
+  local ok, registers, shared = pcall(function()
+    if cubin:sub(1, 4) ~= "\127ELF" then return nil end
+    local sections = elf_sections(cubin)
+    local index = symbol_index(cubin, sections, symbol)
+    local shared = 0
+    for _, section in pairs(sections) do
+      if section.name == ".nv.shared." .. symbol then shared = section.size end
+    end
+    return index and registers_of(cubin, sections, index), shared
+  end)
+  if not ok or not registers then return nil end
+  return registers, shared
+end
+
 -- core.compile(source [, {name=, compiler=, arch=, headers=, defines=, instantiate=, binary=}]):
 -- {ptx=, compiler=, cached=}. name ("kernel.cu") is what messages call the
 -- source; compiler "nvrtc" or "clang" (default: NVRTC where there is one,

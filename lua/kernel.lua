@@ -233,6 +233,8 @@ local function gpu_image(source, name, compiled)
 end
 
 local declared = {}   -- the names of kernels declared in this session
+local symbol_of = {}  -- each declared kernel's entry as its machine code names it
+
 
 local function text_or(text, fallback) return type(text) == "string" and text or fallback end
 
@@ -290,7 +292,7 @@ local function declare(spec, quiet)
   })
   if not ok then error(why, 0) end
   if declared[name] and not quiet then print(say("replaced", name)) end
-  declared[name] = true
+  declared[name], symbol_of[name] = true, symbol
   spec.source, spec.file = source, nil
   declarations[name] = spec
   return name
@@ -318,6 +320,18 @@ end
 -- core.kernel_source(name): the source a declared kernel runs now, or nil.
 function core.kernel_source(name)
   return declarations[name] and declarations[name].source
+end
+
+-- core.kernel_resources(name, arch): the registers a thread of a declared
+-- kernel uses on arch ("sm_90") and its static shared bytes, from NVRTC's
+-- machine code for arch (the occupancy the time model takes); nil where
+-- there is no NVRTC, or the kernel does not compile for arch.
+function core.kernel_resources(name, arch)
+  local spec = declarations[name]
+  if not (spec and symbol_of[name] and core.nvrtc_version()) then return nil end
+  local ok, compiled = pcall(core.compile, spec.source, { name = name .. ".cu", arch = arch, binary = true })
+  if not ok then return nil end
+  return core.cubin_resources(compiled.cubin, symbol_of[name])
 end
 
 -- The source each result of a lab's kernel ran with, noted when the chunk

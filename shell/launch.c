@@ -138,11 +138,33 @@ static void check_shape(lua_State *L, const struct family *f, const struct param
 
 enum { MAX_BATCH = 1024 };
 
+/* A kernel declared in Lua: its registers a thread and static shared
+   memory on the device's architecture, from NVRTC's machine code for it
+   (core.kernel_resources); left unknown where that cannot say. */
+static void add_compiled_resources(lua_State *L, const struct family *f, const struct device_info *d,
+                                   struct launch_geometry *g)
+{
+    if (user_kernel_index(f) < 0)
+        return;
+    int top = lua_gettop(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    lua_getfield(L, -1, "kernel_resources");
+    lua_pushstring(L, f->name);
+    lua_pushfstring(L, "sm_%d%d", d->major, d->minor);
+    if (lua_pcall(L, 2, 2, 0) == LUA_OK && lua_isinteger(L, -2) && lua_isinteger(L, -1)) {
+        g->registers = (int)lua_tointeger(L, -2);
+        g->shared_bytes += (unsigned)lua_tointeger(L, -1);
+    }
+    lua_settop(L, top);
+}
+
 /* What the time estimate needs of the launch's shape: its threads, a
-   block's, a block's dynamic shared memory where the emulator's call says
-   (static shared memory and registers are not known here yet), and its
-   chain of dependent loads (a kernel declared in Lua: none known). */
-static struct launch_geometry launch_geometry(const struct family *f, const struct params *p)
+   block's, a block's shared memory (dynamic where the emulator's call says,
+   static and registers where the machine code does: kernels declared in
+   Lua), and its chain of dependent loads (a kernel declared in Lua: none
+   known). */
+static struct launch_geometry launch_geometry(lua_State *L, const struct family *f, const struct params *p,
+                                              const struct device_profile *profile)
 {
     struct launch_shape shape = f->shape(p);
     struct launch_geometry g = { .threads = shape.threads, .block_threads = shape.block,
@@ -152,6 +174,7 @@ static struct launch_geometry launch_geometry(const struct family *f, const stru
         f->emulated_call(p, &call);
         g.shared_bytes = call.shared_bytes;
     }
+    add_compiled_resources(L, f, &profile->info, &g);
     return g;
 }
 
@@ -279,7 +302,7 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     if (o->emulated && r->family->check_outputs && r->correct != 0)   /* a GPU's difference from the emulator stands */
         check_against_reference(L, r);
     r->profile = o->profile;
-    struct launch_geometry geometry = launch_geometry(r->family, &r->params);
+    struct launch_geometry geometry = launch_geometry(L, r->family, &r->params, o->profile);
     r->estimate = estimate_time(o->profile, &r->model, &geometry);
     if (status == RUN_FAILED)
         launch_failed(L, r, error, NULL);

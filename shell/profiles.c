@@ -22,8 +22,9 @@
 
 /* The share of its peak DRAM bandwidth a streaming kernel reaches (the H200: 4.3 of 4.81 TB/s). */
 #define H200_STREAM_SHARE 0.893
-/* 64 K 32-bit registers an SM, on every compute capability from 7.5 to 12.0. */
-enum { REGISTERS_PER_SM = 65536 };
+/* 64 K 32-bit registers an SM, given to warps 256 at a time, on every
+   compute capability from 7.5 to 12.0 (the CUDA occupancy calculator's). */
+enum { REGISTERS_PER_SM = 65536, REGISTER_UNIT = 256 };
 
 /* The H200's rates: fitted to its measurements on the GPU machine
    (2026-12-02, bench/data/h200-model-time.json; docs/model.md gives each
@@ -251,7 +252,9 @@ const struct time_term_decl time_terms[TERM_COUNT] = {
     [TERM_LAUNCH] = { "launch", "the launch's fixed cost: too little work", "启动的固定开销：工作量太小" },
 };
 
-/* Warps one SM holds at once: the fewest that its thread, block and shared-memory limits allow. */
+/* Warps one SM holds at once: the fewest that its thread, block,
+   shared-memory and register limits allow. A warp's registers are
+   allocated REGISTER_UNIT at a time. */
 static int resident_warps(const struct device_info *d, const struct launch_geometry *g)
 {
     int warps_per_block = (g->block_threads + WARP_SIZE - 1) / WARP_SIZE;
@@ -260,8 +263,12 @@ static int resident_warps(const struct device_info *d, const struct launch_geome
         blocks = d->max_blocks_per_sm;
     if (g->shared_bytes > 0 && (long long)(d->shared_bytes_per_sm / g->shared_bytes) < blocks)
         blocks = (long long)(d->shared_bytes_per_sm / g->shared_bytes);
-    if (g->registers > 0 && REGISTERS_PER_SM / (g->registers * warps_per_block * WARP_SIZE) < blocks)
-        blocks = REGISTERS_PER_SM / (g->registers * warps_per_block * WARP_SIZE);
+    if (g->registers > 0) {
+        long long warp_registers = (g->registers * WARP_SIZE + REGISTER_UNIT - 1) / REGISTER_UNIT * REGISTER_UNIT;
+        long long fit = REGISTERS_PER_SM / warp_registers / warps_per_block;
+        if (fit < blocks)
+            blocks = fit;
+    }
     return (int)(blocks > 0 ? blocks : 1) * warps_per_block;
 }
 
@@ -320,7 +327,7 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
                                    const struct launch_geometry *shape)
 {
     const struct time_rates *r = &profile->rates;
-    struct time_estimate e = { .resident_warps = resident_warps(&profile->info, shape) };
+    struct time_estimate e = { .resident_warps = resident_warps(&profile->info, shape), .registers = shape->registers };
     double sm_clocks_per_ms = profile->info.sm_count * profile->info.sm_clock_mhz * 1e3;
     double blocks = (double)(shape->threads / shape->block_threads);
     e.warps = blocks * ((shape->block_threads + WARP_SIZE - 1) / WARP_SIZE);

@@ -86,6 +86,7 @@ struct time_estimate {
     double time_ms;
     double term_ms[TERM_COUNT];   /* each term alone; TERM_LAUNCH's is added to the largest of the others */
     int resident_warps;           /* per SM: occupancy, from the shape and the device's limits */
+    int registers;                /* a thread's, where the machine code says (launch_geometry); else 0 */
     double warps, waves;          /* the grid's warps, and how many times the SMs fill with them */
     enum time_term limit;         /* the largest term */
 };

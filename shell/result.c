@@ -222,6 +222,8 @@ static void push_estimate(lua_State *L, const struct result *r)
     SET_STRING("limit_key", limit->key);
     SET_STRING("limit_zh", limit->limit_zh);
     SET_INTEGER("resident_warps", e->resident_warps);
+    if (e->registers > 0)
+        SET_INTEGER("registers", e->registers);
     SET_NUMBER("warps", e->warps);
     SET_NUMBER("waves", e->waves);
     SET_INTEGER("instructions", r->model.instructions);
