@@ -60,9 +60,14 @@ int family_problem(const struct family *f, char *why, size_t why_size)
         snprintf(why, why_size, SAY("kernel '%s' declares no %s", "内核 '%s' 没有声明 %s"), f->name, missing);
         return -1;
     }
-    if (f->param_count < 1 || f->param_count > MAX_PARAMS || f->buffer_count < 1 || f->buffer_count > MAX_BUFFERS) {
-        snprintf(why, why_size, SAY("kernel '%s' must have 1 to %d params and 1 to %d buffers",
-                                    "内核 '%s' 必须有 1 到 %d 个参数、1 到 %d 个缓冲区"), f->name, MAX_PARAMS, MAX_BUFFERS);
+    if (f->param_count < 0 || f->param_count > MAX_PARAMS) {
+        snprintf(why, why_size, SAY("kernel '%s': params: at most %d, got %d", "内核 '%s'：params：至多 %d 个，实际为 %d 个"),
+                 f->name, MAX_PARAMS, f->param_count);
+        return -1;
+    }
+    if (f->buffer_count < 1 || f->buffer_count > MAX_BUFFERS) {
+        snprintf(why, why_size, SAY("kernel '%s': buffers: 1 to %d, got %d", "内核 '%s'：buffers：1 到 %d 个，实际为 %d 个"),
+                 f->name, MAX_BUFFERS, f->buffer_count);
         return -1;
     }
     for (int k = 0; k < f->param_count; k++) {

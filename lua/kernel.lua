@@ -44,6 +44,8 @@ local messages = {
   in_memory = { en = "(kept in memory, as this run's progress: a batch run keeps both with --save)",
                 zh = "（与本次运行的进度一样只保存在内存中：批量运行加 --save 才会保留两者）" },
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
+  dims_count = { en = "%s gave a list of %d, not {x, y[, z]}", zh = "%s 给出了 %d 个值的列表，不是 {x, y[, z]}" },
+  dims_not_list = { en = "%s gave %s, not an integer or {x, y[, z]} of integers", zh = "%s 给出了 %s，不是整数，也不是由整数组成的 {x, y[, z]}" },
   students_name = { en = "'%s' is the name of a kernel you declared: yours stays and the lab's is not declared (give yours another name to have the lab's)",
                     zh = "'%s' 是你自己声明的内核的名字：你的内核保留，实验的同名内核没有声明（给你的内核换个名字，就能得到实验的内核）" },
 }
@@ -183,7 +185,21 @@ local function check_dims(form, what, names)
   end
 end
 
+-- The {x, y, z} a dims form gives for params p; a function may give an
+-- integer or {x, y[, z]}, named "grid(p)[2]" in what is wrong with it.
 local function dims_of(form, p, what)
+  if type(form) == "function" then
+    local value = form(p)
+    if type(value) == "table" then
+      local list = items(value)
+      if #list < 1 or #list > 3 then error(say("dims_count", what .. "(p)", #list), 0) end
+      form, what = list, what .. "(p)"
+    elseif math.type(value) ~= "integer" then
+      error(say("dims_not_list", what .. "(p)", u.quote(value)), 0)
+    else
+      form = value
+    end
+  end
   local list = type(form) == "table" and items(form) or { form }
   return { size_of(list[1], p, what .. "[1]"), list[2] and size_of(list[2], p, what .. "[2]") or 1, list[3] and size_of(list[3], p, what .. "[3]") or 1 }
 end

@@ -695,7 +695,7 @@ function labs.load(name, text, id)
   env.lab = function(spec) definition.spec = spec end
   env.step = function(spec) definition.steps[#definition.steps + 1] = spec end
   local chunk, why = load(text, "=" .. name, "t", env)
-  if not chunk then error(say("does_not_compile", name, clean(why)), 0) end
+  if not chunk then error(say("does_not_compile", name, clean(core.explain_syntax_error(text, why))), 0) end
   guarded(say("in_lab", name), core.sandbox_body, chunk)   -- a body only declares: a small budget
   if type(definition.spec) ~= "table" then error(say("no_lab_call", name), 0) end
   if #definition.steps == 0 then error(say("no_steps", name), 0) end

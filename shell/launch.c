@@ -140,13 +140,16 @@ enum { MAX_BATCH = 1024 };
 
 /* A kernel declared in Lua: its registers a thread and static shared
    memory on the device's architecture, from NVRTC's machine code for it
-   (core.kernel_resources); left unknown where that cannot say. */
+   (core.kernel_resources); left unknown where that cannot say. warplab's
+   own work, not lab code's: the sandbox does not charge it. */
 static void add_compiled_resources(lua_State *L, const struct family *f, const struct device_info *d,
                                    struct launch_geometry *g)
 {
     if (user_kernel_index(f) < 0)
         return;
     int top = lua_gettop(L);
+    struct sandbox_pause pause;
+    sandbox_pause_begin(L, &pause);
     lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
     lua_getfield(L, -1, "kernel_resources");
     lua_pushstring(L, f->name);
@@ -156,6 +159,7 @@ static void add_compiled_resources(lua_State *L, const struct family *f, const s
         g->shared_bytes += (unsigned)lua_tointeger(L, -1);
     }
     lua_settop(L, top);
+    sandbox_pause_end(L, &pause);
 }
 
 /* What the time estimate needs of the launch's shape: its threads, a

@@ -223,6 +223,28 @@ static void swap_string_index(lua_State *L, int into_sandbox)
     lua_pop(L, 2);
 }
 
+void sandbox_pause_begin(lua_State *L, struct sandbox_pause *pause)
+{
+    pause->paused = guard.depth > 0;
+    if (!pause->paused)
+        return;
+    pause->hook = lua_gethook(L);
+    pause->mask = lua_gethookmask(L);
+    pause->count = lua_gethookcount(L);
+    pause->started_ms = sandbox_clock_ms();
+    lua_sethook(L, NULL, 0, 0);
+    swap_string_index(L, 0);
+}
+
+void sandbox_pause_end(lua_State *L, const struct sandbox_pause *pause)
+{
+    if (!pause->paused)
+        return;
+    swap_string_index(L, 1);
+    lua_sethook(L, pause->hook, pause->mask, pause->count);
+    sandbox_exclude(sandbox_clock_ms() - pause->started_ms);
+}
+
 /* The shell's own memory cap, for what the student does at the prompt:
    half of this machine's memory, so that no launch or table can take it all. */
 static size_t shell_memory_cap(void)

@@ -44,6 +44,18 @@ void sandbox_share_budget(lua_State *L);
 void sandbox_grant_begin(long long instructions);
 void sandbox_grant_end(void);
 
+/* Around warplab's own Lua work inside a call of lab code (reading a
+   kernel's machine code at its launch): its instructions, string calls and
+   CPU time are not charged to the lab code. */
+struct sandbox_pause {
+    int paused;
+    lua_Hook hook;
+    int mask, count;
+    double started_ms;
+};
+void sandbox_pause_begin(lua_State *L, struct sandbox_pause *pause);
+void sandbox_pause_end(lua_State *L, const struct sandbox_pause *pause);
+
 /* Whether bytes more of buffers would take the session past the memory cap
    that holds now (lab code's, or the shell's own, each over Lua's memory
    too); then why, in one line, naming `what`. */

@@ -2,6 +2,7 @@
 ** session.c — the Lua state and everything run in it goes through
 ** session_run: shorthand rewrite, load, protected call with a traceback.
 */
+#include <ctype.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,44 @@ static int protected_call(lua_State *L, int nargs, int nresults)
     return status;
 }
 
+/* Whether code has `word =` (not `==`) with word whole: a Lua keyword
+   written as a table key, { in = ... }. */
+static int keyword_as_key(const char *code, const char *word)
+{
+    size_t length = strlen(word);
+    for (const char *at = strstr(code, word); at; at = strstr(at + 1, word)) {
+        const char *after = at + length;
+        if (at > code && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '.'))
+            continue;
+        while (*after == ' ' || *after == '\t')
+            after++;
+        if (*after == '=' && after[1] != '=')
+            return 1;
+    }
+    return 0;
+}
+
+/* A syntax error near a Lua keyword that code uses as a table key gets a
+   second line saying how to write that key (the message on top of the stack). */
+static void explain_keyword_key(lua_State *L, const char *code)
+{
+    static const char *const keywords[] = { "and", "break", "do", "else", "elseif", "end", "false", "for", "function",
+                                            "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then",
+                                            "true", "until", "while" };
+    const char *message = lua_tostring(L, -1);
+    for (size_t i = 0; message && i < sizeof keywords / sizeof keywords[0]; i++) {
+        char near[32];
+        snprintf(near, sizeof near, "near '%s'", keywords[i]);
+        if (strstr(message, near) && keyword_as_key(code, keywords[i])) {
+            lua_pushfstring(L, SAY("%s\n'%s' is a Lua keyword: as a table key write [\"%s\"] = ... (and read it as t[\"%s\"])",
+                                   "%s\n'%s' 是 Lua 的关键字：作为表的键要写成 [\"%s\"] = ...（读取时写 t[\"%s\"]）"),
+                            message, keywords[i], keywords[i], keywords[i]);
+            lua_replace(L, -2);
+            return;
+        }
+    }
+}
+
 int session_load(const char *code, const char *chunk_name)
 {
     char *expanded = shorthand_expand(code);
@@ -116,6 +155,8 @@ int session_load(const char *code, const char *chunk_name)
         return LUA_ERRMEM;
     }
     int status = luaL_loadbuffer(session.L, expanded, strlen(expanded), chunk_name);
+    if (status == LUA_ERRSYNTAX)
+        explain_keyword_key(session.L, expanded);
     free(expanded);
     return status;
 }
@@ -267,6 +308,17 @@ void session_translate_error(lua_State *L)
     lua_remove(L, -2);
 }
 
+/* core.explain_syntax_error(code, message): the message of code's syntax
+   error, with a line on a Lua keyword written as a table key where it is one. */
+static int core_explain_syntax_error(lua_State *L)
+{
+    const char *code = luaL_checkstring(L, 1);
+    luaL_checkstring(L, 2);
+    lua_settop(L, 2);
+    explain_keyword_key(L, code);
+    return 1;
+}
+
 /* core.error_text(message): the message as the prompt shows it (Chinese
    under zh), for errors that Lua code prints. */
 static int core_error_text(lua_State *L)
@@ -358,6 +410,7 @@ static int core_prompt_call(lua_State *L)
 static const luaL_Reg session_functions[] = {
     { "prompt_call", core_prompt_call },
     { "error_text", core_error_text },
+    { "explain_syntax_error", core_explain_syntax_error },
     { NULL, NULL },
 };
 

@@ -33,6 +33,14 @@ check "the shorthand works in -e" 0 "^16.0$" "$warplab" --sim -e 'print(launch("
 check "a script error exits 1 with its message" 1 "fails.lua:1: boom" "$warplab" --sim "$tmp/fails.lua"
 check "an -e error exits 1" 1 "unknown kernel 'nope'" "$warplab" --sim -e 'launch("nope")'
 check "a missing script exits 1" 1 "cannot open" "$warplab" --sim "$tmp/missing.lua"
+# A Lua keyword as a table key (issue 31, item 12): a second line says how to write it
+printf 'kernel { name = "k", buffers = { in = { type = "float" } } }\n' > "$tmp/keyword.lua"
+check "a keyword as a table key in a script: a line suggests [\"in\"]" 1 "^'in' is a Lua keyword: as a table key write \[\"in\"\] = " \
+  "$warplab" --sim "$tmp/keyword.lua"
+check "... in -e code, in Chinese" 1 "^'end' 是 Lua 的关键字：作为表的键要写成 \[\"end\"\]" "$warplab" --sim --lang zh -e 'x = { end = 1 }'
+check "... and not for another syntax error near a keyword" 1 "!Lua keyword" "$warplab" --sim -e 'if x == in then end'
+printf 'lab { title = { en = "k", zh = "k" } }\nstep { text = { en = "a", zh = "b" }, kernel = { buffers = { in = 1 } } }\n' > "$tmp/keyword_lab.lua"
+check "... in a lab file" 1 "^'in' is a Lua keyword" "$warplab" --sim --check-lab "$tmp/keyword_lab.lua"
 check "an unknown option exits 2" 2 "unknown option '--bogus'" "$warplab" --bogus
 check "-e without code exits 2" 2 "-e expects Lua code" "$warplab" -e
 check "--device without a number exits 2" 2 "--device expects a GPU number" "$warplab" --device x

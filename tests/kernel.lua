@@ -288,5 +288,32 @@ t.ok(not ok and tostring(message):find("kernel 'bad_one': buffers.b.fill(1) gave
      "a fill function that gives a fraction for an int: one line at launch (" .. tostring(message) .. ")")
 kernel(with({ grid = function(p) return p.n / 2 end }))
 ok, message = pcall(launch, "bad_one")
-t.ok(not ok and tostring(message):find("grid[1] gave 16.0, not an integer", 1, true) ~= nil, "a size that is not an integer: one line at launch (" .. tostring(message) .. ")")
+t.ok(not ok and tostring(message):find("grid(p) gave 16.0, not an integer or {x, y[, z]} of integers", 1, true) ~= nil,
+     "a size that is not an integer: one line at launch, naming the function as written (" .. tostring(message) .. ")")
+
+-- grid and block as a function of the params giving {x, y[, z]} (issue 31, item 5)
+kernel(with({ grid = function(p) return { p.n // 32, 2 } end, block = function() return { 32, 1 } end }))
+local two_d = launch("bad_one")
+t.ok(two_d.model.warps == (32 // 32) * 2, "grid = function(p) return {x, y} end: a 2-D grid (" .. tostring(two_d.model.warps) .. " warps)")
+kernel(with({ grid = function(p) return { 1, 2.5 } end }))
+ok, message = pcall(launch, "bad_one")
+t.ok(not ok and tostring(message):find("grid(p)[2] gave 2.5, not an integer", 1, true) ~= nil,
+     "{x, y} from a function with a fraction: the item named as written (" .. tostring(message) .. ")")
+kernel(with({ grid = function(p) return { 1, 2, 3, 4 } end }))
+ok, message = pcall(launch, "bad_one")
+t.ok(not ok and tostring(message):find("grid(p) gave a list of 4, not {x, y[, z]}", 1, true) ~= nil,
+     "four dims from a function: one line (" .. tostring(message) .. ")")
+
+-- A kernel with no params (item 16); the limits name their field
+local none = kernel { name = "no_params", source = [[extern "C" __global__ void no_params(float *a) { a[threadIdx.x] = 1.0f; }]],
+                      buffers = { a = { type = "float", count = 32, output = true } }, args = { "a" }, grid = 1, block = 32,
+                      reference = function(p, b) for i = 0, 31 do b.a[i] = 1 end end }
+local r = launch(none)
+t.ok(r.correct == true and r.store.requests == 1, "a kernel without params declares and launches, correct")
+local many = {}
+for i = 1, 7 do many["b" .. i] = { type = "float", count = 32, output = i == 1 } end
+ok, message = pcall(kernel, { name = "seven", source = [[extern "C" __global__ void seven(float *b1) {}]], buffers = many,
+                              args = { "b1" }, grid = 1, block = 32 })
+t.ok(not ok and tostring(message):find("buffers: 1 to 6, got 7", 1, true) ~= nil,
+     "seven buffers: the field and its limit (" .. tostring(message) .. ")")
 t.done()
