@@ -43,6 +43,8 @@ local messages = {
   no_temporary = { en = "there is no folder for the editor's file (%s)", zh = "没有可放编辑器文件的文件夹（%s）" },
   in_memory = { en = "(kept in memory, as this run's progress: a batch run keeps both with --save)",
                 zh = "（与本次运行的进度一样只保存在内存中：批量运行加 --save 才会保留两者）" },
+  not_run = { en = "kernel '%s' is not run: its source (%s) does not compile: %s. Fix it with :edit; the last version that compiled is not used",
+              zh = "内核 '%s' 没有运行：它的源代码（%s）无法编译：%s。请用 :edit 修改；上一个能编译的版本不会被使用" },
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
   dims_count = { en = "%s gave a list of %d, not {x, y[, z]}", zh = "%s 给出了 %d 个值的列表，不是 {x, y[, z]}" },
   dims_not_list = { en = "%s gave %s, not an integer or {x, y[, z]} of integers", zh = "%s 给出了 %s，不是整数，也不是由整数组成的 {x, y[, z]}" },
@@ -261,6 +263,7 @@ core.kernel_declaration_fields = FIELDS   -- what a lab's kernel may hold, for t
 local declarations = {}   -- each declared kernel's fields as given, source read: what :edit declares again
 local file_of = {}        -- where :edit keeps a kernel's source, by name (a lab's kernels: in the lab's folder)
 local students = {}       -- the names of the kernels the student declared (kernel{}): theirs, never a lab's
+local compiled_at = {}    -- when each declared kernel's source was compiled (os.time())
 
 -- Declares spec (its fields read raw), quietly when it replaces one by :edit.
 local function declare(spec, quiet)
@@ -308,7 +311,8 @@ local function declare(spec, quiet)
   })
   if not ok then error(why, 0) end
   if declared[name] and not quiet then print(say("replaced", name)) end
-  declared[name], symbol_of[name] = true, symbol
+  declared[name], symbol_of[name], compiled_at[name] = true, symbol, os.time()
+  core.not_run[name] = nil
   spec.source, spec.file = source, nil
   declarations[name] = spec
   return name
@@ -350,26 +354,35 @@ function core.kernel_resources(name, arch)
   return core.cubin_resources(compiled.cubin, symbol_of[name])
 end
 
--- The source each result of a lab's kernel ran with, noted when the chunk
--- that launched it ends and before any kernel is declared again.
+-- The source each result of a declared kernel ran with ({source=,
+-- compiled=}), noted when the chunk that launched it ends and before any
+-- kernel is declared again.
 local ran_with = setmetatable({}, { __mode = "k" })
 
 -- core.note_sources(): notes the sources of the latest launches not yet noted.
 function core.note_sources()
   local function note(r)
     if r ~= nil and ran_with[r] == nil then
-      ran_with[r] = not core.kernel_is_students(r.kernel) and core.kernel_source(r.kernel) or false
+      local source = core.kernel_source(r.kernel)
+      ran_with[r] = source and { source = source, compiled = compiled_at[r.kernel] } or false
     end
   end
   note(core.last_result())
   for _, r in ipairs(core.last_results() or {}) do note(r) end
 end
 
--- core.source_ran(r): the source a lab kernel's result r ran with, or nil
--- (a built-in kernel, or the student's own).
+-- core.source_ran(r): the source a declared kernel's result r ran with, or nil (a built-in's).
 function core.source_ran(r)
   core.note_sources()
-  return ran_with[r] or nil
+  return ran_with[r] and ran_with[r].source or nil
+end
+
+-- core.version_ran(r): the version of its source r ran (8 hex digits of
+-- its hash) and when it was compiled; nil for a built-in kernel's.
+function core.version_ran(r)
+  local source = core.source_ran(r)
+  if not source then return nil end
+  return core.hash(source):sub(1, 8), ran_with[r].compiled
 end
 
 -- core.declared_kernels(): the names of the kernels declared in this session, sorted (what :edit takes).
@@ -488,6 +501,20 @@ local function edited_source(name, from)
   return text, path
 end
 
+-- Kernels whose latest source does not compile, by name: why they are not
+-- run (launch refuses them, shell/launch.c), until a source of theirs does.
+core.not_run = {}
+
+-- The first line of a compiler's messages that names an error (else the first line).
+local function first_error(why)
+  local text = tostring(why)
+  return text:match("[^\n]*[Ee]rror[^\n]*") or text:match("[^\n]*")
+end
+
+local function mark_not_compiling(name, where, why)
+  core.not_run[name] = say("not_run", name, where, first_error(why):gsub("^%s+", ""))
+end
+
 -- edit([name [, file]]): the kernel's source opened in $VISUAL or $EDITOR (in
 -- a file under $XDG_DATA_HOME/warplab/kernels/, or students/ID/kernels/ for
 -- a student with an ID; a temporary one in a batch run without --save),
@@ -508,7 +535,10 @@ function edit(name, from)
   for key, value in pairs(declarations[name]) do spec[key] = value end
   spec.source = text
   local ok, why = pcall(declare, spec, true)
-  if not ok then error(say("edit_failed", name, kept, tostring(why)), 0) end
+  if not ok then
+    mark_not_compiling(name, kept, why)
+    error(say("edit_failed", name, kept, tostring(why)), 0)
+  end
   print(say("edited", name, kept))
   return name
 end
@@ -571,6 +601,7 @@ function core.declare_lab_kernel(declaration, lab_id, from)
     own.source = text
     local ok, why = pcall(declare, own, true)
     if ok then return nil end
+    mark_not_compiling(name, saved, why)
     return say("edit_failed", name, saved, tostring(why))
   end
   declare(spec, true)

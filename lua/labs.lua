@@ -991,7 +991,7 @@ local MAX_KEPT_RESULTS = 64
 local function sources_of(results)
   local sources
   for _, r in ipairs(results) do
-    local source = core.source_ran(r)
+    local source = not core.kernel_is_students(r.kernel) and core.source_ran(r)
     if source then
       sources = sources or {}
       sources[r.kernel] = source

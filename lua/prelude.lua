@@ -202,6 +202,7 @@ local messages = {
   label_shared = { en = "shared", zh = "共享内存" },
   label_footprint = { en = "footprint", zh = "内存占用" },
   label_check = { en = "check", zh = "检查" },
+  label_source = { en = "source", zh = "源代码" },
   label_note = { en = "note", zh = "注意" },
   header_gpu = { en = "gpu · %s L2 · %d samples", zh = "gpu · %s L2 · %d 个样本" },
   header_sim = { en = "sim · modelled, not measured", zh = "sim · 模型估算，不是实测" },
@@ -250,6 +251,7 @@ local messages = {
                zh = "%s 个请求 · %s 轮（每个请求 %.2f 轮：常量缓存每轮只服务一个地址，模型）" },
   footprint = { en = "%s in buffers · %s useful bytes moved", zh = "缓冲区共 %s · 搬运的有用字节 %s" },
   check_right = { en = "output matches the CPU reference", zh = "输出与 CPU 参考结果一致" },
+  source_ran = { en = "%s.cu, version %s, compiled at %s", zh = "%s.cu，版本 %s，%s 编译" },
   check_wrong = { en = "WRONG: %s", zh = "错误：%s" },
   check_sample = { en = "%s; checked %s of %s elements: a sample (the first and last, each block's first and last, and random ones)",
                    zh = "%s；检查了 %s 个元素（共 %s 个）：一个抽样（开头和结尾、每个线程块的第一个和最后一个，以及随机的元素）" },
@@ -632,6 +634,14 @@ local function check_line(r)
   return card_row("label_check", verdict)
 end
 
+-- The source row of a kernel declared in Lua: which version of its source
+-- this launch ran (a short hash) and when that version was compiled.
+local function source_line(r)
+  local version, compiled = core.version_ran(r)
+  if not version then return nil end
+  return card_row("label_source", say("source_ran", r.kernel, version, os.date("%H:%M:%S", compiled)))
+end
+
 -- A shared-memory row of the card: requests, wavefronts, conflicts, and whose numbers they are.
 local function shared_line(r, kind)
   local sh = r[kind]
@@ -661,6 +671,7 @@ local function result_text(r)
   for _, line in ipairs(counter_lines(r)) do lines[#lines + 1] = line end
   lines[#lines + 1] = card_row("label_footprint", say("footprint", bytes(r.footprint_bytes), bytes(r.useful_bytes)))
   lines[#lines + 1] = check_line(r)
+  lines[#lines + 1] = source_line(r)
   for _, warning in ipairs(r.warnings) do lines[#lines + 1] = card_row("label_note", tostring(warning)) end
   return table.concat(lines, "\n")
 end

@@ -408,6 +408,18 @@ static void push_results(lua_State *L, const struct result *results, int count)
     }
 }
 
+/* A kernel declared in Lua whose latest source does not compile is not run
+   (core.not_run[name], set by lua/kernel.lua, says why): its last version
+   that compiled would run with nothing saying so. */
+static void refuse_not_compiling(lua_State *L, const struct family *f)
+{
+    int top = lua_gettop(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, CORE_REGISTRY_KEY);
+    if (lua_getfield(L, -1, "not_run") == LUA_TTABLE && lua_getfield(L, -1, f->name) == LUA_TSTRING)
+        luaL_error(L, "%s", lua_tostring(L, -1));
+    lua_settop(L, top);
+}
+
 /* core.launch_many(name, {params, ...}, progress): like launch with a list, but
    Ctrl-C stops after the current launch and the results so far come back,
    with true as a second value; a progress bar when asked and on a terminal. */
@@ -416,6 +428,7 @@ static int core_launch_many(lua_State *L)
     lua_settop(L, 3);   /* the userdata below must not land where the params are looked for */
     sandbox_share_budget(L);   /* a lab's kernel's functions: one budget for them all */
     const struct family *f = check_family(L, 1);
+    refuse_not_compiling(L, f);
     struct result *results;
     struct measure_options *options;
     luaL_checktype(L, 2, LUA_TTABLE);
@@ -434,6 +447,7 @@ static int api_launch(lua_State *L)
     lua_settop(L, 2);   /* the userdata below must not land where the params are looked for */
     sandbox_share_budget(L);   /* a lab's kernel's functions: one budget for them all */
     const struct family *f = check_family(L, 1);
+    refuse_not_compiling(L, f);
     int batch = lua_type(L, 2) == LUA_TTABLE && lua_rawgeti(L, 2, 1) == LUA_TTABLE;
     if (batch)
         lua_pop(L, 1);

@@ -33,12 +33,30 @@ result ":edit NAME opens the source in \$VISUAL and declares the kernel again fr
 grep -q "out\[i\] = in\[i\];" "$tmp/data/warplab/kernels/mine.cu"
 result "the edited source is kept under \$XDG_DATA_HOME/warplab/kernels/" $?
 
-# EDITOR when VISUAL is unset; a compile error names the file's own line, and the kernel is as it was.
+# EDITOR when VISUAL is unset; a compile error names the file's own line, and
+# the kernel is not run until its source compiles again (issue 31, item 2):
+# the version that compiled before would run with nothing saying so.
 rm -f "$tmp/data/warplab/kernels/mine.cu"
 env -u VISUAL EDITOR="sed -i s/in\[i\*2%n\]/nope/" "$warplab" --sim "$tmp/mine.lua" > "$tmp/out" 2>&1
-grep -q "kernel 'mine' ($tmp/data/warplab/kernels/mine.cu) was not declared again:" "$tmp/out" &&
-  grep -Eq "mine.cu(\(4\)|:4:[0-9]+): error" "$tmp/out" && grep -q "after 1024" "$tmp/out"
-result "\$EDITOR; a compile error names line 4 of the file, and the kernel stays as it was" $?
+status=$?
+sed 's/^/#   /' "$tmp/out" | tail -3
+[ $status = 1 ] && grep -q "kernel 'mine' ($tmp/data/warplab/kernels/mine.cu) was not declared again:" "$tmp/out" &&
+  grep -Eq "mine.cu(\(4\)|:4:[0-9]+): error" "$tmp/out" &&
+  grep -Eq "kernel 'mine' is not run: its source \($tmp/data/warplab/kernels/mine.cu\) does not compile: mine.cu(\(4\)|:4:[0-9]+): error: identifier \"nope\" is undefined. Fix it with :edit" "$tmp/out" &&
+  ! grep -q "after " "$tmp/out"
+result "\$EDITOR; a compile error names line 4 of the file, and the kernel is not run until it compiles: one line naming the error" $?
+sed -e 's/^print("after .*/local refused = not pcall(launch, "mine")/' "$tmp/mine.lua" > "$tmp/again.lua"
+cat >> "$tmp/again.lua" <<'LUA'
+dofile(os.getenv("MINE"))   -- the same declaration again: a source that compiles
+local r = launch("mine")
+print("refused " .. tostring(refused) .. ", runs again " .. r.load.sectors .. " " .. tostring(core.version_ran(r)))
+print(r)
+LUA
+sed -e '/^local core/,$d' "$tmp/mine.lua" > "$tmp/declare.lua"
+rm -f "$tmp/data/warplab/kernels/mine.cu"
+MINE="$tmp/declare.lua" env -u VISUAL EDITOR="sed -i s/in\[i\*2%n\]/nope/" "$warplab" --sim "$tmp/again.lua" > "$tmp/out" 2>&1
+grep -q "^refused true, runs again 1024 [0-9a-f]\{8\}$" "$tmp/out" && grep -q "^  source     mine.cu, version [0-9a-f]\{8\}, compiled at [0-9:]*$" "$tmp/out"
+result "... a kernel declared again (by kernel{} or an edit that compiles) runs again, its card naming its version" $?
 
 rm -f "$tmp/data/warplab/kernels/mine.cu"
 VISUAL=false "$warplab" --sim "$tmp/mine.lua" > "$tmp/out" 2>&1
