@@ -213,9 +213,30 @@ static int load_with_return(const char *chunk, size_t split)
     return status;
 }
 
-/* Loads chunk as `return <chunk>` if that parses, else as statements, else as
-   statements ending in an expression after the last ';' (`r = launch(...); r`),
-   which then prints. */
+/* Where the last statement of chunk starts, after its last ';' or line
+   break with text after it; 0 when there is none. */
+static size_t last_statement(const char *chunk)
+{
+    size_t end = strlen(chunk);
+    while (end > 0 && strchr(" \t\r\n;", chunk[end - 1]))
+        end--;
+    for (size_t at = end; at > 0; at--)
+        if (chunk[at - 1] == ';' || chunk[at - 1] == '\n')
+            return at;
+    return 0;
+}
+
+/* Whether text parses as an expression on its own (`return text`). */
+static int is_expression(const char *text)
+{
+    return load_with_return(text, 0) == LUA_OK && (lua_pop(session.L, 1), 1);
+}
+
+/* Loads chunk as `return <chunk>` if that parses, else as statements whose
+   last one, an expression on its own after a ';' or a line break, is
+   returned, so that it prints as lua.c prints a line's expression
+   (`r = launch(...); r`, `rs = sweep(...); compare(rs[1], rs[2])`, a pasted
+   block ending in a call); else as plain statements. */
 static int load_chunk(const char *chunk)
 {
     if (chunk[0] == '=')   /* lua.c's =expr: the value of expr */
@@ -223,10 +244,10 @@ static int load_chunk(const char *chunk)
     if (load_with_return(chunk, 0) == LUA_OK)
         return LUA_OK;
     int status = session_load(chunk, "=stdin");
-    const char *last = strrchr(chunk, ';');
-    if (status == LUA_ERRSYNTAX && last && last[1] &&
-        load_with_return(chunk, (size_t)(last - chunk + 1)) == LUA_OK) {
-        lua_remove(session.L, -2);   /* the statements' syntax error */
+    size_t split = last_statement(chunk);
+    if ((status == LUA_OK || status == LUA_ERRSYNTAX) && split > 0 && is_expression(chunk + split) &&
+        load_with_return(chunk, split) == LUA_OK) {
+        lua_remove(session.L, -2);   /* the statements' function, or their syntax error */
         return LUA_OK;
     }
     return status;

@@ -443,6 +443,17 @@ static void test_lua_c_printing(void)
        "=2^3 prints 8.0, and return 1, 2 prints 1<tab>2 on one line, as lua.c does");
 }
 
+/* Case 2c (issue 31, item 11): statements whose last one is an expression
+   print it, as lua.c prints a line's expression; a loop's body does not. */
+static void test_last_statement_prints(void)
+{
+    int passed = start_at_prompt() && gives("x = 20; x + 1", "21") &&
+                 gives("t = {1, 2}; table.concat(t, \"+\")", "\"1+2\"") &&
+                 gives("local a = 3; string.rep(\"ab\", a)", "\"ababab\"") &&
+                 gives("for i = 1, 2 do x = x + i end; x", "23");
+    ok(close_session(passed), "x = 20; x + 1 prints 21, and a line of statements ending in a call prints what it returns");
+}
+
 /* Case 3: an unfinished chunk asks for more with >> and runs once complete. */
 static void test_multi_line_input(void)
 {
@@ -881,6 +892,7 @@ int main(void)
     test_banner_and_prompt();
     test_expression_prints_value();
     test_lua_c_printing();
+    test_last_statement_prints();
     test_long_launch_shows_progress();
     test_multi_line_input();
     test_complete_kernel_name();
