@@ -203,6 +203,7 @@ local messages = {
   label_footprint = { en = "footprint", zh = "内存占用" },
   label_check = { en = "check", zh = "检查" },
   label_source = { en = "source", zh = "源代码" },
+  list_item = { en = "[%d of %d]", zh = "[第 %d 个，共 %d 个]" },
   label_note = { en = "note", zh = "注意" },
   header_gpu = { en = "gpu · %s L2 · %d samples", zh = "gpu · %s L2 · %d 个样本" },
   header_sim = { en = "sim · modelled, not measured", zh = "sim · 模型估算，不是实测" },
@@ -1292,8 +1293,23 @@ local function table_line(t, depth)
   return "{" .. table.concat(parts, ", ") .. "}"
 end
 
+-- Whether v is a plain list of launch results ({launch(...), launch(...)},
+-- launch with a list of params): each then prints as its card.
+local function is_result_list(v)
+  if type(v) ~= "table" or getmetatable(v) or #v == 0 then return false end
+  for k, item in pairs(v) do
+    if math.type(k) ~= "integer" or result_problem(item) then return false end
+  end
+  return true
+end
+
 local function value_line(v)
   local meta = getmetatable(v)
+  if is_result_list(v) then
+    local cards = {}
+    for i, r in ipairs(v) do cards[i] = say("list_item", i, #v) .. "\n" .. tostring(r) end
+    return table.concat(cards, "\n\n")
+  end
   if type(v) == "table" and not (meta and meta.__tostring) then return table_line(v, 1) end
   if type(v) == "string" then return fmt("%q", v) end
   return tostring(v)

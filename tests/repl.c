@@ -454,6 +454,16 @@ static void test_last_statement_prints(void)
     ok(close_session(passed), "x = 20; x + 1 prints 21, and a line of statements ending in a call prints what it returns");
 }
 
+/* Case 2d (issue 31, item 15): a list of results prints card after card,
+   each under its place in the list, a blank line between. */
+static void test_result_list_prints_cards(void)
+{
+    int passed = start_at_prompt() && type_line("rs = launch(\"copy\", {{n = 1024}, {n = 2048}}); rs") &&
+                 expect("[1 of 2]\r\ncopy  n=1,024", TIMEOUT) && expect("\r\n\r\n[2 of 2]\r\ncopy  n=2,048", TIMEOUT) &&
+                 expect(PROMPT, TIMEOUT);
+    ok(close_session(passed), "a list of two results prints two cards, [1 of 2] and [2 of 2], a blank line between");
+}
+
 /* Case 3: an unfinished chunk asks for more with >> and runs once complete. */
 static void test_multi_line_input(void)
 {
@@ -893,6 +903,7 @@ int main(void)
     test_expression_prints_value();
     test_lua_c_printing();
     test_last_statement_prints();
+    test_result_list_prints_cards();
     test_long_launch_shows_progress();
     test_multi_line_input();
     test_complete_kernel_name();
