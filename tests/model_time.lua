@@ -18,7 +18,10 @@ local entries = core.json.decode(file:read("a"))
 file:close()
 
 -- Pairs the model does not get right yet, with why (issue 29's note says what is left).
-local known = {}
+local known = {
+  ["aos_soa update/write"] = "the H200 measured 0.913 to 0.915 in five rounds of the pair (2026-12-03): 'same', " ..
+                             "0.5% from the margin, and no noise; the model's write is 13% slow, its ratio 0.865 'faster'",
+}
 -- What the model reached when these were measured: it may only do better.
 local PAIRS_AGREED_FLOOR, PAIRS_NEAR_FLOOR = 56, 52
 -- The random configurations: issue 29 asks a median |error| of 10% at most, and no family's beyond 2x.
@@ -36,14 +39,6 @@ end
 
 local function verdict(ratio)
   return ratio > 1.1 and "slower" or ratio < 1 / 1.1 and "faster" or "same"
-end
-
--- A GPU ratio nearer to the 10% margin than the spread of its two
--- measurements (their relative interquartile ranges, combined) has no firm
--- verdict: there the model's ratio need only be within 25%.
-local function at_the_margin(a, b, ratio)
-  local spread = math.sqrt((a.time_iqr / a.time_ms) ^ 2 + (b.time_iqr / b.time_ms) ^ 2)
-  return math.abs(math.abs(math.log(ratio)) - math.log(1.1)) < spread
 end
 
 local by_label = {}
@@ -64,8 +59,6 @@ for _, e in ipairs(entries) do
     if is_near then near = near + 1 end
     if known[name] then
       t.todo(verdict(gpu) == verdict(model), label, known[name])
-    elseif verdict(gpu) ~= verdict(model) and at_the_margin(e, b, gpu) then
-      t.ok(is_near, label .. "; the H200's ratio is within its measurements' spread of the margin, the model's within 25% of it")
     else
       t.ok(verdict(gpu) == verdict(model), label)
     end
