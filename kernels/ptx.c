@@ -2169,17 +2169,45 @@ static uint64_t counted_address(enum space space, uint64_t address)
     return space == SPACE_SHARED && address >= SHARED_WINDOW ? address - SHARED_WINDOW : address;
 }
 
-/* An access at an address in no buffer: which kernel, what it did where,
-   and which lane; an address far below every buffer (they start at 2^40)
-   is most likely a null pointer's. */
-static int outside(struct warp *w, const struct instruction *in, int lane, const char *what, enum space space,
-                   uint64_t address)
+/* How far outside its nearest named buffer a global address of an access
+   of `bytes` lies, as the kernel's code would index it: " (a[104] of a's
+   64 elements: 41 beyond its last)", or "" when no buffer is near (within
+   the buffer's own size again) or none has a name. */
+static void nearest_buffer(const struct ptx_launch *l, uint64_t address, uint64_t bytes, char *text, size_t size)
 {
+    text[0] = '\0';
+    for (int i = 0; i < l->buffer_count && bytes > 0; i++) {
+        const struct ptx_buffer *b = &l->buffers[i];
+        uint64_t end = b->address + b->bytes, count = b->bytes / bytes;
+        if (!b->name || address + bytes <= b->address - (b->address > b->bytes ? b->bytes : 0) || address >= end + b->bytes + bytes)
+            continue;
+        if (address >= b->address)
+            snprintf(text, size, SAY(" (%s[%llu] of %s's %llu elements: %llu beyond its last)", "（%s[%llu]，%s 共 %llu 个元素：越过最后一个 %llu 个）"),
+                     b->name, (unsigned long long)((address - b->address) / bytes), b->name, (unsigned long long)count,
+                     (unsigned long long)((address - end) / bytes + 1));
+        else
+            snprintf(text, size, SAY(" (%s[-%llu]: %llu elements before %s's first)", "（%1$s[-%2$llu]：在 %4$s 的第一个元素之前 %3$llu 个）"),
+                     b->name, (unsigned long long)((b->address - address + bytes - 1) / bytes),
+                     (unsigned long long)((b->address - address + bytes - 1) / bytes), b->name);
+        return;
+    }
+}
+
+/* An access at an address in no buffer: which kernel, what it did where
+   (as an element of the buffer it missed, when one is near), and which
+   lane; an address far below every buffer (they start at 2^40) is most
+   likely a null pointer's. */
+static int outside(struct warp *w, const struct instruction *in, int lane, const char *what, enum space space,
+                   uint64_t address, uint64_t bytes)
+{
+    char near[160] = "";
     const char *hint = address < (1ull << 32) ? SAY(" (a null pointer?)", "（空指针？）") : "";
-    return run_error(w, in, SAY("kernel '%s' %s %s address 0x%llx, which is in no buffer%s; lane %d of warp %d of block (%u, %u, %u)",
-                                "内核 '%1$s' %2$s %3$s 地址 0x%4$llx，该地址不在任何缓冲区中%5$s；block (%8$u, %9$u, %10$u) 的 warp %7$d 的 lane %6$d"),
-                     w->b->k->name, what, space_names[space], (unsigned long long)address, hint, lane, w->index, w->b->ctaid[0],
-                     w->b->ctaid[1], w->b->ctaid[2]);
+    if (space == SPACE_GLOBAL)
+        nearest_buffer(w->b->l, address, bytes, near, sizeof near);
+    return run_error(w, in, SAY("kernel '%s' %s %s address 0x%llx, which is in no buffer%s%s; lane %d of warp %d of block (%u, %u, %u)",
+                                "内核 '%1$s' %2$s %3$s 地址 0x%4$llx，该地址不在任何缓冲区中%5$s%6$s；block (%9$u, %10$u, %11$u) 的 warp %8$d 的 lane %7$d"),
+                     w->b->k->name, what, space_names[space], (unsigned long long)address, near, hint, lane, w->index,
+                     w->b->ctaid[0], w->b->ctaid[1], w->b->ctaid[2]);
 }
 
 static const char *stored_or_loaded(int store)
@@ -2277,7 +2305,7 @@ static int place_lanes(struct warp *w, const struct instruction *in, enum space 
         FOR_LANES(lanes, i) {
             uint64_t offset = at[i] >= LOCAL_WINDOW ? at[i] - LOCAL_WINDOW : at[i];
             if (offset + bytes > w->b->k->local_bytes)
-                return outside(w, in, i, stored_or_loaded(store), space, at[i]);
+                return outside(w, in, i, stored_or_loaded(store), space, at[i], bytes);
             memory[i] = w->b->local + (uint64_t)(w->index * WARP_SIZE + i) * w->b->local_stride + offset;
         }
         return 0;
@@ -2289,7 +2317,7 @@ static int place_lanes(struct warp *w, const struct instruction *in, enum space 
     }
     FOR_LANES(lanes, i)
         if (!(memory[i] = memory_at(w->b, space, at[i], bytes)))
-            return outside(w, in, i, stored_or_loaded(store), space, at[i]);
+            return outside(w, in, i, stored_or_loaded(store), space, at[i], bytes);
     return 0;
 }
 
@@ -2493,7 +2521,7 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
         enum space space = resolve_space(in->space, at[i]);
         unsigned char *memory = space == SPACE_GLOBAL || space == SPACE_SHARED ? memory_at(w->b, space, at[i], (uint64_t)t.bytes) : NULL;
         if (!memory)
-            return outside(w, in, i, SAY("updated", "更新"), space, at[i]);
+            return outside(w, in, i, SAY("updated", "更新"), space, at[i], (uint64_t)t.bytes);
         pthread_mutex_lock(w->b->atomics);   /* other threads run other blocks */
         memcpy(&old[i], memory, (size_t)t.bytes);
         uint64_t updated = atomic_update(in->mode, t, old[i], b[i], c[i]);

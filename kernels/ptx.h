@@ -42,6 +42,7 @@ struct ptx_buffer {
     uint64_t address;
     void *data;
     size_t bytes;
+    const char *name;   /* what messages call it (the kernel's buffer), or NULL */
 };
 
 struct ptx_launch {

@@ -92,7 +92,7 @@ static int read_buffers(lua_State *L, int options, int anchor, struct ptx_buffer
         lua_pop(L, 1);
         unsigned char *data = lua_newuserdatauv(L, (size_t)bytes, 0);
         lua_rawseti(L, anchor, i + 1);
-        buffers[i] = (struct ptx_buffer){ base[i], data, (size_t)bytes };
+        buffers[i] = (struct ptx_buffer){ base[i], data, (size_t)bytes, NULL };
         lua_getfield(L, item, "fill");
         size_t length = 0;
         const char *fill = lua_tolstring(L, -1, &length);
@@ -453,7 +453,7 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     kept_launch.f = NULL;
     int failed = prepare_buffers(f, p, bytes, data, expected);
     for (int i = 0; i < f->buffer_count; i++)
-        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
+        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i], f->buffers[i].name };
     /* a count per thread, added up after: the threads share only the DRAM tracker, which takes that */
     struct counting counting[MAX_EMULATOR_THREADS] = { { .dram = NULL } };
     void *users[MAX_EMULATOR_THREADS];
@@ -531,7 +531,7 @@ static int run_over(const struct family *f, const struct params *p, void *const 
     family_buffer_bytes(f, p, bytes);
     model_buffer_bases(f->buffer_count, base);
     for (int i = 0; i < f->buffer_count; i++)
-        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i] };
+        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i], f->buffers[i].name };
     for (int i = 0; i < MAX_EMULATOR_THREADS; i++)
         users[i] = user;
     struct ptx_launch launch = launch_of(&call, kernel, base, args, buffers, f->buffer_count, interrupted);

@@ -316,4 +316,22 @@ ok, message = pcall(kernel, { name = "seven", source = [[extern "C" __global__ v
                               args = { "b1" }, grid = 1, block = 32 })
 t.ok(not ok and tostring(message):find("buffers: 1 to 6, got 7", 1, true) ~= nil,
      "seven buffers: the field and its limit (" .. tostring(message) .. ")")
+-- An access outside every buffer names the element of the nearest one (issue 31, item 14)
+local function oob(index)
+  kernel { name = "oob", source = string.format([[extern "C" __global__ void oob(float *a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    a[%s] = 1.0f;
+}]], index), params = { n = 64 }, buffers = { a = { type = "float", count = "n", output = true } }, args = { "a", "n" },
+           grid = 2, block = 32 }
+  local ok, message = pcall(launch, "oob")
+  return not ok and tostring(message) or "no error"
+end
+local past = oob("i + 40")
+t.ok(past:find("which is in no buffer (a[64] of a's 64 elements: 1 beyond its last); lane 24 of warp 0 of block (0, 0, 0)", 1, true) ~= nil
+     and past:find("(source line 4)", 1, true) ~= nil, "a store past a buffer's end names a[64], how far, the lane and the source line (" .. past .. ")")
+local before = oob("i - 3")
+t.ok(before:find("(a[-3]: 3 elements before a's first); lane 0 of warp 0", 1, true) ~= nil, "a store before a buffer names a[-3] (" .. before .. ")")
+local far = oob("i + 100000000")
+t.ok(far:find("which is in no buffer; lane 0", 1, true) ~= nil, "an address far from every buffer names none (" .. far .. ")")
 t.done()
