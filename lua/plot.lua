@@ -210,7 +210,7 @@ set xlabel ARG4
 set ylabel ARG5
 %sset xrange [%.17g:%.17g]
 set yrange [%.17g:%.17g]
-set key outside right
+set key below
 name(names, i) = i <= 1 ? names[1:strstrt(names, "\n") - 1] : name(names[strstrt(names, "\n") + 1:*], i - 1)
 plot for [i = 1:int(ARG6)] ARG1 index (i - 1) using 1:2 with linespoints lw 2 title name(ARG7, i), \
      for [j = 1:int(ARG8)] ARG1 index (int(ARG6) + j - 1) using 1:2 with lines dt 2 lc rgb "#888888" title name(ARG9, j)
@@ -221,6 +221,14 @@ end
 -- Text on one line: control characters (newlines among them) become spaces.
 local function one_line(text)
   return (tostring(text):gsub("%c", " "))
+end
+
+-- The PNG's title in lines that fit its width (gnuplot centres each one and
+-- never wraps: a long title ran off both edges): words kept whole, Chinese
+-- broken between characters, each line of one_line's text.
+local TITLE_COLUMNS = 70   -- display columns of the title's font across WIDTH
+local function title_lines(text)
+  return u.wrap(one_line(text), TITLE_COLUMNS, "")
 end
 
 -- A new temporary file's name, remembered in list so that it is removed afterwards.
@@ -274,7 +282,7 @@ local function draw_png(gnuplot, spec, path, temporaries)
   for k, m in ipairs(on_chart) do mark_names[k] = one_line(m.label) .. "\n" end
   local title = spec.title
   for _, m in ipairs(above_chart) do title = title .. "  ·  " .. say("above", m.label) end
-  local status, why = core.spawn({ gnuplot, "-c", script, data, image, one_line(title), one_line(spec.x_label),
+  local status, why = core.spawn({ gnuplot, "-c", script, data, image, title_lines(title), one_line(spec.x_label),
                                    one_line(spec.y_label), tostring(#spec.series), table.concat(names),
                                    tostring(#on_chart), table.concat(mark_names) },
                                  { stdin = "/dev/null", stdout = "/dev/null", stderr = complaints })
