@@ -611,6 +611,17 @@ end
 -- of a lab's kernels (names: their names), so its steps declare the
 -- skeletons again. The names whose source was forgotten, and a list of
 -- "name: why" for those that could not be.
+-- core.edited_lab_kernels(lab_id, names): those of a lab's kernels (names:
+-- their names) the student keeps a source of, each {name=, where=}.
+function core.edited_lab_kernels(lab_id, names)
+  local edited = {}
+  for _, name in ipairs(names) do
+    local text, path = read_kept(lab_folder(lab_id) .. "/" .. name .. ".cu")
+    if text then edited[#edited + 1] = { name = name, where = path or say("in_memory") } end
+  end
+  return edited
+end
+
 function core.reset_lab_kernels(lab_id, names)
   local forgotten, failed = {}, {}
   for _, name in ipairs(names) do

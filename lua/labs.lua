@@ -200,6 +200,10 @@ local messages = {
   no_hint = { en = "No more hints for this step.", zh = "这一步没有更多提示了。" },
   finished = { en = "Lab finished: %d of %d questions right on the first try.",
                zh = "实验完成：%d/%d 道题第一次就答对。" },
+  reset_confirm = { en = "Resetting lab '%s' deletes %s, and forgets your progress in it. Nothing is changed yet: %s again within %d s resets it.",
+                    zh = "重置实验“%s”会删除%s，并清除你在其中的进度。现在还没有改动：再输入一次 %s（%d 秒内）就会重置。" },
+  reset_edited_kernel = { en = "your own source of kernel %s (%s)", zh = "你自己的内核 %s 的源代码（%s）" },
+  list_and = { en = " and ", zh = "和" },
   no_lab = { en = "No lab is open: :labs lists them, :lab NAME opens one.",
              zh = "没有打开的实验：:labs 列出实验，:lab 名称 打开一个。" },
   where = { en = "Lab %s, step %d of %d.", zh = "实验 %s，第 %d 步，共 %d 步。" },
@@ -1362,19 +1366,50 @@ function labs.run()
   run_experiment(current, code)
 end
 
--- Forgets a lab's progress and the student's sources of its kernels (the
--- open lab's when name is empty), and says what it forgot.
-function labs.reset(name)
-  local definition = current and current.definition
-  if name and name ~= "" and not (definition and definition.name == name) then definition = find_lab(name) end
-  if not definition then return print(say("no_lab")) end
-  local before, names, seen = core.progress.get(definition.id), {}, {}
-  core.progress.update(definition.id, "reset")
-  for _, step in ipairs(definition.steps) do   -- the lab's own tables: read raw, no code of the lab's runs
+-- The names of a lab's kernels, from its own tables read raw (no code of the lab's runs).
+local function kernel_names(definition)
+  local names, seen = {}, {}
+  for _, step in ipairs(definition.steps) do
     local kernel = type(step) == "table" and rawget(step, "kernel")
     local kernel_name = type(kernel) == "table" and rawget(kernel, "name")
     if type(kernel_name) == "string" and not seen[kernel_name] then names[#names + 1], seen[kernel_name] = kernel_name, true end
   end
+  return names
+end
+
+-- A reset that would delete a source the student wrote waits for the same
+-- :reset again within this many seconds: {id=, at=} of the one asked for.
+local RESET_CONFIRM_SECONDS = 60
+local reset_asked
+
+-- Whether the reset of definition may go on; else it says what it would
+-- delete and how to confirm, and remembers that it asked.
+local function reset_confirmed(definition, names, typed)
+  local edited = core.edited_lab_kernels(definition.id, names)
+  if #edited == 0 then return true end
+  if reset_asked and reset_asked.id == definition.id and os.time() - reset_asked.at <= RESET_CONFIRM_SECONDS then
+    reset_asked = nil
+    return true
+  end
+  local listed = {}
+  for i, k in ipairs(edited) do listed[i] = say("reset_edited_kernel", k.name, clean(k.where)) end
+  local command = typed ~= "" and ":reset " .. clean(typed) or ":reset"
+  print(wrap(say("reset_confirm", definition.name, table.concat(listed, say("list_and")), command, RESET_CONFIRM_SECONDS)))
+  reset_asked = { id = definition.id, at = os.time() }
+  return false
+end
+
+-- Forgets a lab's progress and the student's sources of its kernels (the
+-- open lab's when name is empty), and says what it forgot; a source the
+-- student wrote only when the same :reset comes again within a minute.
+function labs.reset(name)
+  local definition = current and current.definition
+  if name and name ~= "" and not (definition and definition.name == name) then definition = find_lab(name) end
+  if not definition then return print(say("no_lab")) end
+  local names = kernel_names(definition)
+  if not reset_confirmed(definition, names, name and name ~= "" and name or "") then return end
+  local before = core.progress.get(definition.id)
+  core.progress.update(definition.id, "reset")
   local forgotten, failed = core.reset_lab_kernels(definition.id, names)
   print(wrap(core.progress.reset_report(definition.name, before, #names > 0, forgotten, failed)))
   if current and current.definition.id == definition.id then current.index = 1; show_step(current) end

@@ -139,9 +139,20 @@ batch dave "$tmp/no-edit.answers"
 [ $? = 1 ] && [ -z "$(source_in dave)" ] && grep -q "TODO: read in" "$tmp/subs/writeit-dave.json"
 result "dave, who wrote no kernel, runs and submits the skeleton, not another student's" $?
 
-# :reset LAB says what it forgot, and deletes that student's kernel sources of the lab, no other's.
-printf 'local core = debug.getregistry()["warplab.core"]\ncore.command(":reset %s")\n' "$tmp/writeit.lua" > "$tmp/reset.lua"
+# :reset LAB of a lab whose kernel the student wrote asks first (issue 31,
+# item 10): it says what it would delete and changes nothing; the same
+# :reset again within a minute resets.
+printf 'local core = debug.getregistry()["warplab.core"]\ncore.command(":reset %s")\n' "$tmp/writeit.lua" > "$tmp/reset-once.lua"
 bob_file=$(find "$XDG_DATA_HOME/warplab/students/bob" -name fixme.cu)
+"$warplab" --sim --student alice "$tmp/reset-once.lua" > "$tmp/out" 2>&1
+tr '\n' ' ' < "$tmp/out" | grep -q "Resetting lab 'writeit' deletes your own source of kernel fixme (.*students/alice/.*fixme.cu), and forgets your progress in it. Nothing is changed yet: :reset $tmp/writeit.lua again within 60 s resets it." &&
+  [ -n "$(find "$XDG_DATA_HOME/warplab/students/alice" -name fixme.cu)" ] && grep -q writeit "$XDG_DATA_HOME/warplab/students/alice/progress.json"
+status=$?
+result ":reset LAB of a lab with alice's own kernel asks first: it names the source it would delete and keeps it and her progress" $status
+[ $status = 0 ] || sed 's/^/#   /' "$tmp/out"
+
+# :reset LAB twice says what it forgot, and deletes that student's kernel sources of the lab, no other's.
+printf 'local core = debug.getregistry()["warplab.core"]\ncore.command(":reset %s")\ncore.command(":reset %s")\n' "$tmp/writeit.lua" "$tmp/writeit.lua" > "$tmp/reset.lua"
 "$warplab" --sim --student alice "$tmp/reset.lua" > "$tmp/out" 2>&1
 tr '\n' ' ' < "$tmp/out" | grep -q "lab 'writeit' reset: your progress is forgotten (you were at step 2, with 2 answers in 2 attempts and 0 predictions); your source of kernel fixme is deleted" &&
   [ -z "$(find "$XDG_DATA_HOME/warplab/students/alice" -name fixme.cu)" ] && [ -f "$bob_file" ]
