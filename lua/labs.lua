@@ -828,10 +828,33 @@ local function context(state)
   return context_for(state.definition.name, student_id(), core.last_result(), core.last_results(), device())
 end
 
+-- The words of the labs' units in Chinese (docs/glossary.md); a unit may
+-- also be given as {en=, zh=}. Words not here (MB, warp) stay as they are.
+local UNIT_WORDS_ZH = {
+  sectors = "个扇区", sector = "个扇区", request = "请求", requests = "个请求", bytes = "字节", byte = "字节",
+  lines = "个缓存行", line = "缓存行", floats = "个 float", times = "倍", wavefronts = "个 wavefront",
+  pixel = "像素",
+}
+
+-- A unit as the session's language writes it: "sectors/request" is 扇区/请求 in Chinese.
+local function unit_text(unit)
+  if type(unit) == "table" then return clean(text_of(unit) or "") end
+  unit = clean(tostring(unit))
+  if core.lang() ~= "zh" then return unit end
+  local parts = {}
+  for part in (unit .. "/"):gmatch("([^/]*)/") do
+    local words = {}
+    for word in part:gmatch("%S+") do words[#words + 1] = UNIT_WORDS_ZH[word] or word end
+    parts[#parts + 1] = table.concat(words, " ")
+  end
+  return (table.concat(parts, "/"):gsub("^个%s*(.-)/", "%1/"))   -- 扇区/请求: a measure word only where nothing divides
+end
+labs.unit_text = unit_text   -- for the tests
+
 local function format_value(value, unit)
   if type(value) == "number" then
     local text = math.type(value) == "integer" and u.commas(value) or fmt("%.4g", value)
-    return unit and text .. " " .. clean(unit) or text
+    return unit and text .. " " .. unit_text(unit) or text
   end
   return clean(tostring(value))
 end
@@ -1045,12 +1068,30 @@ local function without_separators(text)
   return sign .. first .. rest:gsub(separator, "") .. fraction
 end
 
+-- An answer typed with a Chinese input method, in ASCII: full-width forms
+-- (０-９, ％, ，, ．, －, ａ-ｚ: U+FF01-FF5E) as their ASCII letters, the
+-- ideographic space as a space, 、 as a comma.
+local function ascii_forms(text)
+  local ok, converted = pcall(function()
+    return (text:gsub(utf8.charpattern, function(c)
+      local code = utf8.codepoint(c)
+      if code >= 0xFF01 and code <= 0xFF5E then return string.char(code - 0xFEE0) end
+      if code == 0x3000 then return " " end
+      if code == 0x3001 then return "," end
+      return c
+    end))
+  end)
+  return ok and converted or text
+end
+labs.ascii_forms = ascii_forms
+
 -- What an answer says as a number, and whether it ended in %: "4", "4 sectors",
--- "25%", "32,768", "32 768", "1.5e3", "2^20". nil when it is not a number.
+-- "25%", "32,768", "32 768", "1.5e3", "2^20", and in Chinese "4 个扇区",
+-- "4个", "４", "25％", "32，768". nil when it is not a number.
 local function read_number(text)
-  text = trim(text)
+  text = trim(ascii_forms(text))
   local percent = text:find("%%$") ~= nil
-  text = text:gsub("%s*[%a%%/µ][%a%%/%s%-]*$", "")   -- a unit after the number
+  text = text:gsub("%s*[%a%%/µ\128-\255][%a%%/%s%-\128-\255]*$", "")   -- a unit after the number, in either language
   local base, power = text:match("^(%d+)%s*%^%s*(%d+)$")
   if base then return tonumber(base) ^ tonumber(power), percent end
   local n = tonumber(without_separators(text) or text)
@@ -1062,7 +1103,7 @@ labs.read_number = read_number
 -- Which choice an answer names: its number, its letter (a, b, ...) or its text
 -- (in either language, or the start of one that only it has). nil when none.
 local function read_choice(text, choices)
-  text = trim(text)
+  text = trim(ascii_forms(text))
   local n = math.tointeger(tonumber(text))
   if n then return n >= 1 and n <= #choices and n or nil end
   if #text == 1 and text:lower():match("%l") then

@@ -18,6 +18,30 @@ for _, text in ipairs({ "one", "", "four sectors", "32,76", "12,5", "1,2,3", "na
 end
 t.ok(select(2, labs.read_number("25%")), "a % is noticed")
 
+-- Numbers as a Chinese input method types them (issue 31, item 8): full-width digits and signs, Chinese units and commas.
+for _, case in ipairs({
+  { "4 个扇区", 4 }, { "4个", 4 }, { "４", 4 }, { "２５％", 25 }, { "32，768", 32768 }, { "１２．５", 12.5 },
+  { "－3", -3 }, { "4096 字节", 4096 }, { "62.9 兆字节", 62.9 }, { "3 倍", 3 }, { "\u{3000}8\u{3000}", 8 },
+}) do
+  t.is(labs.read_number(case[1]), case[2], "the number in '" .. case[1] .. "'")
+end
+t.ok(select(2, labs.read_number("25％")), "a full-width ％ is noticed")
+t.is(labs.read_number("四"), nil, "'四' is not read as a number")
+t.is(labs.read_choice("ｂ", { "x", "y" }), 2, "a full-width letter names a choice")
+
+-- Units as each language writes them.
+local units = {}
+for _, lang in ipairs({ "en", "zh" }) do
+  core.lang(lang)
+  units[lang] = {}
+  for _, unit in ipairs({ "sectors/request", "sectors", "bytes", "requests/warp", "floats/pixel", "MB", "%" }) do
+    units[lang][#units[lang] + 1] = labs.unit_text(unit)
+  end
+end
+core.lang("en")
+t.is(table.concat(units.en, "; "), "sectors/request; sectors; bytes; requests/warp; floats/pixel; MB; %", "units in English as the lab gives them")
+t.is(table.concat(units.zh, "; "), "扇区/请求; 个扇区; 字节; 请求/warp; float/像素; MB; %", "units in Chinese from the glossary's words")
+
 -- Choices by number, letter or text.
 local choices = { { en = "DRAM", zh = "显存" }, { en = "the L2 cache", zh = "L2 缓存" }, { en = "L1", zh = "L1" } }
 for _, case in ipairs({ { "2", 2 }, { "b", 2 }, { "B", 2 }, { "the L2 cache", 2 }, { "THE L2", 2 }, { "显存", 1 },
