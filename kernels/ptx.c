@@ -2178,17 +2178,18 @@ static void nearest_buffer(const struct ptx_launch *l, uint64_t address, uint64_
     text[0] = '\0';
     for (int i = 0; i < l->buffer_count && bytes > 0; i++) {
         const struct ptx_buffer *b = &l->buffers[i];
-        uint64_t end = b->address + b->bytes, count = b->bytes / bytes;
-        if (!b->name || address + bytes <= b->address - (b->address > b->bytes ? b->bytes : 0) || address >= end + b->bytes + bytes)
-            continue;
-        if (address >= b->address)
+        uint64_t end = b->address + b->bytes;
+        unsigned long long before = address < b->address ? (b->address - address + bytes - 1) / bytes : 0,
+                           beyond = address >= end ? (address - end) / bytes + 1 : 0;
+        if (!b->name || (before == 0 && beyond == 0) || (before ? before * bytes : beyond * bytes) > b->bytes + bytes)
+            continue;   /* unnamed, inside it, or farther from it than its own size */
+        if (beyond)
             snprintf(text, size, SAY(" (%s[%llu] of %s's %llu elements: %llu beyond its last)", "（%s[%llu]，%s 共 %llu 个元素：越过最后一个 %llu 个）"),
-                     b->name, (unsigned long long)((address - b->address) / bytes), b->name, (unsigned long long)count,
-                     (unsigned long long)((address - end) / bytes + 1));
+                     b->name, (unsigned long long)((address - b->address) / bytes), b->name,
+                     (unsigned long long)(b->bytes / bytes), beyond);
         else
             snprintf(text, size, SAY(" (%s[-%llu]: %llu elements before %s's first)", "（%1$s[-%2$llu]：在 %4$s 的第一个元素之前 %3$llu 个）"),
-                     b->name, (unsigned long long)((b->address - address + bytes - 1) / bytes),
-                     (unsigned long long)((b->address - address + bytes - 1) / bytes), b->name);
+                     b->name, before, before, b->name);
         return;
     }
 }

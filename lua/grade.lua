@@ -338,9 +338,10 @@ local NOT_COMPARED = { wall_ms = true, device = true, map = true, warnings = tru
 -- the worst, are 1.64x) and bytes read at least half of them from a cold
 -- L2 (bytes written have no floor: the H200 wrote 0 to 46,336 bytes of
 -- coalescing's launches, whose output stayed in L2, where the model's
--- upper bound says 1 to 16 MB; a warm L2 may serve every read), kernel time from half the model's time
--- (the model is never more than 19% slower than the H200) to 200 times it
--- (histogram's contended atomics are 120 times it).
+-- upper bound says 1 to 16 MB; a warm L2 may serve every read), kernel
+-- time from half the model's time (the model is never more than 19%
+-- slower than the H200) to 200 times it (histogram's contended atomics
+-- are 120 times it).
 local SIM_RELATIVE = 1e-9
 local GPU_DRAM_FACTOR = 2
 local GPU_TIME_RANGE = { 0.5, 200 }

@@ -251,8 +251,6 @@ local function gpu_image(source, name, compiled)
 end
 
 local declared = {}   -- the names of kernels declared in this session
-local symbol_of = {}  -- each declared kernel's entry as its machine code names it
-
 
 local function text_or(text, fallback) return type(text) == "string" and text or fallback end
 
@@ -263,7 +261,11 @@ core.kernel_declaration_fields = FIELDS   -- what a lab's kernel may hold, for t
 local declarations = {}   -- each declared kernel's fields as given, source read: what :edit declares again
 local file_of = {}        -- where :edit keeps a kernel's source, by name (a lab's kernels: in the lab's folder)
 local students = {}       -- the names of the kernels the student declared (kernel{}): theirs, never a lab's
-local compiled_at = {}    -- when each declared kernel's source was compiled (os.time())
+-- Each declared kernel's compiled source: {symbol = its entry as the
+-- machine code names it, at = when (os.time()), resources = {[arch] =
+-- {registers, shared} or false} as core.kernel_resources found them}; a new
+-- declaration starts a new one.
+local compiled_of = {}
 
 -- Declares spec (its fields read raw), quietly when it replaces one by :edit.
 local function declare(spec, quiet)
@@ -311,7 +313,7 @@ local function declare(spec, quiet)
   })
   if not ok then error(why, 0) end
   if declared[name] and not quiet then print(say("replaced", name)) end
-  declared[name], symbol_of[name], compiled_at[name] = true, symbol, os.time()
+  declared[name], compiled_of[name] = true, { symbol = symbol, at = os.time(), resources = {} }
   core.not_run[name] = nil
   spec.source, spec.file = source, nil
   declarations[name] = spec
@@ -346,12 +348,20 @@ end
 -- kernel uses on arch ("sm_90") and its static shared bytes, from NVRTC's
 -- machine code for arch (the occupancy the time model takes); nil where
 -- there is no NVRTC, or the kernel does not compile for arch.
+-- Each launch asks: the CUBIN is read once per declaration and architecture.
 function core.kernel_resources(name, arch)
-  local spec = declarations[name]
-  if not (spec and symbol_of[name] and core.nvrtc_version()) then return nil end
-  local ok, compiled = pcall(core.compile, spec.source, { name = name .. ".cu", arch = arch, binary = true })
-  if not ok then return nil end
-  return core.cubin_resources(compiled.cubin, symbol_of[name])
+  local spec, compiled = declarations[name], compiled_of[name]
+  if not (spec and compiled and core.nvrtc_version()) then return nil end
+  local found = compiled.resources[arch]
+  if found == nil then
+    local ok, code = pcall(core.compile, spec.source, { name = name .. ".cu", arch = arch, binary = true })
+    local registers, shared
+    if ok then registers, shared = core.cubin_resources(code.cubin, compiled.symbol) end
+    found = registers and { registers, shared } or false   -- false: asked, and the machine code does not say
+    compiled.resources[arch] = found
+  end
+  if found then return found[1], found[2] end
+  return nil
 end
 
 -- The source each result of a declared kernel ran with ({source=,
@@ -364,7 +374,7 @@ function core.note_sources()
   local function note(r)
     if r ~= nil and ran_with[r] == nil then
       local source = core.kernel_source(r.kernel)
-      ran_with[r] = source and { source = source, compiled = compiled_at[r.kernel] } or false
+      ran_with[r] = source and { source = source, compiled = compiled_of[r.kernel].at } or false
     end
   end
   note(core.last_result())
@@ -607,10 +617,6 @@ function core.declare_lab_kernel(declaration, lab_id, from)
   declare(spec, true)
 end
 
--- core.reset_lab_kernels(lab_id, names): forgets the student's own sources
--- of a lab's kernels (names: their names), so its steps declare the
--- skeletons again. The names whose source was forgotten, and a list of
--- "name: why" for those that could not be.
 -- core.edited_lab_kernels(lab_id, names): those of a lab's kernels (names:
 -- their names) the student keeps a source of, each {name=, where=}.
 function core.edited_lab_kernels(lab_id, names)
@@ -622,6 +628,10 @@ function core.edited_lab_kernels(lab_id, names)
   return edited
 end
 
+-- core.reset_lab_kernels(lab_id, names): forgets the student's own sources
+-- of a lab's kernels (names: their names), so its steps declare the
+-- skeletons again. The names whose source was forgotten, and a list of
+-- "name: why" for those that could not be.
 function core.reset_lab_kernels(lab_id, names)
   local forgotten, failed = {}, {}
   for _, name in ipairs(names) do

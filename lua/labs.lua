@@ -1083,7 +1083,6 @@ local function ascii_forms(text)
   end)
   return ok and converted or text
 end
-labs.ascii_forms = ascii_forms
 
 -- What an answer says as a number, and whether it ended in %: "4", "4 sectors",
 -- "25%", "32,768", "32 768", "1.5e3", "2^20", and in Chinese "4 个扇区",
