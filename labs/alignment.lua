@@ -105,10 +105,7 @@ step {
   ask = {
     goal = { en = "offset with 4.00 load sectors per request, n unchanged.", zh = "offset 族，每读请求 4.00 个扇区，n 不变。" },
     solution = [[launch("offset", {offset = 8, n = 262144})]],
-    check = function(ctx)
-      local r = ctx.result
-      return r.kernel == "offset" and r.params.n == 262144 and r.load.sectors_per_request == 4.0
-    end,
+    needs = { kernel = "offset", params = { n = 262144 }, load_sectors = 4 },
   },
   hint = {
     { en = "The sweep of the last step shows which offsets give 4.00.", zh = "上一步的扫描显示了哪些 offset 得到 4.00。" },

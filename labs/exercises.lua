@@ -274,17 +274,13 @@ step {
     goal = { en = "transpose with 4 sectors per request on loads and stores and 0 shared-memory bank conflicts.",
              zh = "transpose，读和写都是每请求 4 个扇区，共享内存存储体冲突为 0。" },
     solution = [[launch("transpose", {variant = "padded", tile = 32})]],
-    check = function(ctx)
-      local r = ctx.result
-      return r.kernel == "transpose" and r.load.sectors_per_request <= 4 and r.store.sectors_per_request <= 4
-         and r.shared_load ~= nil and r.shared_load.bank_conflicts == 0 and r.shared_store.bank_conflicts == 0
-    end,
+    needs = { kernel = "transpose", load_sectors = 4, store_sectors = 4, shared = true, bank_conflicts = 0 },
   },
   hint = {
     { en = "Read your two results: which of the naive one's lines is over 4 sectors per request, and what does the shared one's 'shared ld' line say?",
       zh = "读你的两个结果：朴素版本哪一行超过每请求 4 个扇区？shared 版本的 “共享读取”行说了什么？" },
     { en = "A column of a 32-float-wide tile is 32 words apart: in which banks do they lie? What would a longer row change?",
-      zh = "32 个 float 宽的分块里，同一列的字相隔 32 个字：它们落在哪些存储体里？行再长一点会改变什么？" },
+      zh = "32 个 float 宽的分块里，同一列的字相隔 32 个字：它们落在哪些存储体里？行再长一点会改变什么？", cause = "bank_conflicts" },
     { en = "Try the other variant, and more than one tile size: the shape of a warp in the tile matters.",
       zh = "试另一个版本，也试不止一种 `tile` 值：一个 warp 在分块里的形状很重要。" },
   },
@@ -369,20 +365,21 @@ step {
     goal = { en = "my_transpose, correct, with 4 sectors per request on its loads and stores, and shared-memory loads and stores without bank conflicts.",
              zh = "my_transpose，结果正确，读和写都是每请求 4 个扇区，共享内存的读和写都没有存储体冲突。" },
     solution = [[r = launch("my_transpose")]],
-    check = function(ctx)
-      local r = ctx.result
-      return r.kernel == "my_transpose" and r.correct == true and r.load.sectors_per_request <= 4 and
-             r.store.sectors_per_request <= 4 and r.shared_load ~= nil and r.shared_store ~= nil and
-             r.shared_load.bank_conflicts == 0 and r.shared_store.bank_conflicts == 0
-    end,
+    needs = { kernel = "my_transpose", correct = true, load_sectors = 4, store_sectors = 4, shared = true, bank_conflicts = 0 },
   },
   hint = {
     { en = "show(r, 1) on the skeleton's launch: the load is one row of `in`, the store 32 rows of `out`. A tile lets each warp write a row of `out` instead.",
-      zh = "对骨架代码的启动用 show(r, 1)：读取是 `in` 的一行，写入是 `out` 的 32 行。分块能让每个 warp 改为写 `out` 的一行。" },
+      zh = "对骨架代码的启动用 show(r, 1)：读取是 `in` 的一行，写入是 `out` 的 32 行。分块能让每个 warp 改为写 `out` 的一行。",
+      cause = { "store_sectors", "shared" } },
     { en = "Read in[y * width + x] into tile[threadIdx.y][threadIdx.x]; __syncthreads(); then swap the block's coordinates (x from blockIdx.y, y from blockIdx.x) and write out[y * height + x] from tile[threadIdx.x][threadIdx.y].",
-      zh = "把 in[y * width + x] 读进 tile[threadIdx.y][threadIdx.x]；__syncthreads()；然后交换线程块的坐标（x 取自 blockIdx.y，y 取自 blockIdx.x），把 tile[threadIdx.x][threadIdx.y] 写到 out[y * height + x]。" },
+      zh = "把 in[y * width + x] 读进 tile[threadIdx.y][threadIdx.x]；__syncthreads()；然后交换线程块的坐标（x 取自 blockIdx.y，y 取自 blockIdx.x），把 tile[threadIdx.x][threadIdx.y] 写到 out[y * height + x]。",
+      cause = { "store_sectors", "load_sectors", "shared" } },
     { en = "If the shared load shows 31 extra wavefronts, all 32 words of a tile column are in one bank: declare the tile `[TILE][TILE + 1]`.",
-      zh = "如果共享内存读取多出 31 个 wavefront，说明分块一列的 32 个字都在同一个存储体里：把分块声明为 `[TILE][TILE + 1]`。" },
+      zh = "如果共享内存读取多出 31 个 wavefront，说明分块一列的 32 个字都在同一个存储体里：把分块声明为 `[TILE][TILE + 1]`。",
+      cause = "bank_conflicts" },
+    { en = "The result names the first wrong element. out[x * height + y] must be in[y * width + x]: after the swap, check that the tile is read across (tile[threadIdx.x][threadIdx.y]) and that __syncthreads() sits between the tile's writes and its reads.",
+      zh = "结果里写出了第一个错误的元素。out[x * height + y] 必须等于 in[y * width + x]：交换坐标之后，检查分块是不是按列读取（tile[threadIdx.x][threadIdx.y]），以及 __syncthreads() 是否位于写分块和读分块之间。",
+      cause = "output" },
   },
   claims = {
     { text = "the skeleton, 1024 x 512: loads touch 4 sectors per request, stores 32, and it uses no shared memory",
@@ -514,16 +511,18 @@ step {
     goal = { en = "my_histogram, correct, with its bins counted in a per-block copy in shared memory (the launch shows shared stores and shared loads).",
              zh = "my_histogram，结果正确，在每个线程块的共享内存副本里计数（启动结果里有共享内存写入和读取）。" },
     solution = [[r = launch("my_histogram")]],
-    check = function(ctx)
-      local r = ctx.result
-      return r.kernel == "my_histogram" and r.correct == true and r.shared_store ~= nil and r.shared_load ~= nil
-    end,
+    needs = { kernel = "my_histogram", correct = true, shared = true },
   },
   hint = {
     { en = "Declare `__shared__ unsigned local[BINS];` zero it with a loop over k = threadIdx.x, k += blockDim.x; then __syncthreads().",
-      zh = "声明 `__shared__ unsigned local[BINS]`；用 k = threadIdx.x、k += blockDim.x 的循环把它清零；然后 __syncthreads()。" },
+      zh = "声明 `__shared__ unsigned local[BINS]`；用 k = threadIdx.x、k += blockDim.x 的循环把它清零；然后 __syncthreads()。",
+      cause = "shared" },
     { en = "Count with atomicAdd(&local[values[i]], 1u) in the same loop as now; __syncthreads(); then the same kind of loop adds local[k] to bins[k].",
-      zh = "在现在这个循环里改用 atomicAdd(&local[values[i]], 1u) 计数；__syncthreads()；再用同样的循环把 local[k] 加到 bins[k] 上。" },
+      zh = "在现在这个循环里改用 atomicAdd(&local[values[i]], 1u) 计数；__syncthreads()；再用同样的循环把 local[k] 加到 bins[k] 上。",
+      cause = "shared" },
+    { en = "A count that is off: every block must zero its copy before any thread counts into it, and add it to bins only after all have counted, with __syncthreads() after each phase; and bins[k] += local[k] must itself be an atomicAdd, since every block adds to the same bins.",
+      zh = "计数不对：每个线程块必须在任何线程往副本里计数之前把副本清零，等所有线程都计完数之后再把它加到 `bins` 上，每个阶段之后都要 __syncthreads()；而且 bins[k] += local[k] 本身也必须是 `atomicAdd`，因为所有线程块都加到同一组 `bins` 上。",
+      cause = "output" },
   },
   claims = {
     { text = "the skeleton, n = 2^20: correct, its one-byte values read at 1 sector a request, and no shared memory",

@@ -117,10 +117,7 @@ step {
     goal = { en = "traverse with order = \"col\" and 4.00 load sectors per request.",
              zh = "traverse，order = \"col\"，每读请求 4.00 个扇区。" },
     solution = [[launch("traverse", {order = "col", block = {4, 64}})]],
-    check = function(ctx)
-      local r = ctx.result
-      return r.kernel == "traverse" and r.params.order == "col" and r.load.sectors_per_request <= 4.0
-    end,
+    needs = { kernel = "traverse", params = { order = "col" }, load_sectors = 4 },
   },
   hint = {
     { en = "A sector holds 8 floats of one row. With order = \"col\", the y direction of the block walks along the row.",

@@ -107,16 +107,17 @@ step {
     goal = { en = "my_scale, correct, with 4 sectors per request on its loads and its stores.",
              zh = "my_scale，结果正确，读和写都是每请求 4 个扇区。" },
     solution = [[r = launch("my_scale")]],
-    check = function(ctx)
-      local r = ctx.result
-      return r.kernel == "my_scale" and r.correct == true and r.load.sectors_per_request <= 4 and r.store.sectors_per_request <= 4
-    end,
+    needs = { kernel = "my_scale", correct = true, load_sectors = 4, store_sectors = 4 },
   },
   hint = {
     { en = "threadIdx.x is what differs between neighbouring lanes. Which of row and col should it move?",
-      zh = "相邻线程之间不同的是 threadIdx.x。它应该让 row 和 col 中的哪一个变化？" },
+      zh = "相邻线程之间不同的是 threadIdx.x。它应该让 row 和 col 中的哪一个变化？", cause = { "load_sectors", "store_sectors" } },
     { en = "Take col from blockIdx.x * blockDim.x + threadIdx.x, and row from the y's. The grid covers n both ways, so nothing else needs to change.",
-      zh = "让 col 取 blockIdx.x * blockDim.x + threadIdx.x，row 取 y 方向的那些。网格在两个方向上都覆盖 n，所以别的都不用改。" },
+      zh = "让 col 取 blockIdx.x * blockDim.x + threadIdx.x，row 取 y 方向的那些。网格在两个方向上都覆盖 n，所以别的都不用改。", cause = { "load_sectors", "store_sectors" } },
+    { en = "The result names the first wrong element and its expected value. Each element of out is twice the same element of in: out[row * n + col] = 2.0f * in[row * n + col], with the same index on both sides.",
+      zh = "结果里写出了第一个错误的元素和它应有的值。`out` 的每个元素是 `in` 中同一个元素的两倍：out[row * n + col] = 2.0f * in[row * n + col]，两边的下标相同。", cause = "output" },
+    { en = "Run r = launch(\"my_scale\") after your edit: the goal is judged on your last launch, and it must be of my_scale.",
+      zh = "改完后运行 r = launch(\"my_scale\")：目标按你最近的一次启动来判断，而且必须是 my_scale 的启动。", cause = "kernel" },
   },
   claims = {
     { text = "the given my_scale does not meet the goal: 32 sectors per request",

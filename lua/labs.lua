@@ -238,6 +238,8 @@ local messages = {
   must_code = { en = "Lua code (a string without NUL bytes, at most 64 KiB)", zh = "Lua 代码（不含 NUL 字节的字符串，至多 64 KiB）" },
   must_table = { en = "a table", zh = "表" },
   must_texts = { en = "a list of texts", zh = "文本列表" },
+  must_hints = { en = "a list of texts, each with an optional cause = \"name\" or list of names",
+                 zh = "文本列表，每条可带 cause = \"名称\" 或名称列表" },
   must_kernel = { en = "a kernel{} declaration with name= and skeleton= (the source the student starts from), without source= or file= (solution=, the lab's own answer, is source too)",
                   zh = "一个带 name= 和 skeleton=（学生起步的源代码）的 kernel{} 声明，不能有 source= 或 file=（solution= 是实验自己的答案，也是源代码）" },
   write_kernel = { en = "You write kernel '%s' here: :edit opens its source in your editor, and it is compiled again when you save and quit.",
@@ -264,7 +266,7 @@ local messages = {
   step_table = { en = "%s: step{...} expects a table, got %s", zh = "%s：step{...} 需要一个表，得到 %s" },
   ask_needs = { en = "%s: 'ask' needs a question, predict or goal", zh = "%s：'ask' 需要 question、predict 或 goal" },
   needs_measure = { en = "%s: a prediction needs measure = function(ctx)", zh = "%s：预测需要 measure = function(ctx)" },
-  needs_check = { en = "%s: a goal needs check = function(ctx)", zh = "%s：目标需要 check = function(ctx)" },
+  needs_check = { en = "%s: a goal needs needs = {...} or check = function(ctx)", zh = "%s：目标需要 needs = {...} 或 check = function(ctx)" },
   needs_answer = { en = "%s: a question needs an answer", zh = "%s：问题需要 answer" },
   does_not_compile = { en = "lab %s does not load: %s", zh = "实验 %s 无法加载：%s" },
   no_lab_call = { en = "lab %s never calls lab{...} with a table", zh = "实验 %s 没有用一个表调用 lab{...}" },
@@ -290,6 +292,8 @@ local messages = {
   missing_language = { en = "no text in '%s'", zh = "缺少 '%s' 的文本" },
   question_no_hint = { en = "a question with no hint", zh = "问题没有提示" },
   goal_no_hint = { en = "a goal with no hint", zh = "目标没有提示" },
+  hint_cause_unknown = { en = "its cause '%s' is none the goal's needs can give (they give: %s): the hint is never chosen by a miss",
+                         zh = "它的 cause '%s' 不是这个目标的 needs 能给出的原因（能给出的有：%s）：这条提示不会因为没达到目标而被选中" },
   answer_not_a_choice = { en = "the answer %s is not among the %d choices", zh = "答案 %s 不在 %d 个选项之中" },
   goal_no_solution = { en = "a goal with no solution (code that meets it): the checker cannot show it can be met",
                        zh = "目标没有 solution（能达到它的代码）：检查器无法证明它能达到" },
@@ -583,6 +587,14 @@ local function is_list_of(v, check)
   return true
 end
 
+-- A hint: a text, attached to the causes of a miss it answers (cause =
+-- "bank_conflicts", or a list of them; goals.lua names a goal's causes).
+local function is_hint(v)
+  local cause = type(v) == "table" and v.cause
+  local function is_cause(c) return type(c) == "string" and c:match("^[%a_][%w_]*$") ~= nil end
+  return is_text(v) and (not cause or is_cause(cause) or is_list_of(cause, is_cause) and #cause > 0)
+end
+
 local function is_claim(v)
   return type(v) == "table" and is_text(v.text) and type(v.holds) == "function" and
          (v.skip == nil or type(v.skip) == "function") and (v.counters == nil or type(v.counters) == "boolean")
@@ -614,7 +626,7 @@ local step_fields = {
   { "text", optional(is_text), "must_text_64k" },
   { "run", optional(is_code), "must_code" },
   { "ask", optional(one_of("table")), "must_table" },
-  { "hint", optional(function(v) return is_list_of(v, is_text) end), "must_texts" },
+  { "hint", optional(function(v) return is_list_of(v, is_hint) end), "must_hints" },
   { "explain", optional(is_text), "must_text_64k" },
   { "claims", optional(function(v) return is_list_of(v, is_claim) end), "must_claims" },
   { "kernel", optional(is_lab_kernel), "must_kernel" },
@@ -634,6 +646,7 @@ local ask_fields = {
   { "answer", optional(function(v) return type(v) == "function" or is_finite(v) end), "must_answer" },
   { "measure", optional(one_of("function")), "must_function" },
   { "check", optional(one_of("function")), "must_function" },
+  { "needs", optional(one_of("table")), "must_table" },
   { "tolerance", optional(is_tolerance), "must_tolerance" },
   { "relative", optional(one_of("boolean")), "must_relative" },
   { "unit", optional(is_string), "must_string" },
@@ -681,7 +694,10 @@ local function validate(definition)
       check_fields(say("in_ask", where), ask, ask_fields)
       if not (ask.question or ask.predict or ask.goal) then error(say("ask_needs", where), 0) end
       if ask.predict and not ask.measure then error(say("needs_measure", where), 0) end
-      if ask.goal and not ask.check and not (released and ask.assessed) then error(say("needs_check", where), 0) end
+      if ask.needs then core.goals.validate(say("in_ask", where), ask.needs) end
+      if ask.goal and not (ask.check or ask.needs) and not (released and ask.assessed) then
+        error(say("needs_check", where), 0)
+      end
       if ask.question and ask.answer == nil and not (released and ask.assessed) then error(say("needs_answer", where), 0) end
     end
   end
@@ -690,6 +706,26 @@ end
 ---------------------------------------------------------------------------
 -- Loading a lab
 ---------------------------------------------------------------------------
+
+-- A goal's declared parts (ask.needs) become part of its check, so that the
+-- prompt, the batch, --check-lab and the grader judge it alike: the check
+-- gives false and the first cause missed, else what the lab's own check gives.
+local own_check = setmetatable({}, { __mode = "k" })   -- ask -> the lab's own check beside needs, or false
+local function with_needs(definition)
+  for _, step in ipairs(definition.steps) do
+    local ask = step.ask
+    if ask and ask.needs then
+      local needs, check = ask.needs, ask.check
+      own_check[ask] = check or false
+      ask.check = function(ctx)
+        local met, cause = core.goals.meets(needs, ctx.result)
+        if not met then return false, cause end
+        if check then return check(ctx) end
+        return true
+      end
+    end
+  end
+end
 
 -- Loads a lab from its text, its body run as lab code: {name=, id=, spec=, steps=}, or a clear error.
 function labs.load(name, text, id)
@@ -704,6 +740,7 @@ function labs.load(name, text, id)
   if type(definition.spec) ~= "table" then error(say("no_lab_call", name), 0) end
   if #definition.steps == 0 then error(say("no_steps", name), 0) end
   validate(definition)
+  with_needs(definition)
   -- a released copy answers for the instructor's: its submissions name that lab's hash
   definition.text_hash, definition.hash = definition.hash, definition.spec.released_from or definition.hash
   return definition
@@ -1160,13 +1197,16 @@ local function answer_right(ask, text, want)
   return number_right(text, want, ask)
 end
 
--- Judges one answer; returns passed (nil: not judged, and nothing counted), what to say, the expected value.
+-- Judges one answer; returns passed (nil: not judged, and nothing counted),
+-- what to say, the expected value, and for a goal missed, its cause (the
+-- first part of ask.needs missed, or what the lab's check gave beside false).
 local function judge(state, value)
   local ask = step_of(state).ask
   if ask.goal then
     local ctx = context(state)
     if not ctx.result then return nil, say("no_result") end
-    return judging(where(state), ask.check, ctx) and true or false, nil
+    local met, cause = judging(where(state), ask.check, ctx)
+    return met and true or false, nil, nil, not met and cause or nil
   end
   if ask.choices and not read_choice(value, ask.choices) then return nil, say("choice_expected") end
   if not ask.choices and not read_number(value) then return nil, say("number_expected") end
@@ -1226,16 +1266,55 @@ function reflect(state)
                      measured = measured, gap = gap })
 end
 
--- After a wrong answer: the hint for this attempt; after three, the answer.
-local function after_wrong(state, step, p, key, want)
+-- Whether a hint is attached to a cause (none: it is for any miss).
+local function answers_cause(hint, cause)
+  local causes = type(hint.cause) == "table" and hint.cause or { hint.cause }
+  for _, c in ipairs(causes) do if c == cause then return true end end
+  return false
+end
+
+-- The step's next hint not shown yet: the first attached to the cause of the
+-- last miss, else the first attached to none; with no cause known, any.
+-- Printed, and true.
+local function show_next_hint(state)
+  local hints = step_of(state).hint or {}
+  local function first(wanted)
+    for i, hint in ipairs(hints) do
+      if not state.shown[i] and wanted(hint) then return i end
+    end
+  end
+  local i = state.cause and first(function(h) return answers_cause(h, state.cause) end)
+            or first(function(h) return h.cause == nil end) or not state.cause and first(function() return true end)
+  if not i then return false end
+  state.shown[i] = true
+  print(wrap(text_of(hints[i])))
+  return true
+end
+
+-- Why a goal was missed: every part it declares, as the launch shows it, or
+-- the text the lab's check gave.
+local function goal_missed(ask, cause)
+  if ask.needs and core.last_result() then
+    for _, line in ipairs(core.goals.checklist(ask.needs, core.last_result())) do print(wrap(line)) end
+  elseif is_text(cause) and type(cause) == "table" then
+    print(wrap(text_of(cause)))
+  end
+end
+
+-- After a wrong answer: why, for a goal; the hint for its cause (else the
+-- next one); after three answers to a question, the answer. A goal has no
+-- answer to give away: its explanation says why the solution works, and
+-- waits for it.
+local function after_wrong(state, step, p, key, want, cause)
   print(say("wrong", p.attempts[key]))
-  state.hint = math.max(state.hint, math.min(p.attempts[key], #(step.hint or {})))
-  if step.hint and step.hint[p.attempts[key]] then print(wrap(text_of(step.hint[p.attempts[key]]))) end
+  if step.ask.goal then goal_missed(step.ask, cause) end
+  state.cause = type(cause) == "string" and cause or nil
+  show_next_hint(state)
   if p.attempts[key] >= 3 then
     if want ~= nil then
       print(say("reveal", step.ask.choices and text_of(step.ask.choices[want] or want) or format_value(want, step.ask.unit)))
     end
-    if step.explain then print(wrap(text_of(step.explain))) end
+    if step.explain and not step.ask.goal then print(wrap(text_of(step.explain))) end
     core.progress.update(state.definition.id, "reveal", key)
   end
 end
@@ -1284,7 +1363,7 @@ function labs.answer(value)
   if not step.ask then return labs.next() end
   if step.ask.predict then return take_prediction(state, value) end
   if recorded_only(state, step.ask) then return record_answer(state, step, value) end
-  local passed, message, want = judge(state, value)
+  local passed, message, want, cause = judge(state, value)
   if passed == nil then return print(message) end
   local key = tostring(state.index)
   local p = core.progress.update(state.definition.id, "attempt", key, tostring(value), passed, evidence_of({ expected = want }))
@@ -1296,7 +1375,7 @@ function labs.answer(value)
     if step.explain then print(wrap(text_of(step.explain))) end
     print(say(state.index < #state.definition.steps and "go_on" or "go_finish"))
   else
-    after_wrong(state, step, p, key, want)
+    after_wrong(state, step, p, key, want, cause)
   end
   return passed
 end
@@ -1305,7 +1384,7 @@ end
 local function open(definition)
   core.sandbox_new_lab()
   local p = core.progress.get(definition.id)
-  current = { definition = definition, index = math.min(p.step or 1, #definition.steps), hint = 0 }
+  current = { definition = definition, index = math.min(p.step or 1, #definition.steps), shown = {} }
   show_step(current)
 end
 
@@ -1315,7 +1394,7 @@ function labs.reload()
   if not current then return print(say("no_lab")) end
   local old = current.definition
   local definition = old.path and load_file(old.path) or find_lab(old.name)
-  current.definition, current.hint = definition, 0
+  current.definition, current.shown, current.cause = definition, {}, nil
   current.index = math.min(current.index, #definition.steps)
   print(say("reloaded", definition.name, current.index, #definition.steps))
   show_step(current)
@@ -1375,22 +1454,19 @@ function labs.next()
     if predictions > 0 then print(say("predictions", close, predictions)) end
     return suggest_next_lab(current.definition)
   end
-  current.index, current.hint = current.index + 1, 0
+  current.index, current.shown, current.cause = current.index + 1, {}, nil
   show_step(current)
 end
 
 function labs.back()
   if not current then return print(say("no_lab")) end
-  current.index, current.hint = math.max(1, current.index - 1), 0
+  current.index, current.shown, current.cause = math.max(1, current.index - 1), {}, nil
   show_step(current)
 end
 
 function labs.hint()
   if not current then return print(say("no_lab")) end
-  local hints = step_of(current).hint or {}
-  if current.hint >= #hints then return print(say("no_hint")) end
-  current.hint = current.hint + 1
-  print(wrap(text_of(hints[current.hint])))
+  if not show_next_hint(current) then print(say("no_hint")) end
 end
 
 function labs.where()
@@ -1452,7 +1528,10 @@ function labs.reset(name)
   core.progress.update(definition.id, "reset")
   local forgotten, failed = core.reset_lab_kernels(definition.id, names)
   print(wrap(core.progress.reset_report(definition.name, before, #names > 0, forgotten, failed)))
-  if current and current.definition.id == definition.id then current.index = 1; show_step(current) end
+  if current and current.definition.id == definition.id then
+    current.index, current.shown, current.cause = 1, {}, nil
+    show_step(current)
+  end
 end
 
 -- The status column of :labs: questions are the steps that ask one (a prediction is no question).
@@ -1553,7 +1632,7 @@ end
 function labs.check_claims(name)
   local definition = find_lab(name)
   core.sandbox_new_lab()
-  local state = { definition = definition, index = 1, hint = 0 }
+  local state = { definition = definition, index = 1, shown = {} }
   local measured = device().backend == "gpu"
   local outcomes = {}
   for i, step in ipairs(definition.steps) do
@@ -1737,7 +1816,7 @@ end
 local function run_batch(definition, next_answer)
   core.sandbox_new_lab()
   core.progress.update(definition.id, "reset")
-  current = { definition = definition, index = 1, hint = 0 }
+  current = { definition = definition, index = 1, shown = {} }
   local wrong, run_errors = {}, {}
   for i, step in ipairs(definition.steps) do
     current.index = i
@@ -1845,6 +1924,14 @@ local function static_findings(definition, add)
       add(i, "ask.answer", say("answer_not_a_choice", u.quote(ask.answer), #ask.choices))
     end
     if ask and ask.goal and not ask.solution then add(i, "ask.solution", say("goal_no_solution")) end
+    if ask and ask.needs and own_check[ask] == false then
+      local causes = core.goals.causes_of(ask.needs)
+      for k, hint in ipairs(step.hint or {}) do
+        for _, cause in ipairs(type(hint.cause) == "table" and hint.cause or { hint.cause }) do
+          if not causes[cause] then add(i, "hint[" .. k .. "]", say("hint_cause_unknown", cause, causes.listed)) end
+        end
+      end
+    end
     if ask and ask.goal and step.kernel and not step.kernel.solution then add(i, "kernel.solution", say("kernel_no_solution")) end
   end
 end

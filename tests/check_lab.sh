@@ -47,6 +47,18 @@ EOF
 finds language "^lab language, step 1, text: no text in 'zh'" "text missing in a language"
 finds language "^lab language, step 2, text: text in one language only" "text in one language only"
 
+lab_file hint_cause <<EOF
+$TITLE
+step { text = { en = "Coalesce.", zh = "合并。" }, run = [[launch("strided", {stride = 2, n = 1 << 16})]],
+       ask = { goal = { en = "4 sectors", zh = "4 个扇区" }, solution = [[launch("strided", {stride = 1, n = 1 << 16})]],
+               needs = { kernel = "strided", load_sectors = 4 } },
+       hint = { { en = "Neighbouring floats.", zh = "相邻的浮点数。", cause = "load_sector" } } }
+EOF
+finds hint_cause "^lab hint_cause, step 1, hint\\[1\\]: its cause 'load_sector' is none the goal's needs can give \\(they give: kernel, load_sectors\\)" \
+  "a hint whose cause the goal's needs cannot give (a goal judged by needs alone, its solution meeting them)"
+[ "$(grep -c '^lab hint_cause, step' "$tmp/out-hint_cause")" = 1 ]
+result "... and that is the only finding: the solution meets the needs" $?
+
 lab_file no_answer <<EOF
 $TITLE
 step { text = { en = "x", zh = "x" }, ask = { question = { en = "How many?", zh = "几个？" } } }
