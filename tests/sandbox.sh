@@ -253,7 +253,9 @@ result "budget: a lab body's launch (6 minutes of model) is stopped at the body'
 batch budget-launches
 [ "$(grep -c "step [12]: the lab's launches ran too long (over the 20 s of CPU time" "$tmp/budget-launches.out")" = 2 ] &&
   grep -q "Lab finished" "$tmp/budget-launches.out"
-result "budget: launches count against their step, a loop of them and one long launch stopped mid-way" $?
+budget_launches=$?
+[ $budget_launches = 0 ] || grep -v "^ " "$tmp/budget-launches.out" | tail -12 | sed 's/^/#   /'   # for a run no one watches (CI)
+result "budget: launches count against their step, a loop of them and one long launch stopped mid-way" $budget_launches
 
 (cd "$tmp" && timeout 600 "$warplab" --sim --check-lab "$hostile/budget-launches.lua" > "$tmp/check-budget.out" 2>&1)
 [ $? = 1 ] && grep -q "step 1, run: .*the lab's launches ran too long" "$tmp/check-budget.out" &&
