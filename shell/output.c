@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "output.h"
 #include "session.h"
@@ -56,32 +57,191 @@ static const struct {
     { "▊", "#" }, { "▉", "#" },
 };
 
-/* Writes text to stdout with the symbols of ascii_for spelt in ASCII. */
-static size_t write_ascii(const char *text, size_t length)
-{
-    size_t written = 0, from = 0;
-    for (size_t i = 0; i < length; i++) {
-        if ((unsigned char)text[i] < 0x80)
-            continue;
-        for (size_t k = 0; k < sizeof ascii_for / sizeof ascii_for[0]; k++) {
-            size_t size = strlen(ascii_for[k].symbol);
-            if (size <= length - i && memcmp(text + i, ascii_for[k].symbol, size) == 0) {
-                written += fwrite(text + from, 1, i - from, stdout) + size;
-                fputs(ascii_for[k].ascii, stdout);
-                from = i + size;
-                i += size - 1;
-                break;
-            }
-        }
-    }
-    return written + fwrite(text + from, 1, length - from, stdout);
-}
-
 /* Whether stdout gets the symbols as they are: on a terminal whose locale's
    character set is UTF-8, or for the data formats (CSV, JSON), always. */
 static int symbols_as_they_are(void)
 {
     return out_is_fancy() || strcmp(session.format, "csv") == 0 || strcmp(session.format, "json") == 0;
+}
+
+/* The bytes stdout gets for the character at text[i] (its UTF-8, or its
+   ASCII spelling where ascii is set), their count in *size and the bytes of
+   the character read in *read. */
+static const char *char_out(const char *text, size_t i, size_t length, int ascii, size_t *size, size_t *read)
+{
+    unsigned char c = (unsigned char)text[i];
+    size_t bytes = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    *read = *size = bytes <= length - i ? bytes : 1;
+    for (size_t k = 0; ascii && c >= 0x80 && k < sizeof ascii_for / sizeof ascii_for[0]; k++) {
+        if (strlen(ascii_for[k].symbol) == *read && memcmp(text + i, ascii_for[k].symbol, *read) == 0) {
+            *size = strlen(ascii_for[k].ascii);
+            return ascii_for[k].ascii;
+        }
+    }
+    return text + i;
+}
+
+/* Columns a character takes: 2 for East Asian wide ones (CJK, full-width
+   forms), 0 for a UTF-8 continuation byte, else 1. The same ranges as the
+   prelude's wide(). */
+static int char_columns(const char *text, size_t size)
+{
+    const unsigned char *u = (const unsigned char *)text;
+    if (size == 1)
+        return (u[0] & 0xc0) == 0x80 ? 0 : 1;
+    unsigned cp = size == 2 ? (u[0] & 0x1fu) << 6 | (u[1] & 0x3fu)
+                : size == 3 ? (u[0] & 0x0fu) << 12 | (u[1] & 0x3fu) << 6 | (u[2] & 0x3fu)
+                            : (u[0] & 0x07u) << 18 | (u[1] & 0x3fu) << 12 | (u[2] & 0x3fu) << 6 | (u[3] & 0x3fu);
+    static const unsigned wide[][2] = { { 0x1100, 0x115F }, { 0x2E80, 0xA4CF }, { 0xAC00, 0xD7A3 }, { 0xF900, 0xFAFF },
+                                        { 0xFE30, 0xFE4F }, { 0xFF00, 0xFF60 }, { 0xFFE0, 0xFFE6 } };
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        if (cp >= wide[k][0] && cp <= wide[k][1])
+            return 2;
+    }
+    return 1;
+}
+
+/* The width a stream's lines are wrapped at: $COLUMNS where it is set,
+   else a terminal's; 0 (no wrapping) for a file or a pipe and for CSV and JSON. */
+static int wrap_width(int fd)
+{
+    if (strcmp(session.format, "csv") == 0 || strcmp(session.format, "json") == 0)
+        return 0;
+    const char *columns = getenv("COLUMNS");
+    struct winsize size;
+    if (columns && atoi(columns) > 0)
+        return atoi(columns);
+    return isatty(fd) && ioctl(fd, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+}
+
+/* Text on its way to a stream, wrapped at word boundaries (between any two
+   wide characters) where a line would pass the width: the terminal would
+   break it inside a word. Written as it comes, without holding a partial
+   line back, so the state of the line being written stays between calls. */
+struct line {
+    int column;        /* columns written on the line */
+    int blanks;        /* its leading blanks: a continuation is indented two more */
+    int in_blanks;     /* still in those */
+    char *out;         /* what one call writes */
+    size_t length, capacity;
+};
+static struct line stdout_line = { .in_blanks = 1 }, stderr_line = { .in_blanks = 1 };
+
+static void line_add(struct line *line, const char *bytes, size_t size)
+{
+    if (line->length + size > line->capacity) {
+        size_t capacity = (line->length + size) * 2 + 256;
+        char *bigger = realloc(line->out, capacity);
+        if (!bigger)
+            return;
+        line->out = bigger;
+        line->capacity = capacity;
+    }
+    memcpy(line->out + line->length, bytes, size);
+    line->length += size;
+}
+
+/* Whether the character at text[at] is one of marks. */
+static int is_one_of(const char *const *marks, size_t count, const char *text, size_t at, size_t length)
+{
+    for (size_t k = 0; k < count; k++) {
+        size_t size = strlen(marks[k]);
+        if (size <= length - at && memcmp(text + at, marks[k], size) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Chinese punctuation (wide characters) a line never starts with, and that
+   a line never ends with. */
+static int closes(const char *text, size_t at, size_t length)
+{
+    static const char *const closing[] = { "）", "，", "。", "、", "；", "：", "！", "？", "】", "」", "』", "》", "％" };
+    return is_one_of(closing, sizeof closing / sizeof closing[0], text, at, length);
+}
+
+static int opens(const char *text, size_t at, size_t length)
+{
+    static const char *const opening[] = { "（", "【", "「", "『", "《", "“", "‘" };
+    return is_one_of(opening, sizeof opening / sizeof opening[0], text, at, length);
+}
+
+/* The columns and bytes of the word at text[i]: a run of characters up to a
+   blank, a line's end or a wide character (which is a word of its own), with
+   the closing punctuation after it. A colour sequence takes no column. */
+static int word_columns(const char *text, size_t i, size_t length, int ascii, size_t *word_bytes)
+{
+    int columns = 0;
+    size_t at = i;
+    while (at < length && text[at] != ' ' && text[at] != '\t' && text[at] != '\n' && text[at] != '\r') {
+        if (text[at] == 0x1b && at + 1 < length && text[at + 1] == '[') {
+            at += 2 + strspn(text + at + 2, "0123456789;") + 1;
+            continue;
+        }
+        size_t size, read;
+        const char *bytes = char_out(text, at, length, ascii, &size, &read);
+        int w = bytes == text + at ? char_columns(bytes, size) : (int)size;   /* an ASCII spelling: a column a byte */
+        int after_opening = at > i && opens(text, at - 3, length);   /* the opening marks are 3 bytes of UTF-8 */
+        if (w == 2 && at > i && !closes(text, at, length) && !after_opening)
+            break;
+        columns += w;
+        at += read;
+        if (w == 2 && !opens(text, at - read, length) && !(at < length && closes(text, at, length)))
+            break;
+    }
+    *word_bytes = (at < length ? at : length) - i;
+    return columns;
+}
+
+static void write_word(struct line *line, const char *text, size_t bytes, int ascii)
+{
+    for (size_t at = 0; at < bytes;) {
+        size_t size, read;
+        const char *out = char_out(text, at, bytes, ascii, &size, &read);
+        line_add(line, out, size);
+        at += read;
+    }
+}
+
+/* Writes text to a stream: symbols in ASCII where the terminal lacks them,
+   lines wrapped at the stream's width. Returns the bytes of text taken. */
+static size_t write_terminal(FILE *stream, struct line *line, const char *text, size_t length, int ascii)
+{
+    int width = wrap_width(fileno(stream));
+    line->length = 0;
+    for (size_t i = 0; i < length;) {
+        char c = text[i];
+        if (c == '\n' || c == '\r') {
+            line_add(line, &c, 1);
+            line->column = 0;
+            line->blanks = c == '\n' ? 0 : line->blanks;
+            line->in_blanks = c == '\n' ? 1 : line->in_blanks;
+            i++;
+        } else if (c == ' ' || c == '\t') {
+            int columns = c == '\t' ? 8 - line->column % 8 : 1;
+            if (line->in_blanks)
+                line->blanks += columns;
+            if (line->in_blanks || !width || line->column + columns <= width)
+                line_add(line, &c, 1);   /* blanks past the width are dropped: the next word starts a new line */
+            line->column += columns;
+            i++;
+        } else {
+            size_t bytes;
+            int columns = word_columns(text, i, length, ascii, &bytes);
+            int continuation = line->blanks > 0 ? line->blanks + 2 : 0;
+            if (width && !line->in_blanks && line->column + columns > width && line->column > continuation) {
+                line_add(line, "\n", 1);
+                for (int k = 0; k < continuation; k++)
+                    line_add(line, " ", 1);
+                line->column = continuation;
+            }
+            write_word(line, text + i, bytes, ascii);
+            line->in_blanks = 0;
+            line->column += columns;
+            i += bytes;
+        }
+    }
+    return fwrite(line->out, 1, line->length, stream) == line->length ? length : 0;
 }
 
 /* Drops what a terminal would act on rather than show: C0 controls but tab
@@ -135,7 +295,7 @@ static void output_raw(const char *text, size_t length)
         return;
     }
     errno = 0;
-    size_t written = symbols_as_they_are() ? fwrite(text, 1, length, stdout) : write_ascii(text, length);
+    size_t written = write_terminal(stdout, &stdout_line, text, length, !symbols_as_they_are());
     if ((written != length || fflush(stdout) != 0) && !output.write_error)
         output.write_error = errno ? errno : EIO;
 }
@@ -195,11 +355,19 @@ void notice(const char *format, ...)
     va_list args;
     if (!output.finished)
         fflush(stdout);
-    fputs("warplab: ", stderr);
     va_start(args, format);
-    vfprintf(stderr, format, args);
+    int length = vsnprintf(NULL, 0, format, args);
     va_end(args);
-    fputc('\n', stderr);
+    char *text = length >= 0 ? malloc((size_t)length + 11) : NULL;
+    if (!text)
+        return;
+    memcpy(text, "warplab: ", 9);
+    va_start(args, format);
+    vsnprintf(text + 9, (size_t)length + 1, format, args);
+    va_end(args);
+    text[9 + length] = '\n';
+    write_terminal(stderr, &stderr_line, text, (size_t)length + 10, 0);
+    free(text);
 }
 
 const char *error_text(int error)

@@ -11,11 +11,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for file in "$answers"/*.txt; do
   lab=$(basename "$file" .txt)
   for lang in en zh; do
-    XDG_DATA_HOME="$tmp/data-$lab-$lang" "$warplab" --sim --lang "$lang" --lab "$lab" --answers "$file" \
+    width=$([ $lang = en ] && echo 60 || echo 80)   # tests/wrap.sh runs the other two
+    COLUMNS=$width XDG_DATA_HOME="$tmp/data-$lab-$lang" "$warplab" --sim --lang "$lang" --lab "$lab" --answers "$file" \
       > "$tmp/out" 2>&1
     status=$?
     result "lab $lab ($lang) runs in batch and every answer is right" $status
     [ $status = 0 ] || tail -20 "$tmp/out" | sed 's/^/#   /'
+    fits "$tmp/out" $width "lab $lab ($lang): every line"
   done
 done
 

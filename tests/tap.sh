@@ -10,3 +10,21 @@ tap_done() {
   echo "1..$count"
   [ "$failed" = 0 ]
 }
+
+# fits FILE WIDTH WHAT: a test that every line of FILE (what warplab printed
+# with COLUMNS=WIDTH) fits WIDTH columns, but for a line that is one word
+# (no wrapping can break it); the first lines over it as diagnostics.
+fits() {
+  WRAP_FILE=$1 WRAP_WIDTH=$2 COLUMNS='' "${warplab:-./warplab}" --sim --no-init -e '
+    local display_width = debug.getregistry()["warplab.core"].util.display_width
+    local width = tonumber(os.getenv("WRAP_WIDTH"))
+    for line in io.lines(os.getenv("WRAP_FILE")) do
+      line = line:match("([^\r]*)$")   -- what a carriage return left on the line
+      if display_width(line) > width and line:match("^%s*(.-)$"):find("[ \t]") then
+        print(display_width(line) .. ": " .. line)
+      end
+    end' > "$1.over" 2>&1
+  [ ! -s "$1.over" ]
+  result "$3 fits $2 columns" $?
+  head -3 "$1.over" | sed 's/^/#   /'
+}
