@@ -38,6 +38,9 @@ local messages = {
   editor_failed = { en = "the editor '%s' ended with status %s: %s was not compiled", zh = "编辑器 '%s' 以状态 %s 结束：没有编译 %s" },
   edit_failed = { en = "kernel '%s' (%s) was not declared again:\n%s", zh = "内核 '%s'（%s）没有重新声明：\n%s" },
   edited = { en = "kernel '%s' compiled and declared from %s", zh = "内核 '%s' 已从 %s 编译并声明" },
+  declared_line = { en = "kernel '%s' declared (params: %s; buffers: %s): launch(\"%s\") runs it",
+                    zh = "内核 '%s' 已声明（参数：%s；缓冲区：%s）：launch(\"%s\") 运行它" },
+  none = { en = "none", zh = "无" },
   not_kept = { en = "your source of kernel '%s' was not saved to %s (%s); what was saved before is kept",
                zh = "内核 '%s' 的源代码没有保存到 %s（%s）；之前保存的仍然保留" },
   no_temporary = { en = "there is no folder for the editor's file (%s)", zh = "没有可放编辑器文件的文件夹（%s）" },
@@ -326,11 +329,40 @@ local function fields_of(declaration)
   return spec
 end
 
+local declared_at_prompt   -- the name kernel{} returned in the chunk the prompt runs now
+
 function kernel(declaration)
   if type(declaration) ~= "table" then error(say("bad_spec", u.quote(declaration)), 2) end
   local name = declare(fields_of(declaration))
   students[name], file_of[name] = true, nil
+  declared_at_prompt = name
   return name
+end
+
+-- The line the prompt shows for a kernel{} typed there, in place of the
+-- name it returns: what was declared, and how to run it.
+local function declared_line(name)
+  local spec = declarations[name]
+  local params, buffers = {}, {}
+  for key in pairs(spec.params or {}) do params[#params + 1] = key end
+  for key in pairs(spec.buffers or {}) do buffers[#buffers + 1] = key end
+  table.sort(params); table.sort(buffers)
+  local function listed(list) return #list > 0 and table.concat(list, ", ") or say("none") end
+  return say("declared_line", name, listed(params), listed(buffers), name)
+end
+
+local chunk_done = core.chunk_done
+function core.chunk_done(...)
+  declared_at_prompt = nil
+  return chunk_done(...)
+end
+
+local print_values = core.print_values
+function core.print_values(...)
+  local name = declared_at_prompt
+  declared_at_prompt = nil
+  if select("#", ...) == 1 and name and (...) == name and declarations[name] then return print(declared_line(name)) end
+  return print_values(...)
 end
 
 -- core.kernel_is_students(name): whether the student declared that kernel

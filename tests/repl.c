@@ -454,6 +454,23 @@ static void test_last_statement_prints(void)
     ok(close_session(passed), "x = 20; x + 1 prints 21, and a line of statements ending in a call prints what it returns");
 }
 
+/* Case 2e (issue 31, item 11): kernel{} typed at the prompt says in one
+   line what it declared and how to run it, rather than echoing its name;
+   a string that happens to be the name prints as a string. */
+static void test_kernel_confirmation(void)
+{
+    int passed = start_at_prompt() &&
+                 type_line("kernel{name = \"twice\", source = [[extern \"C\" __global__ void twice(float *a, int n) "
+                           "{ int i = threadIdx.x; if (i < n) a[i] *= 2; }]], params = {n = {default = 32}}, "
+                           "buffers = {a = {type = \"float\", count = \"n\", output = true}}, args = {\"a\", \"n\"}, grid = 1, block = 32}") &&
+                 expect("kernel 'twice' declared (params: n; buffers: a): launch(\"twice\") runs it\r\n", 60) &&
+                 expect(PROMPT, TIMEOUT) && gives("\"twice\"", "\"twice\"") &&
+                 type_line("name = kernel{name = \"twice\", source = [[extern \"C\" __global__ void twice(float *a, int n) {}]], "
+                           "params = {n = {default = 32}}, buffers = {a = {type = \"float\", count = \"n\"}}, args = {\"a\", \"n\"}, "
+                           "grid = 1, block = 32}") && expect(PROMPT, 60) && gives("name", "\"twice\"");
+    ok(close_session(passed), "kernel{} at the prompt prints one line naming what it declared and how to run it; its name stays its value");
+}
+
 /* Case 2d (issue 31, item 15): a list of results prints card after card,
    each under its place in the list, a blank line between. */
 static void test_result_list_prints_cards(void)
@@ -927,6 +944,7 @@ int main(void)
     test_expression_prints_value();
     test_lua_c_printing();
     test_last_statement_prints();
+    test_kernel_confirmation();
     test_result_list_prints_cards();
     test_long_launch_shows_progress();
     test_multi_line_input();
