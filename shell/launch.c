@@ -344,6 +344,9 @@ static int run_all(lua_State *L, struct result *results, struct measure_options 
     sandbox_launches_begin();
     sandbox_launches_check(L);   /* spent by the step's launches before */
     progress_start(&bar, SAY("launches", "启动"), count, show_progress);
+    progress_say_when_waiting(&bar, user_kernel_index(results[0].family) >= 0
+                                        ? SAY("an endless loop? Ctrl-C stops it", "死循环？Ctrl-C 可以停止")
+                                        : SAY("Ctrl-C stops it", "Ctrl-C 可以停止"));
     running_bar = &bar;
     while (done < count && !(keep_partial && interrupt_requested)) {
         if (run_one(L, &results[done], &options[done], keep_partial) != RUN_OK)

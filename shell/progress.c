@@ -11,8 +11,8 @@
 #include "progress.h"
 #include "session.h"
 
-enum { BAR_WIDTH = 24 };
-static const double SHOW_AFTER_S = 1.0;
+enum { BAR_WIDTH = 24, SHORT_BAR_WIDTH = 12 };   /* short beside the hint, so that the line fits 80 columns */
+static const double SHOW_AFTER_S = 1.0, HINT_AFTER_S = 3.0;
 static const long TICK_NS = 250000000;   /* how often the time is redrawn while an item runs */
 
 double monotonic_ms(void)
@@ -24,15 +24,19 @@ double monotonic_ms(void)
 
 static void draw(const struct progress *p, double elapsed)
 {
-    int full = p->total ? p->done * BAR_WIDTH / p->total : 0;
+    int hinting = p->waiting && elapsed >= HINT_AFTER_S && p->done < p->total;
+    int width = hinting ? SHORT_BAR_WIDTH : BAR_WIDTH;
+    int full = p->total ? p->done * width / p->total : 0;
     double left = p->done ? elapsed / p->done * (p->total - p->done) : 0;
     fprintf(stderr, "\r  %s [", p->label);
-    for (int i = 0; i < BAR_WIDTH; i++)
+    for (int i = 0; i < width; i++)
         fputs(i < full ? "#" : ".", stderr);
     if (p->done && p->done < p->total)
         fprintf(stderr, SAY("] %d/%d · %.1f s · about %.1f s left ", "] %d/%d · %.1f s · 约剩 %.1f s "), p->done, p->total, elapsed, left);
     else   /* nothing finished yet, or nothing left: no estimate to give */
         fprintf(stderr, "] %d/%d · %.1f s ", p->done, p->total, elapsed);
+    if (hinting)
+        fprintf(stderr, "· %s ", p->waiting);
     fflush(stderr);
 }
 
@@ -65,6 +69,7 @@ void progress_start(struct progress *p, const char *label, int total, int wanted
 {
     const char *term = getenv("TERM");
     p->label = label;
+    p->waiting = NULL;
     p->total = total;
     p->done = 0;
     p->shown = 0;
@@ -73,6 +78,13 @@ void progress_start(struct progress *p, const char *label, int total, int wanted
     p->stop = 0;
     pthread_mutex_init(&p->lock, NULL);
     p->ticking = p->enabled && pthread_create(&p->ticker, NULL, tick, p) == 0;
+}
+
+void progress_say_when_waiting(struct progress *p, const char *text)
+{
+    pthread_mutex_lock(&p->lock);
+    p->waiting = text;
+    pthread_mutex_unlock(&p->lock);
 }
 
 void progress_step(struct progress *p)
@@ -92,7 +104,7 @@ void progress_end(struct progress *p)
         pthread_join(p->ticker, NULL);
     p->ticking = 0;
     if (p->shown)
-        fprintf(stderr, "\r%*s\r", 78, "");
+        fprintf(stderr, "\r%*s\r", 79, "");
     p->shown = 0;
     pthread_mutex_destroy(&p->lock);
 }

@@ -11,6 +11,7 @@
 
 struct progress {
     const char *label;
+    const char *waiting;          /* said once an item has run HINT_AFTER_S ("Ctrl-C stops it"), or NULL */
     int total, done;
     int enabled, shown;
     double started;
@@ -20,6 +21,8 @@ struct progress {
 };
 
 void progress_start(struct progress *p, const char *label, int total, int wanted);
+/* What the bar says once an item has run a few seconds: what to do if it never ends. */
+void progress_say_when_waiting(struct progress *p, const char *text);
 /* One more item done; draws once a second has passed (and a thread of its
    own redraws the time between items). */
 void progress_step(struct progress *p);

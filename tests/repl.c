@@ -471,6 +471,24 @@ static void test_kernel_confirmation(void)
     ok(close_session(passed), "kernel{} at the prompt prints one line naming what it declared and how to run it; its name stays its value");
 }
 
+/* Case 2f (issue 31, item 7): a kernel that never ends, emulated: after a
+   few seconds the bar asks whether it is an endless loop and says Ctrl-C
+   stops it, and Ctrl-C does, back to the prompt. */
+static void test_endless_kernel(void)
+{
+    int passed = start_at_prompt() &&
+                 type_line("kernel{name = \"spin\", source = [[extern \"C\" __global__ void spin(volatile int *a, int n) "
+                           "{ while (a[0] != 12345) n++; a[1] = n; }]], params = {n = {default = 1}}, "
+                           "buffers = {a = {type = \"int\", count = 32, fill = \"zero\"}}, args = {\"a\", \"n\"}, "
+                           "grid = 4096, block = 256}") &&
+                 expect(PROMPT, 60) && type_line("launch(\"spin\")") &&
+                 expect("an endless loop? Ctrl-C stops it", 3 * TIMEOUT) && send(CTRL_C) &&
+                 expect("interrupted", TIMEOUT) && expect(PROMPT, TIMEOUT) && gives("1+1", "2");
+    if (!passed)
+        show_tail();
+    ok(close_session(passed), "an endless emulated kernel: the bar says after a few seconds that Ctrl-C stops it, and Ctrl-C does");
+}
+
 /* Case 2d (issue 31, item 15): a list of results prints card after card,
    each under its place in the list, a blank line between. */
 static void test_result_list_prints_cards(void)
@@ -945,6 +963,7 @@ int main(void)
     test_lua_c_printing();
     test_last_statement_prints();
     test_kernel_confirmation();
+    test_endless_kernel();
     test_result_list_prints_cards();
     test_long_launch_shows_progress();
     test_multi_line_input();
