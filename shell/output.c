@@ -122,23 +122,13 @@ struct line {
     int column;        /* columns written on the line */
     int blanks;        /* its leading blanks: a continuation is indented two more */
     int in_blanks;     /* still in those */
-    char *out;         /* what one call writes */
-    size_t length, capacity;
+    struct kept out;   /* what one call writes */
 };
 static struct line stdout_line = { .in_blanks = 1 }, stderr_line = { .in_blanks = 1 };
 
 static void line_add(struct line *line, const char *bytes, size_t size)
 {
-    if (line->length + size > line->capacity) {
-        size_t capacity = (line->length + size) * 2 + 256;
-        char *bigger = realloc(line->out, capacity);
-        if (!bigger)
-            return;
-        line->out = bigger;
-        line->capacity = capacity;
-    }
-    memcpy(line->out + line->length, bytes, size);
-    line->length += size;
+    keep(&line->out, bytes, size);
 }
 
 /* Whether the character at text[at] is one of marks. */
@@ -208,7 +198,7 @@ static void write_word(struct line *line, const char *text, size_t bytes, int as
 static size_t write_terminal(FILE *stream, struct line *line, const char *text, size_t length, int ascii)
 {
     int width = wrap_width(fileno(stream));
-    line->length = 0;
+    line->out.length = 0;
     for (size_t i = 0; i < length;) {
         char c = text[i];
         if (c == '\n' || c == '\r') {
@@ -241,7 +231,7 @@ static size_t write_terminal(FILE *stream, struct line *line, const char *text, 
             i += bytes;
         }
     }
-    return fwrite(line->out, 1, line->length, stream) == line->length ? length : 0;
+    return fwrite(line->out.text, 1, line->out.length, stream) == line->out.length ? length : 0;
 }
 
 /* Drops what a terminal would act on rather than show: C0 controls but tab

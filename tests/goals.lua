@@ -52,12 +52,9 @@ step { text = "slow", run = [[launch("copy", {n = 1 << 14})]],
 ]=])
 file:close()
 
-local function said(fn)
-  core.capture(true)
-  local ok, value = pcall(fn)
-  local text = core.capture(false)
-  if not ok then text = text .. tostring(value) end
-  return text
+local function said(fn)   -- what fn printed, and the error it raised if it did
+  local text, ok, value = t.said(fn)
+  return ok and text or text .. tostring(value)
 end
 local function has(text, pattern)   -- as the student reads it: lines wrapped to the terminal joined again
   text = text:gsub("%s+", " ")

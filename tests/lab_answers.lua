@@ -70,12 +70,7 @@ step { text = "p", run = [[p = launch("strided", {stride = 2, n = 1 << 16})]],
 ]=])
 file:close()
 
-local function said(fn)
-  core.capture(true)
-  local ok, value = pcall(fn)
-  local text = core.capture(false)
-  return text, ok, value
-end
+local said = t.said
 local function attempts(step) return core.progress.get("file:" .. core.realpath(lab_file)).attempts[tostring(step)] end
 
 said(function() labs.open(lab_file) end)

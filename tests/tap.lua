@@ -163,4 +163,13 @@ function tap.done()
   if tap.failed > 0 then error(tap.failed .. " of " .. tap.count .. " tests failed", 0) end
 end
 
+-- What fn printed (core.capture), whether it raised, and what it returned or raised.
+function tap.said(fn)
+  local core = debug.getregistry()["warplab.core"]
+  core.capture(true)
+  local ok, value = pcall(fn)
+  local text = core.capture(false)
+  return text, ok, value
+end
+
 return tap
