@@ -28,15 +28,24 @@ try([[launch("strided", {stride = 3, nosuchparameter = 1})]])
 try([[kernel{name = "k", source = "__global__ void k(float *a) { a[0] = 1; }", buffers = {a = {type = "float", count = 0}}, args = {"a"}, grid = 1, block = 1}]])
 try([[sweep("strided", {stride = "neither a list nor a range"})]])
 try([[compare(1, 2)]])
+-- every hint and choice of every lab, printed as the runner prints them
+for _, name in ipairs(core.lab_names()) do
+  local lab = core.labs.load(name, core.lab_source(name))
+  for _, step in ipairs(lab.steps) do
+    for _, hint in ipairs(step.hint or {}) do print(core.labs.text_of(hint)) end
+    for i, choice in ipairs(step.ask and step.ask.choices or {}) do print(("    %d. %s"):format(i, core.labs.text_of(choice))) end
+  end
+end
 '
 for lang in en zh; do
   for width in 60 80; do
     COLUMNS=$width "$warplab" --sim --lang "$lang" -e "$texts" > "$tmp/texts-$lang-$width" 2>&1
-    fits "$tmp/texts-$lang-$width" $width "help, the commands, :labs and errors ($lang)"
+    fits "$tmp/texts-$lang-$width" $width "help, the commands, :labs, errors, every lab's hints and choices ($lang)"
   done
 done
-grep -q "error" "$tmp/texts-en-60" && grep -q "nosuchkernel_with_a_long_name" "$tmp/texts-en-60"
-result "... and the errors were printed" $?
+grep -q "error" "$tmp/texts-en-60" && grep -q "nosuchkernel_with_a_long_name" "$tmp/texts-en-60" &&
+  grep -q "TILE + 1" "$tmp/texts-en-60" && grep -q "存储体" "$tmp/texts-zh-60"
+result "... and the errors and hints were printed" $?
 
 # A line from the command line's own checks (stderr), and one too long for any terminal.
 COLUMNS=60 "$warplab" --sim --lab no-such-lab-with-a-long-name-that-goes-on > "$tmp/cli-60" 2>&1
