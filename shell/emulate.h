@@ -15,6 +15,12 @@
    addresses come from its data the emulator counts what the GPU ran. */
 enum { EMULATION_SEED = 1 };
 
+/* The lines of a launch's printf output shown at most: two warps' worth of a
+   line a thread, enough to see the pattern across lanes and from one warp to
+   the next, and short enough that the launch's own result stays in view.
+   One more line says how many were not shown. */
+enum { PRINTF_LINES_SHOWN = 64 };
+
 struct emulation {
     struct model_counts counts;   /* as the hand-written model gives them, DRAM estimate included */
     struct ptx_ran ran;           /* the instructions that ran */
