@@ -486,6 +486,8 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     launch.user = &counting[0];
     launch.threads = threads;
     launch.users = users;
+    launch.printed = &out->printed;
+    launch.printed_lines = PRINTF_LINES_SHOWN;
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
@@ -637,7 +639,8 @@ static int core_emulate_family(lua_State *L)
     }
     if (emulate_family(f, &p, ptx, &interrupt_requested, e, why, sizeof why))
         return luaL_error(L, "%s", why);
-    lua_createtable(L, 0, 8);
+    lua_createtable(L, 0, 10);
+    push_printed(L, &e->printed);
     push_counts(L, &e->counts);
     lua_pushinteger(L, (lua_Integer)e->ran.lane_instructions);
     lua_setfield(L, -2, "lane_instructions");

@@ -27,6 +27,7 @@ struct emulation {
     char kernel[256];             /* the kernel's mangled name */
     int correct;                  /* its outputs equal the CPU reference's */
     char mismatch[256];
+    struct ptx_printed printed;   /* what its printf printed (text malloc'd: the caller frees it) */
 };
 
 /* Compiles f's own .cu with NVRTC (device code only), or takes ptx (the
