@@ -1,0 +1,179 @@
+-- printf.lua: printf in a kernel on the emulator (issue 31, item 4), with
+-- each compiler here. Each lane's call is formatted as CUDA formats it
+-- (widths, flags, precision, %s of a string literal, the l and ll lengths,
+-- a '*' width, %%), in lane order across two warps, and returns the number
+-- of arguments, as CUDA's printf does; printf's argument buffer is not
+-- global memory traffic. Through launch(): blocks in order, whatever thread
+-- of the model ran them; the first 64 lines, then one line saying how many
+-- more; shown once per launch (a warp map runs the kernel again and prints
+-- nothing). What cannot be emulated (%n, %s of a pointer into a buffer) is
+-- one error naming printf, the format and the source line (the PTX line
+-- from clang, which makes no line table), in English and in Chinese. <cstdio>, <stdio.h>, <cstdint>, <stdint.h> compile with each
+-- compiler, and <cuda_fp16.h> with NVRTC.
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local core = debug.getregistry()["warplab.core"]
+
+local compilers = {}
+if core.nvrtc_version() then compilers[#compilers + 1] = "nvrtc" end
+if core.find_program("clang") then compilers[#compilers + 1] = "clang" end
+if #compilers == 0 then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
+
+local function ptx_of(source, compiler) return core.compile(source, { compiler = compiler }).ptx end
+local function float32(v) return (string.unpack("<f", string.pack("<f", v))) end
+
+local FORMATS = [[
+extern "C" __global__ void formats(const float *x, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = printf("%3d|%-4d|%05d|%+d|%x|%X|%o|%c|%s|%.2f|%8.3e|%g|%ld|%lld|%lu|%llu|%5.1s|%*d|%%\n",
+                        i, -i, i, i, 255 + i, 255 + i, 8 + i, 'a' + i % 26, "ok", x[i], x[i] * 1000.0f, x[i] / 3.0f,
+                        (long)i * -1000000000L, (long long)i << 40, (unsigned long)i, (unsigned long long)i * 3,
+                        "warp", 4, i);
+}]]
+local FORMATS_ARGUMENTS = 19
+
+-- What CUDA prints for thread i (Lua's string.format is C's, lengths left out).
+local function formats_line(i)
+  local x = i / 8
+  return string.format("%3d|%-4d|%05d|%+d|%x|%X|%o|%c|%s|%.2f|%8.3e|%g|%d|%d|%d|%d|%5.1s|%4d|%%\n",
+    i, -i, i, i, 255 + i, 255 + i, 8 + i, string.byte("a") + i % 26, "ok", x, float32(x * 1000), float32(x / 3),
+    i * -1000000000, i << 40, i, i * 3, "warp", i)
+end
+
+local N, BLOCK = 50, 64   -- two warps: the second runs 18 lanes
+local x_bytes = {}
+for i = 0, N - 1 do x_bytes[#x_bytes + 1] = string.pack("<f", i / 8) end
+local formats_launch = { grid = { 1 }, block = { BLOCK }, args = { { buffer = 1 }, { buffer = 2 }, N },
+                         buffers = { { bytes = 4 * N, fill = table.concat(x_bytes) }, { bytes = 4 * N } } }
+
+for _, compiler in ipairs(compilers) do
+  local r = core.emulate(ptx_of(FORMATS, compiler), "formats", formats_launch)
+  local expected = {}
+  for i = 0, N - 1 do expected[#expected + 1] = formats_line(i) end
+  expected = table.concat(expected)
+  t.is(r.printf, expected, compiler .. ": each lane's printf as CUDA formats it, in lane order across two warps")
+  local returned = true
+  for i = 0, N - 1 do returned = returned and string.unpack("<i4", r.buffers[2], 4 * i + 1) == FORMATS_ARGUMENTS end
+  t.ok(returned, compiler .. ": printf returns the number of its arguments (" .. FORMATS_ARGUMENTS .. "), as CUDA's does")
+  t.ok(r.load.requests == 2 and r.load.sectors == 7 and r.store.requests == 2 and r.store.sectors == 7,
+       string.format("%s: printf's argument buffer is not global traffic: loads %d/%d, stores %d/%d (x and out only: 2/7 each)",
+                     compiler, r.load.requests, r.load.sectors, r.store.requests, r.store.sectors))
+end
+
+local HELLO = [[
+extern "C" __global__ void hello(int *out)
+{
+    out[threadIdx.x] = printf("hello\n");
+}]]
+for _, compiler in ipairs(compilers) do
+  local r = core.emulate(ptx_of(HELLO, compiler), "hello", { grid = { 1 }, block = { 3 }, args = { { buffer = 1 } },
+                                                             buffers = { { bytes = 12 } } })
+  t.ok(r.printf == "hello\nhello\nhello\n" and r.buffers[1] == string.pack("<i4i4i4", 0, 0, 0),
+       compiler .. ": a printf without arguments prints its format and returns 0")
+end
+
+-- Through kernel{} and launch(): the model's threads run blocks out of order; the output is in block order.
+local BLOCKS = [[
+__global__ void blocks(int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        out[i] = i;
+        printf("block %d thread %d\n", blockIdx.x, threadIdx.x);
+    }
+}]]
+kernel { name = "blocks", source = BLOCKS, params = { n = 64, grid = 16 },
+         buffers = { out = { type = "int", count = "n", output = true } }, args = { "out", "n" }, grid = "grid", block = 4 }
+local function block_lines(first, last)
+  local lines = {}
+  for i = first, last do lines[#lines + 1] = string.format("block %d thread %d\n", i // 4, i % 4) end
+  return table.concat(lines)
+end
+
+core.capture(true)
+local r = launch("blocks")
+local shown = core.capture(false)
+t.is(r.printf, block_lines(0, 63), "launch: 16 blocks' lines in block order, each block's in lane order")
+t.ok(shown:sub(1, #r.printf) == r.printf and not shown:find("block 0 thread 0\n", 2, true),
+     "launch: the lines are shown once, before anything else the launch says")
+core.capture(true)
+show(r, 3)   -- a warp map: the emulator runs block 3 again
+local map = core.capture(false)
+t.ok(not map:find("block 3 thread", 1, true), "a warp map runs the kernel again and prints nothing of its printf")
+
+core.capture(true)
+r = launch("blocks", { n = 200, grid = 50 })
+shown = core.capture(false)
+t.ok(r.printf == block_lines(0, 63) and r.printf_not_shown == 136,
+     string.format("the cap: the first 64 lines kept, %s more counted", tostring(r.printf_not_shown)))
+t.ok(shown:find(block_lines(0, 63) .. "printf: 136 more lines not shown", 1, true) ~= nil,
+     "the cap: 64 lines shown, then one line saying how many more were not")
+t.ok(r.store.requests == 50 and r.store.sectors == 50, string.format(
+     "printf adds no global traffic to a launch's counts: stores %d/%d (50 blocks of 4 ints)", r.store.requests, r.store.sectors))
+core.lang("zh")
+core.capture(true)
+launch("blocks", { n = 200, grid = 50 })
+shown = core.capture(false)
+core.lang("en")
+t.ok(shown:find("printf：还有 136 行没有显示", 1, true) ~= nil, "zh: the cap's line in Chinese")
+
+-- What cannot be emulated: one error naming printf, its format and the source line.
+local REFUSED = {
+  { "%n", [[
+__global__ void counted(int *out)
+{
+    int written;
+    printf("x%n\n", &written);
+    out[threadIdx.x] = written;
+}]], 'printf("x%n\\n")', "source line 4", "%n" },
+  { "%s of a buffer", [[
+__global__ void named(const char *text, int *out)
+{
+    out[threadIdx.x] = 1;
+    printf("name %s\n", text);
+}]], 'printf("name %s\\n")', "source line 4", "string literal" },
+}
+for _, case in ipairs(REFUSED) do
+  for _, compiler in ipairs(compilers) do
+    local ptx = ptx_of(case[2], compiler)
+    local kernel_name = ptx:match("%.entry%s+([%w_]+)")
+    local launch_of = { grid = { 1 }, block = { 32 }, buffers = { { bytes = 128 }, { bytes = 128 } },
+                        args = { { buffer = 1 }, { buffer = 2 } } }
+    if case[1] == "%n" then launch_of.buffers, launch_of.args = { { bytes = 128 } }, { { buffer = 1 } } end
+    -- clang's PTX has no line table (no -lineinfo): its messages name the PTX line
+    local line, line_zh = case[4], "源代码第 4 行"
+    if compiler == "clang" then line, line_zh = "PTX line", "PTX 第" end
+    t.raises(function() core.emulate(ptx, kernel_name, launch_of) end, { case[3], line, case[5] },
+             compiler .. ": " .. case[1] .. " is refused in one line naming printf, the format and the " ..
+             (compiler == "clang" and "PTX line" or "source line"))
+    core.lang("zh")
+    t.raises(function() core.emulate(ptx, kernel_name, launch_of) end, { case[3], line_zh, "无法模拟" },
+             compiler .. ": zh: " .. case[1] .. " is refused in Chinese")
+    core.lang("en")
+  end
+end
+
+-- The system headers a kernel may include, with each compiler (<cuda_fp16.h> is the toolkit's: NVRTC only).
+local HEADERS = { "cstdio", "stdio.h", "cstdint", "stdint.h", "cuda_fp16.h" }
+local USES = {
+  cstdio = "std::printf(\"%d\\n\", x);", ["stdio.h"] = "printf(\"%d\\n\", x);",
+  cstdint = "std::uint32_t u = (std::uint32_t)x; x = (int)(u + UINT32_C(1)) + (int)sizeof(std::int64_t);",
+  ["stdint.h"] = "uint64_t u = (uint64_t)x; x = (int)(u + 1) + (INT32_MAX > 0);",
+  ["cuda_fp16.h"] = "__half h = __float2half((float)x); x = (int)__half2float(h);",
+}
+for _, compiler in ipairs(compilers) do
+  for _, header in ipairs(HEADERS) do
+    if header == "cuda_fp16.h" and compiler == "clang" then
+      t.skip("clang: #include <cuda_fp16.h>", "the toolkit's headers are NVRTC's: clang compiles without them")
+    else
+      local source = string.format("#include <%s>\n__global__ void uses(int *out)\n{\n    int x = out[threadIdx.x];\n    %s\n    out[threadIdx.x] = x;\n}\n",
+                                   header, USES[header])
+      local ok, why = pcall(core.compile, source, { compiler = compiler, name = "uses.cu" })
+      if not t.ok(ok, string.format("%s: #include <%s> compiles, and what it declares is there", compiler, header)) then
+        print("#   " .. tostring(why):gsub("\n", "\n#   "))
+      end
+    end
+  end
+end
+t.done()
