@@ -1315,8 +1315,8 @@ struct printf_log {
     uint64_t most;                /* lines to keep: none are before the first `most` in the grid's order */
 };
 
-/* The text a launch keeps of printf's output at most, its lines cut there too. */
-enum { PRINTF_KEPT_BYTES = 16384, PRINTF_CALL_BYTES = 4096 };
+/* One call's text at most (a width of a million is cut here). */
+enum { PRINTF_CALL_BYTES = 4096 };
 
 struct block {
     const struct ptx_module *m;
@@ -2815,7 +2815,7 @@ static void printf_keep(struct printf_log *log, unsigned long long block, const 
     for (size_t i = 0; i < length; i++)
         newlines += text[i] == '\n';
     log->lines += newlines;
-    if (log->lines_kept >= log->most || log->used >= PRINTF_KEPT_BYTES)
+    if (log->lines_kept >= log->most || log->used >= PTX_PRINTED_MOST_BYTES)
         return;
     if (log->used + length + 1 > log->capacity) {
         size_t capacity = (log->used + length + 1) * 2;
@@ -3215,7 +3215,7 @@ static void free_runner(struct block_runner *r)
 }
 
 /* The runners' records of printf's output in the grid's block order, cut
-   after `most` lines (or PRINTF_KEPT_BYTES), into out; the lines left out counted. */
+   after `most` lines (or PTX_PRINTED_MOST_BYTES), into out; the lines left out counted. */
 static void merge_printed(const struct block_runner *runners, int count, uint64_t most, struct ptx_printed *out)
 {
     int next[MAX_RUNNERS] = { 0 };
@@ -3223,7 +3223,7 @@ static void merge_printed(const struct block_runner *runners, int count, uint64_
     size_t used = 0;
     for (int i = 0; i < count; i++)
         lines += runners[i].printed.lines;
-    if (!(out->text = malloc(PRINTF_KEPT_BYTES + 1)))
+    if (!(out->text = malloc(PTX_PRINTED_MOST_BYTES + 1)))
         return;
     for (;;) {
         int pick = -1;
@@ -3231,11 +3231,11 @@ static void merge_printed(const struct block_runner *runners, int count, uint64_
             if (next[i] < runners[i].printed.count &&
                 (pick < 0 || runners[i].printed.records[next[i]].block < runners[pick].printed.records[next[pick]].block))
                 pick = i;
-        if (pick < 0 || shown >= most || used >= PRINTF_KEPT_BYTES)
+        if (pick < 0 || shown >= most || used >= PTX_PRINTED_MOST_BYTES)
             break;
         const struct printf_log *log = &runners[pick].printed;
         const struct printf_record *r = &log->records[next[pick]++];
-        for (size_t c = 0; c < r->length && shown < most && used < PRINTF_KEPT_BYTES; c++) {
+        for (size_t c = 0; c < r->length && shown < most && used < PTX_PRINTED_MOST_BYTES; c++) {
             out->text[used++] = log->text[r->start + c];
             shown += log->text[r->start + c] == '\n';
         }

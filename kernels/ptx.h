@@ -48,6 +48,7 @@ struct ptx_buffer {
 /* What printf in the kernel printed: the first lines in block order and,
    within a block, in the order its warps ran, each warp's lanes in lane
    order (a GPU's order between warps may differ); how many lines were not kept. */
+enum { PTX_PRINTED_MOST_BYTES = 16384 };   /* the text kept at most, its lines cut there too */
 struct ptx_printed {
     char *text;                          /* malloc'd, NUL-ended; NULL when the run failed */
     unsigned long long lines_not_shown;

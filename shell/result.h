@@ -9,8 +9,9 @@
 #include "model.h"
 #include "counters.h"
 #include "profiles.h"
+#include "ptx.h"
 
-enum { MAX_SAMPLES = 1000, MAX_WARNINGS = 4, PRINTED_BYTES = 16384 };
+enum { MAX_SAMPLES = 1000, MAX_WARNINGS = 4 };
 
 struct timing {
     int sample_count;
@@ -44,7 +45,7 @@ struct result {
     char unchecked[160];              /* why a kernel with a Lua check was not checked, when it was not */
     int warning_count;
     char warnings[MAX_WARNINGS][256]; /* said on screen under the result */
-    char printed[PRINTED_BYTES];      /* what the kernel's printf printed, as the launch showed it (its first lines) */
+    char printed[PTX_PRINTED_MOST_BYTES + 1];   /* what the kernel's printf printed, as the launch showed it (its first lines) */
     unsigned long long printed_not_shown;   /* the lines of it not shown */
 };
 
