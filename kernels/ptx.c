@@ -207,7 +207,7 @@ static int fail(struct parser *p, const char *format, ...) __attribute__((format
 static int fail(struct parser *p, const char *format, ...)
 {
     va_list args;
-    int used = snprintf(p->why, p->why_size, "PTX line %d: ", p->line);
+    int used = snprintf(p->why, p->why_size, SAY("PTX line %d: ", "PTX 第 %d 行："), p->line);
     va_start(args, format);
     vsnprintf(p->why + used, p->why_size > (size_t)used ? p->why_size - (size_t)used : 0, format, args);
     va_end(args);
@@ -758,7 +758,7 @@ static int parse_global(struct parser *p, char *text)
     if (initializer)
         *initializer++ = 0;
     if (read_declaration(text, &d) || m->symbol_count == MAX_SYMBOLS)
-        return fail(p, "a global variable this emulator does not read");
+        return fail(p, SAY("a global variable this emulator does not read", "模拟器读不懂的全局变量"));
     if (!initializer || d.element != 1)
         return fail(p, SAY("global variable '%s' (__device__) is not emulated yet: only string literals are",
                            "全局变量 '%s'（__device__）还不能模拟：只支持字符串字面量"), d.name);
@@ -818,7 +818,7 @@ static int call_operand(struct parser *p, char *name, struct operand *o)
         return 0;
     if (parse_address(p, name, o))
         return -1;
-    return p->m->symbols[o->symbol].call_param ? 0 : fail(p, "'%s' is not a call's parameter", name);
+    return p->m->symbols[o->symbol].call_param ? 0 : fail(p, SAY("'%s' is not a call's parameter", "'%s' 不是调用参数"), name);
 }
 
 /* call[.uni] (result), function, (argument, ...): a call of a function the
@@ -830,7 +830,7 @@ static int parse_call(struct parser *p, struct instruction *in, char *text)
     if (*s == '(') {
         result = s + 1;
         if (!(s = strchr(s, ')')))
-            return fail(p, "a call this emulator does not read");
+            return fail(p, SAY("a call this emulator does not read", "模拟器读不懂的调用"));
         *s++ = 0;
         s = (char *)skip_space(s);
         s += *s == ',';
@@ -841,11 +841,11 @@ static int parse_call(struct parser *p, struct instruction *in, char *text)
         return unknown_callee(p, name);
     char *open = strchr(s, '('), *close = open ? strchr(open, ')') : NULL, *parts[MAX_OPERANDS];
     if (!close)
-        return fail(p, "a call this emulator does not read");
+        return fail(p, SAY("a call this emulator does not read", "模拟器读不懂的调用"));
     *close = 0;
     int count = split_operands(open + 1, parts, MAX_OPERANDS - 1);
     if (count != callee->arguments)
-        return fail(p, "%s called with %d arguments, not %d", callee->name, count, callee->arguments);
+        return fail(p, SAY("%s called with %d arguments, not %d", "调用 %s 时给了 %d 个参数，而不是 %d 个"), callee->name, count, callee->arguments);
     in->name = callee->shown;
     in->run = callee->run;
     in->issued = 1;
@@ -877,13 +877,13 @@ static int parse_call_param(struct parser *p, char *text)
 {
     struct declaration d;
     if (read_declaration(text, &d))
-        return fail(p, "a call's parameter this emulator does not read");
+        return fail(p, SAY("a call's parameter this emulator does not read", "模拟器读不懂的调用参数"));
     uint64_t bytes = d.element * d.elements;
     int known = find_symbol(p->m, d.name, p->kernel);
     if (known >= 0 && p->m->symbols[known].call_param && p->m->symbols[known].bytes >= bytes)
         return 0;
     if (known >= 0)
-        return fail(p, "a call's parameter '%s' declared again, larger", d.name);
+        return fail(p, SAY("a call's parameter '%s' declared again, larger", "调用参数 '%s' 被再次声明，而且更大"), d.name);
     int symbol = add_symbol(p, d.name, SPACE_LOCAL, bytes, d.align);
     if (symbol < 0)
         return -1;
