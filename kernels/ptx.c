@@ -1146,7 +1146,9 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             }
         } else if (strncmp(t, ".loc", 4) == 0 && isspace((unsigned char)t[4])) {   /* not .local */
             int file, line;
-            if (sscanf(t, ".loc %d %d", &file, &line) == 2)
+            /* file 1 is the kernel's source (its definition's line comes first); other files' lines
+               are a header's (clang's line table names inlined ones), so the call's line stands */
+            if (sscanf(t, ".loc %d %d", &file, &line) == 2 && file == 1)
                 p.source_line = line;
         } else if (strstr(t, ".entry ")) {
             if (m->kernel_count == MAX_KERNELS) {

@@ -287,17 +287,23 @@ local function ptx_feature(arch)
   return tonumber(arch:match("%d+")) >= 80 and "+ptx70" or "+ptx63"
 end
 
+-- clang's options beside the target: -gline-tables-only gives the PTX the
+-- .loc lines that NVRTC's -lineinfo gives, so the emulator's messages name
+-- the source's line with either compiler; it changes no instruction.
+local CLANG_OPTIONS = { "-O3", "-Wno-unknown-cuda-version", "-gline-tables-only" }
+
 local function clang_compile(source, name, arch, program, headers, defines)
   local identity = identity_of_clang(program)
-  local key = table.concat({ identity, arch, CLANG_PRELUDE, headers_key(CLANG_HEADERS), headers_key(SYSTEM_HEADERS.clang), headers_key(headers),
+  local key = table.concat({ identity, arch, table.concat(CLANG_OPTIONS, " "), CLANG_PRELUDE, headers_key(CLANG_HEADERS), headers_key(SYSTEM_HEADERS.clang), headers_key(headers),
                              table.concat(defines, " "), name, source }, "\0")
   local cached = cached_ptx(key)
   if cached then return { ptx = cached, compiler = identity, cached = true } end
   local all_headers = with_system_headers(headers, "clang")
   for header, text in pairs(CLANG_HEADERS) do all_headers[header] = text end
   local argv = { program, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-nostdlibinc", "-S",
-                 "--cuda-gpu-arch=" .. arch, "-O3", "-Wno-unknown-cuda-version",
-                 "-Xclang", "-target-feature", "-Xclang", ptx_feature(arch), "-I", ".", "-include", "warplab-prelude.h" }
+                 "--cuda-gpu-arch=" .. arch, "-Xclang", "-target-feature", "-Xclang", ptx_feature(arch),
+                 "-I", ".", "-include", "warplab-prelude.h" }
+  for _, option in ipairs(CLANG_OPTIONS) do argv[#argv + 1] = option end
   for _, option in ipairs(define_options(defines)) do argv[#argv + 1] = option end
   for _, last in ipairs({ "-o", "kernel.ptx", name }) do argv[#argv + 1] = last end
   local ok, ptx, _, stopped = core.compile_program(argv, source, name, all_headers, CLANG_PRELUDE, "kernel.ptx")

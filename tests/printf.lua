@@ -7,8 +7,8 @@
 -- of the model ran them; the first 64 lines, then one line saying how many
 -- more; shown once per launch (a warp map runs the kernel again and prints
 -- nothing). What cannot be emulated (%n, %s of a pointer into a buffer) is
--- one error naming printf, the format and the source line (the PTX line
--- from clang, which makes no line table), in English and in Chinese. <cstdio>, <stdio.h>, <cstdint>, <stdint.h> compile with each
+-- one error naming printf, the format and the source line (clang's too,
+-- from its line table), in English and in Chinese. <cstdio>, <stdio.h>, <cstdint>, <stdint.h> compile with each
 -- compiler, and <cuda_fp16.h> with NVRTC.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
@@ -141,14 +141,10 @@ for _, case in ipairs(REFUSED) do
     local launch_of = { grid = { 1 }, block = { 32 }, buffers = { { bytes = 128 }, { bytes = 128 } },
                         args = { { buffer = 1 }, { buffer = 2 } } }
     if case[1] == "%n" then launch_of.buffers, launch_of.args = { { bytes = 128 } }, { { buffer = 1 } } end
-    -- clang's PTX has no line table (no -lineinfo): its messages name the PTX line
-    local line, line_zh = case[4], "源代码第 4 行"
-    if compiler == "clang" then line, line_zh = "PTX line", "PTX 第" end
-    t.raises(function() core.emulate(ptx, kernel_name, launch_of) end, { case[3], line, case[5] },
-             compiler .. ": " .. case[1] .. " is refused in one line naming printf, the format and the " ..
-             (compiler == "clang" and "PTX line" or "source line"))
+    t.raises(function() core.emulate(ptx, kernel_name, launch_of) end, { case[3], case[4], case[5] },
+             compiler .. ": " .. case[1] .. " is refused in one line naming printf, the format and the source line")
     core.lang("zh")
-    t.raises(function() core.emulate(ptx, kernel_name, launch_of) end, { case[3], line_zh, "无法模拟" },
+    t.raises(function() core.emulate(ptx, kernel_name, launch_of) end, { case[3], "源代码第 4 行", "无法模拟" },
              compiler .. ": zh: " .. case[1] .. " is refused in Chinese")
     core.lang("en")
   end
