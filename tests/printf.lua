@@ -1,15 +1,16 @@
 -- printf.lua: printf in a kernel on the emulator (issue 31, item 4), with
 -- each compiler here. Each lane's call is formatted as CUDA formats it
--- (widths, flags, precision, %s of a string literal, the l and ll lengths,
--- a '*' width, %%), in lane order across two warps, and returns the number
--- of arguments, as CUDA's printf does; printf's argument buffer is not
--- global memory traffic. Through launch(): blocks in order, whatever thread
--- of the model ran them; the first 64 lines, then one line saying how many
--- more; shown once per launch (a warp map runs the kernel again and prints
--- nothing). What cannot be emulated (%n, %s of a pointer into a buffer) is
--- one error naming printf, the format and the source line (clang's too,
--- from its line table), in English and in Chinese. <cstdio>, <stdio.h>, <cstdint>, <stdint.h> compile with each
--- compiler, and <cuda_fp16.h> with NVRTC.
+-- (widths, flags, precision, %s of a string literal, the h, hh, l and ll
+-- lengths, '*' widths, %a, %p, %%, the 32-argument rule), in lane order
+-- across two warps, and returns the number of arguments, as CUDA's printf
+-- does; printf's argument buffer is not global memory traffic. Through
+-- launch(): blocks in order, whatever thread of the model ran them; the
+-- first 64 lines, then one line saying how many more; shown once per launch
+-- (a warp map runs the kernel again and prints nothing). What cannot be
+-- emulated (%n, %s of a pointer into a buffer) is one error naming printf,
+-- the format and the source line (clang's too, from its line table), in
+-- English and in Chinese. <cstdio>, <stdio.h>, <cstdint> and <stdint.h>
+-- compile with each compiler, and <cuda_fp16.h> with NVRTC.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
@@ -71,6 +72,28 @@ for _, compiler in ipairs(compilers) do
                                                              buffers = { { bytes = 12 } } })
   t.ok(r.printf == "hello\nhello\nhello\n" and r.buffers[1] == string.pack("<i4i4i4", 0, 0, 0),
        compiler .. ": a printf without arguments prints its format and returns 0")
+end
+
+-- The lengths h and hh cut the promoted int; '*' widths and precisions (a negative width is '-'); the '#' and
+-- ' ' flags; %a; %p of a null pointer as this C library prints it; and CUDA's rule past 32 arguments.
+local EDGES = [[
+extern "C" __global__ void edges(int *out)
+{
+    out[0] = printf("%hd|%hhu|%*d|%-*d|%.*f|%#x|%#o|% d|%a|%5c|%p|%10.3s|\n", 70000, 300, -6, 1, 4, 2, 2, 1.0 / 3,
+                    255, 8, 7, 1.0, 'z', (void *)0, "abcdef");
+    out[1] = printf("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n",
+                    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+                    28, 29, 30, 31, 32, 33);
+}]]
+local past_32 = {}
+for k = 1, 32 do past_32[k] = tostring(k) end
+local EDGES_PRINTED = "4464|44|1     |2   |0.33|0xff|010| 7|0x1p+0|    z|(nil)|       abc|\n" ..
+                      table.concat(past_32, " ") .. " %d\n"
+for _, compiler in ipairs(compilers) do
+  local r = core.emulate(ptx_of(EDGES, compiler), "edges", { grid = { 1 }, block = { 1 }, args = { { buffer = 1 } },
+                                                             buffers = { { bytes = 8 } } })
+  t.is(r.printf, EDGES_PRINTED, compiler .. ": lengths h and hh, '*' widths and precisions, # and space, %a, %p, 33 arguments")
+  t.is(r.buffers[1], string.pack("<i4i4", 15, 32), compiler .. ": printf returns 15, and 32 past CUDA's 32 arguments")
 end
 
 -- Through kernel{} and launch(): the model's threads run blocks out of order; the output is in block order.
