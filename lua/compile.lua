@@ -133,24 +133,38 @@ __device__ inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzl
 -- compiler has: NVRTC ships no standard headers, and clang runs without the
 -- system's (-nostdlibinc). Each stand-in holds only what device code can use
 -- of its header, and includes the real thing where there is one: the
--- toolkit's libcu++ <cuda/std/cstdint> for NVRTC (its NVRTC branch defines
--- the fixed-width types and their macros), clang's own <stdint.h> for clang.
--- printf needs no declaration: NVRTC declares it, and clang's prelude does.
+-- toolkit's libcu++ <cuda/std/...> for NVRTC (whose NVRTC branches define
+-- the fixed-width types and the limits' macros), clang's own C headers for
+-- its C++ names. printf needs no declaration: NVRTC declares it, and clang's
+-- prelude does. NVRTC has no <float.h> (libcu++'s <cuda/std/cfloat> is empty
+-- there) and device code no <stdarg.h>: those stay not found.
 local STD_INTEGERS = "namespace std {\n" ..
   "using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t; using ::uint8_t; using ::uint16_t;\n" ..
   "using ::uint32_t; using ::uint64_t; using ::intptr_t; using ::uintptr_t; using ::intmax_t; using ::uintmax_t;\n}\n"
 local STDIO = "/* warplab: device code's <cstdio> is printf, which the compiler declares */\n"
+-- NVRTC declares size_t and ptrdiff_t itself; libcu++ adds offsetof, and the limits' macros.
+local function libcu(header, after) return "/* warplab: NVRTC's is the toolkit's libcu++ */\n#include <cuda/std/" .. header .. ">\n" .. (after or "") end
+local function clang_own(header, after) return "/* warplab: clang's own <" .. header .. ">, in namespace std too */\n#include <" .. header .. ">\n" .. (after or "") end
+local STD_SIZES = "namespace std { using ::size_t; using ::ptrdiff_t; }\n"
 local SYSTEM_HEADERS = {
   nvrtc = {
     ["cstdio"] = STDIO .. "namespace std { using ::printf; }\n",
     ["stdio.h"] = STDIO,
-    ["cstdint"] = "/* warplab: NVRTC's <cstdint> is the toolkit's libcu++ */\n#include <cuda/std/cstdint>\n" .. STD_INTEGERS,
-    ["stdint.h"] = "/* warplab: NVRTC's <stdint.h> is the toolkit's libcu++ */\n#include <cuda/std/cstdint>\n",
+    ["cstdint"] = libcu("cstdint", STD_INTEGERS),
+    ["stdint.h"] = libcu("cstdint"),
+    ["cstddef"] = libcu("cstddef", STD_SIZES),
+    ["stddef.h"] = libcu("cstddef"),
+    ["climits"] = libcu("climits"),
+    ["limits.h"] = libcu("climits"),
+    ["stdbool.h"] = "/* warplab: bool is C++'s own */\n#define __bool_true_false_are_defined 1\n",
   },
   clang = {
     ["cstdio"] = STDIO .. "namespace std { using ::printf; }\n",
     ["stdio.h"] = STDIO,
-    ["cstdint"] = "/* warplab: clang's own <stdint.h>, in namespace std too */\n#include <stdint.h>\n" .. STD_INTEGERS,
+    ["cstdint"] = clang_own("stdint.h", STD_INTEGERS),
+    ["cstddef"] = clang_own("stddef.h", STD_SIZES),
+    ["climits"] = clang_own("limits.h"),
+    ["cfloat"] = clang_own("float.h"),
   },
 }
 

@@ -9,8 +9,9 @@
 -- (a warp map runs the kernel again and prints nothing). What cannot be
 -- emulated (%n, %s of a pointer into a buffer) is one error naming printf,
 -- the format and the source line (clang's too, from its line table), in
--- English and in Chinese. <cstdio>, <stdio.h>, <cstdint> and <stdint.h>
--- compile with each compiler, and <cuda_fp16.h> with NVRTC.
+-- English and in Chinese. <cstdio>, <stdio.h>, <cstdint>, <stdint.h>,
+-- <cstddef>, <stddef.h>, <climits>, <limits.h> and <stdbool.h> compile with
+-- each compiler, <cuda_fp16.h> with NVRTC, <cfloat> and <float.h> with clang.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
@@ -173,18 +174,29 @@ for _, case in ipairs(REFUSED) do
   end
 end
 
--- The system headers a kernel may include, with each compiler (<cuda_fp16.h> is the toolkit's: NVRTC only).
-local HEADERS = { "cstdio", "stdio.h", "cstdint", "stdint.h", "cuda_fp16.h" }
+-- The system headers a kernel may include, with each compiler: where one compiler has no such header, why.
+local HEADERS = { "cstdio", "stdio.h", "cstdint", "stdint.h", "cstddef", "stddef.h", "climits", "limits.h", "stdbool.h",
+                  "cfloat", "float.h", "cuda_fp16.h" }
 local USES = {
   cstdio = "std::printf(\"%d\\n\", x);", ["stdio.h"] = "printf(\"%d\\n\", x);",
   cstdint = "std::uint32_t u = (std::uint32_t)x; x = (int)(u + UINT32_C(1)) + (int)sizeof(std::int64_t);",
   ["stdint.h"] = "uint64_t u = (uint64_t)x; x = (int)(u + 1) + (INT32_MAX > 0);",
+  cstddef = "std::size_t s = sizeof(int); std::ptrdiff_t d = 2; x += (int)(s + d);",
+  ["stddef.h"] = "size_t s = sizeof(int); ptrdiff_t d = 2; x += (int)(s + d);",
+  climits = "x += SHRT_MAX + (int)(LLONG_MIN / LLONG_MAX);", ["limits.h"] = "x += INT_MAX - CHAR_BIT;",
+  ["stdbool.h"] = "bool b = x > 0; x += b;",
+  cfloat = "x += FLT_MANT_DIG;", ["float.h"] = "x += DBL_DIG;",
   ["cuda_fp16.h"] = "__half h = __float2half((float)x); x = (int)__half2float(h);",
+}
+local NOT_THERE = {
+  clang = { ["cuda_fp16.h"] = "the toolkit's headers are NVRTC's: clang compiles without them" },
+  nvrtc = { cfloat = "NVRTC has no <float.h>: libcu++'s <cuda/std/cfloat> is empty there", ["float.h"] = "as <cfloat>" },
 }
 for _, compiler in ipairs(compilers) do
   for _, header in ipairs(HEADERS) do
-    if header == "cuda_fp16.h" and compiler == "clang" then
-      t.skip("clang: #include <cuda_fp16.h>", "the toolkit's headers are NVRTC's: clang compiles without them")
+    local why_not = NOT_THERE[compiler][header]
+    if why_not then
+      t.skip(compiler .. ": #include <" .. header .. ">", why_not)
     else
       local source = string.format("#include <%s>\n__global__ void uses(int *out)\n{\n    int x = out[threadIdx.x];\n    %s\n    out[threadIdx.x] = x;\n}\n",
                                    header, USES[header])
