@@ -2851,7 +2851,7 @@ struct lane_printf {
 static int lane_argument(void *context, uint64_t offset, int bytes, uint64_t *bits)
 {
     const struct lane_printf *c = context;
-    const unsigned char *p = c->arguments >= LOCAL_WINDOW && c->arguments != 0
+    const unsigned char *p = c->arguments >= LOCAL_WINDOW   /* the compilers pass a generic address: cvta.local's */
                                  ? lane_local(c->w, c->lane, c->arguments - LOCAL_WINDOW + offset, (uint64_t)bytes) : NULL;
     if (!p)
         return -1;
