@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common.h"
+#include "device_printf.h"
 #include "interrupt.h"
 #include "ptx.h"
 #include "session.h"
@@ -62,6 +63,9 @@ static const char *const space_names[] = { "", "param", "global", "shared", "con
 static const uint64_t SHARED_WINDOW = 1ull << 60;
 /* The same for local memory (cvta.local): each thread's own, from 0. */
 static const uint64_t LOCAL_WINDOW = 1ull << 61;
+/* The generic addresses of the module's constant strings (.global .b8 $str[N]
+   = {...}: printf's formats and string literals), below shared memory's. */
+static const uint64_t STRINGS_WINDOW = 1ull << 59;
 /* A block's local memory, all its threads' together, at most this (a budget: a clear error beyond). */
 static const uint64_t MAX_BLOCK_LOCAL_BYTES = 256ull << 20;
 
@@ -147,6 +151,7 @@ struct symbol {
     uint64_t bytes;
     int kernel;            /* the kernel it belongs to (-1: the module's) */
     int dynamic;           /* extern __shared__: placed after the static shared memory, sized by the launch */
+    int call_param;        /* a call's .param (param0, retval0): each thread's own, kept in its local memory */
 };
 
 struct kernel {
@@ -171,6 +176,8 @@ struct ptx_module {
     char (*registers)[NAME_BYTES];
     int register_count, register_capacity;
     uint64_t module_shared_bytes;   /* shared variables outside any kernel (clang's): every later kernel's first bytes */
+    unsigned char *strings;         /* the constant strings (.global with an initializer), at STRINGS_WINDOW */
+    uint64_t strings_bytes;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -200,7 +207,7 @@ static int fail(struct parser *p, const char *format, ...) __attribute__((format
 static int fail(struct parser *p, const char *format, ...)
 {
     va_list args;
-    int used = snprintf(p->why, p->why_size, "PTX line %d: ", p->line);
+    int used = snprintf(p->why, p->why_size, SAY("PTX line %d: ", "PTX 第 %d 行："), p->line);
     va_start(args, format);
     vsnprintf(p->why + used, p->why_size > (size_t)used ? p->why_size - (size_t)used : 0, format, args);
     va_end(args);
@@ -547,6 +554,22 @@ static struct instruction *new_instruction(struct parser *p)
     return in;
 }
 
+static int parse_call(struct parser *p, struct instruction *in, char *text);
+
+/* Whether an opcode is call (call, call.uni). */
+static int is_call(const char *opcode)
+{
+    return strncmp(opcode, "call", 4) == 0 && (opcode[4] == 0 || opcode[4] == '.');
+}
+
+/* A call's parameter names it in st.param and ld.param: those go to the thread's local memory. */
+static void place_call_params(struct parser *p, struct instruction *in)
+{
+    for (int i = 0; i < in->operand_count && in->space == SPACE_PARAM; i++)
+        if (in->operands[i].kind == OPERAND_ADDRESS && in->operands[i].symbol >= 0 && p->m->symbols[in->operands[i].symbol].call_param)
+            in->space = SPACE_LOCAL;
+}
+
 static int parse_instruction(struct parser *p, char *statement)
 {
     struct instruction *in = new_instruction(p);
@@ -567,6 +590,8 @@ static int parse_instruction(struct parser *p, char *statement)
     while (*s && !isspace((unsigned char)*s) && n + 1 < sizeof opcode)
         opcode[n++] = *s++;
     opcode[n] = 0;
+    if (is_call(opcode))
+        return parse_call(p, in, s);
     if (parse_opcode(p, opcode, in))
         return -1;
     char *parts[MAX_OPERANDS];
@@ -577,6 +602,7 @@ static int parse_instruction(struct parser *p, char *statement)
     for (int i = 0; i < count; i++)
         if (parse_operand(p, parts[i], &in->operands[i]))
             return -1;
+    place_call_params(p, in);
     return 0;
 }
 
@@ -675,6 +701,23 @@ static void place_dynamic_shared(struct ptx_module *m, int kernel)
 
 static uint64_t float_bits(double value, struct value_type type);
 
+/* An initializer's values {v, v, ...} into `into`, d's elements at most. */
+static int read_initializer(struct parser *p, char *initializer, const struct declaration *d, unsigned char *into)
+{
+    uint64_t index = 0;
+    for (char *value = initializer ? strtok(initializer, "{}, \t") : NULL; value && index < d->elements;
+         value = strtok(NULL, "{}, \t"), index++) {
+        int64_t v = 0;
+        double f = 0;
+        int is_float;
+        if (!parse_number(value, &v, &f, &is_float))
+            return fail(p, "bad value '%s' in the initializer of '%s'", value, d->name);
+        uint64_t bits = is_float ? float_bits(f, d->type) : (uint64_t)v;
+        memcpy(into + index * d->element, &bits, (size_t)d->element);
+    }
+    return 0;
+}
+
 /* .const .align A .TYPE name[N] (= {v, v, ...}): a variable of the constant
    bank, placed after the ones before it, holding its initial values. */
 static int parse_constant(struct parser *p, char *text)
@@ -701,17 +744,150 @@ static int parse_constant(struct parser *p, char *text)
     s->offset = offset;
     s->bytes = bytes;
     s->kernel = -1;
-    uint64_t index = 0;
-    for (char *value = initializer ? strtok(initializer, "{}, \t") : NULL; value && index < d.elements;
-         value = strtok(NULL, "{}, \t"), index++) {
-        int64_t v = 0;
-        double f = 0;
-        int is_float;
-        if (!parse_number(value, &v, &f, &is_float))
-            return fail(p, "bad value '%s' in the initializer of '%s'", value, d.name);
-        uint64_t bits = is_float ? float_bits(f, d.type) : (uint64_t)v;
-        memcpy(m->constant + offset + index * d.element, &bits, (size_t)d.element);
+    return read_initializer(p, initializer, &d, m->constant + offset);
+}
+
+/* .global .align 1 .b8 $str[N] = {v, ...}: a constant string (printf's
+   format, a string literal), kept at STRINGS_WINDOW with a NUL after it.
+   Global variables of the kernel's own (__device__) are not emulated. */
+static int parse_global(struct parser *p, char *text)
+{
+    struct ptx_module *m = p->m;
+    struct declaration d;
+    char *initializer = strchr(text, '=');
+    if (initializer)
+        *initializer++ = 0;
+    if (read_declaration(text, &d) || m->symbol_count == MAX_SYMBOLS)
+        return fail(p, SAY("a global variable this emulator does not read", "模拟器读不懂的全局变量"));
+    if (!initializer || d.element != 1)
+        return fail(p, SAY("global variable '%s' (__device__) is not emulated yet: only string literals are",
+                           "全局变量 '%s'（__device__）还不能模拟：只支持字符串字面量"), d.name);
+    uint64_t offset = m->strings_bytes, bytes = d.elements + 1;
+    unsigned char *grown = realloc(m->strings, offset + bytes);
+    if (!grown)
+        return fail(p, "out of memory");
+    memset(grown + offset, 0, bytes);
+    m->strings = grown;
+    m->strings_bytes = offset + bytes;
+    struct symbol *s = &m->symbols[m->symbol_count++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", d.name);
+    s->space = SPACE_GLOBAL;
+    s->offset = STRINGS_WINDOW + offset;
+    s->bytes = d.elements;
+    s->kernel = -1;
+    return read_initializer(p, initializer, &d, m->strings + offset);
+}
+
+/* The functions a kernel may call, each run by the emulator itself: vprintf,
+   which NVRTC and clang make of printf. */
+static int op_vprintf(struct warp *w, const struct instruction *in, uint32_t lanes);
+static const struct callee {
+    const char *name;       /* as the PTX declares it */
+    const char *shown;      /* as the source called it, for messages */
+    operation run;
+    int arguments;
+} callees[] = {
+    { "vprintf", "printf", op_vprintf, 2 },
+};
+
+static const struct callee *find_callee(const char *name)
+{
+    for (size_t i = 0; i < sizeof callees / sizeof callees[0]; i++)
+        if (strcmp(callees[i].name, name) == 0)
+            return &callees[i];
+    return NULL;
+}
+
+static int unknown_callee(struct parser *p, const char *name)
+{
+    return fail(p, SAY("the kernel calls function '%s', which is not emulated (of the functions outside a kernel, only printf is)",
+                       "内核调用了函数 '%s'，它不能模拟（内核之外的函数只支持 printf）"), name);
+}
+
+/* A call's parameter, as an operand: [name] in the thread's local memory; "" for none. */
+static int call_operand(struct parser *p, char *name, struct operand *o)
+{
+    memset(o, 0, sizeof *o);
+    o->kind = OPERAND_ADDRESS;
+    o->reg = o->symbol = o->predicate = -1;
+    name = (char *)skip_space(name);
+    for (size_t n = strlen(name); n && isspace((unsigned char)name[n - 1]); n--)
+        name[n - 1] = 0;
+    if (!*name)
+        return 0;
+    if (parse_address(p, name, o))
+        return -1;
+    return p->m->symbols[o->symbol].call_param ? 0 : fail(p, SAY("'%s' is not a call's parameter", "'%s' 不是调用参数"), name);
+}
+
+/* call[.uni] (result), function, (argument, ...): a call of a function the
+   emulator runs itself (callees). Operand 0 is the result (symbol -1: none),
+   then the arguments, each a call parameter in the thread's local memory. */
+static int parse_call(struct parser *p, struct instruction *in, char *text)
+{
+    char *s = (char *)skip_space(text), *result = "", name[NAME_BYTES];
+    if (*s == '(') {
+        result = s + 1;
+        if (!(s = strchr(s, ')')))
+            return fail(p, SAY("a call this emulator does not read", "模拟器读不懂的调用"));
+        *s++ = 0;
+        s = (char *)skip_space(s);
+        s += *s == ',';
     }
+    s = (char *)word(skip_space(s), name, sizeof name);
+    const struct callee *callee = find_callee(name);
+    if (!callee)
+        return unknown_callee(p, name);
+    char *open = strchr(s, '('), *close = open ? strchr(open, ')') : NULL, *parts[MAX_OPERANDS];
+    if (!close)
+        return fail(p, SAY("a call this emulator does not read", "模拟器读不懂的调用"));
+    *close = 0;
+    int count = split_operands(open + 1, parts, MAX_OPERANDS - 1);
+    if (count != callee->arguments)
+        return fail(p, SAY("%s called with %d arguments, not %d", "调用 %s 时给了 %d 个参数，而不是 %d 个"), callee->name, count, callee->arguments);
+    in->name = callee->shown;
+    in->run = callee->run;
+    in->issued = 1;
+    in->operand_count = 1 + count;
+    if (call_operand(p, result, &in->operands[0]))
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (call_operand(p, parts[i], &in->operands[1 + i]))
+            return -1;
+    return 0;
+}
+
+/* .extern .func (.param .b32 func_retval0) vprintf (.param .b64 ..., ...):
+   a function outside the kernel, which must be one the emulator runs. */
+static int parse_extern_function(struct parser *p, const char *text)
+{
+    const char *s = skip_space(text + strlen(".extern .func"));
+    if (*s == '(')   /* its result */
+        s = strchr(s, ')') ? skip_space(strchr(s, ')') + 1) : "";
+    char name[NAME_BYTES];
+    word(s, name, sizeof name);
+    return find_callee(name) ? 0 : unknown_callee(p, name);
+}
+
+/* .param .b64 param0; inside a call's braces: the call's argument or
+   result, each thread's own, so kept in the thread's local memory (the
+   st.param and ld.param that name it go there); one per name in a kernel. */
+static int parse_call_param(struct parser *p, char *text)
+{
+    struct declaration d;
+    if (read_declaration(text, &d))
+        return fail(p, SAY("a call's parameter this emulator does not read", "模拟器读不懂的调用参数"));
+    uint64_t bytes = d.element * d.elements;
+    int known = find_symbol(p->m, d.name, p->kernel);
+    if (known >= 0 && p->m->symbols[known].call_param && p->m->symbols[known].bytes >= bytes)
+        return 0;
+    if (known >= 0)
+        return fail(p, SAY("a call's parameter '%s' declared again, larger", "调用参数 '%s' 被再次声明，而且更大"), d.name);
+    int symbol = add_symbol(p, d.name, SPACE_LOCAL, bytes, d.align);
+    if (symbol < 0)
+        return -1;
+    p->m->symbols[symbol].call_param = 1;
     return 0;
 }
 
@@ -866,6 +1042,16 @@ static int append(struct statement *out, size_t *n, char c)
     return 0;
 }
 
+/* Whether a statement so far is a call or a function's declaration, whose
+   parentheses and commas are its own (a kernel's .entry list splits there). */
+static int keeps_parentheses(const char *text)
+{
+    const char *t = skip_space(text);
+    if (*t == '@')   /* a guard */
+        t = skip_space(t + strcspn(t, " \t"));
+    return is_call(t) || strncmp(t, "call ", 5) == 0 || strncmp(t, ".extern .func", 13) == 0;
+}
+
 static const char *next_statement(struct parser *p, const char *s, struct statement *out)
 {
     size_t n = 0;
@@ -893,7 +1079,7 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
             if (n && (t[0] == '.' || (n && out->text[n - 1] == ':')) && strncmp(t, ".param", 6) != 0 &&
                 strncmp(t, ".visible", 8) != 0 && strncmp(t, ".entry", 6) != 0 && strncmp(t, ".reg", 4) != 0 &&
                 strncmp(t, ".shared", 7) != 0 && strncmp(t, ".local", 6) != 0 && strncmp(t, ".const", 6) != 0 &&
-                strncmp(t, ".global", 7) != 0)
+                strncmp(t, ".global", 7) != 0 && strncmp(t, ".extern", 7) != 0)
                 break;
             if (n)
                 append(out, &n, ' ');
@@ -903,7 +1089,9 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
             out->line = p->at_line;
         /* { and } alone are scopes; inside an instruction they hold a vector operand */
         int scope = (*s == '{' || *s == '}') && *skip_space(out->text) == 0;
-        if (*s == ';' || scope || *s == '(' || *s == ')' || (*s == ',' && (n == 0 || strncmp(skip_space(out->text), ".param", 6) == 0))) {
+        int splits = !keeps_parentheses(out->text) &&
+                     (*s == '(' || *s == ')' || (*s == ',' && (n == 0 || strncmp(skip_space(out->text), ".param", 6) == 0)));
+        if (*s == ';' || scope || splits) {
             if (n == 0) {
                 append(out, &n, *s);
                 s++;
@@ -958,7 +1146,9 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             }
         } else if (strncmp(t, ".loc", 4) == 0 && isspace((unsigned char)t[4])) {   /* not .local */
             int file, line;
-            if (sscanf(t, ".loc %d %d", &file, &line) == 2)
+            /* file 1 is the kernel's source (its definition's line comes first); other files' lines
+               are a header's (clang's line table names inlined ones), so the call's line stands */
+            if (sscanf(t, ".loc %d %d", &file, &line) == 2 && file == 1)
                 p.source_line = line;
         } else if (strstr(t, ".entry ")) {
             if (m->kernel_count == MAX_KERNELS) {
@@ -973,6 +1163,12 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             p.kernel = m->kernel_count++;
         } else if (strncmp(t, ".param", 6) == 0 && p.kernel >= 0 && depth == 0) {
             failed = parse_param(&p, t);
+        } else if (strncmp(t, ".param", 6) == 0 && p.kernel >= 0) {
+            failed = parse_call_param(&p, t);
+        } else if (strncmp(t, ".extern .func", 13) == 0) {
+            failed = parse_extern_function(&p, t);
+        } else if (strncmp(t, ".global", 7) == 0 && p.kernel < 0) {
+            failed = parse_global(&p, t);
         } else if (strncmp(t, ".const", 6) == 0 && p.kernel < 0) {
             failed = parse_constant(&p, t);
         } else if (strncmp(t, ".shared", 7) == 0 || strncmp(t, ".extern .shared", 15) == 0) {
@@ -1020,6 +1216,7 @@ void ptx_free(struct ptx_module *m)
     free(m->code);
     free(m->registers);
     free(m->constant);
+    free(m->strings);
     free(m);
 }
 
@@ -1103,6 +1300,26 @@ typedef uint64_t lane_values[WARP_SIZE];
             FOR_LANES(lanes, i) statement;       \
     } while (0)
 
+/* What a block runner keeps of what printf printed: each call's text, with
+   its block, in the order they ran; its blocks run in increasing order, so
+   the runners' records merge into the grid's block order (merge_printed). */
+struct printf_record {
+    unsigned long long block;
+    size_t start, length;
+};
+
+struct printf_log {
+    char *text;
+    size_t used, capacity;
+    struct printf_record *records;
+    int count, capacity_records;
+    uint64_t lines_kept, lines;   /* newlines in the records kept, and in every call's */
+    uint64_t most;                /* lines to keep: none are before the first `most` in the grid's order */
+};
+
+/* One call's text at most (a width of a million is cut here). */
+enum { PRINTF_CALL_BYTES = 4096 };
+
 struct block {
     const struct ptx_module *m;
     const struct ptx_launch *l;
@@ -1122,6 +1339,7 @@ struct block {
     uint64_t warp_instructions;          /* this thread's, counted into the launch's a look at a time */
     uint64_t issued;                     /* this thread's, as a GPU issues them (instruction.issued) */
     uint64_t *launch_warp_instructions;  /* the whole launch's, which its budget limits */
+    struct printf_log *printed;          /* this thread's */
 };
 
 /* Index arithmetic is mostly the same in every lane (a block's offset, a
@@ -1150,11 +1368,17 @@ struct warp {
     struct shape *shapes;  /* register r's at shapes + r */
 };
 
+/* The block's number in the grid, x fastest. */
+static long long block_number(const struct block *b)
+{
+    const unsigned *grid = b->l->grid, *id = b->ctaid;
+    return (long long)id[0] + (long long)grid[0] * ((long long)id[1] + (long long)grid[1] * id[2]);
+}
+
 /* Hands a to on_access, with the block that ran it (whose L1 it looks in). */
 static void tell(struct warp *w, struct warp_access *a, const struct instruction *in)
 {
-    const unsigned *grid = w->b->l->grid, *id = w->b->ctaid;
-    a->block = (long long)id[0] + (long long)grid[0] * ((long long)id[1] + (long long)grid[1] * id[2]);
+    a->block = block_number(w->b);
     a->l2_only = (in->modifiers & MOD_L2_ONLY) != 0;
     w->b->l->on_access(w->b->user, a);
 }
@@ -2202,7 +2426,10 @@ static int outside(struct warp *w, const struct instruction *in, int lane, const
                    uint64_t address, uint64_t bytes)
 {
     char near[160] = "";
-    const char *hint = address < (1ull << 32) ? SAY(" (a null pointer?)", "（空指针？）") : "";
+    const char *hint = address < (1ull << 32) ? SAY(" (a null pointer?)", "（空指针？）")
+                     : address >= STRINGS_WINDOW && address < SHARED_WINDOW
+                         ? SAY(" (a __device__ variable or a string literal: the emulator reads neither yet)",
+                               "（__device__ 变量或字符串字面量：模拟器还不能读取它们）") : "";
     if (space == SPACE_GLOBAL)
         nearest_buffer(w->b->l, address, bytes, near, sizeof near);
     return run_error(w, in, SAY("kernel '%s' %s %s address 0x%llx, which is in no buffer%s%s; lane %d of warp %d of block (%u, %u, %u)",
@@ -2292,6 +2519,14 @@ static void move_elements(struct warp *w, const struct instruction *in, const st
     }
 }
 
+/* A lane's local memory at offset (from its thread's first byte), or NULL past its end. */
+static unsigned char *lane_local(const struct warp *w, int lane, uint64_t offset, uint64_t bytes)
+{
+    if (offset > w->b->k->local_bytes || bytes > w->b->k->local_bytes - offset)
+        return NULL;
+    return w->b->local + (uint64_t)(w->index * WARP_SIZE + lane) * w->b->local_stride + offset;
+}
+
 /* Each active lane's memory for [at, at + bytes) in one space; -1 with why when a lane's is outside every buffer.
    Lanes within one buffer, the usual case, are placed without a search each. */
 static int place_lanes(struct warp *w, const struct instruction *in, enum space space, const uint64_t *at, uint64_t bytes,
@@ -2303,12 +2538,9 @@ static int place_lanes(struct warp *w, const struct instruction *in, enum space 
         high = at[i] > high ? at[i] : high;
     }
     if (space == SPACE_LOCAL) {   /* each lane in its own thread's local memory */
-        FOR_LANES(lanes, i) {
-            uint64_t offset = at[i] >= LOCAL_WINDOW ? at[i] - LOCAL_WINDOW : at[i];
-            if (offset + bytes > w->b->k->local_bytes)
+        FOR_LANES(lanes, i)
+            if (!(memory[i] = lane_local(w, i, at[i] >= LOCAL_WINDOW ? at[i] - LOCAL_WINDOW : at[i], bytes)))
                 return outside(w, in, i, stored_or_loaded(store), space, at[i], bytes);
-            memory[i] = w->b->local + (uint64_t)(w->index * WARP_SIZE + i) * w->b->local_stride + offset;
-        }
         return 0;
     }
     unsigned char *first = memory_at(w->b, space, low, high - low + bytes);
@@ -2574,6 +2806,104 @@ static int op_cp_async(struct warp *w, const struct instruction *in, uint32_t la
     return 0;
 }
 
+/* --- printf --------------------------------------------------------------- */
+
+/* Keeps one call's text in the thread's log while the log is short of the
+   launch's lines (later ones cannot be among the grid's first); counts its lines either way. */
+static void printf_keep(struct printf_log *log, unsigned long long block, const char *text)
+{
+    size_t length = strlen(text);
+    uint64_t newlines = 0;
+    for (size_t i = 0; i < length; i++)
+        newlines += text[i] == '\n';
+    log->lines += newlines;
+    if (log->lines_kept >= log->most || log->used >= PTX_PRINTED_MOST_BYTES)
+        return;
+    if (log->used + length + 1 > log->capacity) {
+        size_t capacity = (log->used + length + 1) * 2;
+        char *grown = realloc(log->text, capacity);
+        if (!grown)
+            return;
+        log->text = grown;
+        log->capacity = capacity;
+    }
+    if (log->count == log->capacity_records) {
+        int capacity = log->capacity_records ? 2 * log->capacity_records : 64;
+        struct printf_record *grown = realloc(log->records, (size_t)capacity * sizeof *grown);
+        if (!grown)
+            return;
+        log->records = grown;
+        log->capacity_records = capacity;
+    }
+    memcpy(log->text + log->used, text, length);
+    log->records[log->count++] = (struct printf_record){ block, log->used, length };
+    log->used += length;
+    log->lines_kept += newlines;
+}
+
+/* What the formatter reads through: one lane's argument buffer, and the module's strings. */
+struct lane_printf {
+    const struct warp *w;
+    int lane;
+    uint64_t arguments;   /* the buffer's generic address (0: the call has none) */
+};
+
+static int lane_argument(void *context, uint64_t offset, int bytes, uint64_t *bits)
+{
+    const struct lane_printf *c = context;
+    const unsigned char *p = c->arguments >= LOCAL_WINDOW   /* the compilers pass a generic address: cvta.local's */
+                                 ? lane_local(c->w, c->lane, c->arguments - LOCAL_WINDOW + offset, (uint64_t)bytes) : NULL;
+    if (!p)
+        return -1;
+    *bits = load_bits(p, bytes);
+    return 0;
+}
+
+static const char *module_string(const struct ptx_module *m, uint64_t address)
+{
+    return address >= STRINGS_WINDOW && address - STRINGS_WINDOW < m->strings_bytes
+               ? (const char *)m->strings + (address - STRINGS_WINDOW) : NULL;
+}
+
+static const char *lane_string(void *context, uint64_t address)
+{
+    return module_string(((const struct lane_printf *)context)->w->b->m, address);
+}
+
+/* A call's parameter in a lane: its `bytes` bytes in the lane's local memory. */
+static unsigned char *call_param(const struct warp *w, int lane, const struct operand *o, uint64_t bytes)
+{
+    return o->symbol >= 0 ? lane_local(w, lane, w->b->m->symbols[o->symbol].offset, bytes) : NULL;
+}
+
+/* call vprintf (format, arguments): each lane's call formatted as CUDA
+   formats it (device_printf), in lane order, kept in the thread's log; its
+   result, the arguments read, in the call's result. What cannot be emulated
+   is one error naming printf, its format and the source line. */
+static int op_vprintf(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    const struct operand *o = in->operands;
+    char text[PRINTF_CALL_BYTES], why[256], quoted[96];
+    FOR_LANES(lanes, i) {
+        const unsigned char *format_at = call_param(w, i, &o[1], 8), *arguments_at = call_param(w, i, &o[2], 8);
+        const char *format = format_at ? module_string(w->b->m, load_bits(format_at, 8)) : NULL;
+        if (!format || !arguments_at)
+            return run_error(w, in, SAY("kernel '%s': printf's format is not a string literal of the kernel's",
+                                        "内核 '%s'：printf 的格式字符串不是内核中的字符串字面量"), w->b->k->name);
+        struct lane_printf context = { w, i, load_bits(arguments_at, 8) };
+        struct printf_reader reader = { lane_argument, lane_string, &context };
+        int result = device_printf(format, &reader, text, sizeof text, why, sizeof why);
+        if (result < 0)
+            return run_error(w, in, SAY("kernel '%s': printf(\"%s\") cannot be emulated: %s", "内核 '%s'：printf(\"%s\") 无法模拟：%s"),
+                             w->b->k->name, device_printf_quoted(format, quoted, sizeof quoted), why);
+        unsigned char *returned = call_param(w, i, &o[0], 4);
+        if (returned)
+            store_bits(returned, (uint64_t)(uint32_t)result, 4);
+        printf_keep(w->b->printed, (unsigned long long)block_number(w->b), text);
+    }
+    return 0;
+}
+
 /* Control flow is done by the warp's stepping (step_warp): these only mark. */
 static int op_control(struct warp *w, const struct instruction *in, uint32_t lanes) { return 0; }
 
@@ -2803,6 +3133,7 @@ struct block_runner {
     int warp_count, failed;
     char why[512];
     pthread_t thread;
+    struct printf_log printed;
 };
 
 static void start_block(struct block_runner *r, unsigned long long index)
@@ -2852,7 +3183,9 @@ static int make_runner(struct block_runner *r, struct grid_run *g, unsigned thre
     r->run = g;
     r->warp_count = (int)((threads + WARP_SIZE - 1) / WARP_SIZE);
     r->b = (struct block){ .m = g->m, .l = g->l, .k = k, .threads = threads, .why = r->why, .why_size = sizeof r->why,
-                           .user = user, .atomics = &g->atomics, .launch_warp_instructions = &g->warp_instructions };
+                           .user = user, .atomics = &g->atomics, .launch_warp_instructions = &g->warp_instructions,
+                           .printed = &r->printed };
+    r->printed.most = g->l->printed ? (uint64_t)g->l->printed_lines : 0;
     r->warps = calloc((size_t)r->warp_count, sizeof *r->warps);
     r->regs = calloc((size_t)r->warp_count * (size_t)g->m->register_count * WARP_SIZE + 1, sizeof *r->regs);
     r->shapes = calloc((size_t)r->warp_count * (size_t)g->m->register_count + 1, sizeof *r->shapes);
@@ -2879,12 +3212,46 @@ static void free_runner(struct block_runner *r)
     free(r->b.shared);
     free(r->b.params);
     free(r->b.local);
+    free(r->printed.text);
+    free(r->printed.records);
+}
+
+/* The runners' records of printf's output in the grid's block order, cut
+   after `most` lines (or PTX_PRINTED_MOST_BYTES), into out; the lines left out counted. */
+static void merge_printed(const struct block_runner *runners, int count, uint64_t most, struct ptx_printed *out)
+{
+    int next[MAX_RUNNERS] = { 0 };
+    uint64_t lines = 0, shown = 0;
+    size_t used = 0;
+    for (int i = 0; i < count; i++)
+        lines += runners[i].printed.lines;
+    if (!(out->text = malloc(PTX_PRINTED_MOST_BYTES + 1)))
+        return;
+    for (;;) {
+        int pick = -1;
+        for (int i = 0; i < count; i++)
+            if (next[i] < runners[i].printed.count &&
+                (pick < 0 || runners[i].printed.records[next[i]].block < runners[pick].printed.records[next[pick]].block))
+                pick = i;
+        if (pick < 0 || shown >= most || used >= PTX_PRINTED_MOST_BYTES)
+            break;
+        const struct printf_log *log = &runners[pick].printed;
+        const struct printf_record *r = &log->records[next[pick]++];
+        for (size_t c = 0; c < r->length && shown < most && used < PTX_PRINTED_MOST_BYTES; c++) {
+            out->text[used++] = log->text[r->start + c];
+            shown += log->text[r->start + c] == '\n';
+        }
+    }
+    out->text[used] = 0;
+    out->lines_not_shown = lines - shown;
 }
 
 int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_ran *ran, char *why, size_t why_size)
 {
     const struct kernel *k = find_kernel(m, l->kernel);
     *ran = (struct ptx_ran){ 0 };
+    if (l->printed)
+        *l->printed = (struct ptx_printed){ NULL, 0 };
     if (!k) {
         snprintf(why, why_size, "the PTX has no kernel named '%s'", l->kernel);
         return -1;
@@ -2948,6 +3315,8 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_r
                 snprintf(why, why_size, "%s", runners[i].why);
             }
         }
+        if (!failed && l->printed)
+            merge_printed(runners, started, (uint64_t)l->printed_lines, l->printed);
     }
     for (int i = 0; runners && i < count; i++)
         free_runner(&runners[i]);

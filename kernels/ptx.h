@@ -45,6 +45,15 @@ struct ptx_buffer {
     const char *name;   /* what messages call it (the kernel's buffer), or NULL */
 };
 
+/* What printf in the kernel printed: the first lines in block order and,
+   within a block, in the order its warps ran, each warp's lanes in lane
+   order (a GPU's order between warps may differ); how many lines were not kept. */
+enum { PTX_PRINTED_MOST_BYTES = 16384 };   /* the text kept at most, its lines cut there too */
+struct ptx_printed {
+    char *text;                          /* malloc'd, NUL-ended; NULL when the run failed */
+    unsigned long long lines_not_shown;
+};
+
 struct ptx_launch {
     const char *kernel;
     unsigned grid[3], block[3];
@@ -66,6 +75,8 @@ struct ptx_launch {
        runs, and on_access hears of that warp's accesses alone. 0: all. */
     long long only_warp;
     volatile sig_atomic_t *interrupted;   /* set by Ctrl-C: the run stops */
+    struct ptx_printed *printed;    /* where printf's output goes (NULL: it runs and is not kept) */
+    int printed_lines;              /* the lines of it kept at most */
 };
 
 /* Runs the whole grid, its blocks shared among l->threads threads. 0; or -1 with why (an unknown instruction, an access

@@ -57,6 +57,7 @@ local CLANG_PRELUDE = [[
 #define __align__(n) __attribute__((aligned(n)))
 typedef __SIZE_TYPE__ size_t;
 #include <__clang_cuda_builtin_vars.h>
+extern "C" __device__ int printf(const char *, ...);
 typedef signed char char2 __attribute__((ext_vector_type(2)));
 typedef signed char char4 __attribute__((ext_vector_type(4)));
 typedef short short2 __attribute__((ext_vector_type(2)));
@@ -127,6 +128,45 @@ __device__ inline int __popcll(unsigned long long x) { return __builtin_popcount
 __device__ inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
 __device__ inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
 ]]
+
+-- The C and C++ headers of the host a kernel may include that neither
+-- compiler has: NVRTC ships no standard headers, and clang runs without the
+-- system's (-nostdlibinc). Each stand-in holds only what device code can use
+-- of its header, and includes the real thing where there is one: the
+-- toolkit's libcu++ <cuda/std/...> for NVRTC (whose NVRTC branches define
+-- the fixed-width types and the limits' macros), clang's own C headers for
+-- its C++ names. printf needs no declaration: NVRTC declares it, and clang's
+-- prelude does. NVRTC has no <float.h> (libcu++'s <cuda/std/cfloat> is empty
+-- there) and device code no <stdarg.h>: those stay not found.
+local STD_INTEGERS = "namespace std {\n" ..
+  "using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t; using ::uint8_t; using ::uint16_t;\n" ..
+  "using ::uint32_t; using ::uint64_t; using ::intptr_t; using ::uintptr_t; using ::intmax_t; using ::uintmax_t;\n}\n"
+local STDIO = "/* warplab: device code's <cstdio> is printf, which the compiler declares */\n"
+-- NVRTC declares size_t and ptrdiff_t itself; libcu++ adds offsetof, and the limits' macros.
+local function libcu(header, after) return "/* warplab: NVRTC's is the toolkit's libcu++ */\n#include <cuda/std/" .. header .. ">\n" .. (after or "") end
+local function clang_own(header, after) return "/* warplab: clang's own <" .. header .. ">, in namespace std too */\n#include <" .. header .. ">\n" .. (after or "") end
+local STD_SIZES = "namespace std { using ::size_t; using ::ptrdiff_t; }\n"
+local SYSTEM_HEADERS = {
+  nvrtc = {
+    ["cstdio"] = STDIO .. "namespace std { using ::printf; }\n",
+    ["stdio.h"] = STDIO,
+    ["cstdint"] = libcu("cstdint", STD_INTEGERS),
+    ["stdint.h"] = libcu("cstdint"),
+    ["cstddef"] = libcu("cstddef", STD_SIZES),
+    ["stddef.h"] = libcu("cstddef"),
+    ["climits"] = libcu("climits"),
+    ["limits.h"] = libcu("climits"),
+    ["stdbool.h"] = "/* warplab: bool is C++'s own */\n#define __bool_true_false_are_defined 1\n",
+  },
+  clang = {
+    ["cstdio"] = STDIO .. "namespace std { using ::printf; }\n",
+    ["stdio.h"] = STDIO,
+    ["cstdint"] = clang_own("stdint.h", STD_INTEGERS),
+    ["cstddef"] = clang_own("stddef.h", STD_SIZES),
+    ["climits"] = clang_own("limits.h"),
+    ["cfloat"] = clang_own("float.h"),
+  },
+}
 
 -- The CUDA headers a kernel may include with <...>, as clang finds them
 -- (-I): what they declare is in the prelude, or here (the pipeline's
@@ -216,6 +256,15 @@ local function headers_key(headers)
   return table.concat(parts, "\0")
 end
 
+-- The caller's headers with the compiler's stand-ins for system headers beside them.
+local function with_system_headers(headers, compiler)
+  local all = {}
+  for _, set in ipairs({ SYSTEM_HEADERS[compiler], headers }) do
+    for header, text in pairs(set) do all[header] = text end
+  end
+  return all
+end
+
 local function define_options(defines)
   local options = {}
   for i, define in ipairs(defines) do options[i] = "-D" .. define end
@@ -224,6 +273,7 @@ end
 
 -- binary: the machine code of arch itself (a CUBIN, which only NVRTC makes here), not PTX.
 local function nvrtc_compile(source, name, arch, headers, defines, binary)
+  headers = with_system_headers(headers, "nvrtc")
   local target = binary and "--gpu-architecture=" .. arch or "--gpu-architecture=" .. arch:gsub("^sm_", "compute_")
   local options = { target, "-default-device", "--std=c++17", "-lineinfo", table.unpack(define_options(defines)) }
   local version, why = core.nvrtc_version()
@@ -251,19 +301,23 @@ local function ptx_feature(arch)
   return tonumber(arch:match("%d+")) >= 80 and "+ptx70" or "+ptx63"
 end
 
+-- clang's options beside the target: -gline-tables-only gives the PTX the
+-- .loc lines that NVRTC's -lineinfo gives, so the emulator's messages name
+-- the source's line with either compiler; it changes no instruction.
+local CLANG_OPTIONS = { "-O3", "-Wno-unknown-cuda-version", "-gline-tables-only" }
+
 local function clang_compile(source, name, arch, program, headers, defines)
   local identity = identity_of_clang(program)
-  local key = table.concat({ identity, arch, CLANG_PRELUDE, headers_key(CLANG_HEADERS), headers_key(headers),
+  local key = table.concat({ identity, arch, table.concat(CLANG_OPTIONS, " "), CLANG_PRELUDE, headers_key(CLANG_HEADERS), headers_key(SYSTEM_HEADERS.clang), headers_key(headers),
                              table.concat(defines, " "), name, source }, "\0")
   local cached = cached_ptx(key)
   if cached then return { ptx = cached, compiler = identity, cached = true } end
-  local all_headers = {}
-  for _, set in ipairs({ CLANG_HEADERS, headers }) do
-    for header, text in pairs(set) do all_headers[header] = text end
-  end
+  local all_headers = with_system_headers(headers, "clang")
+  for header, text in pairs(CLANG_HEADERS) do all_headers[header] = text end
   local argv = { program, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "-nostdlibinc", "-S",
-                 "--cuda-gpu-arch=" .. arch, "-O3", "-Wno-unknown-cuda-version",
-                 "-Xclang", "-target-feature", "-Xclang", ptx_feature(arch), "-I", ".", "-include", "warplab-prelude.h" }
+                 "--cuda-gpu-arch=" .. arch, "-Xclang", "-target-feature", "-Xclang", ptx_feature(arch),
+                 "-I", ".", "-include", "warplab-prelude.h" }
+  for _, option in ipairs(CLANG_OPTIONS) do argv[#argv + 1] = option end
   for _, option in ipairs(define_options(defines)) do argv[#argv + 1] = option end
   for _, last in ipairs({ "-o", "kernel.ptx", name }) do argv[#argv + 1] = last end
   local ok, ptx, _, stopped = core.compile_program(argv, source, name, all_headers, CLANG_PRELUDE, "kernel.ptx")
@@ -283,7 +337,8 @@ local function check_extras(options, name)
   local headers, defines = options.headers or {}, options.defines or {}
   if type(headers) ~= "table" then error(say("bad_headers", u.quote(headers)), 3) end
   for header, text in pairs(headers) do
-    if not file_name(header) or header == name or CLANG_HEADERS[header] or type(text) ~= "string" then
+    if not file_name(header) or header == name or CLANG_HEADERS[header] or SYSTEM_HEADERS.nvrtc[header]
+       or SYSTEM_HEADERS.clang[header] or type(text) ~= "string" then
       error(say("bad_headers", u.quote(header)), 3)
     end
   end

@@ -51,6 +51,8 @@ local messages = {
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
   dims_count = { en = "%s gave a list of %d, not {x, y[, z]}", zh = "%s 给出了 %d 个值的列表，不是 {x, y[, z]}" },
   dims_not_list = { en = "%s gave %s, not an integer or {x, y[, z]} of integers", zh = "%s 给出了 %s，不是整数，也不是由整数组成的 {x, y[, z]}" },
+  printf_emulated = { en = "kernel '%s' calls printf: its launches run on the emulator, which shows printf's output once a launch (on the GPU it would print again at every timing sample and counter pass)",
+                      zh = "内核 '%s' 调用了 printf：它的启动在模拟器上运行，每次启动显示一遍 printf 的输出（在 GPU 上，每次计时采样和计数器采集都会再打印一遍）" },
   students_name = { en = "'%s' is the name of a kernel you declared: yours stays and the lab's is not declared (give yours another name to have the lab's)",
                     zh = "'%s' 是你自己声明的内核的名字：你的内核保留，实验的同名内核没有声明（给你的内核换个名字，就能得到实验的内核）" },
 }
@@ -245,10 +247,17 @@ end
 
 -- What the session's GPU loads: NVRTC's machine code for its architecture
 -- ("9.0" is sm_90), or, without NVRTC, the PTX, which its driver compiles;
--- nil on the model.
+-- nil on the model, and for a kernel that calls printf (vprintf in its
+-- PTX): the GPU process would print at every sample and counter pass, into
+-- its standard output, which is its channel to the shell. It runs on the
+-- emulator instead, which shows the output once (docs/shell.md).
 local function gpu_image(source, name, compiled)
   local d = device()
   if d.backend ~= "gpu" then return nil end
+  if compiled.ptx:find("vprintf", 1, true) then
+    print(say("printf_emulated", name))
+    return nil
+  end
   if not core.nvrtc_version() then return compiled.ptx end
   return core.compile(source, { name = name .. ".cu", arch = "sm_" .. d.compute_capability:gsub("%.", ""), binary = true }).cubin
 end

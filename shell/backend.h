@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include "family.h"
 #include "device.h"
+#include "ptx.h"
 #include "result.h"
 
 
@@ -84,6 +85,7 @@ struct model_job {
     int started, status;  /* status: 0, -1 when Ctrl-C stopped it, -2 when the emulator failed (why) */
     double ms;   /* how long the model took */
     char why[512];
+    struct ptx_printed printed;   /* on the emulator: what the kernel's printf printed (text malloc'd, or NULL) */
 };
 void model_start(struct model_job *job);
 int model_finish(struct model_job *job);

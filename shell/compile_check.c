@@ -215,6 +215,8 @@ static const char *const freestanding_headers[] = { "stddef.h", "stdint.h", "std
                                                     "cstddef", "cstdint", "climits", "cfloat" };
 
 #ifdef CUDA_DIR
+const char *const toolkit_include_folders[] = { CUDA_DIR "/include", CUDA_DIR "/include/cccl", NULL };
+
 /* A path inside a folder that cannot leave it by its spelling: no leading /, no .., plain characters. */
 static int plain_relative_path(const char *name)
 {
@@ -226,12 +228,12 @@ static int plain_relative_path(const char *name)
     return 1;
 }
 
-/* name is a regular file inside the CUDA toolkit's include folder, links resolved (no file is opened). */
-static int toolkit_header(const char *name)
+/* name is a regular file inside the include folder `folder`, links resolved (no file is opened). */
+static int header_in(const char *folder, const char *name)
 {
     char path[PATH_MAX], real[PATH_MAX], root[PATH_MAX];
     struct stat st;
-    if (!plain_relative_path(name) || !realpath(CUDA_DIR "/include", root))
+    if (!plain_relative_path(name) || !realpath(folder, root))
         return 0;
     size_t n = strlen(root);
     if (n + 1 + strlen(name) >= sizeof path)
@@ -240,6 +242,15 @@ static int toolkit_header(const char *name)
     path[n] = '/';
     strcpy(path + n + 1, name);
     return realpath(path, real) && strncmp(real, root, n) == 0 && real[n] == '/' && stat(real, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* name is a header in one of the toolkit's include folders. */
+static int toolkit_header(const char *name)
+{
+    for (int i = 0; toolkit_include_folders[i]; i++)
+        if (header_in(toolkit_include_folders[i], name))
+            return 1;
+    return 0;
 }
 #else
 static int toolkit_header(const char *name)

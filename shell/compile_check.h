@@ -14,6 +14,13 @@ struct include_rule {
     int header_count;
 };
 
+#ifdef CUDA_DIR
+/* The CUDA toolkit's include folders (-I for NVRTC, and where an #include
+   may name a file): its own, and CUDA 13's cccl/, where libcu++'s
+   <cuda/std/...> is (NVRTC's <cstdint> stand-in includes it). NULL-ended. */
+extern const char *const toolkit_include_folders[];
+#endif
+
 /* The source as the compiler is given it: CR LF and a lone CR become LF,
    and blanks between a backslash and the end of its line are dropped, so
    that where a line ends reads the same to this check and to every

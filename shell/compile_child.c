@@ -383,11 +383,16 @@ static void run_nvrtc(const struct compile_job *job, struct buffer *reply)
     shut_off_files(readable);
 #ifdef CUDA_DIR
     struct compile_job searching = *job;   /* <cuda_pipeline.h> and the toolkit's other headers, found where they are */
-    const char *options[66];
-    for (int i = 0; i < job->option_count && i < 64; i++)
+    const char *options[64 + 8];
+    char include_options[8][PATH_MAX + 2];
+    int count = job->option_count < 64 ? job->option_count : 64;
+    for (int i = 0; i < count; i++)
         options[i] = job->options[i];
-    options[job->option_count < 64 ? job->option_count : 64] = "-I" CUDA_DIR "/include";
-    searching.options = options, searching.option_count = (job->option_count < 64 ? job->option_count : 64) + 1;
+    for (int i = 0; toolkit_include_folders[i] && i < 8; i++) {
+        snprintf(include_options[i], sizeof include_options[i], "-I%s", toolkit_include_folders[i]);
+        options[count++] = include_options[i];
+    }
+    searching.options = options, searching.option_count = count;
     job = &searching;
 #endif
     char *output, *log, lowered[256] = "";

@@ -149,9 +149,23 @@ static void push_counts(lua_State *L, const struct model_counts *c)
     lua_pushinteger(L, (lua_Integer)c->instructions), lua_setfield(L, -2, "instructions");
 }
 
-/* core.emulate(ptx, kernel, {grid=, block=, buffers=, args= [, shared=]}): the kernel run
+/* printf's output into the table on top: printf (the text, when there is
+   any) and printf_not_shown (the lines left out); the text is freed. */
+static void push_printed(lua_State *L, struct ptx_printed *printed)
+{
+    if (printed->text && printed->text[0]) {
+        lua_pushstring(L, printed->text);
+        lua_setfield(L, -2, "printf");
+    }
+    lua_pushinteger(L, (lua_Integer)printed->lines_not_shown);
+    lua_setfield(L, -2, "printf_not_shown");
+    free(printed->text);
+    printed->text = NULL;
+}
+
+/* core.emulate(ptx, kernel, {grid=, block=, buffers=, args= [, shared=, printf_lines=]}): the kernel run
    on the emulator: {load=, store=, shared_load=, shared_store=, instructions= (warp-instructions), lane_instructions=,
-   buffers = {contents...}}. args: integers, floats, or {buffer = i} for buffer i's address. */
+   buffers = {contents...}, printf = what its printf printed (the first printf_lines lines, 64 unless told), printf_not_shown}. args: integers, floats, or {buffer = i} for buffer i's address. */
 static int core_emulate(lua_State *L)
 {
     char why[512];
@@ -169,6 +183,11 @@ static int core_emulate(lua_State *L)
     lua_Integer shared = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, shared >= 0 && shared <= (1 << 20), 3, "shared must be from 0 to 2^20 bytes");
     launch.dynamic_shared_bytes = (unsigned)shared;
+    lua_pop(L, 1);
+    struct ptx_printed printed;
+    lua_getfield(L, 3, "printf_lines");
+    launch.printed_lines = (int)luaL_optinteger(L, -1, PRINTF_LINES_SHOWN);
+    launch.printed = &printed;
     lua_pop(L, 1);
     lua_newtable(L);   /* the buffers' memory, kept alive until the results are pushed */
     launch.buffer_count = read_buffers(L, 3, lua_gettop(L), buffers);
@@ -209,7 +228,8 @@ static int core_emulate(lua_State *L)
     if (failed)
         return luaL_error(L, "%s", why);
     counting.counts.instructions = ran.issued;
-    lua_createtable(L, 0, 6);
+    lua_createtable(L, 0, 8);
+    push_printed(L, &printed);
     push_counts(L, &counting.counts);
     lua_pushinteger(L, (lua_Integer)ran.lane_instructions);
     lua_setfield(L, -2, "lane_instructions");
@@ -466,6 +486,8 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     launch.user = &counting[0];
     launch.threads = threads;
     launch.users = users;
+    launch.printed = &out->printed;
+    launch.printed_lines = PRINTF_LINES_SHOWN;
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
@@ -617,7 +639,8 @@ static int core_emulate_family(lua_State *L)
     }
     if (emulate_family(f, &p, ptx, &interrupt_requested, e, why, sizeof why))
         return luaL_error(L, "%s", why);
-    lua_createtable(L, 0, 8);
+    lua_createtable(L, 0, 10);
+    push_printed(L, &e->printed);
     push_counts(L, &e->counts);
     lua_pushinteger(L, (lua_Integer)e->ran.lane_instructions);
     lua_setfield(L, -2, "lane_instructions");

@@ -15,12 +15,19 @@
    addresses come from its data the emulator counts what the GPU ran. */
 enum { EMULATION_SEED = 1 };
 
+/* The lines of a launch's printf output shown at most: two warps' worth of a
+   line a thread, enough to see the pattern across lanes and from one warp to
+   the next, and short enough that the launch's own result stays in view.
+   One more line says how many were not shown. */
+enum { PRINTF_LINES_SHOWN = 64 };
+
 struct emulation {
     struct model_counts counts;   /* as the hand-written model gives them, DRAM estimate included */
     struct ptx_ran ran;           /* the instructions that ran */
     char kernel[256];             /* the kernel's mangled name */
     int correct;                  /* its outputs equal the CPU reference's */
     char mismatch[256];
+    struct ptx_printed printed;   /* what its printf printed (text malloc'd: the caller frees it) */
 };
 
 /* Compiles f's own .cu with NVRTC (device code only), or takes ptx (the

@@ -11,6 +11,7 @@
 #include "api.h"
 #include "arguments.h"
 #include "backend.h"
+#include "emulate.h"
 #include "interrupt.h"
 #include "output.h"
 #include "profiles.h"
@@ -264,6 +265,43 @@ static void launch_failed(lua_State *L, const struct result *r, const char *erro
     luaL_error(L, SAY("launch of '%s' failed: %s", "启动 '%s' 失败：%s"), r->family->name, error);
 }
 
+/* What the kernel's printf printed on the emulator: shown now, once for the
+   launch (the emulator runs it again only for checks and warp maps, which
+   keep nothing), after the launch as a GPU shows it at synchronisation, and
+   kept in the result; the emulator's text is freed. */
+static void show_printed(struct result *r, struct ptx_printed *printed)
+{
+    const char *text = printed->text ? printed->text : "";
+    size_t length = strlen(text);
+    snprintf(r->printed, sizeof r->printed, "%s", text);
+    r->printed_not_shown = printed->lines_not_shown;
+    if (length || r->printed_not_shown)
+        stop_bar();
+    out_write(text, length);
+    if (length && text[length - 1] != '\n')
+        out_write("\n", 1);
+    if (r->printed_not_shown)
+        out_printf(SAY("printf: %llu more lines not shown (the first %d of a launch are; r.printf holds them)\n",
+                       "printf：还有 %llu 行没有显示（每次启动只显示前 %d 行；r.printf 保存了它们）\n"),
+                   r->printed_not_shown, PRINTF_LINES_SHOWN);
+    free(printed->text);
+    printed->text = NULL;
+}
+
+/* Why a kernel declared in Lua runs on the emulator on a GPU machine: it
+   calls printf (lua/kernel.lua gives it no GPU code: the GPU would print at
+   every timing sample and counter pass, into the GPU process's output, which
+   is its channel to the shell), or it was declared without GPU code. */
+static const char *emulated_instead(const struct family *f)
+{
+    if (f->ptx && strstr(f->ptx, "vprintf"))
+        return SAY("this kernel calls printf, which warplab runs on the emulator only (a GPU would print again at every "
+                   "timing sample and counter pass): this is the emulator's result",
+                   "这个内核调用了 printf，warplab 只在模拟器上运行它（GPU 会在每次计时采样和计数器采集时再打印一遍）：这是模拟器的结果");
+    return SAY("this kernel was declared without code for the GPU: this is the emulator's result",
+               "声明这个内核时没有为 GPU 编译代码：这是模拟器的结果");
+}
+
 /* Runs one prepared launch: the model on a worker thread while the backend
    measures. Ctrl-C raises "interrupted!", or, with keep_partial, returns RUN_INTERRUPTED. */
 static enum run_status run_one(lua_State *L, struct result *r, const struct measure_options *o, int keep_partial)
@@ -279,12 +317,12 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     int on_gpu = r->family->launch || user_kernel_on_gpu(r->family);
     const struct backend *backend = on_gpu || !session.backend->measures ? session.backend : &sim_backend;
     if (backend != session.backend)
-        result_warn(r, SAY("this kernel was declared without code for the GPU: this is the emulator's result",
-                           "声明这个内核时没有为 GPU 编译代码：这是模拟器的结果"));
+        result_warn(r, "%s", emulated_instead(r->family));
     enum run_status status = backend->run(r->family, &r->params, o, r, error, sizeof error);
     if (status == RUN_FAILED)   /* the launch is lost: the model need not finish (a kernel that never ends would not) */
         interrupt_requested = 1;
     int modelled = model_finish(&model);
+    show_printed(r, &model.printed);
     if (status == RUN_FAILED) {
         interrupt_requested = 0;
         modelled = modelled == -2 ? -2 : 0;

@@ -359,6 +359,14 @@ void result_push(lua_State *L, const struct result *r)
         push_counters(L, r);
     if (r->counters_unavailable[0])
         SET_STRING("counters_unavailable", r->counters_unavailable);
+    if (r->printed[0]) {
+        lua_pushstring(L, r->printed);
+        lua_setfield(L, -2, "printf");
+    }
+    if (r->printed_not_shown) {
+        lua_pushinteger(L, (lua_Integer)r->printed_not_shown);
+        lua_setfield(L, -2, "printf_not_shown");
+    }
     lua_createtable(L, r->warning_count, 0);
     for (int i = 0; i < r->warning_count; i++) {
         lua_pushstring(L, r->warnings[i]);

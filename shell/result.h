@@ -9,6 +9,7 @@
 #include "model.h"
 #include "counters.h"
 #include "profiles.h"
+#include "ptx.h"
 
 enum { MAX_SAMPLES = 1000, MAX_WARNINGS = 4 };
 
@@ -44,6 +45,8 @@ struct result {
     char unchecked[160];              /* why a kernel with a Lua check was not checked, when it was not */
     int warning_count;
     char warnings[MAX_WARNINGS][256]; /* said on screen under the result */
+    char printed[PTX_PRINTED_MOST_BYTES + 1];   /* what the kernel's printf printed, as the launch showed it (its first lines) */
+    unsigned long long printed_not_shown;   /* the lines of it not shown */
 };
 
 /* Adds a warning line to r (printf-style); extra ones beyond MAX_WARNINGS are dropped. */

@@ -19,6 +19,7 @@ static int run_emulated(struct model_job *job)
     int status = emulate_family(job->family, job->params, NULL, &interrupt_requested, &e, job->why, sizeof job->why);
     if (status == 0)
         *job->counts = e.counts;
+    job->printed = e.printed;
     return status == 0 ? 0 : interrupt_requested ? -1 : -2;
 }
 

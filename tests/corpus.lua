@@ -346,6 +346,15 @@ local function check_counts(decl, counts)
        #wrong > 0 and table.concat(wrong, "; ") or #counts > 0 and counts_text(counts[1].results) or "nothing ran"))
 end
 
+-- A declaration with `printed` (a function of its params): what its printf printed, one test per compiler.
+local function check_printed(decl, run, results, compiler)
+  local want = decl.printed(run.p)
+  if not t.ok(results.printf == want, string.format("%s: %s: printf printed what CUDA prints", compiler, decl.name)) then
+    print("#   got:      " .. tostring(results.printf):gsub("\n", "\\n"))
+    print("#   expected: " .. want:gsub("\n", "\\n"))
+  end
+end
+
 -- One declaration: emulated with each compiler, the outputs checked; then its hand counts.
 local function check(file)
   local decl = load_declaration(file)
@@ -357,6 +366,7 @@ local function check(file)
   for _, compiler in ipairs(compilers) do
     local results = emulated(decl, run, expected, compiler)
     if results then counts[#counts + 1] = { compiler = compiler, results = results } end
+    if results and decl.printed then check_printed(decl, run, results, compiler) end
   end
   check_counts(decl, counts)
 end

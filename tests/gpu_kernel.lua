@@ -64,7 +64,8 @@ for i, r in ipairs(swept) do check_launch("mystride in a sweep, stride " .. r.pa
 
 -- The corpus through kernel{}: its declarations in the shell's format, under names of their own.
 local SUPPORTED = { name = true, source = true, params = true, buffers = true, args = true, grid = true, block = true,
-                    shared = true, reference = true, kernel = true, expect = true, tolerance = true, gpu_differs = true }
+                    shared = true, reference = true, kernel = true, expect = true, tolerance = true, gpu_differs = true,
+                    printed = true }
 local function as_kernel(decl)
   for key in pairs(decl) do if not SUPPORTED[key] then return nil, "field " .. key end end
   local buffers = {}
@@ -76,6 +77,24 @@ local function as_kernel(decl)
   return { name = "corpus_" .. decl.name, entry = decl.kernel or decl.name, source = decl.source, params = decl.params,
            buffers = buffers, args = decl.args, grid = decl.grid, block = decl.block, shared = decl.shared,
            reference = decl.reference }
+end
+
+-- A kernel that calls printf runs on the emulator on a GPU machine (its
+-- output shown once a launch, not at every sample): the launch says so, and
+-- printed what the declaration's `printed` says, once.
+local function check_printed_launch(label, r, shown, want)
+  local said = false
+  for _, warning in ipairs(r.warnings or {}) do said = said or warning:find("calls printf", 1, true) ~= nil end
+  local _, times = shown:gsub(want:gsub("%p", "%%%0"), "")
+  t.ok(r.model.source == "emulator" and said and r.printf == want and times == 1 and r.correct == true,
+       string.format("%s: on the emulator (%s), its printf shown once (%d times), as CUDA prints it%s", label,
+                     said and "said so" or "not said", times, r.printf == want and "" or ": " .. tostring(r.printf)))
+end
+
+local function defaults_of(params)
+  local p = {}
+  for name, v in pairs(params or {}) do p[name] = type(v) == "table" and v.default or v end
+  return p
 end
 
 local names = {}
@@ -93,8 +112,17 @@ for _, name in ipairs(names) do
     if not t.ok(ok, "corpus " .. name .. " declared") then print("#   " .. tostring(message)) end
     if ok then
       declared = declared + 1
+      core.capture(true)
       local fine, r = pcall(launch, spec.name, { min_samples = 3 })
-      if fine then check_launch("corpus " .. name, r, decl.gpu_differs) else t.ok(false, "corpus " .. name .. ": " .. tostring(r)) end
+      local shown = core.capture(false)
+      io.write(shown)
+      if not fine then
+        t.ok(false, "corpus " .. name .. ": " .. tostring(r))
+      elseif decl.printed then
+        check_printed_launch("corpus " .. name, r, shown, decl.printed(defaults_of(decl.params)))
+      else
+        check_launch("corpus " .. name, r, decl.gpu_differs)
+      end
     end
   end
 end
