@@ -2478,6 +2478,18 @@ static uint64_t atomic_update(enum mode mode, struct value_type t, uint64_t old,
     }
 }
 
+/* A float atomic add on global memory, tallied in the launch's sums (the
+   caller holds the atomics' lock; global_at has just found the buffer). 0, or -1 when memory is short. */
+static int tally_sum(struct block *b, const struct instruction *in, struct value_type t, uint64_t address, uint64_t old,
+                     uint64_t term)
+{
+    const struct ptx_buffer *buffer = &b->l->buffers[b->last_buffer];
+    if (!b->l->sums || in->mode != ATOM_ADD || t.kind != KIND_FLOAT)
+        return 0;
+    return atomic_sums_add(b->l->sums, b->last_buffer, buffer->bytes, (size_t)(address - buffer->address), t.bytes,
+                           float_of_bits(old, t), float_of_bits(term, t));
+}
+
 /* An atom or red, told to on_access: its lanes on global memory as an
    atomic when its result is used (ATOMG), else as a reduction (ptxas issues
    REDG for an atom whose result nothing reads, and Nsight Compute counts it
@@ -2527,7 +2539,10 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
         memcpy(&old[i], memory, (size_t)t.bytes);
         uint64_t updated = atomic_update(in->mode, t, old[i], b[i], c[i]);
         memcpy(memory, &updated, (size_t)t.bytes);
+        int short_of_memory = space == SPACE_GLOBAL && tally_sum(w->b, in, t, at[i], old[i], b[i]);
         pthread_mutex_unlock(w->b->atomics);
+        if (short_of_memory)
+            return run_error(w, in, "out of memory");
         if (t.kind == KIND_SIGNED)
             old[i] = (uint64_t)sign_extend(old[i], t.bytes);
     }

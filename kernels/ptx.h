@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "atomic_sums.h"
 #include "family.h"
 
 struct ptx_module;
@@ -66,6 +67,7 @@ struct ptx_launch {
        runs, and on_access hears of that warp's accesses alone. 0: all. */
     long long only_warp;
     volatile sig_atomic_t *interrupted;   /* set by Ctrl-C: the run stops */
+    struct atomic_sums *sums;       /* where float atomic adds on global memory are tallied (atomic_sums.h), or NULL */
 };
 
 /* Runs the whole grid, its blocks shared among l->threads threads. 0; or -1 with why (an unknown instruction, an access
