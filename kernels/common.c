@@ -222,8 +222,8 @@ static int within_sum(const struct family *f, int buffer, const uint32_t *got, c
     if (fabs(got_value - want_value) <= tolerance || (got_value != got_value && want_value != want_value))
         return 1;
     snprintf(mismatch, mismatch_size,
-             SAY("%s[%zu]: expected %.9g, got %.9g, further apart than the %.3g that rounding its %u float atomic terms allows",
-                 "%1$s[%2$zu]：应为 %3$.9g，实际为 %4$.9g，相差超过其 %6$u 个浮点原子加法项的舍入所允许的 %5$.3g"),
+             SAY("%s[%zu]: expected %.9g, got %.9g, further apart than the tolerance of %.3g that rounding its %u float atomic terms allows",
+                 "%1$s[%2$zu]：应为 %3$.9g，实际为 %4$.9g，相差超过其 %6$u 项浮点原子操作之和的舍入所允许的容差 %5$.3g"),
              f->buffers[buffer].name, k * 4 / sum->bytes, want_value, got_value, tolerance, sum->terms);
     return 0;
 }

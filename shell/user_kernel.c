@@ -664,8 +664,8 @@ static void say_allowed(const struct atomic_sum *sum, char *text, size_t text_si
         text[0] = '\0';
         return;
     }
-    snprintf(text, text_size, SAY(", further apart than the %.3g that rounding its %u float atomic terms allows",
-                                  "，相差超过其 %2$u 个浮点原子加法项的舍入所允许的 %1$.3g"),
+    snprintf(text, text_size, SAY(", further apart than the tolerance of %.3g that rounding its %u float atomic terms allows",
+                                  "，相差超过其 %2$u 项浮点原子操作之和的舍入所允许的容差 %1$.3g"),
              atomic_sum_tolerance(sum), sum->terms);
 }
 
