@@ -21,13 +21,8 @@ static struct atomic_sum *words_of(struct atomic_sums *s, int buffer, size_t buf
     return s->words[buffer];
 }
 
-int atomic_sums_add(struct atomic_sums *s, int buffer, size_t buffer_bytes, size_t offset, int bytes, double old,
-                    double term)
+void atomic_sum_add(struct atomic_sum *sum, int bytes, double old, double term)
 {
-    struct atomic_sum *words = buffer >= 0 && buffer < MAX_BUFFERS ? words_of(s, buffer, buffer_bytes) : NULL;
-    if (!words)
-        return -1;
-    struct atomic_sum *sum = &words[offset / WORD_BYTES];
     if (sum->terms == 0 && old != 0) {   /* what the word held first is a term too, in every order */
         sum->terms = 1;
         sum->magnitude = fabs(old);
@@ -35,6 +30,16 @@ int atomic_sums_add(struct atomic_sums *s, int buffer, size_t buffer_bytes, size
     sum->terms++;
     sum->magnitude += fabs(term);
     sum->bytes = (uint32_t)bytes;
+}
+
+int atomic_sums_add(struct atomic_sums *s, int buffer, size_t buffer_bytes, size_t offset, int bytes, double old,
+                    double term, double carried)
+{
+    struct atomic_sum *words = buffer >= 0 && buffer < MAX_BUFFERS ? words_of(s, buffer, buffer_bytes) : NULL;
+    if (!words)
+        return -1;
+    atomic_sum_add(&words[offset / WORD_BYTES], bytes, old, term);
+    words[offset / WORD_BYTES].carried += carried;
     return 0;
 }
 
@@ -46,13 +51,20 @@ const struct atomic_sum *atomic_sum_at(const struct atomic_sums *s, int buffer, 
     return sum->terms ? sum : NULL;
 }
 
-double atomic_sum_tolerance(const struct atomic_sum *sum)
+double atomic_sum_rounding(const struct atomic_sum *sum)
 {
+    if (sum->terms == 0)
+        return 0;
     double unit = sum->bytes == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
     double smallest = sum->bytes == 8 ? DBL_MIN : FLT_MIN;
     double k = (double)(sum->terms - 1) * unit;
     double gamma = k < 0.5 ? k / (1 - k) : 1;
-    return 2 * (gamma * sum->magnitude + (double)sum->terms * smallest);
+    return gamma * sum->magnitude + (double)sum->terms * smallest + sum->carried;
+}
+
+double atomic_sum_tolerance(const struct atomic_sum *sum)
+{
+    return 2 * atomic_sum_rounding(sum);
 }
 
 void atomic_sums_summarize(const struct atomic_sums *s, int buffer, struct sum_tolerance *summary)

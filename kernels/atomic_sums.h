@@ -15,12 +15,14 @@
 #include "family.h"
 
 /* One word's sum: how many terms (its value before the first add among
-   them, when that was not 0), the sum of their magnitudes, and the width
-   added (4: f32, 8: f64). */
+   them, when that was not 0), the sum of their magnitudes, the width added
+   (4: f32, 8: f64), and the rounding its terms carried in: a term that was
+   itself a float atomic sum in shared memory lies that far from its exact value. */
 struct atomic_sum {
     uint32_t terms;
     uint32_t bytes;
     double magnitude;
+    double carried;
 };
 
 /* A launch's sums: per buffer, one atomic_sum per 4-byte word (an f64's at
@@ -30,21 +32,30 @@ struct atomic_sums {
     size_t word_count[MAX_BUFFERS];
 };
 
+/* Tallies one float atomic add of term, bytes wide, to sum, whose word held old. */
+void atomic_sum_add(struct atomic_sum *sum, int bytes, double old, double term);
+
 /* Tallies one float atomic add of term to the value old at byte offset of
-   buffer (of buffer_bytes), bytes wide. 0, or -1 when memory is short. The
-   caller serialises the adds (the emulator holds its atomics' lock). */
+   buffer (of buffer_bytes), bytes wide, the term carrying a rounding of
+   carried. 0, or -1 when memory is short. The caller serialises the adds
+   (the emulator holds its atomics' lock). */
 int atomic_sums_add(struct atomic_sums *s, int buffer, size_t buffer_bytes, size_t offset, int bytes, double old,
-                    double term);
+                    double term, double carried);
 
 /* The sum at byte offset of buffer, or NULL when no float atomic added there. */
 const struct atomic_sum *atomic_sum_at(const struct atomic_sums *s, int buffer, size_t offset);
 
-/* How far apart two results of the same sum may lie, added in any two orders.
-   Each is within gamma(terms - 1) * magnitude of the exact sum (Higham's
-   bound for recursive summation in any order, gamma(k) = k*u / (1 - k*u), u
-   the unit roundoff), plus a smallest normal per add (atom.add.f32 flushes
-   subnormals to zero): so twice that. Past k*u = 1/2 the bound says nothing,
-   and the magnitude itself stands. A single term differs by the flush alone. */
+/* How far a result of the sum, added in any order, may lie from the exact
+   sum: gamma(terms - 1) * magnitude (Higham's bound for recursive summation
+   in any order, gamma(k) = k*u / (1 - k*u), u the unit roundoff), plus a
+   smallest normal per add (atom.add.f32 flushes subnormals to zero), plus
+   what its terms carried. Past k*u = 1/2 the bound says nothing, and the
+   magnitude itself stands. A single term is off by the flush alone. */
+double atomic_sum_rounding(const struct atomic_sum *sum);
+
+/* How far apart two results of the same sum may lie, added in any two
+   orders (the GPU's and the emulator's, or the emulator's and a
+   reference's): twice atomic_sum_rounding. */
 double atomic_sum_tolerance(const struct atomic_sum *sum);
 
 /* What buffer's sums add to the check's summary: the values, the most terms, the widest tolerance. */

@@ -2,7 +2,8 @@
 -- rounding of their terms in any order (issue 31, item 3), on the model: a
 -- warp-shuffle sum with one atomicAdd a warp into out[0], and one atomicAdd a
 -- thread of many floats into a few bins (float and double), are correct over
--- random inputs of several sizes up to 2^20 terms, and the card and
+-- random inputs of several sizes up to 2^20 terms, and so is a block's sum
+-- made by shared-memory atomics and added by one, and the card and
 -- r.tolerance say so; a sum that misses a warp, or half the blocks, is still
 -- wrong, and says what its terms allowed; integer atomics and outputs no
 -- atomic wrote are compared as before (exactly; floats within 1e-5).
@@ -70,6 +71,35 @@ t.ok(tostring(r):gsub("%s+", " "):find("4 values summed by float atomics: within
 local double = launch("double_bins", { n = 1 << 20, bins = 4 })
 t.ok(double.tolerance.widest < r.tolerance.widest * 1e-8,
      string.format("a double's sums are allowed a double's rounding (%.3g, a float's %.3g)", double.tolerance.widest, r.tolerance.widest))
+
+-- A block's sum in shared memory (one atomicAdd a thread there), then one
+-- atomicAdd a block into out[0]: the shared sums' rounding is carried into
+-- out[0]'s tolerance; with one block it is all the tolerance there is.
+kernel {
+  name = "block_sum",
+  source = [[
+__global__ void block_sum(const float *in, float *out, int n)
+{
+    __shared__ float sum;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) sum = 0.0f;
+    __syncthreads();
+    if (i < n) atomicAdd(&sum, in[i]);
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(out, sum);
+}]],
+  params = { n = { default = 1024, min = 1, max = 1 << 24 } },
+  buffers = { ["in"] = { type = "float", count = "n", fill = function(i) return (i * 7919 % 1000) / 10 - 49.95 end },
+              out = { type = "float", count = 1, output = true } },
+  args = { "in", "out", "n" }, grid = function(p) return (p.n + 1023) // 1024 end, block = 1024,
+  reference = sum_all,
+}
+for _, n in ipairs({ 1024, 1 << 20 }) do
+  r = launch("block_sum", { n = n })
+  t.ok(r.correct == true and r.tolerance and r.tolerance.most_terms == (n + 1023) // 1024 and r.tolerance.widest > 1e-4,
+       string.format("block sums in shared memory, n=%d: %s; out[0] summed %s terms within %.3g", n, what(r),
+                     tostring(r.tolerance and r.tolerance.most_terms), r.tolerance and r.tolerance.widest or 0))
+end
 
 -- Wrong sums: one warp missing, at sizes where a warp's values are more
 -- than the rounding of all the terms; half the blocks missing at 2^20.

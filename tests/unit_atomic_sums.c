@@ -21,14 +21,14 @@ static double gamma_of(double k)
 
 static void test_tally(void)
 {
-    struct atomic_sums sums = { { 0 } };
+    struct atomic_sums sums = { .words = { NULL } };
     ok(atomic_sum_at(&sums, 0, 0) == NULL && atomic_sum_at(NULL, 0, 0) == NULL, "no sum where nothing was added");
-    atomic_sums_add(&sums, 1, 64, 8, 4, 0.0, 2.0);
-    atomic_sums_add(&sums, 1, 64, 8, 4, 2.0, -3.0);
+    atomic_sums_add(&sums, 1, 64, 8, 4, 0.0, 2.0, 0);
+    atomic_sums_add(&sums, 1, 64, 8, 4, 2.0, -3.0, 0);
     const struct atomic_sum *sum = atomic_sum_at(&sums, 1, 8);
     ok(sum && sum->terms == 2 && sum->magnitude == 5.0 && sum->bytes == 4, "two adds to a word that held 0: two terms, magnitude 5");
     ok(atomic_sum_at(&sums, 1, 4) == NULL && atomic_sum_at(&sums, 0, 8) == NULL, "the other words and buffers hold none");
-    atomic_sums_add(&sums, 2, 64, 0, 8, 1.5, 0.25);
+    atomic_sums_add(&sums, 2, 64, 0, 8, 1.5, 0.25, 0);
     sum = atomic_sum_at(&sums, 2, 0);
     ok(sum && sum->terms == 2 && sum->magnitude == 1.75 && sum->bytes == 8, "a word that held 1.5 before its first add: 1.5 is a term too");
     atomic_sums_free(&sums);
@@ -37,12 +37,18 @@ static void test_tally(void)
 
 static void test_tolerance(void)
 {
-    struct atomic_sum one = { 1, 4, 7.0 }, many = { 1000, 4, 500.0 }, wide = { 1000, 8, 500.0 };
+    struct atomic_sum one = { .terms = 1, .bytes = 4, .magnitude = 7.0 }, many = { .terms = 1000, .bytes = 4, .magnitude = 500.0 },
+                      wide = { .terms = 1000, .bytes = 8, .magnitude = 500.0 };
     ok(atomic_sum_tolerance(&one) == 2 * FLT_MIN, "one term: only a flushed subnormal's worth");
     ok(fabs(atomic_sum_tolerance(&many) - 2 * (gamma_of(999) * 500.0 + 1000 * FLT_MIN)) < 1e-12,
        "1000 f32 terms: twice gamma(999) times their magnitudes");
     ok(atomic_sum_tolerance(&wide) < atomic_sum_tolerance(&many) * 1e-8, "f64 terms: a double's rounding");
-    struct atomic_sum endless = { 1u << 30, 4, 3.0 };
+    struct atomic_sums sums = { .words = { NULL } };
+    atomic_sums_add(&sums, 0, 4, 0, 4, 0.0, 2.0, 0.5);
+    ok(atomic_sum_tolerance(atomic_sum_at(&sums, 0, 0)) == 2 * (0.5 + FLT_MIN),
+       "a term that was a shared-memory sum carries its rounding in, twice over (two orders)");
+    atomic_sums_free(&sums);
+    struct atomic_sum endless = { .terms = 1u << 30, .bytes = 4, .magnitude = 3.0 };
     ok(atomic_sum_tolerance(&endless) >= 2 * 3.0, "past k*u = 1/2: the magnitudes themselves");
 }
 
@@ -52,12 +58,12 @@ static void test_worst_order(void)
 {
     enum { K = 4096 };
     float forward = 1.0f, backward = 0.0f, tiny = ldexpf(1.0f, -24);
-    struct atomic_sums sums = { { 0 } };
-    atomic_sums_add(&sums, 0, 4, 0, 4, 0.0, 1.0);
+    struct atomic_sums sums = { .words = { NULL } };
+    atomic_sums_add(&sums, 0, 4, 0, 4, 0.0, 1.0, 0);
     for (int i = 0; i < K; i++) {
         forward += tiny;
         backward += tiny;
-        atomic_sums_add(&sums, 0, 4, 0, 4, 1.0, tiny);
+        atomic_sums_add(&sums, 0, 4, 0, 4, 1.0, tiny, 0);
     }
     backward += 1.0f;
     double apart = fabs((double)forward - (double)backward), tolerance = atomic_sum_tolerance(atomic_sum_at(&sums, 0, 0));
@@ -71,11 +77,11 @@ static void test_output_matches(void)
 {
     static const struct buffer_decl buffers[] = { { .name = "in" }, { .name = "out" } };
     struct family f = { .name = "sums", .buffers = buffers, .buffer_count = 2 };
-    struct atomic_sums sums = { { 0 } };
+    struct atomic_sums sums = { .words = { NULL } };
     float want[2] = { 100.0f, 100.0f }, near[2] = { 100.0f + 1e-3f, 100.0f }, far[2] = { 100.0f, 100.5f };
     char mismatch[256] = "";
     for (int i = 0; i < 1000; i++)
-        atomic_sums_add(&sums, 1, sizeof want, 0, 4, i ? 1.0 : 0.0, 0.1);   /* out[0]: 1000 terms of 0.1 */
+        atomic_sums_add(&sums, 1, sizeof want, 0, 4, i ? 1.0 : 0.0, 0.1, 0);   /* out[0]: 1000 terms of 0.1 */
     ok(output_matches(&f, 1, near, want, sizeof want, &sums, mismatch, sizeof mismatch),
        "a summed value within its terms' rounding matches");
     ok(!output_matches(&f, 1, near, want, sizeof want, NULL, mismatch, sizeof mismatch), "without the sums, bit for bit as before");
@@ -86,9 +92,9 @@ static void test_output_matches(void)
        "a summed value off by more than its rounding is wrong, and says how much was allowed");
     atomic_sums_free(&sums);
     double want_wide = 1.0, near_wide = 1.0 + 1e-14, far_wide = 1.0 + 1e-12;   /* allowed: 2 * gamma(100) * 1.0, 2.2e-14 */
-    atomic_sums_add(&sums, 0, 8, 0, 8, 0.0, 0.5);
+    atomic_sums_add(&sums, 0, 8, 0, 8, 0.0, 0.5, 0);
     for (int i = 0; i < 100; i++)
-        atomic_sums_add(&sums, 0, 8, 0, 8, 0.5, 0.005);
+        atomic_sums_add(&sums, 0, 8, 0, 8, 0.5, 0.005, 0);
     ok(output_matches(&f, 0, &near_wide, &want_wide, 8, &sums, mismatch, sizeof mismatch) &&
        !output_matches(&f, 0, &far_wide, &want_wide, 8, &sums, mismatch, sizeof mismatch) && strstr(mismatch, "in[0]"),
        "a summed double is compared as a double, within a double's rounding");
