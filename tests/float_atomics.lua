@@ -65,6 +65,11 @@ for _, n in ipairs(SIZES) do
   end
 end
 
+-- Past 2^22 elements the check takes a sample, through proxies: the same tolerance.
+local sampled = launch("float_bins", { n = (1 << 22) + 1000, bins = 4 })
+t.ok(sampled.correct == true and sampled.tolerance and sampled.tolerance.values == 4,
+     "float_bins, n=2^22+1000, checked on a sample: " .. what(sampled))
+
 local r = launch("float_bins", { n = 1 << 20, bins = 4 })
 t.ok(tostring(r):gsub("%s+", " "):find("4 values summed by float atomics: within the rounding of up to 262,144 terms in any order", 1, true),
      "the card's check row says which values were compared within their terms' rounding")

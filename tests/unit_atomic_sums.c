@@ -31,6 +31,11 @@ static void test_tally(void)
     atomic_sums_add(&sums, 2, 64, 0, 8, 1.5, 0.25, 0);
     sum = atomic_sum_at(&sums, 2, 0);
     ok(sum && sum->terms == 2 && sum->magnitude == 1.75 && sum->bytes == 8, "a word that held 1.5 before its first add: 1.5 is a term too");
+    atomic_sums_add(&sums, 1, 64, 60, 4, 0.0, 1.0, 0);
+    struct sum_tolerance summary = { 0, 0, 0 };
+    atomic_sums_summarize(&sums, 1, &summary);
+    ok(summary.values == 2 && summary.most_terms == 2 && summary.widest == atomic_sum_tolerance(atomic_sum_at(&sums, 1, 8)),
+       "the summary: two values, two terms at the most, the wider tolerance");
     atomic_sums_free(&sums);
     ok(atomic_sum_at(&sums, 1, 8) == NULL, "freed: no sums");
 }
