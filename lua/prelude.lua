@@ -635,7 +635,8 @@ local function check_line(r)
   if r.output_elements and r.checked_elements < r.output_elements then
     verdict = say("check_sample", verdict, commas(r.checked_elements), commas(r.output_elements))
   end
-  if type(r.tolerance) == "table" then   -- float atomics add in any order: their sums were not compared bit for bit
+  -- float atomics add in any order: their sums (of two terms or more) were not compared bit for bit
+  if type(r.tolerance) == "table" and (tonumber(r.tolerance.most_terms) or 0) > 1 then
     verdict = say("check_summed", verdict, commas(r.tolerance.values), commas(r.tolerance.most_terms),
                   string.format("%.3g", r.tolerance.widest))
   end

@@ -43,6 +43,7 @@ local WARP_SUM = [[
 declare("warp_sum", "float", WARP_SUM:format(""), 1, sum_all)
 declare("float_bins", "float", "    if (i < n) atomicAdd(&out[i % bins], in[i]);", "bins", sum_bins)
 declare("double_bins", "double", "    if (i < n) atomicAdd(&out[i % bins], in[i]);", "bins", sum_bins)
+declare("float_bins_but_one", "float", "    if (i < n && i >= 32) atomicAdd(&out[i % bins], in[i]);", "bins", sum_bins)
 -- values around 0 from -50 to 50: partial sums far larger than the total, the case a relative 1e-5 misses
 declare("centred_sum", "float", WARP_SUM:format(""), 1, sum_all, function(i) return (i * 7919 % 1000) / 10 - 49.95 end)
 
@@ -73,6 +74,13 @@ t.ok(sampled.correct == true and sampled.tolerance and sampled.tolerance.values 
 local r = launch("float_bins", { n = 1 << 20, bins = 4 })
 t.ok(tostring(r):gsub("%s+", " "):find("4 values summed by float atomics: within the rounding of up to 262,144 terms in any order", 1, true),
      "the card's check row says which values were compared within their terms' rounding")
+core.lang("zh")
+local zh_card = tostring(r):gsub("%s+", "")
+local zh_wrong = launch("float_bins_but_one", { n = 4096 })
+core.lang("en")
+t.ok(zh_card:find("浮点原子操作求和的4个值：在至多262,144项以任意顺序相加的舍入之内", 1, true) and
+     zh_wrong.mismatch:find("项浮点原子操作之和的舍入所允许的容差", 1, true),
+     "in Chinese too: the check row, and what a wrong sum's terms allowed (" .. zh_wrong.mismatch .. ")")
 local double = launch("double_bins", { n = 1 << 20, bins = 4 })
 t.ok(double.tolerance.widest < r.tolerance.widest * 1e-8,
      string.format("a double's sums are allowed a double's rounding (%.3g, a float's %.3g)", double.tolerance.widest, r.tolerance.widest))
@@ -109,7 +117,6 @@ end
 -- Wrong sums: one warp missing, at sizes where a warp's values are more
 -- than the rounding of all the terms; half the blocks missing at 2^20.
 declare("warp_sum_but_one", "float", WARP_SUM:format(" && i >= 32"), 1, sum_all)
-declare("float_bins_but_one", "float", "    if (i < n && i >= 32) atomicAdd(&out[i % bins], in[i]);", "bins", sum_bins)
 declare("float_bins_half", "float", "    if (i < n && blockIdx.x % 2 == 0) atomicAdd(&out[i % bins], in[i]);", "bins", sum_bins)
 -- (A warp of 32 values in [0, 1) adds about 16; the tolerance at 1,023 warp
 -- sums is 2, at 2,048 adds a bin 0.25, and at 262,144 adds a bin 4,200.)
