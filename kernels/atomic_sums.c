@@ -8,14 +8,14 @@
 #include "atomic_sums.h"
 #include "common.h"
 
-enum { WORD_BYTES = 4 };
+enum { WORD_BYTES = 4, TERMS_MOST = (1 << 30) - 1 };
 
 /* Buffer's words, made (zeroed) on its first add; NULL when memory is short. */
 static struct atomic_sum *words_of(struct atomic_sums *s, int buffer, size_t buffer_bytes)
 {
     if (!s->words[buffer]) {
         size_t count = buffer_bytes / WORD_BYTES + 1;
-        s->words[buffer] = zeroed_new(count * sizeof *s->words[buffer]);   /* pages only where adds land */
+        s->words[buffer] = zeroed_new(count * sizeof *s->words[buffer]);
         s->word_count[buffer] = s->words[buffer] ? count : 0;
     }
     return s->words[buffer];
@@ -27,9 +27,9 @@ void atomic_sum_add(struct atomic_sum *sum, int bytes, double old, double term)
         sum->terms = 1;
         sum->magnitude = fabs(old);
     }
-    sum->terms++;
+    sum->terms += sum->terms < TERMS_MOST;
     sum->magnitude += fabs(term);
-    sum->bytes = (uint32_t)bytes;
+    sum->words = (uint32_t)bytes / WORD_BYTES & 3;
 }
 
 int atomic_sums_add(struct atomic_sums *s, int buffer, size_t buffer_bytes, size_t offset, int bytes, double old,
@@ -38,8 +38,10 @@ int atomic_sums_add(struct atomic_sums *s, int buffer, size_t buffer_bytes, size
     struct atomic_sum *words = buffer >= 0 && buffer < MAX_BUFFERS ? words_of(s, buffer, buffer_bytes) : NULL;
     if (!words)
         return -1;
-    atomic_sum_add(&words[offset / WORD_BYTES], bytes, old, term);
-    words[offset / WORD_BYTES].carried += carried;
+    struct atomic_sum *sum = &words[offset / WORD_BYTES];
+    atomic_sum_add(sum, bytes, old, term);
+    if (carried > 0)   /* a float, rounded up: a bound never narrower than it was */
+        sum->carried = nextafterf(sum->carried + (float)carried, INFINITY);
     return 0;
 }
 
@@ -55,8 +57,8 @@ double atomic_sum_rounding(const struct atomic_sum *sum)
 {
     if (sum->terms == 0)
         return 0;
-    double unit = sum->bytes == 8 ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
-    double smallest = sum->bytes == 8 ? DBL_MIN : FLT_MIN;
+    double unit = sum->words == 2 ? DBL_EPSILON / 2 : FLT_EPSILON / 2;
+    double smallest = sum->words == 2 ? DBL_MIN : FLT_MIN;
     double k = (double)(sum->terms - 1) * unit;
     double gamma = k < 0.5 ? k / (1 - k) : 1;
     return gamma * sum->magnitude + (double)sum->terms * smallest + sum->carried;

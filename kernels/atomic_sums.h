@@ -15,18 +15,20 @@
 #include "family.h"
 
 /* One word's sum: how many terms (its value before the first add among
-   them, when that was not 0), the sum of their magnitudes, the width added
-   (4: f32, 8: f64), and the rounding its terms carried in: a term that was
-   itself a float atomic sum in shared memory lies that far from its exact value. */
+   them, when that was not 0; the count stops at 2^30 - 1, minutes of
+   emulation), the width added in 4-byte words (1: f32, 2: f64), the sum of
+   their magnitudes, and the rounding its terms carried in: a term that was
+   itself a float atomic sum in shared memory lies that far from its exact
+   value. 16 bytes, a quarter of them a word's of the buffer. */
 struct atomic_sum {
-    uint32_t terms;
-    uint32_t bytes;
+    uint32_t terms : 30, words : 2;
+    float carried;
     double magnitude;
-    double carried;
 };
 
 /* A launch's sums: per buffer, one atomic_sum per 4-byte word (an f64's at
-   its first word), made when a float atomic add first reaches the buffer. */
+   its first word), made when a float atomic add first reaches the buffer
+   (as zeroed pages: memory only where adds land). */
 struct atomic_sums {
     struct atomic_sum *words[MAX_BUFFERS];
     size_t word_count[MAX_BUFFERS];
