@@ -19,7 +19,7 @@
    emulation), the width added in 4-byte words (1: f32, 2: f64), the sum of
    their magnitudes, and the rounding its terms carried in: a term that was
    itself a float atomic sum in shared memory lies that far from its exact
-   value. 16 bytes, a quarter of them a word's of the buffer. */
+   value. 16 bytes: four times the word it describes. */
 struct atomic_sum {
     uint32_t terms : 30, words : 2;
     float carried;
