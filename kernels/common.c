@@ -212,15 +212,15 @@ static double value_at(const uint32_t *words, size_t k, uint32_t width)
     return memcpy(&single, words + k, 4), (double)single;
 }
 
-/* Whether word k of got (and k + 1, a double's) is want's within the
+/* Whether word k of got (and k + 1, a double's) is want's, or within the
    rounding of the float atomic sum there; else the difference, in mismatch. */
 static int within_sum(const struct family *f, int buffer, const uint32_t *got, const uint32_t *want, size_t k,
                       const struct atomic_sum *sum, char *mismatch, size_t mismatch_size)
 {
     double got_value = value_at(got, k, sum->words), want_value = value_at(want, k, sum->words);
     double tolerance = atomic_sum_tolerance(sum);
-    if (fabs(got_value - want_value) <= tolerance || (got_value != got_value && want_value != want_value))
-        return 1;
+    if (memcmp(got + k, want + k, 4 * sum->words) == 0 || fabs(got_value - want_value) <= tolerance)
+        return 1;   /* a NaN only as the same bits, as every other value */
     snprintf(mismatch, mismatch_size,
              SAY("%s[%zu]: expected %.9g, got %.9g, further apart than the tolerance of %.3g that rounding its %u float atomic terms allows",
                  "%1$s[%2$zu]：应为 %3$.9g，实际为 %4$.9g，相差超过其 %6$u 项浮点原子操作之和的舍入所允许的容差 %5$.3g"),

@@ -96,6 +96,11 @@ static void test_output_matches(void)
     float wrong[2] = { 101.0f, 100.0f };
     ok(!output_matches(&f, 1, wrong, want, sizeof want, &sums, mismatch, sizeof mismatch) && strstr(mismatch, "1000 float atomic terms"),
        "a summed value off by more than its rounding is wrong, and says how much was allowed");
+    atomic_sums_add(&sums, 1, sizeof want, 4, 4, 0.0, 1.0, 0);   /* out[1]: a sum too */
+    float nan_want[2] = { 100.0f, NAN }, nan_same[2] = { 100.0f + 1e-3f, NAN }, nan_other[2] = { 100.0f + 1e-3f, -NAN };
+    ok(output_matches(&f, 1, nan_same, nan_want, sizeof nan_want, &sums, mismatch, sizeof mismatch) &&
+       !output_matches(&f, 1, nan_other, nan_want, sizeof nan_want, &sums, mismatch, sizeof mismatch),
+       "a summed NaN matches only the same bits, as before");
     atomic_sums_free(&sums);
     double want_wide = 1.0, near_wide = 1.0 + 1e-14, far_wide = 1.0 + 1e-12;   /* allowed: 2 * gamma(100) * 1.0, 2.2e-14 */
     atomic_sums_add(&sums, 0, 8, 0, 8, 0.0, 0.5, 0);
