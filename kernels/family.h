@@ -166,11 +166,20 @@ struct gpu_need {
 };
 
 /* What a family's check_outputs found, besides right or wrong. */
+/* The output values float atomic adds summed, which a check compares
+   within the rounding their terms allow (kernels/atomic_sums.h): how many,
+   the most terms one of them summed, and the widest tolerance that gave. */
+struct sum_tolerance {
+    long long values, most_terms;
+    double widest;
+};
+
 struct output_check {
     char mismatch[256];        /* the first difference, when the outputs are wrong */
     char unchecked[160];       /* why nothing was compared, when nothing was */
     long long checked;         /* output elements compared with the reference */
     long long elements;        /* output elements the launch has */
+    struct sum_tolerance summed;
 };
 
 struct family {

@@ -1333,6 +1333,11 @@ struct block {
     int last_buffer;           /* the global buffer the last lane found: the next lane's likely one */
     void *user;                /* on_access's, this thread's */
     pthread_mutex_t *atomics;  /* held around each atomic update */
+    /* With l->sums: the float atomic adds on this block's shared words, and
+       how far all their sums may lie from exact, which the block's float
+       atomic adds to global memory carry there (tally_shared_sum) */
+    struct atomic_sum *shared_sums;
+    double shared_rounding;
     char *why;
     size_t why_size;
     uint64_t lane_instructions;
@@ -2710,6 +2715,40 @@ static uint64_t atomic_update(enum mode mode, struct value_type t, uint64_t old,
     }
 }
 
+/* A float atomic add on global memory, tallied in the launch's sums (the
+   caller holds the atomics' lock; global_at has just found the buffer). Its
+   term carries the rounding of the block's shared float sums so far: it may
+   be one of them (a block's sum, added to the total by one thread), and the
+   emulator cannot tell which. 0, or -1 when memory is short. */
+static int tally_sum(struct block *b, struct value_type t, uint64_t address, uint64_t old, uint64_t term)
+{
+    const struct ptx_buffer *buffer = &b->l->buffers[b->last_buffer];
+    return atomic_sums_add(b->l->sums, b->last_buffer, buffer->bytes, (size_t)(address - buffer->address), t.bytes,
+                           float_of_bits(old, t), float_of_bits(term, t), b->shared_rounding);
+}
+
+/* A float atomic add on the block's shared memory: its word's sum grows,
+   and with it the block's shared rounding (tally_sum). 0, or -1 when memory is short. */
+static int tally_shared_sum(struct block *b, struct value_type t, uint64_t address, uint64_t old, uint64_t term)
+{
+    if (!b->shared_sums && !(b->shared_sums = calloc(b->shared_size / 4 + 1, sizeof *b->shared_sums)))
+        return -1;
+    struct atomic_sum *sum = &b->shared_sums[counted_address(SPACE_SHARED, address) / 4];
+    b->shared_rounding -= atomic_sum_rounding(sum);
+    atomic_sum_add(sum, t.bytes, float_of_bits(old, t), float_of_bits(term, t));
+    b->shared_rounding += atomic_sum_rounding(sum);
+    return 0;
+}
+
+/* Tallies an atomic update when it is a float add and the launch keeps sums. 0, or -1 when memory is short. */
+static int tally(struct block *b, const struct instruction *in, enum space space, uint64_t address, uint64_t old,
+                 uint64_t term)
+{
+    if (!b->l->sums || in->mode != ATOM_ADD || in->type.kind != KIND_FLOAT)
+        return 0;
+    return space == SPACE_SHARED ? tally_shared_sum(b, in->type, address, old, term) : tally_sum(b, in->type, address, old, term);
+}
+
 /* An atom or red, told to on_access: its lanes on global memory as an
    atomic when its result is used (ATOMG), else as a reduction (ptxas issues
    REDG for an atom whose result nothing reads, and Nsight Compute counts it
@@ -2759,7 +2798,10 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
         memcpy(&old[i], memory, (size_t)t.bytes);
         uint64_t updated = atomic_update(in->mode, t, old[i], b[i], c[i]);
         memcpy(memory, &updated, (size_t)t.bytes);
+        int short_of_memory = tally(w->b, in, space, at[i], old[i], b[i]);
         pthread_mutex_unlock(w->b->atomics);
+        if (short_of_memory)
+            return run_error(w, in, "out of memory");
         if (t.kind == KIND_SIGNED)
             old[i] = (uint64_t)sign_extend(old[i], t.bytes);
     }
@@ -3145,6 +3187,9 @@ static void start_block(struct block_runner *r, unsigned long long index)
     b->ctaid[2] = (unsigned)(index / ((unsigned long long)g->l->grid[0] * g->l->grid[1]));
     memset(b->shared, 0, b->shared_size);
     memset(b->local, 0, b->local_stride * b->threads);
+    if (b->shared_rounding > 0)   /* the last block's shared float sums */
+        memset(b->shared_sums, 0, (b->shared_size / 4 + 1) * sizeof *b->shared_sums);
+    b->shared_rounding = 0;
     for (int i = 0; i < r->warp_count; i++) {
         struct warp *w = &r->warps[i];
         unsigned first = (unsigned)i * WARP_SIZE;
@@ -3212,6 +3257,7 @@ static void free_runner(struct block_runner *r)
     free(r->b.shared);
     free(r->b.params);
     free(r->b.local);
+    free(r->b.shared_sums);
     free(r->printed.text);
     free(r->printed.records);
 }

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "atomic_sums.h"
 #include "family.h"
 
 struct ptx_module;
@@ -77,6 +78,7 @@ struct ptx_launch {
     volatile sig_atomic_t *interrupted;   /* set by Ctrl-C: the run stops */
     struct ptx_printed *printed;    /* where printf's output goes (NULL: it runs and is not kept) */
     int printed_lines;              /* the lines of it kept at most */
+    struct atomic_sums *sums;       /* where float atomic adds on global memory are tallied (atomic_sums.h), or NULL */
 };
 
 /* Runs the whole grid, its blocks shared among l->threads threads. 0; or -1 with why (an unknown instruction, an access

@@ -257,6 +257,8 @@ local messages = {
   check_sample = { en = "%s; checked %s of %s elements: a sample (the first and last, each block's first and last, and random ones)",
                    zh = "%s；检查了 %s 个元素（共 %s 个）：一个抽样（开头和结尾、每个线程块的第一个和最后一个，以及随机的元素）" },
   check_not_done = { en = "not checked: %s", zh = "未检查：%s" },
+  check_summed = { en = "%s; %s values summed by float atomics: within the rounding of up to %s terms in any order (a tolerance of at most %s)",
+                   zh = "%s；浮点原子操作求和的 %s 个值：在至多 %s 项以任意顺序相加的舍入之内（容差至多 %s）" },
   -- what a result, a device ... that cannot be shown prints
   cannot_show = { en = "%s, so it cannot be shown", zh = "%s，所以无法显示" },
   fields_changed = { en = "%s whose fields were changed, so it cannot be shown", zh = "%s的字段被改过，所以无法显示" },
@@ -625,12 +627,18 @@ local function time_lines(r)
   return table.concat(lines, "\n")
 end
 
--- The check row: right or wrong, and of how many elements when a sample was checked; or why there was no check.
+-- The check row: right or wrong, of how many elements when a sample was
+-- checked, and within what tolerance float atomics' sums; or why there was no check.
 local function check_line(r)
   if r.correct == nil then return r.unchecked and card_row("label_check", say("check_not_done", r.unchecked)) or nil end
   local verdict = r.correct and say("check_right") or say("check_wrong", r.mismatch)
   if r.output_elements and r.checked_elements < r.output_elements then
     verdict = say("check_sample", verdict, commas(r.checked_elements), commas(r.output_elements))
+  end
+  -- float atomics add in any order: their sums (of two terms or more) were not compared bit for bit
+  if type(r.tolerance) == "table" and (tonumber(r.tolerance.most_terms) or 0) > 1 then
+    verdict = say("check_summed", verdict, commas(r.tolerance.values), commas(r.tolerance.most_terms),
+                  string.format("%.3g", r.tolerance.widest))
   end
   return card_row("label_check", verdict)
 end

@@ -24,6 +24,7 @@
 #include "session.h"
 #include "common.h"
 #include "counters.h"
+#include "atomic_sums.h"
 #include "emulate.h"
 #include "gpu_lock.h"
 #include "host_parts.h"
@@ -620,6 +621,7 @@ struct reference_job {
     int started;
     int failed;          /* a kernel declared in Lua that the emulator could not run: why */
     char why[256];
+    struct atomic_sums sums;   /* what the emulator's float atomic adds summed: the check allows their rounding */
 };
 
 /* A kernel declared in Lua (it has PTX, and no CPU reference in C) is
@@ -636,7 +638,8 @@ static void *run_reference(void *argument)
     if (job->family->ptx && job->family->fill_inputs)   /* outputs that start filled start so here too */
         job->family->fill_inputs(job->params, job->buffers, gpu.inputs_seed);
     if (job->family->ptx)
-        job->failed = emulate_outputs(job->family, job->params, job->buffers, &interrupt_requested, job->why, sizeof job->why);
+        job->failed = emulate_outputs(job->family, job->params, job->buffers, &job->sums, &interrupt_requested, job->why,
+                                      sizeof job->why);
     else
         reference_in_parts(job->family, job->params, job->buffers, total);
     return NULL;
@@ -681,7 +684,7 @@ static void check_outputs(const struct family *f, const size_t *bytes, const str
         const void *got = gpu.pool[i].host, *want = gpu.pool[i].expected;
         if (same_bytes(got, want, bytes[i]))
             continue;   /* the usual case, at memcmp's speed on several threads */
-        r->correct = output_matches(f, i, got, want, bytes[i], mismatch, sizeof mismatch);
+        r->correct = output_matches(f, i, got, want, bytes[i], &reference->sums, mismatch, sizeof mismatch);
         if (f->ptx)
             snprintf(r->mismatch, sizeof r->mismatch, SAY("the GPU's outputs are not the emulator's: %s", "GPU 的输出与模拟器的不同：%s"),
                      mismatch);
@@ -965,10 +968,11 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
     trace_phase("samples");
     finish_reference(&reference);
     trace_phase("waiting for the reference");
+    if (status == RUN_OK && options->check)
+        check_outputs(f, bytes, &reference, r);
+    atomic_sums_free(&reference.sums);
     if (status != RUN_OK)
         return status;
-    if (options->check)
-        check_outputs(f, bytes, &reference, r);
     trace_phase("compare");
     r->measured = 1;
     r->cache = options->warm ? "warm" : "cold";

@@ -328,6 +328,7 @@ static struct {   /* the launch whose contents the kept buffers hold, if any */
     const struct family *f;
     struct params p;
     size_t bytes[MAX_BUFFERS];
+    struct atomic_sums sums;   /* what its float atomic adds summed */
 } kept_launch;
 
 /* Gives slot's memory back (it counts against the session's memory cap while kept). */
@@ -471,6 +472,7 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     model_buffer_bases(f->buffer_count, base);
     pthread_mutex_lock(&keeping);
     kept_launch.f = NULL;
+    atomic_sums_free(&kept_launch.sums);
     int failed = prepare_buffers(f, p, bytes, data, expected);
     for (int i = 0; i < f->buffer_count; i++)
         buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i], f->buffers[i].name };
@@ -488,6 +490,7 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     launch.users = users;
     launch.printed = &out->printed;
     launch.printed_lines = PRINTF_LINES_SHOWN;
+    launch.sums = &kept_launch.sums;
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
@@ -515,7 +518,8 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
             reference_in_parts(f, p, reference, total);
         for (int i = 0; i < f->buffer_count && out->correct && has_reference; i++)
             if (f->buffers[i].role == BUFFER_OUT && !same_bytes(data[i], expected[i], bytes[i]))
-                out->correct = output_matches(f, i, data[i], expected[i], bytes[i], out->mismatch, sizeof out->mismatch);
+                out->correct = output_matches(f, i, data[i], expected[i], bytes[i], &kept_launch.sums, out->mismatch,
+                                              sizeof out->mismatch);
     }
     dram_tracker_free(dram);
     if (!failed) {
@@ -534,10 +538,11 @@ static void count_nothing(void *user, const struct warp_access *a)
 
 /* f's launch p over the caller's buffers (data, in the family's order):
    each access told to on_access with user (only warp only_warp - 1's when
-   only_warp, on one thread; else on every model thread). 0, or -1 with why. */
+   only_warp, on one thread; else on every model thread); float atomic adds
+   tallied in sums unless NULL. 0, or -1 with why. */
 static int run_over(const struct family *f, const struct params *p, void *const *data,
                     void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
-                    volatile sig_atomic_t *interrupted, char *why, size_t why_size)
+                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size)
 {
     struct emulated_call call;
     char kernel[256];
@@ -562,15 +567,16 @@ static int run_over(const struct family *f, const struct params *p, void *const 
     launch.only_warp = only_warp;
     launch.threads = only_warp ? 1 : model_threads_wanted();
     launch.users = users;
+    launch.sums = sums;
     int failed = write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &ran, why, why_size);
     ptx_free(m);
     return failed ? -1 : 0;
 }
 
-int emulate_outputs(const struct family *f, const struct params *p, void *const *data, volatile sig_atomic_t *interrupted,
-                    char *why, size_t why_size)
+int emulate_outputs(const struct family *f, const struct params *p, void *const *data, struct atomic_sums *sums,
+                    volatile sig_atomic_t *interrupted, char *why, size_t why_size)
 {
-    return run_over(f, p, data, count_nothing, NULL, 0, interrupted, why, why_size);
+    return run_over(f, p, data, count_nothing, NULL, 0, sums, interrupted, why, why_size);
 }
 
 /* The first MAX_WARP_ACCESSES accesses of one warp, as on_access hears them. */
@@ -600,17 +606,19 @@ int emulate_warp(const struct family *f, const struct params *p, long long warp,
     if (!failed && f->fill_inputs)
         f->fill_inputs(p, data, EMULATION_SEED);
     struct collected collected = { acc, 0 };
-    failed = failed || run_over(f, p, data, collect, &collected, warp + 1, &interrupt_requested, why, why_size);
+    failed = failed || run_over(f, p, data, collect, &collected, warp + 1, NULL, &interrupt_requested, why, why_size);
     for (int i = 0; i < f->buffer_count; i++)
         if (data[i])
             zeroed_free(data[i], bytes[i] + 1);
     return failed ? -1 : collected.count;
 }
 
-int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes)
+int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes,
+                      const struct atomic_sums **sums)
 {
     pthread_mutex_lock(&keeping);
     int count = kept_launch.f == f && memcmp(&kept_launch.p, p, sizeof *p) == 0 ? f->buffer_count : 0;
+    *sums = &kept_launch.sums;
     for (int i = 0; i < count; i++) {
         data[i] = kept[i].data;
         bytes[i] = kept_launch.bytes[i];

@@ -40,10 +40,11 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
 
 /* Runs f's launch p on the emulator over the caller's buffers, in the
    family's order (inputs as they are; outputs as the kernel leaves them),
-   counting nothing: what a GPU's outputs are checked against for kernels
-   declared in Lua. Safe beside another emulation. 0, or -1 with why. */
-int emulate_outputs(const struct family *f, const struct params *p, void *const *data, volatile sig_atomic_t *interrupted,
-                    char *why, size_t why_size);
+   counting nothing but its float atomic adds, into sums (the caller frees
+   them): what a GPU's outputs are checked against for kernels declared in
+   Lua. Safe beside another emulation. 0, or -1 with why. */
+int emulate_outputs(const struct family *f, const struct params *p, void *const *data, struct atomic_sums *sums,
+                    volatile sig_atomic_t *interrupted, char *why, size_t why_size);
 
 /* The memory instructions of warp `warp` of f's launch p, as a warp map
    draws them: the emulator runs that warp's block alone, on the inputs an
@@ -53,8 +54,10 @@ int emulate_warp(const struct family *f, const struct params *p, long long warp,
                  size_t why_size);
 
 /* The buffers the last emulation left, when it was of f and p: their
-   contents (inputs as filled, outputs as the kernel wrote them) and bytes;
-   how many, or 0. They are the emulator's own, good until it runs again. */
-int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes);
+   contents (inputs as filled, outputs as the kernel wrote them) and bytes,
+   and what its float atomic adds summed; how many, or 0. They are the
+   emulator's own, good until it runs again. */
+int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes,
+                      const struct atomic_sums **sums);
 
 #endif

@@ -248,6 +248,7 @@ static void check_against_reference(lua_State *L, struct result *r)
     r->correct = checked >= 0 ? checked : r->correct;
     r->checked_elements = checked >= 0 ? check.checked : 0;
     r->output_elements = checked >= 0 ? check.elements : 0;
+    r->summed = check.summed;
     if (checked < 0)
         snprintf(r->unchecked, sizeof r->unchecked, "%s", check.unchecked);
 }

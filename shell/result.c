@@ -186,6 +186,17 @@ static void push_atomics(lua_State *L, const struct result *r, int from_hardware
     lua_setfield(L, -2, "ldgsts");
 }
 
+/* tolerance: the output values float atomic adds summed, which the check
+   compared within their rounding in any order (kernels/atomic_sums.h). */
+static void push_tolerance(lua_State *L, const struct sum_tolerance *summed)
+{
+    lua_createtable(L, 0, 3);
+    SET_INTEGER("values", summed->values);
+    SET_INTEGER("most_terms", summed->most_terms);
+    SET_NUMBER("widest", summed->widest);
+    lua_setfield(L, -2, "tolerance");
+}
+
 /* dram: bytes that crossed DRAM, from the hardware when its counters were read, else the model's estimate. */
 static void push_dram(lua_State *L, const struct result *r, int from_hardware)
 {
@@ -355,6 +366,8 @@ void result_push(lua_State *L, const struct result *r)
     }
     if (r->unchecked[0])
         SET_STRING("unchecked", r->unchecked);
+    if (r->summed.values > 0)
+        push_tolerance(L, &r->summed);
     if (r->have_counters)
         push_counters(L, r);
     if (r->counters_unavailable[0])

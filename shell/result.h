@@ -43,6 +43,7 @@ struct result {
     long long checked_elements;       /* output elements compared with a Lua reference (a sample, when fewer than */
     long long output_elements;        /* the launch's output elements); both 0 when there was no such check */
     char unchecked[160];              /* why a kernel with a Lua check was not checked, when it was not */
+    struct sum_tolerance summed;      /* the outputs float atomics summed, compared within their rounding */
     int warning_count;
     char warnings[MAX_WARNINGS][256]; /* said on screen under the result */
     char printed[PTX_PRINTED_MOST_BYTES + 1];   /* what the kernel's printf printed, as the launch showed it (its first lines) */

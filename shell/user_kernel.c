@@ -19,6 +19,7 @@
 #include <string.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "atomic_sums.h"
 #include "emulate.h"
 #include "host_parts.h"
 #include "indirect.h"
@@ -621,14 +622,34 @@ static int push_initial(lua_State *L, const struct user_buffer *b, size_t count,
     return 0;
 }
 
-/* Whether the reference's value (on the stack) is the emulator's: floats within a relative 1e-5. */
-static int same_value(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t e, int c)
+/* An output as the kernel left it: its buffer, its bytes, and what float
+   atomic adds summed in it (sums' buffer `buffer`), whose rounding the check allows. */
+struct written {
+    const struct user_buffer *b;
+    const unsigned char *data;
+    const struct atomic_sums *sums;
+    int buffer;
+};
+
+/* The float atomic sum that scalar c of element e holds, or NULL. */
+static const struct atomic_sum *sum_of(const struct written *w, size_t e, int c)
 {
-    push_scalar(L, b, data, e, c);
+    size_t offset = (e * (size_t)w->b->width + (size_t)c) * (size_t)w->b->scalar_bytes;
+    return w->b->is_float ? atomic_sum_at(w->sums, w->buffer, offset) : NULL;
+}
+
+/* Whether the reference's value (on the stack) is the emulator's: integers
+   exactly; floats within a relative 1e-5, or, where float atomic adds summed
+   the value, within the rounding of its terms in any order if that is wider. */
+static int same_value(lua_State *L, const struct written *w, size_t e, int c)
+{
+    push_scalar(L, w->b, w->data, e, c);
     int same;
-    if (b->is_float) {
+    if (w->b->is_float) {
+        const struct atomic_sum *sum = sum_of(w, e, c);
         double want = lua_tonumber(L, -2), got = lua_tonumber(L, -1), scale = fabs(want) > 1 ? fabs(want) : 1;
-        same = lua_isnumber(L, -2) && (fabs(want - got) <= 1e-5 * scale || (want != want && got != got));
+        double allowed = fmax(1e-5 * scale, sum ? atomic_sum_tolerance(sum) : 0);
+        same = lua_isnumber(L, -2) && (fabs(want - got) <= allowed || (want != want && got != got));
     } else {
         same = lua_isnumber(L, -2) && lua_compare(L, -2, -1, LUA_OPEQ);
     }
@@ -636,11 +657,23 @@ static int same_value(lua_State *L, const struct user_buffer *b, const unsigned 
     return same;
 }
 
+/* What a mismatch at a value float atomics summed adds: the rounding its terms allowed. */
+static void say_allowed(const struct atomic_sum *sum, char *text, size_t text_size)
+{
+    if (!sum) {
+        text[0] = '\0';
+        return;
+    }
+    snprintf(text, text_size, SAY(", further apart than the tolerance of %.3g that rounding its %u float atomic terms allows",
+                                  "，相差超过其 %2$u 项浮点原子操作之和的舍入所允许的容差 %1$.3g"),
+             atomic_sum_tolerance(sum), sum->terms);
+}
+
 /* Whether the element the reference left (on top of the stack, kept there)
    is what the kernel wrote at e; else the difference, in mismatch. */
-static int element_same(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t e, char *mismatch,
-                        size_t mismatch_size)
+static int element_same(lua_State *L, const struct written *w, size_t e, char *mismatch, size_t mismatch_size)
 {
+    const struct user_buffer *b = w->b;
     for (int c = 0; c < b->width; c++) {
         if (b->width == 1)
             lua_pushvalue(L, -1);
@@ -648,12 +681,14 @@ static int element_same(lua_State *L, const struct user_buffer *b, const unsigne
             lua_rawget(L, -2);
         else
             lua_pushnil(L);   /* a vector's element that is no table: no scalar is the kernel's */
-        if (!same_value(L, b, data, e, c)) {
-            push_scalar(L, b, data, e, c);
+        if (!same_value(L, w, e, c)) {
+            char allowed[160];
+            say_allowed(sum_of(w, e, c), allowed, sizeof allowed);
+            push_scalar(L, b, w->data, e, c);
             const char *got = lua_tostring(L, -1), *want = luaL_tolstring(L, -2, NULL);
-            snprintf(mismatch, mismatch_size, SAY("%s[%zu]%s%s: the reference says %s, the kernel wrote %s",
-                                                  "%s[%zu]%s%s：参考结果是 %s，内核写的是 %s"),
-                     b->name, e, b->width > 1 ? "." : "", b->width > 1 ? FIELD_NAMES[c] : "", want, got);
+            snprintf(mismatch, mismatch_size, SAY("%s[%zu]%s%s: the reference says %s, the kernel wrote %s%s",
+                                                  "%s[%zu]%s%s：参考结果是 %s，内核写的是 %s%s"),
+                     b->name, e, b->width > 1 ? "." : "", b->width > 1 ? FIELD_NAMES[c] : "", want, got, allowed);
             lua_pop(L, 3);   /* the reference's value, the kernel's, the text */
             return 0;
         }
@@ -662,13 +697,12 @@ static int element_same(lua_State *L, const struct user_buffer *b, const unsigne
     return 1;
 }
 
-/* Compares output buffer b (the reference's table on the stack) with what the kernel wrote; 0 and mismatch at the first difference. */
-static int output_same(lua_State *L, const struct user_buffer *b, const unsigned char *data, size_t count, char *mismatch,
-                       size_t mismatch_size)
+/* Compares an output (the reference's table on the stack) with what the kernel wrote; 0 and mismatch at the first difference. */
+static int output_same(lua_State *L, const struct written *w, size_t count, char *mismatch, size_t mismatch_size)
 {
     for (size_t e = 0; e < count; e++) {
         lua_rawgeti(L, -1, (lua_Integer)e);
-        int same = element_same(L, b, data, e, mismatch, mismatch_size);
+        int same = element_same(L, w, e, mismatch, mismatch_size);
         lua_pop(L, 1);
         if (!same)
             return 0;
@@ -695,7 +729,7 @@ static int call_reference(lua_State *L, const struct user_kernel *k, const struc
 /* Every element of every output against the reference, which gets each
    buffer whole as a Lua table. */
 static int check_whole(lua_State *L, const struct user_kernel *k, const struct params *p, void **data, const size_t *elements,
-                       struct output_check *check)
+                       const struct atomic_sums *sums, struct output_check *check)
 {
     const struct family *f = &k->family;
     int top = lua_gettop(L);
@@ -715,8 +749,9 @@ static int check_whole(lua_State *L, const struct user_kernel *k, const struct p
     for (int i = 0; i < f->buffer_count && same; i++) {
         if (f->buffers[i].role != BUFFER_OUT)
             continue;
+        struct written w = { &k->buffer_info[i], data[i], sums, i };
         lua_getfield(L, top + 1, k->buffer_info[i].name);
-        same = lua_istable(L, -1) && output_same(L, &k->buffer_info[i], data[i], elements[i], check->mismatch, sizeof check->mismatch);
+        same = lua_istable(L, -1) && output_same(L, &w, elements[i], check->mismatch, sizeof check->mismatch);
         lua_settop(L, top + 1);
     }
     lua_settop(L, top);
@@ -737,6 +772,8 @@ struct proxy {
     const uint32_t *ranks;          /* the sampled elements before each word of sampled: a sampled element's slot */
     size_t count, sampled_count;
     int alive;                      /* 0 once the check is over: a proxy the reference kept reads nothing */
+    const struct atomic_sums *sums; /* what float atomic adds summed, at buffer index `buffer` */
+    int buffer;
 };
 
 static int sampled_at(const uint64_t *bits, size_t e)
@@ -887,7 +924,8 @@ static int sample_same(lua_State *L, const struct proxy *x, int values, int slot
                 lua_pop(L, 1);
                 push_initial_element(L, x, e);
             }
-            same = element_same(L, x->b, x->data, e, mismatch, mismatch_size);
+            struct written w = { x->b, x->data, x->sums, x->buffer };
+            same = element_same(L, &w, e, mismatch, mismatch_size);
             lua_pop(L, 1);
         }
     lua_pop(L, 1);
@@ -940,7 +978,7 @@ static int prepare_output(const struct user_kernel *k, int i, size_t count, size
    a proxy (struct proxy): what it reads comes from the launch's memory, and
    what it writes is kept at the sampled elements alone. */
 static int check_sample(lua_State *L, const struct user_kernel *k, const struct params *p, void **data, const size_t *elements,
-                        struct output_check *check)
+                        const struct atomic_sums *sums, struct output_check *check)
 {
     const struct family *f = &k->family;
     struct sample_parts parts;
@@ -952,7 +990,8 @@ static int check_sample(lua_State *L, const struct user_kernel *k, const struct 
         int output = f->buffers[i].role == BUFFER_OUT;
         size_t share = output ? (size_t)((double)SAMPLE_ELEMENTS * (double)elements[i] / (double)check->elements) : 0;
         failed = output && prepare_output(k, i, elements[i], share > MIN_SAMPLE_ELEMENTS ? share : MIN_SAMPLE_ELEMENTS, p, &parts, check);
-        struct proxy x = { &k->buffer_info[i], data[i], parts.initial[i], parts.bits[i], parts.ranks[i], elements[i], parts.sampled[i], 1 };
+        struct proxy x = { &k->buffer_info[i], data[i], parts.initial[i], parts.bits[i], parts.ranks[i], elements[i], parts.sampled[i], 1,
+                           sums, i };
         parts.proxies[i] = failed ? NULL : push_proxy(L, &x, values, i + 1);
         if (!failed)
             lua_setfield(L, values + 1, k->buffer_info[i].name);
@@ -975,12 +1014,13 @@ static int user_check_outputs(void *lua_state, const struct family *f, const str
     const struct user_kernel *k = (const struct user_kernel *)f;
     void *data[MAX_BUFFERS];
     size_t bytes[MAX_BUFFERS], elements[MAX_BUFFERS], total = 0;
+    const struct atomic_sums *sums;
     if (k->reference == LUA_NOREF) {
         snprintf(check->unchecked, sizeof check->unchecked, "%s",
                  SAY("the kernel declares no reference to check it against", "这个内核没有声明参考函数，无从检查"));
         return -1;
     }
-    if (emulation_buffers(f, p, data, bytes) != f->buffer_count) {
+    if (emulation_buffers(f, p, data, bytes, &sums) != f->buffer_count) {
         snprintf(check->unchecked, sizeof check->unchecked, "%s",
                  SAY("the emulator kept no outputs of this launch", "模拟器没有保留这次启动的输出"));
         return -1;
@@ -989,10 +1029,12 @@ static int user_check_outputs(void *lua_state, const struct family *f, const str
     for (int i = 0; i < f->buffer_count; i++) {
         total += elements[i];
         check->elements += f->buffers[i].role == BUFFER_OUT ? (long long)elements[i] : 0;
+        if (f->buffers[i].role == BUFFER_OUT)
+            atomic_sums_summarize(sums, i, &check->summed);
     }
     sandbox_grant_begin((long long)total * REFERENCE_INSTRUCTIONS_PER_ELEMENT);
-    int same = total > MAX_CHECKED_ELEMENTS ? check_sample(L, k, p, data, elements, check)
-                                            : check_whole(L, k, p, data, elements, check);
+    int same = total > MAX_CHECKED_ELEMENTS ? check_sample(L, k, p, data, elements, sums, check)
+                                            : check_whole(L, k, p, data, elements, sums, check);
     sandbox_grant_end();
     return same;
 }

@@ -5,7 +5,8 @@
 -- the reference's). The corpus (tests/corpus/) runs through kernel{} where
 -- kernel{} can say what its declaration says. A kernel that faults, and one
 -- that runs past its time limit, are each one error, and the next launch
--- runs. SKIP without a GPU (WARPLAB_REQUIRE_GPU=1 fails instead) or NVRTC.
+-- runs. Float atomics' sums are correct within their rounding. SKIP without
+-- a GPU (WARPLAB_REQUIRE_GPU=1 fails instead) or NVRTC.
 local srcdir = os.getenv("srcdir") or "."
 local t = dofile(srcdir .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
@@ -128,6 +129,46 @@ for _, name in ipairs(names) do
 end
 print(string.format("# %d corpus kernels on the GPU; not yet expressible in kernel{}: %s", declared,
                     #skipped > 0 and table.concat(skipped, ", ") or "none"))
+
+-- Float atomics: the GPU adds their terms in an order of its own, and the
+-- check allows the rounding of those terms in any order (issue 31, item 3):
+-- 2^20 adds into 4 bins, and blocks' sums made in shared memory and added by one.
+kernel {
+  name = "float_bins",
+  source = [[
+__global__ void float_bins(const float *in, float *bins, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&bins[i % 4], in[i]);
+}]],
+  params = { n = 1 << 20 },
+  buffers = { ["in"] = { type = "float", count = "n" }, bins = { type = "float", count = 4, output = true, fill = "zero" } },
+  args = { "in", "bins", "n" }, grid = function(p) return (p.n + 255) // 256 end, block = 256,
+  reference = function(p, b) for i = 0, p.n - 1 do b.bins[i % 4] = b.bins[i % 4] + b["in"][i] end end,
+}
+kernel {
+  name = "block_sums",
+  source = [[
+__global__ void block_sums(const float *in, float *out, int n)
+{
+    __shared__ float sum;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) sum = 0.0f;
+    __syncthreads();
+    if (i < n) atomicAdd(&sum, in[i]);
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(out, sum);
+}]],
+  params = { n = { default = 1024, min = 1, max = 1 << 24 } },
+  buffers = { ["in"] = { type = "float", count = "n" }, out = { type = "float", count = 1, output = true, fill = "zero" } },
+  args = { "in", "out", "n" }, grid = function(p) return (p.n + 1023) // 1024 end, block = 1024,
+  reference = function(p, b) local s = 0 for i = 0, p.n - 1 do s = s + b["in"][i] end b.out[0] = s end,
+}
+for _, case in ipairs({ { "float_bins", {} }, { "block_sums", { n = 1024 } }, { "block_sums", { n = 1 << 20 } } }) do
+  local r = launch(case[1], case[2])
+  check_launch(t.label(case[1], case[2]) .. ", float atomics", r)
+  t.ok(r.tolerance ~= nil, t.label(case[1], case[2]) .. ": the card says its float atomics' sums were compared within their rounding")
+end
 
 -- A fault: one error saying what the GPU said, and the next launch runs in a fresh GPU process.
 kernel {
