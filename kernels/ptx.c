@@ -253,14 +253,14 @@ static int add_symbol(struct parser *p, const char *name, enum space space, uint
 {
     struct ptx_module *m = p->m;
     if (m->symbol_count == MAX_SYMBOLS)
-        return fail(p, "more than %d variables", MAX_SYMBOLS);
+        return fail(p, SAY("more than %d variables", "超过 %d 个变量"), MAX_SYMBOLS);
     struct symbol *s = &m->symbols[m->symbol_count];
     struct kernel *k = p->kernel >= 0 ? &m->kernels[p->kernel] : NULL;
     uint64_t *next = !k ? (space == SPACE_SHARED ? &m->module_shared_bytes : NULL)
                    : space == SPACE_PARAM ? &k->param_bytes : space == SPACE_SHARED ? &k->shared_bytes
                    : space == SPACE_LOCAL ? &k->local_bytes : NULL;
     if (!next)
-        return fail(p, "'.%s %s': only kernel parameters, shared and local memory are emulated yet", space_names[space], name);
+        return fail(p, SAY("'.%s %s': only kernel parameters, shared and local memory are emulated yet", "'.%s %s'：目前只模拟内核参数、共享内存和局部内存"), space_names[space], name);
     align = align ? align : bytes < 8 ? bytes : 8;
     *next = (*next + align - 1) / align * align;
     snprintf(s->name, sizeof s->name, "%s", name);
@@ -340,11 +340,11 @@ static int parse_simple(struct parser *p, const char *text, struct operand *o)
     if (text[0] == '%') {
         o->kind = OPERAND_REGISTER;
         o->reg = register_id(p->m, text);
-        return o->reg < 0 ? fail(p, "out of memory") : 0;
+        return o->reg < 0 ? fail(p, SAY("out of memory", "内存不足")) : 0;
     }
     if (isdigit((unsigned char)text[0]) || text[0] == '-' || text[0] == '+') {
         o->kind = OPERAND_IMMEDIATE;
-        return parse_number(text, &o->imm, &o->fimm, &o->imm_is_float) ? 0 : fail(p, "bad number '%s'", text);
+        return parse_number(text, &o->imm, &o->fimm, &o->imm_is_float) ? 0 : fail(p, SAY("bad number '%s'", "数字 '%s' 有误"), text);
     }
     int symbol = find_symbol(p->m, text, p->kernel);
     if (symbol >= 0) {
@@ -357,7 +357,7 @@ static int parse_simple(struct parser *p, const char *text, struct operand *o)
         int capacity = p->use_capacity ? 2 * p->use_capacity : 64;
         void *grown = realloc(p->uses, (size_t)capacity * sizeof *p->uses);
         if (!grown)
-            return fail(p, "out of memory");
+            return fail(p, SAY("out of memory", "内存不足"));
         p->uses = grown;
         p->use_capacity = capacity;
     }
@@ -380,7 +380,7 @@ static int parse_address(struct parser *p, char *text, struct operand *o)
         int is_float;
         double ignored;
         if (!parse_number(plus + (*plus == '+'), &o->imm, &ignored, &is_float) || is_float)
-            return fail(p, "bad address offset in '[%s]'", text);
+            return fail(p, SAY("bad address offset in '[%s]'", "'[%s]' 中的地址偏移有误"), text);
         *plus = 0;
     }
     if (text[0] == '%') {
@@ -390,10 +390,10 @@ static int parse_address(struct parser *p, char *text, struct operand *o)
         double ignored;
         int64_t base;
         if (!parse_number(text, &base, &ignored, &is_float))
-            return fail(p, "bad address '[%s]'", text);
+            return fail(p, SAY("bad address '[%s]'", "地址 '[%s]' 有误"), text);
         o->imm += base;
     } else if ((o->symbol = find_symbol(p->m, text, p->kernel)) < 0) {
-        return fail(p, "unknown variable '%s'", text);
+        return fail(p, SAY("unknown variable '%s'", "未知变量 '%s'"), text);
     }
     return 0;
 }
@@ -420,7 +420,7 @@ static int parse_operand(struct parser *p, char *text, struct operand *o)
         o->kind = OPERAND_VECTOR;
         for (char *item = strtok(text + 1, ", "); item; item = strtok(NULL, ", ")) {
             if (o->count == MAX_VECTOR || item[0] != '%')
-                return fail(p, "bad vector operand");
+                return fail(p, SAY("bad vector operand", "向量操作数有误"));
             o->regs[o->count++] = register_id(p->m, item);
         }
         return 0;
@@ -478,7 +478,7 @@ static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
     }
     const struct operation_decl *decl = find_operation(name);
     if (!decl)
-        return fail(p, "instruction '%s' is not emulated yet", parts[0]);
+        return fail(p, SAY("instruction '%s' is not emulated yet", "指令 '%s' 还没有模拟"), parts[0]);
     int types = 0;
     in->vector = 1;
     for (int i = first; i < count; i++) {
@@ -521,7 +521,7 @@ static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
         for (size_t g = 0; g < sizeof ignored / sizeof ignored[0] && !known; g++)
             known = strcmp(parts[i], ignored[g]) == 0;
         if (!known)
-            return fail(p, "'%s' with .%s is not emulated yet", parts[0], parts[i]);
+            return fail(p, SAY("'%s' with .%s is not emulated yet", "带 .%2$s 的 '%1$s' 还没有模拟"), parts[0], parts[i]);
     }
     in->name = decl->name;
     in->run = decl->run;
@@ -574,7 +574,7 @@ static int parse_instruction(struct parser *p, char *statement)
 {
     struct instruction *in = new_instruction(p);
     if (!in)
-        return fail(p, "out of memory");
+        return fail(p, SAY("out of memory", "内存不足"));
     char *s = (char *)skip_space(statement);
     if (*s == '@') {
         s++;
@@ -597,7 +597,7 @@ static int parse_instruction(struct parser *p, char *statement)
     char *parts[MAX_OPERANDS];
     int count = split_operands(s, parts, MAX_OPERANDS);
     if (count < 0)
-        return fail(p, "'%s' has too many operands", in->name);
+        return fail(p, SAY("'%s' has too many operands", "'%s' 的操作数太多"), in->name);
     in->operand_count = count;
     for (int i = 0; i < count; i++)
         if (parse_operand(p, parts[i], &in->operands[i]))
@@ -644,13 +644,13 @@ static int parse_param(struct parser *p, char *text)
 {
     struct declaration d;
     if (read_declaration(text, &d))
-        return fail(p, "a kernel parameter this emulator does not read");
+        return fail(p, SAY("a kernel parameter this emulator does not read", "模拟器读不懂的内核参数"));
     struct kernel *k = &p->m->kernels[p->kernel];
     int symbol = add_symbol(p, d.name, SPACE_PARAM, d.element * d.elements, d.align);
     if (symbol < 0)
         return -1;
     if (k->param_count == 32)
-        return fail(p, "more than 32 kernel parameters");
+        return fail(p, SAY("more than 32 kernel parameters", "内核参数超过 32 个"));
     k->params[k->param_count++] = symbol;
     return 0;
 }
@@ -661,11 +661,11 @@ static int parse_shared(struct parser *p, char *text)
     struct declaration d;
     int dynamic = strncmp(text, ".extern", 7) == 0;
     if (read_declaration(text, &d))
-        return fail(p, "a shared variable this emulator does not read");
+        return fail(p, SAY("a shared variable this emulator does not read", "模拟器读不懂的共享变量"));
     if (dynamic) {
         struct ptx_module *m = p->m;
         if (m->symbol_count == MAX_SYMBOLS)
-            return fail(p, "more than %d variables", MAX_SYMBOLS);
+            return fail(p, SAY("more than %d variables", "超过 %d 个变量"), MAX_SYMBOLS);
         struct symbol *s = &m->symbols[m->symbol_count++];
         memset(s, 0, sizeof *s);
         snprintf(s->name, sizeof s->name, "%s", d.name);
@@ -683,7 +683,7 @@ static int parse_local(struct parser *p, char *text)
 {
     struct declaration d;
     if (read_declaration(text, &d))
-        return fail(p, "a local variable this emulator does not read");
+        return fail(p, SAY("a local variable this emulator does not read", "模拟器读不懂的局部变量"));
     return add_symbol(p, d.name, SPACE_LOCAL, d.element * d.elements, d.align) < 0 ? -1 : 0;
 }
 
@@ -711,7 +711,7 @@ static int read_initializer(struct parser *p, char *initializer, const struct de
         double f = 0;
         int is_float;
         if (!parse_number(value, &v, &f, &is_float))
-            return fail(p, "bad value '%s' in the initializer of '%s'", value, d->name);
+            return fail(p, SAY("bad value '%s' in the initializer of '%s'", "'%2$s' 的初值中的值 '%1$s' 有误"), value, d->name);
         uint64_t bits = is_float ? float_bits(f, d->type) : (uint64_t)v;
         memcpy(into + index * d->element, &bits, (size_t)d->element);
     }
@@ -728,12 +728,12 @@ static int parse_constant(struct parser *p, char *text)
     if (initializer)
         *initializer++ = 0;
     if (read_declaration(text, &d) || m->symbol_count == MAX_SYMBOLS)
-        return fail(p, "a constant this emulator does not read");
+        return fail(p, SAY("a constant this emulator does not read", "模拟器读不懂的常量"));
     uint64_t align = d.align ? d.align : d.element;
     uint64_t offset = (m->constant_bytes + align - 1) / align * align, bytes = d.element * d.elements;
     unsigned char *grown = realloc(m->constant, offset + bytes + 1);
     if (!grown)
-        return fail(p, "out of memory");
+        return fail(p, SAY("out of memory", "内存不足"));
     m->constant = grown;
     memset(m->constant + m->constant_bytes, 0, offset + bytes - m->constant_bytes);
     m->constant_bytes = offset + bytes;
@@ -765,7 +765,7 @@ static int parse_global(struct parser *p, char *text)
     uint64_t offset = m->strings_bytes, bytes = d.elements + 1;
     unsigned char *grown = realloc(m->strings, offset + bytes);
     if (!grown)
-        return fail(p, "out of memory");
+        return fail(p, SAY("out of memory", "内存不足"));
     memset(grown + offset, 0, bytes);
     m->strings = grown;
     m->strings_bytes = offset + bytes;
@@ -903,7 +903,7 @@ static int resolve_labels(struct parser *p, char (*labels)[NAME_BYTES], int *lab
                 o->target = label_at[l];
         if (o->target < 0) {
             p->line = p->m->code[use->instruction].ptx_line;
-            return fail(p, "unknown name '%s'", use->name);
+            return fail(p, SAY("unknown name '%s'", "未知名字 '%s'"), use->name);
         }
     }
     p->use_count = 0;
@@ -978,7 +978,7 @@ static int order_kernel(struct parser *p, const struct kernel *k)
     int *postorder = malloc((size_t)(count + 1) * sizeof *postorder);
     if (!block_of || !first || !stack || !state || !postorder) {
         free(block_of), free(first), free(stack), free(state), free(postorder);
-        return fail(p, "out of memory");
+        return fail(p, SAY("out of memory", "内存不足"));
     }
     for (int i = 0; i < count; i++)   /* blocks start at branch targets, after branches and exits, and first */
         if (code[i].is_branch)
@@ -1119,7 +1119,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
         st.line = 0;
         s = next_statement(&p, s, &st);
         if (!st.text) {
-            failed = fail(&p, "out of memory");
+            failed = fail(&p, SAY("out of memory", "内存不足"));
             break;
         }
         char *t = (char *)skip_space(st.text);
@@ -1152,7 +1152,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
                 p.source_line = line;
         } else if (strstr(t, ".entry ")) {
             if (m->kernel_count == MAX_KERNELS) {
-                failed = fail(&p, "more than %d kernels", MAX_KERNELS);
+                failed = fail(&p, SAY("more than %d kernels", "超过 %d 个内核"), MAX_KERNELS);
                 break;
             }
             struct kernel *k = &m->kernels[m->kernel_count];
@@ -1183,10 +1183,10 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
             for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
                 known = known || strncmp(t, skipped[i], strlen(skipped[i])) == 0;
             if (!known)
-                failed = fail(&p, "'%.40s' is not emulated yet", t);
+                failed = fail(&p, SAY("'%.40s' is not emulated yet", "'%.40s' 还没有模拟"), t);
         } else if (t[n - 1] == ':' && p.kernel >= 0) {
             if (label_count == 512) {
-                failed = fail(&p, "more than 512 labels in a kernel");
+                failed = fail(&p, SAY("more than 512 labels in a kernel", "一个内核中的标签超过 512 个"));
                 break;
             }
             t[n - 1] = 0;
@@ -1195,7 +1195,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
         } else if (p.kernel >= 0 && depth > 0) {
             failed = parse_instruction(&p, t);
         } else {
-            failed = fail(&p, "'%.40s' outside a kernel", t);
+            failed = fail(&p, SAY("'%.40s' outside a kernel", "内核之外的 '%.40s'"), t);
         }
     }
     free(st.text);

@@ -455,4 +455,17 @@ t.ok(spun:find("kernel 'spin' ran over 33,570,816 warp-instructions (a loop that
      os.time() - started < 120,
      "a single spinning lane stops at the warp-instruction budget, the budget written with commas, in " ..
      (os.time() - started) .. " s (" .. spun .. ")")
+
+-- The parser's messages in Chinese too (issue 31, item 8): an instruction
+-- the emulator does not run, named with its PTX line, in each language.
+local function declared_with(lang)
+  core.lang(lang)
+  local ok, why = pcall(kernel, { name = "brk_" .. lang, source = ([[extern "C" __global__ void brk_%s(float *a)
+{ asm volatile("brkpt;"); a[threadIdx.x] = 1.0f; }]]):format(lang), buffers = { a = { type = "float", count = 32, output = true } },
+                                 args = { "a" }, grid = 1, block = 32 })
+  core.lang("en")
+  return ok and "" or tostring(why)
+end
+t.ok(declared_with("en"):find("PTX line %d+: instruction 'brkpt' is not emulated yet") ~= nil, "an instruction not emulated, in English")
+t.ok(declared_with("zh"):find("PTX 第 %d+ 行：指令 'brkpt' 还没有模拟") ~= nil, "... and in Chinese")
 t.done()
