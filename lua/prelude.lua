@@ -411,6 +411,7 @@ local result_fields = {
   { "mismatch", "string?" }, { "shared_load", "table?" }, { "shared_store", "table?" }, { "constant", "table?" },
   { "atomic", "table?" }, { "reduction", "table?" }, { "shared_atomic", "table?" }, { "ldgsts", "table?" },
   { "checked_elements", "number?" }, { "output_elements", "number?" }, { "unchecked", "string?" },
+  { "tolerance", "table?" }, { "printf", "string?" }, { "printf_not_shown", "number?" },
 }
 for _, traffic in ipairs({ "load", "store", "model.load", "model.store" }) do
   for _, field in ipairs({ "requests", "sectors", "lines", "sectors_per_request", "ideal", "useful_fraction" }) do
