@@ -45,6 +45,7 @@ static struct {
 static char temp_dir[] = "/tmp/warplab-repl-XXXXXX";
 static char home_dir[64], state_dir[64], inputrc_path[80], history_path[96];
 static const char *start_in;   /* the folder a case's shell starts in, when not this one */
+static const char *start_lang; /* LC_ALL for a case's shell (zh_CN.UTF-8: Chinese), when not the tests' */
 
 /* Seconds on a clock that never jumps. */
 static double now(void)
@@ -169,6 +170,8 @@ static int start(void)
         unsetenv("WARPLAB_TEST_KERNELS");   /* the kernel list a user sees */
         if (start_in && chdir(start_in) != 0)
             _exit(127);
+        if (start_lang)
+            setenv("LC_ALL", start_lang, 1);
         execl(warplab_path(), "warplab", "--sim", (char *)NULL);
         fprintf(stderr, "cannot run %s: %s\n", warplab_path(), strerror(errno));
         _exit(127);
@@ -474,19 +477,29 @@ static void test_kernel_confirmation(void)
 /* Case 2f (issue 31, item 7): a kernel that never ends, emulated: after a
    few seconds the bar asks whether it is an endless loop and says Ctrl-C
    stops it, and Ctrl-C does, back to the prompt. */
-static void test_endless_kernel(void)
+static void test_endless_kernel(const char *lang, const char *hint, const char *interrupted)
 {
-    int passed = start_at_prompt() &&
-                 type_line("kernel{name = \"spin\", source = [[extern \"C\" __global__ void spin(volatile int *a, int n) "
-                           "{ while (a[0] != 12345) n++; a[1] = n; }]], params = {n = {default = 1}}, "
-                           "buffers = {a = {type = \"int\", count = 32, fill = \"zero\"}}, args = {\"a\", \"n\"}, "
-                           "grid = 4096, block = 256}") &&
+    char declaration[512], path[300], line[340];
+    snprintf(path, sizeof path, "%s/spin.lua", temp_dir);   /* typed as one short line: a long one wraps its echo */
+    snprintf(declaration, sizeof declaration,
+             "kernel{name = \"spin\", source = [[extern \"C\" __global__ void spin(volatile int *a, int n) "
+             "{ while (a[0] != 12345) n++; a[1] = n; }]], params = {n = {default = 1}}, "
+             "buffers = {a = {type = \"int\", count = 32, fill = \"zero\"}}, args = {\"a\", \"n\"}, grid = 4096, block = 256}\n");
+    FILE *file = fopen(path, "w");
+    int written = file && fputs(declaration, file) >= 0;
+    if (file)
+        fclose(file);
+    snprintf(line, sizeof line, "dofile(\"%s\")", path);
+    start_lang = lang;
+    int passed = written && start_at_prompt() && type_line(line) &&
                  expect(PROMPT, 60) && type_line("launch(\"spin\")") &&
-                 expect("an endless loop? Ctrl-C stops it", 3 * TIMEOUT) && send(CTRL_C) &&
-                 expect("interrupted", TIMEOUT) && expect(PROMPT, TIMEOUT) && gives("1+1", "2");
+                 expect(hint, 3 * TIMEOUT) && send(CTRL_C) &&
+                 expect(interrupted, TIMEOUT) && expect(PROMPT, TIMEOUT) && gives("1+1", "2");
+    start_lang = NULL;
     if (!passed)
         show_tail();
-    ok(close_session(passed), "an endless emulated kernel: the bar says after a few seconds that Ctrl-C stops it, and Ctrl-C does");
+    ok(close_session(passed), lang ? "... and in Chinese: 死循环？Ctrl-C 可以停止"
+                                   : "an endless emulated kernel: the bar says after a few seconds that Ctrl-C stops it, and Ctrl-C does");
 }
 
 /* Case 2d (issue 31, item 15): a list of results prints card after card,
@@ -963,7 +976,8 @@ int main(void)
     test_lua_c_printing();
     test_last_statement_prints();
     test_kernel_confirmation();
-    test_endless_kernel();
+    test_endless_kernel(NULL, "an endless loop? Ctrl-C stops it", "interrupted!");
+    test_endless_kernel("zh_CN.UTF-8", "死循环？Ctrl-C 可以停止", "已中断！");
     test_result_list_prints_cards();
     test_long_launch_shows_progress();
     test_multi_line_input();
