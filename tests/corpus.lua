@@ -10,10 +10,7 @@ local srcdir = os.getenv("srcdir") or "."
 local t = dofile(srcdir .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
-local compilers = {}
-if core.nvrtc_version() then compilers[#compilers + 1] = "nvrtc" end
-if core.find_program("clang") then compilers[#compilers + 1] = "clang" end
-if #compilers == 0 then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
+local compilers = t.compilers()
 
 local SEED = 18   -- issue 18: every run fills the same inputs
 

@@ -15,10 +15,7 @@
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
-local compilers = {}
-if core.nvrtc_version() then compilers[#compilers + 1] = "nvrtc" end
-if core.find_program("clang") then compilers[#compilers + 1] = "clang" end
-if #compilers == 0 then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
+local compilers = t.compilers()
 
 local function ptx_of(source, compiler) return core.compile(source, { compiler = compiler }).ptx end
 local function float32(v) return (string.unpack("<f", string.pack("<f", v))) end

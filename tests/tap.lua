@@ -163,6 +163,17 @@ function tap.done()
   if tap.failed > 0 then error(tap.failed .. " of " .. tap.count .. " tests failed", 0) end
 end
 
+-- The CUDA compilers here, for a test that runs with each; the file is
+-- skipped where there is none.
+function tap.compilers()
+  local core = debug.getregistry()["warplab.core"]
+  local list = {}
+  if core.nvrtc_version() then list[#list + 1] = "nvrtc" end
+  if core.find_program("clang") then list[#list + 1] = "clang" end
+  if #list == 0 then tap.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
+  return list
+end
+
 -- What fn printed (core.capture), whether it raised, and what it returned or raised.
 function tap.said(fn)
   local core = debug.getregistry()["warplab.core"]
