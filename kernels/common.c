@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include "atomic_sums.h"
 #include "common.h"
-#include "session.h"
+#include "support/text.h"
 
 struct launch_shape one_thread_per_element(const struct params *p)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "device_printf.h"
-#include "session.h"
+#include "support/text.h"
 
 /* One conversion, %[flags][width][.precision][length]type, as read from the format. */
 struct conversion {

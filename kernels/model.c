@@ -12,7 +12,7 @@
 #include "slots.h"
 #include "registry.h"
 #include "common.h"
-#include "interrupt.h"
+#include "support/threads.h"
 
 void model_buffer_bases(int buffer_count, uint64_t *base)
 {

@@ -3,10 +3,9 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "output.h"
 #include "params.h"
 #include "registry.h"
-#include "session.h"
+#include "support/text.h"
 
 /* Joins quoted or plain items as "a, b or c". */
 static void join_alternatives(char *out, size_t size, int count,

@@ -24,9 +24,9 @@
 #include <string.h>
 #include "common.h"
 #include "device_printf.h"
-#include "interrupt.h"
+#include "support/threads.h"
 #include "ptx.h"
-#include "session.h"
+#include "support/text.h"
 
 enum { MAX_OPERANDS = 5, MAX_VECTOR = 4, MAX_KERNELS = 64, MAX_SYMBOLS = 256, NAME_BYTES = 96, MAX_RUNNERS = 16 };
 

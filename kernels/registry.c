@@ -7,10 +7,9 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include "output.h"
 #include "params.h"
 #include "registry.h"
-#include "session.h"
+#include "support/text.h"
 
 /* Whether a declared parameter is whole: a name (a slot left out of the
    declarations has none), both docs, and a default its own checks accept. */

@@ -247,9 +247,9 @@ static int core_profiles(lua_State *L)
 static int core_lang(lua_State *L)
 {
     static const char *const languages[] = { "en", "zh", NULL };
-    lua_pushstring(L, session.lang[0] ? session.lang : "en");
+    lua_pushstring(L, text_language[0] ? text_language : "en");
     if (!lua_isnoneornil(L, 1))
-        snprintf(session.lang, sizeof session.lang, "%s", languages[luaL_checkoption(L, 1, NULL, languages)]);
+        snprintf(text_language, sizeof text_language, "%s", languages[luaL_checkoption(L, 1, NULL, languages)]);
     return 1;
 }
 

@@ -415,7 +415,7 @@ int compile_child_main(int argc, char **argv)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (argc != 5 || getppid() != (pid_t)atol(argv[3]) || chdir(argv[2]) != 0)
         return 2;
-    snprintf(session.lang, sizeof session.lang, "%s", argv[4]);
+    snprintf(text_language, sizeof text_language, "%s", argv[4]);
     for (int fd = 3; fd < 1024; fd++)   /* what the shell had open is not the compiler's */
         close(fd);
     struct buffer raw = { NULL, 0, 0, 0 }, reply = { NULL, 0, 0, 0 };
@@ -518,7 +518,7 @@ static int start_child(const char *folder, int job_fd, pid_t *pid, int *answer)
         return errno;
     char parent[24];
     snprintf(parent, sizeof parent, "%ld", (long)getpid());
-    char *argv[] = { (char *)self, (char *)COMPILE_CHILD_OPTION, (char *)folder, parent, session.lang[0] ? session.lang : "en", NULL };
+    char *argv[] = { (char *)self, (char *)COMPILE_CHILD_OPTION, (char *)folder, parent, text_language[0] ? text_language : "en", NULL };
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     sigset_t none, defaults;

@@ -376,7 +376,7 @@ static int server_words(char **words, char *why, size_t why_size)
         snprintf(why, why_size, SAY("cannot find this program's path: %s", "找不到本程序的路径：%s"), error_text(errno));
         return -1;
     }
-    const char *tail[] = { self, "--gpu-server", "--device", ordinal_text, "--lang", session.lang[0] ? session.lang : "en", NULL };
+    const char *tail[] = { self, "--gpu-server", "--device", ordinal_text, "--lang", text_language[0] ? text_language : "en", NULL };
     memcpy(words, tail, sizeof tail);
     return 0;
 }

@@ -31,7 +31,7 @@ static const char *device_label(char *out, size_t size)
 {
     const char *name = session.device.name;
     size_t length = strlen(name), suffix = sizeof modelled_suffix - 1;
-    if (session.lang[0] != 'z' || length < suffix || strcmp(name + length - suffix, modelled_suffix) != 0)
+    if (text_language[0] != 'z' || length < suffix || strcmp(name + length - suffix, modelled_suffix) != 0)
         return name;
     snprintf(out, size, "%.*s（模型估算）", (int)(length - suffix), name);
     return out;

@@ -763,7 +763,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], COMPILE_CHILD_OPTION) == 0)   /* before anything else: a compile, and nothing more */
         return compile_child_main(argc, argv);
     setlocale(LC_CTYPE, "");   /* the terminal's character set: UTF-8 symbols or ASCII, and readline's input */
-    snprintf(session.lang, sizeof session.lang, "%s", language_of(argc, argv));
+    snprintf(text_language, sizeof text_language, "%s", language_of(argc, argv));
     int finished = parse_options(argc, argv, &options);
     if (finished >= 0)
         return finish(finished);

@@ -375,7 +375,7 @@ const char *error_text(int error)
         { EMFILE, "打开的文件过多" },          { EDQUOT, "超出磁盘配额" },
         { EPIPE, "管道已断开" },               { EAGAIN, "资源暂时不可用" },
     };
-    if (session.lang[0] == 'z')
+    if (text_language[0] == 'z')
         for (size_t i = 0; i < sizeof errors_zh / sizeof errors_zh[0]; i++)
             if (errors_zh[i].error == error)
                 return errors_zh[i].zh;
@@ -424,12 +424,3 @@ const char *format_bytes(double bytes, char *buffer, size_t size)
     return buffer;
 }
 
-const char *join_names(char *out, size_t size, int count, const char *(*name_at)(const void *list, int i),
-                       const void *list)
-{
-    size_t used = 0;
-    out[0] = 0;
-    for (int i = 0; i < count && used < size; i++)
-        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", name_at(list, i));
-    return out;
-}

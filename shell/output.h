@@ -6,6 +6,7 @@
 #define WARPLAB_OUTPUT_H
 
 #include <stddef.h>
+#include "support/text.h"   /* join_names, SAY */
 
 void out_write(const char *text, size_t length);
 void out_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
@@ -25,10 +26,6 @@ void notice(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* "512 B", "4.2 MB", "1.1 GB": decimal units, as memory sizes are quoted to students; the Lua side uses it too (core.format_bytes). */
 const char *format_bytes(double bytes, char *buffer, size_t size);
 
-/* "a, b, c": the count names name_at(list, i), cut at size; returns out.
-   The shell's one way to list names in a message. */
-const char *join_names(char *out, size_t size, int count, const char *(*name_at)(const void *list, int i),
-                       const void *list);
 /* strerror(error) in the session's language: the errors a student meets
    with files and processes in Chinese under zh, the others as libc says them. */
 const char *error_text(int error);

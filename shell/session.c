@@ -185,7 +185,7 @@ static const struct {
 
 const char *type_text(const char *type)
 {
-    for (size_t i = 0; session.lang[0] == 'z' && i < sizeof types_zh / sizeof types_zh[0]; i++)
+    for (size_t i = 0; text_language[0] == 'z' && i < sizeof types_zh / sizeof types_zh[0]; i++)
         if (strcmp(type, types_zh[i].type) == 0)
             return types_zh[i].zh;
     return type;
@@ -294,7 +294,7 @@ static void replace_all(lua_State *L, const char *pattern, int replacement)
    in English it stays as Lua wrote it. */
 void session_translate_error(lua_State *L)
 {
-    if (session.lang[0] != 'z' || !lua_isstring(L, -1))
+    if (text_language[0] != 'z' || !lua_isstring(L, -1))
         return;
     for (size_t i = 0; i < sizeof lua_errors_zh / sizeof lua_errors_zh[0]; i++) {
         lua_pushstring(L, lua_errors_zh[i].zh);

@@ -7,6 +7,7 @@
 
 #include <lua.h>
 #include "backend.h"
+#include "support/text.h"   /* SAY and text_language: the session's language (--lang, else LANG) */
 
 struct session {
     lua_State *L;
@@ -14,7 +15,6 @@ struct session {
     struct device_info device;
     char backend_notice[256];    /* why the model was chosen, or empty */
     struct measure_options options;   /* config{}: the session's way of measuring */
-    char lang[8];                     /* "en" or "zh": the language of descriptions and labs */
     char format[8];                   /* --format: "table", "csv" or "json" */
 };
 
@@ -24,10 +24,6 @@ struct device_profile;
 void session_use_profile(const struct device_profile *profile);
 
 extern struct session session;
-
-/* The text in the session's language (--lang, else LANG). Pass literals: the
-   compiler then checks a printf format in each against the arguments. */
-#define SAY(en, zh) (session.lang[0] == 'z' ? (zh) : (en))
 
 /* A Lua type name ("nil", "table", "no value"...) as a message in the session's
    language shows it. */

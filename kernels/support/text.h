@@ -1,0 +1,23 @@
+/*
+** text.h — the language every message is written in, and the small text
+** helpers kernels/ and shell/ share. The lowest room: it includes nothing of
+** warplab's (docs/internals.md).
+*/
+#ifndef WARPLAB_TEXT_H
+#define WARPLAB_TEXT_H
+
+#include <stddef.h>
+
+/* "en" or "zh": the language of descriptions, messages and labs (--lang,
+   else LANG), set once at the start. */
+extern char text_language[8];
+
+/* The text in that language. Pass literals: the English and Chinese stay
+   side by side at the call. */
+#define SAY(en, zh) (text_language[0] == 'z' ? (zh) : (en))
+
+/* "a, b, c": count names, name_at(list, i) each, into out (cut at size). */
+const char *join_names(char *out, size_t size, int count, const char *(*name_at)(const void *list, int i),
+                       const void *list);
+
+#endif
