@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "atomic_sums.h"
-#include "common.h"
+#include "support/memory.h"
 
 enum { WORD_BYTES = 4, TERMS_MOST = (1 << 30) - 1 };
 

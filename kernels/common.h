@@ -52,11 +52,6 @@ void warp_access_expand(struct warp_access *acc);
 void access_from_lanes(struct warp_access *acc, enum access_kind kind, int bytes,
                        const uint64_t *addr, uint32_t active);
 
-/* Zeroed memory of bytes, in 2 MB huge pages where the kernel gives them when
-   it is large (a fault per 2 MB, not per 4 KB); NULL when there is none.
-   zeroed_free takes the same size back. */
-void *zeroed_new(size_t bytes);
-void zeroed_free(void *memory, size_t bytes);
 
 struct atomic_sums;
 

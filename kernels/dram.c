@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dram.h"
+#include "support/memory.h"
 #include "common.h"
 #include "model.h"
 

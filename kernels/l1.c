@@ -5,6 +5,7 @@
 */
 #include <stdlib.h>
 #include "l1.h"
+#include "support/sort.h"
 #include "model.h"
 
 enum {

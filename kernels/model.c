@@ -12,6 +12,7 @@
 #include "slots.h"
 #include "registry.h"
 #include "common.h"
+#include "support/sort.h"
 #include "support/threads.h"
 
 void model_buffer_bases(int buffer_count, uint64_t *base)
@@ -40,18 +41,6 @@ static int count_distinct(const uint64_t *unit, int n)
     return distinct;
 }
 
-void sort_addresses(uint64_t *value, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t key = value[i];
-        int j = i - 1;
-        while (j >= 0 && value[j] > key) {
-            value[j + 1] = value[j];
-            j--;
-        }
-        value[j + 1] = key;
-    }
-}
 /* Distinct units of `unit_bytes` covered by the active lanes' bytes. */
 static int distinct_units(const struct warp_access *a, int unit_bytes)
 {

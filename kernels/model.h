@@ -114,8 +114,6 @@ void model_counts_finish(struct model_counts *c);
    the one accounting, for the hand-written models and the PTX emulator alike. */
 void model_count_access(struct model_counts *out, struct dram_tracker *dram, const struct warp_access *a);
 
-/* Sorts up to 64 addresses in place (insertion sort: lanes usually come in order). */
-void sort_addresses(uint64_t *value, int n);
 
 /* Adds one warp instruction to t. */
 void traffic_add(struct traffic *t, const struct warp_access *a);

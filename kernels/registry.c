@@ -138,28 +138,6 @@ const struct family *family_find(const char *name)
     return i >= 0 ? families[i] : NULL;
 }
 
-/* Levenshtein distance over two rows; names are short. */
-int edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    int row[64], prev[64];
-    if (la >= 63 || lb >= 63)
-        return 99;
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int replace = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            int insert = row[j - 1] + 1, remove = prev[j] + 1;
-            int best = replace < insert ? replace : insert;
-            row[j] = best < remove ? best : remove;
-        }
-        memcpy(prev, row, sizeof row);
-    }
-    return prev[lb];
-}
-
 const struct family *family_nearest(const char *name)
 {
     const struct family *best = NULL;

@@ -34,8 +34,6 @@ const struct family *family_nearest(const char *name);
 int param_index(const struct family *f, const char *name);
 /* Fills p with every parameter's default. */
 void params_defaults(const struct family *f, struct params *p);
-/* Edit distance between two short names; used for "did you mean". */
-int edit_distance(const char *a, const char *b);
 /* Buffer sizes in bytes, in declaration order; returns their sum. */
 /* What a warp of f costs for p besides its memory traffic (f->costs' row, or copy's). */
 const struct warp_cost *family_warp_cost(const struct family *f, const struct params *p);

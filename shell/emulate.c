@@ -19,6 +19,7 @@
 #include "ptx.h"
 #include "registry.h"
 #include "sandbox.h"
+#include "support/memory.h"
 #include "session.h"
 
 /* The headers the kernels' device code includes, as text (kernels/device_headers.c). */

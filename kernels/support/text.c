@@ -2,6 +2,7 @@
 ** text.c — the language of messages, and names joined into a list.
 */
 #include <stdio.h>
+#include <string.h>
 #include "text.h"
 
 char text_language[8] = "en";
@@ -14,4 +15,26 @@ const char *join_names(char *out, size_t size, int count, const char *(*name_at)
     for (int i = 0; i < count && used < size; i++)
         used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", name_at(list, i));
     return out;
+}
+
+/* Levenshtein distance over two rows; names are short. */
+int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    int row[64], prev[64];
+    if (la >= 63 || lb >= 63)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int replace = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            int insert = row[j - 1] + 1, remove = prev[j] + 1;
+            int best = replace < insert ? replace : insert;
+            row[j] = best < remove ? best : remove;
+        }
+        memcpy(prev, row, sizeof row);
+    }
+    return prev[lb];
 }

@@ -20,4 +20,7 @@ extern char text_language[8];
 const char *join_names(char *out, size_t size, int count, const char *(*name_at)(const void *list, int i),
                        const void *list);
 
+/* Edit distance between two short names; used for "did you mean". */
+int edit_distance(const char *a, const char *b);
+
 #endif
