@@ -8,17 +8,34 @@
 #include <unistd.h>
 #include <lauxlib.h>
 #include "interrupt.h"
-#include "sandbox.h"
 
 static lua_State *interrupted_state;
+static const struct interrupt_guard *lab_guard;
+
+void interrupt_set_guard(const struct interrupt_guard *guard)
+{
+    lab_guard = guard;
+}
+
+/* Whether lab code runs now (the sandbox's guard says). */
+static int lab_code_runs(void)
+{
+    return lab_guard && lab_guard->active();
+}
+
+/* Ends the lab code running now with message: every later instruction of it raises it. */
+static void end_lab_code(lua_State *L, const char *message)
+{
+    lab_guard->trip(L, message);
+}
 
 /* Runs inside Lua at the next instruction after Ctrl-C. Lab code cannot
    catch it: the sandbox then raises it again at each of its instructions. */
 static void stop_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    if (sandbox_active())
-        sandbox_trip(L, "interrupted!");
+    if (lab_code_runs())
+        end_lab_code(L, "interrupted!");
     else
         lua_sethook(L, NULL, 0, 0);
     interrupt_requested = 0;
@@ -74,9 +91,9 @@ void interrupt_clear(lua_State *L)
 {
     if (deadline_has_passed())
         deadline_stop(L);   /* C code took the stop: the call goes on stopping */
-    else if (sandbox_active() && interrupt_requested)
-        sandbox_trip(L, "interrupted!");   /* C code took the Ctrl-C: lab code still ends */
-    else if (!sandbox_active())
+    else if (lab_code_runs() && interrupt_requested)
+        end_lab_code(L, "interrupted!");   /* C code took the Ctrl-C: lab code still ends */
+    else if (!lab_code_runs())
         lua_sethook(L, NULL, 0, 0);
     interrupt_requested = 0;
 }
@@ -111,8 +128,8 @@ static void deadline_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
     interrupt_requested = 1;
-    if (sandbox_active())
-        sandbox_trip(L, "interrupted!");
+    if (lab_code_runs())
+        end_lab_code(L, "interrupted!");
     luaL_error(L, "interrupted!");
 }
 

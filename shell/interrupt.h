@@ -15,6 +15,16 @@ void interrupt_raise_again(lua_State *L);
    the sandbox's hook stays, and a pending Ctrl-C ends the lab code). */
 void interrupt_clear(lua_State *L);
 
+/* What Ctrl-C does to lab code, which the sandbox (above this file) tells
+   it: whether lab code runs now, and how to end it so that it cannot catch
+   the stop. Without one, no lab code ever runs (the compile child, the GPU
+   process). */
+struct interrupt_guard {
+    int (*active)(void);
+    void (*trip)(lua_State *L, const char *message);
+};
+void interrupt_set_guard(const struct interrupt_guard *guard);
+
 /* Adds core.with_deadline (a call with limits of CPU and wall time) to the core table on the stack. */
 void interrupt_open(lua_State *L);
 

@@ -412,15 +412,3 @@ int out_is_fancy(void)
     return fancy;
 }
 
-const char *format_bytes(double bytes, char *buffer, size_t size)
-{
-    static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
-    int unit = 0;
-    while (bytes >= 1000 && unit < 4) {
-        bytes /= 1000;
-        unit++;
-    }
-    snprintf(buffer, size, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
-    return buffer;
-}
-

@@ -23,8 +23,6 @@ const char *out_tee_stop(size_t *length);
 int out_finish(void);
 /* Notices and errors: to stderr, one line each, "warplab: " first. */
 void notice(const char *format, ...) __attribute__((format(printf, 1, 2)));
-/* "512 B", "4.2 MB", "1.1 GB": decimal units, as memory sizes are quoted to students; the Lua side uses it too (core.format_bytes). */
-const char *format_bytes(double bytes, char *buffer, size_t size);
 
 /* strerror(error) in the session's language: the errors a student meets
    with files and processes in Chinese under zh, the others as libc says them. */

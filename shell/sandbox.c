@@ -17,7 +17,6 @@
 #include <unistd.h>
 #include <lauxlib.h>
 #include "interrupt.h"
-#include "output.h"
 #include "progress.h"
 #include "sandbox.h"
 #include "session.h"
@@ -770,6 +769,8 @@ static const luaL_Reg sandbox_functions[] = {
 
 void sandbox_open(lua_State *L)
 {
+    static const struct interrupt_guard ctrl_c_ends_lab_code = { sandbox_active, sandbox_trip };
+    interrupt_set_guard(&ctrl_c_ends_lab_code);
     luaL_setfuncs(L, sandbox_functions, 0);
     guard.heap_limit = shell_memory_cap();
     lua_newtable(L);   /* what sandbox_share_budget marks to be closed */

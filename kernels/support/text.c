@@ -1,5 +1,6 @@
 /*
-** text.c — the language of messages, and names joined into a list.
+** text.c — the language of messages, names joined into a list, byte
+** counts as students read them, and how far apart two names are.
 */
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,18 @@ const char *join_names(char *out, size_t size, int count, const char *(*name_at)
     for (int i = 0; i < count && used < size; i++)
         used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", name_at(list, i));
     return out;
+}
+
+const char *format_bytes(double bytes, char *buffer, size_t size)
+{
+    static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
+    int unit = 0;
+    while (bytes >= 1000 && unit < 4) {
+        bytes /= 1000;
+        unit++;
+    }
+    snprintf(buffer, size, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, units[unit]);
+    return buffer;
 }
 
 /* Levenshtein distance over two rows; names are short. */

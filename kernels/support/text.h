@@ -20,6 +20,10 @@ extern char text_language[8];
 const char *join_names(char *out, size_t size, int count, const char *(*name_at)(const void *list, int i),
                        const void *list);
 
+/* "512 B", "4.2 MB", "1.1 GB": decimal units, as memory sizes are quoted to
+   students; the Lua side uses it too (core.format_bytes). */
+const char *format_bytes(double bytes, char *buffer, size_t size);
+
 /* Edit distance between two short names; used for "did you mean". */
 int edit_distance(const char *a, const char *b);
 
