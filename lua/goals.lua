@@ -97,10 +97,20 @@ local function sectors_of(offsets, bytes)
   return count
 end
 
+-- Warp 0's accesses in the launch r, run once for all the parts a miss
+-- lists (a kernel declared in Lua runs on the emulator); {} where it cannot run.
+local warp_zero_of = setmetatable({}, { __mode = "k" })
+local function warp_zero(r)
+  if not warp_zero_of[r] then
+    local ok, accesses = pcall(core.warp, r.kernel, r.params, 0)
+    warp_zero_of[r] = ok and type(accesses) == "table" and accesses or {}
+  end
+  return warp_zero_of[r]
+end
+
 -- One sentence on the global access of `kind` in warp 0 with the most sectors beyond its ideal.
 local function sector_pattern(r, kind)
-  local ok, accesses = pcall(core.warp, r.kernel, r.params, 0)
-  if not ok or type(accesses) ~= "table" then return "" end
+  local accesses = warp_zero(r)
   local worst, worst_excess
   for _, access in ipairs(accesses) do
     local offsets = access.kind == kind and lane_offsets(access) or {}
@@ -125,8 +135,7 @@ end
 
 -- One sentence on the shared access of `kind` in warp 0 with the most wavefronts beyond its ideal.
 local function bank_pattern(r, kind)
-  local ok, accesses = pcall(core.warp, r.kernel, r.params, 0)
-  if not ok or type(accesses) ~= "table" then return "" end
+  local accesses = warp_zero(r)
   local worst
   for _, access in ipairs(accesses) do
     local offsets = access.kind == kind:gsub("_", " ") and lane_offsets(access) or {}

@@ -6,11 +6,11 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "output.h"
 #include "paths.h"
 #include "registry.h"
 #include "repl.h"
@@ -75,14 +75,8 @@ static int core_journal_path(lua_State *L)
    terminal's), else the terminal's width, else 80 (a file, a pipe). */
 static int core_columns(lua_State *L)
 {
-    struct winsize size;
-    const char *columns = getenv("COLUMNS");
-    int width = 80;
-    if (columns && atoi(columns) > 0)
-        width = atoi(columns);
-    else if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
-        width = size.ws_col;
-    lua_pushinteger(L, width);
+    int width = out_columns(STDOUT_FILENO);
+    lua_pushinteger(L, width > 0 ? width : 80);
     return 1;
 }
 

@@ -101,17 +101,22 @@ static int char_columns(const char *text, size_t size)
     return 1;
 }
 
-/* The width a stream's lines are wrapped at: $COLUMNS where it is set,
-   else a terminal's; 0 (no wrapping) for a file or a pipe and for CSV and JSON. */
-static int wrap_width(int fd)
+int out_columns(int fd)
 {
-    if (strcmp(session.format, "csv") == 0 || strcmp(session.format, "json") == 0)
-        return 0;
     const char *columns = getenv("COLUMNS");
     struct winsize size;
     if (columns && atoi(columns) > 0)
         return atoi(columns);
     return isatty(fd) && ioctl(fd, TIOCGWINSZ, &size) == 0 ? size.ws_col : 0;
+}
+
+/* The width a stream's lines are wrapped at: 0 (no wrapping) for a file or a
+   pipe without COLUMNS, and for CSV and JSON. */
+static int wrap_width(int fd)
+{
+    if (strcmp(session.format, "csv") == 0 || strcmp(session.format, "json") == 0)
+        return 0;
+    return out_columns(fd);
 }
 
 /* Text on its way to a stream, wrapped at word boundaries (between any two
@@ -161,7 +166,7 @@ static int opens(const char *text, size_t at, size_t length)
    the closing punctuation after it. A colour sequence takes no column. */
 static int word_columns(const char *text, size_t i, size_t length, int ascii, size_t *word_bytes)
 {
-    int columns = 0;
+    int columns = 0, after_opening = 0;
     size_t at = i;
     while (at < length && text[at] != ' ' && text[at] != '\t' && text[at] != '\n' && text[at] != '\r') {
         if (text[at] == 0x1b && at + 1 < length && text[at + 1] == '[') {
@@ -171,12 +176,12 @@ static int word_columns(const char *text, size_t i, size_t length, int ascii, si
         size_t size, read;
         const char *bytes = char_out(text, at, length, ascii, &size, &read);
         int w = bytes == text + at ? char_columns(bytes, size) : (int)size;   /* an ASCII spelling: a column a byte */
-        int after_opening = at > i && opens(text, at - 3, length);   /* the opening marks are 3 bytes of UTF-8 */
         if (w == 2 && at > i && !closes(text, at, length) && !after_opening)
             break;
+        after_opening = opens(text, at, length);
         columns += w;
         at += read;
-        if (w == 2 && !opens(text, at - read, length) && !(at < length && closes(text, at, length)))
+        if (w == 2 && !after_opening && !(at < length && closes(text, at, length)))
             break;
     }
     *word_bytes = (at < length ? at : length) - i;
