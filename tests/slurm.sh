@@ -132,7 +132,7 @@ result "grades.json is the same with and without Slurm (but for when it was grad
 result "... a class with right, wrong and missing answers" $?
 
 # The same rules in each task: the hostile submissions of tests/grade.sh, a
-# lab whose answer function never returns (--time-limit 10, generous for a loaded machine), a link up, and
+# lab whose answer function never returns (--time-limit 3: under the launches' own budgets, so that the deadline, not the sandbox, stops it), a link up, and
 # a lab given with --lab FILE.
 mkdir -p hostile-class
 cp -r class/. hostile-class/
@@ -145,7 +145,7 @@ done
 export WARPLAB_LABS_PATH="$hostile/labs"
 grade_hostile() {   # grade_hostile REPORT [OPTIONS...]: exit status; REPORT.out, REPORT.err
   report=$1; shift
-  "$warplab" --sim --grade hostile-class --report "$report" --lab "$hostile/labs/pathlab.lua" --time-limit 10 "$@" \
+  "$warplab" --sim --grade hostile-class --report "$report" --lab "$hostile/labs/pathlab.lua" --time-limit 3 "$@" \
     > "$report.out" 2> "$report.err"
 }
 grade_hostile hostile-plain
@@ -154,7 +154,7 @@ grade_hostile hostile-slurm --slurm "--time=10"
 slurm_status=$?
 unset WARPLAB_LABS_PATH
 sed 's/^/#   /' hostile-slurm.out hostile-slurm.err | head -20
-stopped_as_one() { sed -E 's/grading stopped after [0-9]+ s: it ran past its 10 s of (CPU|wall) time/grading stopped/' "$1"; }
+stopped_as_one() { sed -E 's/grading stopped after [0-9]+ s: it ran past its 3 s of (CPU|wall) time/grading stopped/' "$1"; }
 [ $plain_status = 1 ] && [ $slurm_status = 1 ] && grep -q "^Merged the 5 slices" hostile-slurm.out &&
   [ "$(stopped_as_one hostile-plain.err | sort)" = "$(stopped_as_one hostile-slurm.err | sort)" ] && [ "$(wc -l < hostile-slurm.err)" = 8 ] &&
   [ "$(stopped_as_one hostile-plain/grades.csv)" = "$(stopped_as_one hostile-slurm/grades.csv)" ]
