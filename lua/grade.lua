@@ -49,6 +49,7 @@ local messages = {
   disagrees = { en = "the submitted verdict is %s, graded again it is %s", zh = "提交中的判定是 %s，重新评判为 %s" },
   stopped = { en = "grading stopped after %.0f s: it ran past its %s s of %s (--time-limit)",
               zh = "评判在 %.0f 秒后停止：超过了 %s 秒的%s上限（--time-limit）" },
+  stopped_by_limit = { en = "grading stopped: %s", zh = "评判停止：%s" },
   cpu_time = { en = "CPU time", zh = "CPU 时间" },
   wall_time = { en = "wall time", zh = "实际时间" },
   failed = { en = "could not be graded: %s", zh = "无法评判：%s" },
@@ -668,13 +669,21 @@ local function judged_attempts(ask, attempts, want)
   return list
 end
 
+-- Lab code that one of the sandbox's limits stopped (a loop that never ends,
+-- launches past their budget) stops its submission's grading as the deadline
+-- does: the same rows whichever limit comes first.
+local function stop_if_tripped(ok, ...)
+  if not ok and core.sandbox_lab_tripped() then error({ tripped = shown(g.clean(tostring((...)))) }, 0) end
+  return ok, ...
+end
+
 -- A prediction's row: what was predicted, and its gap to the launch as run
 -- again (to the student's measurement, for a GPU's).
 local function prediction_row(row, submitted, step, ctx, where)
   row.gap, row.answer, row.measured = submitted.gap, submitted.predicted, submitted.measured
   local gpu = type(submitted.result) == "table" and submitted.result.backend == "gpu"
   if submitted.predicted and ctx.result and not gpu then
-    local ok, measured = pcall(g.judging, where, step.ask.measure, ctx)
+    local ok, measured = stop_if_tripped(pcall(g.judging, where, step.ask.measure, ctx))
     if ok and type(measured) == "number" and measured == measured then
       row.measured = measured
       row.gap = math.abs(submitted.predicted - measured) / (measured ~= 0 and math.abs(measured) or 1)
@@ -692,7 +701,7 @@ local function question_verdict(row, ask, attempts, where, ctx)
     row.notes[#row.notes + 1] = say("no_answer_here")
     return true, nil, "recorded"
   end
-  local ok, want = pcall(g.expected_in, ask, where, ctx)
+  local ok, want = stop_if_tripped(pcall(g.expected_in, ask, where, ctx))
   if not ok then return false, want end
   row.expected = type(want) == "number" and want or want ~= nil and shown(want) or nil
   row.attempt_list = judged_attempts(ask, attempts, want)
@@ -729,7 +738,7 @@ local function grade_step(doc, definition, i, step, evidence)
   if not last then row.graded, row.first_try = "missing", false; return row end
   local ok, right, graded
   if kind == "goal" then
-    ok, right = pcall(g.judging, where, ask.check, ctx)
+    ok, right = stop_if_tripped(pcall(g.judging, where, ask.check, ctx))
     if step.kernel and rerun.result then
       row.rerun_backend, row.rerun_correct = rerun.result.backend, rerun.result.correct
       if rerun.result.correct == false then right, row.kernel_failed = false, true end
@@ -896,10 +905,13 @@ local function grade_one(doc, path, load_lab, time_limit, classmates)
                                            classmates)
   if status == "ok" then return value, nil, progress.definition end
   if status == "interrupted" then error("interrupted!", 0) end
+  local note
   if status == "cpu" or status == "wall" then   -- value: the wall seconds it ran
-    local note = say("stopped", value, fmt("%g", time_limit), say(status == "cpu" and "cpu_time" or "wall_time"))
-    return stopped_rows(doc, path, progress.definition, note), note, progress.definition
+    note = say("stopped", value, fmt("%g", time_limit), say(status == "cpu" and "cpu_time" or "wall_time"))
+  elseif type(value) == "table" and value.tripped then
+    note = say("stopped_by_limit", value.tripped)
   end
+  if note then return stopped_rows(doc, path, progress.definition, note), note, progress.definition end
   return nil, type(value) == "table" and value.problem or say("failed", shown(tostring(value)))
 end
 

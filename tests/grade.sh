@@ -264,7 +264,7 @@ status=$? took=$(($(date +%s) - started))
 sed 's/^/#   /' "$tmp/spin.err"
 echo "# graded in $took s, each submission given $limit s"
 [ $status = 1 ] && grep -q "^Graded 6 submissions of 6 students (2 problems" "$tmp/spin.out" &&
-  grep -q "spinlab-aaa-spin.json: grading stopped after [0-9]* s: it ran past its $limit s of" "$tmp/spin.err" &&
+  grep -q "spinlab-aaa-spin.json: grading stopped" "$tmp/spin.err" &&
   grep -q "exercises-aad-spin.json: grading stopped after [0-9]* s: it ran past its $limit s of" "$tmp/spin.err" &&
   grep -q "^aad-spin,exercises,9,goal,.*,stopped,.*grading stopped after" "$tmp/spin-report/grades.csv" &&
   [ "$took" -lt $((3 * limit + 30)) ]
@@ -273,6 +273,21 @@ others "$tmp/spin-report/grades.csv" "$spin" | diff "$tmp/others-clean" - | grep
 [ ! -s "$tmp/others.diff" ]
 result "the students graded after a stopped one are graded exactly as without it" $?
 sed 's/^/#   /' "$tmp/others.diff" | head -5
+
+# Without a deadline near, the sandbox's own budget stops the spinning lab
+# code: reported as the deadline is (a stopped row, a problem line), not as a
+# wrong answer of the student's.
+mkdir "$tmp/spin-alone"
+cp "$hostile/spinlab-aaa-spin.json" "$tmp/spin-alone/"
+WARPLAB_LABS_PATH=$hostile/labs "$warplab" --sim --grade "$tmp/spin-alone" --report "$tmp/spin-alone-report" --time-limit 600 \
+  > "$tmp/spin-alone.out" 2> "$tmp/spin-alone.err"
+status=$?
+sed 's/^/#   /' "$tmp/spin-alone.err"
+[ $status = 1 ] && grep -q "^Graded 1 submission of 1 student (1 problem" "$tmp/spin-alone.out" &&
+  grep -q "spinlab-aaa-spin.json: grading stopped: lab spinlab, step 1: the lab's code ran too long" "$tmp/spin-alone.err" &&
+  grep -q '^aaa-spin,spinlab,1,question,.*,stopped,.*"grading stopped: lab spinlab, step 1: ' "$tmp/spin-alone-report/grades.csv" &&
+  ! grep -q ',wrong,' "$tmp/spin-alone-report/grades.csv"
+result "a lab whose code the sandbox stops is reported as stopped, with a problem line, not as the student's wrong answer" $?
 
 # Ctrl-C while a submission spins stops the whole grading, as it stops any call (not as a deadline does).
 WARPLAB_LABS_PATH=$hostile/labs "$warplab" --sim --grade "$spin" --report "$tmp/int-report" --time-limit 60 \
