@@ -10,9 +10,9 @@
 #include "api.h"
 #include "arguments.h"
 #include "output.h"
-#include "params.h"
+#include "model/params.h"
 #include "profiles.h"
-#include "registry.h"
+#include "model/registry.h"
 #include "session.h"
 
 /* How many bytes the UTF-8 sequence at s (length bytes left) takes; 0 when it is not one. */

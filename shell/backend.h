@@ -7,9 +7,9 @@
 
 #include <pthread.h>
 #include <stddef.h>
-#include "family.h"
+#include "model/family.h"
 #include "device.h"
-#include "ptx.h"
+#include "emulator/ptx.h"
 #include "result.h"
 
 

@@ -22,9 +22,9 @@
 #include <cuda_runtime_api.h>
 #include "backend.h"
 #include "session.h"
-#include "common.h"
+#include "model/common.h"
 #include "counters.h"
-#include "atomic_sums.h"
+#include "model/atomic_sums.h"
 #include "emulate.h"
 #include "gpu_lock.h"
 #include "host_parts.h"
@@ -32,7 +32,7 @@
 #include "output.h"
 #include "paths.h"
 #include "progress.h"
-#include "registry.h"
+#include "model/registry.h"
 
 enum { WARMUP_LAUNCHES = 2, COPY_CEILING_SAMPLES = 20 };
 static const double COPY_WARMUP_S = 0.2;

@@ -1,6 +1,6 @@
 /*
 ** emulate.c — core.emulate(ptx, kernel, launch): a kernel's PTX run on the
-** emulator (kernels/ptx.c) over buffers of its own, counted by the model's
+** emulator (kernels/emulator/ptx.c) over buffers of its own, counted by the model's
 ** one accounting. For the tests and, next, for kernels students write.
 */
 #include <pthread.h>
@@ -10,19 +10,19 @@
 #include <lauxlib.h>
 #include "api.h"
 #include "arguments.h"
-#include "common.h"
+#include "model/common.h"
 #include "device_compile.h"
 #include "emulate.h"
 #include "host_parts.h"
 #include "interrupt.h"
-#include "model.h"
-#include "ptx.h"
-#include "registry.h"
+#include "model/model.h"
+#include "emulator/ptx.h"
+#include "model/registry.h"
 #include "sandbox.h"
 #include "support/memory.h"
 #include "session.h"
 
-/* The headers the kernels' device code includes, as text (kernels/device_headers.c). */
+/* The headers the kernels' device code includes, as text (kernels/families/device_headers.c). */
 extern const struct {
     const char *name;
     const char *text;

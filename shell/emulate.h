@@ -7,8 +7,8 @@
 
 #include <signal.h>
 #include <stddef.h>
-#include "model.h"
-#include "ptx.h"
+#include "model/model.h"
+#include "emulator/ptx.h"
 
 /* The seed of the inputs an emulated launch fills (fill_inputs'): a kernel
    declared in Lua gets the same inputs on a GPU, so that where its

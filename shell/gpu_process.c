@@ -31,7 +31,7 @@
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
-#include "registry.h"
+#include "model/registry.h"
 #include "session.h"
 #include "user_kernel.h"
 

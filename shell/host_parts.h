@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "family.h"
+#include "model/family.h"
 
 /* Threads for host work over this many bytes: one per 16 MB, up to host_threads(). */
 int threads_for_bytes(size_t bytes);

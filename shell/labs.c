@@ -12,7 +12,7 @@
 #include "api.h"
 #include "output.h"
 #include "paths.h"
-#include "registry.h"
+#include "model/registry.h"
 #include "repl.h"
 #include "session.h"
 

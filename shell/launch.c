@@ -16,7 +16,7 @@
 #include "output.h"
 #include "profiles.h"
 #include "progress.h"
-#include "registry.h"
+#include "model/registry.h"
 #include "sandbox.h"
 #include "session.h"
 #include "user_kernel.h"

@@ -17,8 +17,8 @@
 #include "device_compile.h"
 #include "output.h"
 #include "profiles.h"
-#include "params.h"
-#include "registry.h"
+#include "model/params.h"
+#include "model/registry.h"
 #include "repl.h"
 #include "session.h"
 

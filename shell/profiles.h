@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include "device.h"
-#include "model.h"
+#include "model/model.h"
 
 /* The rates a launch's time is made of (docs/model.md, "Time"): each term of
    the estimate is a count divided by one of these. Per-clock rates are per

@@ -187,7 +187,7 @@ static void push_atomics(lua_State *L, const struct result *r, int from_hardware
 }
 
 /* tolerance: the output values float atomic adds summed, which the check
-   compared within their rounding in any order (kernels/atomic_sums.h). */
+   compared within their rounding in any order (kernels/model/atomic_sums.h). */
 static void push_tolerance(lua_State *L, const struct sum_tolerance *summed)
 {
     lua_createtable(L, 0, 3);

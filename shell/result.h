@@ -5,11 +5,11 @@
 #define WARPLAB_RESULT_H
 
 #include <lua.h>
-#include "family.h"
-#include "model.h"
+#include "model/family.h"
+#include "model/model.h"
 #include "counters.h"
 #include "profiles.h"
-#include "ptx.h"
+#include "emulator/ptx.h"
 
 enum { MAX_SAMPLES = 1000, MAX_WARNINGS = 4 };
 

@@ -19,12 +19,12 @@
 #include <string.h>
 #include <lauxlib.h>
 #include "api.h"
-#include "atomic_sums.h"
+#include "model/atomic_sums.h"
 #include "emulate.h"
 #include "host_parts.h"
-#include "indirect.h"
-#include "ptx.h"
-#include "registry.h"
+#include "families/indirect.h"
+#include "emulator/ptx.h"
+#include "model/registry.h"
 #include "result.h"
 #include "sandbox.h"
 #include "session.h"

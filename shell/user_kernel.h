@@ -6,7 +6,7 @@
 #define WARPLAB_USER_KERNEL_H
 
 #include <stddef.h>
-#include "family.h"
+#include "model/family.h"
 
 enum { MAX_USER_KERNELS = 256 };
 

@@ -19,7 +19,7 @@ mkdir "$tree"
   xargs -0 sh -c 'for file; do [ -f "$file" ] && printf "%s\0" "$file"; done' sh | xargs -0 cp --parents -t "$tree")
 
 # 1. the CUDA kernel and its launcher
-cat > "$tree/kernels/twice_kernel.cu" <<'CU'
+cat > "$tree/kernels/families/twice_kernel.cu" <<'CU'
 // twice: out[i] = factor * in[i].
 #include "family.h"
 #include "slots.h"
@@ -40,14 +40,14 @@ extern "C" int twice_launch(const gpu_launch *l)
 }
 CU
 # 2. its parameter's slot
-sed -i 's|^#endif$|enum { TWICE_FACTOR = 2 };\n#endif|' "$tree/kernels/slots.h"
+sed -i 's|^#endif$|enum { TWICE_FACTOR = 2 };\n#endif|' "$tree/kernels/families/slots.h"
 # 3. the declaration
-cat > "$tree/kernels/twice.c" <<'C'
+cat > "$tree/kernels/families/twice.c" <<'C'
 /*
 ** twice.c — out[i] = factor * in[i].
 */
-#include "common.h"
-#include "slots.h"
+#include "model/common.h"
+#include "families/slots.h"
 
 extern const char twice_kernel_cu[];
 int twice_launch(const struct gpu_launch *launch);
@@ -100,9 +100,15 @@ const struct family family_twice = {
 };
 C
 # 4. the one list
-sed -i 's|kernels/conv2d.c kernels/matmul.c$|kernels/conv2d.c kernels/matmul.c kernels/twice.c|' "$tree/Makefile.am"
-grep -q 'kernels/twice.c' "$tree/Makefile.am"
-result "Makefile.am's FAMILIES takes the new file" $?
+sed -i 's|^\tkernels/families/matmul.c$|\tkernels/families/matmul.c \\\n\tkernels/families/twice.c|' "$tree/kernels/families/families.am"
+grep -q 'kernels/families/twice.c' "$tree/kernels/families/families.am"
+result "families.am's FAMILIES takes the new file" $?
+# the family is added in one folder: nothing outside kernels/families/ changed
+(cd "$srcdir" && git ls-files -z --cached --others --exclude-standard |
+  xargs -0 sh -c 'for file; do [ -f "$file" ] && ! cmp -s "$file" "$0/$file" && echo "$file"; done' "$tree") > "$tmp/changed"
+(cd "$tree" && find . -type f | sed 's|^\./||') | while read -r file; do [ -e "$srcdir/$file" ] || echo "$file"; done >> "$tmp/changed"
+! grep -v '^kernels/families/' "$tmp/changed" > /dev/null
+result "only kernels/families/ changed: $(tr '\n' ' ' < "$tmp/changed")" $?
 
 (cd "$tree" && autoreconf -fi && ./configure --without-cuda && make -j2 warplab) > "$tmp/build.log" 2>&1
 status=$?

@@ -10,7 +10,7 @@ local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local emulator = core.nvrtc_version() ~= nil
 
--- histogram's data in Lua, as kernels/indirect.h makes it: splitmix64's
+-- histogram's data in Lua, as kernels/families/indirect.h makes it: splitmix64's
 -- finaliser, and the skewed bin = trailing zero bits of the hash, at most bins - 1.
 local function mix(z)
   z = z + 0x9e3779b97f4a7c15

@@ -1,4 +1,4 @@
--- dram_reuse.lua: the DRAM estimate models the L2's size (kernels/dram.c):
+-- dram_reuse.lua: the DRAM estimate models the L2's size (kernels/model/dram.c):
 -- data read again comes from L2 while the launch's data fits in the
 -- profile's L2 and from DRAM again when it does not. Runs on the sim backend.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
@@ -34,7 +34,7 @@ for _, mib in ipairs({8, 32}) do
        string.format("h200, working_set of %d MiB: read once, %d bytes (again %d)", mib, d.read_bytes, d.reread_bytes))
 end
 -- Past the 33 MiB of the 60 MiB L2 that the H200's counters show a launch
--- keeps (kernels/dram.c) each fill pushes out a random block: a pass finds a
+-- keeps (kernels/model/dram.c) each fill pushes out a random block: a pass finds a
 -- block with chance h = exp(-(1 - h) * bytes / usable), about 0.43 at 48 MiB,
 -- 0.13 at 80 MiB and 0.02 at 128 MiB, so about 57%, 87% and 98% of the passes
 -- after the first are read from DRAM again (n = 3*2^21 at 128 MiB: with

@@ -1,8 +1,10 @@
 #!/bin/sh
 # layout.sh — the rooms' dependencies point one way (docs/internals.md):
-# no file of kernels/ includes a header of shell/; kernels/support/, the
-# lowest room, includes nothing of warplab's outside it; and kernels/ holds
-# no Lua and no CUDA host code (its families' .cu files are device code).
+# no file of kernels/ includes a header of shell/; inside kernels/ a room
+# includes only its own headers and those of the rooms below it (support,
+# then model, then families and the emulator, which know nothing of each
+# other); C code names a header's room ("model/params.h"); and kernels/
+# holds no Lua and no CUDA host code (its families' .cu files are device code).
 srcdir=${srcdir:-.}
 . "$srcdir/tests/tap.sh"
 
@@ -12,36 +14,91 @@ quoted_includes() {
     sed -n 's/^#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$file" | sed "s|^|$file: |"
   done
 }
-# outside ROOT FILE...: the includes of FILEs found neither beside the file
-# nor under ROOT (the folders the compiler looks in for kernels/: itself).
-outside() {
-  root=$1; shift
-  quoted_includes "$@" | while IFS=': ' read -r file header; do
-    [ -e "$(dirname "$file")/$header" ] || [ -e "$root/$header" ] || echo "$file includes $header"
+# resolved ROOT FILE HEADER: the file an include names, as the build finds
+# it: beside the file, under ROOT (kernels/), or family.h in ROOT/model
+# (which device code names bare); nothing when none.
+resolved() {
+  for candidate in "$(dirname "$2")/$3" "$1/$3" "$1/model/$3"; do
+    [ -e "$candidate" ] && { echo "$candidate"; return; }
   done
 }
+# room_of ROOT FILE: the room (support, model, families, emulator) of a file under ROOT.
+room_of() { echo "${2#"$1"/}" | sed -n 's|^\([^/]*\)/.*|\1|p'; }
+# The rooms each room may include, itself first.
+allowed() {
+  case $1 in
+    support) echo "support" ;;
+    model) echo "model support" ;;
+    families) echo "families model support" ;;
+    emulator) echo "emulator model support" ;;
+  esac
+}
+# violations ROOT FILE...: "file includes header" for each include of FILEs
+# that is not found in kernels/, or lies in a room the file's may not use.
+violations() {
+  root=$1; shift
+  quoted_includes "$@" | while IFS=': ' read -r file header; do
+    target=$(resolved "$root" "$file" "$header")
+    if [ -z "$target" ]; then echo "$file includes $header, not in kernels/"; continue; fi
+    from=$(room_of "$root" "$file") to=$(room_of "$root" "$target")
+    case " $(allowed "$from") " in
+      *" $to "*) ;;
+      *) echo "$file ($from) includes $header ($to)" ;;
+    esac
+  done
+}
+# Device code (the .cu files and the headers they include) names its headers
+# bare: it is compiled on its own (nvcc, NVRTC from embedded text). Any other
+# file names a kernels/ header by its room.
+device_headers="kernels/model/family.h kernels/families/slots.h kernels/families/grid2d.h kernels/families/conv2d.h kernels/families/hinted_load.cuh"
+bare_names() {
+  for file in "$@"; do
+    case " $device_headers " in *" $file "*) continue ;; esac
+    case $file in *.cu) continue ;; esac
+    quoted_includes "$file" | while IFS=': ' read -r from header; do
+      case $header in */*) ;; *) [ -e "kernels/model/$header" ] || [ -e "kernels/families/$header" ] ||
+                                 [ -e "kernels/emulator/$header" ] || [ -e "kernels/support/$header" ] &&
+                                 echo "$from includes $header without its room" ;; esac
+    done
+  done
+}
+
 cd "$srcdir" || exit 1
-kernel_files=$(find kernels -name '*.c' -o -name '*.h' -o -name '*.cuh' | grep -v -e '^kernels/sources\.c$' -e '^kernels/family_table\.c$' -e '^kernels/device_headers\.c$')
+kernel_files=$(find kernels -name '*.c' -o -name '*.h' -o -name '*.cuh' -o -name '*.cu' |
+  grep -v -e '^kernels/families/sources\.c$' -e '^kernels/families/family_table\.c$' -e '^kernels/families/device_headers\.c$')
 
-found=$(outside kernels $kernel_files)
+found=$(find kernels -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \))
 [ -z "$found" ]
-result "no file of kernels/ includes a header outside kernels/ (shell/'s above all)" $?
+result "every C file of kernels/ is in a room (support, model, families, emulator)" $?
 echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
 
-found=$(outside kernels/support kernels/support/*.c kernels/support/*.h)
+found=$(violations kernels $kernel_files)
 [ -z "$found" ]
-result "kernels/support/ includes nothing of warplab's outside it" $?
+result "each file of kernels/ includes only its room's headers and the rooms' below (none of shell/)" $?
 echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
 
-found=$(grep -l '^#[ \t]*include[ \t]*<\(lua\|lauxlib\|lualib\|cuda_runtime\|cuda\.h\|cupti\)' $kernel_files)
+found=$(bare_names $kernel_files $(find shell tests -name '*.c' -o -name '*.h' | grep -v -e 'lua_sources\.c$' -e 'lab_sources\.c$'))
+[ -z "$found" ]
+result "C code names the room of each kernels/ header it includes (\"model/params.h\")" $?
+echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
+
+found=$(grep -l '^#[ \t]*include[ \t]*<\(lua\|lauxlib\|lualib\|cuda_runtime\|cuda\.h\|cupti\)' $(echo "$kernel_files" | grep -v '\.cu$'))
 [ -z "$found" ]
 result "kernels/ includes no Lua and no CUDA host header" $?
 echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
 
-# The check itself: a kernels/ file that included session.h would be named.
-mkdir -p "${TMPDIR:-/tmp}/layout.$$/kernels"
-printf '#include "session.h"\n' > "${TMPDIR:-/tmp}/layout.$$/kernels/bad.c"
-[ -n "$(outside "${TMPDIR:-/tmp}/layout.$$/kernels" "${TMPDIR:-/tmp}/layout.$$/kernels/bad.c")" ]
-result "... and the check names a kernels/ file that includes shell/'s session.h" $?
-rm -rf "${TMPDIR:-/tmp}/layout.$$"
+# The check itself: a file of the model that included shell/'s session.h, or
+# the emulator's ptx.h, and a shell file that named model.h bare, are named.
+bad=${TMPDIR:-/tmp}/layout.$$
+mkdir -p "$bad/kernels/model" "$bad/kernels/emulator"
+printf '#include "session.h"\n' > "$bad/kernels/model/shell.c"
+printf '#include "emulator/ptx.h"\n' > "$bad/kernels/model/up.c"
+: > "$bad/kernels/emulator/ptx.h"
+found=$(violations "$bad/kernels" "$bad/kernels/model/shell.c" "$bad/kernels/model/up.c")
+echo "$found" | grep -q "shell.c includes session.h, not in kernels/" && echo "$found" | grep -q "up.c (model) includes emulator/ptx.h (emulator)"
+result "... and the check names a model file that includes shell/'s session.h, or the emulator's ptx.h" $?
+printf '#include "model.h"\n' > "$bad/bare.c"
+bare_names "$bad/bare.c" | grep -q "bare.c includes model.h without its room"
+result "... and a C file that names model.h without its room" $?
+rm -rf "$bad"
 tap_done

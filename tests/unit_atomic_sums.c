@@ -1,6 +1,6 @@
 /*
 ** unit_atomic_sums.c — float atomic sums and the tolerance they allow
-** (kernels/atomic_sums.h): what one word tallies, that the tolerance holds
+** (kernels/model/atomic_sums.h): what one word tallies, that the tolerance holds
 ** two orders of the same sum (the worst case too) and nothing wider, and
 ** output_matches applying it to summed values alone.
 */
@@ -8,8 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "atomic_sums.h"
-#include "common.h"
+#include "model/atomic_sums.h"
+#include "model/common.h"
 #include "tap.h"
 
 static const double UNIT = FLT_EPSILON / 2;

@@ -7,9 +7,9 @@
 */
 #include <stdarg.h>
 #include <stdlib.h>
-#include "common.h"
-#include "model.h"
-#include "registry.h"
+#include "model/common.h"
+#include "model/model.h"
+#include "model/registry.h"
 #include "tap.h"
 
 /* A family's params: the defaults, then name, value (a long long) pairs ended by NULL. */

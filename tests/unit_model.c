@@ -1,9 +1,9 @@
 /*
 ** unit_model.c — the access model's accounting against hand-computed cases.
 */
-#include "model.h"
-#include "registry.h"
-#include "common.h"
+#include "model/model.h"
+#include "model/registry.h"
+#include "model/common.h"
 #include "tap.h"
 
 static struct model_counts run(const char *kernel, long long n, const char *name, long long value)

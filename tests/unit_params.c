@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "params.h"
-#include "registry.h"
-#include "common.h"
+#include "model/params.h"
+#include "model/registry.h"
+#include "model/common.h"
 #include "tap.h"
 
 static void test_registry(void)

@@ -11,8 +11,8 @@
 #include <lua.h>
 #include <readline/readline.h>
 #include "api.h"
-#include "common.h"
-#include "registry.h"
+#include "model/common.h"
+#include "model/registry.h"
 #include "repl.h"
 #include "session.h"
 #include "tap_session.h"

@@ -3,7 +3,7 @@
 */
 #include <stdlib.h>
 #include <sys/mman.h>
-#include "memory.h"
+#include "support/memory.h"
 
 enum { HUGE_PAGE_BYTES = 2 << 20 };
 

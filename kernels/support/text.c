@@ -4,7 +4,7 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include "text.h"
+#include "support/text.h"
 
 char text_language[8] = "en";
 

@@ -3,7 +3,7 @@
 */
 #include <signal.h>
 #include <unistd.h>
-#include "threads.h"
+#include "support/threads.h"
 
 volatile sig_atomic_t interrupt_requested = 0;
 

@@ -1,0 +1,261 @@
+/*
+** common.c — shapes and address patterns shared by several families.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/atomic_sums.h"
+#include "model/common.h"
+#include "support/text.h"
+
+struct launch_shape one_thread_per_element(const struct params *p)
+{
+    long long n = p->v[PARAM_N], block = p->v[PARAM_BLOCK];
+    struct launch_shape shape = { (n + block - 1) / block * block, (int)block };
+    return shape;
+}
+
+int four_byte_elements(const struct params *p)
+{
+    (void)p;
+    return 4;
+}
+
+void n_in_n_out(const struct params *p, size_t *elements)
+{
+    elements[0] = elements[1] = (size_t)p->v[PARAM_N];
+}
+
+/* Field by field: addr[] stays unset (an affine access does not read it),
+   which on the model's hot path saves clearing 256 bytes per instruction. */
+void warp_affine(struct warp_access *acc, enum access_kind kind, int bytes,
+                 uint64_t first_addr, int64_t step, long long lanes)
+{
+    acc->kind = kind;
+    acc->bytes = bytes;
+    acc->affine = 1;
+    acc->first_lane = 0;
+    acc->lane_count = (int)(lanes < 0 ? 0 : lanes > WARP_SIZE ? WARP_SIZE : lanes);
+    acc->first_addr = first_addr;
+    acc->step = step;
+}
+
+void warp_wrapped(struct warp_access *acc, enum access_kind kind, int bytes,
+                  uint64_t base, long long start, long long count, int lanes)
+{
+    if (start + lanes <= count) {
+        warp_affine(acc, kind, bytes, base + (uint64_t)start * (uint64_t)bytes, bytes, lanes);
+        return;
+    }
+    acc->kind = kind;
+    acc->bytes = bytes;
+    acc->affine = 0;
+    acc->active = 0;
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        int on = lane < lanes;
+        acc->active |= (uint32_t)on << lane;
+        acc->addr[lane] = on ? base + (uint64_t)((start + lane) % count) * (uint64_t)bytes : 0;
+    }
+}
+
+void warp_linear(struct warp_access *acc, enum access_kind kind, int bytes,
+                 long long warp, uint64_t base, long long stride,
+                 long long offset, long long active_threads)
+{
+    long long first_thread = warp * WARP_SIZE;
+    warp_affine(acc, kind, bytes, base + (uint64_t)(first_thread * stride + offset) * (uint64_t)bytes,
+                stride * bytes, active_threads - first_thread);
+}
+
+void warp_access_expand(struct warp_access *acc)
+{
+    if (!acc->affine)
+        return;
+    acc->active = 0;
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        int k = lane - acc->first_lane;
+        int on = k >= 0 && k < acc->lane_count;
+        acc->addr[lane] = on ? acc->first_addr + (uint64_t)((int64_t)k * acc->step) : 0;
+        acc->active |= (uint32_t)on << lane;
+    }
+    acc->affine = 0;
+}
+
+/* Whether the active lanes are first .. first+count-1 at a constant step. */
+static int lanes_affine(const uint64_t *addr, uint32_t active, int *first, int *count, int64_t *step)
+{
+    if (active == 0)
+        return 0;
+    *first = __builtin_ctz(active);
+    *count = __builtin_popcount(active);
+    if (*first + *count > WARP_SIZE || active >> *first != (*count == 32 ? ~0u : (1u << *count) - 1))
+        return 0;   /* a gap among the active lanes */
+    *step = *count > 1 ? (int64_t)(addr[*first + 1] - addr[*first]) : 0;
+    for (int k = 2; k < *count; k++)
+        if ((int64_t)(addr[*first + k] - addr[*first + k - 1]) != *step)
+            return 0;
+    return 1;
+}
+
+void access_from_lanes(struct warp_access *acc, enum access_kind kind, int bytes,
+                       const uint64_t *addr, uint32_t active)
+{
+    int first, count;
+    int64_t step;
+    acc->kind = kind;
+    acc->bytes = bytes;
+    if (lanes_affine(addr, active, &first, &count, &step)) {
+        acc->affine = 1;
+        acc->first_lane = first;
+        acc->lane_count = count;
+        acc->first_addr = addr[first];
+        acc->step = step;
+        return;
+    }
+    acc->affine = 0;
+    acc->active = active;
+    for (int lane = 0; lane < WARP_SIZE; lane++)
+        acc->addr[lane] = active >> lane & 1 ? addr[lane] : 0;
+}
+
+void reference_slice(long long count, int part, int parts, long long *first, long long *end)
+{
+    *first = count / parts * part + (part < count % parts ? part : count % parts);
+    *end = *first + count / parts + (part < count % parts);
+}
+
+void copy_elements(void *const *buffers, long long n, int bytes, int part, int parts)
+{
+    long long first, end;
+    reference_slice(n, part, parts, &first, &end);
+    memcpy((char *)buffers[1] + first * bytes, (const char *)buffers[0] + first * bytes, (size_t)((end - first) * bytes));
+}
+
+int warp_copy(struct warp_access *acc, int bytes, long long warp, const uint64_t *base, long long n)
+{
+    warp_linear(&acc[0], ACCESS_LOAD, bytes, warp, base[0], 1, 0, n);
+    warp_linear(&acc[1], ACCESS_STORE, bytes, warp, base[1], 1, 0, n);
+    return 2;
+}
+
+static void name_kernel(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
+                        const char *format, va_list args)
+{
+    memset(call, 0, sizeof *call);
+    vsnprintf(call->kernel, sizeof call->kernel, format, args);
+    call->grid[0] = grid_x, call->grid[1] = grid_y, call->grid[2] = 1;
+    call->block[0] = block_x, call->block[1] = block_y, call->block[2] = 1;
+}
+
+void call_kernel(struct emulated_call *call, struct launch_shape shape, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    name_kernel(call, (unsigned)(shape.threads / shape.block), 1, (unsigned)shape.block, 1, format, args);
+    va_end(args);
+}
+
+void call_kernel_2d(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
+                    const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    name_kernel(call, grid_x, grid_y, block_x, block_y, format, args);
+    va_end(args);
+}
+
+void call_buffer(struct emulated_call *call, int buffer)
+{
+    call_buffer_at(call, buffer, 0);
+}
+
+void call_buffer_at(struct emulated_call *call, int buffer, long long offset)
+{
+    call->args[call->arg_count].buffer = buffer;
+    call->args[call->arg_count++].value = offset;
+}
+
+void call_float(struct emulated_call *call, float value)
+{
+    uint32_t bits;
+    memcpy(&bits, &value, 4);
+    call_value(call, bits);
+}
+
+void call_value(struct emulated_call *call, long long value)
+{
+    call->args[call->arg_count].buffer = -1;
+    call->args[call->arg_count++].value = value;
+}
+
+/* Whether two float words differ by no more than tolerance, relative to the expected value. */
+static int within_tolerance(uint32_t got_word, uint32_t want_word, double tolerance)
+{
+    float got, want;
+    if (tolerance <= 0)
+        return 0;
+    memcpy(&got, &got_word, 4);
+    memcpy(&want, &want_word, 4);
+    return fabs((double)got - (double)want) <= tolerance * fmax(1.0, fabs((double)want));
+}
+
+/* A float (width 1 word) or a double (2) from word k of a buffer. */
+static double value_at(const uint32_t *words, size_t k, uint32_t width)
+{
+    float single;
+    double wide;
+    if (width == 2)
+        return memcpy(&wide, words + k, 8), wide;
+    return memcpy(&single, words + k, 4), (double)single;
+}
+
+/* Whether word k of got (and k + 1, a double's) is want's, or within the
+   rounding of the float atomic sum there; else the difference, in mismatch. */
+static int within_sum(const struct family *f, int buffer, const uint32_t *got, const uint32_t *want, size_t k,
+                      const struct atomic_sum *sum, char *mismatch, size_t mismatch_size)
+{
+    double got_value = value_at(got, k, sum->words), want_value = value_at(want, k, sum->words);
+    double tolerance = atomic_sum_tolerance(sum);
+    if (memcmp(got + k, want + k, 4 * sum->words) == 0 || fabs(got_value - want_value) <= tolerance)
+        return 1;   /* a NaN only as the same bits, as every other value */
+    snprintf(mismatch, mismatch_size,
+             SAY("%s[%zu]: expected %.9g, got %.9g, further apart than the tolerance of %.3g that rounding its %u float atomic terms allows",
+                 "%1$s[%2$zu]：应为 %3$.9g，实际为 %4$.9g，相差超过其 %6$u 项浮点原子操作之和的舍入所允许的容差 %5$.3g"),
+             f->buffers[buffer].name, k / sum->words, want_value, got_value, tolerance, sum->terms);
+    return 0;
+}
+
+int output_matches(const struct family *f, int buffer, const void *got_bytes, const void *want_bytes, size_t bytes,
+                   const struct atomic_sums *sums, char *mismatch, size_t mismatch_size)
+{
+    const uint32_t *got = got_bytes, *want = want_bytes;
+    size_t whole = bytes / 4 * 4;
+    if (memcmp(got, want, whole) == 0) {
+        if (memcmp((const char *)got + whole, (const char *)want + whole, bytes - whole) == 0)
+            return 1;
+        snprintf(mismatch, mismatch_size, SAY("%s: the last %zu bytes differ from the reference", "%s：最后 %zu 个字节与参考结果不同"),
+                 f->buffers[buffer].name, bytes - whole);   /* char and short outputs */
+        return 0;
+    }
+    for (size_t k = 0; k < bytes / 4; k++) {
+        const struct atomic_sum *sum = atomic_sum_at(sums, buffer, k * 4);
+        if (sum && (k + sum->words) * 4 <= whole) {   /* a value float atomics summed: within their rounding */
+            if (!within_sum(f, buffer, got, want, k, sum, mismatch, mismatch_size))
+                return 0;
+            k += sum->words - 1;
+            continue;
+        }
+        if (got[k] == want[k] || within_tolerance(got[k], want[k], f->tolerance))
+            continue;
+        float got_value, want_value;
+        memcpy(&got_value, &got[k], 4);
+        memcpy(&want_value, &want[k], 4);
+        snprintf(mismatch, mismatch_size, SAY("%s[%zu] (as float): expected %.9g, got %.9g", "%s[%zu]（按 float）：应为 %.9g，实际为 %.9g"),
+                 f->buffers[buffer].name, k, want_value, got_value);
+        return 0;
+    }
+    return 1;
+}
+
