@@ -7,6 +7,9 @@
 #include <string.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "labs.h"
+#include "result.h"
+#include "user_kernel.h"
 #include "arguments.h"
 #include "model/common.h"
 #include "counter_table.h"
@@ -19,7 +22,6 @@
 #include "profiles.h"
 #include "progress.h"
 #include "model/registry.h"
-#include "repl.h"
 #include "sandbox.h"
 #include "session.h"
 
@@ -422,8 +424,6 @@ static const luaL_Reg core_functions[] = {
     { "colour", core_colour },
     { "lang", core_lang },
     { "format", core_format },
-    { "command", command_lua },
-    { "commands_text", command_list_lua },
     { "profiles", core_profiles },
     { NULL, NULL },
 };

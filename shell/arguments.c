@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "api.h"
+#include "lua_keys.h"
 #include "arguments.h"
 #include "output.h"
 #include "model/params.h"

@@ -23,4 +23,11 @@ void check_params(lua_State *L, int table, int arg, const struct family *f, stru
 extern const luaL_Reg argument_globals[], argument_core[];
 extern const luaL_Reg launch_globals[], launch_core[];
 
+/* Pushes the value at idx as an error message shows it and returns it: a
+   string between two `mark`s, control characters and bytes that are not
+   UTF-8 escaped, cut after QUOTED_MAX bytes ("..."); a number or boolean as
+   Lua writes it; anything else by its type (a __name such as warplab.result). */
+enum { QUOTED_MAX = 40 };
+const char *push_quoted(lua_State *L, int idx, char mark);
+
 #endif

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "api.h"
 #include "output.h"
 #include "repl.h"
 #include "session.h"

@@ -35,7 +35,7 @@
 #include <sys/wait.h>
 #include "compile_check.h"
 #include "device_compile.h"
-#include "files.h"
+#include "support/io.h"
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <readline/readline.h>
 #include <lauxlib.h>
-#include "api.h"
+#include "lua_keys.h"
 #include "repl.h"
 #include "session.h"
 

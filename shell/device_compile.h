@@ -8,6 +8,7 @@
 #define WARPLAB_DEVICE_COMPILE_H
 
 #include <stddef.h>
+#include <lauxlib.h>
 
 /* The hidden option that makes warplab the compile child (main.c). */
 #define COMPILE_CHILD_OPTION "--compile-child"
@@ -67,5 +68,8 @@ const char *nvrtc_unavailable(void);
 const char *nvrtc_library_folder(void);
 /* Loads NVRTC's builtins library now, before the child shuts off its files. */
 void nvrtc_load_builtins(void);
+
+/* What nvrtc.c adds to the core table: nvrtc, hash, cache_path (for lua/compile.lua). */
+extern const luaL_Reg compile_core[];
 
 #endif

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "api.h"
 #include "arguments.h"
 #include "model/common.h"
 #include "device_compile.h"

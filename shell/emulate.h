@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <lauxlib.h>
 #include "model/model.h"
 #include "emulator/ptx.h"
 
@@ -59,5 +60,8 @@ int emulate_warp(const struct family *f, const struct params *p, long long warp,
    emulator's own, good until it runs again. */
 int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes,
                       const struct atomic_sums **sums);
+
+/* What emulate.c adds to the core table: emulate (a kernel's PTX on the emulator). */
+extern const luaL_Reg emulate_core[];
 
 #endif

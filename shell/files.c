@@ -54,21 +54,6 @@ static const char *check_path(lua_State *L, int index)
     return path;
 }
 
-/* Writes all of text to fd, through short writes and EINTR: 0, or the errno. */
-int write_all(int fd, const char *text, size_t length)
-{
-    while (length > 0) {
-        ssize_t written = write(fd, text, length);
-        if (written < 0 && errno == EINTR)
-            continue;
-        if (written <= 0)
-            return written < 0 ? errno : EIO;
-        text += written;
-        length -= (size_t)written;
-    }
-    return 0;
-}
-
 /* fsync that accepts "this kind of file cannot be synced" (a terminal, a pipe, /dev/full). */
 static int sync_file(int fd, int regular)
 {

@@ -9,9 +9,7 @@
 
 #include <stddef.h>
 #include <lua.h>
-
-/* Writes all of text to fd, through short writes and EINTR: 0, or the errno. */
-int write_all(int fd, const char *text, size_t length);
+#include "support/io.h"   /* write_all */
 
 /* Adds the file functions to the core table on top of the stack. */
 void files_open(lua_State *L);

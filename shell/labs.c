@@ -9,11 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <lauxlib.h>
-#include "api.h"
+#include "labs.h"
+#include "lua_keys.h"
 #include "output.h"
 #include "paths.h"
 #include "model/registry.h"
-#include "repl.h"
 #include "session.h"
 
 extern const struct { const char *name; const char *text; } lab_texts[];
@@ -114,44 +114,11 @@ static int core_take_missing_counter(lua_State *L)
     return 1;
 }
 
-/* core.run_student_code(code): runs code as if typed at the prompt, values printed. */
-static int core_run_student_code(lua_State *L)
-{
-    repl_run_code(luaL_checkstring(L, 1));
-    return 0;
-}
-
-/* core.load_experiment(code, env): code loaded as the prompt loads it, its
-   globals in env (lab code's); the function, or nil and the syntax error. */
-static int core_load_experiment(lua_State *L)
-{
-    size_t length;
-    const char *code = luaL_checklstring(L, 1, &length);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    if (memchr(code, 0, length))
-        return luaL_error(L, SAY("the code holds a NUL byte", "代码中含有 NUL 字节"));
-    if (repl_load(code) != LUA_OK) {
-        lua_pushnil(L);
-        lua_insert(L, -2);
-        return 2;
-    }
-    lua_pushvalue(L, 2);
-    lua_setupvalue(L, -2, 1);   /* a main chunk's only upvalue is _ENV */
-    return 1;
-}
-
 /* core.edit_distance(a, b): the edits from one name to the other, for "did you mean". */
 static int core_edit_distance(lua_State *L)
 {
     lua_pushinteger(L, edit_distance(luaL_checkstring(L, 1), luaL_checkstring(L, 2)));
     return 1;
-}
-
-/* core.offer_history(code): at the prompt, puts code into the history, so Up recalls it to edit. */
-static int core_offer_history(lua_State *L)
-{
-    repl_offer_history(luaL_checkstring(L, 1));
-    return 0;
 }
 
 /* core.translate_error(message): as the prompt would show it, in the session's language. */
@@ -167,8 +134,6 @@ static const luaL_Reg lab_functions[] = {
     { "translate_error", core_translate_error },
     { "edit_distance", core_edit_distance },
     { "journal_path", core_journal_path },
-    { "offer_history", core_offer_history },
-    { "load_experiment", core_load_experiment },
     { "lab_source", core_lab_source },
     { "lab_names", core_lab_names },
     { "data_path", core_data_path },
@@ -176,7 +141,6 @@ static const luaL_Reg lab_functions[] = {
     { "last_result", core_last_result },
     { "last_results", core_last_results },
     { "set_last_results", core_set_last_results },
-    { "run_student_code", core_run_student_code },
     { "take_missing_counter", core_take_missing_counter },
     { NULL, NULL },
 };

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "api.h"
+#include "lua_keys.h"
 #include "arguments.h"
 #include "backend.h"
 #include "emulate.h"

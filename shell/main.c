@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <lauxlib.h>
-#include "api.h"
 #include "device_compile.h"
 #include "output.h"
 #include "profiles.h"
@@ -783,7 +782,7 @@ int main(int argc, char **argv)
     char why[256];
     if (options.gpu_command && !options.force_sim && gpu_process_use_command(options.gpu_command, why, sizeof why) != 0)
         return usage_error("%s", why);
-    if (session_open(options.force_sim, options.ordinal, options.profile) != 0)
+    if (session_open(options.force_sim, options.ordinal, options.profile, repl_open_core) != 0)
         return EXIT_SCRIPT_ERROR;
     snprintf(session.format, sizeof session.format, "%s", options.format ? options.format : "table");
     int status = run(argc, argv, &options);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "api.h"
 #include "device_compile.h"
 #include "interrupt.h"
 #include "paths.h"

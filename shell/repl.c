@@ -461,3 +461,53 @@ int repl_run(void)
         history_truncate_file(path, HISTORY_LENGTH);
     return 0;
 }
+
+/* The prompt's own functions in the core table, for the lab runner and
+   lua/: code run or loaded as if typed, the history, colon commands. */
+/* core.run_student_code(code): runs code as if typed at the prompt, values printed. */
+static int core_run_student_code(lua_State *L)
+{
+    repl_run_code(luaL_checkstring(L, 1));
+    return 0;
+}
+
+/* core.load_experiment(code, env): code loaded as the prompt loads it, its
+   globals in env (lab code's); the function, or nil and the syntax error. */
+static int core_load_experiment(lua_State *L)
+{
+    size_t length;
+    const char *code = luaL_checklstring(L, 1, &length);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (memchr(code, 0, length))
+        return luaL_error(L, SAY("the code holds a NUL byte", "代码中含有 NUL 字节"));
+    if (repl_load(code) != LUA_OK) {
+        lua_pushnil(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    lua_pushvalue(L, 2);
+    lua_setupvalue(L, -2, 1);   /* a main chunk's only upvalue is _ENV */
+    return 1;
+}
+
+/* core.offer_history(code): at the prompt, puts code into the history, so Up recalls it to edit. */
+static int core_offer_history(lua_State *L)
+{
+    repl_offer_history(luaL_checkstring(L, 1));
+    return 0;
+}
+
+static const luaL_Reg prompt_functions[] = {
+    { "run_student_code", core_run_student_code },
+    { "load_experiment", core_load_experiment },
+    { "offer_history", core_offer_history },
+    { "command", command_lua },
+    { "commands_text", command_list_lua },
+    { NULL, NULL },
+};
+
+void repl_open_core(lua_State *L)
+{
+    api_open(L);
+    luaL_setfuncs(L, prompt_functions, 0);
+}

@@ -19,6 +19,9 @@ const char *command_name(int i);
 int command_lua(lua_State *L);
 /* core.commands_text(): every colon command with its usage, one a line. */
 int command_list_lua(lua_State *L);
+/* Pushes the whole core table: the API's (api_open) and the prompt's
+   functions (colon commands, code run as typed, the history). */
+void repl_open_core(lua_State *L);
 
 /* Runs code as if typed at the prompt: expressions print, record() sees it. */
 void repl_run_code(const char *code);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "api.h"
+#include "lua_keys.h"
 #include "result.h"
 #include "session.h"
 

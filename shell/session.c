@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <lauxlib.h>
 #include <lualib.h>
-#include "api.h"
+#include "lua_keys.h"
 #include "interrupt.h"
 #include "output.h"
 #include "session.h"
@@ -441,10 +441,11 @@ void session_report(int status, int to_stderr)
     lua_pop(session.L, 1);
 }
 
-/* Loads the embedded Lua modules, each called with the core table. */
-static int load_prelude(lua_State *L)
+/* Loads the embedded Lua modules, each called with the core table that
+   open_core pushes. */
+static int load_prelude(lua_State *L, void (*open_core)(lua_State *L))
 {
-    api_open(L);   /* leaves the core table on the stack */
+    open_core(L);
     luaL_setfuncs(L, session_functions, 0);
     for (int i = 0; i < lua_modules_count; i++) {
         const char *name = lua_modules[i].name;
@@ -481,7 +482,7 @@ void session_use_profile(const struct device_profile *profile)
     }
 }
 
-int session_open(int force_sim, int ordinal, const struct device_profile *profile)
+int session_open(int force_sim, int ordinal, const struct device_profile *profile, void (*open_core)(lua_State *L))
 {
     session.L = lua_newstate(sandbox_alloc, NULL);
     if (!session.L) {
@@ -498,7 +499,7 @@ int session_open(int force_sim, int ordinal, const struct device_profile *profil
     session_use_profile(profile ? profile : session.backend->measures
                                               ? profile_for_device(&session.device) : &device_profiles[0]);
     interrupt_install(session.L);
-    return load_prelude(session.L);
+    return load_prelude(session.L, open_core);
 }
 
 void session_close(void)

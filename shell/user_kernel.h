@@ -6,6 +6,7 @@
 #define WARPLAB_USER_KERNEL_H
 
 #include <stddef.h>
+#include <lauxlib.h>
 #include "model/family.h"
 
 enum { MAX_USER_KERNELS = 256 };
@@ -30,5 +31,8 @@ void *user_kernel_pack(const struct family *f, size_t *size);
 /* In the GPU process: the kernel a description gives, a family here at the
    shell's index (its launch for the CUDA backend to set); NULL with why. */
 struct family *user_kernel_unpack(const void *data, size_t size, char *why, size_t why_size);
+
+/* What user_kernel.c adds to the core table: declare_kernel (for lua/kernel.lua's kernel{}). */
+extern const luaL_Reg user_kernel_core[];
 
 #endif
