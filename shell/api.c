@@ -19,7 +19,7 @@
 #include "output.h"
 #include "emulate.h"
 #include "model/params.h"
-#include "profiles.h"
+#include "model/profiles.h"
 #include "progress.h"
 #include "model/registry.h"
 #include "sandbox.h"

@@ -11,7 +11,7 @@
 #include "arguments.h"
 #include "output.h"
 #include "model/params.h"
-#include "profiles.h"
+#include "model/profiles.h"
 #include "model/registry.h"
 #include "session.h"
 

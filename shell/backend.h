@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include "model/family.h"
-#include "device.h"
+#include "model/device.h"
 #include "emulator/ptx.h"
 #include "result.h"
 

@@ -14,7 +14,7 @@
 #include "emulate.h"
 #include "interrupt.h"
 #include "output.h"
-#include "profiles.h"
+#include "model/profiles.h"
 #include "progress.h"
 #include "model/registry.h"
 #include "sandbox.h"

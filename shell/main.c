@@ -15,7 +15,7 @@
 #include <lauxlib.h>
 #include "device_compile.h"
 #include "output.h"
-#include "profiles.h"
+#include "model/profiles.h"
 #include "model/params.h"
 #include "model/registry.h"
 #include "repl.h"

@@ -8,7 +8,7 @@
 #include "model/family.h"
 #include "model/model.h"
 #include "counters.h"
-#include "profiles.h"
+#include "model/profiles.h"
 #include "emulator/ptx.h"
 
 enum { MAX_SAMPLES = 1000, MAX_WARNINGS = 4 };

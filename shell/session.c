@@ -14,7 +14,7 @@
 #include "output.h"
 #include "session.h"
 #include "shorthand.h"
-#include "profiles.h"
+#include "model/profiles.h"
 #include "sandbox.h"
 
 /* The Lua part of warplab, in Makefile.am's PRELUDE_FILES order (shell/lua_sources.c,

@@ -9,7 +9,7 @@
 #include "backend.h"
 #include "emulate.h"
 #include "interrupt.h"
-#include "profiles.h"
+#include "model/profiles.h"
 #include "progress.h"
 
 /* The emulator's counts for the job, as the formula's would be: 0, -1 (Ctrl-C) or -2 (why). */

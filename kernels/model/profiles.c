@@ -13,9 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "output.h"
-#include "profiles.h"
-#include "session.h"
+#include "model/profiles.h"
+#include "support/text.h"
 
 /* peak = 2 x memory clock x bus width / 8, so the clock is derived from the datasheet peak. */
 #define MEMORY_MHZ(peak_gbs, bus_bits) ((peak_gbs) * 1e3 * 8 / (2.0 * (bus_bits)))

@@ -6,7 +6,7 @@
 #define WARPLAB_PROFILES_H
 
 #include <stddef.h>
-#include "device.h"
+#include "model/device.h"
 #include "model/model.h"
 
 /* The rates a launch's time is made of (docs/model.md, "Time"): each term of
