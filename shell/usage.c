@@ -115,13 +115,14 @@ static void print_help_row(const struct option_decl *row)
              value ? value : "");
     int columns = text_columns(label);
     printf("%s%*s", label, columns < HELP_TEXT_COLUMN ? HELP_TEXT_COLUMN - columns : 2, "");
-    for (const char *line = SAY(row->help, row->help_zh);; line++) {
-        size_t length = strcspn(line, "\n");
-        printf("%.*s\n", (int)length, line);
-        if (!line[length])
-            break;
-        line += length;
-        printf("%*s", HELP_TEXT_COLUMN, "");
+    const char *text = SAY(row->help, row->help_zh);
+    for (;;) {
+        size_t length = strcspn(text, "\n");
+        printf("%.*s\n", (int)length, text);
+        if (!text[length])
+            return;
+        text += length + 1;
+        printf("%*s", HELP_TEXT_COLUMN, "");   /* the next line, in the second column */
     }
 }
 
@@ -204,12 +205,17 @@ static void print_completion_row(const struct option_decl *row)
 
 int print_options_as(const char *what, struct options *o)
 {
-    void (*print_row)(const struct option_decl *) = strcmp(what, "man") == 0 ? print_man_row
-                                                  : strcmp(what, "completion") == 0 ? print_completion_row : NULL;
-    if (!print_row)
-        return OPTION_BAD_VALUE;
-    for (int i = 0; i < option_count; i++)
-        if (!option_table[i].hidden)
-            print_row(&option_table[i]);
-    return 0;
+    static const struct {
+        const char *what;
+        void (*print_row)(const struct option_decl *row);
+    } writers[] = { { "man", print_man_row }, { "completion", print_completion_row } };
+    for (size_t w = 0; w < sizeof writers / sizeof writers[0]; w++) {
+        if (strcmp(what, writers[w].what) != 0)
+            continue;
+        for (int i = 0; i < option_count; i++)
+            if (!option_table[i].hidden)
+                writers[w].print_row(&option_table[i]);
+        return 0;
+    }
+    return OPTION_BAD_VALUE;
 }
