@@ -4,8 +4,8 @@
 -- definitions of warplab's own in place of the CUDA headers. Neither needs
 -- a GPU. Both run in a child process with limits on time, memory and
 -- output, that can read no file but the toolkit's and the compiler's own
--- (shell/compile_child.c); a source that includes anything else is refused
--- before (shell/compile_check.c), and the messages that come back are cut
+-- (shell/compile/compile_child.c); a source that includes anything else is refused
+-- before (shell/compile/compile_check.c), and the messages that come back are cut
 -- to the source's own lines. Ctrl-C ends the child, not the shell. Compiled PTX is kept in $XDG_CACHE_HOME/warplab,
 -- named by a hash of the compiler, the options and the source; a cache file
 -- holds all three and is used only when they match, so a hash that collides

@@ -13,7 +13,7 @@
 #include "arguments.h"
 #include "model/common.h"
 #include "counter_table.h"
-#include "device_compile.h"
+#include "compile/device_compile.h"
 #include "files.h"
 #include "interrupt.h"
 #include "output.h"

@@ -10,7 +10,7 @@
 #include <lauxlib.h>
 #include "arguments.h"
 #include "model/common.h"
-#include "device_compile.h"
+#include "compile/device_compile.h"
 #include "emulate.h"
 #include "host_parts.h"
 #include "interrupt.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <lauxlib.h>
-#include "device_compile.h"
+#include "compile/device_compile.h"
 #include "options.h"
 #include "output.h"
 #include "model/profiles.h"

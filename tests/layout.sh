@@ -82,6 +82,26 @@ found=$(bare_names $kernel_files $(find shell tests -name '*.c' -o -name '*.h' |
 result "C code names the room of each kernels/ header it includes (\"model/params.h\")" $?
 echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
 
+# shell/'s rooms: shell/compile/ (CUDA C to PTX and CUBIN) stands on kernels/
+# and the shell's common ground alone: the session, output, Ctrl-C, the
+# progress bar and the data paths, at the top of shell/.
+common_ground="session.h output.h interrupt.h progress.h paths.h"
+# shell_violations ROOM FILE...: the includes of FILEs found in shell/ but
+# neither in ROOM nor in the common ground.
+shell_violations() {
+  room=$1; shift
+  quoted_includes "$@" | while IFS=': ' read -r file header; do
+    [ -e "kernels/$header" ] || [ -e "$(dirname "$file")/$header" ] && continue
+    case " $common_ground " in *" $header "*) continue ;; esac
+    case $header in "$room"/*) continue ;; esac
+    echo "$file includes $header"
+  done
+}
+found=$(shell_violations compile shell/compile/*.c shell/compile/*.h)
+[ -z "$found" ]
+result "shell/compile/ includes only its own headers, kernels/ and the shell's common ground" $?
+echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
+
 found=$(grep -l '^#[ \t]*include[ \t]*<\(lua\|lauxlib\|lualib\|cuda_runtime\|cuda\.h\|cupti\)' $(echo "$kernel_files" | grep -v '\.cu$'))
 [ -z "$found" ]
 result "kernels/ includes no Lua and no CUDA host header" $?
@@ -100,5 +120,9 @@ result "... and the check names a model file that includes shell/'s session.h, o
 printf '#include "model.h"\n' > "$bad/bare.c"
 bare_names "$bad/bare.c" | grep -q "bare.c includes model.h without its room"
 result "... and a C file that names model.h without its room" $?
+mkdir -p "$bad/shell/compile"
+printf '#include "session.h"\n#include "compile/device_compile.h"\n#include "api.h"\n' > "$bad/shell/compile/up.c"
+[ "$(shell_violations compile "$bad/shell/compile/up.c")" = "$bad/shell/compile/up.c includes api.h" ]
+result "... and a file of shell/compile/ that includes the API's api.h" $?
 rm -rf "$bad"
 tap_done

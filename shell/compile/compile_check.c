@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "compile_check.h"
+#include "compile/compile_check.h"
 #include "session.h"
 
 char *canonical_source(const char *text)

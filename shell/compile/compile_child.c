@@ -33,8 +33,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include "compile_check.h"
-#include "device_compile.h"
+#include "compile/compile_check.h"
+#include "compile/device_compile.h"
 #include "support/io.h"
 #include "interrupt.h"
 #include "output.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "device_compile.h"
+#include "compile/device_compile.h"
 #include "interrupt.h"
 #include "paths.h"
 #include "session.h"
