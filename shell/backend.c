@@ -3,7 +3,7 @@
 */
 #include <stdio.h>
 #include "backend.h"
-#include "session.h"
+#include "support/text.h"
 
 const struct backend *backend_choose(int force_sim, int ordinal, struct device_info *info,
                                      char *notice_text, size_t notice_size)

@@ -18,7 +18,7 @@
 #include <cupti_profiler_host.h>
 #include <cupti_range_profiler.h>
 #include "counters.h"
-#include "session.h"
+#include "support/text.h"
 
 /* Every CUPTI function warplab calls, looked up by name once. */
 #define CUPTI_FUNCTIONS(X)                                                                   \
@@ -648,7 +648,7 @@ void counters_close(void)
 #elif defined(HAVE_CUDA)
 #include <stdio.h>
 #include "counters.h"
-#include "session.h"
+#include "support/text.h"
 
 /* No Range Profiler in this build: every counter read says so, once each. */
 static int no_counters(char *why, size_t why_size)

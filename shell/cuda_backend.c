@@ -21,7 +21,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include "backend.h"
-#include "session.h"
+#include "support/text.h"
 #include "model/common.h"
 #include "counters.h"
 #include "model/atomic_sums.h"

@@ -13,7 +13,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include "backend.h"
-#include "session.h"
+#include "support/text.h"
 #include "user_kernel.h"
 
 #define DRIVER_FUNCTIONS(X) \

@@ -22,7 +22,7 @@
 #include "progress.h"
 #include "interrupt.h"
 #include "output.h"
-#include "session.h"
+#include "support/text.h"
 
 static const double POLL_S = 0.02;   /* how often a waiting process tries again */
 

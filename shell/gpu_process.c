@@ -32,7 +32,7 @@
 #include "output.h"
 #include "paths.h"
 #include "model/registry.h"
-#include "session.h"
+#include "support/text.h"
 #include "user_kernel.h"
 
 /* How often a child with nothing to do looks whether another process waits
@@ -617,7 +617,7 @@ const struct backend gpu_backend = {
 #else
 #include <stdio.h>
 #include "backend.h"
-#include "session.h"
+#include "support/text.h"
 
 int gpu_process_use_command(const char *command, char *why, size_t why_size)
 {

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "progress.h"
-#include "session.h"
+#include "support/text.h"
 
 enum { BAR_WIDTH = 24, SHORT_BAR_WIDTH = 12 };   /* short beside the hint, so that the line fits 80 columns */
 static const double SHOW_AFTER_S = 1.0, HINT_AFTER_S = 3.0;

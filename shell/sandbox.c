@@ -19,7 +19,7 @@
 #include "interrupt.h"
 #include "progress.h"
 #include "sandbox.h"
-#include "session.h"
+#include "support/text.h"
 
 enum {
     HOOK_PERIOD = 1000,              /* instructions between two looks at the budget */

@@ -27,7 +27,7 @@
 #include "model/registry.h"
 #include "result.h"
 #include "sandbox.h"
-#include "session.h"
+#include "support/text.h"
 #include "user_kernel.h"
 
 enum { NAME_BYTES = 48, SYMBOL_BYTES = 256 };

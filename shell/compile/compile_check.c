@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "compile/compile_check.h"
-#include "session.h"
+#include "support/text.h"
 
 char *canonical_source(const char *text)
 {

@@ -40,7 +40,7 @@
 #include "output.h"
 #include "paths.h"
 #include "progress.h"
-#include "session.h"
+#include "support/text.h"
 
 extern char **environ;
 

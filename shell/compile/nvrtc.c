@@ -17,7 +17,7 @@
 #include "compile/device_compile.h"
 #include "interrupt.h"
 #include "paths.h"
-#include "session.h"
+#include "support/text.h"
 
 #ifdef HAVE_CUDA
 #include <nvrtc.h>
