@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <lauxlib.h>
 #include "model/model.h"
 #include "emulator/ptx.h"
@@ -61,7 +62,26 @@ int emulate_warp(const struct family *f, const struct params *p, long long warp,
 int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes,
                       const struct atomic_sums **sums);
 
-/* What emulate.c adds to the core table: emulate (a kernel's PTX on the emulator). */
+/* The warp-instructions a launch of grid and block may run on the emulator. */
+uint64_t emulation_instruction_budget(const unsigned *grid, const unsigned *block);
+/* What an emulated launch counts: the model's counts and, where the DRAM
+   estimate is made, its tracker; emulation_count is the launch's on_access. */
+struct emulation_counting {
+    struct model_counts counts;
+    struct dram_tracker *dram;   /* the DRAM estimate's, or NULL */
+};
+void emulation_count(void *user, const struct warp_access *a);
+/* The compute capability f's launch p is compiled for on the emulator. */
+int emulation_compute_capability(const struct family *f, const struct params *p);
+/* The headers the kernels' device code includes, as text (kernels/families/device_headers.c). */
+extern const struct device_header {
+    const char *name;
+    const char *text;
+} device_headers[];
+extern const int device_headers_count;
+
+/* What emulate_core.c adds to the core table: emulate (a kernel's PTX on the
+   emulator), emulate_family and family_device. */
 extern const luaL_Reg emulate_core[];
 
 #endif
