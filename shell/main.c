@@ -348,7 +348,7 @@ int main(int argc, char **argv)
     char why[256];
     if (options.gpu_command && !options.force_sim && gpu_process_use_command(options.gpu_command, why, sizeof why) != 0)
         return usage_error("%s", why);
-    if (session_open(options.force_sim, options.ordinal, options.profile, repl_open_core) != 0)
+    if (repl_open_session(options.force_sim, options.ordinal, options.profile) != 0)
         return EXIT_SCRIPT_ERROR;
     snprintf(session.format, sizeof session.format, "%s", options.format ? options.format : "table");
     int status = run(argc, argv, &options);

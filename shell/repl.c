@@ -16,6 +16,8 @@
 #include <readline/history.h>
 #include <lauxlib.h>
 #include "api.h"
+#include "backend.h"
+#include "model/profiles.h"
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
@@ -510,4 +512,14 @@ void repl_open_core(lua_State *L)
 {
     api_open(L);
     luaL_setfuncs(L, prompt_functions, 0);
+}
+
+int repl_open_session(int force_sim, int ordinal, const struct device_profile *profile)
+{
+    struct device_info device = { 0 };
+    char notice[256];
+    const struct backend *backend = backend_choose(force_sim, ordinal, &device, notice, sizeof notice);
+    if (!profile)   /* the GPU's own, or the H200 on the model */
+        profile = backend->measures ? profile_for_device(&device) : &device_profiles[0];
+    return session_open(backend, &device, notice, profile, repl_open_core);
 }

@@ -22,6 +22,11 @@ int command_list_lua(lua_State *L);
 /* Pushes the whole core table: the API's (api_open) and the prompt's
    functions (colon commands, code run as typed, the history). */
 void repl_open_core(lua_State *L);
+struct device_profile;
+/* Opens the session: the backend (the GPU's unless force_sim, or the model
+   when there is none), the device the model describes (profile; NULL: the
+   GPU's own, or the H200 on the model) and the whole core table. 0 on success. */
+int repl_open_session(int force_sim, int ordinal, const struct device_profile *profile);
 
 /* Runs code as if typed at the prompt: expressions print, record() sees it. */
 void repl_run_code(const char *code);

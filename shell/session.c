@@ -482,8 +482,12 @@ void session_use_profile(const struct device_profile *profile)
     }
 }
 
-int session_open(int force_sim, int ordinal, const struct device_profile *profile, void (*open_core)(lua_State *L))
+int session_open(const struct backend *backend, const struct device_info *device, const char *backend_notice,
+                 const struct device_profile *profile, void (*open_core)(lua_State *L))
 {
+    session.backend = backend;
+    session.device = *device;
+    snprintf(session.backend_notice, sizeof session.backend_notice, "%s", backend_notice);
     session.L = lua_newstate(sandbox_alloc, NULL);
     if (!session.L) {
         notice(SAY("cannot create the Lua state: out of memory", "无法创建 Lua 状态：内存不足"));
@@ -494,10 +498,7 @@ int session_open(int force_sim, int ordinal, const struct device_profile *profil
     keep_translation_tools(session.L);
     session.options = (struct measure_options){ .warm = 0, .min_samples = 10, .budget_ms = 500, .check = 1, .counters = 1,
                                                  .kernel_timeout_s = 10 };
-    session.backend = backend_choose(force_sim, ordinal, &session.device,
-                                     session.backend_notice, sizeof session.backend_notice);
-    session_use_profile(profile ? profile : session.backend->measures
-                                              ? profile_for_device(&session.device) : &device_profiles[0]);
+    session_use_profile(profile);
     interrupt_install(session.L);
     return load_prelude(session.L, open_core);
 }

@@ -31,11 +31,13 @@ const char *type_text(const char *type);
 /* The same for the value at idx (luaL_typename). */
 #define TYPE_TEXT(L, idx) type_text(luaL_typename((L), (idx)))
 
-/* Creates the Lua state, opens the backend, loads the prelude on the core
-   table that open_core pushes (api_open: the program above the session
-   says what the API is). 0 on success. profile: NULL for the default (the
-   GPU's own, or the H200 on the sim backend). */
-int session_open(int force_sim, int ordinal, const struct device_profile *profile, void (*open_core)(lua_State *L));
+/* Creates the Lua state on the backend the program chose and opened (its
+   device, and why the model stands in, or ""), with profile the device the
+   model describes, and loads the prelude on the core table that open_core
+   pushes: the program above the session says what the backend and the API
+   are (repl_open_session). 0 on success. */
+int session_open(const struct backend *backend, const struct device_info *device, const char *backend_notice,
+                 const struct device_profile *profile, void (*open_core)(lua_State *L));
 void session_close(void);
 /* Loads code after the shorthand rewrite; pushes the chunk or the error. */
 int session_load(const char *code, const char *chunk_name);

@@ -110,7 +110,7 @@ static void check_shell(const char *chip, const char *lab_path)
         return;
     }
     snprintf(chip_name, sizeof chip_name, "%s", chip);
-    session_open(1, 0, NULL, repl_open_core);
+    repl_open_session(1, 0, NULL);
     chip_backend.read_counters = chip_counters;
     session.backend = &chip_backend;
     run_lua("r = launch('copy', {n = 1 << 16}); card = tostring(r)");

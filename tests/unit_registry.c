@@ -101,7 +101,7 @@ static void test_refusals(void)
 int main(void)
 {
     char why[256], code[512], csv[] = "/tmp/warplab-unit-registry-XXXXXX.csv";
-    session_open(1, 0, NULL, repl_open_core);
+    repl_open_session(1, 0, NULL);
     complete_install();
     test_refusals();
     int count = family_count;
