@@ -229,7 +229,7 @@ static int core_capture(lua_State *L)
 /* core.format(): "table", "csv" or "json" (--format). */
 static int core_format(lua_State *L)
 {
-    lua_pushstring(L, session.format[0] ? session.format : "table");
+    lua_pushstring(L, out_format());
     return 1;
 }
 

@@ -350,7 +350,7 @@ int main(int argc, char **argv)
         return usage_error("%s", why);
     if (repl_open_session(options.force_sim, options.ordinal, options.profile) != 0)
         return EXIT_SCRIPT_ERROR;
-    snprintf(session.format, sizeof session.format, "%s", options.format ? options.format : "table");
+    out_set_format(options.format ? options.format : "table");
     int status = run(argc, argv, &options);
     session_close();
     return finish(status);

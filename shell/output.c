@@ -10,7 +10,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "output.h"
-#include "session.h"
 #include "progress.h"
 #include "sandbox.h"
 
@@ -57,11 +56,30 @@ static const struct {
     { "▊", "#" }, { "▉", "#" },
 };
 
+/* --format: how results print, "table", "csv" or "json". */
+static char format[8] = "table";
+
+void out_set_format(const char *name)
+{
+    snprintf(format, sizeof format, "%s", name);
+}
+
+const char *out_format(void)
+{
+    return format;
+}
+
+/* Whether results print as data (CSV, JSON), not for people to read. */
+static int out_format_is_data(void)
+{
+    return strcmp(format, "csv") == 0 || strcmp(format, "json") == 0;
+}
+
 /* Whether stdout gets the symbols as they are: on a terminal whose locale's
    character set is UTF-8, or for the data formats (CSV, JSON), always. */
 static int symbols_as_they_are(void)
 {
-    return out_is_fancy() || strcmp(session.format, "csv") == 0 || strcmp(session.format, "json") == 0;
+    return out_is_fancy() || out_format_is_data();
 }
 
 /* The bytes stdout gets for the character at text[i] (its UTF-8, or its
@@ -114,7 +132,7 @@ int out_columns(int fd)
    pipe without COLUMNS, and for CSV and JSON. */
 static int wrap_width(int fd)
 {
-    if (strcmp(session.format, "csv") == 0 || strcmp(session.format, "json") == 0)
+    if (out_format_is_data())
         return 0;
     return out_columns(fd);
 }

@@ -29,6 +29,9 @@ void notice(const char *format, ...) __attribute__((format(printf, 1, 2)));
 const char *error_text(int error);
 /* Whether stdout can show Unicode symbols and blocks (a terminal whose locale is UTF-8, TERM not dumb). */
 int out_is_fancy(void);
+/* --format: how results print, "table" (the default), "csv" or "json". */
+void out_set_format(const char *name);
+const char *out_format(void);
 /* The columns of the terminal on fd: $COLUMNS where it is set (as POSIX has
    it override the terminal's), else the terminal's; 0 for a file or a pipe. */
 int out_columns(int fd);

@@ -15,7 +15,6 @@ struct session {
     struct device_info device;
     char backend_notice[256];    /* why the model was chosen, or empty */
     struct measure_options options;   /* config{}: the session's way of measuring */
-    char format[8];                   /* --format: "table", "csv" or "json" */
 };
 
 struct device_profile;
