@@ -7,16 +7,9 @@
 # checkout (the files to copy) and autoreconf; SKIP without them.
 srcdir=${srcdir:-.}
 . "${srcdir:-.}/tests/tap.sh"
-if ! git -C "$srcdir" ls-files --error-unmatch Makefile.am > /dev/null 2>&1 || ! command -v autoreconf > /dev/null; then
-  echo "1..0 # SKIP needs the source tree as a git checkout, and autoreconf"
-  exit 0
-fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 tree="$tmp/tree"
-mkdir "$tree"
-# the tree as it stands: tracked files that are still there, and new ones git does not ignore
-(cd "$srcdir" && git ls-files -z --cached --others --exclude-standard |
-  xargs -0 sh -c 'for file; do [ -f "$file" ] && printf "%s\0" "$file"; done' sh | xargs -0 cp --parents -t "$tree")
+copy_tree "$tree"
 
 # 1. the CUDA kernel and its launcher
 cat > "$tree/kernels/families/twice_kernel.cu" <<'CU'
@@ -104,11 +97,9 @@ sed -i 's|^\tkernels/families/matmul.c$|\tkernels/families/matmul.c \\\n\tkernel
 grep -q 'kernels/families/twice.c' "$tree/kernels/families/families.am"
 result "families.am's FAMILIES takes the new file" $?
 # the family is added in one folder: nothing outside kernels/families/ changed
-(cd "$srcdir" && git ls-files -z --cached --others --exclude-standard |
-  xargs -0 sh -c 'for file; do [ -f "$file" ] && ! cmp -s "$file" "$0/$file" && echo "$file"; done' "$tree") > "$tmp/changed"
-(cd "$tree" && find . -type f | sed 's|^\./||') | while read -r file; do [ -e "$srcdir/$file" ] || echo "$file"; done >> "$tmp/changed"
-! grep -v '^kernels/families/' "$tmp/changed" > /dev/null
-result "only kernels/families/ changed: $(tr '\n' ' ' < "$tmp/changed")" $?
+outside=$(changed_outside "$tree" kernels/families/)
+[ -z "$outside" ]
+result "only files of kernels/families/ changed (${outside:-none outside})" $?
 
 (cd "$tree" && autoreconf -fi && ./configure --without-cuda && make -j2 warplab) > "$tmp/build.log" 2>&1
 status=$?

@@ -8,18 +8,9 @@
 # autoreconf; SKIP without them.
 srcdir=${srcdir:-.}
 . "${srcdir:-.}/tests/tap.sh"
-if ! git -C "$srcdir" ls-files --error-unmatch Makefile.am > /dev/null 2>&1 || ! command -v autoreconf > /dev/null; then
-  echo "1..0 # SKIP needs the source tree as a git checkout, and autoreconf"
-  exit 0
-fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 tree="$tmp/tree"
-mkdir "$tree"
-# the tree as it stands: tracked files that are still there, and new ones git does not ignore
-(cd "$srcdir" && git ls-files -z --cached --others --exclude-standard |
-  xargs -0 sh -c 'for file; do [ -f "$file" ] && printf "%s\0" "$file"; done' sh | xargs -0 cp --parents -t "$tree")
-fingerprints() { (cd "$tree" && find . -type f -exec cksum {} + | sort -k 3); }
-fingerprints > "$tmp/before"
+copy_tree "$tree"
 
 # 1. the field its value goes to
 sed -i 's|^\( *\)int no_init;\(.*\)$|&\n\1int twice;                    /* --twice N: a throw-away option of tests/add_option.sh */|' "$tree/shell/options.h"
@@ -32,10 +23,9 @@ sed -i '/^const struct option_decl option_table\[\] = {$/r /dev/stdin' "$tree/sh
 ROW
 grep -q '"twice"' "$tree/shell/options.c" && grep -q 'int twice;' "$tree/shell/options.h"
 result "the row and its field are in shell/options.c and shell/options.h" $?
-changed=$(fingerprints | diff "$tmp/before" - | sed -n 's/^[<>] [0-9]* [0-9]* \.\///p' | sort -u)
-outside=$(printf '%s\n' "$changed" | grep -v '^shell/')
-[ -n "$changed" ] && [ -z "$outside" ]
-result "only files of shell/ changed (${outside:-$(echo $changed)})" $?
+outside=$(changed_outside "$tree" shell/)
+[ -z "$outside" ]
+result "only files of shell/ changed (${outside:-none outside})" $?
 
 (cd "$tree" && autoreconf -fi && ./configure --without-cuda && make -j2 warplab man/warplab.1 completion/warplab) > "$tmp/build.log" 2>&1
 status=$?
