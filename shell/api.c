@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <lauxlib.h>
+#include "result_lua.h"
 #include "api.h"
 #include "labs.h"
 #include "result.h"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
+#include "result_lua.h"
 #include "lua_keys.h"
 #include "arguments.h"
 #include "backend.h"

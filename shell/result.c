@@ -2,12 +2,11 @@
 ** result.c — a launch's result as a Lua table. docs/results.md documents
 ** every field; the prelude's Result metatable prints it.
 */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <lauxlib.h>
 #include "lua_keys.h"
-#include "result.h"
+#include "result_lua.h"
 #include "session.h"
 
 void push_shape(lua_State *L, long long value)
@@ -17,16 +16,6 @@ void push_shape(lua_State *L, long long value)
     lua_rawseti(L, -2, 1);
     lua_pushinteger(L, SHAPE_Y(value));
     lua_rawseti(L, -2, 2);
-}
-
-void result_warn(struct result *r, const char *format, ...)
-{
-    va_list args;
-    if (r->warning_count == MAX_WARNINGS)
-        return;
-    va_start(args, format);
-    vsnprintf(r->warnings[r->warning_count++], sizeof r->warnings[0], format, args);
-    va_end(args);
 }
 
 /* Whether the hardware gave both counters (a direction's requests and sectors, say). */

@@ -1,10 +1,10 @@
 /*
-** result.h — what one launch produced, before it becomes a Lua table.
+** result.h — what one launch produced, as the backends fill it in C; it
+** becomes a Lua table in result.c (result_lua.h).
 */
 #ifndef WARPLAB_RESULT_H
 #define WARPLAB_RESULT_H
 
-#include <lua.h>
 #include "model/family.h"
 #include "model/model.h"
 #include "counters.h"
@@ -58,13 +58,5 @@ void timing_summarize(struct timing *t);
 /* Whether the median's standard error (estimated from the IQR) is under
    target, relative to the median. Summarizes t as a side effect. */
 int timing_median_is_stable(struct timing *t, double target);
-
-/* Pushes r as a result table (docs/results.md lists the fields). */
-void result_push(lua_State *L, const struct result *r);
-/* A launch's params as Lua sees them, {NAME = value}: choices as their names, shapes as {x, y}. */
-void result_push_params(lua_State *L, const struct family *f, const struct params *p);
-
-/* Pushes a block shape value as {x, y}. */
-void push_shape(lua_State *L, long long value);
 
 #endif

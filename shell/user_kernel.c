@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
+#include "result_lua.h"
 #include "api.h"
 #include "model/atomic_sums.h"
 #include "emulate.h"

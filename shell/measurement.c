@@ -1,8 +1,12 @@
 /*
-** timing.c — summaries of timing samples: median, extremes, interquartile
-** range, and whether the median is known well enough to stop sampling.
+** measurement.c — what a launch's result holds besides its counts, as the
+** backends fill it: summaries of timing samples (median, extremes,
+** interquartile range, and whether the median is known well enough to stop
+** sampling) and warnings.
 */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "result.h"
@@ -42,4 +46,14 @@ int timing_median_is_stable(struct timing *t, double target)
     timing_summarize(t);
     double sigma = t->iqr_relative / 1.349;   /* the IQR of a normal spread is 1.349 sigma */
     return 1.2533 * sigma / sqrt((double)t->sample_count) < target;
+}
+
+void result_warn(struct result *r, const char *format, ...)
+{
+    va_list args;
+    if (r->warning_count == MAX_WARNINGS)
+        return;
+    va_start(args, format);
+    vsnprintf(r->warnings[r->warning_count++], sizeof r->warnings[0], format, args);
+    va_end(args);
 }
