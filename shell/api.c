@@ -6,10 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "result_lua.h"
 #include "api.h"
 #include "labs.h"
-#include "result.h"
+#include "result_lua.h"
 #include "user_kernel.h"
 #include "arguments.h"
 #include "model/common.h"

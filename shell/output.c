@@ -119,6 +119,17 @@ static int char_columns(const char *text, size_t size)
     return 1;
 }
 
+int out_text_columns(const char *text)
+{
+    int columns = 0;
+    size_t length = strlen(text), size, read;
+    for (size_t i = 0; i < length; i += read) {
+        char_out(text, i, length, 0, &size, &read);
+        columns += char_columns(text + i, size);
+    }
+    return columns;
+}
+
 int out_columns(int fd)
 {
     const char *columns = getenv("COLUMNS");

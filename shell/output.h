@@ -32,6 +32,9 @@ int out_is_fancy(void);
 /* --format: how results print, "table" (the default), "csv" or "json". */
 void out_set_format(const char *name);
 const char *out_format(void);
+/* The columns text takes on a terminal, as the line writer counts them (two
+   for a wide character, such as a Chinese one). */
+int out_text_columns(const char *text);
 /* The columns of the terminal on fd: $COLUMNS where it is set (as POSIX has
    it override the terminal's), else the terminal's; 0 for a file or a pipe. */
 int out_columns(int fd);

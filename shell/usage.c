@@ -94,17 +94,6 @@ static const char help_tail_zh[] =
    followed by two blanks instead. */
 enum { HELP_TEXT_COLUMN = 19 };
 
-/* The columns text takes on a terminal: two for a CJK character (three or
-   four bytes of UTF-8), one for any other. */
-static int text_columns(const char *text)
-{
-    int columns = 0;
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-        if ((*c & 0xC0) != 0x80)   /* the first byte of a character */
-            columns += *c >= 0xE0 ? 2 : 1;
-    return columns;
-}
-
 /* One option in --help: "  --name VALUE", then its text from the second
    column, each further line of it indented to that column. */
 static void print_help_row(const struct option_decl *row)
@@ -113,7 +102,7 @@ static void print_help_row(const struct option_decl *row)
     const char *value = SAY(row->value, row->value_zh);
     snprintf(label, sizeof label, "  %s%s%s", option_spelling(row, spelling, sizeof spelling), value ? " " : "",
              value ? value : "");
-    int columns = text_columns(label);
+    int columns = out_text_columns(label);
     printf("%s%*s", label, columns < HELP_TEXT_COLUMN ? HELP_TEXT_COLUMN - columns : 2, "");
     const char *text = SAY(row->help, row->help_zh);
     for (;;) {

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
-#include "result_lua.h"
 #include "api.h"
 #include "model/atomic_sums.h"
 #include "emulate.h"
@@ -26,7 +25,7 @@
 #include "families/indirect.h"
 #include "emulator/ptx.h"
 #include "model/registry.h"
-#include "result.h"
+#include "result_lua.h"
 #include "sandbox.h"
 #include "support/text.h"
 #include "user_kernel.h"
