@@ -160,7 +160,7 @@ slurm_status=$?
 unset WARPLAB_LABS_PATH
 sed 's/^/#   /' hostile-slurm.out hostile-slurm.err | head -20
 stopped_as_one() {   # the deadline's reason and the sandbox's read alike
-  sed -E "s/grading stopped (after [0-9]+ s: it ran past its $limit s of (CPU|wall) time \(--time-limit\)|: lab spinlab, step 1: the lab's (code|launches) ran too long \([^)]*\))/grading stopped/" "$1"
+  sed -E "s/\"?grading stopped( after [0-9]+ s: it ran past its $limit s of (CPU|wall) time \(--time-limit\)|: lab spinlab, step 1: the lab's (code|launches) ran too long \([^)]*\))\"?/grading stopped/" "$1"
 }
 [ $plain_status = 1 ] && [ $slurm_status = 1 ] && grep -q "^Merged the 5 slices" hostile-slurm.out &&
   [ "$(stopped_as_one hostile-plain.err | sort)" = "$(stopped_as_one hostile-slurm.err | sort)" ] && [ "$(wc -l < hostile-slurm.err)" = 8 ] &&
