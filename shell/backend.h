@@ -86,6 +86,7 @@ struct model_job {
     double ms;   /* how long the model took */
     char why[512];
     struct ptx_printed printed;   /* on the emulator: what the kernel's printf printed (text malloc'd, or NULL) */
+    uint64_t shared_float_collisions;   /* on the emulator: its ptx_ran's */
 };
 void model_start(struct model_job *job);
 int model_finish(struct model_job *job);

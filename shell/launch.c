@@ -304,6 +304,20 @@ static const char *emulated_instead(const struct family *f)
                "声明这个内核时没有为 GPU 编译代码：这是模拟器的结果");
 }
 
+/* Why a GPU may count more shared loads than the emulator: float adds of
+   different warps on one shared word retry their compare-and-swap loop. */
+static void warn_shared_float_collisions(struct result *r, uint64_t collisions)
+{
+    if (collisions == 0)
+        return;
+    result_warn(r, SAY("float atomicAdd on shared memory is a compare-and-swap loop: %llu adds hit a word other warps "
+                       "of their block add to, and a GPU retries those as the warps' timing falls, so it counts more "
+                       "shared loads than these, the loop's least",
+                       "共享内存上的 float atomicAdd 是一个比较并交换（CAS）循环：有 %llu 次加到了同一线程块中其他线程束也在加的字上，"
+                       "GPU 会随线程束的时序重试这些加法，所以它统计的共享内存加载多于这里的计数（这个循环的最少次数）"),
+                (unsigned long long)collisions);
+}
+
 /* Runs one prepared launch: the model on a worker thread while the backend
    measures. Ctrl-C raises "interrupted!", or, with keep_partial, returns RUN_INTERRUPTED. */
 static enum run_status run_one(lua_State *L, struct result *r, const struct measure_options *o, int keep_partial)
@@ -325,6 +339,7 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
         interrupt_requested = 1;
     int modelled = model_finish(&model);
     show_printed(r, &model.printed);
+    warn_shared_float_collisions(r, model.shared_float_collisions);
     if (status == RUN_FAILED) {
         interrupt_requested = 0;
         modelled = modelled == -2 ? -2 : 0;

@@ -20,6 +20,7 @@ static int run_emulated(struct model_job *job)
     if (status == 0)
         *job->counts = e.counts;
     job->printed = e.printed;
+    job->shared_float_collisions = e.ran.shared_float_collisions;
     return status == 0 ? 0 : interrupt_requested ? -1 : -2;
 }
 

@@ -154,9 +154,47 @@ kernel {
   args = { "in", "out", "n" }, grid = function(p) return (p.n + 1023) // 1024 end, block = 1024,
   reference = function(p, b) local s = 0 for i = 0, p.n - 1 do s = s + b["in"][i] end b.out[0] = s end,
 }
-for _, case in ipairs({ { "float_bins", {} }, { "block_sum", { n = 1024 } }, { "block_sum", { n = 1 << 20 } } }) do
+-- Each warp adds into a shared word of its own: the compare-and-swap loop's
+-- trips, as the emulator counts them, are all the GPU does.
+kernel {
+  name = "warp_sums",
+  source = [[
+__global__ void warp_sums(const float *in, float *out, int n)
+{
+    __shared__ float sums[32];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x < 32) sums[threadIdx.x] = 0.0f;
+    __syncthreads();
+    if (i < n) atomicAdd(&sums[threadIdx.x / 32], in[i]);
+    __syncthreads();
+    if (threadIdx.x < 32) atomicAdd(out, sums[threadIdx.x]);
+}]],
+  params = { n = { default = 1024, min = 1, max = 1 << 24 } },
+  buffers = { ["in"] = { type = "float", count = "n" }, out = { type = "float", count = 1, output = true, fill = "zero" } },
+  args = { "in", "out", "n" }, grid = function(p) return (p.n + 1023) // 1024 end, block = 1024,
+  reference = function(p, b) local s = 0 for i = 0, p.n - 1 do s = s + b["in"][i] end b.out[0] = s end,
+}
+-- block_sum's 32 warps add to one shared word: the GPU retries their
+-- compare-and-swap loop as their timing falls (from 2,049 to 2,101 shared
+-- loads for 1,024 adds, 2026-12-03), the emulator counts its least, and
+-- the card says so; every other count is equal.
+local function check_colliding(label, r)
+  local c, m = r.counters, r.model
+  local emulated = r.shared_load and r.shared_load.model_wavefronts or 0
+  local hardware = c and c.shared_load_wavefronts.value or -1
+  local others = c and m.load.sectors == c.load_sectors.value and m.load.requests == c.load_requests.value and
+                 (r.shared_store and r.shared_store.model_wavefronts or 0) == c.shared_store_wavefronts.value
+  local noted = false
+  for _, w in ipairs(r.warnings or {}) do noted = noted or w:find("compare-and-swap loop", 1, true) ~= nil end
+  t.ok(r.backend == "gpu" and r.correct == true and others and hardware >= emulated and hardware < 3 * emulated and noted,
+       string.format("%s: on %s, correct %s; shared loads emulated %d, hardware %d; other counts equal %s; noted %s", label,
+                     r.backend, tostring(r.correct), emulated, hardware, tostring(others), tostring(noted)))
+end
+for _, case in ipairs({ { "float_bins", {} }, { "warp_sums", { n = 1 << 20 } }, { "block_sum", { n = 1024 } },
+                        { "block_sum", { n = 1 << 20 } } }) do
   local r = launch(case[1], case[2])
-  check_launch(t.label(case[1], case[2]) .. ", float atomics", r)
+  local label = t.label(case[1], case[2]) .. ", float atomics"
+  if case[1] == "block_sum" then check_colliding(label, r) else check_launch(label, r) end
   t.ok(r.tolerance ~= nil, t.label(case[1], case[2]) .. ": the card says its float atomics' sums were compared within their rounding")
 end
 

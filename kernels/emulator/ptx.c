@@ -1338,6 +1338,10 @@ struct block {
        atomic adds to global memory carry there (tally_shared_sum) */
     struct atomic_sum *shared_sums;
     double shared_rounding;
+    /* Each shared word's first warp (1 + its index) to float-add to it, and
+       the float adds since by another warp (tell_shared_float_add) */
+    unsigned short *float_add_warp;
+    uint64_t shared_float_collisions;
     char *why;
     size_t why_size;
     uint64_t lane_instructions;
@@ -2740,13 +2744,64 @@ static int tally_shared_sum(struct block *b, struct value_type t, uint64_t addre
     return 0;
 }
 
+static int is_float_add(const struct instruction *in)
+{
+    return in->mode == ATOM_ADD && in->type.kind == KIND_FLOAT;
+}
+
+/* Counts a float add on a shared word that another warp of the block
+   float-added to first (tell_shared_float_add). 0, or -1 when memory is short. */
+static int note_shared_float_add(struct warp *w, const struct instruction *in, enum space space, uint64_t address)
+{
+    struct block *b = w->b;
+    if (space != SPACE_SHARED || !is_float_add(in))
+        return 0;
+    if (!b->float_add_warp && !(b->float_add_warp = calloc(b->shared_size / 4 + 1, sizeof *b->float_add_warp)))
+        return -1;
+    unsigned short *first = &b->float_add_warp[counted_address(SPACE_SHARED, address) / 4];
+    *first = *first ? *first : (unsigned short)(w->index + 1);
+    b->shared_float_collisions += *first != w->index + 1;
+    return 0;
+}
+
 /* Tallies an atomic update when it is a float add and the launch keeps sums. 0, or -1 when memory is short. */
 static int tally(struct block *b, const struct instruction *in, enum space space, uint64_t address, uint64_t old,
                  uint64_t term)
 {
-    if (!b->l->sums || in->mode != ATOM_ADD || in->type.kind != KIND_FLOAT)
+    if (!b->l->sums || !is_float_add(in))
         return 0;
     return space == SPACE_SHARED ? tally_shared_sum(b, in->type, address, old, term) : tally_sum(b, in->type, address, old, term);
+}
+
+/* The lanes of `lanes` that win a compare-and-swap trip: the first on each word. */
+static uint32_t swap_winners(const uint64_t *word, uint32_t lanes)
+{
+    uint32_t winners = 0, seen = 0;
+    FOR_LANES(lanes, i) {
+        int taken = 0;
+        FOR_LANES(seen, j)
+            taken = taken || word[j] == word[i];
+        winners |= taken ? 0 : 1u << i;
+        seen |= 1u << i;
+    }
+    return winners;
+}
+
+/* A float add on shared memory is a compare-and-swap loop on the GPU (sm_90
+   has no ATOMS.ADD.F32): each trip loads the word (LDS) and tries the swap
+   (ATOMS.CAST), and one lane of each word wins. Told trip by trip. This is
+   the least the GPU does: warps of a block that collide on a word retry
+   again, as their timing falls (measured on the H200: docs/model.md). */
+static void tell_shared_float_add(struct warp *w, const struct instruction *in, const uint64_t *word, uint32_t lanes)
+{
+    struct warp_access a;
+    while (lanes) {
+        access_from_lanes(&a, ACCESS_SHARED_LOAD, in->type.bytes, word, lanes);
+        tell(w, &a, in);
+        access_from_lanes(&a, ACCESS_SHARED_ATOMIC, in->type.bytes, word, lanes);
+        tell(w, &a, in);
+        lanes &= ~swap_winners(word, lanes);
+    }
 }
 
 /* An atom or red, told to on_access: its lanes on global memory as an
@@ -2770,7 +2825,9 @@ static void tell_atomic(struct warp *w, const struct instruction *in, const uint
         access_from_lanes(&a, result_used ? ACCESS_ATOMIC : ACCESS_REDUCTION, in->type.bytes, counted, global);
         tell(w, &a, in);
     }
-    if (shared) {
+    if (shared && is_float_add(in)) {
+        tell_shared_float_add(w, in, counted, shared);
+    } else if (shared) {
         access_from_lanes(&a, ACCESS_SHARED_ATOMIC, in->type.bytes, counted, shared);
         tell(w, &a, in);
     }
@@ -2798,7 +2855,7 @@ static int atomic_op(struct warp *w, const struct instruction *in, uint32_t lane
         memcpy(&old[i], memory, (size_t)t.bytes);
         uint64_t updated = atomic_update(in->mode, t, old[i], b[i], c[i]);
         memcpy(memory, &updated, (size_t)t.bytes);
-        int short_of_memory = tally(w->b, in, space, at[i], old[i], b[i]);
+        int short_of_memory = tally(w->b, in, space, at[i], old[i], b[i]) || note_shared_float_add(w, in, space, at[i]);
         pthread_mutex_unlock(w->b->atomics);
         if (short_of_memory)
             return run_error(w, in, "out of memory");
@@ -3190,6 +3247,8 @@ static void start_block(struct block_runner *r, unsigned long long index)
     if (b->shared_rounding > 0)   /* the last block's shared float sums */
         memset(b->shared_sums, 0, (b->shared_size / 4 + 1) * sizeof *b->shared_sums);
     b->shared_rounding = 0;
+    if (b->float_add_warp)
+        memset(b->float_add_warp, 0, (b->shared_size / 4 + 1) * sizeof *b->float_add_warp);
     for (int i = 0; i < r->warp_count; i++) {
         struct warp *w = &r->warps[i];
         unsigned first = (unsigned)i * WARP_SIZE;
@@ -3258,6 +3317,7 @@ static void free_runner(struct block_runner *r)
     free(r->b.params);
     free(r->b.local);
     free(r->b.shared_sums);
+    free(r->b.float_add_warp);
     free(r->printed.text);
     free(r->printed.records);
 }
@@ -3356,6 +3416,7 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_r
         for (int i = 0; i < started; i++) {
             ran->lane_instructions += runners[i].b.lane_instructions;
             ran->issued += runners[i].b.issued;
+            ran->shared_float_collisions += runners[i].b.shared_float_collisions;
             if (runners[i].failed && !failed) {
                 failed = 1;
                 snprintf(why, why_size, "%s", runners[i].why);

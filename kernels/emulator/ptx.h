@@ -87,6 +87,10 @@ struct ptx_launch {
 struct ptx_ran {
     uint64_t lane_instructions;   /* each active lane's */
     uint64_t issued;              /* warp-instructions as a GPU issues them: an integer division is many */
+    /* Float adds on a shared word another warp of the block added to first:
+       the GPU's compare-and-swap loop retries those as the warps' timing
+       falls, so its shared loads may exceed the count (tell_shared_float_add) */
+    uint64_t shared_float_collisions;
 };
 int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_ran *ran, char *why, size_t why_size);
 
