@@ -9,7 +9,7 @@
 #include "api.h"
 #include "labs.h"
 #include "result_lua.h"
-#include "user_kernel.h"
+#include "declare_kernel.h"
 #include "arguments.h"
 #include "model/common.h"
 #include "counter_table.h"
@@ -440,7 +440,7 @@ void api_open(lua_State *L)
     luaL_setfuncs(L, launch_core, 0);
     luaL_setfuncs(L, compile_core, 0);
     luaL_setfuncs(L, emulate_core, 0);
-    luaL_setfuncs(L, user_kernel_core, 0);
+    luaL_setfuncs(L, declare_kernel_core, 0);
     labs_open(L);
     sandbox_open(L);
     files_open(L);
