@@ -18,6 +18,7 @@
 #include "interrupt.h"
 #include "output.h"
 #include "emulate.h"
+#include "emulate_core.h"
 #include "model/params.h"
 #include "model/profiles.h"
 #include "progress.h"
@@ -151,7 +152,7 @@ static int core_warp(lua_State *L)
                   lua_pushfstring(L, SAY("warp must be from 0 to %I", "warp 必须在 0 到 %I 之间"), (lua_Integer)(warps - 1)));
     model_buffer_bases(f->buffer_count, base);
     /* a kernel declared in Lua: the emulator runs the warp's block */
-    int count = f->warp_accesses ? f->warp_accesses(&p, base, warp, acc) : emulate_warp(f, &p, warp, acc, why, sizeof why);
+    int count = f->warp_accesses ? f->warp_accesses(&p, base, warp, acc) : emulate_warp(f, &p, &session.device, warp, acc, why, sizeof why);
     if (count < 0)   /* one line, not a place in the prelude */
         return luaL_error(L, SAY("the emulator cannot draw warp %I of '%s': %s", "模拟器无法画出 warp %I（'%s'）：%s"),
                           warp, f->name, why);

@@ -81,6 +81,7 @@ struct model_job {
     const struct params *params;
     struct model_counts *counts;
     int emulated;         /* on the emulator (model = "emulator"), not the hand-written formula */
+    const struct device_info *device;   /* on the emulator: whose limits its launch keeps */
     pthread_t thread;
     int started, status;  /* status: 0, -1 when Ctrl-C stopped it, -2 when the emulator failed (why) */
     double ms;   /* how long the model took */

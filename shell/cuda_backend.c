@@ -638,7 +638,7 @@ static void *run_reference(void *argument)
     if (job->family->ptx && job->family->fill_inputs)   /* outputs that start filled start so here too */
         job->family->fill_inputs(job->params, job->buffers, gpu.inputs_seed);
     if (job->family->ptx)
-        job->failed = emulate_outputs(job->family, job->params, job->buffers, &job->sums, &interrupt_requested, job->why,
+        job->failed = emulate_outputs(job->family, job->params, &gpu.info, job->buffers, &job->sums, &interrupt_requested, job->why,
                                       sizeof job->why);
     else
         reference_in_parts(job->family, job->params, job->buffers, total);

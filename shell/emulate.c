@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <lauxlib.h>
 #include "model/common.h"
 #include "compile/device_compile.h"
 #include "emulate.h"
@@ -20,7 +19,7 @@
 #include "model/registry.h"
 #include "sandbox.h"
 #include "support/memory.h"
-#include "session.h"
+#include "support/text.h"
 
 /* The warp-instructions a launch may run on the emulator, however many of a
    warp's lanes run each: a few seconds of one core's work (about 10 million
@@ -235,22 +234,23 @@ static int write_constants(const struct family *f, struct ptx_module *m, void *c
 
 /* The emulator's launch of call over the buffers at base (args: room for
    the call's arguments, which it fills); the caller sets how accesses are counted. */
-static struct ptx_launch launch_of(const struct emulated_call *call, const char *kernel, const uint64_t *base, uint64_t *args,
-                                   struct ptx_buffer *buffers, int buffer_count, volatile sig_atomic_t *interrupted)
+static struct ptx_launch launch_of(const struct emulated_call *call, const struct device_info *device, const char *kernel,
+                                   const uint64_t *base, uint64_t *args, struct ptx_buffer *buffers, int buffer_count,
+                                   volatile sig_atomic_t *interrupted)
 {
     for (int i = 0; i < call->arg_count; i++)
         args[i] = (call->args[i].buffer >= 0 ? base[call->args[i].buffer] : 0) + (uint64_t)call->args[i].value;
     struct ptx_launch launch = { .kernel = kernel, .args = args, .arg_count = call->arg_count, .buffers = buffers,
                                  .buffer_count = buffer_count, .instruction_budget = emulation_instruction_budget(call->grid, call->block),
-                                 .shared_bytes_most = session.device.shared_bytes_per_block,
+                                 .shared_bytes_most = device ? device->shared_bytes_per_block : 0,
                                  .interrupted = interrupted, .dynamic_shared_bytes = call->shared_bytes };
     memcpy(launch.grid, call->grid, sizeof launch.grid);
     memcpy(launch.block, call->block, sizeof launch.block);
     return launch;
 }
 
-int emulate_family(const struct family *f, const struct params *p, const char *ptx, volatile sig_atomic_t *interrupted,
-                   struct emulation *out, char *why, size_t why_size)
+int emulate_family(const struct family *f, const struct params *p, const struct device_info *device, const char *ptx,
+                   volatile sig_atomic_t *interrupted, struct emulation *out, char *why, size_t why_size)
 {
     struct emulated_call call;
     memset(out, 0, sizeof *out);
@@ -282,7 +282,7 @@ int emulate_family(const struct family *f, const struct params *p, const char *p
     int threads = model_threads_wanted();
     for (int i = 0; i < threads; i++)
         counting[i].dram = dram, counting[i].counts.l1 = l1_cache_new(), users[i] = &counting[i];
-    struct ptx_launch launch = launch_of(&call, out->kernel, base, args, buffers, f->buffer_count, interrupted);
+    struct ptx_launch launch = launch_of(&call, device, out->kernel, base, args, buffers, f->buffer_count, interrupted);
     launch.on_access = emulation_count;
     launch.user = &counting[0];
     launch.threads = threads;
@@ -339,7 +339,7 @@ static void count_nothing(void *user, const struct warp_access *a)
    each access told to on_access with user (only warp only_warp - 1's when
    only_warp, on one thread; else on every model thread); float atomic adds
    tallied in sums unless NULL. 0, or -1 with why. */
-static int run_over(const struct family *f, const struct params *p, void *const *data,
+static int run_over(const struct family *f, const struct params *p, const struct device_info *device, void *const *data,
                     void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
                     struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size)
 {
@@ -360,7 +360,7 @@ static int run_over(const struct family *f, const struct params *p, void *const 
         buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i], f->buffers[i].name };
     for (int i = 0; i < MAX_EMULATOR_THREADS; i++)
         users[i] = user;
-    struct ptx_launch launch = launch_of(&call, kernel, base, args, buffers, f->buffer_count, interrupted);
+    struct ptx_launch launch = launch_of(&call, device, kernel, base, args, buffers, f->buffer_count, interrupted);
     launch.on_access = on_access;
     launch.user = user;
     launch.only_warp = only_warp;
@@ -372,10 +372,10 @@ static int run_over(const struct family *f, const struct params *p, void *const 
     return failed ? -1 : 0;
 }
 
-int emulate_outputs(const struct family *f, const struct params *p, void *const *data, struct atomic_sums *sums,
-                    volatile sig_atomic_t *interrupted, char *why, size_t why_size)
+int emulate_outputs(const struct family *f, const struct params *p, const struct device_info *device, void *const *data,
+                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size)
 {
-    return run_over(f, p, data, count_nothing, NULL, 0, sums, interrupted, why, why_size);
+    return run_over(f, p, device, data, count_nothing, NULL, 0, sums, interrupted, why, why_size);
 }
 
 /* The first MAX_WARP_ACCESSES accesses of one warp, as on_access hears them. */
@@ -391,8 +391,8 @@ static void collect(void *user, const struct warp_access *a)
         c->acc[c->count++] = *a;
 }
 
-int emulate_warp(const struct family *f, const struct params *p, long long warp, struct warp_access *acc, char *why,
-                 size_t why_size)
+int emulate_warp(const struct family *f, const struct params *p, const struct device_info *device, long long warp,
+                 struct warp_access *acc, char *why, size_t why_size)
 {
     size_t bytes[MAX_BUFFERS];
     void *data[MAX_BUFFERS] = { NULL };
@@ -405,7 +405,7 @@ int emulate_warp(const struct family *f, const struct params *p, long long warp,
     if (!failed && f->fill_inputs)
         f->fill_inputs(p, data, EMULATION_SEED);
     struct collected collected = { acc, 0 };
-    failed = failed || run_over(f, p, data, collect, &collected, warp + 1, NULL, &interrupt_requested, why, why_size);
+    failed = failed || run_over(f, p, device, data, collect, &collected, warp + 1, NULL, &interrupt_requested, why, why_size);
     for (int i = 0; i < f->buffer_count; i++)
         if (data[i])
             zeroed_free(data[i], bytes[i] + 1);

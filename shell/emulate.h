@@ -8,7 +8,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <lauxlib.h>
+#include "model/device.h"
 #include "model/model.h"
 #include "emulator/ptx.h"
 
@@ -32,28 +32,31 @@ struct emulation {
     struct ptx_printed printed;   /* what its printf printed (text malloc'd: the caller frees it) */
 };
 
+/* Each runs a launch as device runs it (a block's shared memory is limited
+   as there; NULL: no limit). */
+
 /* Compiles f's own .cu with NVRTC (device code only), or takes ptx (the
    same source as another compiler made it; NULL: none), runs the launch p on
    the emulator over the buffers and inputs its GPU runs would have, and
    checks the outputs. 0, or -1 with why (no NVRTC, no emulated_call, an
    instruction not emulated, Ctrl-C through interrupted). */
-int emulate_family(const struct family *f, const struct params *p, const char *ptx, volatile sig_atomic_t *interrupted,
-                   struct emulation *out, char *why, size_t why_size);
+int emulate_family(const struct family *f, const struct params *p, const struct device_info *device, const char *ptx,
+                   volatile sig_atomic_t *interrupted, struct emulation *out, char *why, size_t why_size);
 
 /* Runs f's launch p on the emulator over the caller's buffers, in the
    family's order (inputs as they are; outputs as the kernel leaves them),
    counting nothing but its float atomic adds, into sums (the caller frees
    them): what a GPU's outputs are checked against for kernels declared in
    Lua. Safe beside another emulation. 0, or -1 with why. */
-int emulate_outputs(const struct family *f, const struct params *p, void *const *data, struct atomic_sums *sums,
-                    volatile sig_atomic_t *interrupted, char *why, size_t why_size);
+int emulate_outputs(const struct family *f, const struct params *p, const struct device_info *device, void *const *data,
+                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size);
 
 /* The memory instructions of warp `warp` of f's launch p, as a warp map
    draws them: the emulator runs that warp's block alone, on the inputs an
    emulated launch fills, and keeps the first MAX_WARP_ACCESSES of its
    accesses in acc. How many, or -1 with why. */
-int emulate_warp(const struct family *f, const struct params *p, long long warp, struct warp_access *acc, char *why,
-                 size_t why_size);
+int emulate_warp(const struct family *f, const struct params *p, const struct device_info *device, long long warp,
+                 struct warp_access *acc, char *why, size_t why_size);
 
 /* The buffers the last emulation left, when it was of f and p: their
    contents (inputs as filled, outputs as the kernel wrote them) and bytes,
@@ -79,9 +82,5 @@ extern const struct device_header {
     const char *text;
 } device_headers[];
 extern const int device_headers_count;
-
-/* What emulate_core.c adds to the core table: emulate (a kernel's PTX on the
-   emulator), emulate_family and family_device. */
-extern const luaL_Reg emulate_core[];
 
 #endif

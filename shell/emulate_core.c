@@ -10,10 +10,12 @@
 #include <lauxlib.h>
 #include "arguments.h"
 #include "emulate.h"
+#include "emulate_core.h"
 #include "host_parts.h"
 #include "interrupt.h"
 #include "model/model.h"
 #include "emulator/ptx.h"
+#include "session.h"
 #include "support/text.h"
 
 enum { MAX_EMULATED_BUFFERS = 8, MAX_ARGS = 32 };
@@ -222,7 +224,7 @@ static int core_emulate_family(lua_State *L)
         lua_getfield(L, 3, "ptx");
         ptx = luaL_checkstring(L, -1);   /* the table keeps it alive */
     }
-    if (emulate_family(f, &p, ptx, &interrupt_requested, e, why, sizeof why))
+    if (emulate_family(f, &p, &session.device, ptx, &interrupt_requested, e, why, sizeof why))
         return luaL_error(L, "%s", why);
     lua_createtable(L, 0, 10);
     push_printed(L, &e->printed);

@@ -324,7 +324,8 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
 {
     char error[768];
     double started = monotonic_ms();
-    struct model_job model = { .family = r->family, .params = &r->params, .counts = &r->model, .emulated = o->emulated };
+    struct model_job model = { .family = r->family, .params = &r->params, .counts = &r->model, .emulated = o->emulated,
+                               .device = &session.device };
     dram_set_modelled_l2(o->profile->info.l2_bytes);
     model_start(&model);
     r->cache = o->warm ? "warm" : "cold";   /* what the launch asked for; the model has no cache to heat */

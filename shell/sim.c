@@ -16,7 +16,7 @@
 static int run_emulated(struct model_job *job)
 {
     struct emulation e;
-    int status = emulate_family(job->family, job->params, NULL, &interrupt_requested, &e, job->why, sizeof job->why);
+    int status = emulate_family(job->family, job->params, job->device, NULL, &interrupt_requested, &e, job->why, sizeof job->why);
     if (status == 0)
         *job->counts = e.counts;
     job->printed = e.printed;
