@@ -1,5 +1,5 @@
 -- complete.lua: what Tab offers where a name is an argument, worked out from
--- the line (shell/complete.c asks, and falls back to Lua's own names):
+-- the line (shell/repl/complete.c asks, and falls back to Lua's own names):
 --   launch("str|   info(" can(" sweep("   kernel names (edit(": yours)
 --   explain("|     help("|                terms, topics
 --   launch("strided", {st|                 the kernel's params, and the launch options

@@ -553,7 +553,7 @@ local function edited_source(name, from)
 end
 
 -- Kernels whose latest source does not compile, by name: why they are not
--- run (launch refuses them, shell/launch.c), until a source of theirs does.
+-- run (launch refuses them, shell/api/launch.c), until a source of theirs does.
 core.not_run = {}
 
 -- The first line of a compiler's messages that names an error (else the first line).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # add_option.sh — adding a command-line option is adding a row to the table
-# in shell/options.c (and a field for its value): in a copy of the tree, a
+# in shell/repl/options.c (and a field for its value): in a copy of the tree, a
 # throw-away option --twice N gets one, and nothing outside shell/ changes.
 # Built without CUDA, the copy's --help (in English and Chinese), its man
 # page, its bash completion and its message for a bad value all know the
@@ -13,16 +13,16 @@ tree="$tmp/tree"
 copy_tree "$tree"
 
 # 1. the field its value goes to
-sed -i 's|^\( *\)int no_init;\(.*\)$|&\n\1int twice;                    /* --twice N: a throw-away option of tests/add_option.sh */|' "$tree/shell/options.h"
+sed -i 's|^\( *\)int no_init;\(.*\)$|&\n\1int twice;                    /* --twice N: a throw-away option of tests/add_option.sh */|' "$tree/shell/repl/options.h"
 # 2. its row, first in the table
-sed -i '/^const struct option_decl option_table\[\] = {$/r /dev/stdin' "$tree/shell/options.c" <<'ROW'
+sed -i '/^const struct option_decl option_table\[\] = {$/r /dev/stdin' "$tree/shell/repl/options.c" <<'ROW'
     { "twice", .value = "N", .value_zh = "次数", .kind = OPTION_WHOLE, FIELD(twice), .min = 1, .max = 4,
       .help = "do it all N times over (default 1)", .help_zh = "全部做 N 遍（默认值 1）",
       .man = "Do it all \\fIN\\fR times over (default 1).",
       .expects = "a whole number from 1 to 4", .expects_zh = "1 到 4 的整数" },
 ROW
-grep -q '"twice"' "$tree/shell/options.c" && grep -q 'int twice;' "$tree/shell/options.h"
-result "the row and its field are in shell/options.c and shell/options.h" $?
+grep -q '"twice"' "$tree/shell/repl/options.c" && grep -q 'int twice;' "$tree/shell/repl/options.h"
+result "the row and its field are in shell/repl/options.c and shell/repl/options.h" $?
 outside=$(changed_outside "$tree" shell/)
 [ -z "$outside" ]
 result "only files of shell/ changed (${outside:-none outside})" $?

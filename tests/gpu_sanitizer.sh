@@ -19,7 +19,7 @@ flock_if_any "$sanitizer" --tool memcheck --leak-check full --error-exitcode 9 "
   launch("offset", {offset = 1, n = 1 << 20, min_samples = 2, counters = false})
   launch("strided", {stride = 4, n = 1 << 18, min_samples = 2, counters = false})' > "$log" 2>&1
 status=$?
-# one summary per process: the shell's and its GPU process's (see shell/gpu_process.c)
+# one summary per process: the shell's and its GPU process's (see shell/backend/gpu_process.c)
 if [ $status = 0 ] && grep -q "ERROR SUMMARY: 0 errors" "$log" && ! grep -q "ERROR SUMMARY: [1-9]" "$log"; then
   echo "ok 1 - compute-sanitizer: no errors, no leaks"
 else

@@ -5,6 +5,8 @@
 # then model, then families and the emulator, which know nothing of each
 # other); C code names a header's room ("model/params.h"); and kernels/
 # holds no Lua and no CUDA host code (its families' .cu files are device code).
+# shell/ likewise: its common ground, then compile, backend, api and repl,
+# each above the ones before it.
 srcdir=${srcdir:-.}
 . "$srcdir/tests/tap.sh"
 
@@ -82,25 +84,43 @@ found=$(bare_names $kernel_files $(find shell tests -name '*.c' -o -name '*.h' |
 result "C code names the room of each kernels/ header it includes (\"model/params.h\")" $?
 echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
 
-# shell/'s rooms: shell/compile/ (CUDA C to PTX and CUBIN) stands on kernels/
-# and the shell's common ground alone: the session, output, Ctrl-C, the
-# progress bar and the data paths, at the top of shell/.
-common_ground="session.h output.h interrupt.h progress.h paths.h"
-# shell_violations ROOM FILE...: the includes of FILEs found in shell/ but
-# neither in ROOM nor in the common ground.
+# shell/'s rooms, lowest first: each stands on kernels/, the shell's common
+# ground (the files at the top of shell/: output, Ctrl-C, the progress bar,
+# the data paths, the sandbox's budgets) and the rooms below it, and names
+# each shell/ header's room ("api/session.h") as C code names kernels/'.
+shell_rooms="compile backend api repl"
+common_ground="output.h interrupt.h progress.h paths.h sandbox.h"
+# rooms_up_to ROOM: ROOM and the rooms below it, a line each.
+rooms_up_to() { for r in $shell_rooms; do echo "$r"; [ "$r" = "$1" ] && return; done; }
+# shell_violations ROOM FILE...: the includes of FILEs in neither kernels/,
+# the common ground, ROOM nor a room below it (ROOM "": the common ground's own).
 shell_violations() {
   room=$1; shift
+  allowed=$(if [ -n "$room" ]; then rooms_up_to "$room"; fi)
   quoted_includes "$@" | while IFS=': ' read -r file header; do
-    [ -e "kernels/$header" ] || [ -e "$(dirname "$file")/$header" ] && continue
+    [ -e "kernels/$header" ] && continue
     case " $common_ground " in *" $header "*) continue ;; esac
-    case $header in "$room"/*) continue ;; esac
+    case $header in */*) echo "$allowed" | grep -qx "${header%%/*}" && continue ;; esac
     echo "$file includes $header"
   done
 }
-found=$(shell_violations compile shell/compile/*.c shell/compile/*.h)
+found=$(find shell -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \) | sed 's|^shell/||' |
+  while read -r f; do case " $common_ground " in *" ${f%.[ch]}.h "*) ;; *) echo "$f" ;; esac; done)
 [ -z "$found" ]
-result "shell/compile/ includes only its own headers, kernels/ and the shell's common ground" $?
+result "every C file at the top of shell/ is common ground; the rest are in rooms ($shell_rooms)" $?
 echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
+
+found=$(shell_violations "" shell/*.c shell/*.h)
+[ -z "$found" ]
+result "the shell's common ground includes only itself and kernels/" $?
+echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
+
+for room in $shell_rooms; do
+  found=$(shell_violations "$room" $(find "shell/$room" -name '*.c' -o -name '*.h' | grep -v -e 'lua_sources\.c$' -e 'lab_sources\.c$'))
+  [ -z "$found" ]
+  result "shell/$room/ includes only its own headers, the rooms below it, the common ground and kernels/" $?
+  echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
+done
 
 found=$(grep -l '^#[ \t]*include[ \t]*<\(lua\|lauxlib\|lualib\|cuda_runtime\|cuda\.h\|cupti\)' $(echo "$kernel_files" | grep -v '\.cu$'))
 [ -z "$found" ]
@@ -120,9 +140,10 @@ result "... and the check names a model file that includes shell/'s session.h, o
 printf '#include "model.h"\n' > "$bad/bare.c"
 bare_names "$bad/bare.c" | grep -q "bare.c includes model.h without its room"
 result "... and a C file that names model.h without its room" $?
-mkdir -p "$bad/shell/compile"
-printf '#include "session.h"\n#include "compile/device_compile.h"\n#include "api.h"\n' > "$bad/shell/compile/up.c"
-[ "$(shell_violations compile "$bad/shell/compile/up.c")" = "$bad/shell/compile/up.c includes api.h" ]
-result "... and a file of shell/compile/ that includes the API's api.h" $?
+mkdir -p "$bad/shell/backend"
+printf '#include "output.h"\n#include "compile/device_compile.h"\n#include "api/session.h"\n#include "result.h"\n' > "$bad/shell/backend/up.c"
+found=$(shell_violations backend "$bad/shell/backend/up.c")
+echo "$found" | grep -q "up.c includes api/session.h" && echo "$found" | grep -q "up.c includes result.h" && [ "$(echo "$found" | wc -l)" -eq 2 ]
+result "... and a file of shell/backend/ that includes the API's session.h, or a header of its own room without the room's name" $?
 rm -rf "$bad"
 tap_done

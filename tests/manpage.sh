@@ -1,6 +1,6 @@
 #!/bin/sh
 # manpage.sh — --help, the man page and bash's completion come from one table
-# of options (shell/options.c): every option of it is in --help in both
+# of options (shell/repl/options.c): every option of it is in --help in both
 # languages, in the man page and in the completion, which offers its value's
 # words; every option --help lists is in the man page and the completion; the
 # man page renders without warnings; the completion file is valid bash.

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 #include <lua.h>
-#include "session.h"
+#include "api/session.h"
 #include "tap.h"
 
 /* Whether a Lua expression is true in the session; prints what it was when not. */

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <lua.h>
-#include "backend.h"
-#include "counters.h"
-#include "repl.h"
-#include "session.h"
+#include "backend/backend.h"
+#include "backend/counters.h"
+#include "repl/repl.h"
+#include "api/session.h"
 #include "tap_session.h"
 
 #if defined(HAVE_CUDA) && defined(HAVE_CUPTI_RANGE_PROFILER)

@@ -14,7 +14,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "gpu_lock.h"
+#include "backend/gpu_lock.h"
 #include "interrupt.h"
 #include "tap.h"
 

@@ -10,11 +10,11 @@
 #include <unistd.h>
 #include <lua.h>
 #include <readline/readline.h>
-#include "api.h"
+#include "api/api.h"
 #include "model/common.h"
 #include "model/registry.h"
-#include "repl.h"
-#include "session.h"
+#include "repl/repl.h"
+#include "api/session.h"
 #include "tap_session.h"
 
 enum { SCALED_FACTOR = 2 };

@@ -3,7 +3,7 @@
 ** constructor, and nothing else changes.
 */
 #include <stdlib.h>
-#include "shorthand.h"
+#include "api/shorthand.h"
 #include "tap.h"
 
 static void expands(const char *code, const char *expected, const char *name)

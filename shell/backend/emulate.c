@@ -1,0 +1,428 @@
+/*
+** emulate.c — a family's own kernel, or a kernel declared in Lua, run on the
+** emulator (kernels/emulator/ptx.c) over the buffers and inputs its GPU runs
+** would have, counted by the model's one accounting: the model behind a
+** launch with model = "emulator", the check of a GPU's outputs, a warp's map.
+** Lua's side of it is emulate_core.c.
+*/
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/common.h"
+#include "compile/device_compile.h"
+#include "backend/emulate.h"
+#include "backend/host_parts.h"
+#include "interrupt.h"
+#include "model/model.h"
+#include "emulator/ptx.h"
+#include "model/registry.h"
+#include "sandbox.h"
+#include "support/memory.h"
+#include "support/text.h"
+
+/* The warp-instructions a launch may run on the emulator, however many of a
+   warp's lanes run each: a few seconds of one core's work (about 10 million
+   a second where a single lane spins), and more for each warp of the grid,
+   so that an infinite loop in a small grid stops in seconds and a large grid
+   has room for a long loop in each warp. */
+static const uint64_t INSTRUCTIONS_A_LAUNCH = 1ull << 25, INSTRUCTIONS_A_WARP = 1ull << 14;
+enum { MAX_EMULATOR_THREADS = 16 };   /* model_threads_wanted's most */
+
+uint64_t emulation_instruction_budget(const unsigned *grid, const unsigned *block)
+{
+    uint64_t warps_a_block = ((uint64_t)block[0] * block[1] * block[2] + 31) / 32;
+    return INSTRUCTIONS_A_LAUNCH + INSTRUCTIONS_A_WARP * warps_a_block * grid[0] * grid[1] * grid[2];
+}
+
+void emulation_count(void *user, const struct warp_access *a)
+{
+    struct emulation_counting *c = user;
+    model_count_access(&c->counts, c->dram, a);
+}
+
+/* The family's own kernel to PTX, device code only, as its launcher would run it. */
+static char *compile_family(const struct family *f, int compute_capability, const struct emulated_call *call, char *lowered,
+                            size_t lowered_size, char *why, size_t why_size)
+{
+    /* -default-device: helpers without a qualifier (the constexpr builders of
+       broadcast's and conv2d's constant tables) are the device's */
+    char arch[48];
+    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d", compute_capability);
+    const char *names[16], *texts[16], *options[] = { arch, "-DWARPLAB_DEVICE_ONLY", "--std=c++17", "-default-device",
+#ifdef CUDA_DIR
+                                                      "-I" CUDA_DIR "/include",   /* cuda_pipeline.h, for prefetch's cp.async */
+#endif
+                                                    };
+    char file[64], *ptx, *log;
+    for (int i = 0; i < device_headers_count && i < 16; i++)
+        names[i] = device_headers[i].name, texts[i] = device_headers[i].text;
+    snprintf(file, sizeof file, "%s_kernel.cu", f->name);
+    struct compile_job job = { .source = f->source, .name = file, .options = options, .trusted = 1,
+                             .option_count = (int)(sizeof options / sizeof options[0]),
+                             .header_texts = texts, .header_names = names, .header_count = device_headers_count,
+                             .expression = call->kernel };
+    if (nvrtc_compile(&job, &ptx, lowered, lowered_size, &log) != 0) {
+        snprintf(why, why_size, "%s", log);
+        free(log);
+        return NULL;
+    }
+    return ptx;
+}
+
+/* Family kernels compiled in this process, by family, kernel and
+   architecture: a sweep or a repeated launch compiles each one once. */
+enum { COMPILED_KERNELS = 64 };
+static struct compiled_kernel {
+    const struct family *f;
+    char call[sizeof ((struct emulated_call *)0)->kernel];
+    int compute_capability;
+    char lowered[256];
+    char *ptx;
+} compiled[COMPILED_KERNELS];
+static int compiled_next;
+
+/* The family's kernel as PTX (the caller's to free) and its lowered name, compiled or remembered. */
+/* The architecture f's kernel is compiled for: sm_75, warplab's oldest, or what p's feature needs (cp.async: 80). */
+int emulation_compute_capability(const struct family *f, const struct params *p)
+{
+    const struct gpu_need *need = f->needs ? f->needs(p) : NULL;
+    return need && need->compute_capability > 75 ? need->compute_capability : 75;
+}
+
+static char *family_ptx(const struct family *f, const struct params *p, const struct emulated_call *call, char *lowered,
+                        size_t lowered_size, char *why, size_t why_size)
+{
+    int compute_capability = emulation_compute_capability(f, p);
+    for (int i = 0; i < COMPILED_KERNELS; i++) {
+        struct compiled_kernel *c = &compiled[i];
+        if (c->ptx && c->f == f && strcmp(c->call, call->kernel) == 0 && c->compute_capability == compute_capability) {
+            snprintf(lowered, lowered_size, "%s", c->lowered);
+            return strdup(c->ptx);
+        }
+    }
+    char *ptx = compile_family(f, compute_capability, call, lowered, lowered_size, why, why_size);
+    struct compiled_kernel *c = &compiled[compiled_next];
+    char *kept = ptx ? strdup(ptx) : NULL;
+    if (kept) {
+        free(c->ptx);
+        *c = (struct compiled_kernel){ .f = f, .compute_capability = compute_capability, .ptx = kept };
+        snprintf(c->call, sizeof c->call, "%s", call->kernel);
+        snprintf(c->lowered, sizeof c->lowered, "%s", lowered);
+        compiled_next = (compiled_next + 1) % COMPILED_KERNELS;
+    }
+    return ptx;
+}
+
+/* The emulator's buffers, kept from launch to launch, so that a sweep's or
+   a repeated launch's memory is faulted in once: its own contents, slot by
+   slot, then the reference's. A launch that needs far less gives them back. */
+static struct kept_buffer {
+    void *data;
+    size_t bytes;
+} kept[2 * MAX_BUFFERS];
+static pthread_mutex_t keeping = PTHREAD_MUTEX_INITIALIZER;
+static struct {   /* the launch whose contents the kept buffers hold, if any */
+    const struct family *f;
+    struct params p;
+    size_t bytes[MAX_BUFFERS];
+    struct atomic_sums sums;   /* what its float atomic adds summed */
+} kept_launch;
+
+/* Gives slot's memory back (it counts against the session's memory cap while kept). */
+static void free_kept(struct kept_buffer *k)
+{
+    if (!k->data)
+        return;
+    zeroed_free(k->data, k->bytes);
+    sandbox_hold_c_bytes(-(long long)k->bytes);
+    k->data = NULL;
+    k->bytes = 0;
+}
+
+/* Slot's memory of at least bytes, zeroed unless the caller writes it all. */
+static void *kept_buffer(int slot, size_t bytes, int zero)
+{
+    struct kept_buffer *k = &kept[slot];
+    if (k->data && (k->bytes < bytes || k->bytes / 4 > bytes))
+        free_kept(k);
+    if (!k->data) {   /* new memory comes zeroed */
+        k->data = zeroed_new(bytes);
+        k->bytes = k->data ? bytes : 0;
+        sandbox_hold_c_bytes((long long)k->bytes);
+    } else if (zero) {
+        fill_in_parts(k->data, 0, bytes);
+    }
+    return k->data;
+}
+
+/* The launch's buffers: inputs filled as its GPU runs fill them (random
+   floats, or the family's own), outputs and the reference's zeroed; 0, or -1
+   when memory is short. Called with keeping held. */
+static int prepare_buffers(const struct family *f, const struct params *p, const size_t *bytes, void **data, void **expected)
+{
+    for (int i = 0; i < 2 * MAX_BUFFERS; i++)   /* what this launch does not use goes back */
+        if (i % MAX_BUFFERS >= f->buffer_count || (i >= MAX_BUFFERS && f->buffers[i - MAX_BUFFERS].role != BUFFER_OUT))
+            free_kept(&kept[i]);
+    for (int i = 0; i < f->buffer_count; i++) {
+        int random = f->buffers[i].role == BUFFER_IN && !f->fill_inputs;
+        data[i] = kept_buffer(i, bytes[i] + 1, !random);
+        expected[i] = f->buffers[i].role == BUFFER_OUT ? kept_buffer(MAX_BUFFERS + i, bytes[i] + 1, 1) : NULL;
+        if (!data[i] || (f->buffers[i].role == BUFFER_OUT && !expected[i]))
+            return -1;
+        if (random) {
+            random_floats_in_parts(data[i], bytes[i], 0x9e3779b9u + (uint32_t)i);
+            memset((char *)data[i] + bytes[i] / 4 * 4, 0, bytes[i] % 4 + 1);   /* the bytes past the last float */
+        }
+    }
+    if (f->fill_inputs)
+        f->fill_inputs(p, data, EMULATION_SEED);
+    return 0;
+}
+
+/* The entry of m for a kernel expression ("copy<float4>"): the one named
+   as the expression (extern "C") or whose mangled name starts with it
+   (_Z4copy...), put in name; -1 with why unless there is exactly one. */
+static int find_entry(const struct ptx_module *m, const char *expression, char *name, size_t name_size, char *why,
+                      size_t why_size)
+{
+    int length = (int)strcspn(expression, "<"), found = 0;
+    char mangled[96];
+    snprintf(mangled, sizeof mangled, "_Z%d%.*s", length, length, expression);
+    for (int i = 0; i < ptx_kernel_count(m); i++) {
+        const char *entry = ptx_kernel_name(m, i);
+        int same = ((int)strlen(entry) == length && strncmp(entry, expression, (size_t)length) == 0) ||
+                   strncmp(entry, mangled, strlen(mangled)) == 0;
+        if (same && found++ == 0)
+            snprintf(name, name_size, "%s", entry);
+    }
+    if (found == 1)
+        return 0;
+    snprintf(why, why_size, SAY("the PTX holds %d kernels for '%s', not one", "PTX 中 '%2$s' 的内核有 %1$d 个，而不是一个"), found,
+             expression);
+    return -1;
+}
+
+/* The family's kernel parsed, and its name in the PTX: the PTX given (clang's, say), or f's own compiled by NVRTC. */
+static struct ptx_module *family_module(const struct family *f, const struct params *p, const struct emulated_call *call,
+                                        const char *given, char *kernel, size_t kernel_size, char *why, size_t why_size)
+{
+    given = given ? given : f->ptx;   /* a kernel declared in Lua comes compiled */
+    char *compiled = given ? NULL : family_ptx(f, p, call, kernel, kernel_size, why, why_size);
+    struct ptx_module *m = given || compiled ? ptx_parse(given ? given : compiled, why, why_size) : NULL;
+    free(compiled);
+    if (m && given && find_entry(m, call->kernel, kernel, kernel_size, why, why_size)) {
+        ptx_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* The buffers that are __constant__ variables, written into the module's
+   bank as cudaMemcpyToSymbol would before the launch. 0, or -1 with why. */
+static int write_constants(const struct family *f, struct ptx_module *m, void *const *data, const size_t *bytes, char *why,
+                           size_t why_size)
+{
+    for (int i = 0; f->constants && i < f->buffer_count; i++)
+        if (f->constants[i] && ptx_write_constant(m, f->constants[i], data[i], bytes[i])) {
+            snprintf(why, why_size, SAY("'%s' has no __constant__ variable '%s' of %zu bytes or more",
+                                        "'%1$s' 没有至少 %3$zu 字节的 __constant__ 变量 '%2$s'"), f->name, f->constants[i], bytes[i]);
+            return -1;
+        }
+    return 0;
+}
+
+/* The emulator's launch of call over the buffers at base (args: room for
+   the call's arguments, which it fills); the caller sets how accesses are counted. */
+static struct ptx_launch launch_of(const struct emulated_call *call, const struct device_info *device, const char *kernel,
+                                   const uint64_t *base, uint64_t *args, struct ptx_buffer *buffers, int buffer_count,
+                                   volatile sig_atomic_t *interrupted)
+{
+    for (int i = 0; i < call->arg_count; i++)
+        args[i] = (call->args[i].buffer >= 0 ? base[call->args[i].buffer] : 0) + (uint64_t)call->args[i].value;
+    struct ptx_launch launch = { .kernel = kernel, .args = args, .arg_count = call->arg_count, .buffers = buffers,
+                                 .buffer_count = buffer_count, .instruction_budget = emulation_instruction_budget(call->grid, call->block),
+                                 .shared_bytes_most = device ? device->shared_bytes_per_block : 0,
+                                 .interrupted = interrupted, .dynamic_shared_bytes = call->shared_bytes };
+    memcpy(launch.grid, call->grid, sizeof launch.grid);
+    memcpy(launch.block, call->block, sizeof launch.block);
+    return launch;
+}
+
+int emulate_family(const struct family *f, const struct params *p, const struct device_info *device, const char *ptx,
+                   volatile sig_atomic_t *interrupted, struct emulation *out, char *why, size_t why_size)
+{
+    struct emulated_call call;
+    memset(out, 0, sizeof *out);
+    out->correct = 1;
+    if (!f->emulated_call) {
+        snprintf(why, why_size, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
+        return -1;
+    }
+    f->emulated_call(p, &call);
+    struct ptx_module *m = family_module(f, p, &call, ptx, out->kernel, sizeof out->kernel, why, why_size);
+    if (!m)
+        return -1;
+    size_t bytes[MAX_BUFFERS];
+    uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS];
+    void *data[MAX_BUFFERS] = { 0 }, *expected[MAX_BUFFERS] = { 0 };
+    struct ptx_buffer buffers[MAX_BUFFERS];
+    family_buffer_bytes(f, p, bytes);
+    model_buffer_bases(f->buffer_count, base);
+    pthread_mutex_lock(&keeping);
+    kept_launch.f = NULL;
+    atomic_sums_free(&kept_launch.sums);
+    int failed = prepare_buffers(f, p, bytes, data, expected);
+    for (int i = 0; i < f->buffer_count; i++)
+        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i], f->buffers[i].name };
+    /* a count per thread, added up after: the threads share only the DRAM tracker, which takes that */
+    struct emulation_counting counting[MAX_EMULATOR_THREADS] = { { .dram = NULL } };
+    void *users[MAX_EMULATOR_THREADS];
+    struct dram_tracker *dram = dram_tracker_new(f->buffer_count, bytes, 0);   /* threads run blocks out of warp order: once each */
+    int threads = model_threads_wanted();
+    for (int i = 0; i < threads; i++)
+        counting[i].dram = dram, counting[i].counts.l1 = l1_cache_new(), users[i] = &counting[i];
+    struct ptx_launch launch = launch_of(&call, device, out->kernel, base, args, buffers, f->buffer_count, interrupted);
+    launch.on_access = emulation_count;
+    launch.user = &counting[0];
+    launch.threads = threads;
+    launch.users = users;
+    launch.printed = &out->printed;
+    launch.printed_lines = PRINTF_LINES_SHOWN;
+    launch.sums = &kept_launch.sums;
+    if (failed)
+        snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
+    failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
+             ptx_run(m, &launch, &out->ran, why, why_size);
+    ptx_free(m);
+    for (int i = 0; i < threads; i++) {   /* failed too: the threads' address maps and L1s are freed here */
+        l1_cache_free(counting[i].counts.l1);
+        counting[i].counts.l1 = NULL;
+        model_counts_add(&out->counts, &counting[i].counts);
+    }
+    model_counts_finish(&out->counts);
+    out->counts.instructions = out->ran.issued;
+    if (!failed) {
+        out->counts.dram.estimated = dram != NULL;
+        if (dram)
+            dram_tracker_finish(dram, &out->counts.dram);
+        void *reference[MAX_BUFFERS];   /* the reference computes the outputs from the same inputs */
+        size_t total = 0;
+        for (int i = 0; i < f->buffer_count; i++) {
+            reference[i] = f->buffers[i].role == BUFFER_IN ? data[i] : expected[i];
+            total += bytes[i];
+        }
+        int has_reference = f->reference || f->reference_part;   /* a kernel declared in Lua may have none */
+        if (has_reference)
+            reference_in_parts(f, p, reference, total);
+        for (int i = 0; i < f->buffer_count && out->correct && has_reference; i++)
+            if (f->buffers[i].role == BUFFER_OUT && !same_bytes(data[i], expected[i], bytes[i]))
+                out->correct = output_matches(f, i, data[i], expected[i], bytes[i], &kept_launch.sums, out->mismatch,
+                                              sizeof out->mismatch);
+    }
+    dram_tracker_free(dram);
+    if (!failed) {
+        kept_launch.f = f;
+        kept_launch.p = *p;
+        memcpy(kept_launch.bytes, bytes, sizeof bytes);
+    }
+    pthread_mutex_unlock(&keeping);
+    return failed ? -1 : 0;
+}
+
+static void count_nothing(void *user, const struct warp_access *a)
+{
+    (void)user, (void)a;
+}
+
+/* f's launch p over the caller's buffers (data, in the family's order):
+   each access told to on_access with user (only warp only_warp - 1's when
+   only_warp, on one thread; else on every model thread); float atomic adds
+   tallied in sums unless NULL. 0, or -1 with why. */
+static int run_over(const struct family *f, const struct params *p, const struct device_info *device, void *const *data,
+                    void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
+                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size)
+{
+    struct emulated_call call;
+    char kernel[256];
+    f->emulated_call(p, &call);
+    struct ptx_module *m = family_module(f, p, &call, NULL, kernel, sizeof kernel, why, why_size);
+    if (!m)
+        return -1;
+    size_t bytes[MAX_BUFFERS];
+    uint64_t base[MAX_BUFFERS], args[MAX_KERNEL_ARGS];
+    struct ptx_ran ran;
+    struct ptx_buffer buffers[MAX_BUFFERS];
+    void *users[MAX_EMULATOR_THREADS];
+    family_buffer_bytes(f, p, bytes);
+    model_buffer_bases(f->buffer_count, base);
+    for (int i = 0; i < f->buffer_count; i++)
+        buffers[i] = (struct ptx_buffer){ base[i], data[i], bytes[i], f->buffers[i].name };
+    for (int i = 0; i < MAX_EMULATOR_THREADS; i++)
+        users[i] = user;
+    struct ptx_launch launch = launch_of(&call, device, kernel, base, args, buffers, f->buffer_count, interrupted);
+    launch.on_access = on_access;
+    launch.user = user;
+    launch.only_warp = only_warp;
+    launch.threads = only_warp ? 1 : model_threads_wanted();
+    launch.users = users;
+    launch.sums = sums;
+    int failed = write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &ran, why, why_size);
+    ptx_free(m);
+    return failed ? -1 : 0;
+}
+
+int emulate_outputs(const struct family *f, const struct params *p, const struct device_info *device, void *const *data,
+                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size)
+{
+    return run_over(f, p, device, data, count_nothing, NULL, 0, sums, interrupted, why, why_size);
+}
+
+/* The first MAX_WARP_ACCESSES accesses of one warp, as on_access hears them. */
+struct collected {
+    struct warp_access *acc;
+    int count;
+};
+
+static void collect(void *user, const struct warp_access *a)
+{
+    struct collected *c = user;
+    if (c->count < MAX_WARP_ACCESSES)
+        c->acc[c->count++] = *a;
+}
+
+int emulate_warp(const struct family *f, const struct params *p, const struct device_info *device, long long warp,
+                 struct warp_access *acc, char *why, size_t why_size)
+{
+    size_t bytes[MAX_BUFFERS];
+    void *data[MAX_BUFFERS] = { NULL };
+    int failed = 0;
+    family_buffer_bytes(f, p, bytes);
+    for (int i = 0; i < f->buffer_count && !failed; i++)
+        failed = !(data[i] = zeroed_new(bytes[i] + 1));
+    if (failed)
+        snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
+    if (!failed && f->fill_inputs)
+        f->fill_inputs(p, data, EMULATION_SEED);
+    struct collected collected = { acc, 0 };
+    failed = failed || run_over(f, p, device, data, collect, &collected, warp + 1, NULL, &interrupt_requested, why, why_size);
+    for (int i = 0; i < f->buffer_count; i++)
+        if (data[i])
+            zeroed_free(data[i], bytes[i] + 1);
+    return failed ? -1 : collected.count;
+}
+
+int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes,
+                      const struct atomic_sums **sums)
+{
+    pthread_mutex_lock(&keeping);
+    int count = kept_launch.f == f && memcmp(&kept_launch.p, p, sizeof *p) == 0 ? f->buffer_count : 0;
+    *sums = &kept_launch.sums;
+    for (int i = 0; i < count; i++) {
+        data[i] = kept[i].data;
+        bytes[i] = kept_launch.bytes[i];
+    }
+    pthread_mutex_unlock(&keeping);
+    return count;
+}
+
