@@ -218,6 +218,7 @@ local messages = {
   reloaded = { en = "Lab %s read again; you are at step %d of %d.", zh = "已重新读取实验 %s；你在第 %d 步，共 %d 步。" },
   -- where lab code went wrong, and what a batch run shows
   error = { en = "error: %s", zh = "错误：%s" },
+  error_at = { en = "%s: %s", zh = "%s：%s" },   -- where in the lab, and what went wrong there
   error_value = { en = "the lab raised an error whose value is a %s, not a message", zh = "实验抛出的错误值是 %s，而不是一条消息" },
   answer_not_number = { en = "%s: ask.answer must give a finite number, got %s", zh = "%s：ask.answer 必须给出有限的数字，得到 %s" },
   measure_not_number = { en = "%s: ask.measure must return a finite number (and the model's, a finite number, or nothing), got %s",
@@ -542,7 +543,7 @@ end
 -- Runs fn(...) as lab code; an error comes back as one clean line naming where.
 local function guarded(where, fn, ...)
   local results = table.pack(pcall(core.sandbox_call, fn, ...))
-  if not results[1] then error(fmt("%s: %s", where, clean(lab_error(results[2]):sub(1, MESSAGE_BYTES))), 0) end
+  if not results[1] then error(say("error_at", where, clean(lab_error(results[2]):sub(1, MESSAGE_BYTES))), 0) end
   return table.unpack(results, 2, results.n)
 end
 
@@ -1030,13 +1031,13 @@ function run_experiment(state, code)
   state.globals = state.globals or sandbox(state.definition.name)
   local chunk, why = core.load_experiment(code, state.globals)
   if not chunk then
-    why = where(state) .. ": " .. clean(lab_error(why))
+    why = say("error_at", where(state), clean(lab_error(why)))
     print(say("error", why))
     return false, why
   end
   local results = table.pack(pcall(guarded, where(state), chunk))
   hand_over(state.globals)
-  if not results[1] then print(say("error", tostring(results[2]))); return false, tostring(results[2]) end
+  if not results[1] then print(say("error", core.error_text(tostring(results[2])))); return false, tostring(results[2]) end
   core.after_chunk(code, table.unpack(results, 2, results.n))
   print_values(table.unpack(results, 2, results.n))
   reflect(state)
@@ -1246,7 +1247,7 @@ function reflect(state)
   local step = step_of(state)
   local ask = step.ask
   local ok, measured, model = pcall(judging, where(state), ask.measure, context(state))
-  if not ok then return print(say("error", measured)) end
+  if not ok then return print(say("error", core.error_text(tostring(measured)))) end
   if measured == nil then return end   -- nothing to measure in this run
   if not is_finite(measured) or model ~= nil and not is_finite(model) then
     local gave = what_it_gave(measured) .. (model ~= nil and ", " .. what_it_gave(model) or "")
@@ -1947,7 +1948,7 @@ end
 
 -- message without the "lab NAME, step N: " of where it came from.
 local function without_step(message, lab_name, step)
-  local prefix = where_of(lab_name, step) .. ": "
+  local prefix = say("error_at", where_of(lab_name, step), "")
   message = clean(tostring(message))
   return message:sub(1, #prefix) == prefix and message:sub(#prefix + 1) or message
 end

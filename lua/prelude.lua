@@ -66,22 +66,44 @@ local function text_lines(text)
   end
 end
 
+-- Chinese punctuation a line never starts with (it stays with the character
+-- before it), and that a line never ends with (it goes with the one after):
+-- the same marks as the line writer's (shell/output.c, closes and opens).
+local CLOSES, OPENS = {}, {}
+for _, mark in ipairs({ "）", "，", "。", "、", "；", "：", "！", "？", "】", "」", "』", "》", "％" }) do CLOSES[mark] = true end
+for _, mark in ipairs({ "（", "【", "「", "『", "《", "“", "‘" }) do OPENS[mark] = true end
+
 -- Pieces a line may break between: words of Latin text, and each wide
--- character on its own; each blank is a piece of its own.
+-- character on its own, with the punctuation that holds to it; each blank
+-- is a piece of its own.
 local function pieces(paragraph)
   local list, from = {}, 1
   local function word(text)
     if not text:find("[\128-\255]") then list[#list + 1] = { text = text, space = false }; return end
-    local run = {}   -- non-ASCII: wide characters break apart, the rest stays together
+    local run, opening = {}, ""   -- non-ASCII: wide characters break apart, the rest stays together
+    local function flush()
+      if #run > 0 then list[#list + 1] = { text = table.concat(run), space = false }; run = {} end
+    end
     for _, cp in utf8.codes(text) do
-      if wide(cp) then
-        if #run > 0 then list[#list + 1] = { text = table.concat(run), space = false }; run = {} end
-        list[#list + 1] = { text = utf8.char(cp), space = false }
+      local char = utf8.char(cp)
+      if CLOSES[char] and #run > 0 then
+        run[#run + 1] = char
+      elseif CLOSES[char] and #list > 0 and not list[#list].space then
+        list[#list].text = list[#list].text .. char
+      elseif OPENS[char] then
+        flush()
+        opening = opening .. char
+      elseif wide(cp) then
+        flush()
+        list[#list + 1] = { text = opening .. char, space = false }
+        opening = ""
       else
-        run[#run + 1] = utf8.char(cp)
+        if #run == 0 then run[1], opening = opening, "" end
+        run[#run + 1] = char
       end
     end
-    if #run > 0 then list[#list + 1] = { text = table.concat(run), space = false } end
+    if opening ~= "" then run[#run + 1] = opening end
+    flush()
   end
   while from <= #paragraph do
     local at = paragraph:find(" ", from, true)

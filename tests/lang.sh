@@ -55,10 +55,15 @@ lab { title = { en = "T", zh = "题" } }
 step { text = { en = "x" }, run = [[launch("no_such_kernel")]],
        ask = { question = { en = "Which?", zh = "哪个？" }, answer = 3, choices = { { en = "a", zh = "甲" } } } }
 LAB
+# A lab step whose code is stopped (Ctrl-C's "interrupted!", as lab code sees it).
+cat > "$tmp/中断.lua" <<'LAB'
+lab { title = { en = "T", zh = "题" } }
+step { text = { en = "x", zh = "x" }, run = [[error("interrupted!", 0)]] }
+LAB
 case $warplab in /*) ;; *) warplab=$PWD/$warplab ;; esac
 cd "$tmp" || exit 1   # relative paths: a temporary folder's random name is no English to find
 for args in "--check-lab 有问题的实验.lua" "--student a|b -e 1" "--submit x.json -e 1" "--grade 空文件夹" \
-            "--report r -e 1" "--lab tour --answers /dev/null --submit x.json"; do
+            "--report r -e 1" "--lab tour --answers /dev/null --submit x.json" "--lab 中断.lua --answers /dev/null"; do
   # shellcheck disable=SC2086
   "$warplab" --sim --lang zh $args < /dev/null >> "$tmp/errors" 2>&1
 done

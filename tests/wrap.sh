@@ -47,6 +47,19 @@ grep -q "error" "$tmp/texts-en-60" && grep -q "nosuchkernel_with_a_long_name" "$
   grep -q "TILE + 1" "$tmp/texts-en-60" && grep -q "存储体" "$tmp/texts-zh-60"
 result "... and the errors and hints were printed" $?
 
+# Chinese punctuation where a line breaks: no line starts with a closing
+# mark (，。：）...), and none ends with an opening one (（「...).
+kinsoku() {   # kinsoku FILE...: the lines that break the rule
+  grep -h -e '^ *[），。、；：！？】」』》％]' -e '[（【「『《“‘]$' "$@"
+}
+found=$(kinsoku "$tmp/texts-zh-60" "$tmp/texts-zh-80")
+[ -z "$found" ]
+result "Chinese lines neither start with closing punctuation nor end with opening (help, errors, hints, choices)" $?
+echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
+printf '%s\n' "第一行" "，第二行" > "$tmp/kinsoku-bad"
+[ -n "$(kinsoku "$tmp/kinsoku-bad")" ]
+result "... and the check names a line that starts with a full-width comma" $?
+
 # A line from the command line's own checks (stderr), and one too long for any terminal.
 COLUMNS=60 "$warplab" --sim --lab no-such-lab-with-a-long-name-that-goes-on > "$tmp/cli-60" 2>&1
 fits "$tmp/cli-60" 60 "an error from the command line"
@@ -66,6 +79,11 @@ for file in "$answers"/*.txt; do
   fits "$tmp/lab-$lab-en-80" 80 "lab $lab (en)"
   fits "$tmp/lab-$lab-zh-60" 60 "lab $lab (zh)"
 done
+found=$(kinsoku "$tmp"/lab-*-zh-60)
+[ -z "$found" ]
+result "every lab's Chinese breaks its lines outside the punctuation" $?
+echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
+
 
 # A file or a pipe without COLUMNS is not wrapped: its lines are data.
 COLUMNS='' "$warplab" --sim -e 'print(("word "):rep(40))' > "$tmp/pipe"
