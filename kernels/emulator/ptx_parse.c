@@ -292,7 +292,7 @@ static int split_operands(char *text, char **parts, int most)
 /* The dotted parts of an opcode (ld.global.nc.v4.f32) into the instruction. */
 static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
 {
-    char *parts[12];
+    char *parts[12] = { opcode };   /* an opcode of no parts (a guard alone, "@%p;") is named as written */
     int count = 0;
     for (char *part = strtok(opcode, "."); part && count < 12; part = strtok(NULL, "."))
         parts[count++] = part;
