@@ -23,16 +23,22 @@ struct label_use {
     char name[NAME_BYTES];
 };
 
+/* A kernel's labels at most. */
+enum { MAX_LABELS = 512 };
+
 struct parser {
     struct ptx_module *m;
     const char *text;
     int line, source_line;  /* line: the statement's, for messages */
     int at_line;           /* where reading stands */
     int kernel;            /* the kernel being read, or -1 */
+    int depth;             /* braces open: 0 in a kernel's parameter list, more in its body */
     char *why;
     size_t why_size;
     struct label_use *uses;   /* the kernel's, so far */
     int use_count, use_capacity;
+    char labels[MAX_LABELS][NAME_BYTES];   /* the kernel's labels, so far, and the instruction each names */
+    int label_at[MAX_LABELS], label_count;
 };
 
 static int fail(struct parser *p, const char *format, ...) __attribute__((format(printf, 2, 3)));
@@ -299,7 +305,7 @@ static int parse_opcode(struct parser *p, char *opcode, struct instruction *in)
     /* cp.async.*: the copy (cp.async.ca.shared.global, its spaces the operands')
        and its groups (commit_group, wait_group, wait_all: the copy is done when issued) */
     int first = 1;
-    char name[32];
+    char name[NAME_BYTES];
     snprintf(name, sizeof name, "%s", parts[0]);
     if (strcmp(parts[0], "cp") == 0 && count > 1 && strcmp(parts[1], "async") == 0) {
         int group = count > 2 && strncmp(parts[2], "wait", 4) == 0 ? 1 : count > 2 && strcmp(parts[2], "commit_group") == 0;
@@ -687,7 +693,7 @@ static int parse_call(struct parser *p, struct instruction *in, char *text)
 
 /* .extern .func (.param .b32 func_retval0) vprintf (.param .b64 ..., ...):
    a function outside the kernel, which must be one the emulator runs. */
-static int parse_extern_function(struct parser *p, const char *text)
+static int parse_extern_function(struct parser *p, char *text)
 {
     const char *s = skip_space(text + strlen(".extern .func"));
     if (*s == '(')   /* its result */
@@ -719,15 +725,15 @@ static int parse_call_param(struct parser *p, char *text)
 }
 
 /* Labels name instructions of the kernel just read. */
-static int resolve_labels(struct parser *p, char (*labels)[NAME_BYTES], int *label_at, int label_count)
+static int resolve_labels(struct parser *p)
 {
     for (int u = 0; u < p->use_count; u++) {
         const struct label_use *use = &p->uses[u];
         struct operand *o = &p->m->code[use->instruction].operands[use->operand];
         o->target = -1;
-        for (int l = 0; l < label_count; l++)
-            if (strcmp(labels[l], use->name) == 0)
-                o->target = label_at[l];
+        for (int l = 0; l < p->label_count; l++)
+            if (strcmp(p->labels[l], use->name) == 0)
+                o->target = p->label_at[l];
         if (o->target < 0) {
             p->line = p->m->code[use->instruction].ptx_line;
             return fail(p, SAY("unknown name '%s'", "未知名字 '%s'"), use->name);
@@ -877,6 +883,20 @@ static int keeps_parentheses(const char *text)
     return is_call(t) || strncmp(t, "call ", 5) == 0 || strncmp(t, ".extern .func", 13) == 0;
 }
 
+/* Directives that go on past their line's end, to their ';' or brace: a
+   kernel's .entry with its parameters, and declarations. */
+static const char *const multi_line_directives[] = { ".param", ".visible", ".entry", ".reg", ".shared", ".local",
+                                                     ".const", ".global", ".extern" };
+
+/* Whether a statement begun is one of multi_line_directives[]. */
+static int spans_lines(const char *text)
+{
+    for (size_t i = 0; i < sizeof multi_line_directives / sizeof multi_line_directives[0]; i++)
+        if (strncmp(text, multi_line_directives[i], strlen(multi_line_directives[i])) == 0)
+            return 1;
+    return 0;
+}
+
 static const char *next_statement(struct parser *p, const char *s, struct statement *out)
 {
     size_t n = 0;
@@ -901,10 +921,7 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
             s++;
             /* a directive or label without ';' ends at the line's end (.loc, .file, labels) */
             const char *t = skip_space(out->text);
-            if (n && (t[0] == '.' || (n && out->text[n - 1] == ':')) && strncmp(t, ".param", 6) != 0 &&
-                strncmp(t, ".visible", 8) != 0 && strncmp(t, ".entry", 6) != 0 && strncmp(t, ".reg", 4) != 0 &&
-                strncmp(t, ".shared", 7) != 0 && strncmp(t, ".local", 6) != 0 && strncmp(t, ".const", 6) != 0 &&
-                strncmp(t, ".global", 7) != 0 && strncmp(t, ".extern", 7) != 0)
+            if (n && (t[0] == '.' || (n && out->text[n - 1] == ':')) && !spans_lines(t))
                 break;
             if (n)
                 append(out, &n, ' ');
@@ -931,12 +948,175 @@ static const char *next_statement(struct parser *p, const char *s, struct statem
     return s;
 }
 
+/* {: a scope opens (a kernel's body, a call's parameters). */
+static int open_scope(struct parser *p, char *text)
+{
+    p->depth++;
+    return 0;
+}
+
+/* At a kernel's end: its extern shared memory placed, its labels resolved,
+   its instructions ordered and its unused atom results marked. */
+static int end_kernel(struct parser *p)
+{
+    struct ptx_module *m = p->m;
+    struct kernel *k = &m->kernels[p->kernel];
+    k->end = m->code_count;
+    place_dynamic_shared(m, p->kernel);
+    int failed = resolve_labels(p) || order_kernel(p, k);
+    mark_unused_results(m, k);
+    p->kernel = -1;
+    p->label_count = 0;
+    return failed;
+}
+
+/* }: a scope closes; the last one of a kernel ends it. */
+static int close_scope(struct parser *p, char *text)
+{
+    return --p->depth == 0 && p->kernel >= 0 ? end_kernel(p) : 0;
+}
+
+/* .loc FILE LINE COLUMN: the source line of the instructions after it. File
+   1 is the kernel's source (its definition's line comes first); other
+   files' lines are a header's (clang's line table names inlined ones), so
+   the call's line stands. */
+static int read_loc(struct parser *p, char *text)
+{
+    int file, line;
+    if (sscanf(text, ".loc %d %d", &file, &line) == 2 && file == 1)
+        p->source_line = line;
+    return 0;
+}
+
+/* [.visible] .entry name(: a kernel starts; its parameters and body follow. */
+static int read_entry(struct parser *p, char *text)
+{
+    struct ptx_module *m = p->m;
+    if (m->kernel_count == MAX_KERNELS)
+        return fail(p, SAY("more than %d kernels", "超过 %d 个内核"), MAX_KERNELS);
+    struct kernel *k = &m->kernels[m->kernel_count];
+    memset(k, 0, sizeof *k);
+    word(skip_space(strstr(text, ".entry ") + 7), k->name, sizeof k->name);
+    k->first = m->code_count;
+    k->shared_bytes = m->module_shared_bytes;
+    p->kernel = m->kernel_count++;
+    return 0;
+}
+
+/* A directive that changes nothing a lane computes or moves: the PTX's
+   version and target, registers' declarations (a register is known by the
+   first instruction that names it), the source's files, the compiler's
+   hints, functions the emulator does not run. */
+static int skip_directive(struct parser *p, char *text)
+{
+    return 0;
+}
+
+/* How a directive is found in a statement: the whole statement; its start;
+   its start, then a space (.loc, not .local); anywhere (.entry, after its linkage). */
+enum match { MATCH_WHOLE, MATCH_START, MATCH_WORD, MATCH_INSIDE };
+
+/* Where a directive is read: anywhere; outside every kernel; in a kernel
+   (its parameter list or its body); in a kernel's parameter list. */
+enum place { PLACE_ANY, PLACE_OUTSIDE_KERNEL, PLACE_KERNEL, PLACE_KERNEL_PARAMETERS };
+
+/* One directive the parser reads: how it is spelled, where, and what reads it. */
+struct directive_decl {
+    const char *name;
+    enum match match;
+    enum place place;
+    int (*read)(struct parser *p, char *text);
+};
+
+#define DIRECTIVE(name, match, place, read) { name, MATCH_##match, PLACE_##place, read }
+#define SKIPPED(name) { name, MATCH_START, PLACE_ANY, skip_directive }
+/* In the order they are tried: the first that fits a statement reads it. */
+static const struct directive_decl directives[] = {
+    DIRECTIVE("{", WHOLE, ANY, open_scope),
+    DIRECTIVE("}", WHOLE, ANY, close_scope),
+    DIRECTIVE(".loc", WORD, ANY, read_loc),
+    DIRECTIVE(".entry ", INSIDE, ANY, read_entry),
+    DIRECTIVE(".param", START, KERNEL_PARAMETERS, parse_param),
+    DIRECTIVE(".param", START, KERNEL, parse_call_param),   /* in the body: a call's */
+    DIRECTIVE(".extern .func", START, ANY, parse_extern_function),
+    DIRECTIVE(".global", START, OUTSIDE_KERNEL, parse_global),
+    DIRECTIVE(".const", START, OUTSIDE_KERNEL, parse_constant),
+    DIRECTIVE(".shared", START, ANY, parse_shared),
+    DIRECTIVE(".extern .shared", START, ANY, parse_shared),
+    DIRECTIVE(".local", START, KERNEL, parse_local),
+    SKIPPED(".version"), SKIPPED(".target"), SKIPPED(".address_size"), SKIPPED(".reg"), SKIPPED(".file"),
+    SKIPPED(".pragma"), SKIPPED(".maxntid"), SKIPPED(".reqntid"), SKIPPED(".minnctapersm"), SKIPPED(".maxnreg"),
+    SKIPPED(".section"), SKIPPED(".visible .func"), SKIPPED(".weak"),
+};
+
+/* Whether a statement is spelled as directive d. */
+static int spells(const struct directive_decl *d, const char *text)
+{
+    size_t n = strlen(d->name);
+    switch (d->match) {
+    case MATCH_WHOLE: return strcmp(text, d->name) == 0;
+    case MATCH_START: return strncmp(text, d->name, n) == 0;
+    case MATCH_WORD: return strncmp(text, d->name, n) == 0 && isspace((unsigned char)text[n]);
+    case MATCH_INSIDE: return strstr(text, d->name) != NULL;
+    }
+    return 0;
+}
+
+/* Whether reading stands at that place. */
+static int stands_at(const struct parser *p, enum place place)
+{
+    switch (place) {
+    case PLACE_ANY: return 1;
+    case PLACE_OUTSIDE_KERNEL: return p->kernel < 0;
+    case PLACE_KERNEL: return p->kernel >= 0;
+    case PLACE_KERNEL_PARAMETERS: return p->kernel >= 0 && p->depth == 0;
+    }
+    return 0;
+}
+
+/* The directive a statement is, where it stands, or NULL. */
+static const struct directive_decl *find_directive(const struct parser *p, const char *text)
+{
+    for (size_t i = 0; i < sizeof directives / sizeof directives[0]; i++)
+        if (spells(&directives[i], text) && stands_at(p, directives[i].place))
+            return &directives[i];
+    return NULL;
+}
+
+/* NAME: a label, naming the kernel's next instruction. */
+static int read_label(struct parser *p, char *text, size_t n)
+{
+    if (p->label_count == MAX_LABELS)
+        return fail(p, SAY("more than %d labels in a kernel", "一个内核中的标签超过 %d 个"), MAX_LABELS);
+    text[n - 1] = 0;
+    snprintf(p->labels[p->label_count], NAME_BYTES, "%s", text);
+    p->label_at[p->label_count++] = p->m->code_count;
+    return 0;
+}
+
+/* One statement, n characters: a directive (directives[]), a label or an instruction. */
+static int read_statement(struct parser *p, char *t, size_t n)
+{
+    if ((strncmp(t, ".visible .", 10) == 0 || strncmp(t, ".weak .", 7) == 0) &&
+        (strstr(t, " .const ") || strstr(t, " .shared ")))
+        t = strchr(t, ' ') + 1;   /* clang's variables: linkage, nothing to run */
+    const struct directive_decl *d = find_directive(p, t);
+    if (d)
+        return d->read(p, t);
+    if (t[0] == '.')
+        return fail(p, SAY("'%.40s' is not emulated yet", "'%.40s' 还没有模拟"), t);
+    if (t[n - 1] == ':' && p->kernel >= 0)
+        return read_label(p, t, n);
+    if (p->kernel >= 0 && p->depth > 0)
+        return parse_instruction(p, t);
+    return fail(p, SAY("'%.40s' outside a kernel", "内核之外的 '%.40s'"), t);
+}
+
 struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
 {
     struct ptx_module *m = calloc(1, sizeof *m);
     struct parser p = { .m = m, .text = text, .line = 1, .at_line = 1, .kernel = -1, .why = why, .why_size = why_size };
-    char labels[512][NAME_BYTES];
-    int label_at[512], label_count = 0, depth = 0, failed = !m;
+    int failed = !m;
     struct statement st = { NULL, 0, 0 };
     if (!m)
         snprintf(why, why_size, "out of memory");
@@ -954,74 +1134,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
         if (n == 0 || strcmp(t, "(") == 0 || strcmp(t, ")") == 0 || strcmp(t, ",") == 0)
             continue;
         p.line = st.line ? st.line : p.line;
-        if ((strncmp(t, ".visible .", 10) == 0 || strncmp(t, ".weak .", 7) == 0) &&
-            (strstr(t, " .const ") || strstr(t, " .shared ")))
-            t = strchr(t, ' ') + 1;   /* clang's variables: linkage, nothing to run */
-        if (strcmp(t, "{") == 0) {
-            depth++;
-        } else if (strcmp(t, "}") == 0) {
-            if (--depth == 0 && p.kernel >= 0) {
-                struct kernel *k = &m->kernels[p.kernel];
-                k->end = m->code_count;
-                place_dynamic_shared(m, p.kernel);
-                failed = resolve_labels(&p, labels, label_at, label_count) || order_kernel(&p, k);
-                mark_unused_results(m, k);
-                p.kernel = -1;
-                label_count = 0;
-            }
-        } else if (strncmp(t, ".loc", 4) == 0 && isspace((unsigned char)t[4])) {   /* not .local */
-            int file, line;
-            /* file 1 is the kernel's source (its definition's line comes first); other files' lines
-               are a header's (clang's line table names inlined ones), so the call's line stands */
-            if (sscanf(t, ".loc %d %d", &file, &line) == 2 && file == 1)
-                p.source_line = line;
-        } else if (strstr(t, ".entry ")) {
-            if (m->kernel_count == MAX_KERNELS) {
-                failed = fail(&p, SAY("more than %d kernels", "超过 %d 个内核"), MAX_KERNELS);
-                break;
-            }
-            struct kernel *k = &m->kernels[m->kernel_count];
-            memset(k, 0, sizeof *k);
-            word(skip_space(strstr(t, ".entry ") + 7), k->name, sizeof k->name);
-            k->first = m->code_count;
-            k->shared_bytes = m->module_shared_bytes;
-            p.kernel = m->kernel_count++;
-        } else if (strncmp(t, ".param", 6) == 0 && p.kernel >= 0 && depth == 0) {
-            failed = parse_param(&p, t);
-        } else if (strncmp(t, ".param", 6) == 0 && p.kernel >= 0) {
-            failed = parse_call_param(&p, t);
-        } else if (strncmp(t, ".extern .func", 13) == 0) {
-            failed = parse_extern_function(&p, t);
-        } else if (strncmp(t, ".global", 7) == 0 && p.kernel < 0) {
-            failed = parse_global(&p, t);
-        } else if (strncmp(t, ".const", 6) == 0 && p.kernel < 0) {
-            failed = parse_constant(&p, t);
-        } else if (strncmp(t, ".shared", 7) == 0 || strncmp(t, ".extern .shared", 15) == 0) {
-            failed = parse_shared(&p, t);
-        } else if (strncmp(t, ".local", 6) == 0 && p.kernel >= 0) {
-            failed = parse_local(&p, t);
-        } else if (t[0] == '.') {
-            static const char *const skipped[] = { ".version", ".target", ".address_size", ".reg", ".file", ".pragma",
-                                                   ".maxntid", ".reqntid", ".minnctapersm", ".maxnreg",
-                                                   ".section", ".visible .func", ".weak" };
-            int known = 0;
-            for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++)
-                known = known || strncmp(t, skipped[i], strlen(skipped[i])) == 0;
-            if (!known)
-                failed = fail(&p, SAY("'%.40s' is not emulated yet", "'%.40s' 还没有模拟"), t);
-        } else if (t[n - 1] == ':' && p.kernel >= 0) {
-            if (label_count == 512) {
-                failed = fail(&p, SAY("more than 512 labels in a kernel", "一个内核中的标签超过 512 个"));
-                break;
-            }
-            t[n - 1] = 0;
-            snprintf(labels[label_count], NAME_BYTES, "%s", t);
-            label_at[label_count++] = m->code_count;
-        } else if (p.kernel >= 0 && depth > 0) {
-            failed = parse_instruction(&p, t);
-        } else {
-            failed = fail(&p, SAY("'%.40s' outside a kernel", "内核之外的 '%.40s'"), t);
-        }
+        failed = read_statement(&p, t, n);
     }
     free(st.text);
     free(p.uses);
