@@ -5,7 +5,8 @@
 ** offset aligned to its size (an int 4 bytes; a long long, a double — a
 ** float is promoted — and a pointer 8), and the host's C library formats
 ** the call with the format (the CUDA C++ Programming Guide, "Formatted
-** Output"). The emulator (ptx.c) reads the buffer; this does the rest.
+** Output"). The emulator's run (ptx_run.c) reads the buffer; this does
+** the rest.
 */
 #ifndef WARPLAB_DEVICE_PRINTF_H
 #define WARPLAB_DEVICE_PRINTF_H

@@ -1,6 +1,6 @@
 /*
 ** emulate.c — a family's own kernel, or a kernel declared in Lua, run on the
-** emulator (kernels/emulator/ptx.c) over the buffers and inputs its GPU runs
+** emulator (kernels/emulator/ptx.h) over the buffers and inputs its GPU runs
 ** would have, counted by the model's one accounting: the model behind a
 ** launch with model = "emulator", the check of a GPU's outputs, a warp's map.
 ** Lua's side of it is emulate_core.c.
