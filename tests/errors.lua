@@ -163,7 +163,8 @@ clean_line(core.error_text("stdin:1: interrupted!"), {"stdin:1: 已中断！"}, 
 local own_zh = prompt_error(mine)
 t.ok(own_zh:find("调用栈：", 1, true) and own_zh:find("errors.lua:%d+: 在") and not own_zh:find("traceback"),
   "zh: the traceback's header and frames in Chinese")
-has_all((printed(explain, "sectors_per_request"):gsub("\n *", "")),   -- wrapped to the terminal: read as one text
+-- wrapped to the terminal: read as one text (a break between Latin words was a blank)
+has_all((printed(explain, "sectors_per_request"):gsub("(%w)\n *(%w)", "%1 %2"):gsub("\n *", "")),
   {"sectors_per_request：每个 warp 请求访问的扇区数", "判断合并访问时", "Nsight Compute：l1tex__"}, "zh: explain() of a term")
 has_all(printed(explain), {"explain(term) 能解释：sectors_per_request, ideal"}, "zh: explain()'s list of terms")
 has_all(printed(core.command, ":zz"), {"错误：未知命令 ':zz'（命令： :help"}, "zh: an unknown colon command")
