@@ -70,6 +70,7 @@ struct ptx_launch {
     int threads;                    /* blocks run on this many threads (0 or 1: one) */
     void *const *users;             /* each thread's user, when threads > 1 (else user) */
     uint64_t instruction_budget;    /* warp-instructions at most, however many lanes run each (0: no limit) */
+    uint64_t block_instruction_budget;   /* the same for any one block (0: no limit) */
     uint64_t shared_bytes_most;     /* a block's shared memory, static and dynamic, at most (0: no limit) */
     /* For one warp's accesses (a warp map): 1 + the warp's number in the
        grid, counting ceil(threads / 32) warps a block; then only its block

@@ -106,6 +106,7 @@ struct block {
     uint64_t warp_instructions;          /* this thread's, counted into the launch's a look at a time */
     uint64_t issued;                     /* this thread's, as a GPU issues them (instruction.issued) */
     uint64_t *launch_warp_instructions;  /* the whole launch's, which its budget limits */
+    uint64_t block_warp_instructions;    /* this block's, counted a look at a time */
     struct printf_log *printed;          /* this thread's */
 };
 
@@ -1853,10 +1854,17 @@ static int must_stop(struct warp *w, const struct instruction *in)
     struct block *b = w->b;
     char budget[32];
     uint64_t total = __atomic_add_fetch(b->launch_warp_instructions, WARP_INSTRUCTIONS_A_LOOK, __ATOMIC_RELAXED);
+    b->block_warp_instructions += WARP_INSTRUCTIONS_A_LOOK;
     if (b->l->instruction_budget && total > b->l->instruction_budget)
         return run_error(w, in, SAY("kernel '%s' ran over %s warp-instructions (a loop that never ends?)",
                                     "内核 '%s' 运行超过 %s 条 warp 指令（是不是有死循环？）"),
                          b->k->name, with_commas(b->l->instruction_budget, budget, sizeof budget));
+    if (b->l->block_instruction_budget && b->block_warp_instructions > b->l->block_instruction_budget)
+        return run_error(w, in, SAY("block (%u, %u, %u) of kernel '%s' ran over %s warp-instructions, far more than a block's part "
+                                    "of the launch's (a loop that never ends?)",
+                                    "内核 '%4$s' 的线程块 (%1$u, %2$u, %3$u) 运行超过 %5$s 条 warp 指令，远超一个线程块应占的份额（是不是有死循环？）"),
+                         b->ctaid[0], b->ctaid[1], b->ctaid[2], b->k->name,
+                         with_commas(b->l->block_instruction_budget, budget, sizeof budget));
     if (b->l->interrupted && *b->l->interrupted) {
         snprintf(b->why, b->why_size, "interrupted");
         return -1;
@@ -1966,6 +1974,7 @@ static void start_block(struct block_runner *r, unsigned long long index)
     if (b->shared_rounding > 0)   /* the last block's shared float sums */
         memset(b->shared_sums, 0, (b->shared_size / 4 + 1) * sizeof *b->shared_sums);
     b->shared_rounding = 0;
+    b->block_warp_instructions = 0;
     if (b->float_add_warp)
         memset(b->float_add_warp, 0, (b->shared_size / 4 + 1) * sizeof *b->float_add_warp);
     for (int i = 0; i < r->warp_count; i++) {

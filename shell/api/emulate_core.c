@@ -142,7 +142,7 @@ static int core_emulate(lua_State *L)
                                  .interrupted = &interrupt_requested };
     read_dims(L, 3, "grid", launch.grid);
     read_dims(L, 3, "block", launch.block);
-    launch.instruction_budget = emulation_instruction_budget(launch.grid, launch.block);
+    emulation_set_budget(&launch);
     lua_getfield(L, 3, "shared");   /* extern __shared__ bytes, as <<<grid, block, shared>>> */
     lua_Integer shared = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, shared >= 0 && shared <= (1 << 20), 3, "shared must be from 0 to 2^20 bytes");

@@ -25,14 +25,20 @@
    warp's lanes run each: a few seconds of one core's work (about 10 million
    a second where a single lane spins), and more for each warp of the grid,
    so that an infinite loop in a small grid stops in seconds and a large grid
-   has room for a long loop in each warp. */
-static const uint64_t INSTRUCTIONS_A_LAUNCH = 1ull << 25, INSTRUCTIONS_A_WARP = 1ull << 14;
+   has room for a long loop in each warp. One block may take BLOCK_SHARE_MOST
+   times its warps' part of that, and no more: a loop that never ends is
+   stopped in the first blocks of a large grid, not after all of its
+   budget, while a block that does much more than the others (one thread
+   summing everything) still has room. */
+static const uint64_t INSTRUCTIONS_A_LAUNCH = 1ull << 25, INSTRUCTIONS_A_WARP = 1ull << 14, BLOCK_SHARE_MOST = 64;
 enum { MAX_EMULATOR_THREADS = 16 };   /* model_threads_wanted's most */
 
-uint64_t emulation_instruction_budget(const unsigned *grid, const unsigned *block)
+void emulation_set_budget(struct ptx_launch *launch)
 {
+    const unsigned *grid = launch->grid, *block = launch->block;
     uint64_t warps_a_block = ((uint64_t)block[0] * block[1] * block[2] + 31) / 32;
-    return INSTRUCTIONS_A_LAUNCH + INSTRUCTIONS_A_WARP * warps_a_block * grid[0] * grid[1] * grid[2];
+    launch->instruction_budget = INSTRUCTIONS_A_LAUNCH + INSTRUCTIONS_A_WARP * warps_a_block * grid[0] * grid[1] * grid[2];
+    launch->block_instruction_budget = INSTRUCTIONS_A_LAUNCH + INSTRUCTIONS_A_WARP * warps_a_block * BLOCK_SHARE_MOST;
 }
 
 void emulation_count(void *user, const struct warp_access *a)
@@ -241,11 +247,12 @@ static struct ptx_launch launch_of(const struct emulated_call *call, const struc
     for (int i = 0; i < call->arg_count; i++)
         args[i] = (call->args[i].buffer >= 0 ? base[call->args[i].buffer] : 0) + (uint64_t)call->args[i].value;
     struct ptx_launch launch = { .kernel = kernel, .args = args, .arg_count = call->arg_count, .buffers = buffers,
-                                 .buffer_count = buffer_count, .instruction_budget = emulation_instruction_budget(call->grid, call->block),
+                                 .buffer_count = buffer_count,
                                  .shared_bytes_most = device ? device->shared_bytes_per_block : 0,
                                  .interrupted = interrupted, .dynamic_shared_bytes = call->shared_bytes };
     memcpy(launch.grid, call->grid, sizeof launch.grid);
     memcpy(launch.block, call->block, sizeof launch.block);
+    emulation_set_budget(&launch);
     return launch;
 }
 

@@ -66,7 +66,7 @@ int emulation_buffers(const struct family *f, const struct params *p, void **dat
                       const struct atomic_sums **sums);
 
 /* The warp-instructions a launch of grid and block may run on the emulator. */
-uint64_t emulation_instruction_budget(const unsigned *grid, const unsigned *block);
+void emulation_set_budget(struct ptx_launch *launch);
 /* What an emulated launch counts: the model's counts and, where the DRAM
    estimate is made, its tracker; emulation_count is the launch's on_access. */
 struct emulation_counting {
