@@ -452,13 +452,13 @@ t.ok(spun:find("kernel 'spin' ran over 33,570,816 warp-instructions (a loop that
      os.time() - started < 120,
      "a single spinning lane stops at the warp-instruction budget, the budget written with commas, in " ..
      (os.time() - started) .. " s (" .. spun .. ")")
--- Every lane of a large grid spins: the first block past 64 times its
--- warps' part of the launch's budget stops the launch (2^25 + 2^14 * 8 * 64
--- for a block of 8 warps), not the whole grid's budget (2^25 + 2^14 for each
--- of 8,192 warps: over 20 s on two cores, before).
+-- Every lane of a large grid spins: the first block past twice a small
+-- launch's budget and 64 times its warps' part stops the launch (2^26 +
+-- 2^14 * 8 * 64 for a block of 8 warps), not the whole grid's budget (2^25
+-- + 2^14 for each of 8,192 warps: over 20 s on two cores, before).
 local ok, everyone = pcall(core.emulate, ptx_kernel("spinall", "LOOP:\n  add.s32 %r2, %r2, 1;\n  bra.uni LOOP;"), "spinall",
                            {grid = {1024}, block = {256}, buffers = {{bytes = 128}}, args = {{buffer = 1}}})
-t.ok(not ok and tostring(everyone):find("of kernel 'spinall' ran over 41,943,040 warp-instructions, far more than a block's part of " ..
+t.ok(not ok and tostring(everyone):find("of kernel 'spinall' ran over 75,497,472 warp-instructions, far more than a block's part of " ..
                                         "the launch's (a loop that never ends?)", 1, true) ~= nil,
      "a grid of spinning blocks stops at the first block's budget, the block named: " .. tostring(everyone))
 

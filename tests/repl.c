@@ -476,15 +476,17 @@ static void test_kernel_confirmation(void)
 
 /* Case 2f (issue 31, item 7): a kernel that never ends, emulated: after a
    few seconds the bar asks whether it is an endless loop and says Ctrl-C
-   stops it, and Ctrl-C does, back to the prompt. */
+   stops it, and Ctrl-C does, back to the prompt. Its loop is an atomic add
+   of every lane, slow to emulate, so that the budget of its first blocks
+   (which ends a lighter loop in a few seconds) is not reached first. */
 static void test_endless_kernel(const char *lang, const char *hint, const char *interrupted)
 {
     char declaration[512], path[300], line[340];
     snprintf(path, sizeof path, "%s/spin.lua", temp_dir);   /* typed as one short line: a long one wraps its echo */
     snprintf(declaration, sizeof declaration,
-             "kernel{name = \"spin\", source = [[extern \"C\" __global__ void spin(volatile int *a, int n) "
-             "{ while (a[0] != 12345) n++; a[1] = n; }]], params = {n = {default = 1}}, "
-             "buffers = {a = {type = \"int\", count = 32, fill = \"zero\"}}, args = {\"a\", \"n\"}, grid = 4096, block = 256}\n");
+             "kernel{name = \"spin\", source = [[extern \"C\" __global__ void spin(int *a, int n) "
+             "{ while (atomicAdd(&a[threadIdx.x %% 32], n) != -1) ; }]], params = {n = {default = 1}}, "
+             "buffers = {a = {type = \"int\", count = 32, fill = \"zero\"}}, args = {\"a\", \"n\"}, grid = 1024, block = 1024}\n");
     FILE *file = fopen(path, "w");
     int written = file && fputs(declaration, file) >= 0;
     if (file)

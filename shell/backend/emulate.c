@@ -25,11 +25,12 @@
    warp's lanes run each: a few seconds of one core's work (about 10 million
    a second where a single lane spins), and more for each warp of the grid,
    so that an infinite loop in a small grid stops in seconds and a large grid
-   has room for a long loop in each warp. One block may take BLOCK_SHARE_MOST
-   times its warps' part of that, and no more: a loop that never ends is
-   stopped in the first blocks of a large grid, not after all of its
-   budget, while a block that does much more than the others (one thread
-   summing everything) still has room. */
+   has room for a long loop in each warp. One block may take twice a small
+   launch's and BLOCK_SHARE_MOST times its warps' part, and no more: a loop
+   that never ends is stopped in the first blocks of a large grid (in about
+   6 s here, after the bar has asked whether it is one), not after the whole
+   grid's budget, while a block that does much more than the others (one
+   thread summing everything) still has room. */
 static const uint64_t INSTRUCTIONS_A_LAUNCH = 1ull << 25, INSTRUCTIONS_A_WARP = 1ull << 14, BLOCK_SHARE_MOST = 64;
 enum { MAX_EMULATOR_THREADS = 16 };   /* model_threads_wanted's most */
 
@@ -38,7 +39,7 @@ void emulation_set_budget(struct ptx_launch *launch)
     const unsigned *grid = launch->grid, *block = launch->block;
     uint64_t warps_a_block = ((uint64_t)block[0] * block[1] * block[2] + 31) / 32;
     launch->instruction_budget = INSTRUCTIONS_A_LAUNCH + INSTRUCTIONS_A_WARP * warps_a_block * grid[0] * grid[1] * grid[2];
-    launch->block_instruction_budget = INSTRUCTIONS_A_LAUNCH + INSTRUCTIONS_A_WARP * warps_a_block * BLOCK_SHARE_MOST;
+    launch->block_instruction_budget = 2 * INSTRUCTIONS_A_LAUNCH + INSTRUCTIONS_A_WARP * warps_a_block * BLOCK_SHARE_MOST;
 }
 
 void emulation_count(void *user, const struct warp_access *a)
