@@ -28,7 +28,7 @@
    has room for a long loop in each warp. One block may take twice a small
    launch's and BLOCK_SHARE_MOST times its warps' part, and no more: a loop
    that never ends is stopped in the first blocks of a large grid (in about
-   6 s here, after the bar has asked whether it is one), not after the whole
+   5 s here, after the bar has asked whether it is one), not after the whole
    grid's budget, while a block that does much more than the others (one
    thread summing everything) still has room. */
 static const uint64_t INSTRUCTIONS_A_LAUNCH = 1ull << 25, INSTRUCTIONS_A_WARP = 1ull << 14, BLOCK_SHARE_MOST = 64;
