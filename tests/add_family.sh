@@ -15,7 +15,7 @@ copy_tree "$tree"
 cat > "$tree/kernels/families/twice_kernel.cu" <<'CU'
 // twice: out[i] = factor * in[i].
 #include "family.h"
-#include "slots.h"
+#include "twice.h"
 
 __global__ void twice(const float *__restrict__ in, float *__restrict__ out, long long n, float factor)
 {
@@ -32,15 +32,25 @@ extern "C" int twice_launch(const gpu_launch *l)
     return cudaGetLastError();
 }
 CU
-# 2. its parameter's slot
-sed -i 's|^#endif$|enum { TWICE_FACTOR = 2 };\n#endif|' "$tree/kernels/families/slots.h"
+# 2. its header: its parameter's slot
+cat > "$tree/kernels/families/twice.h" <<'H'
+/*
+** twice.h — where twice's parameter (factor) sits in struct params.
+*/
+#ifndef WARPLAB_TWICE_H
+#define WARPLAB_TWICE_H
+
+enum { TWICE_FACTOR = 2 };
+
+#endif
+H
 # 3. the declaration
 cat > "$tree/kernels/families/twice.c" <<'C'
 /*
 ** twice.c — out[i] = factor * in[i].
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/twice.h"
 
 extern const char twice_kernel_cu[];
 int twice_launch(const struct gpu_launch *launch);

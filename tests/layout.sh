@@ -52,7 +52,9 @@ violations() {
 # Device code (the .cu files and the headers they include) names its headers
 # bare: it is compiled on its own (nvcc, NVRTC from embedded text). Any other
 # file names a kernels/ header by its room.
-device_headers="kernels/model/family.h kernels/families/slots.h kernels/families/grid2d.h kernels/families/conv2d.h kernels/families/hinted_load.cuh"
+# Among them each family's own header, kernels/families/NAME.h for the NAME.c of families.am.
+device_headers="kernels/model/family.h kernels/families/grid2d.h kernels/families/hinted_load.cuh $(
+  sed -n 's|^\t\(kernels/families/[a-z0-9_]*\)\.c.*|\1.h|p' "$srcdir/kernels/families/families.am" | tr '\n' ' ')"
 bare_names() {
   for file in "$@"; do
     case " $device_headers " in *" $file "*) continue ;; esac

@@ -5,7 +5,7 @@
 ** adds a[i] to it in place.
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/aos_soa.h"
 
 extern const char aos_soa_kernel_cu[];
 int aos_soa_launch(const struct gpu_launch *launch);

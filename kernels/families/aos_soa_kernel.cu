@@ -5,7 +5,7 @@
 //   read:   out[i] = field          write:  field = a[i] + b[i]
 //   update: field += a[i]
 #include "family.h"
-#include "slots.h"
+#include "aos_soa.h"
 
 template <int FIELDS>
 struct aos_record {

@@ -7,7 +7,7 @@
 */
 #include <string.h>
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/bank.h"
 
 extern const char bank_kernel_cu[];
 int bank_launch(const struct gpu_launch *launch);

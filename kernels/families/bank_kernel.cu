@@ -7,7 +7,7 @@
 #include <cuda_runtime.h>
 #endif
 #include "family.h"
-#include "slots.h"
+#include "bank.h"
 
 enum { TILE_ELEMENTS = 2048, READS = 7 };
 

@@ -4,7 +4,7 @@
 ** warp in a pass, but serves distinct addresses one pass each.
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/broadcast.h"
 
 extern const char broadcast_kernel_cu[];
 int broadcast_launch(const struct gpu_launch *launch);

@@ -3,13 +3,13 @@
 // table is either a global buffer or a __constant__ array, compiled in with
 // the values broadcast.c's reference expects, so no copy precedes a launch.
 #include "family.h"
-#include "slots.h"
+#include "broadcast.h"
 
 struct broadcast_table {
     float value[BROADCAST_TABLE_FLOATS];
 };
 
-// table[j] = j + 0.25 (BROADCAST_TABLE_VALUE in slots.h): distinct, exact floats.
+// table[j] = j + 0.25 (BROADCAST_TABLE_VALUE in broadcast.h): distinct, exact floats.
 constexpr broadcast_table make_broadcast_table()
 {
     broadcast_table t{};

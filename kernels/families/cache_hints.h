@@ -1,7 +1,8 @@
 /*
 ** cache_hints.h — the `load` parameter that offset, strided and stencil1d
 ** share: which cache path their global loads take. The choice values
-** (LOAD_DEFAULT ...) are in slots.h, where the .cu files see them too.
+** (LOAD_DEFAULT ...) are in family.h, where the model and the .cu files
+** see them too.
 ** A hint changes where a sector is looked up and kept (L1, L2, the
 ** read-only path), never which sectors a warp asks for: the model's
 ** requests and sectors are the same for every hint.
@@ -10,7 +11,6 @@
 #define WARPLAB_CACHE_HINTS_H
 
 #include "model/family.h"
-#include "families/slots.h"
 
 /* In the order of LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_LDG, LOAD_CS. */
 static const char *const load_hint_choices[] = { "default", "ca", "cg", "ldg", "cs", NULL };

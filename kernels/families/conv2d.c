@@ -15,7 +15,6 @@
 */
 #include <string.h>
 #include "families/tile_grid.h"
-#include "families/slots.h"
 #include "families/conv2d.h"
 
 extern const char conv2d_kernel_cu[];

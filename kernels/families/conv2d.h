@@ -1,10 +1,13 @@
 /*
-** conv2d.h — the conv2d filters, shared by the kernel (whose constant-memory
-** table is built from them at compile time) and the CPU reference, so both
-** use the same floats.
+** conv2d.h — where conv2d's parameters (width, height, variant, tile, radius)
+** sit in struct params, and its filters, shared by the kernel (whose
+** constant-memory table is built from them at compile time) and the CPU
+** reference, so both use the same floats.
 */
 #ifndef WARPLAB_CONV2D_H
 #define WARPLAB_CONV2D_H
+
+enum { CONV2D_WIDTH = 0, CONV2D_HEIGHT = 1, CONV2D_VARIANT = 2, CONV2D_TILE = 3, CONV2D_RADIUS = 4 };
 
 #ifdef __cplusplus
 #define CONV2D_CONSTEXPR constexpr

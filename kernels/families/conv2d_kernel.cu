@@ -9,7 +9,6 @@
 //   tiled: the block first copies its tile plus a halo of r pixels on every
 //          side into shared memory, then reads the neighbours from there.
 #include "family.h"
-#include "slots.h"
 #include "conv2d.h"
 
 struct conv2d_filters {

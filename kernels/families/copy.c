@@ -2,7 +2,7 @@
 ** copy.c — out[i] = in[i], one float, float2 or float4 per thread.
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/copy.h"
 
 extern const char copy_kernel_cu[];
 int copy_launch(const struct gpu_launch *launch);

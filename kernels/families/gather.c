@@ -7,7 +7,7 @@
 #include <string.h>
 #include "model/common.h"
 #include "families/indirect.h"
-#include "families/slots.h"
+#include "families/gather.h"
 
 extern const char gather_kernel_cu[];
 int gather_launch(const struct gpu_launch *launch);

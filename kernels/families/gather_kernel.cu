@@ -2,7 +2,7 @@
 // pattern and the seed; each thread loads its index, then the element it
 // names (anywhere in in[]), then stores it in place.
 #include "family.h"
-#include "slots.h"
+#include "gather.h"
 
 __global__ void gather(const float *__restrict__ in, const int *__restrict__ idx,
                        float *__restrict__ out, long long n)

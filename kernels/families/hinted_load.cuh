@@ -1,5 +1,5 @@
 // hinted_load<HINT>(p): one global load with the cache hint the `load`
-// parameter chose (LOAD_DEFAULT ... from slots.h, included before this), for
+// parameter chose (LOAD_DEFAULT ... from family.h, included before this), for
 // the kernels of offset, strided and stencil1d; each case is one PTX ld.global.
 template <int HINT>
 __device__ __forceinline__ float hinted_load(const float *p)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include "model/common.h"
 #include "families/indirect.h"
-#include "families/slots.h"
+#include "families/histogram.h"
 
 extern const char histogram_kernel_cu[];
 int histogram_launch(const struct gpu_launch *launch);

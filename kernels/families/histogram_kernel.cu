@@ -7,7 +7,7 @@
 // which Nsight Compute counts under op_red (the model does the same:
 // histogram.c); the shared ones are ATOMS. Neither is a load or a store.
 #include "family.h"
-#include "slots.h"
+#include "histogram.h"
 
 __global__ void histogram_global(const unsigned *__restrict__ in, unsigned *counts,
                                  long long n, int bins)

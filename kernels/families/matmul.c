@@ -5,7 +5,7 @@
 */
 #include <string.h>
 #include "families/tile_grid.h"
-#include "families/slots.h"
+#include "families/matmul.h"
 
 extern const char matmul_kernel_cu[];
 int matmul_launch(const struct gpu_launch *launch);

@@ -8,7 +8,7 @@
 //          edge), and the products read them from there: each element
 //          fetched from global memory serves tile threads.
 #include "family.h"
-#include "slots.h"
+#include "matmul.h"
 
 __global__ void matmul_naive(const float *a, const float *b, float *c, int m, int n, int k)
 {

@@ -5,7 +5,7 @@
 */
 #include "families/cache_hints.h"
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/offset.h"
 
 extern const char offset_kernel_cu[];
 int offset_launch(const struct gpu_launch *launch);

@@ -2,7 +2,7 @@
 // the store to r stays aligned. Threads with i + offset >= n do nothing.
 // `load` picks the cache hint of the two loads (one template per hint).
 #include "family.h"
-#include "slots.h"
+#include "offset.h"
 #include "hinted_load.cuh"
 
 template <int HINT>

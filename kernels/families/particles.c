@@ -6,7 +6,7 @@
 */
 #include <math.h>
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/particles.h"
 
 extern const char particles_kernel_cu[];
 int particles_launch(const struct gpu_launch *launch);

@@ -3,7 +3,7 @@
 // velocity is read and written. As an array of structs a warp's vx are 32
 // bytes apart, one sector per lane; as a struct of arrays they are contiguous.
 #include "family.h"
-#include "slots.h"
+#include "particles.h"
 
 struct particle {
     float x, y, z;

@@ -8,7 +8,7 @@
 ** shared-store wavefronts give 0 for it).
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/prefetch.h"
 
 extern const char prefetch_kernel_cu[];
 int prefetch_launch(const struct gpu_launch *launch);

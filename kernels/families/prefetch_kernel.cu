@@ -5,7 +5,7 @@
 // memory with cp.async (sm_80+) while this one is computed from there.
 #include <cuda_pipeline.h>
 #include "family.h"
-#include "slots.h"
+#include "prefetch.h"
 
 enum { CHUNKS = 4, WORK_STEPS = 8 };
 

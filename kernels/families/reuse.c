@@ -4,7 +4,7 @@
 ** memory or again and again from global memory.
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/reuse.h"
 
 extern const char reuse_kernel_cu[];
 int reuse_launch(const struct gpu_launch *launch);

@@ -3,7 +3,7 @@
 // tile and reads the neighbours there; "global" reads them from global
 // memory every time (L1 may hold them, but every use is a load request).
 #include "family.h"
-#include "slots.h"
+#include "reuse.h"
 
 __global__ void reuse_shared(const float *in, float *out, int reuse, long long n)
 {

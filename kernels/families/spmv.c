@@ -8,7 +8,7 @@
 */
 #include "model/common.h"
 #include "families/indirect.h"
-#include "families/slots.h"
+#include "families/spmv.h"
 
 extern const char spmv_kernel_cu[];
 int spmv_launch(const struct gpu_launch *launch);

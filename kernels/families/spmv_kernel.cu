@@ -4,7 +4,7 @@
 // vector: one warp per row; its lanes read consecutive non-zeros of the row,
 //         then add their partial sums with shuffles and lane 0 stores y.
 #include "family.h"
-#include "slots.h"
+#include "spmv.h"
 
 __global__ void spmv_scalar(const int *__restrict__ row_ptr, const int *__restrict__ col,
                             const float *__restrict__ val, const float *__restrict__ x,

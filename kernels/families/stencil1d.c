@@ -5,7 +5,7 @@
 */
 #include "families/cache_hints.h"
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/stencil1d.h"
 
 extern const char stencil1d_kernel_cu[];
 int stencil1d_launch(const struct gpu_launch *launch);

@@ -3,7 +3,7 @@
 // Lanes k floats apart read the same sectors, so each sector is asked for
 // up to 2*radius+1 times: L1 can serve the repeats, unless load="cg".
 #include "family.h"
-#include "slots.h"
+#include "stencil1d.h"
 #include "hinted_load.cuh"
 
 template <int HINT>

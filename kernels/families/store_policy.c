@@ -9,7 +9,7 @@
 ** part (kernels/model/dram.c), and counts the same for every store hint.
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/store_policy.h"
 
 extern const char store_policy_kernel_cu[];
 int store_policy_launch(const struct gpu_launch *launch);

@@ -3,7 +3,7 @@
 // (contiguous: whole 32-byte sectors) and 2 for fill="partial" (32 bytes
 // apart: the first half of every sector). `store` picks the cache hint.
 #include "family.h"
-#include "slots.h"
+#include "store_policy.h"
 
 // One 16-byte global store with the cache hint HINT; each is one PTX st.global.v4.
 template <int HINT>

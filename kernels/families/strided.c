@@ -4,7 +4,7 @@
 */
 #include "families/cache_hints.h"
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/strided.h"
 
 extern const char strided_kernel_cu[];
 int strided_launch(const struct gpu_launch *launch);

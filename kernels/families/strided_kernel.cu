@@ -2,7 +2,7 @@
 // stride floats apart, so a warp's 128 useful bytes spread over stride * 128.
 // `load` picks the cache hint of the load (one template per hint).
 #include "family.h"
-#include "slots.h"
+#include "strided.h"
 #include "hinted_load.cuh"
 
 template <int HINT>

@@ -4,7 +4,7 @@
 */
 #include "model/common.h"
 #include "families/grid2d.h"
-#include "families/slots.h"
+#include "families/transpose.h"
 
 extern const char transpose_kernel_cu[];
 int transpose_launch(const struct gpu_launch *launch);

@@ -8,7 +8,7 @@
 //             the banks (conflict-free when a warp is one tile row, i.e. tile 32).
 // Indices fit an int: rows and cols are at most 32768.
 #include "family.h"
-#include "slots.h"
+#include "transpose.h"
 #include "grid2d.h"
 
 #ifndef WARPLAB_DEVICE_ONLY   /* the launcher's, in the C declaration */

@@ -4,7 +4,7 @@
 */
 #include "model/common.h"
 #include "families/grid2d.h"
-#include "families/slots.h"
+#include "families/traverse.h"
 
 extern const char traverse_kernel_cu[];
 int traverse_launch(const struct gpu_launch *launch);

@@ -6,7 +6,7 @@
 // so a block 16 threads wide puts two rows ("col": two columns) into every warp.
 // Indices fit an int: rows and cols are at most 32768.
 #include "family.h"
-#include "slots.h"
+#include "traverse.h"
 #include "grid2d.h"
 
 #ifndef WARPLAB_DEVICE_ONLY   /* the launcher's, in the C declaration */

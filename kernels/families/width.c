@@ -3,7 +3,7 @@
 ** asks for 32 times the element width, so its sectors grow with it.
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/width.h"
 
 extern const char width_kernel_cu[];
 int width_launch(const struct gpu_launch *launch);

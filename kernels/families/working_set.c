@@ -5,7 +5,7 @@
 ** L1, L2 or DRAM. Each warp writes one sum of what it read.
 */
 #include "model/common.h"
-#include "families/slots.h"
+#include "families/working_set.h"
 
 extern const char working_set_kernel_cu[];
 int working_set_launch(const struct gpu_launch *launch);

@@ -6,7 +6,7 @@
 #include <cuda_runtime.h>
 #endif
 #include "family.h"
-#include "slots.h"
+#include "working_set.h"
 
 enum { LOADS = 8 };
 

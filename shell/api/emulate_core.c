@@ -258,10 +258,12 @@ static int core_family_device(lua_State *L)
     lua_createtable(L, 0, 5);
     lua_pushstring(L, f->source);
     lua_setfield(L, -2, "source");
-    lua_createtable(L, 0, device_headers_count);
-    for (int i = 0; i < device_headers_count; i++) {
-        lua_pushstring(L, device_headers[i].text);
-        lua_setfield(L, -2, device_headers[i].name);
+    const char *names[16], *texts[16];
+    int header_count = device_headers_of(f->source, names, texts, 16);
+    lua_createtable(L, 0, header_count);
+    for (int i = 0; i < header_count; i++) {
+        lua_pushstring(L, texts[i]);
+        lua_setfield(L, -2, names[i]);
     }
     lua_setfield(L, -2, "headers");
     lua_pushstring(L, call.kernel);

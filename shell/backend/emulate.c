@@ -48,6 +48,36 @@ void emulation_count(void *user, const struct warp_access *a)
     model_count_access(&c->counts, c->dram, a);
 }
 
+/* Adds to names and texts the device headers text includes that they lack. */
+static void add_included(const char *text, const char **names, const char **texts, int *count, int most)
+{
+    static const char directive[] = "#include \"";
+    for (const char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        const char *name = line + sizeof directive - 1, *end;
+        if (strncmp(line, directive, sizeof directive - 1) != 0 || !(end = strchr(name, '"')))
+            continue;
+        for (int i = 0; i < device_headers_count; i++) {
+            const char *header = device_headers[i].name;
+            int known = 0;
+            if (strlen(header) != (size_t)(end - name) || strncmp(header, name, (size_t)(end - name)) != 0)
+                continue;
+            for (int j = 0; j < *count; j++)
+                known |= names[j] == header;
+            if (!known && *count < most)
+                names[*count] = header, texts[(*count)++] = device_headers[i].text;
+        }
+    }
+}
+
+int device_headers_of(const char *source, const char **names, const char **texts, int most)
+{
+    int count = 0;
+    add_included(source, names, texts, &count, most);
+    for (int scanned = 0; scanned < count; scanned++)
+        add_included(texts[scanned], names, texts, &count, most);
+    return count;
+}
+
 /* The family's own kernel to PTX, device code only, as its launcher would run it. */
 static char *compile_family(const struct family *f, int compute_capability, const struct emulated_call *call, char *lowered,
                             size_t lowered_size, char *why, size_t why_size)
@@ -62,12 +92,11 @@ static char *compile_family(const struct family *f, int compute_capability, cons
 #endif
                                                     };
     char file[64], *ptx, *log;
-    for (int i = 0; i < device_headers_count && i < 16; i++)
-        names[i] = device_headers[i].name, texts[i] = device_headers[i].text;
+    int header_count = device_headers_of(f->source, names, texts, 16);
     snprintf(file, sizeof file, "%s_kernel.cu", f->name);
     struct compile_job job = { .source = f->source, .name = file, .options = options, .trusted = 1,
                              .option_count = (int)(sizeof options / sizeof options[0]),
-                             .header_texts = texts, .header_names = names, .header_count = device_headers_count,
+                             .header_texts = texts, .header_names = names, .header_count = header_count,
                              .expression = call->kernel };
     if (nvrtc_compile(&job, &ptx, lowered, lowered_size, &log) != 0) {
         snprintf(why, why_size, "%s", log);

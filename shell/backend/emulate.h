@@ -82,5 +82,9 @@ extern const struct device_header {
     const char *text;
 } device_headers[];
 extern const int device_headers_count;
+/* Those of them that source includes ("NAME" lines), and those they include,
+   into names and texts (at most `most`): how many. A family's compile is
+   given only its own, not every family's. */
+int device_headers_of(const char *source, const char **names, const char **texts, int most);
 
 #endif
