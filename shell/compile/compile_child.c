@@ -139,7 +139,7 @@ static int parse_job(struct buffer *raw, struct read_job *r)
     int options = 0, names = 0, texts = 0, words = 0;
     while ((tag = next_field(raw->data, raw->size, &at, &text, &length))) {
         switch (tag) {
-        case 'S': r->job.source = text; break;
+        case 'S': r->job.source = text, r->job.source_size = length; break;
         case 'N': r->job.name = text; break;
         case 'O': if (options < 64) r->options[options++] = text; break;
         case 'H': if (names < 32) r->header_names[names++] = text; break;
@@ -149,6 +149,7 @@ static int parse_job(struct buffer *raw, struct read_job *r)
         case 'P': if (words < 95) r->program[words++] = text; break;
         case 'R': r->job.prelude = text; break;
         case 'F': r->job.output_file = text; break;
+        case 'U': r->job.output_on_stdout = 1; break;
         case 'L': sscanf(text, "%ld %ld", &r->limits.cpu_seconds, &r->limits.memory_mib); break;
         default: break;
         }
@@ -296,14 +297,16 @@ static int plain_name(const char *name)
     return name && *name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
-static int write_file(const char *name, const char *text)
+static int write_data(const char *name, const void *data, size_t size)
 {
     int fd = plain_name(name) ? open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
     if (fd < 0)
         return -1;
-    write_all(fd, text, strlen(text));
+    write_all(fd, data, size);
     return close(fd);
 }
+
+static int write_file(const char *name, const char *text) { return write_data(name, text, strlen(text)); }
 
 static char *read_file_capped(const char *name, size_t max, size_t *size)
 {
@@ -329,22 +332,43 @@ static const char *const program_folders[] = { "/usr", "/lib", "/lib64", "/bin",
 #endif
                                                NULL };
 
-/* Runs the job's program (clang) in the working folder: the source and the
-   headers as files there, its messages in a file; the answer in reply. */
+/* The folders a program may read: program_folders and its own (one kept in a cache folder). */
+static void readable_folders(const char *program, char *own, size_t own_size, const char **folders, int capacity)
+{
+    int count = 0;
+    for (; program_folders[count] && count < capacity - 2; count++)
+        folders[count] = program_folders[count];
+    snprintf(own, own_size, "%s", program);
+    char *slash = strrchr(own, '/');
+    if (slash && slash != own) {
+        *slash = 0;
+        folders[count++] = own;
+    }
+    folders[count] = NULL;
+}
+
+/* Runs the job's program (clang, nvdisasm) in the working folder: the source
+   and the headers as files there, its messages in a file; the answer in reply. */
 static void run_program(const struct compile_job *job, struct buffer *reply)
 {
-    int files_ok = write_file(job->name, job->source) == 0 && (!job->prelude || write_file("warplab-prelude.h", job->prelude) == 0);
+    int files_ok = write_data(job->name, job->source, job->source_size) == 0 &&
+                   (!job->prelude || write_file("warplab-prelude.h", job->prelude) == 0);
     for (int i = 0; files_ok && i < job->header_count; i++)
         files_ok = write_file(job->header_names[i], job->header_texts[i]) == 0;
     int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC), log_fd = open("compiler.log", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    shut_off_files(program_folders);
+    int out_fd = !job->output_on_stdout ? null_fd
+                 : plain_name(job->output_file) ? open(job->output_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    char own_folder[PATH_MAX];
+    const char *readable[16];
+    readable_folders(job->program[0], own_folder, sizeof own_folder, readable, 16);
+    shut_off_files(readable);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, null_fd, STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, null_fd, STDOUT_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
     pid_t pid;
-    int error = !files_ok || null_fd < 0 || log_fd < 0 ? EIO
+    int error = !files_ok || null_fd < 0 || log_fd < 0 || out_fd < 0 ? EIO
                 : posix_spawn(&pid, job->program[0], &actions, NULL, (char *const *)job->program, environ);
     posix_spawn_file_actions_destroy(&actions);
     int status = 0;
@@ -445,7 +469,7 @@ static void job_fields(const struct compile_job *job, const char *source, const 
     char limits[64];
     snprintf(limits, sizeof limits, "%ld %ld", l->cpu_seconds, l->memory_mib);
     put_text(b, 'L', limits);
-    put_text(b, 'S', source);
+    put_field(b, 'S', source, job->source_size ? job->source_size : strlen(source));
     put_text(b, 'N', job->name);
     for (int i = 0; i < job->option_count; i++)
         put_text(b, 'O', job->options[i]);
@@ -460,6 +484,8 @@ static void job_fields(const struct compile_job *job, const char *source, const 
         put_text(b, 'P', job->program[i]);
     put_text(b, 'R', job->prelude);
     put_text(b, 'F', job->output_file);
+    if (job->output_on_stdout)
+        put_text(b, 'U', "1");
 }
 
 /* How a run of the child ended, as far as the shell saw it. */
@@ -707,15 +733,26 @@ void compile_outcome_free(struct compile_outcome *outcome)
     outcome->output = outcome->log = NULL;
 }
 
+/* size bytes of data, NUL-terminated as a text would be; malloc'd, or NULL. */
+static char *copy_data(const char *data, size_t size)
+{
+    char *copy = malloc(size + 1);
+    if (copy) {
+        memcpy(copy, data, size);
+        copy[size] = 0;
+    }
+    return copy;
+}
+
 int compile_isolated(const struct compile_job *job, struct compile_outcome *outcome)
 {
     struct compile_limits l = compile_limits();
     struct include_rule rule = { job->header_names, job->header_count };
     char why[1024];
     memset(outcome, 0, sizeof *outcome);
-    char *source = canonical_source(job->source);
+    char *source = job->source_size ? copy_data(job->source, job->source_size) : canonical_source(job->source);
     int refused = !source;
-    if (source && !job->trusted) {
+    if (source && !job->trusted && !job->source_size) {
         refused = check_includes(source, job->name, &rule, why, sizeof why) != 0;
         for (int i = 0; !refused && i < job->header_count; i++)
             refused = check_includes(job->header_texts[i], job->header_names[i], &rule, why, sizeof why) != 0;

@@ -26,6 +26,9 @@ struct compile_job {
                                            where the source (as name) and headers are files */
     const char *prelude;                /* with program: warplab's own text, as the file warplab-prelude.h */
     const char *output_file;            /* with program: the file it writes its output to */
+    int output_on_stdout;               /* with program: it prints its output, kept in output_file */
+    size_t source_size;                 /* nonzero: source is that many bytes of data, such as a CUBIN for a
+                                           disassembler, passed as they are (no include check) */
 };
 
 enum compile_status {
