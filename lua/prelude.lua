@@ -1054,6 +1054,20 @@ show(r [, warp]) 画出一次启动中一个 warp 的访问图（默认 warp 0�
 碰到的每个 128 字节缓存行画成 4 个 32 字节扇区，每个扇区 8 格、每格 4 字节；
 标出线程用到的字节、随之取回的字节和没有取回的扇区，并列出每个缓存行里的线程和总数。
 r.map 以文本形式保存 warp 0 的同一张 warp 访问图。]] },
+  sass = { en = [[
+sass(kernel [, {arch=, all=}]) shows the machine code (SASS) the GPU runs
+for a kernel declared with kernel{} (or the kernel of a result), by source
+line: each memory instruction, its space, access and bytes a lane. It
+shows what ptxas did to the PTX: loads merged into LDS.128, loops unrolled,
+arrays in local memory. arch: "sm_90" (default: this device's); all = true
+shows every instruction. Needs NVRTC and NVIDIA's nvdisasm, no GPU.
+  sass("my_transpose")   sass(r, {arch = "sm_80"})]], zh = [[
+sass(内核 [, {arch=, all=}]) 按源代码行显示 GPU 为一个用 kernel{} 声明的内核
+（或某个结果所属的内核）实际运行的机器码（SASS）：每条访存指令、它访问的空间、
+访问类型和每个线程的字节数。它能看出 ptxas 对 PTX 做了什么：加载合并成
+LDS.128、循环展开、数组放进本地内存。arch：如 "sm_90"（默认是当前设备的）；
+all = true 显示全部指令。需要 NVRTC 和 NVIDIA 的 nvdisasm，不需要 GPU。
+  sass("my_transpose")   sass(r, {arch = "sm_80"})]] },
   counters = { en = [[
 On a GPU each launch also reads hardware counters in one counted run after
 the timed samples: result.counters holds each value with its Nsight Compute

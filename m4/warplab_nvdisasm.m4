@@ -21,10 +21,11 @@ nvdisasm_path=
 for nvdisasm_candidate in $nvdisasm_candidates; do
   test -x "$nvdisasm_candidate" || continue
   AC_MSG_CHECKING([whether $nvdisasm_candidate reads CUDA 13 CUBINs])
-  nvdisasm_release=`"$nvdisasm_candidate" --version 2>/dev/null | sed -n 's/.*release \([[0-9]]*\)\.\([[0-9]]*\).*/\1 \2/p'`
-  set dummy $nvdisasm_release
-  AS_IF([test $# -eq 3 && { test "$[2]" -gt 12 || { test "$[2]" -eq 12 && test "$[3]" -ge 4; }; }],
-    [AC_MSG_RESULT([yes (release $[2].$[3])]); nvdisasm_path=$nvdisasm_candidate; break],
+  nvdisasm_release=`"$nvdisasm_candidate" --version 2>/dev/null | sed -n 's/.*release \([[0-9]]*\.[[0-9]]*\).*/\1/p'`
+  nvdisasm_major=`echo "$nvdisasm_release" | sed 's/\..*//'`
+  nvdisasm_minor=`echo "$nvdisasm_release" | sed 's/.*\.//'`
+  AS_IF([test -n "$nvdisasm_release" && { test "$nvdisasm_major" -gt 12 || { test "$nvdisasm_major" -eq 12 && test "$nvdisasm_minor" -ge 4; }; }],
+    [AC_MSG_RESULT([yes (release $nvdisasm_release)]); nvdisasm_path=$nvdisasm_candidate; break],
     [AC_MSG_RESULT([no (release ${nvdisasm_release:-unknown}; 12.4 or newer needed)])])
 done
 AS_IF([test -z "$nvdisasm_path" && test "$with_nvdisasm" != guess && test "$with_nvdisasm" != no],

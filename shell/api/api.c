@@ -440,6 +440,7 @@ void api_open(lua_State *L)
     luaL_setfuncs(L, argument_core, 0);
     luaL_setfuncs(L, launch_core, 0);
     luaL_setfuncs(L, compile_core, 0);
+    luaL_setfuncs(L, disassemble_core, 0);
     luaL_setfuncs(L, emulate_core, 0);
     luaL_setfuncs(L, declare_kernel_core, 0);
     labs_open(L);

@@ -74,5 +74,7 @@ void nvrtc_load_builtins(void);
 
 /* What nvrtc.c adds to the core table: nvrtc, hash, cache_path (for lua/compile.lua). */
 extern const luaL_Reg compile_core[];
+/* What disassemble.c adds: disassemble (a CUBIN's SASS, as tables) and disassembler (its path). */
+extern const luaL_Reg disassemble_core[];
 
 #endif

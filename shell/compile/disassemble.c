@@ -1,0 +1,150 @@
+/*
+** disassemble.c — a CUBIN's machine code (SASS) through NVIDIA's
+** disassembler: `nvdisasm -c -g`, started by the compile child under the
+** compilers' limits (never through a shell), its listing read by the
+** emulator's sass_parse.c and handed to Lua as tables. The program is the
+** one configure found (NVDISASM_PATH), or WARPLAB_NVDISASM's (empty: none).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lauxlib.h>
+#include "compile/device_compile.h"
+#include "emulator/sass.h"
+#include "support/text.h"
+
+/* The disassembler to run, or NULL. */
+static const char *disassembler(void)
+{
+    const char *chosen = getenv("WARPLAB_NVDISASM");
+    if (chosen)
+        return *chosen ? chosen : NULL;
+#ifdef NVDISASM_PATH
+    return NVDISASM_PATH;
+#else
+    return NULL;
+#endif
+}
+
+static const char *no_disassembler(void)
+{
+    return SAY("no SASS disassembler here: warplab shows PTX only (build-aux/fetch-nvdisasm fetches NVIDIA's nvdisasm "
+               "on Debian; then configure again, or set WARPLAB_NVDISASM to its path)",
+               "这里没有 SASS 反汇编器：warplab 只能显示 PTX（在 Debian 上用 build-aux/fetch-nvdisasm 获取 NVIDIA 的 "
+               "nvdisasm，然后重新运行 configure，或把 WARPLAB_NVDISASM 设为它的路径）");
+}
+
+static void set_string(lua_State *L, const char *key, const char *value)
+{
+    lua_pushstring(L, value);
+    lua_setfield(L, -2, key);
+}
+
+static void set_integer(lua_State *L, const char *key, lua_Integer value)
+{
+    lua_pushinteger(L, value);
+    lua_setfield(L, -2, key);
+}
+
+static void push_instruction(lua_State *L, const struct sass_listing *l, const struct sass_instruction *in)
+{
+    lua_createtable(L, 0, 10);
+    set_integer(L, "offset", in->offset);
+    set_string(L, "predicate", in->predicate);
+    set_string(L, "opcode", in->opcode);
+    set_string(L, "modifiers", in->modifiers);
+    set_string(L, "operands", in->operands);
+    set_integer(L, "line", in->line);
+    if (in->line)
+        set_string(L, "file", l->files[in->file]);
+    if (in->space != SASS_NO_MEMORY) {
+        set_string(L, "space", sass_space_name(in->space));
+        set_string(L, "access", sass_access_name(in->access));
+        set_integer(L, "bytes", in->bytes);
+    }
+}
+
+/* {kernels = {{name=, instructions = {...}}, ...}} */
+static void push_listing(lua_State *L, const struct sass_listing *l)
+{
+    lua_createtable(L, 0, 1);
+    lua_createtable(L, l->kernel_count, 0);
+    for (int k = 0; k < l->kernel_count; k++) {
+        const struct sass_kernel *kernel = &l->kernels[k];
+        lua_createtable(L, 0, 2);
+        set_string(L, "name", kernel->name);
+        lua_createtable(L, kernel->count, 0);
+        for (int i = 0; i < kernel->count; i++) {
+            push_instruction(L, l, &l->instructions[kernel->first + i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "instructions");
+        lua_rawseti(L, -2, k + 1);
+    }
+    lua_setfield(L, -2, "kernels");
+}
+
+/* What a failed run of the disassembler says, in one line. */
+static void push_failure(lua_State *L, const struct compile_outcome *outcome)
+{
+    const char *log = outcome->log && *outcome->log ? outcome->log : SAY("no message", "没有消息");
+    if (outcome->status == COMPILE_STOPPED)
+        lua_pushstring(L, log);
+    else
+        lua_pushfstring(L, SAY("the disassembler failed: %s", "反汇编器失败：%s"), log);
+}
+
+/* core.disassemble(cubin): the CUBIN's kernels and their instructions, or nil and why. */
+static int core_disassemble(lua_State *L)
+{
+    size_t size;
+    const char *cubin = luaL_checklstring(L, 1, &size);
+    const char *program = disassembler();
+    lua_pushnil(L);
+    if (!program) {
+        lua_pushstring(L, no_disassembler());
+        return 2;
+    }
+    if (size < 4 || memcmp(cubin, "\177ELF", 4) != 0) {
+        lua_pushstring(L, SAY("bad argument #1 to 'disassemble' (a CUBIN expected)", "bad argument #1 to 'disassemble'（应为 CUBIN）"));
+        return 2;
+    }
+    const char *argv[] = { program, "-c", "-g", "kernel.cubin", NULL };
+    struct compile_job job = { .source = cubin, .source_size = size, .name = "kernel.cubin", .trusted = 1, .program = argv,
+                               .output_file = "listing.txt", .output_on_stdout = 1 };
+    struct compile_outcome outcome;
+    compile_isolated(&job, &outcome);
+    struct sass_listing listing;
+    char why[256];
+    if (outcome.status != COMPILED)
+        push_failure(L, &outcome);
+    else if (sass_parse(outcome.output, &listing, why, sizeof why) != 0)
+        lua_pushstring(L, why);
+    else {
+        push_listing(L, &listing);
+        sass_free(&listing);
+        compile_outcome_free(&outcome);
+        return 1;
+    }
+    compile_outcome_free(&outcome);
+    return 2;
+}
+
+/* core.disassembler(): the disassembler's path, or nil and why there is none. */
+static int core_disassembler(lua_State *L)
+{
+    const char *program = disassembler();
+    if (program) {
+        lua_pushstring(L, program);
+        return 1;
+    }
+    lua_pushnil(L);
+    lua_pushstring(L, no_disassembler());
+    return 2;
+}
+
+const luaL_Reg disassemble_core[] = {
+    { "disassemble", core_disassemble },
+    { "disassembler", core_disassembler },
+    { NULL, NULL },
+};
