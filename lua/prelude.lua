@@ -163,6 +163,20 @@ local function pad(text, width)
   return text .. (" "):rep(math.max(0, width - display_width(text)))
 end
 
+-- text cut to width columns, with an ellipsis where it was cut.
+local function fit(text, width)
+  if display_width(text) <= width then return text end
+  local ellipsis = core.fancy() and "…" or "..."
+  local out, columns = {}, 0
+  for _, code in utf8.codes(text) do
+    local char = utf8.char(code)
+    local w = display_width(char)
+    if columns + w > width - display_width(ellipsis) then break end
+    out[#out + 1], columns = char, columns + w
+  end
+  return table.concat(out) .. ellipsis
+end
+
 -- "s" after a count other than one, in English; Chinese has no plural.
 local function plural(n, suffix)
   return (n == 1 or core.lang() == "zh") and "" or (suffix or "s")
@@ -1054,6 +1068,22 @@ show(r [, warp]) 画出一次启动中一个 warp 的访问图（默认 warp 0�
 碰到的每个 128 字节缓存行画成 4 个 32 字节扇区，每个扇区 8 格、每格 4 字节；
 标出线程用到的字节、随之取回的字节和没有取回的扇区，并列出每个缓存行里的线程和总数。
 r.map 以文本形式保存 warp 0 的同一张 warp 访问图。]] },
+  lines = { en = [[
+lines([r]) shows where a launch's traffic comes from: the launch run again
+on the emulator, each source line that touches memory with its requests,
+sectors (or shared wavefronts) per request against the ideal and its share,
+the worst lines marked, and why: lanes a stride apart, a misaligned start,
+a gather, bank conflicts, lanes on one atomic address, with the fix.
+r: a result (default: the last launch), or lines("name", {params}). :lines
+does the same for the last launch.
+  r = launch("transpose", {variant = "shared"}); lines(r)]], zh = [[
+lines([r]) 显示一次启动的访存流量来自哪里：在模拟器上重新运行这次启动，列出每一
+条访问内存的源代码行：请求数、每个请求的扇区数（或共享内存 wavefront 数）与理想
+值的对比、所占比例，标出最差的行并说明原因：相邻线程相隔一个步长、起始地址没有
+对齐、gather、存储体冲突、多个线程更新同一个原子地址，以及改法。
+r：一个结果（默认是最近一次启动），或 lines("名字", {参数})。:lines 对最近一次
+启动做同样的事。
+  r = launch("transpose", {variant = "shared"}); lines(r)]] },
   sass = { en = [[
 sass(kernel [, {arch=, all=}]) shows the machine code (SASS) the GPU runs
 for a kernel declared with kernel{} (or the kernel of a result), by source
@@ -1420,5 +1450,5 @@ core.util = {
   marks_on_scale = marks_on_scale,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
   copy_table = copy_table, message = message, messages = messages_of, text_in = text_in, say = say,
-  wide = wide, display_width = display_width, pad = pad, paint = paint, wrap = wrap, text_lines = text_lines, plural = plural, limit_text = limit_text, device_name = device_name,
+  wide = wide, display_width = display_width, pad = pad, fit = fit, paint = paint, wrap = wrap, text_lines = text_lines, plural = plural, limit_text = limit_text, device_name = device_name,
 }

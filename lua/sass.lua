@@ -87,19 +87,7 @@ local function source_lines(source)
   return lines
 end
 
--- text cut to width columns, with an ellipsis where it was cut.
-local function fit(text, width)
-  if u.display_width(text) <= width then return text end
-  local ellipsis = core.fancy() and "…" or "..."
-  local out, columns = {}, 0
-  for _, code in utf8.codes(text) do
-    local char = utf8.char(code)
-    local w = u.display_width(char)
-    if columns + w > width - #ellipsis then break end
-    out[#out + 1], columns = char, columns + w
-  end
-  return table.concat(out) .. ellipsis
-end
+local fit = u.fit
 
 local function what(i)
   return say("per_lane", say("space_" .. i.space), say("access_" .. i.access), i.bytes)

@@ -33,6 +33,8 @@ struct parser {
     int at_line;           /* where reading stands */
     int kernel;            /* the kernel being read, or -1 */
     int depth;             /* braces open: 0 in a kernel's parameter list, more in its body */
+    int in_section;        /* inside a .section's braces (debug information, with -lineinfo): braces open there */
+    int section_begun;     /* a .section was read and its { has not come yet */
     char *why;
     size_t why_size;
     struct label_use *uses;   /* the kernel's, so far */
@@ -976,14 +978,19 @@ static int close_scope(struct parser *p, char *text)
     return --p->depth == 0 && p->kernel >= 0 ? end_kernel(p) : 0;
 }
 
-/* .loc FILE LINE COLUMN: the source line of the instructions after it. File
-   1 is the kernel's source (its definition's line comes first); other
-   files' lines are a header's (clang's line table names inlined ones), so
-   the call's line stands. */
+/* .loc FILE LINE COLUMN [, function_name F, inlined_at FILE LINE COLUMN]:
+   the source line of the instructions after it. File 1 is the kernel's
+   source (its definition's line comes first); other files' lines are a
+   header's (clang's line table names inlined ones), so the call's line
+   stands. A function inlined into the kernel counts at its call: the line
+   the kernel's author wrote the access on. */
 static int read_loc(struct parser *p, char *text)
 {
     int file, line;
-    if (sscanf(text, ".loc %d %d", &file, &line) == 2 && file == 1)
+    const char *inlined = strstr(text, "inlined_at ");
+    if (inlined && sscanf(inlined, "inlined_at %d %d", &file, &line) == 2 && file == 1)
+        p->source_line = line;
+    else if (sscanf(text, ".loc %d %d", &file, &line) == 2 && file == 1)
         p->source_line = line;
     return 0;
 }
@@ -1028,6 +1035,27 @@ struct directive_decl {
     int (*read)(struct parser *p, char *text);
 };
 
+/* .section NAME: debug information (-lineinfo's inlined functions' names), its body skipped. */
+static int begin_section(struct parser *p, char *text)
+{
+    p->section_begun = 1;
+    return 0;
+}
+
+/* Whether a statement belongs to a skipped .section's body (its braces counted). */
+static int in_skipped_section(struct parser *p, const char *t)
+{
+    if (p->section_begun && strcmp(t, "{") == 0) {
+        p->section_begun = 0, p->in_section = 1;
+        return 1;
+    }
+    if (!p->in_section)
+        return 0;
+    p->in_section += strcmp(t, "{") == 0;
+    p->in_section -= strcmp(t, "}") == 0;
+    return 1;
+}
+
 #define DIRECTIVE(name, match, place, read) { name, MATCH_##match, PLACE_##place, read }
 #define SKIPPED(name) { name, MATCH_START, PLACE_ANY, skip_directive }
 /* In the order they are tried: the first that fits a statement reads it. */
@@ -1046,7 +1074,7 @@ static const struct directive_decl directives[] = {
     DIRECTIVE(".local", START, KERNEL, parse_local),
     SKIPPED(".version"), SKIPPED(".target"), SKIPPED(".address_size"), SKIPPED(".reg"), SKIPPED(".file"),
     SKIPPED(".pragma"), SKIPPED(".maxntid"), SKIPPED(".reqntid"), SKIPPED(".minnctapersm"), SKIPPED(".maxnreg"),
-    SKIPPED(".section"), SKIPPED(".visible .func"), SKIPPED(".weak"),
+    DIRECTIVE(".section", START, OUTSIDE_KERNEL, begin_section), SKIPPED(".visible .func"), SKIPPED(".weak"),
 };
 
 /* Whether a statement is spelled as directive d. */
@@ -1100,6 +1128,8 @@ static int read_statement(struct parser *p, char *t, size_t n)
     if ((strncmp(t, ".visible .", 10) == 0 || strncmp(t, ".weak .", 7) == 0) &&
         (strstr(t, " .const ") || strstr(t, " .shared ")))
         t = strchr(t, ' ') + 1;   /* clang's variables: linkage, nothing to run */
+    if (in_skipped_section(p, t))
+        return 0;
     const struct directive_decl *d = find_directive(p, t);
     if (d)
         return d->read(p, t);

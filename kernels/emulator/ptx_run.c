@@ -143,11 +143,12 @@ static long long block_number(const struct block *b)
     return (long long)id[0] + (long long)grid[0] * ((long long)id[1] + (long long)grid[1] * id[2]);
 }
 
-/* Hands a to on_access, with the block that ran it (whose L1 it looks in). */
+/* Hands a to on_access, with the block that ran it (whose L1 it looks in) and its source line. */
 static void tell(struct warp *w, struct warp_access *a, const struct instruction *in)
 {
     a->block = block_number(w->b);
     a->l2_only = (in->modifiers & MOD_L2_ONLY) != 0;
+    a->line = in->source_line;
     w->b->l->on_access(w->b->user, a);
 }
 

@@ -110,6 +110,7 @@ struct warp_access {
        it (the L1 it looks in), and whether the load skips L1 (ld.global.cg). */
     long long block;
     int l2_only;
+    int line;                  /* the emulator's: the source line of the instruction (0: not known) */
 };
 
 /* Launch shape in threads; the backends derive blocks and warps from it. */

@@ -14,6 +14,7 @@
 #include "backend/host_parts.h"
 #include "interrupt.h"
 #include "model/model.h"
+#include "model/registry.h"
 #include "emulator/ptx.h"
 #include "api/session.h"
 #include "support/text.h"
@@ -83,11 +84,13 @@ static void push_counts(lua_State *L, const struct model_counts *c)
         lua_pushinteger(L, (lua_Integer)traffic[i].t->sectors), lua_setfield(L, -2, "sectors");
         lua_pushinteger(L, (lua_Integer)traffic[i].t->lines), lua_setfield(L, -2, "lines");
         lua_pushinteger(L, (lua_Integer)traffic[i].t->bytes), lua_setfield(L, -2, "bytes");
+        lua_pushinteger(L, (lua_Integer)traffic[i].t->ideal_sectors), lua_setfield(L, -2, "ideal_sectors");
         lua_pushinteger(L, (lua_Integer)traffic[i].t->l2_sectors), lua_setfield(L, -2, "l2_sectors");
         lua_setfield(L, -2, traffic[i].name);
         lua_createtable(L, 0, 2);
         lua_pushinteger(L, (lua_Integer)shared[i].t->requests), lua_setfield(L, -2, "requests");
         lua_pushinteger(L, (lua_Integer)shared[i].t->wavefronts), lua_setfield(L, -2, "wavefronts");
+        lua_pushinteger(L, (lua_Integer)shared[i].t->ideal_wavefronts), lua_setfield(L, -2, "ideal_wavefronts");
         lua_setfield(L, -2, shared[i].name);
     }
     lua_createtable(L, 0, 2);
@@ -277,7 +280,101 @@ static int core_family_device(lua_State *L)
     return 1;
 }
 
+/* The names of the kinds of access, as push_counts names their counts. */
+static const char *const kind_names[ACCESS_KINDS] = {
+    [ACCESS_LOAD] = "load", [ACCESS_STORE] = "store", [ACCESS_SHARED_LOAD] = "shared_load",
+    [ACCESS_SHARED_STORE] = "shared_store", [ACCESS_CONSTANT_LOAD] = "constant", [ACCESS_ATOMIC] = "atomic",
+    [ACCESS_REDUCTION] = "reduction", [ACCESS_SHARED_ATOMIC] = "shared_atomic", [ACCESS_LDGSTS] = "ldgsts",
+};
+
+/* The global buffer an address lies in: its index, or -1. */
+static int buffer_at(const struct family *f, const struct params *p, uint64_t address)
+{
+    uint64_t base[MAX_BUFFERS];
+    size_t bytes[MAX_BUFFERS];
+    model_buffer_bases(f->buffer_count, base);
+    family_buffer_bytes(f, p, bytes);
+    for (int i = 0; i < f->buffer_count; i++)
+        if (address >= base[i] && address < base[i] + bytes[i])
+            return i;
+    return -1;
+}
+
+/* One access as a table: {block=, bytes=, addresses = {[lane + 1] = address or false}}
+   and, for global memory, buffer (its name) and offsets (bytes into it, by lane). */
+static void push_sample(lua_State *L, const struct family *f, const struct params *p, const struct warp_access *a)
+{
+    int global = a->kind == ACCESS_LOAD || a->kind == ACCESS_STORE || a->kind == ACCESS_ATOMIC ||
+                 a->kind == ACCESS_REDUCTION || a->kind == ACCESS_LDGSTS;
+    int first = a->active ? __builtin_ctz(a->active) : 0;
+    int buffer = global ? buffer_at(f, p, a->addr[first]) : -1;
+    uint64_t base[MAX_BUFFERS];
+    model_buffer_bases(f->buffer_count, base);
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, a->bytes);
+    lua_setfield(L, -2, "bytes");
+    lua_pushinteger(L, a->block);
+    lua_setfield(L, -2, "block");
+    lua_createtable(L, WARP_SIZE, 0);
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        if (a->active & 1u << lane)
+            lua_pushinteger(L, (lua_Integer)(buffer >= 0 ? a->addr[lane] - base[buffer] : a->addr[lane]));
+        else
+            lua_pushboolean(L, 0);
+        lua_rawseti(L, -2, lane + 1);
+    }
+    lua_setfield(L, -2, buffer >= 0 ? "offsets" : "addresses");
+    if (buffer >= 0) {
+        lua_pushstring(L, f->buffers[buffer].name);
+        lua_setfield(L, -2, "buffer");
+    }
+}
+
+static void push_samples(lua_State *L, const struct family *f, const struct params *p, const struct line_counts *line)
+{
+    lua_createtable(L, 0, ACCESS_KINDS);
+    for (int k = 0; k < ACCESS_KINDS; k++)
+        if (line->sampled & 1u << k) {
+            push_sample(L, f, p, &line->sample[k]);
+            lua_setfield(L, -2, kind_names[k]);
+        }
+    lua_setfield(L, -2, "samples");
+}
+
+/* core.emulate_lines(name, params): the launch on the emulator, its accesses
+   counted by source line: a list sorted by line of {line=, load=, store=,
+   shared_load=, ...} as emulate_family's counts (line 0: no line known),
+   and samples: of each kind, the line's first access (push_sample). */
+static int core_emulate_lines(lua_State *L)
+{
+    char why[2048];
+    const struct family *f = check_family(L, 1);
+    struct params p;
+    struct measure_options o;
+    check_params(L, 2, 2, f, &p, &o);
+    struct line_counts *lines = calloc(MOST_COUNTED_LINES, sizeof *lines);
+    if (!lines)
+        return luaL_error(L, "%s", SAY("out of memory", "内存不足"));
+    int count = emulate_lines(f, &p, &session.device, lines, MOST_COUNTED_LINES, why, sizeof why);
+    if (count < 0) {
+        free(lines);
+        return luaL_error(L, "%s", why);
+    }
+    lua_createtable(L, count, 0);
+    for (int i = 0; i < count; i++) {
+        lua_createtable(L, 0, 12);
+        lua_pushinteger(L, lines[i].line);
+        lua_setfield(L, -2, "line");
+        push_counts(L, &lines[i].counts);
+        push_samples(L, f, &p, &lines[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    free(lines);
+    return 1;
+}
+
 const luaL_Reg emulate_core[] = {
+    { "emulate_lines", core_emulate_lines },
     { "emulate", core_emulate },
     { "emulate_family", core_emulate_family },
     { "family_device", core_family_device },

@@ -83,10 +83,11 @@ static char *compile_family(const struct family *f, int compute_capability, cons
                             size_t lowered_size, char *why, size_t why_size)
 {
     /* -default-device: helpers without a qualifier (the constexpr builders of
-       broadcast's and conv2d's constant tables) are the device's */
+       broadcast's and conv2d's constant tables) are the device's; -lineinfo:
+       each instruction's source line, for the counts by line */
     char arch[48];
     snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d", compute_capability);
-    const char *names[16], *texts[16], *options[] = { arch, "-DWARPLAB_DEVICE_ONLY", "--std=c++17", "-default-device",
+    const char *names[16], *texts[16], *options[] = { arch, "-DWARPLAB_DEVICE_ONLY", "--std=c++17", "-default-device", "-lineinfo",
 #ifdef CUDA_DIR
                                                       "-I" CUDA_DIR "/include",   /* cuda_pipeline.h, for prefetch's cp.async */
 #endif
@@ -428,8 +429,11 @@ static void collect(void *user, const struct warp_access *a)
         c->acc[c->count++] = *a;
 }
 
-int emulate_warp(const struct family *f, const struct params *p, const struct device_info *device, long long warp,
-                 struct warp_access *acc, char *why, size_t why_size)
+/* f's launch p run over the inputs an emulated launch fills (zeroed buffers,
+   then the family's fill_inputs), each access told to on_access: 0, or -1 with why. */
+static int run_on_inputs(const struct family *f, const struct params *p, const struct device_info *device,
+                         void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
+                         char *why, size_t why_size)
 {
     size_t bytes[MAX_BUFFERS];
     void *data[MAX_BUFFERS] = { NULL };
@@ -441,12 +445,127 @@ int emulate_warp(const struct family *f, const struct params *p, const struct de
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     if (!failed && f->fill_inputs)
         f->fill_inputs(p, data, EMULATION_SEED);
-    struct collected collected = { acc, 0 };
-    failed = failed || run_over(f, p, device, data, collect, &collected, warp + 1, NULL, &interrupt_requested, why, why_size);
+    failed = failed || run_over(f, p, device, data, on_access, user, only_warp, NULL, &interrupt_requested, why, why_size);
     for (int i = 0; i < f->buffer_count; i++)
         if (data[i])
             zeroed_free(data[i], bytes[i] + 1);
-    return failed ? -1 : collected.count;
+    return failed ? -1 : 0;
+}
+
+int emulate_warp(const struct family *f, const struct params *p, const struct device_info *device, long long warp,
+                 struct warp_access *acc, char *why, size_t why_size)
+{
+    struct collected collected = { acc, 0 };
+    return run_on_inputs(f, p, device, collect, &collected, warp + 1, why, why_size) ? -1 : collected.count;
+}
+
+/* The lines' counts while a launch runs on several threads. */
+struct line_counting {
+    pthread_mutex_t lock;
+    struct line_counts *lines;
+    int count, most;
+};
+
+static struct line_counts *line_bucket(struct line_counting *c, int line)
+{
+    for (int i = 0; i < c->count; i++)
+        if (c->lines[i].line == line)
+            return &c->lines[i];
+    if (c->count == c->most)
+        return NULL;
+    struct line_counts *bucket = &c->lines[c->count++];
+    memset(bucket, 0, sizeof *bucket);
+    bucket->line = line;
+    return bucket;
+}
+
+/* An affine access (first address and step) as each lane's address. */
+static void with_lanes_listed(struct warp_access *a)
+{
+    if (!a->affine)
+        return;
+    a->active = 0;
+    for (int i = 0; i < a->lane_count; i++) {
+        a->addr[a->first_lane + i] = a->first_addr + (uint64_t)(a->step * i);
+        a->active |= 1u << (a->first_lane + i);
+    }
+    a->affine = 0;
+}
+
+/* A line keeps, of each kind, the costliest of its first accesses: the one a diagnosis is made from. */
+enum { SAMPLES_WEIGHED = 64 };
+
+/* What an access costs beyond its ideal: for shared memory the most words one bank
+   serves, for the others the distinct 32-byte sectors (lanes listed). */
+static int access_cost(const struct warp_access *a)
+{
+    int shared = a->kind == ACCESS_SHARED_LOAD || a->kind == ACCESS_SHARED_STORE || a->kind == ACCESS_SHARED_ATOMIC;
+    uint64_t seen[WARP_SIZE];
+    int count = 0, most = 0;
+    for (int lane = 0; lane < WARP_SIZE; lane++) {
+        if (!(a->active & 1u << lane))
+            continue;
+        uint64_t key = shared ? a->addr[lane] / 4 : a->addr[lane] / 32;
+        int known = 0;
+        for (int i = 0; i < count && !known; i++)
+            known = seen[i] == key;
+        if (!known)
+            seen[count++] = key;
+    }
+    if (!shared)
+        return count;
+    for (int bank = 0; bank < 32; bank++) {   /* distinct words in the busiest bank */
+        int words = 0;
+        for (int i = 0; i < count; i++)
+            words += (int)(seen[i] % 32) == bank;
+        most = words > most ? words : most;
+    }
+    return most;
+}
+
+static void weigh_sample(struct line_counts *bucket, const struct warp_access *a)
+{
+    struct warp_access listed = *a;
+    with_lanes_listed(&listed);
+    int cost = access_cost(&listed), k = a->kind;
+    if (!(bucket->sampled & 1u << k) || cost > bucket->sample_cost[k]) {
+        bucket->sample[k] = listed;
+        bucket->sample_cost[k] = cost;
+        bucket->sampled |= 1u << k;
+    }
+    bucket->looked[k]++;
+}
+
+static void count_by_line(void *user, const struct warp_access *a)
+{
+    struct line_counting *c = user;
+    pthread_mutex_lock(&c->lock);
+    struct line_counts *bucket = line_bucket(c, a->line);
+    if (bucket) {
+        model_count_access(&bucket->counts, NULL, a);
+        if (bucket->looked[a->kind] < SAMPLES_WEIGHED && (a->affine ? a->lane_count > 0 : a->active != 0))
+            weigh_sample(bucket, a);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+static int by_line(const void *a, const void *b)
+{
+    int x = ((const struct line_counts *)a)->line, y = ((const struct line_counts *)b)->line;
+    return (x == 0) - (y == 0) ? (x == 0) - (y == 0) : (x > y) - (x < y);   /* line 0 (unknown) last */
+}
+
+int emulate_lines(const struct family *f, const struct params *p, const struct device_info *device,
+                  struct line_counts *lines, int most, char *why, size_t why_size)
+{
+    struct line_counting counting = { .lines = lines, .most = most };
+    pthread_mutex_init(&counting.lock, NULL);
+    int failed = run_on_inputs(f, p, device, count_by_line, &counting, 0, why, why_size);
+    pthread_mutex_destroy(&counting.lock);
+    if (failed)
+        return -1;
+    qsort(lines, (size_t)counting.count, sizeof *lines, by_line);
+    return counting.count;
 }
 
 int emulation_buffers(const struct family *f, const struct params *p, void **data, size_t *bytes,

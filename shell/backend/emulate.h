@@ -58,6 +58,23 @@ int emulate_outputs(const struct family *f, const struct params *p, const struct
 int emulate_warp(const struct family *f, const struct params *p, const struct device_info *device, long long warp,
                  struct warp_access *acc, char *why, size_t why_size);
 
+/* A launch's accesses by the source line of the instruction that made them,
+   each line's counted as the launch's are but without L1 or DRAM (their
+   state is the whole launch's): requests, sectors and their ideal, shared
+   wavefronts and their ideal, atomics. */
+enum { MOST_COUNTED_LINES = 512, ACCESS_KINDS = ACCESS_LDGSTS + 1 };
+struct line_counts {
+    int line;                  /* 0: instructions the PTX gives no source line */
+    struct model_counts counts;
+    struct warp_access sample[ACCESS_KINDS];   /* of each kind, the costliest of the line's first accesses */
+    unsigned sampled;          /* bit k: sample[k] holds one */
+    int looked[ACCESS_KINDS], sample_cost[ACCESS_KINDS];   /* how many were weighed, and the sample's cost */
+};
+/* f's launch p on the emulator, counted by line into lines (at most most,
+   sorted by line): how many lines, or -1 with why. */
+int emulate_lines(const struct family *f, const struct params *p, const struct device_info *device,
+                  struct line_counts *lines, int most, char *why, size_t why_size);
+
 /* The buffers the last emulation left, when it was of f and p: their
    contents (inputs as filled, outputs as the kernel wrote them) and bytes,
    and what its float atomic adds summed; how many, or 0. They are the

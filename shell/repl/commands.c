@@ -86,6 +86,14 @@ static enum command_outcome command_edit(const struct colon_command *c, const ch
     return COMMAND_DONE;
 }
 
+/* :lines: lines(), the last result's traffic by source line. */
+static enum command_outcome command_lines(const struct colon_command *c, const char *args)
+{
+    lua_getglobal(session.L, "lines");
+    session_report(session_call(0, 0), 0);
+    return COMMAND_DONE;
+}
+
 static enum command_outcome command_quit(const struct colon_command *c, const char *args)
 {
     return COMMAND_QUIT;
@@ -115,6 +123,8 @@ static const struct colon_command commands[] = {
                 .usage_zh = "[实验名]  清除某个实验的进度和你的内核源代码（默认是打开的那个）"),
     { .name = ":edit", .usage = "[NAME]  a kernel of your own in $VISUAL or $EDITOR, compiled again when you quit it (the lab step's by default)",
       .usage_zh = "[名字]  在 $VISUAL 或 $EDITOR 中编辑你自己的内核，退出编辑器后重新编译（默认是实验步骤中的那个）", .run = command_edit },
+    { .name = ":lines", .usage = "the last launch's traffic by source line, the worst lines and why",
+      .usage_zh = "最近一次启动按源代码行统计的访存流量、最差的行及原因", .run = command_lines },
     { .name = ":quit", .usage = "leave warplab (Ctrl-D does too)", .usage_zh = "退出 warplab（Ctrl-D 也可以）",
       .run = command_quit },
     { .name = NULL },
