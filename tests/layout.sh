@@ -88,10 +88,11 @@ echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
 
 # shell/'s rooms, lowest first: each stands on kernels/, the shell's common
 # ground (the files at the top of shell/: output, Ctrl-C, the progress bar,
-# the data paths, the sandbox's budgets) and the rooms below it, and names
+# the data paths, the sandbox's budgets, the libraries loaded at run time)
+# and the rooms below it, and names
 # each shell/ header's room ("api/session.h") as C code names kernels/'.
 shell_rooms="compile backend api repl"
-common_ground="output.h interrupt.h progress.h paths.h sandbox.h"
+common_ground="output.h interrupt.h progress.h paths.h sandbox.h libraries.h"
 # rooms_up_to ROOM: ROOM and the rooms below it, a line each.
 rooms_up_to() { for r in $shell_rooms; do echo "$r"; [ "$r" = "$1" ] && return; done; }
 # shell_violations ROOM FILE...: the includes of FILEs in neither kernels/,

@@ -2,14 +2,15 @@
 ** unit_atomic_sums.c — float atomic sums and the tolerance they allow
 ** (kernels/model/atomic_sums.h): what one word tallies, that the tolerance holds
 ** two orders of the same sum (the worst case too) and nothing wider, and
-** output_matches applying it to summed values alone.
+** the output check (kernels/model/output_check.h) applying it to summed
+** values alone.
 */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "model/atomic_sums.h"
-#include "model/common.h"
+#include "model/output_check.h"
 #include "tap.h"
 
 static const double UNIT = FLT_EPSILON / 2;
@@ -79,37 +80,50 @@ static void test_worst_order(void)
     atomic_sums_free(&sums);
 }
 
+/* outputs_match where buffer `buffer` of "in" and "out" is the one output. */
+static int output_matches(int buffer, const void *got, const void *want, size_t bytes, const struct atomic_sums *sums,
+                          char *mismatch, size_t mismatch_size)
+{
+    struct buffer_decl buffers[] = { { .name = "in", .role = BUFFER_IN }, { .name = "out", .role = BUFFER_IN } };
+    buffers[buffer].role = BUFFER_OUT;
+    struct family f = { .name = "sums", .buffers = buffers, .buffer_count = 2 };
+    void *gots[] = { (void *)got, (void *)got }, *wants[] = { (void *)want, (void *)want };
+    size_t sizes[] = { bytes, bytes };
+    return outputs_match(&f, gots, wants, sizes, sums, mismatch, mismatch_size);
+}
+
 static void test_output_matches(void)
 {
-    static const struct buffer_decl buffers[] = { { .name = "in" }, { .name = "out" } };
-    struct family f = { .name = "sums", .buffers = buffers, .buffer_count = 2 };
     struct atomic_sums sums = { .words = { NULL } };
     float want[2] = { 100.0f, 100.0f }, near[2] = { 100.0f + 1e-3f, 100.0f }, far[2] = { 100.0f, 100.5f };
     char mismatch[256] = "";
     for (int i = 0; i < 1000; i++)
         atomic_sums_add(&sums, 1, sizeof want, 0, 4, i ? 1.0 : 0.0, 0.1, 0);   /* out[0]: 1000 terms of 0.1 */
-    ok(output_matches(&f, 1, near, want, sizeof want, &sums, mismatch, sizeof mismatch),
+    ok(output_matches(1, near, want, sizeof want, &sums, mismatch, sizeof mismatch),
        "a summed value within its terms' rounding matches");
-    ok(!output_matches(&f, 1, near, want, sizeof want, NULL, mismatch, sizeof mismatch), "without the sums, bit for bit as before");
-    ok(!output_matches(&f, 1, far, want, sizeof want, &sums, mismatch, sizeof mismatch) && strstr(mismatch, "out[1]"),
+    ok(!output_matches(1, near, want, sizeof want, NULL, mismatch, sizeof mismatch), "without the sums, bit for bit as before");
+    ok(!output_matches(1, far, want, sizeof want, &sums, mismatch, sizeof mismatch) && strstr(mismatch, "out[1]"),
        "a value no atomic summed stays bit for bit");
     float wrong[2] = { 101.0f, 100.0f };
-    ok(!output_matches(&f, 1, wrong, want, sizeof want, &sums, mismatch, sizeof mismatch) && strstr(mismatch, "1000 float atomic terms"),
+    ok(!output_matches(1, wrong, want, sizeof want, &sums, mismatch, sizeof mismatch) && strstr(mismatch, "1000 float atomic terms"),
        "a summed value off by more than its rounding is wrong, and says how much was allowed");
     atomic_sums_add(&sums, 1, sizeof want, 4, 4, 0.0, 1.0, 0);   /* out[1]: a sum too */
     float nan_want[2] = { 100.0f, NAN }, nan_same[2] = { 100.0f + 1e-3f, NAN }, nan_other[2] = { 100.0f + 1e-3f, -NAN };
-    ok(output_matches(&f, 1, nan_same, nan_want, sizeof nan_want, &sums, mismatch, sizeof mismatch) &&
-       !output_matches(&f, 1, nan_other, nan_want, sizeof nan_want, &sums, mismatch, sizeof mismatch),
+    ok(output_matches(1, nan_same, nan_want, sizeof nan_want, &sums, mismatch, sizeof mismatch) &&
+       !output_matches(1, nan_other, nan_want, sizeof nan_want, &sums, mismatch, sizeof mismatch),
        "a summed NaN matches only the same bits, as before");
     atomic_sums_free(&sums);
     double want_wide = 1.0, near_wide = 1.0 + 1e-14, far_wide = 1.0 + 1e-12;   /* allowed: 2 * gamma(100) * 1.0, 2.2e-14 */
     atomic_sums_add(&sums, 0, 8, 0, 8, 0.0, 0.5, 0);
     for (int i = 0; i < 100; i++)
         atomic_sums_add(&sums, 0, 8, 0, 8, 0.5, 0.005, 0);
-    ok(output_matches(&f, 0, &near_wide, &want_wide, 8, &sums, mismatch, sizeof mismatch) &&
-       !output_matches(&f, 0, &far_wide, &want_wide, 8, &sums, mismatch, sizeof mismatch) && strstr(mismatch, "in[0]"),
+    ok(output_matches(0, &near_wide, &want_wide, 8, &sums, mismatch, sizeof mismatch) &&
+       !output_matches(0, &far_wide, &want_wide, 8, &sums, mismatch, sizeof mismatch) && strstr(mismatch, "in[0]"),
        "a summed double is compared as a double, within a double's rounding");
     atomic_sums_free(&sums);
+    ok(value_matches(100.0009, 100.0, 1e-5, NULL) && !value_matches(100.01, 100.0, 1e-5, NULL) &&
+       !value_matches(0.0, -0.0, 0, NULL),
+       "a value within the relative tolerance of max(1, |want|) matches; with none, only the caller's equal bits do");
 }
 
 int main(void)

@@ -1,14 +1,11 @@
 /*
 ** common.c — shapes and address patterns shared by several families.
 */
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/atomic_sums.h"
 #include "model/common.h"
-#include "support/text.h"
 
 struct launch_shape one_thread_per_element(const struct params *p)
 {
@@ -190,72 +187,4 @@ void call_value(struct emulated_call *call, long long value)
     call->args[call->arg_count++].value = value;
 }
 
-/* Whether two float words differ by no more than tolerance, relative to the expected value. */
-static int within_tolerance(uint32_t got_word, uint32_t want_word, double tolerance)
-{
-    float got, want;
-    if (tolerance <= 0)
-        return 0;
-    memcpy(&got, &got_word, 4);
-    memcpy(&want, &want_word, 4);
-    return fabs((double)got - (double)want) <= tolerance * fmax(1.0, fabs((double)want));
-}
-
-/* A float (width 1 word) or a double (2) from word k of a buffer. */
-static double value_at(const uint32_t *words, size_t k, uint32_t width)
-{
-    float single;
-    double wide;
-    if (width == 2)
-        return memcpy(&wide, words + k, 8), wide;
-    return memcpy(&single, words + k, 4), (double)single;
-}
-
-/* Whether word k of got (and k + 1, a double's) is want's, or within the
-   rounding of the float atomic sum there; else the difference, in mismatch. */
-static int within_sum(const struct family *f, int buffer, const uint32_t *got, const uint32_t *want, size_t k,
-                      const struct atomic_sum *sum, char *mismatch, size_t mismatch_size)
-{
-    double got_value = value_at(got, k, sum->words), want_value = value_at(want, k, sum->words);
-    double tolerance = atomic_sum_tolerance(sum);
-    if (memcmp(got + k, want + k, 4 * sum->words) == 0 || fabs(got_value - want_value) <= tolerance)
-        return 1;   /* a NaN only as the same bits, as every other value */
-    snprintf(mismatch, mismatch_size,
-             SAY("%s[%zu]: expected %.9g, got %.9g, further apart than the tolerance of %.3g that rounding its %u float atomic terms allows",
-                 "%1$s[%2$zu]：应为 %3$.9g，实际为 %4$.9g，相差超过其 %6$u 项浮点原子操作之和的舍入所允许的容差 %5$.3g"),
-             f->buffers[buffer].name, k / sum->words, want_value, got_value, tolerance, sum->terms);
-    return 0;
-}
-
-int output_matches(const struct family *f, int buffer, const void *got_bytes, const void *want_bytes, size_t bytes,
-                   const struct atomic_sums *sums, char *mismatch, size_t mismatch_size)
-{
-    const uint32_t *got = got_bytes, *want = want_bytes;
-    size_t whole = bytes / 4 * 4;
-    if (memcmp(got, want, whole) == 0) {
-        if (memcmp((const char *)got + whole, (const char *)want + whole, bytes - whole) == 0)
-            return 1;
-        snprintf(mismatch, mismatch_size, SAY("%s: the last %zu bytes differ from the reference", "%s：最后 %zu 个字节与参考结果不同"),
-                 f->buffers[buffer].name, bytes - whole);   /* char and short outputs */
-        return 0;
-    }
-    for (size_t k = 0; k < bytes / 4; k++) {
-        const struct atomic_sum *sum = atomic_sum_at(sums, buffer, k * 4);
-        if (sum && (k + sum->words) * 4 <= whole) {   /* a value float atomics summed: within their rounding */
-            if (!within_sum(f, buffer, got, want, k, sum, mismatch, mismatch_size))
-                return 0;
-            k += sum->words - 1;
-            continue;
-        }
-        if (got[k] == want[k] || within_tolerance(got[k], want[k], f->tolerance))
-            continue;
-        float got_value, want_value;
-        memcpy(&got_value, &got[k], 4);
-        memcpy(&want_value, &want[k], 4);
-        snprintf(mismatch, mismatch_size, SAY("%s[%zu] (as float): expected %.9g, got %.9g", "%s[%zu]（按 float）：应为 %.9g，实际为 %.9g"),
-                 f->buffers[buffer].name, k, want_value, got_value);
-        return 0;
-    }
-    return 1;
-}
 

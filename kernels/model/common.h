@@ -52,17 +52,6 @@ void warp_access_expand(struct warp_access *acc);
 void access_from_lanes(struct warp_access *acc, enum access_kind kind, int bytes,
                        const uint64_t *addr, uint32_t active);
 
-
-struct atomic_sums;
-
-/* Whether output buffer `buffer` of f holds what the reference computed, bit
-   for bit or within f's tolerance (as floats), and each value float atomic
-   adds summed (sums, or NULL: none) within the rounding of its terms in any
-   order (atomic_sums.h); else 0 and the first difference in mismatch. The
-   GPU's check and the emulator's share it. */
-int output_matches(const struct family *f, int buffer, const void *got, const void *want, size_t bytes,
-                   const struct atomic_sums *sums, char *mismatch, size_t mismatch_size);
-
 /* For emulated_call: the kernel (a printf format: "strided<%lld>") on a 1-D
    grid of shape, then its arguments in order. */
 void call_kernel(struct emulated_call *call, struct launch_shape shape, const char *format, ...)

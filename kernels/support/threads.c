@@ -51,3 +51,9 @@ int host_threads(void)
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online < 1 ? 1 : online > 8 ? 8 : (int)online;
 }
+
+int threads_for_bytes(size_t bytes)
+{
+    size_t wanted = bytes / (16 << 20);
+    return wanted < 1 ? 1 : wanted < (size_t)host_threads() ? (int)wanted : host_threads();
+}

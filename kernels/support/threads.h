@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 
 /* Set when Ctrl-C asked the work running now to stop. */
 extern volatile sig_atomic_t interrupt_requested;
@@ -26,5 +27,8 @@ void run_in_parts(int parts, void (*work)(void *argument, int part, int parts), 
 
 /* How many threads a large host job should use: the online CPUs, at most 8. */
 int host_threads(void);
+
+/* Threads for host work over this many bytes: one per 16 MB, up to host_threads(). */
+int threads_for_bytes(size_t bytes);
 
 #endif

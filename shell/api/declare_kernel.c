@@ -6,12 +6,12 @@
 ** function of the params) and check_outputs (the outputs the emulator kept,
 ** against its Lua reference, whole or sampled).
 */
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lauxlib.h>
 #include "model/atomic_sums.h"
+#include "model/output_check.h"
 #include "api/declare_kernel.h"
 #include "backend/emulate.h"
 #include "families/indirect.h"
@@ -382,10 +382,8 @@ static int same_value(lua_State *L, const struct written *w, size_t e, int c)
     push_scalar(L, w->b, w->data, e, c);
     int same;
     if (w->b->is_float) {
-        const struct atomic_sum *sum = sum_of(w, e, c);
-        double want = lua_tonumber(L, -2), got = lua_tonumber(L, -1), scale = fabs(want) > 1 ? fabs(want) : 1;
-        double allowed = fmax(1e-5 * scale, sum ? atomic_sum_tolerance(sum) : 0);
-        same = lua_isnumber(L, -2) && (fabs(want - got) <= allowed || (want != want && got != got));
+        double want = lua_tonumber(L, -2), got = lua_tonumber(L, -1);
+        same = lua_isnumber(L, -2) && (value_matches(got, want, 1e-5, sum_of(w, e, c)) || (want != want && got != got));
     } else {
         same = lua_isnumber(L, -2) && lua_compare(L, -2, -1, LUA_OPEQ);
     }

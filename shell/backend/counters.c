@@ -7,47 +7,16 @@
 ** --disable-counters) has the stand-ins at the end: no counters, and why.
 */
 #if defined(HAVE_CUDA) && defined(HAVE_CUPTI_RANGE_PROFILER)
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
-#include <cupti_target.h>
-#include <cupti_profiler_target.h>
-#include <cupti_profiler_host.h>
-#include <cupti_range_profiler.h>
 #include "backend/counters.h"
+#include "libraries.h"
 #include "support/text.h"
 
-/* Every CUPTI function warplab calls, looked up by name once. */
-#define CUPTI_FUNCTIONS(X)                                                                   \
-    X(cuptiGetResultString) X(cuptiProfilerInitialize) X(cuptiProfilerDeviceSupported)       \
-    X(cuptiDeviceGetChipName) X(cuptiProfilerGetCounterAvailability)                         \
-    X(cuptiProfilerHostInitialize) X(cuptiProfilerHostDeinitialize)                          \
-    X(cuptiProfilerHostConfigAddMetrics) X(cuptiProfilerHostGetConfigImageSize)              \
-    X(cuptiProfilerHostGetConfigImage) X(cuptiProfilerHostGetNumOfPasses)                    \
-    X(cuptiProfilerHostEvaluateToGpuValues) X(cuptiProfilerHostGetMetricProperties)          \
-    X(cuptiRangeProfilerEnable)                                                              \
-    X(cuptiRangeProfilerDisable) X(cuptiRangeProfilerGetCounterDataSize)                     \
-    X(cuptiRangeProfilerCounterDataImageInitialize) X(cuptiRangeProfilerSetConfig)           \
-    X(cuptiRangeProfilerStart) X(cuptiRangeProfilerStop) X(cuptiRangeProfilerDecodeData)     \
-    X(cuptiRangeProfilerGetCounterDataInfo) X(cuptiRangeProfilerPushRange)                  \
-    X(cuptiRangeProfilerPopRange) X(cuptiRangeProfilerCounterDataGetRangeInfo)
-
-#define DECLARE_POINTER(name) __typeof__(&name) name;
 static struct {
-    CUPTI_FUNCTIONS(DECLARE_POINTER)
-} cupti;
-
-#define FUNCTION_ENTRY(name) { #name, (void **)&cupti.name },
-static const struct {
-    const char *name;
-    void **pointer;
-} cupti_symbols[] = { CUPTI_FUNCTIONS(FUNCTION_ENTRY) };
-
-static struct {
-    void *library;
     int open;
     CUcontext context;
     CUpti_Profiler_Host_Object *host;
@@ -62,14 +31,6 @@ static struct {
     size_t metric_count;
     int busy;                  /* the last failure was another process profiling: worth trying later */
 } profiler;
-
-/* Where libcupti may be: the loader's path, then the toolkit warplab was built with. */
-static const char *const cupti_paths[] = {
-    "libcupti.so.13",
-    "libcupti.so",
-    CUDA_DIR "/lib64/libcupti.so.13",
-    CUDA_DIR "/extras/CUPTI/lib64/libcupti.so.13",
-};
 
 /* The reason counters are unavailable, in the words the user needs, for the codes that say why. */
 static const char *explain_result(CUptiResult result)
@@ -117,22 +78,17 @@ static int cupti_try(CUptiResult result, const char *what, char *why, size_t why
     return -1;
 }
 
+/* CUPTI's functions (libraries.h); 0, or -1 with why. */
 static int load_library(char *why, size_t why_size)
 {
-    for (size_t i = 0; i < sizeof cupti_paths / sizeof cupti_paths[0] && !profiler.library; i++)
-        profiler.library = dlopen(cupti_paths[i], RTLD_NOW | RTLD_LOCAL);
-    if (!profiler.library) {
+    const char *missing;
+    if (library_load(LIBRARY_CUPTI, &missing) == 0)
+        return 0;
+    if (missing)
+        snprintf(why, why_size, SAY("this CUPTI lacks %s: it needs CUDA 12.6 or newer", "这个 CUPTI 缺少 %s：需要 CUDA 12.6 或更新版本"), missing);
+    else
         snprintf(why, why_size, SAY("CUPTI (libcupti.so.13) was not found: install the CUDA toolkit's CUPTI", "找不到 CUPTI（libcupti.so.13）：请安装 CUDA 工具包中的 CUPTI"));
-        return -1;
-    }
-    for (size_t i = 0; i < sizeof cupti_symbols / sizeof cupti_symbols[0]; i++) {
-        *cupti_symbols[i].pointer = dlsym(profiler.library, cupti_symbols[i].name);
-        if (!*cupti_symbols[i].pointer) {
-            snprintf(why, why_size, SAY("this CUPTI lacks %s: it needs CUDA 12.6 or newer", "这个 CUPTI 缺少 %s：需要 CUDA 12.6 或更新版本"), cupti_symbols[i].name);
-            return -1;
-        }
-    }
-    return 0;
+    return -1;
 }
 
 /* The current driver context, through the runtime (warplab does not link libcuda). */
@@ -641,9 +597,7 @@ void counters_close(void)
     free(profiler.config);
     free(profiler.counter_data);
     free(profiler.availability);
-    void *library = profiler.library;
-    memset(&profiler, 0, sizeof profiler);
-    profiler.library = library;   /* stays loaded: CUPTI does not like being unloaded */
+    memset(&profiler, 0, sizeof profiler);   /* CUPTI stays loaded (libraries.c): it does not like being unloaded */
 }
 #elif defined(HAVE_CUDA)
 #include <stdio.h>

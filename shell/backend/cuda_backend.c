@@ -25,6 +25,7 @@
 #include "model/common.h"
 #include "backend/counters.h"
 #include "model/atomic_sums.h"
+#include "model/output_check.h"
 #include "backend/emulate.h"
 #include "backend/gpu_lock.h"
 #include "backend/host_parts.h"
@@ -674,23 +675,18 @@ static int copy_outputs_back(const struct family *f, const size_t *bytes)
 
 /* Compares the checked launch's outputs with the reference (the emulator's,
    for a kernel declared in Lua); describes the first difference. */
-static void check_outputs(const struct family *f, const size_t *bytes, const struct reference_job *reference, struct result *r)
+static void compare_outputs(const struct family *f, const size_t *bytes, const struct reference_job *reference, struct result *r)
 {
+    void *got[MAX_BUFFERS], *want[MAX_BUFFERS];
     char mismatch[sizeof r->mismatch];
-    r->correct = reference->failed ? -1 : 1;
-    for (int i = 0; i < f->buffer_count && r->correct == 1; i++) {
-        if (f->buffers[i].role != BUFFER_OUT)
-            continue;
-        const void *got = gpu.pool[i].host, *want = gpu.pool[i].expected;
-        if (same_bytes(got, want, bytes[i]))
-            continue;   /* the usual case, at memcmp's speed on several threads */
-        r->correct = output_matches(f, i, got, want, bytes[i], &reference->sums, mismatch, sizeof mismatch);
-        if (f->ptx)
-            snprintf(r->mismatch, sizeof r->mismatch, SAY("the GPU's outputs are not the emulator's: %s", "GPU 的输出与模拟器的不同：%s"),
-                     mismatch);
-        else
-            snprintf(r->mismatch, sizeof r->mismatch, "%s", mismatch);
-    }
+    for (int i = 0; i < f->buffer_count; i++)
+        got[i] = gpu.pool[i].host, want[i] = gpu.pool[i].expected;
+    r->correct = reference->failed ? -1 : outputs_match(f, got, want, bytes, &reference->sums, mismatch, sizeof mismatch);
+    if (r->correct == 0 && f->ptx)
+        snprintf(r->mismatch, sizeof r->mismatch, SAY("the GPU's outputs are not the emulator's: %s", "GPU 的输出与模拟器的不同：%s"),
+                 mismatch);
+    else if (r->correct == 0)
+        snprintf(r->mismatch, sizeof r->mismatch, "%s", mismatch);
 }
 
 
@@ -969,7 +965,7 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
     finish_reference(&reference);
     trace_phase("waiting for the reference");
     if (status == RUN_OK && options->check)
-        check_outputs(f, bytes, &reference, r);
+        compare_outputs(f, bytes, &reference, r);
     atomic_sums_free(&reference.sums);
     if (status != RUN_OK)
         return status;

@@ -13,23 +13,9 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include "backend/backend.h"
+#include "libraries.h"
 #include "support/text.h"
 #include "backend/user_kernel.h"
-
-#define DRIVER_FUNCTIONS(X) \
-    X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncSetAttribute) X(cuGetErrorString) \
-    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync)
-
-#define DECLARE_POINTER(name) __typeof__(&name) name;
-static struct {
-    DRIVER_FUNCTIONS(DECLARE_POINTER)
-} driver;
-
-#define FUNCTION_ENTRY(name) { #name, (void **)&driver.name },
-static const struct {
-    const char *name;
-    void **pointer;
-} driver_symbols[] = { DRIVER_FUNCTIONS(FUNCTION_ENTRY) };
 
 /* Each declared kernel's module and function here, by its index. */
 static struct {
@@ -40,24 +26,15 @@ static struct {
 /* Above this much dynamic shared memory a kernel must say it wants more. */
 enum { DEFAULT_DYNAMIC_SHARED_BYTES = 48 << 10 };
 
-/* The driver's functions, found once; NULL, or why not. */
+/* The driver's functions (libraries.h); NULL, or why not. */
 static const char *find_driver(void)
 {
-    static int tried;
     static char why[256];
-    if (tried)
-        return why[0] ? why : NULL;
-    tried = 1;
-    for (size_t i = 0; i < sizeof driver_symbols / sizeof driver_symbols[0]; i++) {
-        enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-        if (cudaGetDriverEntryPointByVersion(driver_symbols[i].name, driver_symbols[i].pointer, CUDA_VERSION, cudaEnableDefault,
-                                             &found) != cudaSuccess || found != cudaDriverEntryPointSuccess) {
-            cudaGetLastError();
-            snprintf(why, sizeof why, SAY("the NVIDIA driver has no %s", "NVIDIA 驱动中没有 %s"), driver_symbols[i].name);
-            return why;
-        }
-    }
-    return NULL;
+    const char *missing;
+    if (library_load(LIBRARY_DRIVER, &missing) == 0)
+        return NULL;
+    snprintf(why, sizeof why, SAY("the NVIDIA driver has no %s", "NVIDIA 驱动中没有 %s"), missing ? missing : "?");
+    return why;
 }
 
 static const char *driver_error(CUresult status)

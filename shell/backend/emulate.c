@@ -15,6 +15,7 @@
 #include "backend/host_parts.h"
 #include "interrupt.h"
 #include "model/model.h"
+#include "model/output_check.h"
 #include "emulator/ptx.h"
 #include "model/registry.h"
 #include "sandbox.h"
@@ -353,10 +354,8 @@ int emulate_family(const struct family *f, const struct params *p, const struct 
         int has_reference = f->reference || f->reference_part;   /* a kernel declared in Lua may have none */
         if (has_reference)
             reference_in_parts(f, p, reference, total);
-        for (int i = 0; i < f->buffer_count && out->correct && has_reference; i++)
-            if (f->buffers[i].role == BUFFER_OUT && !same_bytes(data[i], expected[i], bytes[i]))
-                out->correct = output_matches(f, i, data[i], expected[i], bytes[i], &kept_launch.sums, out->mismatch,
-                                              sizeof out->mismatch);
+        if (has_reference)
+            out->correct = outputs_match(f, data, expected, bytes, &kept_launch.sums, out->mismatch, sizeof out->mismatch);
     }
     dram_tracker_free(dram);
     if (!failed) {

@@ -5,13 +5,7 @@
 #include "backend/host_parts.h"
 #include "interrupt.h"
 
-enum { BYTES_PER_HOST_THREAD = 16 << 20, RANDOM_CHUNK_BYTES = 4 << 20 };
-
-int threads_for_bytes(size_t bytes)
-{
-    size_t wanted = bytes / BYTES_PER_HOST_THREAD;
-    return wanted < 1 ? 1 : wanted < (size_t)host_threads() ? (int)wanted : host_threads();
-}
+enum { RANDOM_CHUNK_BYTES = 4 << 20 };
 
 /* Part `part` of `parts` of size bytes: [*from, *to). */
 static void part_range(size_t size, int part, int parts, size_t *from, size_t *to)
@@ -83,32 +77,6 @@ void random_floats_in_parts(void *data, size_t bytes, uint32_t seed)
 {
     struct fill f = { data, bytes, 0, seed };
     run_in_parts(threads_for_bytes(bytes), random_part, &f);
-}
-
-/* A comparison split in parts: whether each part's bytes are equal. */
-struct comparison {
-    const unsigned char *got, *want;
-    size_t size;
-    int equal[MAX_PARTS];
-};
-
-static void compare_part(void *argument, int part, int parts)
-{
-    struct comparison *c = argument;
-    size_t from, to;
-    part_range(c->size, part, parts, &from, &to);
-    c->equal[part] = memcmp(c->got + from, c->want + from, to - from) == 0;
-}
-
-/* One thread reads a few GB/s, and an 805 MB launch has 268 MB of output to compare. */
-int same_bytes(const void *got, const void *want, size_t size)
-{
-    struct comparison c = { got, want, size, { 0 } };
-    int parts = threads_for_bytes(size), equal = 1;
-    run_in_parts(parts, compare_part, &c);
-    for (int k = 0; k < parts && k < MAX_PARTS; k++)
-        equal = equal && c.equal[k];
-    return equal;
 }
 
 struct reference_call {

@@ -16,56 +16,26 @@
 #include <lauxlib.h>
 #include "compile/device_compile.h"
 #include "interrupt.h"
+#include "libraries.h"
 #include "paths.h"
 #include "support/text.h"
 
 #ifdef HAVE_CUDA
-#include <nvrtc.h>
-
-/* Every NVRTC function warplab calls, looked up by name once. */
-#define NVRTC_FUNCTIONS(X)                                                                      \
-    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
-    X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)          \
-    X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
-
-#define DECLARE_POINTER(name) __typeof__(&name) name;
-static struct {
-    NVRTC_FUNCTIONS(DECLARE_POINTER)
-} nvrtc;
-
-#define FUNCTION_ENTRY(name) { #name, (void **)&nvrtc.name },
-static const struct {
-    const char *name;
-    void **pointer;
-} nvrtc_symbols[] = { NVRTC_FUNCTIONS(FUNCTION_ENTRY) };
-
-/* Where libnvrtc may be: the loader's path, then the toolkit warplab was built with. */
-static const char *const nvrtc_paths[] = {
-    "libnvrtc.so.13",
-    "libnvrtc.so",
-    CUDA_DIR "/lib64/libnvrtc.so.13",
-    CUDA_DIR "/lib64/libnvrtc.so",
-};
-
 /* NVRTC's functions, loaded once; NULL when it cannot be, with why. */
 static const char *load_nvrtc(void)
 {
     static int tried;
     static const char *why;
-    static void *library;
     if (tried)
         return why;
     tried = 1;
     if (getenv("WARPLAB_NO_NVRTC"))   /* to run the clang path where both exist */
         return why = SAY("NVRTC is turned off (WARPLAB_NO_NVRTC)", "NVRTC 已关闭（WARPLAB_NO_NVRTC）");
-    for (size_t i = 0; i < sizeof nvrtc_paths / sizeof nvrtc_paths[0] && !library; i++)
-        library = dlopen(nvrtc_paths[i], RTLD_NOW | RTLD_LOCAL);
-    if (!library)
-        return why = SAY("NVRTC (libnvrtc.so.13) was not found", "找不到 NVRTC（libnvrtc.so.13）");
-    for (size_t i = 0; i < sizeof nvrtc_symbols / sizeof nvrtc_symbols[0]; i++)
-        if (!(*nvrtc_symbols[i].pointer = dlsym(library, nvrtc_symbols[i].name)))
-            return why = SAY("this NVRTC lacks a function warplab needs", "这个 NVRTC 缺少 warplab 需要的函数");
-    return NULL;
+    const char *missing;
+    if (library_load(LIBRARY_NVRTC, &missing) == 0)
+        return NULL;
+    return why = missing ? SAY("this NVRTC lacks a function warplab needs", "这个 NVRTC 缺少 warplab 需要的函数")
+                         : SAY("NVRTC (libnvrtc.so.13) was not found", "找不到 NVRTC（libnvrtc.so.13）");
 }
 
 /* What NVRTC said: its log, or its error's name; malloc'd, without the trailing newlines. */
