@@ -15,7 +15,8 @@
 #define NVRTC_FUNCTIONS(X)                                                                      \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
     X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)          \
-    X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+    X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)    \
+    X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
 
 #define DRIVER_FUNCTIONS(X) \
     X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncSetAttribute) X(cuGetErrorString) \
