@@ -20,7 +20,7 @@
 
 #define DRIVER_FUNCTIONS(X) \
     X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncSetAttribute) X(cuGetErrorString) \
-    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync)
+    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync) X(cuFuncGetParamInfo)
 #endif
 
 #ifdef HAVE_CUPTI_RANGE_PROFILER

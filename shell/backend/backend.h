@@ -72,11 +72,14 @@ int cuda_backend_load_kernel(struct family *f, char *why, size_t why_size);
 int cuda_backend_kernel_loaded(const struct family *f);
 
 /* A launch made ready in the GPU process: its kernel's function (a
-   CUfunction) and its family's kernel_call, with each argument's word. */
+   CUfunction) and its family's kernel_call, with each argument's word, and
+   where each of the kernel's parameters starts among them (a struct passed
+   by value takes a word per 8 bytes). */
 struct ready_launch {
     void *function;
     struct kernel_call call;
     uint64_t words[MAX_KERNEL_ARGS];
+    int first_word[MAX_KERNEL_ARGS], param_count;
     void *stream;              /* cudaStream_t */
 };
 /* Readies f's launch of p over the device buffers on stream: a built-in's

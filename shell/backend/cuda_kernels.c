@@ -133,6 +133,22 @@ static CUfunction family_function(const struct family *f, const struct params *p
     return k->function;
 }
 
+/* Where each parameter of ready's function starts among the call's words,
+   as the driver lays them out: a parameter of size bytes takes (size + 7) / 8
+   words. 0, or -1 when the words and the parameters do not agree. */
+static int find_parameters(struct ready_launch *ready)
+{
+    size_t offset, size;
+    int word = 0;
+    ready->param_count = 0;
+    while (ready->param_count < MAX_KERNEL_ARGS &&
+           driver.cuFuncGetParamInfo((CUfunction)ready->function, (size_t)ready->param_count, &offset, &size) == CUDA_SUCCESS) {
+        ready->first_word[ready->param_count++] = word;
+        word += (int)((size + 7) / 8);
+    }
+    return word == ready->call.arg_count ? 0 : -1;
+}
+
 int cuda_kernel_ready(const struct family *f, const struct params *p, void *const *buffers, void *stream,
                       struct ready_launch *ready, char *why, size_t why_size)
 {
@@ -153,6 +169,11 @@ int cuda_kernel_ready(const struct family *f, const struct params *p, void *cons
         ready->words[i] = (ready->call.args[i].buffer >= 0 ? (uint64_t)(uintptr_t)buffers[ready->call.args[i].buffer] : 0) +
                           (uint64_t)ready->call.args[i].value;
     ready->stream = stream;
+    if (find_parameters(ready)) {
+        snprintf(why, why_size, SAY("kernel '%s' takes other arguments than its call gives", "内核 '%s' 的参数与它的调用给出的不符"),
+                 ready->call.kernel);
+        return -1;
+    }
     CUresult status = ready->call.shared_bytes > DEFAULT_DYNAMIC_SHARED_BYTES
                           ? driver.cuFuncSetAttribute(ready->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                       (int)ready->call.shared_bytes)
@@ -169,8 +190,8 @@ int cuda_kernel_ready(const struct family *f, const struct params *p, void *cons
 int cuda_kernel_launch(const struct ready_launch *ready)
 {
     void *arguments[MAX_KERNEL_ARGS];
-    for (int i = 0; i < ready->call.arg_count; i++)
-        arguments[i] = (void *)&ready->words[i];
+    for (int i = 0; i < ready->param_count; i++)   /* a struct's words lie one after another, as it does */
+        arguments[i] = (void *)&ready->words[ready->first_word[i]];
     const struct kernel_call *c = &ready->call;
     return (int)driver.cuLaunchKernel((CUfunction)ready->function, c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1],
                                       c->block[2], c->shared_bytes, (CUstream)ready->stream, arguments, NULL);
