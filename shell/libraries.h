@@ -15,11 +15,12 @@
 #define NVRTC_FUNCTIONS(X)                                                                      \
     X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
     X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)          \
-    X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+    X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)    \
+    X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)
 
 #define DRIVER_FUNCTIONS(X) \
     X(cuModuleLoadData) X(cuModuleGetFunction) X(cuModuleUnload) X(cuLaunchKernel) X(cuFuncSetAttribute) X(cuGetErrorString) \
-    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync)
+    X(cuModuleGetGlobal) X(cuMemcpyHtoDAsync) X(cuFuncGetParamInfo)
 #endif
 
 #ifdef HAVE_CUPTI_RANGE_PROFILER

@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 tree="$tmp/tree"
 copy_tree "$tree"
 
-# 1. the CUDA kernel and its launcher
+# 1. the CUDA kernel
 cat > "$tree/kernels/families/twice_kernel.cu" <<'CU'
 // twice: out[i] = factor * in[i].
 #include "family.h"
@@ -22,14 +22,6 @@ __global__ void twice(const float *__restrict__ in, float *__restrict__ out, lon
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         out[i] = factor * in[i];
-}
-
-extern "C" int twice_launch(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    twice<<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-        (const float *)l->buffers[0], (float *)l->buffers[1], l->params->v[PARAM_N], (float)l->params->v[TWICE_FACTOR]);
-    return cudaGetLastError();
 }
 CU
 # 2. its header: its parameter's slot
@@ -53,7 +45,6 @@ cat > "$tree/kernels/families/twice.c" <<'C'
 #include "families/twice.h"
 
 extern const char twice_kernel_cu[];
-int twice_launch(const struct gpu_launch *launch);
 
 static const struct param_decl twice_params[] = {
     COMMON_PARAMS(1LL << 20),
@@ -82,6 +73,15 @@ static int twice_warp_accesses(const struct params *p, const uint64_t *base, lon
     return warp_copy(acc, 4, warp, base, p->v[PARAM_N]);
 }
 
+static void twice_kernel_call(const struct params *p, struct kernel_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "twice");
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[PARAM_N]);
+    call_float(call, (float)p->v[TWICE_FACTOR]);
+}
+
 const struct family family_twice = {
     .name = "twice",
     .summary = "out[i] = factor * in[i]",
@@ -98,7 +98,7 @@ const struct family family_twice = {
     .shape = one_thread_per_element,
     .reference = twice_reference,
     .warp_accesses = twice_warp_accesses,
-    .launch = GPU_LAUNCHER(twice_launch),
+    .kernel_call = twice_kernel_call,
     .source = twice_kernel_cu,
 };
 C

@@ -1,5 +1,5 @@
 -- emulate_families.lua: the catalogue's own kernels on the PTX emulator, no
--- GPU. Each of the 20 families tells the emulator its kernel (emulated_call);
+-- GPU. Each of the 20 families tells the emulator its kernel (kernel_call);
 -- each is compiled from its own .cu source by NVRTC, device code only, and run over
 -- a grid of its parameters (every choice value, odd sizes, partial warps and
 -- blocks): its requests, sectors and lines, its shared-memory requests and

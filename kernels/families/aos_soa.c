@@ -8,7 +8,6 @@
 #include "families/aos_soa.h"
 
 extern const char aos_soa_kernel_cu[];
-int aos_soa_launch(const struct gpu_launch *launch);
 
 static const char *const layout_choices[] = { "aos", "soa", NULL };
 static const char *const access_choices[] = { "read", "write", "update", NULL };
@@ -107,7 +106,7 @@ static int aos_soa_warp_accesses(const struct params *p, const uint64_t *base,
 
 /* As aos_soa_launch: touch_soa<ACCESS> or touch_aos<ACCESS, FIELDS>(records, a, b, out, n),
    records the input structs for a read, else the structs updated in place. */
-static void aos_soa_emulated_call(const struct params *p, struct emulated_call *call)
+static void aos_soa_kernel_call(const struct params *p, struct kernel_call *call)
 {
     long long access = p->v[AOS_SOA_ACCESS];
     if (p->v[AOS_SOA_LAYOUT] == LAYOUT_SOA)
@@ -139,10 +138,9 @@ const struct family family_aos_soa = {
     .shape = one_thread_per_element,
     .reference = aos_soa_reference,
     .warp_accesses = aos_soa_warp_accesses,
-    .launch = GPU_LAUNCHER(aos_soa_launch),
     .source = aos_soa_kernel_cu,
     .accumulates = 1,   /* update adds into the records: they start at zero */
-    .emulated_call = aos_soa_emulated_call,
+    .kernel_call = aos_soa_kernel_call,
     .costs = (const struct warp_cost[]){ { 21.17, 0, 1 }, { 27, 0, 1 }, { 0, 7.57, 1 } },   /* read, write, update */
     .cost_by = AOS_SOA_ACCESS,
 };

@@ -10,7 +10,6 @@
 #include "families/bank.h"
 
 extern const char bank_kernel_cu[];
-int bank_launch(const struct gpu_launch *launch);
 
 enum { TILE_ELEMENTS = 2048, READS = 7, FILL_CHUNK_BYTES = 16 };
 
@@ -129,7 +128,7 @@ static int bank_warp_accesses(const struct params *p, const uint64_t *base,
 
 /* As bank_launch: bank<T>(out, stride, lanes, n), T of `bytes` bytes, a tile of
    TILE_ELEMENTS of them in dynamic shared memory. */
-static void bank_emulated_call(const struct params *p, struct emulated_call *call)
+static void bank_kernel_call(const struct params *p, struct kernel_call *call)
 {
     static const char *const types[] = { [4] = "unsigned", [8] = "unsigned long long", [16] = "uint4" };
     call_kernel(call, one_thread_per_element(p), "bank<%s>", types[p->v[BANK_ELEMENT_BYTES]]);
@@ -158,8 +157,7 @@ const struct family family_bank = {
     .shape = one_thread_per_element,
     .reference = bank_reference,
     .warp_accesses = bank_warp_accesses,
-    .launch = GPU_LAUNCHER(bank_launch),
     .source = bank_kernel_cu,
-    .emulated_call = bank_emulated_call,
+    .kernel_call = bank_kernel_call,
     .costs = (const struct warp_cost[]){ { 0, 6.44, 1 } },
 };

@@ -46,25 +46,3 @@ __global__ void bank(T *out, int stride, int lanes, long long n)
         out[i] = sum;
     }
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-template <typename T>
-static int launch_bank(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    const long long *v = l->params->v;
-    bank<T><<<blocks, l->shape.block, TILE_ELEMENTS * sizeof(T), (cudaStream_t)l->stream>>>(
-        (T *)l->buffers[0], (int)v[BANK_STRIDE], (int)v[BANK_LANES], v[PARAM_N]);
-    return cudaGetLastError();
-}
-
-extern "C" int bank_launch(const gpu_launch *l)
-{
-    switch (l->params->v[BANK_ELEMENT_BYTES]) {
-    case 16: return launch_bank<uint4>(l);
-    case 8:  return launch_bank<unsigned long long>(l);
-    default: return launch_bank<unsigned>(l);
-    }
-}
-#endif

@@ -7,7 +7,6 @@
 #include "families/broadcast.h"
 
 extern const char broadcast_kernel_cu[];
-int broadcast_launch(const struct gpu_launch *launch);
 
 static const char *const broadcast_spaces[] = { "global", "constant", NULL };
 static const char *const broadcast_patterns[] = { "same", "distinct", NULL };
@@ -90,7 +89,7 @@ static int broadcast_warp_accesses(const struct params *p, const uint64_t *base,
 
 /* As broadcast_launch: broadcast<from_constant>(table, out, n, mask), the
    mask 0 for "same" (every thread reads entry 0), else the table's size less 1. */
-static void broadcast_emulated_call(const struct params *p, struct emulated_call *call)
+static void broadcast_kernel_call(const struct params *p, struct kernel_call *call)
 {
     call_kernel(call, one_thread_per_element(p), "broadcast<%s>", p->v[BROADCAST_SPACE] ? "true" : "false");
     call_buffer(call, 0);
@@ -118,10 +117,9 @@ const struct family family_broadcast = {
     .shape = one_thread_per_element,
     .reference = broadcast_reference,
     .warp_accesses = broadcast_warp_accesses,
-    .launch = GPU_LAUNCHER(broadcast_launch),
     .source = broadcast_kernel_cu,
     .fill_inputs = broadcast_fill_inputs,
-    .emulated_call = broadcast_emulated_call,
+    .kernel_call = broadcast_kernel_call,
     .costs = (const struct warp_cost[]){ { 10, 5.5, 1 }, { 20, 0, 1 } },   /* global, constant */
     .cost_by = BROADCAST_SPACE,
 };

@@ -32,20 +32,3 @@ __global__ void broadcast(const float *__restrict__ global_table, float *__restr
 }
 
 // space: 0 global, 1 constant; pattern: 0 same, 1 distinct (broadcast.c's choices).
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int broadcast_launch(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    unsigned mask = l->params->v[BROADCAST_PATTERN] ? BROADCAST_TABLE_FLOATS - 1 : 0;
-    const float *table = (const float *)l->buffers[0];
-    float *out = (float *)l->buffers[1];
-    long long n = l->params->v[PARAM_N];
-    cudaStream_t stream = (cudaStream_t)l->stream;
-    if (l->params->v[BROADCAST_SPACE])
-        broadcast<true><<<blocks, l->shape.block, 0, stream>>>(table, out, n, mask);
-    else
-        broadcast<false><<<blocks, l->shape.block, 0, stream>>>(table, out, n, mask);
-    return cudaGetLastError();
-}
-#endif

@@ -18,7 +18,6 @@
 #include "families/conv2d.h"
 
 extern const char conv2d_kernel_cu[];
-int conv2d_launch(const struct gpu_launch *launch);
 
 static const char *const conv2d_variants[] = { "naive", "tiled", NULL };
 enum { CONV2D_NAIVE, CONV2D_TILED };
@@ -220,7 +219,7 @@ static int conv2d_warp_accesses(const struct params *p, const uint64_t *base,
 
 /* As conv2d_launch: conv2d_naive, or conv2d_tiled with the tile and its halo in
    dynamic shared memory, (in, out, width, height, radius, first tap) on tile x tile blocks. */
-static void conv2d_emulated_call(const struct params *p, struct emulated_call *call)
+static void conv2d_kernel_call(const struct params *p, struct kernel_call *call)
 {
     long long width = p->v[CONV2D_WIDTH], height = p->v[CONV2D_HEIGHT], tile = p->v[CONV2D_TILE];
     int radius = (int)p->v[CONV2D_RADIUS], tiled = p->v[CONV2D_VARIANT] == 1;
@@ -251,14 +250,13 @@ const struct family family_conv2d = {
     .shape = conv2d_shape,
     .reference = conv2d_reference,
     .warp_accesses = conv2d_warp_accesses,
-    .launch = GPU_LAUNCHER(conv2d_launch),
     .source = conv2d_kernel_cu,
     /* At most 289 taps with weights adding up to at most 1 and pixels in
        [-1, 1]: every partial sum stays within [-1, 1], so each float rounding
        is at most 2^-24 and all of them together under 290 * 2^-24 = 1.73e-5. */
     .tolerance = 2e-5,
     .warp_page = conv2d_warp_page,
-    .emulated_call = conv2d_emulated_call,
+    .kernel_call = conv2d_kernel_call,
     .costs = (const struct warp_cost[]){ { 224.08, 5.87, 1 }, { 289.85, 3.07, 1 } },   /* naive, tiled */
     .cost_by = CONV2D_VARIANT,
 };

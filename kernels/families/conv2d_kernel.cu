@@ -77,24 +77,3 @@ __global__ void conv2d_tiled(const float *in, float *out, int width, int height,
             sum += region[(threadIdx.y + fy) * span + threadIdx.x + fx] * conv2d_filter.weight[first_tap + fy * size + fx];
     out[(long long)y * width + x] = sum;
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int conv2d_launch(const gpu_launch *l)
-{
-    const long long *v = l->params->v;
-    int width = (int)v[CONV2D_WIDTH], height = (int)v[CONV2D_HEIGHT];
-    int tile = (int)v[CONV2D_TILE], radius = (int)v[CONV2D_RADIUS];
-    cudaStream_t stream = (cudaStream_t)l->stream;
-    dim3 block(tile, tile), grid((width + tile - 1) / tile, (height + tile - 1) / tile);
-    const float *in = (const float *)l->buffers[0];
-    float *out = (float *)l->buffers[1];
-    if (v[CONV2D_VARIANT] == 1) {
-        size_t shared = (size_t)(tile + 2 * radius) * (tile + 2 * radius) * sizeof(float);
-        conv2d_tiled<<<grid, block, shared, stream>>>(in, out, width, height, radius, conv2d_first_tap(radius));
-    } else {
-        conv2d_naive<<<grid, block, 0, stream>>>(in, out, width, height, radius, conv2d_first_tap(radius));
-    }
-    return cudaGetLastError();
-}
-#endif

@@ -5,7 +5,6 @@
 #include "families/copy.h"
 
 extern const char copy_kernel_cu[];
-int copy_launch(const struct gpu_launch *launch);
 
 static const struct param_decl copy_params[] = {
     COMMON_PARAMS(1LL << 26),
@@ -42,7 +41,7 @@ static int copy_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As copy_launch: copy<float>, copy<float2> or copy<float4>(in, out, n). */
-static void copy_emulated_call(const struct params *p, struct emulated_call *call)
+static void copy_kernel_call(const struct params *p, struct kernel_call *call)
 {
     static const char *const kernels[] = { [1] = "copy<float>", [2] = "copy<float2>", [4] = "copy<float4>" };
     call_kernel(call, one_thread_per_element(p), "%s", kernels[p->v[COPY_VEC]]);
@@ -67,8 +66,7 @@ const struct family family_copy = {
     .shape = one_thread_per_element,
     .reference_part = copy_reference,
     .warp_accesses = copy_warp_accesses,
-    .launch = GPU_LAUNCHER(copy_launch),
     .source = copy_kernel_cu,
-    .emulated_call = copy_emulated_call,
+    .kernel_call = copy_kernel_call,
     .costs = (const struct warp_cost[]){ { 10, 6, 1 } },
 };

@@ -10,7 +10,6 @@
 #include "families/gather.h"
 
 extern const char gather_kernel_cu[];
-int gather_launch(const struct gpu_launch *launch);
 
 enum { GATHER_IN, GATHER_IDX, GATHER_OUT };
 
@@ -138,7 +137,7 @@ static int gather_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As gather_launch: gather(in, idx, out, n). */
-static void gather_emulated_call(const struct params *p, struct emulated_call *call)
+static void gather_kernel_call(const struct params *p, struct kernel_call *call)
 {
     call_kernel(call, one_thread_per_element(p), "gather");
     call_buffer(call, 0);
@@ -165,9 +164,8 @@ const struct family family_gather = {
     .shape = one_thread_per_element,
     .reference = gather_reference,
     .warp_accesses = gather_warp_accesses,
-    .launch = GPU_LAUNCHER(gather_launch),
     .source = gather_kernel_cu,
     .fill_inputs = gather_fill_inputs,
-    .emulated_call = gather_emulated_call,
+    .kernel_call = gather_kernel_call,
     .costs = (const struct warp_cost[]){ { 10, 5, 2 } },   /* idx[i], then x[idx[i]] */
 };

@@ -11,15 +11,3 @@ __global__ void gather(const float *__restrict__ in, const int *__restrict__ idx
     if (i < n)
         out[i] = in[idx[i]];
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int gather_launch(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    gather<<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-        (const float *)l->buffers[0], (const int *)l->buffers[1], (float *)l->buffers[2],
-        l->params->v[PARAM_N]);
-    return cudaGetLastError();
-}
-#endif

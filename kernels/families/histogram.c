@@ -19,7 +19,6 @@
 #include "families/histogram.h"
 
 extern const char histogram_kernel_cu[];
-int histogram_launch(const struct gpu_launch *launch);
 
 enum { HISTOGRAM_IN, HISTOGRAM_COUNTS };
 enum { HISTOGRAM_MAX_BINS = 1024 };
@@ -142,7 +141,7 @@ static int histogram_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As histogram_launch: histogram_shared (bins counters in dynamic shared memory) or histogram_global. */
-static void histogram_emulated_call(const struct params *p, struct emulated_call *call)
+static void histogram_kernel_call(const struct params *p, struct kernel_call *call)
 {
     int shared = p->v[HISTOGRAM_VARIANT] == HISTOGRAM_SHARED;
     call_kernel(call, one_thread_per_element(p), "%s", shared ? "histogram_shared" : "histogram_global");
@@ -172,11 +171,10 @@ const struct family family_histogram = {
     .shape = one_thread_per_element,
     .reference = histogram_reference,
     .warp_accesses = histogram_warp_accesses,
-    .launch = GPU_LAUNCHER(histogram_launch),
     .source = histogram_kernel_cu,
     .fill_inputs = histogram_fill_inputs,
     .accumulates = 1,
-    .emulated_call = histogram_emulated_call,
+    .kernel_call = histogram_kernel_call,
     .costs = (const struct warp_cost[]){ { 38, 0, 1 }, { 34.33, 7.34, 1 } },   /* global, shared */
     .cost_by = HISTOGRAM_VARIANT,
 };

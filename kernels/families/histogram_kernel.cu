@@ -34,21 +34,3 @@ __global__ void histogram_shared(const unsigned *__restrict__ in, unsigned *coun
     for (int b = threadIdx.x; b < bins; b += blockDim.x)
         atomicAdd(&counts[b], local[b]);
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int histogram_launch(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    int bins = (int)l->params->v[HISTOGRAM_BINS];
-    const unsigned *in = (const unsigned *)l->buffers[0];
-    unsigned *counts = (unsigned *)l->buffers[1];
-    if (l->params->v[HISTOGRAM_VARIANT] == HISTOGRAM_SHARED)
-        histogram_shared<<<blocks, l->shape.block, bins * sizeof(unsigned), (cudaStream_t)l->stream>>>(
-            in, counts, l->params->v[PARAM_N], bins);
-    else
-        histogram_global<<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-            in, counts, l->params->v[PARAM_N], bins);
-    return cudaGetLastError();
-}
-#endif

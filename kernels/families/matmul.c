@@ -8,7 +8,6 @@
 #include "families/matmul.h"
 
 extern const char matmul_kernel_cu[];
-int matmul_launch(const struct gpu_launch *launch);
 
 static const char *const matmul_variants[] = { "naive", "tiled", NULL };
 enum { MATMUL_NAIVE, MATMUL_TILED };
@@ -190,7 +189,7 @@ static int matmul_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As matmul_launch: matmul_naive or matmul_tiled<TILE>(a, b, c, m, n, k) on tile x tile blocks. */
-static void matmul_emulated_call(const struct params *p, struct emulated_call *call)
+static void matmul_kernel_call(const struct params *p, struct kernel_call *call)
 {
     long long m = p->v[MATMUL_M], n = p->v[MATMUL_N], tile = p->v[MATMUL_TILE];
     unsigned grid_x = (unsigned)((n + tile - 1) / tile), grid_y = (unsigned)((m + tile - 1) / tile);
@@ -221,7 +220,6 @@ const struct family family_matmul = {
     .shape = matmul_shape,
     .reference = matmul_reference,
     .warp_accesses = matmul_warp_accesses,
-    .launch = GPU_LAUNCHER(matmul_launch),
     .source = matmul_kernel_cu,
     /* The GPU sums k products in float, in order, the reference in double.
        With inputs in [-1, 1) the error relative to max(1, |C|) stayed under
@@ -230,7 +228,7 @@ const struct family family_matmul = {
        wrong or missing product (about 0.3 on average) is still caught. */
     .tolerance = 2e-4,
     .warp_page = matmul_warp_page,
-    .emulated_call = matmul_emulated_call,
+    .kernel_call = matmul_kernel_call,
     .costs = (const struct warp_cost[]){ { 65.83, 2.75, 1 }, { 29.16, 2.85, 1 } },   /* naive, tiled */
     .cost_by = MATMUL_VARIANT,
 };

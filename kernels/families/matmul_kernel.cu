@@ -48,31 +48,3 @@ __global__ void matmul_tiled(const float *a, const float *b, float *c, int m, in
     if (row < m && col < n)
         c[(long long)row * n + col] = sum;
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-template <int TILE>
-static void launch_tiled(dim3 grid, const gpu_launch *l, const float *a, const float *b, float *c,
-                         int m, int n, int k)
-{
-    matmul_tiled<TILE><<<grid, dim3(TILE, TILE), 0, (cudaStream_t)l->stream>>>(a, b, c, m, n, k);
-}
-
-extern "C" int matmul_launch(const gpu_launch *l)
-{
-    const long long *v = l->params->v;
-    int m = (int)v[MATMUL_M], n = (int)v[MATMUL_N], k = (int)v[MATMUL_K], tile = (int)v[MATMUL_TILE];
-    const float *a = (const float *)l->buffers[0], *b = (const float *)l->buffers[1];
-    float *c = (float *)l->buffers[2];
-    dim3 grid((n + tile - 1) / tile, (m + tile - 1) / tile);
-    if (v[MATMUL_VARIANT] == 0)
-        matmul_naive<<<grid, dim3(tile, tile), 0, (cudaStream_t)l->stream>>>(a, b, c, m, n, k);
-    else if (tile == 8)
-        launch_tiled<8>(grid, l, a, b, c, m, n, k);
-    else if (tile == 16)
-        launch_tiled<16>(grid, l, a, b, c, m, n, k);
-    else
-        launch_tiled<32>(grid, l, a, b, c, m, n, k);
-    return cudaGetLastError();
-}
-#endif

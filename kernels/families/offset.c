@@ -8,7 +8,6 @@
 #include "families/offset.h"
 
 extern const char offset_kernel_cu[];
-int offset_launch(const struct gpu_launch *launch);
 
 
 static const struct param_decl offset_params[] = {
@@ -65,7 +64,7 @@ static int offset_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As offset_launch: offset<HINT>(a, b, r, offset, n), HINT the load choice. */
-static void offset_emulated_call(const struct params *p, struct emulated_call *call)
+static void offset_kernel_call(const struct params *p, struct kernel_call *call)
 {
     call_kernel(call, one_thread_per_element(p), "offset<%lld>", p->v[OFFSET_LOAD]);
     call_buffer(call, 0);
@@ -93,9 +92,8 @@ const struct family family_offset = {
     .shape = one_thread_per_element,
     .reference_part = offset_reference,
     .warp_accesses = offset_warp_accesses,
-    .launch = GPU_LAUNCHER(offset_launch),
     .source = offset_kernel_cu,
-    .emulated_call = offset_emulated_call,
+    .kernel_call = offset_kernel_call,
     .costs = (const struct warp_cost[]){ { 13, 5.67, 1 } },
     .load_hint_by = OFFSET_LOAD,
 };

@@ -13,27 +13,3 @@ __global__ void offset(const float *a, const float *b, float *r, long long offse
     if (k < n)
         r[i] = hinted_load<HINT>(&a[k]) + hinted_load<HINT>(&b[k]);
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-template <int HINT>
-static void launch_offset(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    offset<HINT><<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-        (const float *)l->buffers[0], (const float *)l->buffers[1], (float *)l->buffers[2],
-        l->params->v[OFFSET_OFFSET], l->params->v[PARAM_N]);
-}
-
-// Indexed by the `load` choice (LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_LDG, LOAD_CS).
-static void (*const launchers[])(const gpu_launch *) = {
-    launch_offset<LOAD_DEFAULT>, launch_offset<LOAD_CA>, launch_offset<LOAD_CG>,
-    launch_offset<LOAD_LDG>, launch_offset<LOAD_CS>,
-};
-
-extern "C" int offset_launch(const gpu_launch *l)
-{
-    launchers[l->params->v[OFFSET_LOAD]](l);
-    return cudaGetLastError();
-}
-#endif

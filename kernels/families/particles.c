@@ -9,7 +9,6 @@
 #include "families/particles.h"
 
 extern const char particles_kernel_cu[];
-int particles_launch(const struct gpu_launch *launch);
 
 static const char *const layout_choices[] = { "aos", "soa", NULL };
 
@@ -77,7 +76,7 @@ static int particles_warp_accesses(const struct params *p, const uint64_t *base,
 
 /* As particles_launch: update_velocity_aos(particles, n, ax, ay, az, dt), or
    update_velocity_soa with a struct of the seven arrays' addresses, SOA_PITCH(n) floats apart. */
-static void particles_emulated_call(const struct params *p, struct emulated_call *call)
+static void particles_kernel_call(const struct params *p, struct kernel_call *call)
 {
     long long n = p->v[PARAM_N];
     int soa = p->v[PARTICLES_LAYOUT] == LAYOUT_SOA;
@@ -108,10 +107,9 @@ const struct family family_particles = {
     .shape = one_thread_per_element,
     .reference = particles_reference,
     .warp_accesses = particles_warp_accesses,
-    .launch = GPU_LAUNCHER(particles_launch),
     .source = particles_kernel_cu,
     .accumulates = 1,   /* it adds into the particles: they start at zero, so v becomes a * dt */
-    .emulated_call = particles_emulated_call,
+    .kernel_call = particles_kernel_call,
     .costs = (const struct warp_cost[]){ { 10, 2.67, 1 }, { 34, 0, 1 } },   /* aos, soa */
     .cost_by = PARTICLES_LAYOUT,
 };

@@ -11,7 +11,6 @@
 #include "families/prefetch.h"
 
 extern const char prefetch_kernel_cu[];
-int prefetch_launch(const struct gpu_launch *launch);
 
 static const char *const prefetch_variants[] = { "none", "register", "cp_async", NULL };
 enum { VARIANT_NONE, VARIANT_REGISTER, VARIANT_CP_ASYNC };
@@ -140,7 +139,7 @@ static const struct gpu_need *prefetch_needs(const struct params *p)
 
 /* As prefetch_launch: prefetch_none, _register, or _cp_async with two stages of
    block floats in dynamic shared memory, (in, out, n). */
-static void prefetch_emulated_call(const struct params *p, struct emulated_call *call)
+static void prefetch_kernel_call(const struct params *p, struct kernel_call *call)
 {
     static const char *const kernels[] = { "prefetch_none", "prefetch_register", "prefetch_cp_async" };
     call_kernel(call, prefetch_shape(p), "%s", kernels[p->v[PREFETCH_VARIANT]]);
@@ -168,10 +167,9 @@ const struct family family_prefetch = {
     .shape = prefetch_shape,
     .reference = prefetch_reference,
     .warp_accesses = prefetch_warp_accesses,
-    .launch = GPU_LAUNCHER(prefetch_launch),
     .source = prefetch_kernel_cu,
     .needs = prefetch_needs,
-    .emulated_call = prefetch_emulated_call,
+    .kernel_call = prefetch_kernel_call,
     .costs = (const struct warp_cost[]){ { 71.75, 3.16, 4 }, { 47, 6.5, 4 }, { 81.6, 3.6, 2 } },
     /* none, register, cp_async: each chunk's load waits for the store before it (none) or is
        waited for by the next chunk (register); cp.async keeps two chunks in flight */

@@ -59,22 +59,3 @@ __global__ void prefetch_cp_async(const float *in, float *out, long long n)
             out[i] = work(stage[c % 2 * blockDim.x + threadIdx.x]);
     }
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int prefetch_launch(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    int block = l->shape.block;
-    cudaStream_t stream = (cudaStream_t)l->stream;
-    const float *in = (const float *)l->buffers[0];
-    float *out = (float *)l->buffers[1];
-    long long n = l->params->v[PARAM_N];
-    switch (l->params->v[PREFETCH_VARIANT]) {
-    case 2:  prefetch_cp_async<<<blocks, block, 2 * block * sizeof(float), stream>>>(in, out, n); break;
-    case 1:  prefetch_register<<<blocks, block, 0, stream>>>(in, out, n); break;
-    default: prefetch_none<<<blocks, block, 0, stream>>>(in, out, n); break;
-    }
-    return cudaGetLastError();
-}
-#endif

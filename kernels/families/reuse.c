@@ -7,7 +7,6 @@
 #include "families/reuse.h"
 
 extern const char reuse_kernel_cu[];
-int reuse_launch(const struct gpu_launch *launch);
 
 static const char *const reuse_variants[] = { "shared", "global", NULL };
 enum { VARIANT_SHARED, VARIANT_GLOBAL };
@@ -107,7 +106,7 @@ static int reuse_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As reuse_launch: reuse_shared (a tile of block floats in dynamic shared memory) or reuse_global. */
-static void reuse_emulated_call(const struct params *p, struct emulated_call *call)
+static void reuse_kernel_call(const struct params *p, struct kernel_call *call)
 {
     int shared = p->v[REUSE_VARIANT] == 0;
     call_kernel(call, one_thread_per_element(p), "%s", shared ? "reuse_shared" : "reuse_global");
@@ -135,9 +134,8 @@ const struct family family_reuse = {
     .shape = one_thread_per_element,
     .reference = reuse_reference,
     .warp_accesses = reuse_warp_accesses,
-    .launch = GPU_LAUNCHER(reuse_launch),
     .source = reuse_kernel_cu,
-    .emulated_call = reuse_emulated_call,
+    .kernel_call = reuse_kernel_call,
     .costs = (const struct warp_cost[]){ { 43.95, 17, 1 }, { 36.64, 21.82, 1 } },   /* shared, global */
     .cost_by = REUSE_VARIANT,
 };

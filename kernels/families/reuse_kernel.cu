@@ -36,19 +36,3 @@ __global__ void reuse_global(const float *in, float *out, int reuse, long long n
         out[i] = sum;
     }
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int reuse_launch(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    const long long *v = l->params->v;
-    if (v[REUSE_VARIANT] == 0)
-        reuse_shared<<<blocks, l->shape.block, l->shape.block * sizeof(float), (cudaStream_t)l->stream>>>(
-            (const float *)l->buffers[0], (float *)l->buffers[1], (int)v[REUSE_REUSE], v[PARAM_N]);
-    else
-        reuse_global<<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-            (const float *)l->buffers[0], (float *)l->buffers[1], (int)v[REUSE_REUSE], v[PARAM_N]);
-    return cudaGetLastError();
-}
-#endif

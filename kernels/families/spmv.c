@@ -11,7 +11,6 @@
 #include "families/spmv.h"
 
 extern const char spmv_kernel_cu[];
-int spmv_launch(const struct gpu_launch *launch);
 
 enum { SPMV_ROW_PTR, SPMV_COL, SPMV_VAL, SPMV_X, SPMV_Y };
 enum { SPMV_MAX_NNZ_PER_ROW = 64 };
@@ -213,7 +212,7 @@ static int spmv_warp_accesses(const struct params *p, const uint64_t *base, long
 }
 
 /* As spmv_launch: spmv_scalar or spmv_vector(row_ptr, col, val, x, y, n). */
-static void spmv_emulated_call(const struct params *p, struct emulated_call *call)
+static void spmv_kernel_call(const struct params *p, struct kernel_call *call)
 {
     call_kernel(call, spmv_shape(p), "%s", p->v[SPMV_VARIANT] == SPMV_VECTOR ? "spmv_vector" : "spmv_scalar");
     for (int i = 0; i < 5; i++)
@@ -239,11 +238,10 @@ const struct family family_spmv = {
     .shape = spmv_shape,
     .reference = spmv_reference,
     .warp_accesses = spmv_warp_accesses,
-    .launch = GPU_LAUNCHER(spmv_launch),
     .source = spmv_kernel_cu,
     .fill_inputs = spmv_fill_inputs,
     .tolerance = 1e-4,
-    .emulated_call = spmv_emulated_call,
+    .kernel_call = spmv_kernel_call,
     .costs = (const struct warp_cost[]){ { 65.13, 1.8, 3 }, { 40.01, 5.16, 3 } },   /* scalar, vector: row_ptr, then col, then x[col] */
     .cost_by = SPMV_VARIANT,
 };

@@ -40,21 +40,3 @@ __global__ void spmv_vector(const int *__restrict__ row_ptr, const int *__restri
     if (lane == 0)
         y[row] = sum;
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int spmv_launch(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    const int *row_ptr = (const int *)l->buffers[0], *col = (const int *)l->buffers[1];
-    const float *val = (const float *)l->buffers[2], *x = (const float *)l->buffers[3];
-    float *y = (float *)l->buffers[4];
-    if (l->params->v[SPMV_VARIANT] == SPMV_VECTOR)
-        spmv_vector<<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-            row_ptr, col, val, x, y, l->params->v[PARAM_N]);
-    else
-        spmv_scalar<<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-            row_ptr, col, val, x, y, l->params->v[PARAM_N]);
-    return cudaGetLastError();
-}
-#endif

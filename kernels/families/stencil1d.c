@@ -8,7 +8,6 @@
 #include "families/stencil1d.h"
 
 extern const char stencil1d_kernel_cu[];
-int stencil1d_launch(const struct gpu_launch *launch);
 
 /* The range the radius is offered in (2*7+1 loads and a store per thread);
    it was the model's limit of 16 instructions a warp when it was chosen. */
@@ -73,7 +72,7 @@ static int stencil1d_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As stencil1d_launch: stencil1d<HINT>(in, out, radius, n), HINT the load choice. */
-static void stencil1d_emulated_call(const struct params *p, struct emulated_call *call)
+static void stencil1d_kernel_call(const struct params *p, struct kernel_call *call)
 {
     call_kernel(call, one_thread_per_element(p), "stencil1d<%lld>", p->v[STENCIL1D_LOAD]);
     call_buffer(call, 0);
@@ -100,9 +99,8 @@ const struct family family_stencil1d = {
     .shape = one_thread_per_element,
     .reference = stencil1d_reference,
     .warp_accesses = stencil1d_warp_accesses,
-    .launch = GPU_LAUNCHER(stencil1d_launch),
     .source = stencil1d_kernel_cu,
-    .emulated_call = stencil1d_emulated_call,
+    .kernel_call = stencil1d_kernel_call,
     .costs = (const struct warp_cost[]){ { 48.54, 4.18, 1 } },
     .load_hint_by = STENCIL1D_LOAD,
 };

@@ -17,27 +17,3 @@ __global__ void stencil1d(const float *in, float *out, int radius, long long n)
         sum += hinted_load<HINT>(&in[i + k]);
     out[i] = sum;
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-template <int HINT>
-static void launch_stencil1d(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    stencil1d<HINT><<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-        (const float *)l->buffers[0], (float *)l->buffers[1],
-        (int)l->params->v[STENCIL1D_RADIUS], l->params->v[PARAM_N]);
-}
-
-// Indexed by the `load` choice (LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_LDG, LOAD_CS).
-static void (*const launchers[])(const gpu_launch *) = {
-    launch_stencil1d<LOAD_DEFAULT>, launch_stencil1d<LOAD_CA>, launch_stencil1d<LOAD_CG>,
-    launch_stencil1d<LOAD_LDG>, launch_stencil1d<LOAD_CS>,
-};
-
-extern "C" int stencil1d_launch(const gpu_launch *l)
-{
-    launchers[l->params->v[STENCIL1D_LOAD]](l);
-    return cudaGetLastError();
-}
-#endif

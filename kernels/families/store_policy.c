@@ -12,7 +12,6 @@
 #include "families/store_policy.h"
 
 extern const char store_policy_kernel_cu[];
-int store_policy_launch(const struct gpu_launch *launch);
 
 enum { FLOAT4_BYTES = 16 };
 
@@ -76,7 +75,7 @@ static int store_policy_warp_accesses(const struct params *p, const uint64_t *ba
 }
 
 /* As store_policy_launch: store_policy<HINT>(out, pitch, n), pitch 2 for a partial fill. */
-static void store_policy_emulated_call(const struct params *p, struct emulated_call *call)
+static void store_policy_kernel_call(const struct params *p, struct kernel_call *call)
 {
     call_kernel(call, one_thread_per_element(p), "store_policy<%lld>", p->v[STORE_POLICY_STORE]);
     call_buffer(call, 0);
@@ -103,8 +102,7 @@ const struct family family_store_policy = {
     .shape = one_thread_per_element,
     .reference = store_policy_reference,
     .warp_accesses = store_policy_warp_accesses,
-    .launch = GPU_LAUNCHER(store_policy_launch),
     .source = store_policy_kernel_cu,
-    .emulated_call = store_policy_emulated_call,
+    .kernel_call = store_policy_kernel_call,
     .costs = (const struct warp_cost[]){ { 33, 0, 1 } },
 };

@@ -26,26 +26,3 @@ __global__ void store_policy(float4 *out, long long pitch, long long n)
     float4 v = make_float4((float)first, (float)(first + 1), (float)(first + 2), (float)(first + 3));
     hinted_store<HINT>(&out[t * pitch], v);
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-template <int HINT>
-static void launch_store_policy(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    long long pitch = l->params->v[STORE_POLICY_FILL] == FILL_PARTIAL ? 2 : 1;
-    store_policy<HINT><<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-        (float4 *)l->buffers[0], pitch, l->params->v[PARAM_N]);
-}
-
-// Indexed by the `store` choice (STORE_DEFAULT, STORE_CS, STORE_CG).
-static void (*const launchers[])(const gpu_launch *) = {
-    launch_store_policy<STORE_DEFAULT>, launch_store_policy<STORE_CS>, launch_store_policy<STORE_CG>,
-};
-
-extern "C" int store_policy_launch(const gpu_launch *l)
-{
-    launchers[l->params->v[STORE_POLICY_STORE]](l);
-    return cudaGetLastError();
-}
-#endif

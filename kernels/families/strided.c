@@ -7,7 +7,6 @@
 #include "families/strided.h"
 
 extern const char strided_kernel_cu[];
-int strided_launch(const struct gpu_launch *launch);
 
 
 static const struct param_decl strided_params[] = {
@@ -56,7 +55,7 @@ static int strided_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As strided_launch: strided<HINT>(in, out, stride, n), HINT the load choice. */
-static void strided_emulated_call(const struct params *p, struct emulated_call *call)
+static void strided_kernel_call(const struct params *p, struct kernel_call *call)
 {
     call_kernel(call, one_thread_per_element(p), "strided<%lld>", p->v[STRIDED_LOAD]);
     call_buffer(call, 0);
@@ -82,9 +81,8 @@ const struct family family_strided = {
     .shape = one_thread_per_element,
     .reference_part = strided_reference,
     .warp_accesses = strided_warp_accesses,
-    .launch = GPU_LAUNCHER(strided_launch),
     .source = strided_kernel_cu,
-    .emulated_call = strided_emulated_call,
+    .kernel_call = strided_kernel_call,
     .costs = (const struct warp_cost[]){ { 10, 7.5, 1 } },
     .load_hint_by = STRIDED_LOAD,
 };

@@ -7,8 +7,6 @@
 #include "model/common.h"
 
 extern const char testing_kernel_cu[];
-int wrong_launch(const struct gpu_launch *launch);
-int fault_launch(const struct gpu_launch *launch);
 
 static const struct param_decl testing_params[] = {
     COMMON_PARAMS(1LL << 20),
@@ -36,7 +34,26 @@ static int copy_accesses(const struct params *p, const uint64_t *base,
     return warp_copy(acc, 4, warp, base, p->v[PARAM_N]);
 }
 
-#define TESTING_FAMILY(family_name, text, launcher)                      \
+/* Both kernels take a copy's arguments: in, out, n. */
+static void copy_call(const char *kernel, const struct params *p, struct kernel_call *call)
+{
+    call_kernel(call, one_thread_per_element(p), "%s", kernel);
+    call_buffer(call, 0);
+    call_buffer(call, 1);
+    call_value(call, p->v[PARAM_N]);
+}
+
+static void wrong_call(const struct params *p, struct kernel_call *call)
+{
+    copy_call("wrong", p, call);
+}
+
+static void fault_call(const struct params *p, struct kernel_call *call)
+{
+    copy_call("fault", p, call);
+}
+
+#define TESTING_FAMILY(family_name, text, call)                          \
     {                                                                    \
         .name = family_name,                                             \
         .summary = text,                                                 \
@@ -53,11 +70,11 @@ static int copy_accesses(const struct params *p, const uint64_t *base,
         .shape = one_thread_per_element,                                 \
         .reference_part = copy_reference,                                \
         .warp_accesses = copy_accesses,                                  \
-        .launch = GPU_LAUNCHER(launcher),                                \
+        .kernel_call = call,                                             \
         .source = testing_kernel_cu,                                     \
     }
 
 const struct family family_wrong =
-    TESTING_FAMILY("wrong", "test only: a copy that gets element n/2 wrong", wrong_launch);
+    TESTING_FAMILY("wrong", "test only: a copy that gets element n/2 wrong", wrong_call);
 const struct family family_fault =
-    TESTING_FAMILY("fault", "test only: a copy that writes far out of bounds", fault_launch);
+    TESTING_FAMILY("fault", "test only: a copy that writes far out of bounds", fault_call);

@@ -14,17 +14,3 @@ __global__ void fault(const float *in, float *out, long long n)
     if (i < n)
         out[i + (i == 0 ? (1LL << 40) : 0)] = in[i];   // thread 0 writes 4 TB past the end
 }
-
-extern "C" int wrong_launch(const gpu_launch *l)
-{
-    wrong<<<(unsigned)(l->shape.threads / l->shape.block), l->shape.block, 0, (cudaStream_t)l->stream>>>(
-        (const float *)l->buffers[0], (float *)l->buffers[1], l->params->v[PARAM_N]);
-    return cudaGetLastError();
-}
-
-extern "C" int fault_launch(const gpu_launch *l)
-{
-    fault<<<(unsigned)(l->shape.threads / l->shape.block), l->shape.block, 0, (cudaStream_t)l->stream>>>(
-        (const float *)l->buffers[0], (float *)l->buffers[1], l->params->v[PARAM_N]);
-    return cudaGetLastError();
-}

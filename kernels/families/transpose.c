@@ -7,7 +7,6 @@
 #include "families/transpose.h"
 
 extern const char transpose_kernel_cu[];
-int transpose_launch(const struct gpu_launch *launch);
 struct grid2d transpose_grid(const struct params *p);
 
 static const char *const transpose_variants[] = { "naive", "shared", "padded", NULL };
@@ -120,7 +119,7 @@ static int transpose_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As transpose_launch: transpose_naive, or transpose_tiled<TILE, PADDED>, on TILE x TILE blocks. */
-static void transpose_emulated_call(const struct params *p, struct emulated_call *call)
+static void transpose_kernel_call(const struct params *p, struct kernel_call *call)
 {
     struct grid2d g = transpose_grid(p);
     long long tile = p->v[TRANSPOSE_TILE], variant = p->v[TRANSPOSE_VARIANT];
@@ -154,9 +153,8 @@ const struct family family_transpose = {
     .shape = transpose_shape,
     .reference = transpose_reference,
     .warp_accesses = transpose_warp_accesses,
-    .launch = GPU_LAUNCHER(transpose_launch),
     .source = transpose_kernel_cu,
-    .emulated_call = transpose_emulated_call,
+    .kernel_call = transpose_kernel_call,
     .costs = (const struct warp_cost[]){ { 13, 5, 1 }, { 28.64, 2.34, 1 }, { 16, 5.5, 1 } },   /* naive, shared, padded */
     .cost_by = TRANSPOSE_VARIANT,
 };

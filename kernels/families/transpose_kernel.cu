@@ -11,10 +11,6 @@
 #include "transpose.h"
 #include "grid2d.h"
 
-#ifndef WARPLAB_DEVICE_ONLY   /* the launcher's, in the C declaration */
-extern "C" struct grid2d transpose_grid(const struct params *p);
-#endif
-
 __global__ void transpose_naive(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
 {
     int col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,36 +32,3 @@ __global__ void transpose_tiled(const float *__restrict__ in, float *__restrict_
     if (out_row < cols && out_col < rows)
         out[out_row * rows + out_col] = tile[x][y];   // a column of the tile
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-template <int TILE>
-static void launch_tile(const gpu_launch *l, dim3 grid, int variant, int rows, int cols)
-{
-    dim3 block(TILE, TILE);
-    cudaStream_t stream = (cudaStream_t)l->stream;
-    const float *in = (const float *)l->buffers[0];
-    float *out = (float *)l->buffers[1];
-    if (variant == TRANSPOSE_SHARED)
-        transpose_tiled<TILE, 0><<<grid, block, 0, stream>>>(in, out, rows, cols);
-    else if (variant == TRANSPOSE_PADDED)
-        transpose_tiled<TILE, 1><<<grid, block, 0, stream>>>(in, out, rows, cols);
-    else
-        transpose_naive<<<grid, block, 0, stream>>>(in, out, rows, cols);
-}
-
-extern "C" int transpose_launch(const gpu_launch *l)
-{
-    const params *p = l->params;
-    grid2d g = transpose_grid(p);
-    dim3 grid(g.grid_x, g.grid_y);
-    int variant = (int)p->v[TRANSPOSE_VARIANT];
-    int rows = (int)p->v[TRANSPOSE_ROWS], cols = (int)p->v[TRANSPOSE_COLS];
-    switch (p->v[TRANSPOSE_TILE]) {
-    case 8:  launch_tile<8>(l, grid, variant, rows, cols); break;
-    case 16: launch_tile<16>(l, grid, variant, rows, cols); break;
-    default: launch_tile<32>(l, grid, variant, rows, cols); break;
-    }
-    return cudaGetLastError();
-}
-#endif

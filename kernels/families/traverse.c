@@ -7,7 +7,6 @@
 #include "families/traverse.h"
 
 extern const char traverse_kernel_cu[];
-int traverse_launch(const struct gpu_launch *launch);
 struct grid2d traverse_grid(const struct params *p);
 
 static const char *const traverse_orders[] = { "row", "col", "tiled", NULL };
@@ -103,7 +102,7 @@ static int traverse_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As traverse_launch: traverse_row, _col or _tiled (a block of floats in dynamic shared memory)(in, out, rows, cols). */
-static void traverse_emulated_call(const struct params *p, struct emulated_call *call)
+static void traverse_kernel_call(const struct params *p, struct kernel_call *call)
 {
     static const char *const kernels[] = { [TRAVERSE_BY_ROW] = "traverse_row", [TRAVERSE_BY_COL] = "traverse_col",
                                            [TRAVERSE_TILED] = "traverse_tiled" };
@@ -135,9 +134,8 @@ const struct family family_traverse = {
     .shape = traverse_shape,
     .reference = traverse_reference,
     .warp_accesses = traverse_warp_accesses,
-    .launch = GPU_LAUNCHER(traverse_launch),
     .source = traverse_kernel_cu,
-    .emulated_call = traverse_emulated_call,
+    .kernel_call = traverse_kernel_call,
     .costs = (const struct warp_cost[]){ { 13, 5, 1 }, { 13, 5, 1 }, { 25, 1.75, 1 } },   /* row, col, tiled */
     .cost_by = TRAVERSE_ORDER,
 };

@@ -9,10 +9,6 @@
 #include "traverse.h"
 #include "grid2d.h"
 
-#ifndef WARPLAB_DEVICE_ONLY   /* the launcher's, in the C declaration */
-extern "C" struct grid2d traverse_grid(const struct params *p);
-#endif
-
 __global__ void traverse_row(const float *__restrict__ in, float *__restrict__ out, int rows, int cols)
 {
     int col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -42,28 +38,3 @@ __global__ void traverse_tiled(const float *__restrict__ in, float *__restrict__
     if (inside)
         out[row * cols + col] = 2.0f * tile[here];
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int traverse_launch(const gpu_launch *l)
-{
-    const params *p = l->params;
-    grid2d g = traverse_grid(p);
-    dim3 grid(g.grid_x, g.grid_y), block(g.block_x, g.block_y);
-    cudaStream_t stream = (cudaStream_t)l->stream;
-    const float *in = (const float *)l->buffers[0];
-    float *out = (float *)l->buffers[1];
-    int rows = (int)p->v[TRAVERSE_ROWS], cols = (int)p->v[TRAVERSE_COLS];
-    switch (p->v[TRAVERSE_ORDER]) {
-    case TRAVERSE_BY_COL:
-        traverse_col<<<grid, block, 0, stream>>>(in, out, rows, cols);
-        break;
-    case TRAVERSE_TILED:
-        traverse_tiled<<<grid, block, g.block_x * g.block_y * sizeof(float), stream>>>(in, out, rows, cols);
-        break;
-    default:
-        traverse_row<<<grid, block, 0, stream>>>(in, out, rows, cols);
-    }
-    return cudaGetLastError();
-}
-#endif

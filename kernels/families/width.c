@@ -6,7 +6,6 @@
 #include "families/width.h"
 
 extern const char width_kernel_cu[];
-int width_launch(const struct gpu_launch *launch);
 
 /* In the order of WIDTH_TYPE's choices (and of the launcher's switch). */
 static const char *const width_types[] = { "char", "short", "float", "double", "float2", "float4", NULL };
@@ -49,7 +48,7 @@ static int width_warp_accesses(const struct params *p, const uint64_t *base,
 }
 
 /* As width_launch: width_copy<T>(in, out, n), T the type's own name. */
-static void width_emulated_call(const struct params *p, struct emulated_call *call)
+static void width_kernel_call(const struct params *p, struct kernel_call *call)
 {
     call_kernel(call, one_thread_per_element(p), "width_copy<%s>", width_types[p->v[WIDTH_TYPE]]);
     call_buffer(call, 0);
@@ -76,8 +75,7 @@ const struct family family_width = {
     .shape = one_thread_per_element,
     .reference_part = width_reference,
     .warp_accesses = width_warp_accesses,
-    .launch = GPU_LAUNCHER(width_launch),
     .source = width_kernel_cu,
-    .emulated_call = width_emulated_call,
+    .kernel_call = width_kernel_call,
     .costs = (const struct warp_cost[]){ { 21.73, 0, 1 } },
 };

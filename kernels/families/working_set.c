@@ -8,7 +8,6 @@
 #include "families/working_set.h"
 
 extern const char working_set_kernel_cu[];
-int working_set_launch(const struct gpu_launch *launch);
 
 enum { LOADS = 8, ELEMENT_BYTES = 16 };
 
@@ -97,7 +96,7 @@ static int working_set_warp_accesses(const struct params *p, const uint64_t *bas
 }
 
 /* As working_set_launch: working_set(buf, out, elements, n % elements, n), 16-byte elements. */
-static void working_set_emulated_call(const struct params *p, struct emulated_call *call)
+static void working_set_kernel_call(const struct params *p, struct kernel_call *call)
 {
     long long n = p->v[PARAM_N], elements = p->v[WORKING_SET_BYTES] / 16;
     call_kernel(call, one_thread_per_element(p), "working_set");
@@ -126,8 +125,7 @@ const struct family family_working_set = {
     .shape = one_thread_per_element,
     .reference = working_set_reference,
     .warp_accesses = working_set_warp_accesses,
-    .launch = GPU_LAUNCHER(working_set_launch),
     .source = working_set_kernel_cu,
-    .emulated_call = working_set_emulated_call,
+    .kernel_call = working_set_kernel_call,
     .costs = (const struct warp_cost[]){ { 168, 0, 1 } },
 };

@@ -31,15 +31,3 @@ __global__ void working_set(const uint4 *buf, unsigned *out, long long elements,
     if (threadIdx.x % 32 == 0 && i < n)
         out[i / 32] = sum;
 }
-
-// The launcher: host code, which the emulator's device-only compiles leave out.
-#ifndef WARPLAB_DEVICE_ONLY
-extern "C" int working_set_launch(const gpu_launch *l)
-{
-    unsigned blocks = (unsigned)(l->shape.threads / l->shape.block);
-    long long n = l->params->v[PARAM_N], elements = l->params->v[WORKING_SET_BYTES] / 16;
-    working_set<<<blocks, l->shape.block, 0, (cudaStream_t)l->stream>>>(
-        (const uint4 *)l->buffers[0], (unsigned *)l->buffers[1], elements, n % elements, n);
-    return cudaGetLastError();
-}
-#endif

@@ -137,7 +137,7 @@ int warp_copy(struct warp_access *acc, int bytes, long long warp, const uint64_t
     return 2;
 }
 
-static void name_kernel(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
+static void name_kernel(struct kernel_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
                         const char *format, va_list args)
 {
     memset(call, 0, sizeof *call);
@@ -146,7 +146,7 @@ static void name_kernel(struct emulated_call *call, unsigned grid_x, unsigned gr
     call->block[0] = block_x, call->block[1] = block_y, call->block[2] = 1;
 }
 
-void call_kernel(struct emulated_call *call, struct launch_shape shape, const char *format, ...)
+void call_kernel(struct kernel_call *call, struct launch_shape shape, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
@@ -154,7 +154,7 @@ void call_kernel(struct emulated_call *call, struct launch_shape shape, const ch
     va_end(args);
 }
 
-void call_kernel_2d(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
+void call_kernel_2d(struct kernel_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
                     const char *format, ...)
 {
     va_list args;
@@ -163,25 +163,25 @@ void call_kernel_2d(struct emulated_call *call, unsigned grid_x, unsigned grid_y
     va_end(args);
 }
 
-void call_buffer(struct emulated_call *call, int buffer)
+void call_buffer(struct kernel_call *call, int buffer)
 {
     call_buffer_at(call, buffer, 0);
 }
 
-void call_buffer_at(struct emulated_call *call, int buffer, long long offset)
+void call_buffer_at(struct kernel_call *call, int buffer, long long offset)
 {
     call->args[call->arg_count].buffer = buffer;
     call->args[call->arg_count++].value = offset;
 }
 
-void call_float(struct emulated_call *call, float value)
+void call_float(struct kernel_call *call, float value)
 {
     uint32_t bits;
     memcpy(&bits, &value, 4);
     call_value(call, bits);
 }
 
-void call_value(struct emulated_call *call, long long value)
+void call_value(struct kernel_call *call, long long value)
 {
     call->args[call->arg_count].buffer = -1;
     call->args[call->arg_count++].value = value;

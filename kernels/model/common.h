@@ -52,16 +52,16 @@ void warp_access_expand(struct warp_access *acc);
 void access_from_lanes(struct warp_access *acc, enum access_kind kind, int bytes,
                        const uint64_t *addr, uint32_t active);
 
-/* For emulated_call: the kernel (a printf format: "strided<%lld>") on a 1-D
+/* For kernel_call: the kernel (a printf format: "strided<%lld>") on a 1-D
    grid of shape, then its arguments in order. */
-void call_kernel(struct emulated_call *call, struct launch_shape shape, const char *format, ...)
+void call_kernel(struct kernel_call *call, struct launch_shape shape, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 /* The same on a 2-D grid of 2-D blocks. */
-void call_kernel_2d(struct emulated_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
+void call_kernel_2d(struct kernel_call *call, unsigned grid_x, unsigned grid_y, unsigned block_x, unsigned block_y,
                     const char *format, ...) __attribute__((format(printf, 6, 7)));
-void call_buffer(struct emulated_call *call, int buffer);
-void call_buffer_at(struct emulated_call *call, int buffer, long long offset);   /* a pointer into it */
-void call_float(struct emulated_call *call, float value);
-void call_value(struct emulated_call *call, long long value);
+void call_buffer(struct kernel_call *call, int buffer);
+void call_buffer_at(struct kernel_call *call, int buffer, long long offset);   /* a pointer into it */
+void call_float(struct kernel_call *call, float value);
+void call_value(struct kernel_call *call, long long value);
 
 #endif

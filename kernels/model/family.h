@@ -119,23 +119,13 @@ struct launch_shape {
     int block;
 };
 
-/* What the GPU launcher gets: device buffers in declaration order. */
-struct gpu_launch {
-    const struct params *params;
-    struct launch_shape shape;
-    void *buffers[MAX_BUFFERS];
-    void *stream;              /* cudaStream_t */
-};
-
-/* Returns a cudaError_t as int so that this header needs no CUDA. */
-typedef int (*gpu_launcher)(const struct gpu_launch *launch);
-
-/* What a family's launcher does, told to the emulator: the kernel, the grid,
-   and each argument, in the kernel's order, in 8-byte words: a buffer's
-   address (plus an offset), or a value; a struct passed by value takes a
-   word per 8 bytes of it. */
+/* How a launch calls its kernel, on the GPU (through the driver, from the
+   family's source compiled by NVRTC: shell/backend/cuda_kernels.c) and on
+   the emulator alike: the kernel, the grid, and each argument, in the
+   kernel's order, in 8-byte words: a buffer's address (plus an offset), or
+   a value; a struct passed by value takes a word per 8 bytes of it. */
 enum { MAX_KERNEL_ARGS = 16 };
-struct emulated_call {
+struct kernel_call {
     char kernel[64];              /* a C++ name expression: "strided<2>" */
     unsigned grid[3], block[3];
     unsigned shared_bytes;        /* dynamic shared memory, <<<grid, block, shared_bytes>>> */
@@ -216,8 +206,7 @@ struct family {
        returns how many it wrote into acc (at most MAX_WARP_ACCESSES). */
     int (*warp_accesses)(const struct params *p, const uint64_t *base,
                          long long warp, struct warp_access *acc);
-    gpu_launcher launch;        /* NULL in a simulation-only build */
-    const char *source;         /* text of the .cu file that was compiled */
+    const char *source;         /* its .cu file's text, which NVRTC compiles for the GPU and the emulator */
     /* Optional: fills the inputs on the host (index arrays, structured data)
        instead of random floats made on the GPU; a pure function of p and seed. */
     void (*fill_inputs)(const struct params *p, void *const *buffers, uint64_t seed);
@@ -239,9 +228,10 @@ struct family {
        page 0 (what warp maps draw). */
     int (*warp_page)(const struct params *p, const uint64_t *base, long long warp,
                      long long page, struct warp_access *acc);
-    /* Optional, for the PTX emulator: the kernel its launcher runs for p, as
-       a C++ name expression ("copy<float4>"), and how (emulated_call below). */
-    void (*emulated_call)(const struct params *p, struct emulated_call *call);
+    /* The kernel a launch of p runs, as a C++ name expression
+       ("copy<float4>"), and how (struct kernel_call): what the GPU launches
+       and the PTX emulator runs. */
+    void (*kernel_call)(const struct params *p, struct kernel_call *call);
     /* For kernels declared while the shell runs (kernel{} in Lua, user_kernel.c):
        their PTX, compiled already, which the emulator runs (their model: they
        have no warp_accesses); and derive, which fills p's slots after
@@ -264,13 +254,6 @@ struct family {
        check->elements output elements were compared (a large launch's: a sample). */
     int (*check_outputs)(void *lua_state, const struct family *f, const struct params *p, struct output_check *check);
 };
-
-/* In a build without CUDA the launchers do not exist. */
-#ifdef HAVE_CUDA
-#define GPU_LAUNCHER(fn) fn
-#else
-#define GPU_LAUNCHER(fn) NULL
-#endif
 
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -10,6 +10,7 @@
 #include <lauxlib.h>
 #include "api/arguments.h"
 #include "backend/emulate.h"
+#include "compile/device_compile.h"
 #include "api/emulate_core.h"
 #include "backend/host_parts.h"
 #include "interrupt.h"
@@ -253,11 +254,11 @@ static int core_family_device(lua_State *L)
     const struct family *f = check_family(L, 1);
     struct params p;
     struct measure_options o;
-    struct emulated_call call;
+    struct kernel_call call;
     check_params(L, 2, 2, f, &p, &o);
-    if (!f->emulated_call)
+    if (!f->kernel_call)
         return luaL_error(L, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
-    f->emulated_call(&p, &call);
+    f->kernel_call(&p, &call);
     lua_createtable(L, 0, 5);
     lua_pushstring(L, f->source);
     lua_setfield(L, -2, "source");

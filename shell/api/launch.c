@@ -113,11 +113,11 @@ enum { THREADS_PER_BLOCK_MOST = 1024 };
    which and the limit. */
 static void check_shape(lua_State *L, const struct family *f, const struct params *p)
 {
-    struct emulated_call call;
+    struct kernel_call call;
     char why[512], label[300];
-    if (!f->emulated_call)
+    if (!f->kernel_call)
         return;
-    f->emulated_call(p, &call);
+    f->kernel_call(p, &call);
     const struct {
         const char *what;
         unsigned long long value, most;
@@ -175,9 +175,9 @@ static struct launch_geometry launch_geometry(lua_State *L, const struct family 
     struct launch_shape shape = f->shape(p);
     struct launch_geometry g = { .threads = shape.threads, .block_threads = shape.block,
                                  .load_chain = family_warp_cost(f, p)->load_chain };
-    struct emulated_call call;
-    if (f->emulated_call) {
-        f->emulated_call(p, &call);
+    struct kernel_call call;
+    if (f->kernel_call) {
+        f->kernel_call(p, &call);
         g.shared_bytes = call.shared_bytes;
     }
     add_compiled_resources(L, f, &profile->info, &g);
@@ -331,7 +331,7 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     r->cache = o->warm ? "warm" : "cold";   /* what the launch asked for; the model has no cache to heat */
     r->model_source = o->emulated ? "emulator" : "formula";
     /* a kernel declared in Lua without machine code for the GPU: the emulator's result stands for it */
-    int on_gpu = r->family->launch || user_kernel_on_gpu(r->family);
+    int on_gpu = !r->family->ptx || user_kernel_on_gpu(r->family);
     const struct backend *backend = on_gpu || !session.backend->measures ? session.backend : &sim_backend;
     if (backend != session.backend)
         result_warn(r, "%s", emulated_instead(r->family));

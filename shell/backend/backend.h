@@ -66,8 +66,28 @@ extern const struct backend cuda_backend;
    lets go of the profiler when another process waits for it, or anyway. */
 void cuda_backend_idle(int long_idle);
 /* In the GPU process: loads a kernel declared in Lua (user_kernel_unpack's)
-   and makes f->launch its launcher; 0, or -1 with why (cuda_kernels.c). */
+   for its launches; 0, or -1 with why (cuda_kernels.c). */
 int cuda_backend_load_kernel(struct family *f, char *why, size_t why_size);
+/* Whether f, declared in Lua, is loaded in this GPU process. */
+int cuda_backend_kernel_loaded(const struct family *f);
+
+/* A launch made ready in the GPU process: its kernel's function (a
+   CUfunction) and its family's kernel_call, with each argument's word, and
+   where each of the kernel's parameters starts among them (a struct passed
+   by value takes a word per 8 bytes). */
+struct ready_launch {
+    void *function;
+    struct kernel_call call;
+    uint64_t words[MAX_KERNEL_ARGS];
+    int first_word[MAX_KERNEL_ARGS], param_count;
+    void *stream;              /* cudaStream_t */
+};
+/* Readies f's launch of p over the device buffers on stream: a built-in's
+   kernel compiled and loaded the first time (cuda_kernels.c). 0, or -1 with why. */
+int cuda_kernel_ready(const struct family *f, const struct params *p, void *const *buffers, void *stream,
+                      struct ready_launch *ready, char *why, size_t why_size);
+/* Queues the ready launch; a cudaError_t, as a <<<>>> launch's. */
+int cuda_kernel_launch(const struct ready_launch *ready);
 /* Copies f's constant buffers (f->constants) from host into its module's
    __constant__ variables, on stream; a cudaError_t. */
 int cuda_backend_copy_constants(const struct family *f, void *const *host, const size_t *bytes, void *stream);

@@ -603,9 +603,9 @@ static int prepare_buffers(const struct family *f, const struct params *p, const
     return CUDA_TRY(cudaStreamSynchronize(gpu.stream));
 }
 
-static int launch_once(const struct family *f, const struct gpu_launch *launch)
+static int launch_once(const struct ready_launch *launch)
 {
-    if (CUDA_TRY((cudaError_t)f->launch(launch)))
+    if (CUDA_TRY((cudaError_t)cuda_kernel_launch(launch)))
         return -1;
     return wait_for_stream();
 }
@@ -706,7 +706,7 @@ static int flush_l2(void)
    while the host enqueues the timed launch. Without it an idle GPU records the
    start event at once and the sample includes the host's launch overhead: on
    the H200 a warm 3 MiB offset copy timed 7.3 us against 4.4 us cold. */
-static int time_one(const struct family *f, const struct gpu_launch *launch, int warm, double *ms,
+static int time_one(const struct ready_launch *launch, int warm, double *ms,
                     long long *cycles, long long *ns)
 {
     float elapsed = 0;
@@ -714,7 +714,7 @@ static int time_one(const struct family *f, const struct gpu_launch *launch, int
     if ((!warm && flush_l2()) ||
         CUDA_TRY((cudaError_t)clock_probe_launch(CLOCK_PROBE_NS, gpu.clock_counts, gpu.stream)) ||
         CUDA_TRY(cudaEventRecord(gpu.start, gpu.stream)) ||
-        CUDA_TRY((cudaError_t)f->launch(launch)) ||
+        CUDA_TRY((cudaError_t)cuda_kernel_launch(launch)) ||
         CUDA_TRY(cudaEventRecord(gpu.stop, gpu.stream)) ||
         CUDA_TRY(cudaMemcpyAsync(counts, gpu.clock_counts, sizeof counts, cudaMemcpyDeviceToHost, gpu.stream)) ||
         wait_for_stream() ||
@@ -740,7 +740,7 @@ static int enough_samples(struct timing *t, const struct measure_options *option
 
 /* Warm-up launches, then samples until enough_samples; the SM clock is probed
    before each sample, outside the timed window. */
-static enum run_status take_samples(const struct family *f, const struct gpu_launch *launch,
+static enum run_status take_samples(const struct ready_launch *launch,
                                     const struct measure_options *options, struct result *r,
                                     char *error, size_t error_size)
 {
@@ -748,13 +748,13 @@ static enum run_status take_samples(const struct family *f, const struct gpu_lau
     double spent_ms = 0, started = seconds_now();
     long long cycles = 0, ns = 0;
     for (int i = 0; i < WARMUP_LAUNCHES; i++)
-        if (launch_once(f, launch))
+        if (launch_once(launch))
             return fail(error, error_size);
     t->sample_count = 0;
     do {
         if (interrupt_requested)
             return RUN_INTERRUPTED;
-        if (time_one(f, launch, options->warm, &t->samples_ms[t->sample_count], &cycles, &ns))
+        if (time_one(launch, options->warm, &t->samples_ms[t->sample_count], &cycles, &ns))
             return fail(error, error_size);
         spent_ms += t->samples_ms[t->sample_count++];
     } while (!enough_samples(t, options, spent_ms, started));
@@ -777,7 +777,8 @@ static void trace_phase(const char *phase)
 /* What the counted run launches for one item: an L2 flush, then the kernel. */
 struct counted_launch {
     const struct family *family;
-    struct gpu_launch launch;
+    const struct params *params;
+    struct ready_launch launch;
 };
 
 /* A family whose addresses come from its data (gather's indices, spmv's rows) gets
@@ -794,7 +795,7 @@ static int refill_inputs(const struct family *f, const struct params *p)
 static int prepare_counted(int index, void *user)
 {
     const struct counted_launch *item = (const struct counted_launch *)user + index;
-    return (item->family->fill_inputs && refill_inputs(item->family, item->launch.params)) ||
+    return (item->family->fill_inputs && refill_inputs(item->family, item->params)) ||
            CUDA_TRY((cudaError_t)flush_read_launch(gpu.flush, gpu.flush_bytes, gpu.flush_sink,
                                                    gpu.info.sm_count, gpu.stream));
 }
@@ -802,7 +803,7 @@ static int prepare_counted(int index, void *user)
 static int launch_counted(int index, void *user)
 {
     const struct counted_launch *item = (const struct counted_launch *)user + index;
-    return CUDA_TRY((cudaError_t)item->family->launch(&item->launch));
+    return CUDA_TRY((cudaError_t)cuda_kernel_launch(&item->launch));
 }
 
 /* Sets the profiler up on first use; 0, COUNTERS_BUSY (tried again next
@@ -832,6 +833,12 @@ static int reserve_for_all(struct result *const *results, int count, char *why, 
     return reserve_pool(most, MAX_BUFFERS, largest, why, why_size);
 }
 
+static void mark_unavailable(struct result *const *results, int count, const char *why)
+{
+    for (int k = 0; k < count; k++)
+        snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
+}
+
 /* Profiles up to counters_batch_size() items in one session; returns
    counters_read's status (COUNTERS_BUSY: another process's profiler is on). */
 static int count_chunk(struct result *const *results, int count)
@@ -841,13 +848,16 @@ static int count_chunk(struct result *const *results, int count)
     static int found[MAX_PROFILED_RANGES];
     const struct counted_work work = { prepare_counted, launch_counted, items };
     char why[256] = "";
+    void *buffers[MAX_BUFFERS];
+    for (int i = 0; i < MAX_BUFFERS; i++)
+        buffers[i] = gpu.pool[i].device;
     for (int k = 0; k < count; k++) {
         items[k].family = results[k]->family;
-        items[k].launch = (struct gpu_launch){ .params = &results[k]->params,
-                                               .shape = results[k]->family->shape(&results[k]->params),
-                                               .stream = gpu.stream };
-        for (int i = 0; i < MAX_BUFFERS; i++)
-            items[k].launch.buffers[i] = gpu.pool[i].device;
+        items[k].params = &results[k]->params;
+        if (cuda_kernel_ready(items[k].family, items[k].params, buffers, gpu.stream, &items[k].launch, why, sizeof why)) {
+            mark_unavailable(results, count, why);
+            return 0;
+        }
     }
     int status = counters_read(count, &work, values, found, why, sizeof why);
     cudaGetLastError();
@@ -858,12 +868,6 @@ static int count_chunk(struct result *const *results, int count)
             snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
     }
     return status;
-}
-
-static void mark_unavailable(struct result *const *results, int count, const char *why)
-{
-    for (int k = 0; k < count; k++)
-        snprintf(results[k]->counters_unavailable, sizeof results[k]->counters_unavailable, "%s", why);
 }
 
 /* Calls attempt (ensure_counters, or a chunk's profiling) holding the GPU's
@@ -935,7 +939,8 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
                                struct result *r, char *error, size_t error_size)
 {
     size_t bytes[MAX_BUFFERS];
-    struct gpu_launch launch = { .params = p, .shape = f->shape(p), .stream = gpu.stream };
+    struct ready_launch launch;
+    void *buffers[MAX_BUFFERS];
     size_t launch_bytes = family_buffer_bytes(f, p, bytes), wanted[MAX_BUFFERS];
     for (int i = 0; i < f->buffer_count; i++)
         wanted[i] = bytes[i] ? bytes[i] : 4;   /* an empty buffer still gets an address */
@@ -943,7 +948,9 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
     if (reserve_pool(wanted, f->buffer_count, launch_bytes, error, error_size))
         return RUN_FAILED;
     for (int i = 0; i < f->buffer_count; i++)
-        launch.buffers[i] = gpu.pool[i].device;
+        buffers[i] = gpu.pool[i].device;
+    if (cuda_kernel_ready(f, p, buffers, gpu.stream, &launch, error, error_size))   /* compiled here, outside the GPU's lock */
+        return RUN_FAILED;
     struct reference_job reference = { .family = f, .params = p, .bytes = bytes };
     gpu.running = f;
     gpu.kernel_timeout_s = options->kernel_timeout_s > 0 ? options->kernel_timeout_s : 10;
@@ -951,7 +958,7 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
     if (gpu_lock_take() != 0)
         return RUN_INTERRUPTED;
     trace_phase("waiting for the GPU");
-    if (prepare_buffers(f, p, bytes) || launch_once(f, &launch) ||
+    if (prepare_buffers(f, p, bytes) || launch_once(&launch) ||
         (options->check && copy_outputs_back(f, bytes))) {
         release_gpu();
         return fail(error, error_size);
@@ -959,7 +966,7 @@ static enum run_status cuda_run(const struct family *f, const struct params *p,
     trace_phase("inputs, checked launch");
     if (options->check)
         start_reference(&reference);
-    enum run_status status = take_samples(f, &launch, options, r, error, error_size);
+    enum run_status status = take_samples(&launch, options, r, error, error_size);
     release_gpu();
     trace_phase("samples");
     finish_reference(&reference);

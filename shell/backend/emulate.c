@@ -49,78 +49,6 @@ void emulation_count(void *user, const struct warp_access *a)
     model_count_access(&c->counts, c->dram, a);
 }
 
-/* Adds to names and texts the device headers text includes that they lack. */
-static void add_included(const char *text, const char **names, const char **texts, int *count, int most)
-{
-    static const char directive[] = "#include \"";
-    for (const char *line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-        const char *name = line + sizeof directive - 1, *end;
-        if (strncmp(line, directive, sizeof directive - 1) != 0 || !(end = strchr(name, '"')))
-            continue;
-        for (int i = 0; i < device_headers_count; i++) {
-            const char *header = device_headers[i].name;
-            int known = 0;
-            if (strlen(header) != (size_t)(end - name) || strncmp(header, name, (size_t)(end - name)) != 0)
-                continue;
-            for (int j = 0; j < *count; j++)
-                known |= names[j] == header;
-            if (!known && *count < most)
-                names[*count] = header, texts[(*count)++] = device_headers[i].text;
-        }
-    }
-}
-
-int device_headers_of(const char *source, const char **names, const char **texts, int most)
-{
-    int count = 0;
-    add_included(source, names, texts, &count, most);
-    for (int scanned = 0; scanned < count; scanned++)
-        add_included(texts[scanned], names, texts, &count, most);
-    return count;
-}
-
-/* The family's own kernel to PTX, device code only, as its launcher would run it. */
-static char *compile_family(const struct family *f, int compute_capability, const struct emulated_call *call, char *lowered,
-                            size_t lowered_size, char *why, size_t why_size)
-{
-    /* -default-device: helpers without a qualifier (the constexpr builders of
-       broadcast's and conv2d's constant tables) are the device's; -lineinfo:
-       each instruction's source line, for the counts by line */
-    char arch[48];
-    snprintf(arch, sizeof arch, "--gpu-architecture=compute_%d", compute_capability);
-    const char *names[16], *texts[16], *options[] = { arch, "-DWARPLAB_DEVICE_ONLY", "--std=c++17", "-default-device", "-lineinfo",
-#ifdef CUDA_DIR
-                                                      "-I" CUDA_DIR "/include",   /* cuda_pipeline.h, for prefetch's cp.async */
-#endif
-                                                    };
-    char file[64], *ptx, *log;
-    int header_count = device_headers_of(f->source, names, texts, 16);
-    snprintf(file, sizeof file, "%s_kernel.cu", f->name);
-    struct compile_job job = { .source = f->source, .name = file, .options = options, .trusted = 1,
-                             .option_count = (int)(sizeof options / sizeof options[0]),
-                             .header_texts = texts, .header_names = names, .header_count = header_count,
-                             .expression = call->kernel };
-    if (nvrtc_compile(&job, &ptx, lowered, lowered_size, &log) != 0) {
-        snprintf(why, why_size, "%s", log);
-        free(log);
-        return NULL;
-    }
-    return ptx;
-}
-
-/* Family kernels compiled in this process, by family, kernel and
-   architecture: a sweep or a repeated launch compiles each one once. */
-enum { COMPILED_KERNELS = 64 };
-static struct compiled_kernel {
-    const struct family *f;
-    char call[sizeof ((struct emulated_call *)0)->kernel];
-    int compute_capability;
-    char lowered[256];
-    char *ptx;
-} compiled[COMPILED_KERNELS];
-static int compiled_next;
-
-/* The family's kernel as PTX (the caller's to free) and its lowered name, compiled or remembered. */
 /* The architecture f's kernel is compiled for: sm_75, warplab's oldest, or what p's feature needs (cp.async: 80). */
 int emulation_compute_capability(const struct family *f, const struct params *p)
 {
@@ -128,28 +56,15 @@ int emulation_compute_capability(const struct family *f, const struct params *p)
     return need && need->compute_capability > 75 ? need->compute_capability : 75;
 }
 
-static char *family_ptx(const struct family *f, const struct params *p, const struct emulated_call *call, char *lowered,
+/* The family's kernel as PTX (the caller's to free) and its lowered name,
+   compiled for emulation_compute_capability or remembered (family_code). */
+static char *family_ptx(const struct family *f, const struct params *p, const struct kernel_call *call, char *lowered,
                         size_t lowered_size, char *why, size_t why_size)
 {
-    int compute_capability = emulation_compute_capability(f, p);
-    for (int i = 0; i < COMPILED_KERNELS; i++) {
-        struct compiled_kernel *c = &compiled[i];
-        if (c->ptx && c->f == f && strcmp(c->call, call->kernel) == 0 && c->compute_capability == compute_capability) {
-            snprintf(lowered, lowered_size, "%s", c->lowered);
-            return strdup(c->ptx);
-        }
-    }
-    char *ptx = compile_family(f, compute_capability, call, lowered, lowered_size, why, why_size);
-    struct compiled_kernel *c = &compiled[compiled_next];
-    char *kept = ptx ? strdup(ptx) : NULL;
-    if (kept) {
-        free(c->ptx);
-        *c = (struct compiled_kernel){ .f = f, .compute_capability = compute_capability, .ptx = kept };
-        snprintf(c->call, sizeof c->call, "%s", call->kernel);
-        snprintf(c->lowered, sizeof c->lowered, "%s", lowered);
-        compiled_next = (compiled_next + 1) % COMPILED_KERNELS;
-    }
-    return ptx;
+    char target[32];
+    size_t size;
+    snprintf(target, sizeof target, "compute_%d", emulation_compute_capability(f, p));
+    return family_code(f, call->kernel, target, &size, lowered, lowered_size, why, why_size);
 }
 
 /* The emulator's buffers, kept from launch to launch, so that a sweep's or
@@ -242,7 +157,7 @@ static int find_entry(const struct ptx_module *m, const char *expression, char *
 }
 
 /* The family's kernel parsed, and its name in the PTX: the PTX given (clang's, say), or f's own compiled by NVRTC. */
-static struct ptx_module *family_module(const struct family *f, const struct params *p, const struct emulated_call *call,
+static struct ptx_module *family_module(const struct family *f, const struct params *p, const struct kernel_call *call,
                                         const char *given, char *kernel, size_t kernel_size, char *why, size_t why_size)
 {
     given = given ? given : f->ptx;   /* a kernel declared in Lua comes compiled */
@@ -272,7 +187,7 @@ static int write_constants(const struct family *f, struct ptx_module *m, void *c
 
 /* The emulator's launch of call over the buffers at base (args: room for
    the call's arguments, which it fills); the caller sets how accesses are counted. */
-static struct ptx_launch launch_of(const struct emulated_call *call, const struct device_info *device, const char *kernel,
+static struct ptx_launch launch_of(const struct kernel_call *call, const struct device_info *device, const char *kernel,
                                    const uint64_t *base, uint64_t *args, struct ptx_buffer *buffers, int buffer_count,
                                    volatile sig_atomic_t *interrupted)
 {
@@ -291,14 +206,14 @@ static struct ptx_launch launch_of(const struct emulated_call *call, const struc
 int emulate_family(const struct family *f, const struct params *p, const struct device_info *device, const char *ptx,
                    volatile sig_atomic_t *interrupted, struct emulation *out, char *why, size_t why_size)
 {
-    struct emulated_call call;
+    struct kernel_call call;
     memset(out, 0, sizeof *out);
     out->correct = 1;
-    if (!f->emulated_call) {
+    if (!f->kernel_call) {
         snprintf(why, why_size, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
         return -1;
     }
-    f->emulated_call(p, &call);
+    f->kernel_call(p, &call);
     struct ptx_module *m = family_module(f, p, &call, ptx, out->kernel, sizeof out->kernel, why, why_size);
     if (!m)
         return -1;
@@ -380,9 +295,9 @@ static int run_over(const struct family *f, const struct params *p, const struct
                     void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
                     struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size)
 {
-    struct emulated_call call;
+    struct kernel_call call;
     char kernel[256];
-    f->emulated_call(p, &call);
+    f->kernel_call(p, &call);
     struct ptx_module *m = family_module(f, p, &call, NULL, kernel, sizeof kernel, why, why_size);
     if (!m)
         return -1;

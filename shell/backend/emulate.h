@@ -38,7 +38,7 @@ struct emulation {
 /* Compiles f's own .cu with NVRTC (device code only), or takes ptx (the
    same source as another compiler made it; NULL: none), runs the launch p on
    the emulator over the buffers and inputs its GPU runs would have, and
-   checks the outputs. 0, or -1 with why (no NVRTC, no emulated_call, an
+   checks the outputs. 0, or -1 with why (no NVRTC, no kernel_call, an
    instruction not emulated, Ctrl-C through interrupted). */
 int emulate_family(const struct family *f, const struct params *p, const struct device_info *device, const char *ptx,
                    volatile sig_atomic_t *interrupted, struct emulation *out, char *why, size_t why_size);
@@ -93,15 +93,5 @@ struct emulation_counting {
 void emulation_count(void *user, const struct warp_access *a);
 /* The compute capability f's launch p is compiled for on the emulator. */
 int emulation_compute_capability(const struct family *f, const struct params *p);
-/* The headers the kernels' device code includes, as text (kernels/families/device_headers.c). */
-extern const struct device_header {
-    const char *name;
-    const char *text;
-} device_headers[];
-extern const int device_headers_count;
-/* Those of them that source includes ("NAME" lines), and those they include,
-   into names and texts (at most `most`): how many. A family's compile is
-   given only its own, not every family's. */
-int device_headers_of(const char *source, const char **names, const char **texts, int most);
 
 #endif

@@ -142,7 +142,7 @@ static int reply_with(const struct channel *c, struct reply *a, const void *payl
 static const struct family *family_at(int i, struct reply *a)
 {
     const struct family *f = i >= 0 && i < family_count ? families[i] : i < 0 ? user_kernel_at(-1 - i) : NULL;
-    if (f && (i >= 0 || f->launch))
+    if (f && (i >= 0 || cuda_backend_kernel_loaded(f)))
         return f;
     snprintf(a->error, sizeof a->error, SAY("the GPU process has no kernel family %d: is it the same warplab?",
                                             "GPU 进程没有第 %d 个内核族：它是同一个 warplab 吗？"), i);

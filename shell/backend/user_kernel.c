@@ -79,7 +79,7 @@ static uint32_t float_word(float value)
     return bits;
 }
 
-static void user_emulated_call(const struct params *p, struct emulated_call *call)
+static void user_kernel_call(const struct params *p, struct kernel_call *call)
 {
     const struct user_kernel *k = kernel_of(p);
     memset(call, 0, sizeof *call);
@@ -244,7 +244,7 @@ void user_kernel_link(struct user_kernel *k)
     for (int i = 0; i < k->family.param_count; i++)
         k->params[i].name = k->param_names[i];
     k->family.constants = NULL;
-    for (int i = 0; i < k->family.buffer_count; i++) {
+    for (int i = 0; i < k->family.buffer_count && i < MAX_BUFFERS; i++) {   /* more is refused later (registry.c), by its count */
         k->buffers[i].name = k->buffer_info[i].name;
         k->constant_names[i] = k->buffer_info[i].constant_bytes ? k->buffer_info[i].name : NULL;
         k->family.constants = k->constant_names[i] ? k->constant_names : k->family.constants;
@@ -254,7 +254,7 @@ void user_kernel_link(struct user_kernel *k)
     k->family.useful_bytes = user_useful_bytes;
     k->family.shape = user_shape;
     k->family.fill_inputs = user_fill_inputs;
-    k->family.emulated_call = user_emulated_call;
+    k->family.kernel_call = user_kernel_call;
     k->family.derive = NULL;
     k->family.check_outputs = NULL;
 }

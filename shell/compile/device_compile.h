@@ -72,6 +72,30 @@ const char *nvrtc_library_folder(void);
 /* Loads NVRTC's builtins library now, before the child shuts off its files. */
 void nvrtc_load_builtins(void);
 
+/* The headers the kernels' device code includes, as text (kernels/families/device_headers.c). */
+extern const struct device_header {
+    const char *name;
+    const char *text;
+} device_headers[];
+extern const int device_headers_count;
+/* Those of them that source includes ("NAME" lines), and those they include,
+   into names and texts (at most `most`): how many. A family's compile is
+   given only its own, not every family's. */
+int device_headers_of(const char *source, const char **names, const char **texts, int most);
+
+struct family;
+/* f's kernel (kernel, a C++ name expression: "copy<float4>") compiled by
+   NVRTC from f's source, device code only, for target: "compute_75", PTX
+   (the emulator's, or what the driver compiles), or "sm_90", that GPU's
+   CUBIN; remembered by family, kernel and target, so that a sweep or a
+   repeated launch compiles each once. The code (malloc'd, the caller's; its
+   size in *size) with the kernel's mangled name in lowered, or NULL with why. */
+char *family_code(const struct family *f, const char *kernel, const char *target, size_t *size, char *lowered,
+                  size_t lowered_size, char *why, size_t why_size);
+
+/* Whether this NVRTC makes machine code for compute capability cc (90: sm_90). */
+int nvrtc_knows_arch(int cc);
+
 /* What nvrtc.c adds to the core table: nvrtc, hash, cache_path (for lua/compile.lua). */
 extern const luaL_Reg compile_core[];
 /* What disassemble.c adds: disassemble (a CUBIN's SASS, as tables) and disassembler (its path). */

@@ -109,6 +109,18 @@ const char *nvrtc_version(void)
     return text;
 }
 
+int nvrtc_knows_arch(int cc)
+{
+    int count = 0, archs[128];
+    if (load_nvrtc() || nvrtc.nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count > 128 ||
+        nvrtc.nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
+        return 0;
+    for (int i = 0; i < count; i++)
+        if (archs[i] == cc)
+            return 1;
+    return 0;
+}
+
 const char *nvrtc_unavailable(void)
 {
     return load_nvrtc() ? load_nvrtc() : SAY("NVRTC does not say its version", "NVRTC 没有给出版本");
@@ -163,6 +175,12 @@ const char *nvrtc_version(void)
 const char *nvrtc_unavailable(void)
 {
     return without_cuda();
+}
+
+int nvrtc_knows_arch(int cc)
+{
+    (void)cc;
+    return 0;
 }
 
 const char *nvrtc_library_folder(void)
