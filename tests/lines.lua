@@ -94,6 +94,27 @@ t.ok(atomic_ok and atomic_text:find("line 5: atomicAdd(counter, 1u);", 1, true),
 t.ok(atomic_text:find("◀ 32 lanes wait", 1, true) and flat(atomic_text):find("32.0 lanes of a request update one address", 1, true),
      "lanes on one atomic address are marked and diagnosed")
 
+-- A helper of one's own, inlined: its PTX brings a .section of debug strings,
+-- and its load counts at the call.
+kernel{ name = "through_helper", params = { n = 4096 }, args = { "data", "out", "n" },
+        buffers = { data = { type = "float", count = function(p) return 2 * p.n end }, out = { type = "float", count = "n", output = true } },
+        grid = function(p) return p.n // 256 end, block = 256, source = [[
+__device__ float second_of(const float *data, int i)
+{
+    return data[2 * i + 1];
+}
+__global__ void through_helper(const float *data, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = second_of(data, i);
+}
+]] }
+local helper_text, helper_ok = t.said(function() return lines(launch("through_helper", {})) end)
+t.ok(helper_ok, "a kernel with an inlined __device__ helper runs on the emulator with its line information")
+t.ok(helper_text:find("line 9: out[i] = second_of(data, i);", 1, true) and flat(helper_text):find("8 bytes apart in 'data'", 1, true),
+     "... its load counts at the call, with the stride of 2")
+
 -- In Chinese.
 core.lang("zh")
 local chinese = t.said(function() lines(launch("transpose", { variant = "shared" })) end)
