@@ -17,6 +17,7 @@
 #include "model/model.h"
 #include "model/registry.h"
 #include "emulator/ptx.h"
+#include "emulator/sass_run.h"
 #include "api/session.h"
 #include "support/text.h"
 
@@ -210,6 +211,92 @@ static int core_emulate(lua_State *L)
     return 1;
 }
 
+/* The args of a SASS launch and each one's bytes: {buffer = i} an address (8), an
+   integer or float as arg_bytes says (4 unless told; a float's bits at 4). */
+static void read_sass_args(lua_State *L, struct ptx_launch *launch, uint64_t *args, int *bytes)
+{
+    lua_getfield(L, 3, "arg_bytes");
+    int sizes = lua_gettop(L);
+    lua_getfield(L, 3, "args");
+    launch->arg_count = lua_istable(L, -1) ? (int)lua_rawlen(L, -1) : 0;
+    luaL_argcheck(L, launch->arg_count <= MAX_ARGS, 3, "at most 32 args");
+    for (int i = 0; i < launch->arg_count; i++) {
+        lua_rawgeti(L, sizes, i + 1);
+        bytes[i] = lua_istable(L, sizes) && lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 4;
+        luaL_argcheck(L, bytes[i] == 4 || bytes[i] == 8, 3, "arg_bytes are 4 or 8");
+        lua_rawgeti(L, -2, i + 1);
+        args[i] = 0;
+        if (lua_istable(L, -1)) {
+            lua_getfield(L, -1, "buffer");
+            lua_Integer k = lua_tointeger(L, -1);
+            args[i] = k >= 1 && k <= launch->buffer_count ? launch->buffers[k - 1].address : 0;
+            bytes[i] = 8;
+            lua_pop(L, 1);
+        } else if (lua_isinteger(L, -1)) {
+            args[i] = (uint64_t)lua_tointeger(L, -1);
+        } else {
+            double d = lua_tonumber(L, -1);
+            float f = (float)d;
+            if (bytes[i] == 4)
+                memcpy(&args[i], &f, 4);
+            else
+                memcpy(&args[i], &d, 8);
+        }
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 2);
+}
+
+/* core.emulate_sass(listing, kernel, {grid=, block=, buffers=, args= [, arg_bytes=]}): the kernel's
+   SASS (nvdisasm -c -g's listing) run on the SASS engine: the counts as core.emulate's, lane_instructions,
+   buffers; or nil and why (an opcode it does not know, with its offset: run the PTX instead). */
+static int core_emulate_sass(lua_State *L)
+{
+    char why[512];
+    const char *text = luaL_checkstring(L, 1), *kernel = luaL_checkstring(L, 2);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    struct ptx_buffer buffers[MAX_EMULATED_BUFFERS];
+    uint64_t args[MAX_ARGS];
+    int arg_bytes[MAX_ARGS];
+    struct emulation_counting counting = { 0 };
+    struct ptx_launch launch = { .kernel = kernel, .args = args, .buffers = buffers, .on_access = emulation_count, .user = &counting,
+                                 .interrupted = &interrupt_requested };
+    read_dims(L, 3, "grid", launch.grid);
+    read_dims(L, 3, "block", launch.block);
+    emulation_set_budget(&launch);
+    lua_newtable(L);   /* the buffers' memory, kept alive until the results are pushed */
+    launch.buffer_count = read_buffers(L, 3, lua_gettop(L), buffers);
+    read_sass_args(L, &launch, args, arg_bytes);
+    struct sass_program *p = sass_decode(text, kernel, why, sizeof why);
+    struct sass_ran ran;
+    int failed = !p;
+    if (p) {
+        counting.counts.l1 = l1_cache_new();
+        failed = sass_run(p, &launch, arg_bytes, &ran, why, sizeof why) != 0;
+        l1_cache_free(counting.counts.l1);
+        counting.counts.l1 = NULL;
+        sass_program_free(p);
+    }
+    model_counts_finish(&counting.counts);
+    if (failed) {
+        lua_pushnil(L);
+        lua_pushstring(L, why);
+        return 2;
+    }
+    counting.counts.instructions = ran.warp_instructions;
+    lua_createtable(L, 0, 8);
+    push_counts(L, &counting.counts);
+    lua_pushinteger(L, (lua_Integer)ran.lane_instructions);
+    lua_setfield(L, -2, "lane_instructions");
+    lua_createtable(L, launch.buffer_count, 0);
+    for (int i = 0; i < launch.buffer_count; i++) {
+        lua_pushlstring(L, buffers[i].data, buffers[i].bytes);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "buffers");
+    return 1;
+}
+
 /* core.emulate_family(name, params [, {ptx = TEXT}]): emulate_family's counts
    {load=, store=, shared_load=, shared_store=}, lane_instructions, kernel
    (the mangled name), and correct (and mismatch) against the CPU reference.
@@ -377,6 +464,7 @@ static int core_emulate_lines(lua_State *L)
 const luaL_Reg emulate_core[] = {
     { "emulate_lines", core_emulate_lines },
     { "emulate", core_emulate },
+    { "emulate_sass", core_emulate_sass },
     { "emulate_family", core_emulate_family },
     { "family_device", core_family_device },
     { NULL, NULL },
