@@ -371,6 +371,12 @@ local api = {
     return pack(chance(0.5) and "fuzzed" or value(), from == nil and "/nonexistent/k.cu" or from)
   end,
   print = function() return some_values(0, 4) end,
+  -- lines() runs the launch again on the emulator: the small launches above, or anything
+  lines = function() return pack(chance(0.7) and pick(results) or value(), chance(0.3) and value() or nil) end,
+  -- sass() compiles and disassembles: rarely a real kernel (each takes most of a second)
+  sass = function()
+    return pack(chance(0.05) and "fuzzed" or chance(0.5) and pick(results) or value(), chance(0.5) and options_table() or value())
+  end,
 }
 -- Methods of a results list (results:column(name) and the rest): their
 -- first argument is always a results list (real or damaged), as only one has them.

@@ -324,6 +324,7 @@ static int print_wrapped(lua_State *L)
 static int api_explain(lua_State *L)
 {
     luaL_Buffer b;
+    lua_settop(L, 1);   /* what follows the term is not part of the text built on the stack */
     const char *name = luaL_optstring(L, 1, NULL);
     const struct counter_decl *term = name && !has_nul(L, 1) ? find_term(name) : NULL;
     if (term) {

@@ -141,7 +141,7 @@ static int find_parameters(struct ready_launch *ready)
     size_t offset, size;
     int word = 0;
     ready->param_count = 0;
-    while (ready->param_count < MAX_KERNEL_ARGS &&
+    while (word < ready->call.arg_count && ready->param_count < MAX_KERNEL_ARGS &&   /* never past the last: an error call */
            driver.cuFuncGetParamInfo((CUfunction)ready->function, (size_t)ready->param_count, &offset, &size) == CUDA_SUCCESS) {
         ready->first_word[ready->param_count++] = word;
         word += (int)((size + 7) / 8);
