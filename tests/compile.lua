@@ -1,4 +1,4 @@
--- compile.lua: CUDA C to PTX while the shell runs (core.compile), without a
+-- compile.lua: CUDA C to PTX while the shell runs (compile.compile), without a
 -- GPU: NVRTC and clang each compile a kernel to PTX that ptxas accepts; a
 -- compile error gives the compiler's messages with the source's own line
 -- numbers; the PTX is cached in $XDG_CACHE_HOME/warplab, and a cache file

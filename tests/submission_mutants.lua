@@ -7,7 +7,7 @@
 -- that every mutant is a problem line or rows of its own, and that no internal
 -- error (grade:123, a traceback) or raw control character appears anywhere.
 local core = debug.getregistry()["warplab.core"]
-local json = core.json
+local json = require("warplab.json")
 local srcdir = arg[0]:match("^(.*)/tests/[^/]*$") or "."
 local tap = dofile(srcdir .. "/tests/tap.lua")
 local folder, cases, seed = arg[1], tonumber(arg[2]), tonumber(arg[3])
