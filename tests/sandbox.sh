@@ -27,6 +27,10 @@ batch shell
 [ ! -e "$tmp/ESCAPED" ] && grep -q "global 'os'" "$tmp/shell.out"
 result "an experiment that runs a command in batch mode runs nothing and says why" $?
 
+batch modules
+grep -q "^body reached: nothing" "$tmp/modules.out" && grep -q "^experiment reached: nil nil" "$tmp/modules.out"
+result "a lab reaches neither require nor package, so none of warplab's own modules (warplab.*)" $?
+
 batch carriage
 grep -q "print('hidden ran')\\\\rlaunch" "$tmp/carriage.out" && ! grep -q "$(printf '\r')" "$tmp/carriage.out" &&
   grep -q "^hidden ran" "$tmp/carriage.out"
