@@ -234,7 +234,7 @@ tap.is(real_rows("fuzzed"), baseline, "the real students are graded exactly as w
 
 -- Internal errors: a position in one of warplab's own Lua modules, or a traceback.
 local MODULES = { "grade", "labs", "prelude", "export", "kernel", "compile", "progress", "sweep", "chart", "plot",
-                  "complete", "globals" }
+                  "complete", "globals", "json", "record", "lab_release", "main" }
 local function internal_error(text)
   for _, name in ipairs(MODULES) do
     local found = text:match("%f[%w]" .. name .. ":%d+:[^\n]*")
