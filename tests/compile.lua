@@ -22,7 +22,7 @@ local function child(code, cache, more_env)
   local out = scratch .. "/out.txt"
   local argv = { "env", "XDG_CACHE_HOME=" .. cache }
   for _, setting in ipairs(more_env or {}) do argv[#argv + 1] = setting end
-  for _, word in ipairs({ warplab, "--sim", "--lang", "en", "-e", "C = debug.getregistry()['warplab.core']", "-e", code }) do
+  for _, word in ipairs({ warplab, "--sim", "--lang", "en", "-e", "C = setmetatable({ compile = require('warplab.compile').compile }, { __index = require('warplab.core') })", "-e", code }) do
     argv[#argv + 1] = word
   end
   core.spawn(argv, { stdout = out, stderr = out })
