@@ -2,12 +2,11 @@
 -- one bar per series, with the axis in units, and marks (a device's peak, a
 -- cache size) drawn where they fall. Unicode eighth-blocks on a terminal,
 -- ASCII otherwise.
-local core = ...
-local u = core.util
+local core = require "warplab.core"
+local u = require "warplab.prelude"
 local fmt = u.fmt
 
 local chart = {}
-core.chart = chart
 
 local messages = {
   mark = { en = "%s %s at %s", zh = "%s %s：%s" },

@@ -10,8 +10,10 @@
 -- named by a hash of the compiler, the options and the source; a cache file
 -- holds all three and is used only when they match, so a hash that collides
 -- or a damaged file is compiled again, never trusted.
-local core = ...
-local u = core.util
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+
+local compile = {}
 
 local messages = {
   not_compiled = { en = "%s does not compile (%s):\n%s", zh = "%s 无法编译（%s）：\n%s" },
@@ -408,11 +410,11 @@ local function registers_of(elf, sections, index)
   end
 end
 
--- core.cubin_resources(cubin, symbol): the registers a thread of kernel
+-- compile.cubin_resources(cubin, symbol): the registers a thread of kernel
 -- symbol uses and its static shared memory in bytes, as NVRTC's CUBIN
 -- records them (the .nv.info attribute ptxas writes, and the size of
 -- .nv.shared.SYMBOL); nil where the file does not say.
-function core.cubin_resources(cubin, symbol)
+function compile.cubin_resources(cubin, symbol)
   local ok, registers, shared = pcall(function()
     if cubin:sub(1, 4) ~= "\127ELF" then return nil end
     local sections = elf_sections(cubin)
@@ -427,7 +429,7 @@ function core.cubin_resources(cubin, symbol)
   return registers, shared
 end
 
--- core.compile(source [, {name=, compiler=, arch=, headers=, defines=, instantiate=, binary=}]):
+-- compile.compile(source [, {name=, compiler=, arch=, headers=, defines=, instantiate=, binary=}]):
 -- {ptx=, compiler=, cached=}. name ("kernel.cu") is what messages call the
 -- source; compiler "nvrtc" or "clang" (default: NVRTC where there is one,
 -- else clang); arch the PTX target (default sm_75); headers what #include
@@ -436,7 +438,7 @@ end
 -- (its address is taken after the source). binary = true: {cubin=, ...},
 -- arch's own machine code, from NVRTC only. A compile error raises the
 -- compiler's messages, with the line numbers of the source.
-function core.compile(source, options)
+function compile.compile(source, options)
   options = options or {}
   if type(source) ~= "string" or source:find("%z") then error(say("bad_source", u.quote(source)), 2) end
   local name, compiler, arch = options.name or "kernel.cu", options.compiler, options.arch or DEFAULT_ARCH
@@ -456,3 +458,5 @@ function core.compile(source, options)
   if not program then error(no_nvrtc and say("no_compiler", no_nvrtc) or say("no_clang"), 2) end
   return clang_compile(source, name, arch, program, headers, defines)
 end
+
+return compile

@@ -5,31 +5,36 @@
 --   launch("strided", {st|                 the kernel's params, and the launch options
 --   launch("strided", {load = "c|          the param's choices
 --   :lab |   :help |   :edit |              labs, topics, your kernels
-local core = ...
+local core = require "warplab.core"
+local prelude = require "warplab.prelude"
+local kernel_module = require "warplab.kernel"
+local labs = require "warplab.labs"
+
+local complete = {}
 
 local KERNEL_TAKERS = { launch = true, info = true, can = true, sweep = true }
 local LAUNCH_TAKERS = { launch = true, can = true, sweep = true }
 
 local function kernel_names()
   local names = {}
-  for _, k in ipairs(kernels()) do names[#names + 1] = k.name end
+  for _, k in ipairs(prelude.kernels()) do names[#names + 1] = k.name end
   return names
 end
 
 -- What a function's first (quoted) argument may be.
 local first_argument = {
-  explain = core.explain_terms, help = core.help_topics, edit = core.declared_kernels,
+  explain = core.explain_terms, help = prelude.help_topics, edit = kernel_module.declared_kernels,
 }
 
 -- What a colon command's argument may be.
 local command_argument = {
-  [":lab"] = function() local names = core.labs.names(); names[#names + 1] = "reload"; return names end, [":help"] = core.help_topics, [":edit"] = core.declared_kernels,
-  [":reset"] = function() return core.labs.names() end,
+  [":lab"] = function() local names = labs.names(); names[#names + 1] = "reload"; return names end, [":help"] = prelude.help_topics, [":edit"] = kernel_module.declared_kernels,
+  [":reset"] = function() return labs.names() end,
 }
 
 -- The params of a kernel's launch, then the measurement options (and sweep's axes).
 local function param_names(kernel, fn)
-  local ok, i = pcall(info, kernel)
+  local ok, i = pcall(prelude.info, kernel)
   if not ok then return nil end
   local names = {}
   for _, p in ipairs(i.params) do names[#names + 1] = p.name end
@@ -39,7 +44,7 @@ local function param_names(kernel, fn)
 end
 
 local function choices_of(kernel, param)
-  local ok, i = pcall(info, kernel)
+  local ok, i = pcall(prelude.info, kernel)
   if not ok then return nil end
   for _, p in ipairs(i.params) do
     if p.name == param then return p.choices end
@@ -62,9 +67,9 @@ local function candidates(before)
   if inside == "" or inside:match("[,{]%s*$") or inside:match("^%s*$") then return param_names(kernel, call) end
 end
 
--- core.complete(line, start, word): the completions of word, which starts at
+-- complete.complete(line, start, word): the completions of word, which starts at
 -- byte start (from 0) of line, or nil where Lua names are what fits.
-function core.complete(line, start, word)
+function complete.complete(line, start, word)
   local ok, names = pcall(candidates, line:sub(1, start))
   if not ok or not names then return nil end
   local fitting = {}
@@ -73,3 +78,5 @@ function core.complete(line, start, word)
   end
   return fitting
 end
+
+return complete

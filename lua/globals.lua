@@ -1,10 +1,50 @@
--- globals.lua: reading a global that nobody set is an error naming it, with
--- what it may have meant: a string (launch(strided) for launch("strided"),
--- {load = cg} for {load = "cg"}) or a name like it (lauch for launch).
--- Loaded last, once everything warplab defines is in place. Lab code has
--- globals of its own (its sandbox) and reads nil as Lua does.
-local core = ...
-local u = core.util
+-- globals.lua (warplab.globals): every global warplab gives students at the
+-- prompt (and scripts run with -e or a file), each taken from the module
+-- that implements it: the one list to read for "where is launch defined?".
+-- Lab code does not see these: it runs in a sandbox whose allow-list is
+-- labs.lua's (`allowed`). Then, reading a global that nobody set is an error
+-- naming it, with what it may have meant: a string (launch(strided) for
+-- launch("strided"), {load = cg} for {load = "cg"}) or a name like it
+-- (lauch for launch). main.lua requires this module last, once the others
+-- are in place.
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local sweep = require "warplab.sweep"
+local plot = require "warplab.plot"
+local export = require "warplab.export"
+local record = require "warplab.record"
+local kernel = require "warplab.kernel"
+local labs = require "warplab.labs"
+local sass = require "warplab.sass"
+local lines = require "warplab.lines"
+local C = core.globals   -- the API's functions in C (shell/api/): api.c, arguments.c, launch.c
+
+local GLOBALS = {
+  -- measuring (C)
+  launch = C.launch,                   -- launch(name, params): one kernel, a result
+  can = C.can,                         -- can(name, params): whether the device can run it
+  device = C.device,                   -- device(): the GPU, or the modelled one
+  measure_copy = C.measure_copy,       -- measure_copy(): the device's copy bandwidth, again
+  alloc_alignment = C.alloc_alignment, -- alloc_alignment(count [, bytes]): where allocations land
+  explain = C.explain,                 -- explain(term): what a counter means
+  config = C.config,                   -- config{...}: the session's measuring options
+  print = C.print,                     -- print(...): through the shell's line writer
+  -- sweeps and comparisons (sweep.lua)
+  sweep = sweep.sweep, range = sweep.range, pow2 = sweep.pow2, compare = sweep.compare,
+  -- looking at results and kernels (prelude.lua)
+  show = u.show, kernels = u.kernels, info = u.info, help = u.help,
+  plot = plot.plot,                    -- plot(results, {...}): an SVG (PNG) chart
+  export = export.export,              -- export(results, "file.csv" | "file.json")
+  record = record.record,              -- record("session.json") ... record()
+  -- kernels written at the prompt (kernel.lua)
+  kernel = kernel.kernel, edit = kernel.edit,
+  -- where and why: a launch's traffic by source line (lines.lua), a kernel's machine code (sass.lua)
+  lines = lines.lines, sass = sass.sass,
+  -- labs (labs.lua; the rest of the labs are colon commands)
+  answer = labs.answer_global,
+}
+for name, value in pairs(GLOBALS) do rawset(_G, name, value) end
+-- (arg, a script's arguments, is set by shell/repl/main.c.)
 
 local messages = {
   undefined = { en = "'%s' is not defined%s", zh = "'%s' 未定义%s" },
@@ -19,9 +59,9 @@ local say = u.messages("globals", messages)
 -- The strings a student writes as arguments: kernel names and the choices of their params, with what each is.
 local function known_strings()
   local strings = {}
-  for _, k in ipairs(kernels()) do
+  for _, k in ipairs(u.kernels()) do
     strings[k.name] = strings[k.name] or say("a_kernel")
-    for _, p in ipairs(info(k.name).params) do
+    for _, p in ipairs(u.info(k.name).params) do
       if p.type == "string" then
         for _, choice in ipairs(p.choices or {}) do strings[choice] = strings[choice] or say("a_choice", p.name) end
       end
@@ -61,3 +101,5 @@ setmetatable(_G, {
     error(say("undefined", name, hint(name)), 2)
   end,
 })
+
+return true   -- (not the table: lauxlib would name a function "warplab.globals.launch" in its messages)

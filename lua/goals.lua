@@ -5,12 +5,12 @@
 -- wrong element, the buffer and pattern behind too many sectors, how many
 -- words share a bank), and the hint attached to the first cause that
 -- failed (docs/instructors.md, "Goals and their causes").
-local core = ...
-local u = core.util
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local sweep = require "warplab.sweep"
 local fmt = u.fmt
 
 local goals = {}
-core.goals = goals
 
 local messages = {
   met = { en = "  ✓ %s", zh = "  ✓ %s" },
@@ -230,9 +230,9 @@ local parts = {
       return say("conflicts_missed", say(kind), u.commas(conflicts_of(r)), fmt("%g", most), bank_pattern(r, kind))
     end },
   { name = "time_ms", cause = "time", valid = function(v) return is_count(v) and v > 0 end, expected = "a_number",
-    holds = function(r, most) return core.time_of(r) <= most end,
+    holds = function(r, most) return sweep.time_of(r) <= most end,
     says = function(r, most, met)
-      return say(met and "time_met" or "time_missed", fmt("%.4g", core.time_of(r)), fmt("%g", most))
+      return say(met and "time_met" or "time_missed", fmt("%.4g", sweep.time_of(r)), fmt("%g", most))
     end },
 }
 local part_names = {}
@@ -286,3 +286,5 @@ function goals.checklist(needs, r)
   end
   return lines
 end
+
+return goals

@@ -2,10 +2,17 @@
 -- against its lab, and the class's report (docs/instructors.md, "Grading a
 -- class"): grades.csv and grades.json, a row per student and question, and
 -- report.html, one page with its charts, readable without a network.
-local core = debug.getregistry()["warplab.core"]
-local u = core.util
-local json = core.json
-local g = core.labs.grading
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local json = require "warplab.json"
+local export = require "warplab.export"
+local user_kernels = require "warplab.kernel"
+local labs = require "warplab.labs"
+local grade_report = require "warplab.report"
+local sweep = require "warplab.sweep"
+local g = labs.grading
+
+local grade = {}
 local fmt = string.format
 
 local messages = {
@@ -105,7 +112,7 @@ local DEFAULT_TIME_LIMIT = 60     -- seconds of CPU time, and of wall time, per 
 -- Text from a submission, a file name or a lab as it may be printed or
 -- written: control characters spelled out (\27, \n), bad bytes as \xNN, and
 -- at most limit bytes (default LIMITS.text_bytes).
-local visible = core.labs.visible
+local visible = labs.visible
 local function shown(text, limit)
   text = visible(tostring(text)):gsub("[\n\t]", { ["\n"] = "\\n", ["\t"] = "\\t" })
   limit = limit or LIMITS.text_bytes
@@ -421,7 +428,7 @@ end
 
 -- A value as a note shows it: numbers in their shortest form.
 local function value_text(v)
-  if type(v) == "number" then return core.csv_cell(v) end
+  if type(v) == "number" then return export.csv_cell(v) end
   return shown(tostring(v), 80)
 end
 
@@ -478,7 +485,7 @@ end
 local function declare_ran(name, source, evidence)
   local kernel = evidence.kernels[name]
   if not kernel or evidence.declared[name] == source then return evidence.failures[name] end
-  local ok, why = pcall(core.declare_lab_kernel, kernel.declaration, kernel.lab_id, { source = source })
+  local ok, why = pcall(user_kernels.declare_lab_kernel, kernel.declaration, kernel.lab_id, { source = source })
   evidence.declared[name] = source
   evidence.failures[name] = not ok and say("rerun_failed", shown(g.clean(tostring(why)), 1000)) or nil
   return evidence.failures[name]
@@ -491,7 +498,7 @@ local function rerun_launch(data, evidence, step_sources)
   if type(data) ~= "table" or type(data.kernel) ~= "string" or type(data.params) ~= "table" then
     return nil, say("no_launch")
   end
-  if core.kernel_is_students(data.kernel) then return nil, say("own_kernel", shown(data.kernel)) end
+  if user_kernels.kernel_is_students(data.kernel) then return nil, say("own_kernel", shown(data.kernel)) end
   local source = type(step_sources) == "table" and type(step_sources[data.kernel]) == "string"
                  and step_sources[data.kernel] or evidence.sources[data.kernel]
   local params = rerun_params(data)
@@ -499,8 +506,8 @@ local function rerun_launch(data, evidence, step_sources)
   if reruns[key] == nil then
     local failure = source and declare_ran(data.kernel, source, evidence)
     if failure then return nil, failure end
-    local ok, r = pcall(launch, data.kernel, params)
-    reruns[key] = ok and { data = core.result_data(r) } or { why = shown(g.clean(tostring(r)), 300) }
+    local ok, r = pcall(core.globals.launch, data.kernel, params)
+    reruns[key] = ok and { data = export.result_data(r) } or { why = shown(g.clean(tostring(r)), 300) }
   end
   local done = reruns[key]
   if done.why then return nil, say("launch_failed", done.why) end
@@ -565,8 +572,8 @@ local STOPPED = setmetatable({}, { __tostring = function() return "stopped at th
 local function first_launch(lab_name, code, student)
   local asked
   local function stop(name, params) asked = { kernel = name, params = params }; error(STOPPED, 0) end
-  local env = { random = core.labs.student_random(lab_name, student), launch = stop, sweep = stop, pow2 = pow2,
-                range = range, device = device, pairs = pairs, ipairs = ipairs, tostring = tostring, tonumber = tonumber,
+  local env = { random = labs.student_random(lab_name, student), launch = stop, sweep = stop, pow2 = sweep.pow2,
+                range = sweep.range, device = core.globals.device, pairs = pairs, ipairs = ipairs, tostring = tostring, tonumber = tonumber,
                 select = select, type = type }
   for _, name in ipairs({ "string", "table", "math", "utf8" }) do env[name] = core.sandbox_library(name) end
   local chunk = core.load_experiment(code, env)
@@ -632,7 +639,7 @@ end
 -- re-run results and the submitted device, the student's own random numbers.
 local function context_of(doc, definition, result, results)
   return g.context_for(definition.name, doc.student, result, results or (result and { result }) or nil,
-                       doc.device or device())
+                       doc.device or core.globals.device())
 end
 
 local function verdict(right) return right and "right" or "wrong" end
@@ -648,12 +655,12 @@ end
 -- own expected value ("x0.5"), else the text.
 local function answer_shape(ask, text, want)
   if ask.choices then
-    local n = core.labs.read_choice(text, ask.choices)
+    local n = labs.read_choice(text, ask.choices)
     if n then return fmt("%s) %s", string.char(96 + n), shown(g.text_of(ask.choices[n]) or "", 200)) end
     return shown(text, 200)
   end
-  local got = core.labs.read_number(text)
-  if got and type(want) == "number" and want ~= 0 then return say("ratio", core.csv_cell(tonumber(fmt("%.3g", got / want)))) end
+  local got = labs.read_number(text)
+  if got and type(want) == "number" and want ~= 0 then return say("ratio", export.csv_cell(tonumber(fmt("%.3g", got / want)))) end
   return shown(text, 200)
 end
 
@@ -841,7 +848,7 @@ end
 -- from all others. Name -> a function loading the lab afresh.
 local function lab_catalogue(lab_option)
   local known = {}
-  for _, name in ipairs(core.labs.names()) do known[name] = function() return g.find_lab(name) end end
+  for _, name in ipairs(labs.names()) do known[name] = function() return g.find_lab(name) end end
   if lab_option then
     local ok, definition = pcall(g.find_lab, lab_option)
     if not ok then error(say("bad_lab_option", shown(lab_option), shown(tostring(definition))), 0) end
@@ -857,7 +864,7 @@ local function start_afresh()
   core.set_last_results(nil, nil)
   local previous = declared
   declared = {}
-  for _, d in ipairs(previous) do pcall(core.declare_lab_kernel, d.declaration, d.lab_id, "skeleton") end
+  for _, d in ipairs(previous) do pcall(user_kernels.declare_lab_kernel, d.declaration, d.lab_id, "skeleton") end
 end
 
 -- The rows of one submission, each step that asks graded again, its lab
@@ -1086,7 +1093,7 @@ end
 -- marked over the whole class; true when every file was graded.
 local function write_report(graded, out)
   mark_copies(graded)
-  return core.grade_report.write(graded, out)
+  return grade_report.write(graded, out)
 end
 
 -- A slice's grading as data for the merge: rows with their notes as lists.
@@ -1096,7 +1103,7 @@ local function slice_data(graded)
     prints[i] = { student = p.student, lab = p.lab, print = { kernels = p.print.kernels, evidence = p.print.evidence } }
   end
   return { submissions = graded.submissions, students = json.list(graded.students), problems = json.list(graded.problems),
-           rows = core.grade_report.json_rows(graded.rows), prints = prints }
+           rows = grade_report.json_rows(graded.rows), prints = prints }
 end
 
 -- The slices' grading, merged as one grading of the whole class would be.
@@ -1127,7 +1134,7 @@ end
 
 -- Task `index` of a Slurm array job: grades its slice of the class and
 -- writes it as JSON to out/slice-INDEX.json.
-function core.grade_slice(folder, index, count, out, lab, time_limit, deadline)
+function grade.grade_slice(folder, index, count, out, lab, time_limit, deadline)
   local catalogue = lab_catalogue(lab)
   local collected = collect(folder, deadline and epoch_of(deadline))
   local graded = grade_collected(collected, catalogue, time_limit or DEFAULT_TIME_LIMIT,
@@ -1142,8 +1149,7 @@ local STUDENTS_PER_TASK = 10
 -- first line names this warplab), so no shell starts anywhere.
 local function job_script(folder, count, slices, lab, time_limit, deadline)
   return fmt("#!%s\n-- warplab --grade --slurm: one task of the job array grades its slice of the class.\n" ..
-             "local core = debug.getregistry()[\"warplab.core\"]\n" ..
-             "core.grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q, %s, %s, %s)\n",
+             "require(\"warplab.grade\").grade_slice(%q, tonumber(os.getenv(\"SLURM_ARRAY_TASK_ID\")), %d, %q, %s, %s, %s)\n",
              core.program_path(), folder, count, slices, lab and fmt("%q", lab) or "nil", fmt("%.17g", time_limit),
              deadline and fmt("%q", deadline) or "nil")
 end
@@ -1189,7 +1195,7 @@ end
 -- options, a string, "" for none), against the labs there are and `lab`
 -- (--lab: a name or a lab file), each submission within time_limit seconds
 -- of CPU and of wall time; true when every file under folder was graded.
-function core.grade(folder, out, slurm, lab, time_limit, deadline)
+function grade.grade(folder, out, slurm, lab, time_limit, deadline)
   out = out and out ~= "" and out or "report"
   time_limit = time_limit or DEFAULT_TIME_LIMIT
   local deadline_at = deadline and epoch_of(deadline)
@@ -1201,3 +1207,5 @@ function core.grade(folder, out, slurm, lab, time_limit, deadline)
   if graded.submissions == 0 and #graded.problems == 0 then error(say("no_submissions", folder), 0) end
   return write_report(graded, out)
 end
+
+return grade

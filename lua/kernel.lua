@@ -1,13 +1,17 @@
 -- kernel.lua: kernel{...}, a kernel written in CUDA C while the shell runs,
 -- declared with its params, buffers, arguments and launch shape; compiled
--- (core.compile: NVRTC, or clang) and then a kernel like the built-in ones:
+-- (compile.compile: NVRTC, or clang) and then a kernel like the built-in ones:
 -- launch, sweep, compare, info (with its source), completion. Its model is
 -- the emulator, which runs its own PTX (docs/model.md); on a GPU it is also
 -- compiled for that GPU's own architecture and measured there as the
 -- built-ins are. Sizes may be numbers, param names or functions of the
 -- params, worked out at each launch.
-local core = ...
-local u = core.util
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local compile = require "warplab.compile"
+local progress = require "warplab.progress"
+
+local kernel = {}
 
 local messages = {
   bad_spec = { en = "bad argument #1 to 'kernel' (a table {name=, source= or file=, params=, buffers=, args=, grid=, block=} expected, got %s)",
@@ -252,14 +256,14 @@ end
 -- its standard output, which is its channel to the shell. It runs on the
 -- emulator instead, which shows the output once (docs/shell.md).
 local function gpu_image(source, name, compiled)
-  local d = device()
+  local d = core.globals.device()
   if d.backend ~= "gpu" then return nil end
   if compiled.ptx:find("vprintf", 1, true) then
     print(say("printf_emulated", name))
     return nil
   end
   if not core.nvrtc_version() then return compiled.ptx end
-  return core.compile(source, { name = name .. ".cu", arch = "sm_" .. d.compute_capability:gsub("%.", ""), binary = true }).cubin
+  return compile.compile(source, { name = name .. ".cu", arch = "sm_" .. d.compute_capability:gsub("%.", ""), binary = true }).cubin
 end
 
 local declared = {}   -- the names of kernels declared in this session
@@ -268,26 +272,26 @@ local function text_or(text, fallback) return type(text) == "string" and text or
 
 local FIELDS = { "name", "source", "file", "entry", "params", "buffers", "args", "grid", "block", "shared", "reference",
                  "summary", "summary_zh", "teaches", "teaches_zh" }
-core.kernel_declaration_fields = FIELDS   -- what a lab's kernel may hold, for the lab checker (labs.lua)
+kernel.declaration_fields = FIELDS   -- what a lab's kernel may hold, for the lab checker (labs.lua)
 
 local declarations = {}   -- each declared kernel's fields as given, source read: what :edit declares again
 local file_of = {}        -- where :edit keeps a kernel's source, by name (a lab's kernels: in the lab's folder)
 local students = {}       -- the names of the kernels the student declared (kernel{}): theirs, never a lab's
 -- Each declared kernel's compiled source: {symbol = its entry as the
 -- machine code names it, at = when (os.time()), resources = {[arch] =
--- {registers, shared} or false} as core.kernel_resources found them}; a new
+-- {registers, shared} or false} as kernel.kernel_resources found them}; a new
 -- declaration starts a new one.
 local compiled_of = {}
 
 -- Declares spec (its fields read raw), quietly when it replaces one by :edit.
 local function declare(spec, quiet)
-  core.note_sources()   -- what the launches so far ran, before a kernel changes
+  kernel.note_sources()   -- what the launches so far ran, before a kernel changes
   local name = spec.name
   if type(name) ~= "string" or not name:match("^[a-z_][a-z0-9_]*$") or #name > 40 then
     bad("name", "lowercase letters, digits and _ (at most 40)", name)
   end
   if not declared[name] then
-    for _, k in ipairs(kernels()) do if k.name == name then error(say("built_in", name), 0) end end
+    for _, k in ipairs(u.kernels()) do if k.name == name then error(say("built_in", name), 0) end end
   end
   local source = spec.source
   if spec.file ~= nil then
@@ -310,7 +314,7 @@ local function declare(spec, quiet)
   if spec.reference ~= nil and type(spec.reference) ~= "function" then
     bad("reference", "a function(p, b) that fills b's outputs from its inputs, b.NAME[i] from 0", spec.reference)
   end
-  local compiled = core.compile(source, { name = name .. ".cu" })
+  local compiled = compile.compile(source, { name = name .. ".cu" })
   local entries, symbol = {}, nil
   for found in compiled.ptx:gmatch("%.entry%s+([%w_$]+)") do entries[#entries + 1] = found end
   for _, found in ipairs(entries) do
@@ -326,7 +330,7 @@ local function declare(spec, quiet)
   if not ok then error(why, 0) end
   if declared[name] and not quiet then print(say("replaced", name)) end
   declared[name], compiled_of[name] = true, { symbol = symbol, at = os.time(), resources = {} }
-  core.not_run[name] = nil
+  kernel.not_run[name] = nil
   spec.source, spec.file = source, nil
   declarations[name] = spec
   return name
@@ -340,7 +344,7 @@ end
 
 local declared_at_prompt   -- the name kernel{} returned in the chunk the prompt runs now
 
-function kernel(declaration)
+function kernel.kernel(declaration)
   if type(declaration) ~= "table" then error(say("bad_spec", u.quote(declaration)), 2) end
   local name = declare(fields_of(declaration))
   students[name], file_of[name] = true, nil
@@ -360,44 +364,47 @@ local function declared_line(name)
   return say("declared_line", name, listed(params), listed(buffers), name)
 end
 
-local chunk_done = core.chunk_done
-function core.chunk_done(...)
+-- A chunk at the prompt is done: what it declared is no longer the one to show.
+function kernel.chunk_done()
   declared_at_prompt = nil
-  return chunk_done(...)
 end
 
-local print_values = core.print_values
-function core.print_values(...)
+-- Shows the line of a kernel{} the chunk typed at the prompt returned, in
+-- place of its name: true when it did (the prompt prints the values else).
+function kernel.print_values(...)
   local name = declared_at_prompt
   declared_at_prompt = nil
-  if select("#", ...) == 1 and name and (...) == name and declarations[name] then return print(declared_line(name)) end
-  return print_values(...)
+  if select("#", ...) == 1 and name and (...) == name and declarations[name] then
+    print(declared_line(name))
+    return true
+  end
+  return false
 end
 
--- core.kernel_is_students(name): whether the student declared that kernel
+-- kernel.kernel_is_students(name): whether the student declared that kernel
 -- with kernel{} (a lab may neither read nor replace it).
-function core.kernel_is_students(name)
+function kernel.kernel_is_students(name)
   return students[name] == true
 end
 
--- core.kernel_source(name): the source a declared kernel runs now, or nil.
-function core.kernel_source(name)
+-- kernel.kernel_source(name): the source a declared kernel runs now, or nil.
+function kernel.kernel_source(name)
   return declarations[name] and declarations[name].source
 end
 
--- core.kernel_resources(name, arch): the registers a thread of a declared
+-- kernel.kernel_resources(name, arch): the registers a thread of a declared
 -- kernel uses on arch ("sm_90") and its static shared bytes, from NVRTC's
 -- machine code for arch (the occupancy the time model takes); nil where
 -- there is no NVRTC, or the kernel does not compile for arch.
 -- Each launch asks: the CUBIN is read once per declaration and architecture.
-function core.kernel_resources(name, arch)
+function kernel.kernel_resources(name, arch)
   local spec, compiled = declarations[name], compiled_of[name]
   if not (spec and compiled and core.nvrtc_version()) then return nil end
   local found = compiled.resources[arch]
   if found == nil then
-    local ok, code = pcall(core.compile, spec.source, { name = name .. ".cu", arch = arch, binary = true })
+    local ok, code = pcall(compile.compile, spec.source, { name = name .. ".cu", arch = arch, binary = true })
     local registers, shared
-    if ok then registers, shared = core.cubin_resources(code.cubin, compiled.symbol) end
+    if ok then registers, shared = compile.cubin_resources(code.cubin, compiled.symbol) end
     found = registers and { registers, shared } or false   -- false: asked, and the machine code does not say
     compiled.resources[arch] = found
   end
@@ -410,11 +417,11 @@ end
 -- kernel is declared again.
 local ran_with = setmetatable({}, { __mode = "k" })
 
--- core.note_sources(): notes the sources of the latest launches not yet noted.
-function core.note_sources()
+-- kernel.note_sources(): notes the sources of the latest launches not yet noted.
+function kernel.note_sources()
   local function note(r)
     if r ~= nil and ran_with[r] == nil then
-      local source = core.kernel_source(r.kernel)
+      local source = kernel.kernel_source(r.kernel)
       ran_with[r] = source and { source = source, compiled = compiled_of[r.kernel].at } or false
     end
   end
@@ -422,22 +429,22 @@ function core.note_sources()
   for _, r in ipairs(core.last_results() or {}) do note(r) end
 end
 
--- core.source_ran(r): the source a declared kernel's result r ran with, or nil (a built-in's).
-function core.source_ran(r)
-  core.note_sources()
+-- kernel.source_ran(r): the source a declared kernel's result r ran with, or nil (a built-in's).
+function kernel.source_ran(r)
+  kernel.note_sources()
   return ran_with[r] and ran_with[r].source or nil
 end
 
--- core.version_ran(r): the version of its source r ran (8 hex digits of
+-- kernel.version_ran(r): the version of its source r ran (8 hex digits of
 -- its hash) and when it was compiled; nil for a built-in kernel's.
-function core.version_ran(r)
-  local source = core.source_ran(r)
+function kernel.version_ran(r)
+  local source = kernel.source_ran(r)
   if not source then return nil end
   return core.hash(source):sub(1, 8), ran_with[r].compiled
 end
 
--- core.declared_kernels(): the names of the kernels declared in this session, sorted (what :edit takes).
-function core.declared_kernels()
+-- kernel.declared_kernels(): the names of the kernels declared in this session, sorted (what :edit takes).
+function kernel.declared_kernels()
   local names = {}
   for name in next, declarations do names[#names + 1] = name end
   table.sort(names)
@@ -460,7 +467,7 @@ local function students_own(relative)
   return student ~= "" and ("students/" .. student .. "/" .. relative) or relative
 end
 
-local function memory_only() return core.progress.in_memory() end
+local function memory_only() return progress.in_memory() end
 
 -- The student's kept source under relative, or nil; and where it is kept (nil in memory).
 local function read_kept(relative)
@@ -554,7 +561,7 @@ end
 
 -- Kernels whose latest source does not compile, by name: why they are not
 -- run (launch refuses them, shell/api/launch.c), until a source of theirs does.
-core.not_run = {}
+kernel.not_run = {}   -- why a kernel cannot run, by name (launch.c reads it as core.not_run)
 
 -- The first line of a compiler's messages that names an error (else the first line).
 local function first_error(why)
@@ -563,7 +570,7 @@ local function first_error(why)
 end
 
 local function mark_not_compiling(name, where, why)
-  core.not_run[name] = say("not_run", name, where, first_error(why):gsub("^%s+", ""))
+  kernel.not_run[name] = say("not_run", name, where, first_error(why):gsub("^%s+", ""))
 end
 
 -- edit([name [, file]]): the kernel's source opened in $VISUAL or $EDITOR (in
@@ -572,12 +579,12 @@ end
 -- then compiled and declared
 -- again from what was saved; with file, its text instead of an editor's.
 -- Without a name, the open lab step's kernel.
-function edit(name, from)
-  name = name or core.labs.step_kernel()
+function kernel.edit(name, from)
+  name = name or require("warplab.labs").step_kernel()   -- labs requires this module
   if name == nil then error(say("edit_what"), 2) end
   if type(name) ~= "string" then error(say("bad_edit_name", u.quote(name)), 2) end
   if not declarations[name] then
-    for _, k in ipairs(kernels()) do if k.name == name then error(say("edit_built_in", name, name), 0) end end
+    for _, k in ipairs(u.kernels()) do if k.name == name then error(say("edit_built_in", name, name), 0) end end
     error(say("edit_unknown", u.quote(name)), 0)
   end
   local text, came_from = edited_source(name, from)
@@ -615,7 +622,7 @@ end
 -- /x/a/b.lua and /x/a_b.lua keep their students' sources apart.
 local function lab_folder(lab_id)
   if lab_id:match("^[%w_%-]+$") then return "kernels/" .. lab_id end
-  return string.format("kernels/%s-%016x", (lab_id:match("([^/]*)$"):gsub("[^%w_%-]", "_")), core.labs.hash({ lab_id }))
+  return string.format("kernels/%s-%016x", (lab_id:match("([^/]*)$"):gsub("[^%w_%-]", "_")), require("warplab.labs").hash({ lab_id }))
 end
 
 -- The student's own source of a lab's kernel, from the lab's folder, or
@@ -637,7 +644,7 @@ end
 -- own, for --check-lab) or {source = text} (a submitted one, for --grade).
 -- nil, or the compile error of the student's file (the kernel is then left
 -- as it was).
-function core.declare_lab_kernel(declaration, lab_id, from)
+function kernel.declare_lab_kernel(declaration, lab_id, from)
   local spec = fields_of(guarded_copy(declaration, {}))
   spec.source = type(from) == "table" and from.source or from == "solution" and declaration.solution or declaration.skeleton
   spec.file = nil
@@ -658,9 +665,9 @@ function core.declare_lab_kernel(declaration, lab_id, from)
   declare(spec, true)
 end
 
--- core.edited_lab_kernels(lab_id, names): those of a lab's kernels (names:
+-- kernel.edited_lab_kernels(lab_id, names): those of a lab's kernels (names:
 -- their names) the student keeps a source of, each {name=, where=}.
-function core.edited_lab_kernels(lab_id, names)
+function kernel.edited_lab_kernels(lab_id, names)
   local edited = {}
   for _, name in ipairs(names) do
     local text, path = read_kept(lab_folder(lab_id) .. "/" .. name .. ".cu")
@@ -669,11 +676,11 @@ function core.edited_lab_kernels(lab_id, names)
   return edited
 end
 
--- core.reset_lab_kernels(lab_id, names): forgets the student's own sources
+-- kernel.reset_lab_kernels(lab_id, names): forgets the student's own sources
 -- of a lab's kernels (names: their names), so its steps declare the
 -- skeletons again. The names whose source was forgotten, and a list of
 -- "name: why" for those that could not be.
-function core.reset_lab_kernels(lab_id, names)
+function kernel.reset_lab_kernels(lab_id, names)
   local forgotten, failed = {}, {}
   for _, name in ipairs(names) do
     local had, why = remove_kept(lab_folder(lab_id) .. "/" .. name .. ".cu")
@@ -681,3 +688,5 @@ function core.reset_lab_kernels(lab_id, names)
   end
   return forgotten, failed
 end
+
+return kernel

@@ -5,13 +5,21 @@
 -- its own copies of the standard tables, under core.sandbox_call's budget.
 -- The runner shows a step's text between prompts, offers its experiment as
 -- code to run or edit, checks answers against the student's own results,
--- gives hints in stages, and saves progress after every change (core.progress).
-local core = ...
-local u = core.util
+-- gives hints in stages, and saves progress after every change (warplab.progress).
+local core = require "warplab.core"
+local u = require "warplab.prelude"
 local fmt = u.fmt
 
+local json = require "warplab.json"
+local export = require "warplab.export"
+local recorder = require "warplab.record"
+local sweep = require "warplab.sweep"
+local progress = require "warplab.progress"
+local user_kernels = require "warplab.kernel"
+local goals = require "warplab.goals"
+
 local labs = {}
-core.labs = labs
+local C = core.globals   -- the API's functions in C that students call by name
 
 ---------------------------------------------------------------------------
 -- Text in the session's language, wrapped to the terminal
@@ -136,7 +144,7 @@ local device_facts = {
 
 local function with_device_facts(text)
   if not text:find("${", 1, true) then return text end
-  local d = device()
+  local d = C.device()
   return (text:gsub("%${([%w_]+)}", function(name)
     local fact = device_facts[name]
     return fact and fact(d) or "${" .. name .. "}"
@@ -333,23 +341,6 @@ local messages = {
   check_stopped = { en = "lab %s: the check stopped: %s", zh = "实验 %s：检查中止：%s" },
   note = { en = "note: %s", zh = "注意：%s" },
   check_clean = { en = "lab %s: no findings", zh = "实验 %s：没有发现问题" },
-  -- what --release-lab says
-  release_no_lab_table = { en = "cannot release lab %s: it has no lab {...} table to mark as released",
-                           zh = "无法发布实验 %s：它没有可以标记为已发布的 lab {...} 表" },
-  release_of_released = { en = "cannot release lab %s: it is a released copy already (it has released_from)",
-                          zh = "无法发布实验 %s：它已经是发布版本（有 released_from）" },
-  release_not_in_place = { en = "cannot release lab %s: its %s must be written in place in its step{...} (a string, a number or function ... end, or a local NAME = \"string\") to be removed",
-                           zh = "无法发布实验 %s：它的 %s 必须直接写在 step{...} 里（字符串、数字或 function ... end，或 local 名字 = \"字符串\"）才能删除" },
-  release_left = { en = "cannot release lab %s: step %d's %s is not written in a step{...} where --release-lab can remove it (built by code?): nothing was written",
-                   zh = "无法发布实验 %s：第 %d 步的 %s 没有写在 --release-lab 能删除它的 step{...} 里（由代码生成？）：什么都没有写" },
-  release_name = { en = "the released copy %s must be called %s.lua (the lab's name gives students their random numbers and names their submissions): give a folder, or a file of that name",
-                   zh = "发布版本 %s 必须命名为 %s.lua（实验名决定学生的随机数，也是提交中的实验名）：请给出文件夹，或这个名字的文件" },
-  release_over_own = { en = "the released copy %s would replace the lab itself: give another folder", zh = "发布版本 %s 会覆盖实验本身：请换一个文件夹" },
-  release_changed = { en = "cannot release lab %s: its file changed while it was read", zh = "无法发布实验 %s：读取时它的文件被修改了" },
-  release_does_not_load = { en = "cannot release lab %s: the released copy does not load: %s", zh = "无法发布实验 %s：发布版本无法加载：%s" },
-  release_failed = { en = "cannot write the released lab %s: %s", zh = "无法写入发布的实验 %s：%s" },
-  released = { en = "Released lab %s to %s; solutions and assessed answers removed: %d, comments too. Its submissions name the lab's hash %s.",
-               zh = "实验 %s 已发布到 %s；删除的 solution 和计分题答案：%d 个，注释也已删除。它的提交带有实验的哈希值 %s。" },
   check_found = { en = "lab %s: %d findings", zh = "实验 %s：发现 %d 个问题" },
 }
 
@@ -367,7 +358,7 @@ labs.wrap = wrap
 -- The sandbox
 ---------------------------------------------------------------------------
 
-local time_of, bandwidth_of = core.time_of, core.bandwidth_of   -- measured, else modelled
+local time_of, bandwidth_of = sweep.time_of, sweep.bandwidth_of   -- measured, else modelled
 
 -- Whether a result's params hold every value of want (block shapes compared as pairs).
 local function matches(r, kernel, want)
@@ -430,11 +421,11 @@ local function lab_print(...)
   print(table.concat(parts, "\t"))
 end
 
-local host_info, host_kernels = info, kernels
+local host_info, host_kernels = u.info, u.kernels
 
 -- info() for lab code: a kernel the student declared is theirs, its source too.
 local function lab_info(name, ...)
-  if type(name) == "string" and core.kernel_is_students(name) then error(say("students_kernel", name), 2) end
+  if type(name) == "string" and user_kernels.kernel_is_students(name) then error(say("students_kernel", name), 2) end
   return host_info(name, ...)
 end
 
@@ -442,7 +433,7 @@ end
 local function lab_kernels()
   local list = host_kernels()
   for i = #list, 1, -1 do
-    if core.kernel_is_students(list[i].name) then table.remove(list, i) end
+    if user_kernels.kernel_is_students(list[i].name) then table.remove(list, i) end
   end
   return list
 end
@@ -452,8 +443,9 @@ end
 local allowed = {
   pairs = pairs, ipairs = ipairs, next = next, select = select, type = type, tostring = tostring,
   tonumber = tonumber, error = error, assert = assert, rawequal = rawequal, rawlen = rawlen,
-  launch = launch, can = can, sweep = sweep, range = range, pow2 = pow2, device = device, info = lab_info,
-  kernels = lab_kernels, compare = compare, explain = explain, show = show, alloc_alignment = alloc_alignment,
+  launch = C.launch, can = C.can, sweep = sweep.sweep, range = sweep.range, pow2 = sweep.pow2, device = C.device,
+  info = lab_info, kernels = lab_kernels, compare = sweep.compare, explain = C.explain, show = u.show,
+  alloc_alignment = C.alloc_alignment,
   find = find, extreme = extreme, time_of = time_of, bandwidth_of = bandwidth_of, lacks = lacks,
 }
 local LIBRARIES = { "string", "table", "math", "utf8" }
@@ -664,7 +656,7 @@ local claim_fields = { { "text" }, { "holds" }, { "gpu" }, { "counters" }, { "sk
 -- A lab kernel's fields: a kernel{} declaration's (kernel.lua), its source as skeleton and solution.
 local function kernel_fields()
   local fields = { { "skeleton" }, { "solution" } }
-  for _, name in ipairs(core.kernel_declaration_fields) do
+  for _, name in ipairs(user_kernels.declaration_fields) do
     if name ~= "source" and name ~= "file" then fields[#fields + 1] = { name } end
   end
   return fields
@@ -695,7 +687,7 @@ local function validate(definition)
       check_fields(say("in_ask", where), ask, ask_fields)
       if not (ask.question or ask.predict or ask.goal) then error(say("ask_needs", where), 0) end
       if ask.predict and not ask.measure then error(say("needs_measure", where), 0) end
-      if ask.needs then core.goals.validate(say("in_ask", where), ask.needs) end
+      if ask.needs then goals.validate(say("in_ask", where), ask.needs) end
       if ask.goal and not (ask.check or ask.needs) and not (released and ask.assessed) then
         error(say("needs_check", where), 0)
       end
@@ -719,7 +711,7 @@ local function with_needs(definition)
       local needs, check = ask.needs, ask.check
       own_check[ask] = check or false
       ask.check = function(ctx)
-        local met, cause = core.goals.meets(needs, ctx.result)
+        local met, cause = goals.meets(needs, ctx.result)
         if not met then return false, cause end
         if check then return check(ctx) end
         return true
@@ -863,7 +855,7 @@ end
 
 -- The context of the open step: the student's own last results.
 local function context(state)
-  return context_for(state.definition.name, student_id(), core.last_result(), core.last_results(), device())
+  return context_for(state.definition.name, student_id(), core.last_result(), core.last_results(), C.device())
 end
 
 -- The words of the labs' units in Chinese (docs/glossary.md); a unit may
@@ -932,7 +924,7 @@ end
 local function declare_step_kernel(state, from)
   local declaration = step_of(state).kernel
   if not declaration then return end
-  local ok, why = pcall(core.declare_lab_kernel, declaration, state.definition.id, from)
+  local ok, why = pcall(user_kernels.declare_lab_kernel, declaration, state.definition.id, from)
   if not ok then
     print(say("error", say("lab_kernel_failed", where(state), clean(tostring(why)))))
     return clean(tostring(why))   -- for the checker: why the lab's own source was not declared
@@ -955,7 +947,7 @@ local function offer(state, code)
   core.offer_history(shown)
 end
 
--- core.labs.run_offered(line): a line the student sent from the history as a
+-- labs.run_offered(line): a line the student sent from the history as a
 -- lab offered it runs as that lab's experiment, in its sandbox (as :run
 -- runs it); true then, false for any other line (the student's own).
 function labs.run_offered(line)
@@ -970,7 +962,7 @@ local function show_step(state)
   print(step_text(state))
   declare_step_kernel(state)
   if step_of(state).run then offer(state, step_of(state).run) end
-  core.progress.update(state.definition.id, "step", state.index)
+  progress.update(state.definition.id, "step", state.index)
 end
 
 -- Whether a value is plain data all through (no functions), at most 32
@@ -1038,7 +1030,7 @@ function run_experiment(state, code)
   local results = table.pack(pcall(guarded, where(state), chunk))
   hand_over(state.globals)
   if not results[1] then print(say("error", core.error_text(tostring(results[2])))); return false, tostring(results[2]) end
-  core.after_chunk(code, table.unpack(results, 2, results.n))
+  recorder.after_chunk(code, table.unpack(results, 2, results.n))
   print_values(table.unpack(results, 2, results.n))
   reflect(state)
   return true
@@ -1056,7 +1048,7 @@ local MAX_KEPT_RESULTS = 64
 local function sources_of(results)
   local sources
   for _, r in ipairs(results) do
-    local source = not core.kernel_is_students(r.kernel) and core.source_ran(r)
+    local source = not user_kernels.kernel_is_students(r.kernel) and user_kernels.source_ran(r)
     if source then
       sources = sources or {}
       sources[r.kernel] = source
@@ -1066,7 +1058,7 @@ local function sources_of(results)
 end
 
 local function evidence_of(fields)
-  local function data(r) local d = core.result_data(r); d.device = nil; return d end
+  local function data(r) local d = export.result_data(r); d.device = nil; return d end
   local r, list = core.last_result(), core.last_results()
   fields.result = r and data(r) or nil
   local kept = { r }
@@ -1261,9 +1253,9 @@ function reflect(state)
   if step.explain then print(wrap(text_of(step.explain))) end
   local base = measured ~= 0 and math.abs(measured) or 1
   local gap = math.abs(prediction.value - measured) / base
-  core.progress.update(state.definition.id, "predict", tostring(state.index), gap,
+  progress.update(state.definition.id, "predict", tostring(state.index), gap,
                        evidence_of({ predicted = prediction.value, measured = measured, model = model }))
-  core.keep_answer({ lab = state.definition.id, step = state.index, prediction = prediction.value,
+  recorder.keep_answer({ lab = state.definition.id, step = state.index, prediction = prediction.value,
                      measured = measured, gap = gap })
 end
 
@@ -1296,7 +1288,7 @@ end
 -- the text the lab's check gave.
 local function goal_missed(ask, cause)
   if ask.needs and core.last_result() then
-    for _, line in ipairs(core.goals.checklist(ask.needs, core.last_result())) do print(wrap(line)) end
+    for _, line in ipairs(goals.checklist(ask.needs, core.last_result())) do print(wrap(line)) end
   elseif is_text(cause) and type(cause) == "table" then
     print(wrap(text_of(cause)))
   end
@@ -1316,15 +1308,13 @@ local function after_wrong(state, step, p, key, want, cause)
       print(say("reveal", step.ask.choices and text_of(step.ask.choices[want] or want) or format_value(want, step.ask.unit)))
     end
     if step.explain and not step.ask.goal then print(wrap(text_of(step.explain))) end
-    core.progress.update(state.definition.id, "reveal", key)
+    progress.update(state.definition.id, "reveal", key)
   end
 end
 
 -- What the student types at the prompt runs an experiment too: a waiting
 -- prediction is reflected on once the chunk is done (and has shown its values).
-local chunk_done = core.chunk_done
-function core.chunk_done(code, printed)
-  chunk_done(code, printed)
+function labs.chunk_done()
   reflect(current)
 end
 
@@ -1346,8 +1336,8 @@ local function record_answer(state, step, value)
     return print(say("number_expected"))
   end
   local key = tostring(state.index)
-  local p = core.progress.update(state.definition.id, "attempt", key, tostring(value), "recorded", evidence_of({}))
-  core.keep_answer({ lab = state.definition.id, step = state.index, answer = tostring(value), verdict = "recorded",
+  local p = progress.update(state.definition.id, "attempt", key, tostring(value), "recorded", evidence_of({}))
+  recorder.keep_answer({ lab = state.definition.id, step = state.index, answer = tostring(value), verdict = "recorded",
                      attempt = p.attempts[key] })
   print(wrap(say("recorded")))
   print(say(state.index < #state.definition.steps and "go_on" or "go_finish"))
@@ -1367,8 +1357,8 @@ function labs.answer(value)
   local passed, message, want, cause = judge(state, value)
   if passed == nil then return print(message) end
   local key = tostring(state.index)
-  local p = core.progress.update(state.definition.id, "attempt", key, tostring(value), passed, evidence_of({ expected = want }))
-  core.keep_answer({ lab = state.definition.id, step = state.index, answer = tostring(value),
+  local p = progress.update(state.definition.id, "attempt", key, tostring(value), passed, evidence_of({ expected = want }))
+  recorder.keep_answer({ lab = state.definition.id, step = state.index, answer = tostring(value),
                      verdict = passed and "right" or "wrong", attempt = p.attempts[key] })
   if message then print(wrap(message)) end
   if passed then
@@ -1384,7 +1374,7 @@ end
 -- Opens a lab where the student left it.
 local function open(definition)
   core.sandbox_new_lab()
-  local p = core.progress.get(definition.id)
+  local p = progress.get(definition.id)
   current = { definition = definition, index = math.min(p.step or 1, #definition.steps), shown = {} }
   show_step(current)
 end
@@ -1416,7 +1406,7 @@ end
 local function skipping_unanswered(state)
   local ask = step_of(state).ask
   if not ask or ask.predict or state.warned == state.index then return false end
-  if core.progress.get(state.definition.id).done[tostring(state.index)] then return false end
+  if progress.get(state.definition.id).done[tostring(state.index)] then return false end
   state.warned = state.index
   return true
 end
@@ -1436,7 +1426,7 @@ function labs.next()
   if not current then return print(say("no_lab")) end
   if skipping_unanswered(current) then return print(say("unanswered")) end
   if current.index >= #current.definition.steps then
-    local p, right, questions = core.progress.update(current.definition.id, "finished"), 0, 0
+    local p, right, questions = progress.update(current.definition.id, "finished"), 0, 0
     local predictions, close, recorded = 0, 0, 0
     for i, step in ipairs(current.definition.steps) do
       local gap = (p.predictions or {})[tostring(i)]
@@ -1502,7 +1492,7 @@ local reset_asked
 -- Whether the reset of definition may go on; else it says what it would
 -- delete and how to confirm, and remembers that it asked.
 local function reset_confirmed(definition, names, typed)
-  local edited = core.edited_lab_kernels(definition.id, names)
+  local edited = user_kernels.edited_lab_kernels(definition.id, names)
   if #edited == 0 then return true end
   if reset_asked and reset_asked.id == definition.id and os.time() - reset_asked.at <= RESET_CONFIRM_SECONDS then
     reset_asked = nil
@@ -1525,10 +1515,10 @@ function labs.reset(name)
   if not definition then return print(say("no_lab")) end
   local names = kernel_names(definition)
   if not reset_confirmed(definition, names, name and name ~= "" and name or "") then return end
-  local before = core.progress.get(definition.id)
-  core.progress.update(definition.id, "reset")
-  local forgotten, failed = core.reset_lab_kernels(definition.id, names)
-  print(wrap(core.progress.reset_report(definition.name, before, #names > 0, forgotten, failed)))
+  local before = progress.get(definition.id)
+  progress.update(definition.id, "reset")
+  local forgotten, failed = user_kernels.reset_lab_kernels(definition.id, names)
+  print(wrap(progress.reset_report(definition.name, before, #names > 0, forgotten, failed)))
   if current and current.definition.id == definition.id then
     current.index, current.shown, current.cause = 1, {}, nil
     show_step(current)
@@ -1551,7 +1541,7 @@ local function status_text(p, definition)
 end
 
 function labs.list()
-  local lines, all = {}, core.progress.all()
+  local lines, all = {}, progress.all()
   local entries, _, hidden = catalogue()
   for _, entry in ipairs(entries) do
     local ok, definition = pcall(entry.path and load_file or find_lab, entry.path or entry.name)
@@ -1568,7 +1558,7 @@ function labs.list()
 end
 
 -- answer(value): the same as :answer VALUE (and, like it, returns nothing to print).
-function answer(value)
+function labs.answer_global(value)
   labs.answer(value)
 end
 
@@ -1634,7 +1624,7 @@ function labs.check_claims(name)
   local definition = find_lab(name)
   core.sandbox_new_lab()
   local state = { definition = definition, index = 1, shown = {} }
-  local measured = device().backend == "gpu"
+  local measured = C.device().backend == "gpu"
   local outcomes = {}
   for i, step in ipairs(definition.steps) do
     state.index = i
@@ -1695,15 +1685,15 @@ local function submitted_step(definition, i, record)
     entry.gap = (record.predictions or {})[key]
     entry.predicted, entry.measured, entry.model = evidence.predicted, evidence.measured, evidence.model
   elseif kind then
-    entry.attempts = core.json.list(evidence.attempts or {})
+    entry.attempts = json.list(evidence.attempts or {})
     entry.first_try = record.first_try[key] == true
     entry.right = entry.attempts[#entry.attempts] ~= nil and entry.attempts[#entry.attempts].verdict == "right"
     entry.expected = evidence.expected
   end
-  entry.result, entry.results = evidence.result, evidence.results and core.json.list(evidence.results)
+  entry.result, entry.results = evidence.result, evidence.results and json.list(evidence.results)
   entry.sources = evidence.sources
   if step.kernel then
-    entry.kernel = { name = step.kernel.name, source = core.kernel_source(step.kernel.name) }
+    entry.kernel = { name = step.kernel.name, source = user_kernels.kernel_source(step.kernel.name) }
   end
   return entry
 end
@@ -1728,7 +1718,7 @@ local function submission(definition, record, student)
     student = student, submitted = u.utc_now(),
     lab = { name = definition.name, id = definition.id, hash = definition.hash, title = copy(definition.spec.title, {}),
             steps = #definition.steps },
-    device = core.device_facts(),
+    device = export.device_facts(),
     summary = { questions = questions, right = right, first_try = first_try, predictions = predictions,
                 close_predictions = close, finished = record.finished ~= nil },
     steps = steps,
@@ -1743,8 +1733,8 @@ local function submit(state, path)
   local definition = state.definition
   local name = fmt("%s-%s.json", (definition.name:gsub("[^%w_%-]", "_")), student)
   if not path or path == "" then path = name elseif core.is_folder(path) then path = path .. "/" .. name end
-  local document = submission(definition, core.progress.get(definition.id), student)
-  local ok, why = core.write_file(path, core.json.encode(document, 2) .. "\n")
+  local document = submission(definition, progress.get(definition.id), student)
+  local ok, why = core.write_file(path, json.encode(document, 2) .. "\n")
   if not ok then error(say("submit_failed", clean(path), clean(tostring(why))), 0) end
   local s = document.summary
   print(say("submitted", clean(path), s.right, s.questions, s.first_try))
@@ -1816,7 +1806,7 @@ end
 -- of the experiments that failed, by step.
 local function run_batch(definition, next_answer)
   core.sandbox_new_lab()
-  core.progress.update(definition.id, "reset")
+  progress.update(definition.id, "reset")
   current = { definition = definition, index = 1, shown = {} }
   local wrong, run_errors = {}, {}
   for i, step in ipairs(definition.steps) do
@@ -1834,7 +1824,7 @@ end
 -- answered right. The student's saved progress is left alone unless save.
 function labs.batch(name, answers_path, save, submit_path)
   local answers, given = read_answers(answers_path), 0
-  if not save then core.progress.use_memory() end
+  if not save then progress.use_memory() end
   if submit_path and student_id() == "" then error(say("submit_needs_id"), 0) end
   local wrong = run_batch(find_lab(name), function() given = given + 1; return answers[given] end)
   if submit_path then submit(current, submit_path) end
@@ -1926,7 +1916,7 @@ local function static_findings(definition, add)
     end
     if ask and ask.goal and not ask.solution then add(i, "ask.solution", say("goal_no_solution")) end
     if ask and ask.needs and own_check[ask] == false then
-      local causes = core.goals.causes_of(ask.needs)
+      local causes = goals.causes_of(ask.needs)
       for k, hint in ipairs(step.hint or {}) do
         for _, cause in ipairs(type(hint.cause) == "table" and hint.cause or { hint.cause }) do
           if not causes[cause] then add(i, "hint[" .. k .. "]", say("hint_cause_unknown", cause, causes.listed)) end
@@ -1957,13 +1947,13 @@ end
 -- are findings, under the profile (scope.profile) they fail on; skipped
 -- claims come back as notes, grouped by their reason.
 local function claim_findings(name, lab_name, add, scope, notes)
-  local measured = device().backend == "gpu"
+  local measured = C.device().backend == "gpu"
   local profiles = measured and { false } or core.profiles()
-  local before = config().profile
+  local before = C.config().profile
   local skipped, order = {}, {}
   for _, profile in ipairs(profiles) do
-    if profile then config { profile = profile } end
-    local label = profile or device().name
+    if profile then C.config { profile = profile } end
+    local label = profile or C.device().name
     scope.profile = label
     local outcomes = labs.check_claims(name)
     local tripped = core.sandbox_lab_tripped()
@@ -1985,7 +1975,7 @@ local function claim_findings(name, lab_name, add, scope, notes)
     if tripped then notes[#notes + 1] = say("tripped_under", label); break end   -- minutes a profile, for nothing new
   end
   scope.profile, scope.profiles = nil, #profiles
-  config { profile = before }
+  C.config { profile = before }
   for _, key in ipairs(order) do
     local entry = skipped[key]
     local where = #entry.where == #profiles and #profiles > 1 and say("every_profile") or table.concat(entry.where, ", ")
@@ -2173,7 +2163,7 @@ local DEFAULT_STUDENTS, MAX_STUDENTS = 20, 1000
 function labs.check(name, students)
   students = math.tointeger(tonumber(students)) or DEFAULT_STUDENTS
   if students < 1 or students > MAX_STUDENTS then error(say("bad_students", MAX_STUDENTS, tostring(students)), 0) end
-  core.progress.use_memory()
+  progress.use_memory()
   local entries, add_entry = new_findings()
   local scope, notes, lines, lab_name = { profiles = 0, students = 1, draws = {} }, {}, {}, clean(tostring(name))
   local function add(step, field, message, detail) add_entry(scope, step, field, message, detail) end
@@ -2199,324 +2189,7 @@ function labs.check(name, students)
   return #lines == 0
 end
 
----------------------------------------------------------------------------
--- A released lab: warplab --release-lab LAB OUT, the copy students get
----------------------------------------------------------------------------
+-- What the lab modules below this one use of it: the release (lab_release.lua).
+labs.clean, labs.find_lab, labs.read_or_fail, labs.file_lab_name = clean, find_lab, read_or_fail, file_lab_name
 
--- The lab's source as tokens: {kind, text, from, to}; kind is "name",
--- "string", "number", "symbol" or "comment". Enough of Lua's lexer to find
--- where each table constructor and field begins and ends.
-local SYMBOLS = { "...", "..", "==", "~=", "<=", ">=", "//", "::", "<<", ">>" }
-
-local function long_bracket_end(text, at)   -- at: the first "["; the index after the closing bracket, or nil
-  local level = text:match("^%[(=*)%[", at)
-  if not level then return nil end
-  local _, close = text:find("]" .. level .. "]", at + #level + 2, true)
-  return close and close + 1 or #text + 1
-end
-
-local function quoted_end(text, at)   -- at: the quote; the index after the closing one
-  local quote, i = text:sub(at, at), at + 1
-  while i <= #text do
-    local c = text:sub(i, i)
-    if c == "\\" then i = i + 2
-    elseif c == quote or c == "\n" then return i + 1
-    else i = i + 1 end
-  end
-  return i
-end
-
-local function number_end(text, at)
-  local i = select(2, text:find("^0[xX][%x%.]*", at)) or select(2, text:find("^[%d%.][%d%.]*", at))
-  while true do
-    local _, exponent = text:find("^[eEpP][+-]?%x+", i + 1)
-    local _, more = text:find("^[%w%.]+", i + 1)
-    if exponent then i = exponent elseif more then i = more else return i + 1 end
-  end
-end
-
-local function tokens_of(text)
-  local tokens, i = {}, 1
-  local function add(kind, stop) tokens[#tokens + 1] = { kind = kind, from = i, to = stop - 1, text = text:sub(i, stop - 1) }; i = stop end
-  while i <= #text do
-    local c = text:sub(i, i)
-    if c:match("%s") then i = i + 1
-    elseif text:find("^%-%-", i) then
-      add("comment", long_bracket_end(text, i + 2) or (text:find("\n", i, true) or #text + 1))
-    elseif c == "[" and long_bracket_end(text, i) then add("string", long_bracket_end(text, i))
-    elseif c == "\"" or c == "'" then add("string", quoted_end(text, i))
-    elseif c:match("%d") or text:find("^%.%d", i) then add("number", number_end(text, i))
-    elseif c:match("[%a_]") then add("name", select(2, text:find("^[%w_]+", i)) + 1)
-    else
-      local symbol = c
-      for _, s in ipairs(SYMBOLS) do if text:sub(i, i + #s - 1) == s then symbol = s; break end end
-      add("symbol", i + #symbol)
-    end
-  end
-  return tokens
-end
-
--- The code tokens (comments left out), each table constructor with its named
--- fields: {open=, close=, before=, fields={{name=, first=, value=, last=, stop=}}}
--- (token indexes: the field's name, its value's first and last, and the
--- separator after it or the "}").
-local BLOCK_OPENS, BLOCK_CLOSES = { ["function"] = true, ["if"] = true, ["do"] = true, ["repeat"] = true },
-                                  { ["end"] = true, ["until"] = true }
-
-local function constructors_of(code)
-  local tables = {}
-  local scan_table
-  -- The index of the last token of the expression starting at i (it stops at , ; or } of its table).
-  local function expression_end(i)
-    local depth = 0
-    while code[i] do
-      local t = code[i]
-      if t.kind == "symbol" and t.text == "{" then
-        i = scan_table(i)
-      elseif t.kind == "symbol" and (t.text == "(" or t.text == "[") or t.kind == "name" and BLOCK_OPENS[t.text] then
-        depth = depth + 1
-      elseif t.kind == "symbol" and (t.text == ")" or t.text == "]") or t.kind == "name" and BLOCK_CLOSES[t.text] then
-        depth = depth - 1
-      elseif depth == 0 and t.kind == "symbol" and (t.text == "," or t.text == ";" or t.text == "}") then
-        return i - 1
-      end
-      i = i + 1
-    end
-    return #code
-  end
-  -- Reads the constructor whose "{" is code[open]; the index of its "}".
-  function scan_table(open)
-    local entry = { open = open, before = code[open - 1], fields = {} }
-    tables[#tables + 1] = entry
-    local i = open + 1
-    while code[i] and not (code[i].kind == "symbol" and code[i].text == "}") do
-      local named = code[i].kind == "name" and code[i + 1] and code[i + 1].text == "=" and code[i + 1].kind == "symbol"
-      local value = named and i + 2 or i
-      local last = expression_end(value)
-      if named then
-        entry.fields[#entry.fields + 1] = { name = code[i].text, first = i, value = value, last = last, stop = last + 1 }
-      end
-      i = last + 1
-      if code[i] and code[i].kind == "symbol" and (code[i].text == "," or code[i].text == ";") then i = i + 1 end
-    end
-    entry.close = i
-    return i
-  end
-  local i = 1
-  while code[i] do
-    if code[i].kind == "symbol" and code[i].text == "{" then i = scan_table(i) end
-    i = i + 1
-  end
-  return tables
-end
-
-local function field_named(entry, name)
-  for _, field in ipairs(entry.fields) do if field.name == name then return field end end
-end
-
--- The constructor that is a field's whole value, or that of the variable
--- it names (local MY_KERNEL = {...}, then kernel = MY_KERNEL), or nil.
-local function constructor_value(by_open, by_variable, code, field)
-  if field.value == field.last and code[field.value].kind == "name" then return by_variable[code[field.value].text] end
-  local entry = by_open[field.value]
-  return entry and entry.close == field.last and entry or nil
-end
-
--- The constructors assigned to a variable, whole (NAME = {...} or local NAME = {...}), by the name.
-local function variable_tables(code, tables)
-  local by_variable = {}
-  for _, entry in ipairs(tables) do
-    local equals, name, after = code[entry.open - 1], code[entry.open - 2], code[entry.close + 1]
-    local whole = not after or not (after.kind == "symbol" and after.text ~= ";" and after.text ~= ")")
-    if equals and equals.text == "=" and equals.kind == "symbol" and name and name.kind == "name" and whole then
-      local before_name = code[entry.open - 3]
-      if not (before_name and before_name.kind == "symbol" and (before_name.text == "{" or before_name.text == "," or before_name.text == ";")) then
-        by_variable[name.text] = entry   -- a statement's assignment, not a field of a table
-      end
-    end
-  end
-  return by_variable
-end
-
--- Whether a field's value is written in place: one string or number, or one function ... end.
-local function in_place(code, field)
-  local first, last = code[field.value], code[field.last]
-  if field.value == field.last then return first.kind == "string" or first.kind == "number" end
-  return first.text == "function" and first.kind == "name" and last.text == "end"
-end
-
--- The statements local NAME = "a string literal" (alone, not in an
--- expression), by NAME: {first=, last=} token indexes. A solution kept in
--- one (solution = MY_SOLUTION) goes with the field that names it.
-local function string_variables(code)
-  local by_name = {}
-  for i, t in ipairs(code) do
-    local name, equals, literal, after = code[i + 1], code[i + 2], code[i + 3], code[i + 4]
-    if t.kind == "name" and t.text == "local" and name and name.kind == "name" and equals and equals.text == "="
-       and literal and literal.kind == "string" and not (after and after.kind == "symbol" and after.text ~= ";") then
-      by_name[name.text] = { first = i, last = i + 3 }
-    end
-  end
-  return by_name
-end
-
--- The tables of steps (step {...} and step({...})) with their ask and kernel tables.
-local function step_tables(code, tables)
-  local by_open, steps, by_variable = {}, {}, variable_tables(code, tables)
-  for _, entry in ipairs(tables) do by_open[entry.open] = entry end
-  for _, entry in ipairs(tables) do
-    local before, call = entry.before, code[entry.open - 2]
-    local is_step = before and (before.kind == "name" and before.text == "step" or
-                                before.text == "(" and call and call.kind == "name" and call.text == "step")
-    if is_step then
-      local ask, kernel = field_named(entry, "ask"), field_named(entry, "kernel")
-      steps[#steps + 1] = { entry = entry, ask = ask and constructor_value(by_open, by_variable, code, ask),
-                            kernel = kernel and constructor_value(by_open, by_variable, code, kernel) }
-    end
-  end
-  return steps, by_open
-end
-
--- The fields a released copy leaves out: every solution, and the answer (a
--- goal's check) of an assessed question. {field=, what=} each.
-local function fields_to_remove(code, steps)
-  local removed, seen = {}, {}
-  local function remove(entry, name, what)
-    local field = entry and field_named(entry, name)
-    if field and not seen[field] then seen[field] = true; removed[#removed + 1] = { field = field, what = what } end
-  end
-  for _, step in ipairs(steps) do
-    remove(step.ask, "solution", "ask.solution")
-    remove(step.kernel, "solution", "kernel.solution")
-    local assessed = step.ask and field_named(step.ask, "assessed")
-    if assessed and assessed.value == assessed.last and code[assessed.value].text == "true" then
-      remove(step.ask, "answer", "ask.answer")
-      remove(step.ask, "check", "ask.check")
-    end
-  end
-  return removed
-end
-
--- The lab{...} constructor: where released_from goes.
-local function lab_table(code, tables)
-  for _, entry in ipairs(tables) do
-    local before, call = entry.before, code[entry.open - 2]
-    if before and (before.kind == "name" and before.text == "lab" or
-                   before.text == "(" and call and call.kind == "name" and call.text == "lab") then
-      return entry
-    end
-  end
-end
-
--- text with the spans {from=, to=} (byte ranges) replaced, each by its text; a
--- span inside one before it (a comment in a removed field) goes with that one.
-local function with_spans_replaced(text, spans)
-  table.sort(spans, function(a, b) return a.from < b.from end)
-  local parts, at = {}, 1
-  for _, span in ipairs(spans) do
-    if span.from >= at then
-      parts[#parts + 1] = text:sub(at, span.from - 1)
-      parts[#parts + 1] = span.text
-      at = span.to + 1
-    end
-  end
-  parts[#parts + 1] = text:sub(at)
-  return table.concat(parts)
-end
-
--- Only the line breaks of a span: what is removed keeps the lines where they were.
-local function line_breaks(text) return (text:gsub("[^\n]", "")) end
-
--- The released text of a lab: comments and removed fields gone (their lines
--- kept, so that errors name the same line in both copies), released_from
--- put in lab{...}. Raises one line naming what it cannot remove.
-local function released_text(definition, text)
-  local all = tokens_of(text)
-  local code, spans = {}, {}
-  for _, t in ipairs(all) do
-    if t.kind == "comment" then spans[#spans + 1] = { from = t.from, to = t.to, text = line_breaks(t.text) }
-    else code[#code + 1] = t end
-  end
-  local tables = constructors_of(code)
-  local steps = step_tables(code, tables)
-  local lab_entry = lab_table(code, tables)
-  if not lab_entry then error(say("release_no_lab_table", definition.name), 0) end
-  if field_named(lab_entry, "released_from") then error(say("release_of_released", definition.name), 0) end
-  local removed, strings, gone = fields_to_remove(code, steps), string_variables(code), {}
-  local function remove_span(from, to) spans[#spans + 1] = { from = from, to = to, text = line_breaks(text:sub(from, to)) } end
-  for _, r in ipairs(removed) do
-    local variable = r.field.value == r.field.last and strings[code[r.field.value].text]
-    if not (in_place(code, r.field) or variable) then error(say("release_not_in_place", definition.name, r.what), 0) end
-    local from, to = code[r.field.first].from, code[r.field.last].to
-    local stop = code[r.field.stop]
-    if stop and stop.kind == "symbol" and (stop.text == "," or stop.text == ";") then to = stop.to end
-    remove_span(from, to)
-    if variable and not gone[variable] then
-      gone[variable] = true
-      remove_span(code[variable.first].from, code[variable.last].to)
-    end
-  end
-  local open = code[lab_entry.open]
-  spans[#spans + 1] = { from = open.from, to = open.to, text = fmt("{ released_from = %q,", definition.hash) }
-  return with_spans_replaced(text, spans), #removed
-end
-
--- The values of the string literals of a Lua text, as a set. A literal alone
--- is a constant: loading "return" and it runs no code of the lab's.
-local function string_literals(text)
-  local values = {}
-  for _, t in ipairs(tokens_of(text)) do
-    local chunk = t.kind == "string" and load("return " .. t.text, "=literal", "t", {})
-    local ok, value = chunk and pcall(chunk)
-    if ok and type(value) == "string" then values[value] = true end
-  end
-  return values
-end
-
--- What a released copy must not hold, and must still be: checked on the copy
--- loaded again (in the sandbox), and on its string literals (a solution kept
--- elsewhere in the file too). Raises one line naming the first fault.
-local function verify_released(definition, released, copy_text)
-  local function fault(step, field) error(say("release_left", definition.name, step, field), 0) end
-  local literals = string_literals(copy_text)
-  if released.spec.released_from ~= definition.hash or #released.steps ~= #definition.steps then fault(0, "steps") end
-  for i, step in ipairs(released.steps) do
-    local ask, original = step.ask or {}, definition.steps[i]
-    if ask.solution ~= nil then fault(i, "ask.solution") end
-    if step.kernel and step.kernel.solution ~= nil then fault(i, "kernel.solution") end
-    if ask.assessed and (ask.answer ~= nil or (ask.goal and ask.check ~= nil)) then fault(i, ask.goal and "ask.check" or "ask.answer") end
-    local secrets = { (original.ask or {}).solution, original.kernel and original.kernel.solution }
-    for _, secret in pairs(secrets) do
-      if type(secret) == "string" and literals[secret] then fault(i, "solution") end
-    end
-  end
-end
-
--- Where the released copy goes: OUT, or OUT/NAME.lua when OUT is a folder.
--- Its file name must be the lab's (the name seeds the students' random
--- numbers and names their submissions), and it is not the lab's own file.
-local function released_path(definition, out)
-  local path = core.is_folder(out) and out:gsub("/+$", "") .. "/" .. definition.name .. ".lua" or out
-  if file_lab_name(path) ~= definition.name then error(say("release_name", clean(out), definition.name), 0) end
-  local real = core.realpath and core.realpath(path)
-  if definition.path and real and real == (core.realpath(definition.path) or definition.path) then
-    error(say("release_over_own", clean(path)), 0)
-  end
-  return path
-end
-
--- warplab --release-lab LAB OUT: writes the students' copy of LAB; true when written.
-function labs.release(name, out)
-  local definition = find_lab(name)
-  local text = definition.path and read_or_fail("lab", definition.path) or core.lab_source(name)
-  if not text or fmt("fnv1a64:%016x", hash({ text })) ~= definition.text_hash then error(say("release_changed", definition.name), 0) end
-  local path = released_path(definition, out)
-  local copy_text, removed = released_text(definition, text)
-  local ok, released = pcall(labs.load, definition.name, copy_text, "release:" .. definition.name)
-  if not ok then error(say("release_does_not_load", definition.name, clean(tostring(released))), 0) end
-  verify_released(definition, released, copy_text)
-  local written, why = core.write_file(path, copy_text)
-  if not written then error(say("release_failed", clean(path), clean(tostring(why))), 0) end
-  print(say("released", definition.name, clean(path), removed, definition.hash))
-  return true
-end
+return labs

@@ -7,8 +7,11 @@
 -- misaligned start, a gather, a broadcast, bank conflicts, lanes on one
 -- atomic address), with the fix. The emulator runs the PTX: ptxas may merge
 -- accesses (sass() shows what the GPU runs).
-local core = ...
-local u = core.util
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local kernel = require "warplab.kernel"
+
+local lines = {}
 
 local messages = {
   bad_result = { en = "bad argument #1 to 'lines' (a result of launch() or a kernel's name expected, got %s)",
@@ -83,7 +86,7 @@ end
 
 -- The source the emulator compiled: a declared kernel's (as the result ran it), or a family's .cu.
 local function source_of(name, params, r)
-  local source = (r and core.source_ran(r)) or core.kernel_source(name)
+  local source = (r and kernel.source_ran(r)) or kernel.kernel_source(name)
   if source then return source end
   local ok, device = pcall(core.family_device, name, params)
   return ok and device.source or ""
@@ -230,9 +233,10 @@ local function label(name, params)
   return #given > 0 and name .. " " .. table.concat(given, " ") or name
 end
 
--- lines([r] | name [, params]): prints the launch's traffic by source line and
--- returns the lines: {line=, source=, load=, store=, ... (counts), rows=}.
-function lines(what, params)
+-- lines.lines([r] | name [, params]), the global lines(): prints the launch's
+-- traffic by source line and returns the lines: {line=, source=, load=,
+-- store=, ... (counts), rows=}.
+function lines.lines(what, params)
   local name, launch_params, r = launch_of(what, params)
   local counted = core.emulate_lines(name, launch_params)
   local text = source_lines(source_of(name, launch_params, r))
@@ -263,3 +267,5 @@ function lines(what, params)
   print(u.wrap(say("level")))
   return counted
 end
+
+return lines

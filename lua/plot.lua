@@ -1,8 +1,12 @@
 -- plot.lua: plot(results, {x=, y=, file=, title=}) writes a self-contained
 -- SVG chart (axes, ticks, labels, legend, the device's peak and L2 size as
 -- marks where they mean something); PNG too, through gnuplot when installed.
-local core = ...
-local u = core.util
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local export = require "warplab.export"
+local sweep = require "warplab.sweep"
+
+local plot = {}
 local fmt = u.fmt
 
 local WIDTH, HEIGHT = 760, 460
@@ -103,12 +107,12 @@ local function series_of(results, x, metric)
   local list, by_key = { modelled = false }, {}
   local second = results.swept and results.swept[2]
   for _, r in ipairs(results) do
-    local key = second and (second .. "=" .. core.value_text(r.params[second], second)) or u.localized(metric, "label")
+    local key = second and (second .. "=" .. sweep.value_text(r.params[second], second)) or u.localized(metric, "label")
     if not by_key[key] then
       by_key[key] = { name = key, x = {}, y = {} }
       list[#list + 1] = by_key[key]
     end
-    local s, value, modelled = by_key[key], core.metric_value(metric, r)
+    local s, value, modelled = by_key[key], sweep.metric_value(metric, r)
     list.modelled = list.modelled or modelled
     local xv = r.params[x]
     if type(xv) == "table" then xv = xv[1] * xv[2] end
@@ -353,7 +357,7 @@ local function field_metric(path, results)
   local found = false
   for _, r in ipairs(results) do found = found or at(r) ~= nil end
   if not found then return nil end
-  return { name = path, label = path, unit = core.unit_of(path:match("[^.]+$")) or "",
+  return { name = path, label = path, unit = export.unit_of(path:match("[^.]+$")) or "",
            get = function(r) return r.measured and at(r) or nil end, model = at }
 end
 
@@ -367,23 +371,23 @@ local function is_results(value)
 end
 
 -- plot(results, {x=, y=, file=, title=}): a chart of metric y against parameter x; returns the file name.
-function plot(results, options)
+function plot.plot(results, options)
   if not is_results(results) then
     error(say("results_expected"), 2)
   end
-  local problem = getmetatable(results) == core.Results and core.results_problem(results)
+  local problem = getmetatable(results) == sweep.Results and sweep.results_problem(results)
   if problem then error(say("results_broken", problem), 2) end
   options = check_options(options)
   local x = options.x or (results.swept and results.swept[1])
   local y = options.y or results.y or "bandwidth"
-  local metric = core.metrics[y] or field_metric(y, results)
+  local metric = sweep.metrics[y] or field_metric(y, results)
   if not x then error(say("x_needed"), 2) end
-  if not metric then error(say("field_expected", core.metric_names(), u.quote(y)), 2) end
+  if not metric then error(say("field_expected", sweep.metric_names(), u.quote(y)), 2) end
   local file = options.file or "plot.svg"
   if file:find("%z") then error(say("no_nul"), 2) end
   local kind = file:match("%.(%w+)$")
   if kind ~= "svg" and kind ~= "png" then error(say("svg_or_png"), 2) end
-  local d = device()
+  local d = core.globals.device()
   local series = series_of(results, x, metric)
   local label, unit = u.localized(metric, "label"), u.localized(metric, "unit")
   local spec = {
@@ -405,3 +409,5 @@ function plot(results, options)
   end
   return file
 end
+
+return plot

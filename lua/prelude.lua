@@ -1,7 +1,7 @@
--- prelude.lua: the part of warplab's Lua API written in Lua. It is loaded
--- into every session before anything else, with the C core table as its
--- argument, and defines how results, devices and kernels look on screen.
-local core = ...
+-- prelude.lua (warplab.prelude): the part of warplab's Lua API written in
+-- Lua that every other module stands on: how results, devices and kernels
+-- look on screen, and the text helpers the others share (its exports).
+local core = require "warplab.core"
 
 local fmt = string.format
 
@@ -17,7 +17,6 @@ end
 -- Every module's messages by module name, for the test that both languages have each
 -- message, with the same conversions in the same order.
 local message_tables = {}
-core.message_tables = message_tables
 
 -- A module's message in the session's language: messages[key] is {en=, zh=}, formatted with the rest.
 local function message(messages, key, ...)
@@ -399,16 +398,16 @@ end
 ---------------------------------------------------------------------------
 
 -- Refilled in place when a family joins the registry while the shell runs
--- (core.families_changed), so that every module's reference stays current.
+-- (families_changed, which C calls as core.families_changed), so that every module's reference stays current.
 local families, family_by_name = {}, {}
-function core.families_changed()
+local function families_changed()
   for i = #families, 1, -1 do families[i] = nil end
   for name in pairs(family_by_name) do family_by_name[name] = nil end
   for i, family in ipairs(core.families()) do
     families[i], family_by_name[family.name] = family, family
   end
 end
-core.families_changed()
+families_changed()
 
 -- A parameter's value as the user writes it: 262,144, {32,8}, "cg" as cg.
 local function value_text(value)
@@ -652,7 +651,7 @@ local function time_lines(r)
       card_row("label_bandwidth", say("bandwidth_modelled", m.bandwidth_gbs)),
     }, "\n")
   end
-  local d = device()
+  local d = core.globals.device()
   local clock = r.sm_clock_mhz and say("sm_clock", r.sm_clock_mhz) or ""
   local copy = r.copy_fraction and say("of_copy", percent(r.copy_fraction), d.copy_gbs) or ""
   local lines = {
@@ -683,7 +682,7 @@ end
 -- The source row of a kernel declared in Lua: which version of its source
 -- this launch ran (a short hash) and when that version was compiled.
 local function source_line(r)
-  local version, compiled = core.version_ran(r)
+  local version, compiled = require("warplab.kernel").version_ran(r)   -- kernel requires this module
   if not version then return nil end
   return card_row("label_source", say("source_ran", r.kernel, version, os.date("%H:%M:%S", compiled)))
 end
@@ -875,7 +874,7 @@ function Result.__index(r, key)
 end
 
 -- show(result [, warp]): draws the warp map of one warp of a launch (warp 0 by default).
-function show(result, warp)
+local function show(result, warp)
   check_result(result, 1, "show")
   if warp ~= nil and math.type(warp) ~= "integer" then
     error(say("warp_expected", quote(warp, '"')), 2)
@@ -927,7 +926,7 @@ local function localized(t, field)
 end
 
 -- kernels(): the kernel families, each {name=, summary=, teaches=}, in the session's language.
-function kernels()
+local function kernels()
   local list = {}
   for i, f in ipairs(families) do
     list[i] = { name = f.name, summary = localized(f, "summary"), teaches = localized(f, "teaches") }
@@ -965,7 +964,7 @@ local function copy_table(t)
 end
 
 -- info(name): a family's declaration: summary, parameters, what it teaches, source.
-function info(name)
+local function info(name)
   local problem = type(name) ~= "string" and say("kernel_expected", quote(name)) or core.kernel_problem(name)
   if problem then error(say("bad_info", problem), 2) end
   return setmetatable(copy_table(family_by_name[name]), Info)
@@ -1283,8 +1282,8 @@ warplab 展示 GPU 的内存访问模式如何变成内存流量。
 Tab 键补全名字，包括 launch() 引号里的内核名。]] }
 messages_of("help()", { overview = overview })
 
--- core.help_topics(): the topics' names, sorted (for completion).
-function core.help_topics()
+-- help_topics(): the topics' names, sorted (for completion).
+local function help_topics()
   local names = {}
   for name in pairs(topics) do names[#names + 1] = name end
   table.sort(names)
@@ -1330,7 +1329,7 @@ end
 -- one, a global function itself (help(launch)), or a colon command
 -- (help(":lab"), :help lab). The commands topic lists them from the
 -- shell's table of colon commands, as :help does.
-function help(topic)
+local function help(topic)
   if topic == nil then return print(wrap(fmt(text_in(overview), topic_names()))) end
   if type(topic) == "function" then
     for name, value in next, _G do if value == topic and topics[name] then topic = name end end
@@ -1390,10 +1389,10 @@ local function value_line(v)
   return tostring(v)
 end
 
--- core.print_values(...): prints the values an expression typed at the prompt
+-- print_values(...): prints the values an expression typed at the prompt
 -- produced: on one line, tab-separated, as lua.c prints them, unless one of
 -- them takes lines of its own (a result card), which then each start a line.
-function core.print_values(...)
+local function print_values(...)
   local lines, several_lines = {}, false
   for i = 1, select("#", ...) do
     lines[i] = value_line((select(i, ...)))
@@ -1402,9 +1401,9 @@ function core.print_values(...)
   if #lines > 0 then print(table.concat(lines, several_lines and "\n" or "\t")) end
 end
 
--- core.banner(): the first line of an interactive session.
-function core.banner()
-  local d = device()
+-- banner(): the first line of an interactive session.
+local function banner()
+  local d = core.globals.device()
   local where = say("banner_where", device_name(d.name), (d.compute_capability:gsub("%.", "")), d.sm_count,
                     mebibytes(d.l2_bytes), d.peak_gbs / 1000)
   if d.copy_gbs then where = where .. say("banner_copy", d.copy_gbs / 1000) end
@@ -1441,8 +1440,10 @@ local function make_folder_or_raise(path)
   if not made then error(tostring(why), 0) end
 end
 
--- What the other modules (chart, export, plot, sweep) share with this one.
-core.util = {
+-- What the other modules share with this one.
+return {
+  message_tables = message_tables, families_changed = families_changed, help_topics = help_topics,
+  print_values = print_values, banner = banner, show = show, kernels = kernels, info = info, help = help,
   write_or_raise = write_or_raise, make_folder_or_raise = make_folder_or_raise,
   fmt = fmt, commas = commas, bytes = bytes, percent = percent, bar = bar,
   value_text = value_text, params_text = params_text, families = families, family_by_name = family_by_name,

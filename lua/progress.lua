@@ -7,15 +7,14 @@
 -- type are reset lab by lab, the rest kept. What is saved is plain, small
 -- data (LIMITS, docs/results.md): a value past them is never saved (one
 -- line says why), and one already in the file is dropped when it is read.
-local core = ...
-local u = core.util
-local json = core.json
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local json = require "warplab.json"
 
 -- A copy of a record or of the data, so callers never hold what is saved.
 local function deep_copy(value) return type(value) == "table" and u.copy_table(value) or value end
 
 local progress = {}
-core.progress = progress
 
 local NO_SUCH_FILE = 2   -- ENOENT, core.read_file's third value for a file that is not there
 
@@ -482,7 +481,7 @@ local function save(path)
 end
 
 ---------------------------------------------------------------------------
--- core.progress
+-- progress
 ---------------------------------------------------------------------------
 
 local function check_id(id, name)
@@ -491,18 +490,18 @@ local function check_id(id, name)
   end
 end
 
--- core.progress.get(id): the record of one lab, a copy, never nil.
+-- progress.get(id): the record of one lab, a copy, never nil.
 function progress.get(id)
   check_id(id, "get")
   return deep_copy(current().labs[id]) or default_record()
 end
 
--- core.progress.all(): {[id] = record} for every lab with progress.
+-- progress.all(): {[id] = record} for every lab with progress.
 function progress.all()
   return deep_copy(current().labs)
 end
 
--- core.progress.update(id, change, ...): applies the change and saves it at once;
+-- progress.update(id, change, ...): applies the change and saves it at once;
 -- returns the lab's record after it (a copy).
 function progress.update(id, kind, ...)
   check_id(id, "update")
@@ -529,13 +528,13 @@ function progress.update(id, kind, ...)
   return deep_copy(data.labs[id]) or default_record()
 end
 
--- core.progress.use_memory(): from now on progress starts empty and lives in memory
+-- progress.use_memory(): from now on progress starts empty and lives in memory
 -- only (a batch run that was not asked to --save).
 function progress.use_memory()
   memory, pending = empty(), {}
 end
 
--- core.progress.in_memory(): whether progress lives in memory only (a batch
+-- progress.in_memory(): whether progress lives in memory only (a batch
 -- run without --save, or no home): what the student writes then is kept
 -- for the session alone (their kernels' sources too, lua/kernel.lua).
 function progress.in_memory()
@@ -552,7 +551,7 @@ local function count_entries(map)
   return entries, sum
 end
 
--- core.progress.reset_report(name, before, has_kernels, forgotten, failed):
+-- progress.reset_report(name, before, has_kernels, forgotten, failed):
 -- what :reset of lab name forgot, as the student reads it: before, the lab's
 -- record before it; has_kernels, whether the lab has kernels to write;
 -- forgotten, the kernels whose source of the student's was deleted; failed,
@@ -576,3 +575,5 @@ function progress.reset_report(name, before, has_kernels, forgotten, failed)
   for _, why in ipairs(failed) do lines[#lines + 1] = say("reset_kernel_kept", why) end
   return table.concat(lines, "\n")
 end
+
+return progress

@@ -2,12 +2,12 @@
 -- grades it): grades.csv, grades.json, gradebook.csv and report.html, a page
 -- readable without a network that answers an instructor's questions
 -- (docs/instructors.md, "What the grader prints").
-local core = debug.getregistry()["warplab.core"]
-local u = core.util
-local json = core.json
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local export = require "warplab.export"
+local json = require "warplab.json"
 local fmt = string.format
 local grade_report = {}
-core.grade_report = grade_report
 
 local messages = {
   problem = { en = "warplab: %s: %s", zh = "warplab：%s：%s" },
@@ -188,7 +188,7 @@ end
 
 -- A CSV cell: numbers as numbers (a negative one too), booleans as words, text guarded.
 local function csv_cell(v)
-  if type(v) == "number" then return core.csv_cell(v) end
+  if type(v) == "number" then return export.csv_cell(v) end
   if type(v) == "boolean" then return tostring(v) end
   if v == nil then return "" end
   return text_cell(tostring(v))
@@ -221,12 +221,12 @@ local function gradebook_text(rows, questions)
   for _, q in ipairs(questions) do
     if q.kind ~= "prediction" then
       columns[#columns + 1] = { lab = q.lab, step = q.step }
-      header[#header + 1] = text_cell(say("gradebook_question", q.lab, q.step, core.csv_cell(q.points or 1)))
+      header[#header + 1] = text_cell(say("gradebook_question", q.lab, q.step, export.csv_cell(q.points or 1)))
       if not labs[q.lab] then labs[q.lab], lab_order[#lab_order + 1] = 0, q.lab end
       labs[q.lab] = labs[q.lab] + (q.points or 1)
     end
   end
-  for _, lab in ipairs(lab_order) do header[#header + 1] = text_cell(say("gradebook_total", lab, core.csv_cell(labs[lab]))) end
+  for _, lab in ipairs(lab_order) do header[#header + 1] = text_cell(say("gradebook_total", lab, export.csv_cell(labs[lab]))) end
   local points, names = {}, {}
   for _, row in ipairs(rows) do
     if not points[row.student] then points[row.student], names[#names + 1] = {}, row.student end
@@ -350,7 +350,7 @@ local function students_section(report)
                         fmt("%d/%d", s.first_try, s.questions), fmt("%.1f", s.attempts_per_question),
                         escape(s.struggling and say("yes") or ""), tostring(s.missing),
                         s.mean_gap and percent(s.mean_gap) or "-", escape(flag_words(s.flags)),
-                        escape(core.csv_cell(s.points) .. "/" .. core.csv_cell(s.points_possible)) }
+                        escape(export.csv_cell(s.points) .. "/" .. export.csv_cell(s.points_possible)) }
   end
   return heading("students_heading", "students") .. paragraph(say("students_order")) ..
          html_table("students", { say("col_student"), say("col_lab"), say("col_right"), say("col_first"),
@@ -364,7 +364,7 @@ local function questions_section(report)
   for _, q in ipairs(report.questions) do
     local graded = q.kind ~= "prediction"
     rows[#rows + 1] = { escape(question_label(q)), escape(say("kind_" .. q.kind)), escape(q.question or ""),
-                        graded and escape(core.csv_cell(q.points or 1)) or "-",
+                        graded and escape(export.csv_cell(q.points or 1)) or "-",
                         graded and percent(q.first_try_rate) or "-", graded and percent(q.right_rate) or "-" }
     if graded then bars[#bars + 1] = { label = question_label(q), value = q.first_try_rate } end
   end
@@ -419,7 +419,7 @@ end
 
 -- Every attempt of a row, each marked right or wrong as graded again.
 local function attempts_text(row)
-  if row.kind == "prediction" then return row.answer and core.csv_cell(row.answer) or "" end
+  if row.kind == "prediction" then return row.answer and export.csv_cell(row.answer) or "" end
   local parts = {}
   for _, a in ipairs(row.attempt_list or {}) do parts[#parts + 1] = (a.right and "✓ " or "✗ ") .. a.answer end
   if #parts == 0 and row.answer then parts[1] = row.answer end
@@ -488,7 +488,7 @@ end
 -- grade_report.write(graded, out): writes the report of what was graded into out
 -- (made when missing); true when every file was graded.
 function grade_report.write(graded, out)
-  local d = device()
+  local d = core.globals.device()
   local report = { format = "warplab-grades", version = 1, graded = u.utc_now(), warplab = core.version,
                    device = d.name, backend = d.backend, submissions = graded.submissions,
                    student_names = graded.students, problems = graded.problems,
@@ -517,3 +517,5 @@ function grade_report.write(graded, out)
             tampering, counted(copies, "copy", "copies"), late, csv, json_path, html, gradebook))
   return #graded.problems == 0
 end
+
+return grade_report

@@ -5,8 +5,12 @@
 -- touches memory, with the instructions ptxas made of it, their space,
 -- access and bytes a lane. It shows what the PTX the emulator runs does
 -- not: loads merged into wider ones (LDS.128), loops unrolled, local memory.
-local core = ...
-local u = core.util
+local core = require "warplab.core"
+local u = require "warplab.prelude"
+local kernel = require "warplab.kernel"
+local compile = require "warplab.compile"
+
+local sass = {}
 
 local messages = {
   bad_kernel = { en = "bad argument #1 to 'sass' (a kernel's name or a result expected, got %s)",
@@ -49,16 +53,16 @@ local COUNTED = { global = true, shared = true, ["local"] = true, generic = true
 
 -- The device's architecture: "sm_90".
 local function device_arch()
-  return "sm_" .. (device().compute_capability:gsub("%.", ""))
+  return "sm_" .. (core.globals.device().compute_capability:gsub("%.", ""))
 end
 
 -- The kernel's name and the source it runs: from a name or from a result.
-local function kernel_of(kernel)
-  if type(kernel) == "table" and type(kernel.kernel) == "string" then
-    return kernel.kernel, core.source_ran(kernel)
+local function kernel_of(what)
+  if type(what) == "table" and type(what.kernel) == "string" then
+    return what.kernel, kernel.source_ran(what)
   end
-  if type(kernel) ~= "string" then error(say("bad_kernel", u.quote(kernel)), 3) end
-  return kernel, core.kernel_source(kernel)
+  if type(what) ~= "string" then error(say("bad_kernel", u.quote(what)), 3) end
+  return what, kernel.kernel_source(what)
 end
 
 local function check_options(options)
@@ -175,20 +179,22 @@ local function print_listing(name, arch, k, source, all)
   if not all then print(u.wrap(say("all_hint", name))) end
 end
 
--- sass(kernel [, {arch=, all=}]): prints the kernel's machine code by source
--- line and returns {kernel=, arch=, instructions=}.
-function sass(kernel, options)
-  local name, source = kernel_of(kernel)
+-- sass.sass(kernel [, {arch=, all=}]), the global sass(): prints the kernel's
+-- machine code by source line and returns {kernel=, arch=, instructions=}.
+function sass.sass(what, options)
+  local name, source = kernel_of(what)
   options = check_options(options)
   if not source then
     if u.family_by_name[name] then error(say("built_in", name, name), 2) end
     error(say("unknown", name), 2)
   end
   local arch = options.arch or device_arch()
-  local code = core.compile(source, { name = name .. ".cu", arch = arch, binary = true })
+  local code = compile.compile(source, { name = name .. ".cu", arch = arch, binary = true })
   local listing, why = core.disassemble(code.cubin)
   if not listing then error(why, 2) end
   local k = kernel_named(listing, name)
   print_listing(name, arch, k, source, options.all)
   return { kernel = name, arch = arch, instructions = k.instructions }
 end
+
+return sass

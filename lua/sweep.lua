@@ -1,9 +1,13 @@
 -- sweep.lua: sweeps over one or two parameters, results lists, and
 -- compare(). A sweep launches every configuration (counters read together),
 -- prints a table and a chart of one metric, and returns the results.
-local core = ...
-local u = core.util
+local core = require "warplab.core"
+local u = require "warplab.prelude"
 local fmt = u.fmt
+local chart = require "warplab.chart"
+local export = require "warplab.export"
+
+local sweep = {}
 
 local messages = {
   integer_expected = { en = "bad argument #%d to '%s' (integer expected, got %s)",
@@ -84,7 +88,7 @@ local say = u.messages("sweep", messages)
 ---------------------------------------------------------------------------
 
 local Values = { __name = "warplab.values" }
-core.Values = Values
+sweep.Values = Values
 
 local function check_integer(value, arg, name)
   if math.type(value) ~= "integer" then
@@ -93,7 +97,7 @@ local function check_integer(value, arg, name)
 end
 
 -- range(first, last [, step]): first, first+step, ... up to last, inclusive.
-function range(first, last, step)
+function sweep.range(first, last, step)
   step = step or 1
   check_integer(first, 1, "range")
   check_integer(last, 2, "range")
@@ -107,7 +111,7 @@ function range(first, last, step)
 end
 
 -- pow2(first, last): 2^first, 2^(first+1), ... 2^last.
-function pow2(first, last)
+function sweep.pow2(first, last)
   check_integer(first, 1, "pow2")
   check_integer(last, 2, "pow2")
   if first < 0 or last > 62 or last < first then
@@ -153,14 +157,14 @@ local metrics = {
 }
 local metric_by_name = {}
 for _, m in ipairs(metrics) do metric_by_name[m.name] = m end
-core.metrics = metric_by_name
+sweep.metrics = metric_by_name
 
 local function metric_names()
   local names = {}
   for _, m in ipairs(metrics) do names[#names + 1] = m.name end
   return table.concat(names, ", ")
 end
-core.metric_names = metric_names
+sweep.metric_names = metric_names
 
 -- A metric's value for a result, and whether it is the model's.
 local function metric_value(metric, r)
@@ -168,7 +172,7 @@ local function metric_value(metric, r)
   if measured ~= nil then return measured, false end
   return metric.model(r), true
 end
-core.metric_value = metric_value
+sweep.metric_value = metric_value
 
 ---------------------------------------------------------------------------
 -- Results lists
@@ -179,7 +183,7 @@ local methods = {}   -- rs:column(name), rs:table_text(), rs:chart_text(y)
 -- A function, not the table: lab code can read rs.column but never reach
 -- (and so never change) what every later results list shares.
 function Results.__index(_, key) return methods[key] end
-core.Results = Results
+sweep.Results = Results
 
 -- nil when list is a results list as sweep() made it, else what is wrong, for messages.
 local function results_problem(list)
@@ -200,7 +204,7 @@ local function results_problem(list)
   return nil
 end
 
-core.results_problem = results_problem   -- for plot(), which takes a results list too
+sweep.results_problem = results_problem   -- for plot(), which takes a results list too
 
 -- Raises Lua's "calling 'method' on bad self" unless list is a results list.
 local function check_self(list, method)
@@ -235,7 +239,7 @@ local function value_text(value, param)
   if param == "bytes" and math.type(value) == "integer" then return u.bytes(value) end
   return u.value_text(value)
 end
-core.value_text = value_text
+sweep.value_text = value_text
 
 -- The metrics' headers where the terminal is too narrow for the usual ones.
 local TINY_HEADERS = { time = "ms", bandwidth = "GB/s", sectors_per_request = "ld s/r", store_sectors_per_request = "st s/r",
@@ -266,10 +270,10 @@ function methods:table_text()
     end
     rows[i] = row
   end
-  local text = core.text_table(header, rows)
+  local text = sweep.text_table(header, rows)
   local widest = 0
   for _, line in ipairs(u.text_lines(text)) do widest = math.max(widest, u.display_width(line)) end
-  if widest > core.columns() then text = core.text_table(tiny, rows) end   -- a narrow terminal: the headers' short forms
+  if widest > core.columns() then text = sweep.text_table(tiny, rows) end   -- a narrow terminal: the headers' short forms
   if modelled_any then
     text = text .. "\n" .. say("modelled_note", self[1].model.device and u.device_name(self[1].model.device, true) or say("the_model"))
   end
@@ -298,7 +302,7 @@ function methods:chart_text(y)
     series_index[key].values[x_index[x]] = value
     modelled_any = modelled_any or modelled
   end
-  local d = device()
+  local d = core.globals.device()
   local marks, breaks = {}, {}
   if metric.name == "bandwidth" then
     marks[#marks + 1] = { at = d.peak_gbs, label = say("dram_peak") }
@@ -312,7 +316,7 @@ function methods:chart_text(y)
       end
     end
   end
-  return core.chart.bars{
+  return chart.bars{
     title = say("chart_title", u.localized(metric, "label"), modelled_any and say("modelled") or "", x_param, self.kernel),
     x_label = x_param, x = xs, series = series, unit = u.localized(metric, "unit"), marks = marks, breaks = breaks,
   }
@@ -372,7 +376,7 @@ end
 -- the chart's metric with y= (bandwidth, time, sectors_per_request, ...) and its axis with x= (else
 -- the list with more values; the other list gives one series per value). Prints a table and a chart;
 -- returns the results list. Ctrl-C stops after the current launch and keeps what was measured.
-function sweep(name, params)
+function sweep.sweep(name, params)
   local function bad(arg, key, ...) error(say("bad_sweep", arg, say(key, ...)), 3) end
   local function bad_because(arg, why) error(say("bad_sweep", arg, why), 3) end
   local problem = type(name) ~= "string" and u.say("kernel_expected", u.quote(name)) or core.kernel_problem(name)
@@ -416,13 +420,13 @@ function sweep(name, params)
   local measured = results[1] and results[1].backend == "gpu"
   results.y = y or (measured and "bandwidth" or "sectors_per_request")
   setmetatable(results, Results)
-  core.print_results(results)
+  sweep.print_results(results)
   return results
 end
 
 -- Prints a sweep in the session's output format (a table and a chart, or CSV or JSON).
-function core.print_results(results)
-  if core.format_results(results) then return end
+function sweep.print_results(results)
+  if export.format_results(results) then return end
   if #results == 0 then return print(say("none_finished")) end
   print(results:table_text())
   print()
@@ -437,7 +441,7 @@ end
 -- Measured when there is a measurement, the model's otherwise.
 local function time_of(r) return r.time_ms or r.model.time_ms end
 local function bandwidth_of(r) return r.bandwidth_gbs or r.model.bandwidth_gbs end
-core.time_of, core.bandwidth_of = time_of, bandwidth_of
+sweep.time_of, sweep.bandwidth_of = time_of, bandwidth_of
 
 -- Whether time samples of a and b overlap in their interquartile ranges.
 local function quartiles(samples)
@@ -553,7 +557,7 @@ local Comparison = { __name = "warplab.comparison" }
 
 -- The results named above the table (a: offset offset=0 ...), so that its columns are only letters wide.
 Comparison.__tostring = u.guarded(messages.kind_comparison, function(c)
-  return u.wrap(table.concat(c.legend, "\n"), nil, "   ") .. "\n" .. core.text_table(c.header, c.rows)
+  return u.wrap(table.concat(c.legend, "\n"), nil, "   ") .. "\n" .. sweep.text_table(c.header, c.rows)
 end)
 
 local function describe(r)
@@ -562,7 +566,7 @@ end
 
 -- compare(a, b, ...): results side by side; for each metric the ratio to the first and a verdict
 -- (time: from the samples' spreads, not the two medians alone).
-function compare(...)
+function sweep.compare(...)
   local list = { n = select("#", ...), ... }
   if list.n < 2 then error(say("two_expected"), 2) end
   for i = 1, list.n do u.check_result(list[i], i, "compare") end
@@ -605,7 +609,7 @@ end
 ---------------------------------------------------------------------------
 
 -- Columns padded to their widest cell; numbers right-aligned.
-function core.text_table(header, rows)
+function sweep.text_table(header, rows)
   local widths = {}
   for i, h in ipairs(header) do widths[i] = u.display_width(h) end
   for _, row in ipairs(rows) do
@@ -627,3 +631,5 @@ function core.text_table(header, rows)
   end
   return table.concat(lines, "\n")
 end
+
+return sweep

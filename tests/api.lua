@@ -108,7 +108,7 @@ local function conversions(text)
   return table.concat(list, " ")
 end
 local modules, bad = 0, {}
-for module, messages in pairs(core.message_tables) do
+for module, messages in pairs(require("warplab.prelude").message_tables) do
   modules = modules + 1
   for key, m in pairs(messages) do
     if type(m.en) ~= "string" or type(m.zh) ~= "string" then
@@ -122,7 +122,7 @@ t.ok(modules >= 9, "every module registers its messages (" .. modules .. ")")
 t.ok(#bad == 0, "every message has en and zh with the same conversions")
 for _, line in ipairs(bad) do print("#   " .. line) end
 local unlabelled = {}
-for name, m in pairs(core.metrics) do
+for name, m in pairs(require("warplab.sweep").metrics) do
   if not (m.label_zh and (m.short_zh or not m.short:find("%a%a%a"))) then unlabelled[#unlabelled + 1] = name end
 end
 t.is(table.concat(unlabelled, ", "), "", "every metric has its label and column heading in Chinese")
@@ -170,7 +170,7 @@ t.ok(printed(function() help() end):find("^warplab 展示"), "zh: help()'s overv
 t.ok(core.banner():find("初次使用？输入 :lab tour。", 1, true), "zh: the banner")
 t.raises(function() help("nonsense") end, { "bad argument #1 to 'help' (没有主题 'nonsense'；主题有：" },
          "zh: an argument error keeps lauxlib's prefix and explains in Chinese")
-core.progress.use_memory()
+require("warplab.progress").use_memory()
 t.ok(printed(core.labs.list):find("\n  alignment    对齐与第五个扇区 +5 步\n"), "zh: a lab's status in :labs")
 core.lang = english_lang
 t.ok(tostring(launch("copy")):find("sim · modelled, not measured", 1, true), "back in English")

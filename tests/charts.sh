@@ -24,7 +24,7 @@ head -1 "$tmp/out.csv" | grep -q '^kernel,backend,params.block,params.load,param
   sed -n 2p "$tmp/out.csv" | grep -q '^offset,sim,256,default,4096,1,'
 result "--format csv prints a result as a header and a row" $?
 "$warplab" --sim --format json -e 'print(launch("offset", {offset = 1, n = 4096}))' > "$tmp/out.json" 2>/dev/null
-"$warplab" --sim -e "local j = debug.getregistry()['warplab.core'].json
+"$warplab" --sim -e "local j = require[[warplab.json]]
   local d = j.decode(io.open('$tmp/out.json'):read('a'))
   os.exit(d.results[1].params.offset == 1 and d.units['model.time_ms'] == 'ms' and 0 or 1)" 2>/dev/null
 result "--format json prints a result that parses back" $?

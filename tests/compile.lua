@@ -1,4 +1,4 @@
--- compile.lua: CUDA C to PTX while the shell runs (core.compile), without a
+-- compile.lua: CUDA C to PTX while the shell runs (compile.compile), without a
 -- GPU: NVRTC and clang each compile a kernel to PTX that ptxas accepts; a
 -- compile error gives the compiler's messages with the source's own line
 -- numbers; the PTX is cached in $XDG_CACHE_HOME/warplab, and a cache file
@@ -22,7 +22,7 @@ local function child(code, cache, more_env)
   local out = scratch .. "/out.txt"
   local argv = { "env", "XDG_CACHE_HOME=" .. cache }
   for _, setting in ipairs(more_env or {}) do argv[#argv + 1] = setting end
-  for _, word in ipairs({ warplab, "--sim", "--lang", "en", "-e", "C = debug.getregistry()['warplab.core']", "-e", code }) do
+  for _, word in ipairs({ warplab, "--sim", "--lang", "en", "-e", "C = setmetatable({ compile = require('warplab.compile').compile }, { __index = require('warplab.core') })", "-e", code }) do
     argv[#argv + 1] = word
   end
   core.spawn(argv, { stdout = out, stderr = out })

@@ -35,7 +35,7 @@ local function child(code, more_env)
   for _, list in ipairs({ ENV, more_env or {} }) do
     for _, setting in ipairs(list) do argv[#argv + 1] = setting end
   end
-  for _, word in ipairs({ warplab, "--sim", "--lang", "en", "-e", "C = debug.getregistry()['warplab.core']", "-e", code }) do
+  for _, word in ipairs({ warplab, "--sim", "--lang", "en", "-e", "C = setmetatable({ compile = require('warplab.compile').compile }, { __index = require('warplab.core') })", "-e", code }) do
     argv[#argv + 1] = word
   end
   local started = core.now_ms()

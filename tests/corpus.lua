@@ -1,7 +1,7 @@
 -- corpus.lua: the validation corpus of issue 18, kernels as students and
 -- instructors write them (tests/corpus/NAME.lua, each a declaration in the
 -- format the shell is to accept from users), run now on the PTX emulator
--- through core.compile and core.emulate with every compiler here. Each
+-- through compile.compile and core.emulate with every compiler here. Each
 -- kernel's outputs must equal its Lua reference on the same inputs (one test
 -- per kernel and compiler); where a declaration has `expect`, counts worked
 -- out by hand at its defaults, every compiler's counts must equal them (one
@@ -310,7 +310,7 @@ local function emulated(decl, run, expected, compiler)
   local known = decl.known_problem   -- an emulator (or prelude) problem, reported as TODO until it is mended
   if type(known) == "table" then known = known[compiler] end
   local done, results = pcall(function()
-    local ptx = core.compile(run.source, { compiler = compiler, name = decl.name .. ".cu" }).ptx
+    local ptx = require("warplab.compile").compile(run.source, { compiler = compiler, name = decl.name .. ".cu" }).ptx
     return core.emulate(ptx, decl.kernel or decl.name, run.launch)
   end)
   if not done and known then

@@ -49,7 +49,7 @@ sed -e 's/^print("after .*/local refused = not pcall(launch, "mine")/' "$tmp/min
 cat >> "$tmp/again.lua" <<'LUA'
 dofile(os.getenv("MINE"))   -- the same declaration again: a source that compiles
 local r = launch("mine")
-print("refused " .. tostring(refused) .. ", runs again " .. r.load.sectors .. " " .. tostring(core.version_ran(r)))
+print("refused " .. tostring(refused) .. ", runs again " .. r.load.sectors .. " " .. tostring(require[[warplab.kernel]].version_ran(r)))
 print(r)
 LUA
 sed -e '/^local core/,$d' "$tmp/mine.lua" > "$tmp/declare.lua"

@@ -1,4 +1,4 @@
--- emulate.lua: kernels compiled to PTX (core.compile) and run on the PTX
+-- emulate.lua: kernels compiled to PTX (compile.compile) and run on the PTX
 -- emulator (core.emulate), with both compilers where both are here. Their
 -- requests and sectors must equal the hand-written model's for the same
 -- access pattern (copy, copy with float4, strided, offset at odd sizes and
@@ -16,7 +16,7 @@ local core = debug.getregistry()["warplab.core"]
 
 local compilers = t.compilers()
 
-local function ptx_of(source, compiler) return core.compile(source, {compiler = compiler}).ptx end
+local function ptx_of(source, compiler) return require("warplab.compile").compile(source, {compiler = compiler}).ptx end
 local function blocks(n, block) return (n + block - 1) // block end
 local function floats(text) local out = {} for i = 1, #text // 4 do out[i] = string.unpack("<f", text, 4 * i - 3) end return out end
 local function same_counts(r, m)

@@ -98,7 +98,7 @@ end
 -- The same launch from clang's PTX: the counts that differ from NVRTC's, or nil.
 local function clang_differs(name, params, e)
   local d = core.family_device(name, params)
-  local ok, compiled = pcall(core.compile, d.source, {compiler = "clang", name = name .. "_kernel.cu", arch = d.arch,
+  local ok, compiled = pcall(require("warplab.compile").compile, d.source, {compiler = "clang", name = name .. "_kernel.cu", arch = d.arch,
                                                       headers = d.headers, defines = d.defines, instantiate = d.kernel})
   if not ok then return "clang does not compile it: " .. tostring(compiled) end
   local c = core.emulate_family(name, params, {ptx = compiled.ptx})

@@ -382,9 +382,9 @@ local api = {
 -- first argument is always a results list (real or damaged), as only one has them.
 local function a_results_list() return chance(0.7) and pick({ r_sweep, r_sweep2 }) or damaged(pick({ r_sweep, r_sweep2 })) end
 local methods = {
-  ["results:column"] = { core.Results.__index(nil, "column"), function() return pack(chance(0.6) and pick(param_names) or value()) end },
-  ["results:table_text"] = { core.Results.__index(nil, "table_text"), function() return some_values(0, 1) end },
-  ["results:chart_text"] = { core.Results.__index(nil, "chart_text"), function() return pack(chance(0.5) and pick(metric_names) or value()) end },
+  ["results:column"] = { require("warplab.sweep").Results.__index(nil, "column"), function() return pack(chance(0.6) and pick(param_names) or value()) end },
+  ["results:table_text"] = { require("warplab.sweep").Results.__index(nil, "table_text"), function() return some_values(0, 1) end },
+  ["results:chart_text"] = { require("warplab.sweep").Results.__index(nil, "chart_text"), function() return pack(chance(0.5) and pick(metric_names) or value()) end },
 }
 
 -- plot() without a file of its own gets one among the temporary files.

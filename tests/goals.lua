@@ -6,7 +6,7 @@
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local labs = core.labs
-core.progress.use_memory()
+require("warplab.progress").use_memory()
 
 local lab_file = os.tmpname() .. ".lua"
 local file = assert(io.open(lab_file, "w"))

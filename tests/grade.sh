@@ -28,14 +28,14 @@ submit erin exercises "$answers/exercises.txt"
 # frank hands in erin's file with the transpose's skeleton as his kernel: it does not meet the goal
 "$warplab" --sim -e "
   local core = debug.getregistry()['warplab.core']
-  local d = core.json.decode(io.open('$class/exercises/exercises-erin.json'):read('a'))
+  local d = require[[warplab.json]].decode(io.open('$class/exercises/exercises-erin.json'):read('a'))
   d.student = 'frank'
   for _, s in ipairs(d.steps) do
     if s.kernel and s.kernel.name == 'my_transpose' then
       s.kernel.source = core.labs.load('exercises', core.lab_source('exercises')).steps[s.step].kernel.skeleton
     end
   end
-  core.write_file('$class/exercises/exercises-frank.json', core.json.encode(d, 2))" > "$tmp/out-frank" 2>&1
+  core.write_file('$class/exercises/exercises-frank.json', require[[warplab.json]].encode(d, 2))" > "$tmp/out-frank" 2>&1
 echo '{"not": "a submission"}' > "$class/notes.json"
 ls "$class"/*/*.json | sed "s|$class/|# |"
 [ "$(ls "$class"/*/*.json | wc -l)" = 6 ]
@@ -76,7 +76,7 @@ row alice coalescing 1 | grep -q ',prediction,.*,8,0,,,predicted,,,0,'
 result "a prediction: what was predicted and its gap, never right or wrong" $?
 
 "$warplab" --sim -e "
-  local d = debug.getregistry()['warplab.core'].json.decode(io.open('$tmp/clean/grades.json'):read('a'))
+  local d = require[[warplab.json]].decode(io.open('$tmp/clean/grades.json'):read('a'))
   local q2
   for _, q in ipairs(d.questions) do if q.lab == 'coalescing' and q.step == 2 then q2 = q end end
   print(d.format, d.version, d.submissions, #d.student_names, #d.rows, #d.students, q2.students, q2.first_try_rate,
@@ -251,12 +251,12 @@ limit=$(($(date +%s) - started + 3))
 cp "$hostile/spinlab-aaa-spin.json" "$spin/"
 "$warplab" --sim -e "
   local core = debug.getregistry()['warplab.core']
-  local d = core.json.decode(io.open('$class/exercises/exercises-erin.json'):read('a'))
+  local d = require[[warplab.json]].decode(io.open('$class/exercises/exercises-erin.json'):read('a'))
   d.student = 'aad-spin'
   for _, s in ipairs(d.steps) do
     if s.kernel and s.kernel.name == 'my_transpose' then s.kernel.source = io.open('$hostile/spin.cu'):read('a') end
   end
-  core.write_file('$spin/exercises-aad-spin.json', core.json.encode(d, 2))" > "$tmp/out-spin" 2>&1
+  core.write_file('$spin/exercises-aad-spin.json', require[[warplab.json]].encode(d, 2))" > "$tmp/out-spin" 2>&1
 started=$(date +%s)
 WARPLAB_LABS_PATH=$hostile/labs timeout $((4 * limit + 60)) "$warplab" --sim --grade "$spin" --report "$tmp/spin-report" --time-limit $limit \
   > "$tmp/spin.out" 2> "$tmp/spin.err"
@@ -328,8 +328,8 @@ at_prompt lena "$dclass" "$right" "$bytes" "'b'"
 at_prompt mia "$dclass" "$right" "$bytes" "'b'"
 edit() {   # edit FILE LUA: the submission in FILE changed by LUA (d is the document), written to FILE
   "$warplab" --sim -e "local core = debug.getregistry()['warplab.core']
-    local d = core.json.decode(io.open('$1'):read('a')); $2
-    core.write_file('$1', core.json.encode(d, 2))" > /dev/null 2>&1
+    local d = require[[warplab.json]].decode(io.open('$1'):read('a')); $2
+    core.write_file('$1', require[[warplab.json]].encode(d, 2))" > /dev/null 2>&1
 }
 edit "$dclass/drawn-ivan.json" "local s = d.steps[1]; s.result.load.sectors_per_request = 2 * s.result.load.sectors_per_request
   s.attempts[1].answer = tostring(s.result.load.sectors_per_request)"
@@ -413,7 +413,7 @@ head -1 "$tmp/drawn/gradebook.csv" | grep -q '^Student,ID,SIS User ID,SIS Login 
   grep -q '^gina,,gina,gina,,2,1,1,4$' "$tmp/drawn/gradebook.csv" && grep -q '^ivan,,ivan,ivan,,0,1,1,2$' "$tmp/drawn/gradebook.csv"
 result "gradebook.csv: Canvas's identity columns, then points per question and the lab's total" $?
 "$warplab" --sim -e "
-  local d = debug.getregistry()['warplab.core'].json.decode(io.open('$tmp/drawn/grades.json'):read('a'))
+  local d = require[[warplab.json]].decode(io.open('$tmp/drawn/grades.json'):read('a'))
   for _, q in ipairs(d.questions) do
     local w = q.wrong_answers
     print(q.step, q.kind, q.points, q.first_try_rate, w[1] and w[1].answer, w[1] and w[1].count)
@@ -471,13 +471,13 @@ mkdir -p "$own"
   launch('my_scale'); labs.answer(''); labs.submit('$own')" > "$tmp/out-olga" 2>&1
 "$warplab" --sim -e "
   local core = debug.getregistry()['warplab.core']
-  local d = core.json.decode(io.open('$own/own-kernel-olga.json'):read('a'))
+  local d = require[[warplab.json]].decode(io.open('$own/own-kernel-olga.json'):read('a'))
   d.student = 'pete'
   d.steps[1].sources.my_scale = d.steps[3].sources.my_scale
-  core.write_file('$own/own-kernel-pete.json', core.json.encode(d, 2))" > "$tmp/out-pete" 2>&1
+  core.write_file('$own/own-kernel-pete.json', require[[warplab.json]].encode(d, 2))" > "$tmp/out-pete" 2>&1
 olga_ran() {   # olga_ran STEP: the source olga's step STEP ran, compared with the skeleton's first line
   "$warplab" --sim -e "local core = debug.getregistry()['warplab.core']
-    local d = core.json.decode(io.open('$own/own-kernel-olga.json'):read('a'))
+    local d = require[[warplab.json]].decode(io.open('$own/own-kernel-olga.json'):read('a'))
     print(d.steps[$1].sources.my_scale:find('int row = blockIdx.x', 1, true) and 'skeleton' or 'fixed')"
 }
 [ "$(olga_ran 1)" = skeleton ] && [ "$(olga_ran 2)" = skeleton ] && [ "$(olga_ran 3)" = fixed ]

@@ -117,7 +117,7 @@ t.ok(pairs_result.correct == true and pairs_result.checked_elements < pairs_resu
      "a float2 output set field by field: the sampled elements keep the reference's fields (" .. tostring(pairs_result.mismatch) .. ")")
 
 -- A lab's kernel past 4 Mi: its reference, lab code, gets the instructions a launch of that size needs.
-core.progress.use_memory()   -- nothing of this test is saved
+require("warplab.progress").use_memory()   -- nothing of this test is saved
 local temporary = os.tmpname()
 local lab_path = temporary .. ".lua"   -- a lab file is known by its .lua
 local lab_file = assert(io.open(lab_path, "w"))

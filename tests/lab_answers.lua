@@ -3,7 +3,7 @@
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local labs = core.labs
-core.progress.use_memory()
+require("warplab.progress").use_memory()
 
 -- Numbers as people write them.
 for _, case in ipairs({
@@ -71,7 +71,7 @@ step { text = "p", run = [[p = launch("strided", {stride = 2, n = 1 << 16})]],
 file:close()
 
 local said = t.said
-local function attempts(step) return core.progress.get("file:" .. core.realpath(lab_file)).attempts[tostring(step)] end
+local function attempts(step) return require("warplab.progress").get("file:" .. core.realpath(lab_file)).attempts[tostring(step)] end
 
 said(function() labs.open(lab_file) end)
 said(labs.run)
@@ -126,7 +126,7 @@ for _, case in ipairs({ { "coalesce", "coalescing" }, { "aos_soa", "aos-soa" }, 
   local _, ok, message = said(function() labs.open(case[1]) end)
   t.ok(not ok and message:find("did you mean '" .. case[2] .. "'?", 1, true), "':lab " .. case[1] .. "' suggests " .. case[2])
 end
-core.progress.use_memory()
+require("warplab.progress").use_memory()
 text = said(function() labs.batch("tour", (os.getenv("srcdir") or ".") .. "/tests/answers/tour.txt") end)
 t.ok(text:find("Next: :lab alignment %(Alignment"), "the end of a lab suggests the next one")
 os.remove(lab_file); os.remove(dir)

@@ -77,7 +77,7 @@ cp "${srcdir:-.}/labs/tour.lua" "$tmp/other/tour.lua"
 XDG_DATA_HOME="$tmp/own" "$warplab" --sim -e "
   local core = debug.getregistry()['warplab.core']
   core.labs.open('$tmp/other/tour.lua'); core.labs.next(); core.labs.next()
-  local all = core.progress.all()
+  local all = require[[warplab.progress]].all()
   local real = core.realpath('$tmp/other/tour.lua')
   print(all.tour.step, all['file:' .. real].step)" > "$tmp/out" 2>&1
 tail -1 "$tmp/out" | grep -q "^3	2$"
@@ -95,7 +95,7 @@ for round in 1 2 3 4 5; do
   kill -9 $pid 2>/dev/null
   wait $pid 2>/dev/null
   "$warplab" --sim -e "
-    local json = debug.getregistry()['warplab.core'].json
+    local json = require[[warplab.json]]
     local data = json.decode(io.open('$tmp/kill/warplab/progress.json'):read('a'))
     os.exit(data and data.labs and data.labs.tour and 0 or 1)" 2>/dev/null && survived=$((survived + 1))
 done

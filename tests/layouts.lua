@@ -5,7 +5,7 @@
 -- read back as the very values the results held.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
-local json = core.json
+local json = require("warplab.json")
 local dir = os.tmpname()
 os.remove(dir)
 os.execute("mkdir -p " .. dir)
@@ -15,7 +15,7 @@ local rs = sweep("strided", { stride = pow2(0, 3), n = 4096, block = { 128, 256 
 -- CSV
 export(rs, dir .. "/s.csv")
 local text = io.open(dir .. "/s.csv"):read("a")
-local rows, header = core.parse_csv(text)
+local rows, header = require("warplab.export").parse_csv(text)
 t.ok(header[1] == "kernel" and header[2] == "backend", "CSV: kernel and backend come first")
 local params, rest, ordered = {}, {}, true
 for i = 3, #header do

@@ -14,7 +14,7 @@ local srcdir = os.getenv("srcdir") or "."
 config{profile = "h200"}
 
 local file = assert(io.open(srcdir .. "/bench/data/h200-model-time.json"))
-local entries = core.json.decode(file:read("a"))
+local entries = require("warplab.json").decode(file:read("a"))
 file:close()
 
 -- Pairs the model does not get right yet, with why (issue 29's note says what is left).
@@ -143,7 +143,7 @@ local limits = {
 }
 for _, case in ipairs(limits) do
   local m = launch(case[1], case[2]).model
-  t.is(m.limit_key, case[3], string.format("%s %s: limited by %s", case[1], core.json.encode(case[2]), m.limit))
+  t.is(m.limit_key, case[3], string.format("%s %s: limited by %s", case[1], require("warplab.json").encode(case[2]), m.limit))
   t.ok(m.terms[case[3]] > 0 and m.terms[case[3]] <= m.time_ms, "  its term is the time less the launch's fixed cost")
 end
 core.lang("zh")

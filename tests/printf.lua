@@ -17,7 +17,7 @@ local core = debug.getregistry()["warplab.core"]
 
 local compilers = t.compilers()
 
-local function ptx_of(source, compiler) return core.compile(source, { compiler = compiler }).ptx end
+local function ptx_of(source, compiler) return require("warplab.compile").compile(source, { compiler = compiler }).ptx end
 local function float32(v) return (string.unpack("<f", string.pack("<f", v))) end
 
 local FORMATS = [[
@@ -197,7 +197,7 @@ for _, compiler in ipairs(compilers) do
     else
       local source = string.format("#include <%s>\n__global__ void uses(int *out)\n{\n    int x = out[threadIdx.x];\n    %s\n    out[threadIdx.x] = x;\n}\n",
                                    header, USES[header])
-      local ok, why = pcall(core.compile, source, { compiler = compiler, name = "uses.cu" })
+      local ok, why = pcall(require("warplab.compile").compile, source, { compiler = compiler, name = "uses.cu" })
       if not t.ok(ok, string.format("%s: #include <%s> compiles, and what it declares is there", compiler, header)) then
         print("#   " .. tostring(why):gsub("\n", "\n#   "))
       end

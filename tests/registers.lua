@@ -1,6 +1,6 @@
 -- registers.lua: what the time model takes of a kernel's machine code. For
 -- every kernel of tests/corpus, the registers and static shared memory
--- core.cubin_resources reads from NVRTC's CUBIN for sm_75 and sm_90 are the
+-- compile.cubin_resources reads from NVRTC's CUBIN for sm_75 and sm_90 are the
 -- ones ptxas reports for the same PTX; a kernel declared in Lua launches on
 -- the model with those registers (r.model.registers), and an SM holds as
 -- many of its warps as the registers allow (the CUDA occupancy
@@ -39,11 +39,11 @@ local compared = 0
 for _, file in ipairs(files) do
   local decl = dofile(srcdir .. "/tests/corpus/" .. file)
   for _, arch in ipairs({ "sm_75", "sm_90" }) do
-    local ok, ptx = pcall(function() return core.compile(decl.source, { name = decl.name .. ".cu", arch = arch }).ptx end)
-    local cubin = ok and core.compile(decl.source, { name = decl.name .. ".cu", arch = arch, binary = true }).cubin
+    local ok, ptx = pcall(function() return require("warplab.compile").compile(decl.source, { name = decl.name .. ".cu", arch = arch }).ptx end)
+    local cubin = ok and require("warplab.compile").compile(decl.source, { name = decl.name .. ".cu", arch = arch, binary = true }).cubin
     if ok then
       local symbol = ptx:match("%.entry%s+([%w_$]+)")
-      local registers, shared = core.cubin_resources(cubin, symbol)
+      local registers, shared = require("warplab.compile").cubin_resources(cubin, symbol)
       local ptx_file = scratch .. "/" .. decl.name .. ".ptx"
       core.write_file(ptx_file, ptx)
       local want_registers, want_shared = ptxas_says(ptx_file, arch)
@@ -62,11 +62,11 @@ for _, file in ipairs(files) do
 end
 if ptxas then t.ok(compared >= 60, string.format("compared with ptxas: %d kernels and architectures", compared)) end
 
-t.is(core.cubin_resources("not an ELF file", "k"), nil, "a file that is no CUBIN says nothing")
+t.is(require("warplab.compile").cubin_resources("not an ELF file", "k"), nil, "a file that is no CUBIN says nothing")
 local copy = dofile(srcdir .. "/tests/corpus/copy.lua")
-local cubin = core.compile(copy.source, { name = "copy.cu", arch = "sm_90", binary = true }).cubin
-t.is(core.cubin_resources(cubin, "no_such_kernel"), nil, "a symbol the CUBIN does not hold says nothing")
-t.is(core.cubin_resources(cubin:sub(1, 200), "copy"), nil, "a cut CUBIN says nothing")
+local cubin = require("warplab.compile").compile(copy.source, { name = "copy.cu", arch = "sm_90", binary = true }).cubin
+t.is(require("warplab.compile").cubin_resources(cubin, "no_such_kernel"), nil, "a symbol the CUBIN does not hold says nothing")
+t.is(require("warplab.compile").cubin_resources(cubin:sub(1, 200), "copy"), nil, "a cut CUBIN says nothing")
 
 -- A kernel that keeps 64 loaded floats in registers: fewer of its warps fit on an SM.
 local HEAVY = [[

@@ -27,6 +27,10 @@ batch shell
 [ ! -e "$tmp/ESCAPED" ] && grep -q "global 'os'" "$tmp/shell.out"
 result "an experiment that runs a command in batch mode runs nothing and says why" $?
 
+batch modules
+grep -q "^body reached: nothing" "$tmp/modules.out" && grep -q "^experiment reached: nil nil" "$tmp/modules.out"
+result "a lab reaches neither require nor package, so none of warplab's own modules (warplab.*)" $?
+
 batch carriage
 grep -q "print('hidden ran')\\\\rlaunch" "$tmp/carriage.out" && ! grep -q "$(printf '\r')" "$tmp/carriage.out" &&
   grep -q "^hidden ran" "$tmp/carriage.out"
@@ -173,7 +177,7 @@ local function mine(name)
 end
 mine("stolen"); mine("mine")
 core.labs.batch('$hostile/kernel-theft.lua', '/dev/null')
-print("mine kept: " .. tostring(core.kernel_source("mine"):find("STUDENT_SECRET", 1, true) ~= nil))
+print("mine kept: " .. tostring(require[[warplab.kernel]].kernel_source("mine"):find("STUDENT_SECRET", 1, true) ~= nil))
 LUA
 (cd "$tmp" && timeout 120 "$warplab" --sim "$tmp/theft.lua" > "$tmp/theft.out" 2>&1)
 ! grep -q -e STUDENT_SECRET -e "^LISTED stolen" -e "^STOLEN" "$tmp/theft.out" &&
@@ -195,8 +199,8 @@ CUDA
   local core = debug.getregistry()['warplab.core']
   core.capture(true)
   core.labs.open('$tmp/x/a/b.lua'); edit('twin', '$tmp/edited.cu')
-  core.labs.open('$tmp/x/a_b.lua'); local a_b = core.kernel_source('twin')
-  core.labs.open('$tmp/x/a/b.lua'); local b = core.kernel_source('twin')
+  core.labs.open('$tmp/x/a_b.lua'); local a_b = require[[warplab.kernel]].kernel_source('twin')
+  core.labs.open('$tmp/x/a/b.lua'); local b = require[[warplab.kernel]].kernel_source('twin')
   core.capture(false)
   print('a_b skeleton: ' .. tostring(a_b:find('SKELETON', 1, true) ~= nil), 'b edited: ' .. tostring(b:find('EDITED', 1, true) ~= nil))" \
   > "$tmp/twin.out" 2>&1)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# saves.sh — nothing a student did is lost. core.progress keeps progress.json
+# saves.sh — nothing a student did is lost. warplab.progress keeps progress.json
 # whole and unchanged on a full disk (a real full file system: a small tmpfs
 # in a mount namespace of the test's own) and says so in one line, once; it
 # keeps the refused changes and saves them when there is room; two shells
@@ -19,7 +19,7 @@ skip() {   # skip NAME REASON
 }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 HOME="$tmp/home"; export HOME   # nothing here touches the real home
-P='local core = debug.getregistry()["warplab.core"]; local p, tmp = core.progress, os.getenv("tmp");'
+P='local core = debug.getregistry()["warplab.core"]; local p, tmp = require[[warplab.progress]], os.getenv("tmp");'
 export tmp warplab P
 
 # A mount namespace of our own, where a small or read-only tmpfs can be mounted
@@ -51,7 +51,7 @@ dd if=/dev/zero of="$tmp/full/filler" bs=4096 2>/dev/null   # until the disk is 
   core.spawn({'ls', '-A', tmp .. '/full/warplab'}, {stdout = tmp .. '/full-files.txt'})
   os.remove(tmp .. '/full/filler')
   p.update('tour', 'step', 5)
-  local saved = core.json.decode(core.read_file(path)).labs.tour
+  local saved = require[[warplab.json]].decode(core.read_file(path)).labs.tour
   print('saved_step=' .. saved.step .. ' attempts2=' .. tostring(saved.attempts['2']) .. ' answer1=' .. saved.answers['1'])
 " > "$tmp/full.out" 2> "$tmp/full.err"
 dd if=/dev/zero of="$tmp/full/filler" bs=4096 2>/dev/null
@@ -100,7 +100,7 @@ if [ -n "$namespace" ]; then
   fi
   grep -q '^record: record: cannot write .*session.json: No space left on device; still recording' "$tmp/full-files.out" &&
     grep -q '^record again: wrote$' "$tmp/full-files.out" &&
-    "$warplab" --sim -e "$P local d = core.json.decode(core.read_file(tmp .. '/session-elsewhere.json'))
+    "$warplab" --sim -e "$P local d = require[[warplab.json]].decode(core.read_file(tmp .. '/session-elsewhere.json'))
       os.exit(#d.commands == 1 and d.commands[1].code == '1 + 1' and 0 or 1)"
   result "record() on a full disk says so and keeps the recording; record('other.json') then writes it whole" $?
 else
@@ -152,7 +152,7 @@ worker() {   # worker LAB: 200 attempts on its own lab and 200 on the shared one
     local text = core.read_file(path)
     if text then
       reads = reads + 1
-      local data = core.json.decode(text)
+      local data = require[[warplab.json]].decode(text)
       if not (data and type(data.labs) == 'table') then bad = bad + 1 end
     end
   end
@@ -214,7 +214,7 @@ for content in '{"labs": {"tour": {"step": 2, "done": {"1": tr' 'not json at all
   aside=$(ls "$dir" | grep -E '^progress\.json\.corrupt-[0-9]{8}T[0-9]{6}Z$')
   [ -n "$aside" ] && printf '%s' "$content" | cmp -s - "$dir/$aside" && grep -q '^step=1$' "$tmp/damaged.out" &&
     [ "$(lines "$tmp/damaged.err" .)" = 1 ] && grep -q "progress.json was damaged (.*); it is kept as .*$aside" "$tmp/damaged.err" &&
-    "$warplab" --sim -e "$P os.exit(core.json.decode(core.read_file('$dir/progress.json')).labs.tour.step == 3 and 0 or 1)"
+    "$warplab" --sim -e "$P os.exit(require[[warplab.json]].decode(core.read_file('$dir/progress.json')).labs.tour.step == 3 and 0 or 1)"
   result "damaged file '$content': kept aside as $aside, the student told in one line, a fresh file started" $?
 done
 
@@ -347,7 +347,7 @@ save_bad_evidence() {
     p.update('tour', 'attempt', 1, '4', true, { expected = 4, model = cycle })
     p.update('tour', 'attempt', 2, '5', true, { expected = 5, model = deep, note = string.rep('x', 5000) })
     p.update('tour', 'step', 3)
-    local saved = core.json.decode(core.read_file(os.getenv('XDG_DATA_HOME') .. '/warplab/progress.json')).labs.tour
+    local saved = require[[warplab.json]].decode(core.read_file(os.getenv('XDG_DATA_HOME') .. '/warplab/progress.json')).labs.tour
     print('step=' .. saved.step .. ' expected=' .. saved.evidence['1'].expected .. ',' .. saved.evidence['2'].expected ..
           ' model=' .. tostring(saved.evidence['1'].model or saved.evidence['2'].model or saved.evidence['2'].note))" \
     > "$tmp/evidence-$1.out" 2> "$tmp/evidence-$1.err"

@@ -92,7 +92,7 @@ sed '2s/.*/5/' "$answers/coalescing.txt" > "$tmp/bob.txt"
 "$warplab" --sim --student erin --lab own-kernel --answers "$answers/own-kernel.txt" --submit "$class/base" > /dev/null 2>&1
 "$warplab" --sim -e "
   local core = debug.getregistry()['warplab.core']
-  local function read(name) return core.json.decode(io.open('$class/base/' .. name):read('a')) end
+  local function read(name) return require[[warplab.json]].decode(io.open('$class/base/' .. name):read('a')) end
   local bases = { read('coalescing-alice.json'), read('coalescing-bob.json'), read('coalescing-carol.json'),
                   read('own-kernel-erin.json') }
   for k = 1, 41 do
@@ -102,7 +102,7 @@ sed '2s/.*/5/' "$answers/coalescing.txt" > "$tmp/bob.txt"
       local last = s.attempts and s.attempts[#s.attempts]
       if last and s.kind == 'question' and k % 5 == 0 then last.answer = tostring(k % 7) end
     end
-    core.write_file(string.format('$class/generated/%s-%s.json', d.lab.name, d.student), core.json.encode(d, 2))
+    core.write_file(string.format('$class/generated/%s-%s.json', d.lab.name, d.student), require[[warplab.json]].encode(d, 2))
   end" > "$tmp/generate.out" 2>&1
 submissions=$(find "$class" -name '*.json' | wc -l)
 [ "$submissions" = 45 ]

@@ -167,7 +167,7 @@ batch alice "$tmp/no-edit.answers" --save
 result "... and her next run declares the skeleton" $?
 "$warplab" --sim --lab "$tmp/writeit.lua" --answers "$tmp/no-edit.answers" --save > "$tmp/out" 2>&1
 "$warplab" --sim --student erin -e "
-  local n = 0 for _ in pairs(debug.getregistry()['warplab.core'].progress.all()) do n = n + 1 end print('labs ' .. n)" > "$tmp/out" 2>&1
+  local n = 0 for _ in pairs(require[[warplab.progress]].all()) do n = n + 1 end print('labs ' .. n)" > "$tmp/out" 2>&1
 grep -q "labs 1" "$tmp/out"
 result "a student's first session starts from the account's progress.json (an older warplab kept every student's there): nothing is lost" $?
 "$warplab" --sim --lang zh --student bob "$tmp/reset.lua" > "$tmp/out" 2>&1

@@ -7,7 +7,7 @@
 -- that every mutant is a problem line or rows of its own, and that no internal
 -- error (grade:123, a traceback) or raw control character appears anywhere.
 local core = debug.getregistry()["warplab.core"]
-local json = core.json
+local json = require("warplab.json")
 local srcdir = arg[0]:match("^(.*)/tests/[^/]*$") or "."
 local tap = dofile(srcdir .. "/tests/tap.lua")
 local folder, cases, seed = arg[1], tonumber(arg[2]), tonumber(arg[3])
@@ -234,7 +234,7 @@ tap.is(real_rows("fuzzed"), baseline, "the real students are graded exactly as w
 
 -- Internal errors: a position in one of warplab's own Lua modules, or a traceback.
 local MODULES = { "grade", "labs", "prelude", "export", "kernel", "compile", "progress", "sweep", "chart", "plot",
-                  "complete", "globals" }
+                  "complete", "globals", "json", "record", "lab_release", "main" }
 local function internal_error(text)
   for _, name in ipairs(MODULES) do
     local found = text:match("%f[%w]" .. name .. ":%d+:[^\n]*")

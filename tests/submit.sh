@@ -29,7 +29,7 @@ step=$(first_column "submission step fields")
 echo "# documented: $top / $step"
 
 cat > "$tmp/layout.lua" <<LUA
-local json = debug.getregistry()["warplab.core"].json
+local json = require[[warplab.json]]
 local function set(words) local s = {} for w in words:gmatch("%S+") do s[w] = true end return s end
 local top, step = set("$top"), set("$step")
 local file = io.open(arg[1]) local d = json.decode(file:read("a")) file:close()
@@ -88,7 +88,7 @@ session() { "$warplab" --sim --student bob -e "local labs = debug.getregistry()[
 session "labs.open('$tmp/two.lua'); labs.run(); labs.answer('3')"
 session "labs.open('$tmp/two.lua'); labs.run(); labs.answer('8'); labs.submit('$tmp/bob.json')"
 "$warplab" --sim -e "
-  local d = debug.getregistry()['warplab.core'].json.decode(io.open('$tmp/bob.json'):read('a'))
+  local d = require[[warplab.json]].decode(io.open('$tmp/bob.json'):read('a'))
   local s = d.steps[1]
   print(#s.attempts, s.attempts[1].answer, s.attempts[1].verdict, s.attempts[2].answer, s.attempts[2].verdict,
         s.first_try, s.right, s.expected, s.result.load.sectors_per_request, d.summary.first_try)" > "$tmp/out" 2>&1

@@ -66,7 +66,7 @@ os.execute("mkdir -p " .. dir)
 export(r, dir .. "/sweep.csv")
 local csv_text = io.open(dir .. "/sweep.csv"):read("a")
 local rows, header
-local parse_csv = debug.getregistry()["warplab.core"].parse_csv
+local parse_csv = require("warplab.export").parse_csv
 rows, header = parse_csv(csv_text)
 t.is(#rows, 33, "the CSV has a row per result")
 t.is(tonumber(rows[2]["params.offset"]), 1, "... with the parameters")
@@ -93,7 +93,7 @@ for i, row in ipairs(rows) do
 end
 t.ok(same_back, "... and each reads back as the very number it was (sectors per request, modelled times)")
 export(r[3], dir .. "/one.json")
-local json = debug.getregistry()["warplab.core"].json
+local json = require("warplab.json")
 local data = json.decode(io.open(dir .. "/one.json"):read("a"))
 t.is(data.results[1].params.offset, 2, "the JSON has the parameters")
 t.is(data.results[1].load.sectors, r[3].load.sectors, "... the counts")

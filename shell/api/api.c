@@ -432,12 +432,12 @@ static const luaL_Reg core_functions[] = {
 
 void api_open(lua_State *L)
 {
-    lua_pushglobaltable(L);
+    luaL_newlib(L, core_functions);
+    lua_newtable(L);   /* core.globals: what lua/globals.lua makes the students' globals */
     luaL_setfuncs(L, globals, 0);
     luaL_setfuncs(L, argument_globals, 0);
     luaL_setfuncs(L, launch_globals, 0);
-    lua_pop(L, 1);
-    luaL_newlib(L, core_functions);
+    lua_setfield(L, -2, "globals");
     luaL_setfuncs(L, argument_core, 0);
     luaL_setfuncs(L, launch_core, 0);
     luaL_setfuncs(L, compile_core, 0);

@@ -17,8 +17,8 @@
 #include "model/profiles.h"
 #include "sandbox.h"
 
-/* The Lua part of warplab, in Makefile.am's PRELUDE_FILES order (shell/api/lua_sources.c,
-   by build-aux/embed), each called with the core table; chunk names are "=NAME". */
+/* The Lua part of warplab, Makefile.am's PRELUDE_FILES (shell/api/lua_sources.c,
+   by build-aux/embed): the modules "warplab.NAME", whose chunk names are "=NAME". */
 extern const struct {
     const char *name;
     const char *text;
@@ -441,12 +441,19 @@ void session_report(int status, int to_stderr)
     lua_pop(session.L, 1);
 }
 
-/* Loads the embedded Lua modules, each called with the core table that
-   open_core pushes. */
+/* Registers every embedded module in package.preload as "warplab.NAME" (its
+   chunk named "=NAME", so messages and tracebacks say "chart:12:"), and the
+   core table that open_core pushes as the module "warplab.core"; then
+   requires the entry module, "warplab.main", which requires the rest. A
+   module that does not compile is named before anything runs. */
 static int load_prelude(lua_State *L, void (*open_core)(lua_State *L))
 {
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     open_core(L);
     luaL_setfuncs(L, session_functions, 0);
+    lua_setfield(L, -2, "warplab.core");
+    lua_pop(L, 1);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
     for (int i = 0; i < lua_modules_count; i++) {
         const char *name = lua_modules[i].name;
         char chunk_name[64];
@@ -455,13 +462,17 @@ static int load_prelude(lua_State *L, void (*open_core)(lua_State *L))
             notice(SAY("the built-in %s module does not load: %s", "内置模块 %s 无法加载：%s"), name, lua_tostring(L, -1));
             return -1;
         }
-        lua_pushvalue(L, -2);
-        if (protected_call(L, 1, 0) != LUA_OK) {
-            notice(SAY("the built-in %s module failed: %s", "内置模块 %s 运行失败：%s"), name, lua_tostring(L, -1));
-            return -1;
-        }
+        lua_pushfstring(L, "warplab.%s", name);
+        lua_insert(L, -2);
+        lua_settable(L, -3);
     }
     lua_pop(L, 1);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "warplab.main");
+    if (protected_call(L, 1, 0) != LUA_OK) {
+        notice(SAY("the built-in modules failed: %s", "内置模块运行失败：%s"), lua_tostring(L, -1));
+        return -1;
+    }
     return 0;
 }
 
