@@ -8,6 +8,7 @@
 local srcdir = os.getenv("srcdir") or "."
 local t = dofile(srcdir .. "/tests/tap.lua")
 local core = debug.getregistry()["warplab.core"]
+local compile = require("warplab.compile").compile
 
 if not core.nvrtc_version() then t.skip_all("no NVRTC here: the engine runs its CUBIN") end
 local nvdisasm = core.disassembler()
@@ -84,9 +85,9 @@ local function check(file)
   local kernel = decl.kernel or decl.name
   tally.kernels = tally.kernels + 1
   local run = prepare(decl)
-  local ptx = core.compile(run.source, { name = decl.name .. ".cu" }).ptx
+  local ptx = compile(run.source, { name = decl.name .. ".cu" }).ptx
   local want = core.emulate(ptx, kernel, run.launch)
-  local listing = listing_of(core.compile(run.source, { name = decl.name .. ".cu", arch = "sm_90", binary = true }).cubin)
+  local listing = listing_of(compile(run.source, { name = decl.name .. ".cu", arch = "sm_90", binary = true }).cubin)
   local launch = {}
   for k, v in pairs(run.launch) do launch[k] = v end
   launch.arg_bytes = arg_bytes(ptx, kernel)
