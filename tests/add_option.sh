@@ -7,7 +7,7 @@
 # option. Needs the source tree as a git checkout (the files to copy) and
 # autoreconf; SKIP without them.
 srcdir=${srcdir:-.}
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 tree="$tmp/tree"
 copy_tree "$tree"

@@ -1,6 +1,6 @@
 -- api.lua: the Lua API on the access model: launch results, kernels(),
 -- info(), device(), help() and the <...> shorthand.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 -- The reference notes' experiment: the H200's own counter values.
 local r = launch("offset", {offset = 1, n = 262144})

@@ -6,7 +6,7 @@
 -- elements (counted here from the data's own hash); a kernel declared with
 -- atomicAdd shows its atomics; a card's empty store row says "none", not
 -- "100% useful"; prefetch's cp_async counts LDGSTS, not loads or shared stores.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local emulator = core.nvrtc_version() ~= nil
 

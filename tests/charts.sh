@@ -6,7 +6,7 @@
 # that is not a table of options is one clear line.
 warplab=${WARPLAB:-./warplab}
 golden=${srcdir:-.}/tests/golden
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chart='r = sweep("strided", {stride = pow2(0, 4), n = 4096})'
 

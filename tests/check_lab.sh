@@ -7,7 +7,7 @@
 # WARPLAB_LABS_PATH are listed by :labs beside the built-in ones, and
 # :lab reload reads the open lab again at the same step.
 warplab=${WARPLAB:-./warplab}
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
 

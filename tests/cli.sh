@@ -135,7 +135,7 @@ else
   check "--gpu-command without CUDA says it needs it" 2 "needs a warplab built with CUDA" "$warplab" --gpu-command env -e 'x = 1'
 fi
 
-lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU work takes turns (see tests/run-lua)
+lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU work takes turns (see tests/lib/run-lua)
 if { if command -v flock >/dev/null; then flock "$lock" "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)'; else "$warplab" -e 'os.exit(device().backend == "gpu" and 0 or 1)'; fi; } 2>/dev/null; then
   echo "ok $((count += 1)) - # SKIP the no-GPU notice (this machine has a GPU)"
 else

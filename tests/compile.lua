@@ -6,7 +6,7 @@
 -- used; without NVRTC clang takes over; headers, defines and a template's
 -- instantiation by name work with both; bad arguments are one clear line.
 -- Each part runs in a child warplab with a cache folder of its own.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local warplab = os.getenv("WARPLAB") or "./warplab"
 

@@ -8,7 +8,7 @@
 -- secret, included through kernel{} and through a header given in memory,
 -- stays out as well. Each compile runs in a child warplab under `timeout`,
 -- so a compiler that blocks on a FIFO fails the test instead of hanging it.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local warplab = os.getenv("WARPLAB") or "./warplab"
 local folder = (os.getenv("srcdir") or ".") .. "/tests/hostile/kernels"

@@ -7,7 +7,7 @@
 -- out by hand at its defaults, every compiler's counts must equal them (one
 -- test per kernel).
 local srcdir = os.getenv("srcdir") or "."
-local t = dofile(srcdir .. "/tests/tap.lua")
+local t = dofile(srcdir .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
 local compilers = t.compilers()

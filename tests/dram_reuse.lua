@@ -1,7 +1,7 @@
 -- dram_reuse.lua: the DRAM estimate models the L2's size (kernels/model/dram.c):
 -- data read again comes from L2 while the launch's data fits in the
 -- profile's L2 and from DRAM again when it does not. Runs on the sim backend.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local MiB = 1 << 20
 
 local function dram(kernel, params, profile)

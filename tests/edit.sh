@@ -8,7 +8,7 @@
 # and a batch run takes the student's source from a file; a lab kernel's
 # functions run under the sandbox's budget.
 warplab=${WARPLAB:-./warplab}
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp/cache"
 

@@ -11,7 +11,7 @@
 -- does not know and an access outside every buffer are one clear error each;
 -- so are a store through a null pointer, a trap, and a loop that never ends
 -- in a single lane, which the warp-instruction budget stops in seconds.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
 local compilers = t.compilers()

@@ -9,7 +9,7 @@
 -- source compiled by clang (core.family_device) must give the same counts as
 -- NVRTC's, and outputs the reference's. The instructions it counts are held
 -- to each family's cost, measured on the H200.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() then   -- then model = "emulator" says why it cannot run, in one line
   local ok, message = pcall(launch, "copy", {n = 100, model = "emulator"})

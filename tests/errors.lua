@@ -1,6 +1,6 @@
 -- errors.lua: every kind of bad input gives one clear line naming the
 -- argument and what was expected, and warplab carries on.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local function one_line(message) return not message:find("\n") end
 

@@ -3,7 +3,7 @@
 -- value launches, small launches give the sectors and DRAM bytes worked out
 -- by hand below, each family's teaching claim shows in the numbers, and bad
 -- values are refused. Runs on the sim backend.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local hints = {"default", "ca", "cg", "ldg", "cs"}
 

@@ -4,7 +4,7 @@
 -- family shows in the numbers; bad values are refused. (tests/unit_indirect
 -- checks that fill_inputs writes the indices the model uses, and the CPU
 -- references on hand-made inputs.)
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 -- Sectors of the loads through the index only: all loads less idx[]'s,
 -- which are coalesced (4 sectors per full warp).

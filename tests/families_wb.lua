@@ -1,7 +1,7 @@
 -- families_wb.lua: the width and broadcast families on the access model:
 -- every parameter value launches, hand-worked counts, the teaching claims
 -- in the numbers, and bad values refused.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local types = { "char", "short", "float", "double", "float2", "float4" }
 local type_bytes = { char = 1, short = 2, float = 4, double = 8, float2 = 8, float4 = 16 }

@@ -7,7 +7,7 @@
 -- r.tolerance say so; a sum that misses a warp, or half the blocks, is still
 -- wrong, and says what its terms allowed; integer atomics and outputs no
 -- atomic wrote are compared as before (exactly; floats within 1e-5).
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() and not core.find_program("clang") then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
 

@@ -13,7 +13,7 @@
 -- without a file of its own is given one there (else it writes ./plot.svg).
 -- Launches that leave a size parameter out get a small one (else each takes
 -- up to a second); hostile sizes are still tried.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local fmt = string.format
 

@@ -3,7 +3,7 @@
 -- missed, with what warp 0 shows (the buffer, how far apart its lanes are,
 -- how many words share a bank, the first wrong element), and the hint shown
 -- is the one attached to the first cause missed.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local labs = core.labs
 core.progress.use_memory()

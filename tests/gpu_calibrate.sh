@@ -23,7 +23,7 @@ coefficients=$srcdir/bench/profiles/h200.coefficients
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 [ -x "$nvcc" ] || { echo "1..0 # SKIP nvcc not found (set NVCC)"; exit 0; }
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU tests take turns (see tests/run-lua)
+lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU tests take turns (see tests/lib/run-lua)
 flock_if_any() { if command -v flock >/dev/null; then flock "$lock" "$@"; else "$@"; fi; }
 OUT=${TMPDIR:-/tmp} NVCC=$nvcc flock_if_any "$srcdir/bench/calibrate" --compare "$coefficients" > "$log" 2>&1
 status=$?

@@ -3,7 +3,7 @@
 -- grid of parameters, and the H200's known values come out. (The comparison
 -- with Nsight Compute is in gpu_processes.lua.) SKIP without a GPU; with
 -- WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local d = t.require_gpu()
 

@@ -5,7 +5,7 @@
 -- compiled kernel without a GPU, must equal the hardware counters of the
 -- same launch. SKIP without a GPU (WARPLAB_REQUIRE_GPU=1 fails instead) or
 -- without NVRTC.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 t.require_gpu()
 if not core.nvrtc_version() then t.skip_all("no NVRTC here") end
@@ -33,7 +33,7 @@ for _, name in ipairs(families) do grid[#grid + 1] = { name, {} } end
 -- that a launch stays small; a draw that is not a valid launch is drawn again.
 local caps = { n = {1000, 300000}, rows = {1, 700}, cols = {1, 700}, width = {1, 600}, height = {1, 600},
                m = {1, 300}, k = {1, 300}, stride = {1, 64}, window = {1, 4096}, bytes = {512, 1 << 22} }
-local draw = dofile((os.getenv("srcdir") or ".") .. "/tests/random_params.lua")
+local draw = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/random_params.lua")
 local function random_params(name) return draw(name, caps, { matmul_n = {1, 300} }) end
 math.randomseed(20261201)
 local drawn = 0

@@ -6,7 +6,7 @@
 -- counters; at streaming launches over twice the L2, the DRAM read estimate
 -- is within 5% of dram__bytes_read. SKIP without a GPU; with
 -- WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 t.require_gpu()
 

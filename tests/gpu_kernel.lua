@@ -8,7 +8,7 @@
 -- runs. Float atomics' sums are correct within their rounding. SKIP without
 -- a GPU (WARPLAB_REQUIRE_GPU=1 fails instead) or NVRTC.
 local srcdir = os.getenv("srcdir") or "."
-local t = dofile(srcdir .. "/tests/tap.lua")
+local t = dofile(srcdir .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 t.require_gpu()
 if not core.nvrtc_version() then t.skip_all("no NVRTC here") end

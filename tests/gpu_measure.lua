@@ -2,8 +2,8 @@
 -- catches a wrong kernel, a faulting kernel is reported and the next launch
 -- works, device() is sane, the cache warning appears when it should.
 -- (Running out of memory is in gpu_processes.lua.) SKIP without a GPU (fail with
--- WARPLAB_REQUIRE_GPU=1). Needs WARPLAB_TEST_KERNELS=1 (tests/run-lua sets it).
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+-- WARPLAB_REQUIRE_GPU=1). Needs WARPLAB_TEST_KERNELS=1 (tests/lib/run-lua sets it).
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local d = t.require_gpu()
 

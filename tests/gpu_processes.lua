@@ -5,7 +5,7 @@
 --  * warplab's counters equal Nsight Compute's for the same launches (requests
 --    and sectors exactly, DRAM read bytes within 1%), where ncu is installed;
 --  * under ncu, warplab's own counters give way with the reason.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local warplab = os.getenv("WARPLAB") or "./warplab"
 
 local function run(command)

@@ -12,7 +12,7 @@ fi
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$sanitizer" ] || { echo "1..0 # SKIP compute-sanitizer not found"; exit 0; }
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU tests take turns (see tests/run-lua)
+lock=${TMPDIR:-/tmp}/warplab-gpu-tests.lock   # GPU tests take turns (see tests/lib/run-lua)
 flock_if_any() { if command -v flock >/dev/null; then flock "$lock" "$@"; else "$@"; fi; }
 flock_if_any "$sanitizer" --tool memcheck --leak-check full --error-exitcode 9 "$warplab" -e '
   launch("copy", {n = 1 << 20, min_samples = 2, counters = false})

@@ -6,7 +6,7 @@
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
 answers=$srcdir/tests/answers
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT   # KEEP=1: the files stay, to look at
 export XDG_DATA_HOME="$tmp/data"
 class=$tmp/class

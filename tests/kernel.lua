@@ -5,7 +5,7 @@
 -- param names and numbers, 2-D grids and blocks, integer index buffers;
 -- sweep and info take it; declaring it again replaces it, with a note; its
 -- outputs are checked against its Lua reference; and each mistake is one clear line.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local function u_quote(v) return type(v) == "table" and "{" .. table.concat(v, ", ") .. "}" or '"' .. tostring(v) .. '"' end
 if not core.nvrtc_version() and not core.find_program("clang") then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end

@@ -6,7 +6,7 @@
 -- beyond 4 Mi, at the tail or at a block's last element, is caught; an
 -- output that starts filled reads as it started; a launch with no reference
 -- says it was not checked.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() and not core.find_program("clang") then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
 

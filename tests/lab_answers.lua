@@ -1,6 +1,6 @@
 -- lab_answers.lua: answers read as people write them, and predictions that
 -- are taken before the run, set beside it after, and never judged.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local labs = core.labs
 core.progress.use_memory()

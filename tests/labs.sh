@@ -5,7 +5,7 @@
 # sandboxed; the progress file survives kill -9 in the middle of saves.
 warplab=${WARPLAB:-./warplab}
 answers=${srcdir:-.}/tests/answers
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 for file in "$answers"/*.txt; do

@@ -5,7 +5,7 @@
 -- glossary's terms (docs/glossary.md).
 -- arg[1]: docs/glossary.md; arg[2]: the labs folder; arg[3]: a file of the
 -- shell's error lines (one process each, made by lang.sh); arg[4]: a scratch folder.
-local t = dofile(os.getenv("srcdir") .. "/tests/tap.lua")
+local t = dofile(os.getenv("srcdir") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local glossary_path, labs_dir, errors_path, scratch = arg[1], arg[2], arg[3], arg[4]
 

@@ -8,7 +8,7 @@
 # shell/ likewise: its common ground, then compile, backend, api and repl,
 # each above the ones before it.
 srcdir=${srcdir:-.}
-. "$srcdir/tests/tap.sh"
+. "$srcdir/tests/lib/tap.sh"
 
 # quoted_includes FILE...: "file: header" for each line #include "header".
 quoted_includes() {

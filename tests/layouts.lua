@@ -3,7 +3,7 @@
 -- and column order, its cells, lists joined by ';'; a JSON export's members,
 -- lists, units and sorted keys; a session record's fields; and numbers that
 -- read back as the very values the results held.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local json = core.json
 local dir = os.tmpname()

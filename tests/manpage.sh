@@ -6,7 +6,7 @@
 # man page renders without warnings; the completion file is valid bash.
 warplab=${WARPLAB:-./warplab}
 src=${srcdir:-.}
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 # made by the build: here, or in the source tree when it came in the tarball
 man_page=man/warplab.1; [ -f "$man_page" ] || man_page=$src/man/warplab.1
 completion=completion/warplab; [ -f "$completion" ] || completion=$src/completion/warplab

@@ -4,7 +4,7 @@
 -- profile is fitted to 210 launches of every family since issue 29, these
 -- among them; tests/model_time.lua holds the model to the rest). Runs on the
 -- sim backend.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local dram = {   -- dram__bytes_read.sum from the hardware
   {"copy", {vec = 1, n = 4194304}, 16781568}, {"copy", {vec = 4, n = 4194304}, 67112192},

@@ -8,7 +8,7 @@
 -- the instructions the model charges are held to the H200's counts; the
 -- terms the card names are checked by launches that each term must limit,
 -- in both languages.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local srcdir = os.getenv("srcdir") or "."
 config{profile = "h200"}

@@ -12,7 +12,7 @@
 -- English and in Chinese. <cstdio>, <stdio.h>, <cstdint>, <stdint.h>,
 -- <cstddef>, <stddef.h>, <climits>, <limits.h> and <stdbool.h> compile with
 -- each compiler, <cuda_fp16.h> with NVRTC, <cfloat> and <float.h> with clang.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
 local compilers = t.compilers()

@@ -5,7 +5,7 @@
 # cannot be used is one line naming what is missing; a lab cannot name a file.
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
-. "$srcdir/tests/tap.sh"
+. "$srcdir/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 h200="$srcdir/bench/profiles/h200.coefficients"
 case "$h200" in /*) ;; *) h200="./$h200" ;; esac

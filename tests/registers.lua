@@ -6,7 +6,7 @@
 -- many of its warps as the registers allow (the CUDA occupancy
 -- calculator's rule: a warp's registers allocated 256 at a time).
 local srcdir = os.getenv("srcdir") or "."
-local t = dofile(srcdir .. "/tests/tap.lua")
+local t = dofile(srcdir .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 
 if not core.nvrtc_version() then t.skip_all("no NVRTC here: no machine code to read") end

@@ -10,7 +10,7 @@
 # a lab's inf, table or error(r) is one line naming what it did wrong.
 warplab=${WARPLAB:-./warplab}
 hostile=$(cd "${srcdir:-.}/tests/hostile" && pwd)   # absolute: the labs run from a temporary folder
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
 

@@ -12,7 +12,7 @@
 # keeps"): a lab's huge, deep or cyclic value is refused in one line and
 # later saves are made; a file an older warplab bloated opens in seconds.
 warplab=${WARPLAB:-./warplab}
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 skip() {   # skip NAME REASON
   count=$((count + 1))
   echo "ok $count - $1 # SKIP $2"

@@ -6,7 +6,7 @@
 -- loads equal the H200's, and where they do, the GPU retries as the warps'
 -- timing falls, the emulator's count is the least, and the card says so.
 -- Integer atomicAdd on shared memory is one ATOMS and loads nothing.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 if not core.nvrtc_version() and not core.find_program("clang") then t.skip_all("no CUDA compiler here (neither NVRTC nor clang)") end
 

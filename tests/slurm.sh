@@ -11,7 +11,7 @@ warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
 answers=$srcdir/tests/answers
 hostile=$(cd "$srcdir/tests/hostile/submissions" && pwd)
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
 if ! command -v sbatch > /dev/null || ! command -v munged > /dev/null; then

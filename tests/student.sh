@@ -4,7 +4,7 @@
 # same for one student in every run, and the answers still come from the
 # student's own result; a bad ID is a usage error.
 warplab=${WARPLAB:-./warplab}
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
 

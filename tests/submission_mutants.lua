@@ -9,7 +9,7 @@
 local core = debug.getregistry()["warplab.core"]
 local json = core.json
 local srcdir = arg[0]:match("^(.*)/tests/[^/]*$") or "."
-local tap = dofile(srcdir .. "/tests/tap.lua")
+local tap = dofile(srcdir .. "/tests/lib/tap.lua")
 local folder, cases, seed = arg[1], tonumber(arg[2]), tonumber(arg[3])
 local class, mutants = folder .. "/class", folder .. "/class/mutants"
 local fmt = string.format

@@ -7,7 +7,7 @@
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
 answers=$srcdir/tests/answers
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
 mkdir -p "$tmp/class"

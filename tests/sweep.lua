@@ -1,6 +1,6 @@
 -- sweep.lua: range(), pow2(), sweep() with its table, results lists,
 -- compare(), export() to CSV and JSON read back, and plot()'s SVG.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 t.is(table.concat(range(0, 4), ","), "0,1,2,3,4", "range is inclusive")
 t.is(table.concat(range(0, 32, 8), ","), "0,8,16,24,32", "range with a step")

@@ -1,6 +1,6 @@
 -- warpmap.lua: the exact text of warp maps (ASCII, since tests do not
 -- write to a terminal), for the pictures the labs rely on.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local function map(kernel, params, warp)
   local r = launch(kernel, params)

@@ -3,7 +3,7 @@
 -- compare, show()'s warp maps (shared banks too), a sweep's table and chart,
 -- help, info, device, kernels() and explain. A line may only pass the width
 -- where it is one word that cannot break (a Nsight Compute metric's name).
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local columns = tonumber(os.getenv("COLUMNS"))
 if not columns then t.skip_all("COLUMNS is not set (tests/width.sh sets it)") end

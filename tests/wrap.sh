@@ -9,7 +9,7 @@
 # this runs them at the other two.
 warplab=${WARPLAB:-./warplab}
 answers=${srcdir:-.}/tests/answers
-. "${srcdir:-.}/tests/tap.sh"
+. "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
 

@@ -1,4 +1,4 @@
-# tap.sh — TAP output for shell tests: `. "${srcdir:-.}/tests/tap.sh"`, then
+# tap.sh — TAP output for shell tests: `. "${srcdir:-.}/tests/lib/tap.sh"`, then
 # `result NAME STATUS` for each test (STATUS 0: it passed) and `tap_done` last.
 # printf, not echo: a test's name may hold a backslash.
 count=0 failed=0

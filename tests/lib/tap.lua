@@ -1,5 +1,5 @@
 -- tap.lua: TAP output for Lua tests run inside warplab.
--- local t = dofile(os.getenv("srcdir") .. "/tests/tap.lua")
+-- local t = dofile(os.getenv("srcdir") .. "/tests/lib/tap.lua")
 local tap = { count = 0, failed = 0 }
 
 local function diagnose(text)
