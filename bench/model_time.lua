@@ -5,7 +5,7 @@
 -- as pairs (a, b) at several sizes, and random configurations of every
 -- family (a fixed seed). Every launch is written, with its params, measured
 -- time and counters, to OUT.json (default $OUT/model_time.json), which
--- bench/model_fit.lua and tests/model_time.lua read back on the model.
+-- bench/model_fit.lua and tests/model/time.lua read back on the model.
 local out_path = arg and arg[1] or ((os.getenv("OUT") or "/tmp") .. "/model_time.json")
 
 local M = {}

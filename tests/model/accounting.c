@@ -4,7 +4,7 @@
 #include "model/model.h"
 #include "model/registry.h"
 #include "model/common.h"
-#include "lib/tap.h"
+#include "../lib/tap.h"
 
 static struct model_counts run(const char *kernel, long long n, const char *name, long long value)
 {

@@ -2,7 +2,7 @@
 -- measured on 2026-11-30 (docs/model.md): DRAM reads of the ncu comparison,
 -- within 1%, and the streaming kernels' times, within 15% (the H200
 -- profile is fitted to 210 launches of every family since issue 29, these
--- among them; tests/model_time.lua holds the model to the rest). Runs on the
+-- among them; tests/model/time.lua holds the model to the rest). Runs on the
 -- sim backend.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "model/atomic_sums.h"
 #include "model/common.h"
-#include "lib/tap.h"
+#include "../lib/tap.h"
 
 static const double UNIT = FLT_EPSILON / 2;
 

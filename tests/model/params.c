@@ -8,7 +8,7 @@
 #include "model/params.h"
 #include "model/registry.h"
 #include "model/common.h"
-#include "lib/tap.h"
+#include "../lib/tap.h"
 
 static void test_registry(void)
 {

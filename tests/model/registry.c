@@ -15,7 +15,7 @@
 #include "model/registry.h"
 #include "repl/repl.h"
 #include "api/session.h"
-#include "lib/tap_session.h"
+#include "../lib/tap_session.h"
 
 enum { SCALED_FACTOR = 2 };
 
