@@ -2,7 +2,7 @@
 -- the GPU's own architecture, loaded in the GPU process and measured as the
 -- built-ins are; its hardware requests, sectors and shared wavefronts must
 -- equal the emulator's, and its outputs the emulator's (and through them
--- the reference's). The corpus (tests/corpus/) runs through kernel{} where
+-- the reference's). The corpus (tests/emulator/corpus/) runs through kernel{} where
 -- kernel{} can say what its declaration says. A kernel that faults, and one
 -- that runs past its time limit, are each one error, and the next launch
 -- runs. Float atomics' sums are correct within their rounding. SKIP without
@@ -99,12 +99,12 @@ local function defaults_of(params)
 end
 
 local names = {}
-local pipe = io.popen("ls '" .. srcdir .. "/tests/corpus/'")
+local pipe = io.popen("ls '" .. srcdir .. "/tests/emulator/corpus/'")
 for file in pipe:lines() do names[#names + 1] = file:match("^([%w_]+)%.lua$") end
 pipe:close()
 local declared, skipped = 0, {}
 for _, name in ipairs(names) do
-  local decl = dofile(srcdir .. "/tests/corpus/" .. name .. ".lua")
+  local decl = dofile(srcdir .. "/tests/emulator/corpus/" .. name .. ".lua")
   local spec, why = as_kernel(decl)
   if not spec then
     skipped[#skipped + 1] = name .. " (" .. why .. ")"

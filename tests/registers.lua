@@ -1,5 +1,5 @@
 -- registers.lua: what the time model takes of a kernel's machine code. For
--- every kernel of tests/corpus, the registers and static shared memory
+-- every kernel of tests/emulator/corpus, the registers and static shared memory
 -- core.cubin_resources reads from NVRTC's CUBIN for sm_75 and sm_90 are the
 -- ones ptxas reports for the same PTX; a kernel declared in Lua launches on
 -- the model with those registers (r.model.registers), and an SM holds as
@@ -26,7 +26,7 @@ local function ptxas_says(file, arch)
 end
 
 local files = {}
-local pipe = io.popen("ls '" .. srcdir .. "/tests/corpus/'")
+local pipe = io.popen("ls '" .. srcdir .. "/tests/emulator/corpus/'")
 for line in pipe:lines() do if line:match("^[%w_]+%.lua$") then files[#files + 1] = line end end
 pipe:close()
 table.sort(files)
@@ -37,7 +37,7 @@ table.sort(files)
 local RESERVED = { sm_75 = 0, sm_90 = 1024 }
 local compared = 0
 for _, file in ipairs(files) do
-  local decl = dofile(srcdir .. "/tests/corpus/" .. file)
+  local decl = dofile(srcdir .. "/tests/emulator/corpus/" .. file)
   for _, arch in ipairs({ "sm_75", "sm_90" }) do
     local ok, ptx = pcall(function() return core.compile(decl.source, { name = decl.name .. ".cu", arch = arch }).ptx end)
     local cubin = ok and core.compile(decl.source, { name = decl.name .. ".cu", arch = arch, binary = true }).cubin
@@ -63,7 +63,7 @@ end
 if ptxas then t.ok(compared >= 60, string.format("compared with ptxas: %d kernels and architectures", compared)) end
 
 t.is(core.cubin_resources("not an ELF file", "k"), nil, "a file that is no CUBIN says nothing")
-local copy = dofile(srcdir .. "/tests/corpus/copy.lua")
+local copy = dofile(srcdir .. "/tests/emulator/corpus/copy.lua")
 local cubin = core.compile(copy.source, { name = "copy.cu", arch = "sm_90", binary = true }).cubin
 t.is(core.cubin_resources(cubin, "no_such_kernel"), nil, "a symbol the CUBIN does not hold says nothing")
 t.is(core.cubin_resources(cubin:sub(1, 200), "copy"), nil, "a cut CUBIN says nothing")

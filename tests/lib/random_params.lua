@@ -1,5 +1,5 @@
 -- random_params.lua: parameters for a random launch of a family, for the
--- tests and benchmarks that draw launches (tests/gpu_emulate.lua,
+-- tests and benchmarks that draw launches (tests/emulator/gpu.lua,
 -- bench/model_time.lua): each choice at random, the block a multiple of 32,
 -- and every other integer within the family's range, capped by caps[name]
 -- ({low, high}; without a cap, at most 2^16). With options.spread, a size

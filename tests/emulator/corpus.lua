@@ -1,5 +1,5 @@
 -- corpus.lua: the validation corpus of issue 18, kernels as students and
--- instructors write them (tests/corpus/NAME.lua, each a declaration in the
+-- instructors write them (tests/emulator/corpus/NAME.lua, each a declaration in the
 -- format the shell is to accept from users), run now on the PTX emulator
 -- through core.compile and core.emulate with every compiler here. Each
 -- kernel's outputs must equal its Lua reference on the same inputs (one test
@@ -275,7 +275,7 @@ end
 
 local function corpus_files()
   local files = {}
-  local pipe = io.popen("ls '" .. srcdir .. "/tests/corpus/'")
+  local pipe = io.popen("ls '" .. srcdir .. "/tests/emulator/corpus/'")
   for line in pipe:lines() do
     if line:match("^[%w_]+%.lua$") then files[#files + 1] = line end
   end
@@ -287,7 +287,7 @@ end
 -- The declaration in file, or nil after a failed test saying why it cannot be run.
 local function load_declaration(file)
   local name = file:gsub("%.lua$", "")
-  local ok, decl = pcall(dofile, srcdir .. "/tests/corpus/" .. file)
+  local ok, decl = pcall(dofile, srcdir .. "/tests/emulator/corpus/" .. file)
   if not ok or type(decl) ~= "table" then return t.ok(false, name .. ": the declaration loads (" .. tostring(decl) .. ")") and nil end
   if decl.name ~= name then
     return t.ok(false, string.format("%s: the declaration's name is '%s', not its file's", name, tostring(decl.name))) and nil
