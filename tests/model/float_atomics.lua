@@ -90,7 +90,7 @@ t.ok(double.tolerance.widest < r.tolerance.widest * 1e-8,
 -- out[0]'s tolerance; with one block it is all the tolerance there is.
 kernel {
   name = "block_sum",
-  file = (os.getenv("srcdir") or ".") .. "/tests/block_sum.cu",
+  file = (os.getenv("srcdir") or ".") .. "/tests/compile/block_sum.cu",
   params = { n = { default = 1024, min = 1, max = 1 << 24 } },
   buffers = { ["in"] = { type = "float", count = "n", fill = function(i) return (i * 7919 % 1000) / 10 - 49.95 end },
               out = { type = "float", count = 1, output = true } },

@@ -2,7 +2,7 @@
 -- third, with <cstdio> included: on the emulator each call is formatted as
 -- CUDA formats it, in lane order, warp by warp (`printed`); its argument
 -- buffer is local memory, not counted. On a GPU machine the kernel runs on
--- the emulator, its output shown once (tests/gpu_kernel.lua checks both).
+-- the emulator, its output shown once (tests/compile/kernel_gpu.lua checks both).
 return {
   name = "printf_lanes",
   source = [[

@@ -1,7 +1,7 @@
 -- compile_hostile.lua: kernel sources that try to make the compiler read
 -- other files (a grader's secrets, a FIFO, /dev/zero, an 8 GB sparse file),
 -- or to run it without end or out of memory (#28, findings 3 and 6), each
--- from tests/hostile/kernels/, through NVRTC and through clang. The first
+-- from tests/compile/hostile/, through NVRTC and through clang. The first
 -- line of each says what must come back ("// expect: TEXT", or TEXT|OTHER
 -- where the compilers differ; "compiled"; "any"). Whatever comes back never holds the secret file's text nor a raw
 -- control character, and comes within the compile's limits. The same
@@ -11,7 +11,7 @@
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local warplab = os.getenv("WARPLAB") or "./warplab"
-local folder = (os.getenv("srcdir") or ".") .. "/tests/hostile/kernels"
+local folder = (os.getenv("srcdir") or ".") .. "/tests/compile/hostile"
 
 local function run(...) return core.spawn({ ... }, { stdout = "/dev/null", stderr = "/dev/null" }) end
 
@@ -61,7 +61,7 @@ for _, entry in ipairs(core.folder_entries(folder) or {}) do
   if entry.name:match("%.cu$") then names[#names + 1] = entry.name end
 end
 table.sort(names)
-t.ok(#names >= 30, "tests/hostile/kernels holds the hostile kernels (" .. #names .. ")")
+t.ok(#names >= 30, "tests/compile/hostile holds the hostile kernels (" .. #names .. ")")
 
 for _, name in ipairs(names) do
   local text = instantiated(core.read_file(folder .. "/" .. name))

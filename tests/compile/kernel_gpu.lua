@@ -148,7 +148,7 @@ __global__ void float_bins(const float *in, float *bins, int n)
 }
 kernel {
   name = "block_sum",
-  file = (os.getenv("srcdir") or ".") .. "/tests/block_sum.cu",
+  file = (os.getenv("srcdir") or ".") .. "/tests/compile/block_sum.cu",
   params = { n = { default = 1024, min = 1, max = 1 << 24 } },
   buffers = { ["in"] = { type = "float", count = "n" }, out = { type = "float", count = 1, output = true, fill = "zero" } },
   args = { "in", "out", "n" }, grid = function(p) return (p.n + 1023) // 1024 end, block = 1024,
