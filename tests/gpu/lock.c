@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include "backend/gpu_lock.h"
 #include "interrupt.h"
-#include "lib/tap.h"
+#include "../lib/tap.h"
 
 static const char UUID[] = "GPU-test-0000";
 static char dir[] = "/tmp/warplab-lock-XXXXXX", path[128], news_path[160];

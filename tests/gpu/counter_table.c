@@ -17,7 +17,7 @@
 #include "backend/counters.h"
 #include "repl/repl.h"
 #include "api/session.h"
-#include "lib/tap_session.h"
+#include "../lib/tap_session.h"
 
 #if defined(HAVE_CUDA) && defined(HAVE_CUPTI_RANGE_PROFILER)
 /* What each chip gives: the DRAM byte counts by their usual name (dram 1),
