@@ -110,7 +110,7 @@ check "... --help to a full standard output too" 1 "cannot write to standard out
 # --save: only with --lab and --answers; then the batch's progress is the student's.
 check "--save alone is a usage error" 2 "--save goes with --lab NAME --answers FILE" "$warplab" --sim --save
 check "--save with --lab only is a usage error" 2 "--save goes with --lab" "$warplab" --sim --lab tour --save
-answers=${srcdir:-.}/tests/answers/tour.txt
+answers=${srcdir:-.}/tests/labs/answers/tour.txt
 check "--lab --answers --save runs the batch" 0 "" env XDG_DATA_HOME="$tmp/saved" "$warplab" --sim --lab tour --answers "$answers" --save
 check "... and keeps its progress" 0 '"tour"' cat "$tmp/saved/warplab/progress.json"
 env XDG_DATA_HOME="$tmp/unsaved" "$warplab" --sim --lab tour --answers "$answers" > /dev/null 2>&1

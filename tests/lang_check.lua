@@ -247,7 +247,7 @@ no_english(printed(function()
 end), "the colon commands and a lab's flow")
 
 no_english(printed(function()
-  core.labs.batch("tour", os.getenv("srcdir") .. "/tests/answers/tour.txt", false)
+  core.labs.batch("tour", os.getenv("srcdir") .. "/tests/labs/answers/tour.txt", false)
   record(scratch .. "/session.json")
   export(results[1], scratch .. "/one.csv")
 end), "a lab in batch, record() and export()")

@@ -873,12 +873,12 @@ static void test_lab_flow(void)
        "the step's experiment, :quit, then resumed at step 2");
 }
 
-/* Copies tests/hostile/NAME (from $srcdir) into the temporary folder; whether it could. */
+/* Copies tests/labs/hostile/NAME (from $srcdir) into the temporary folder; whether it could. */
 static int copy_hostile_lab(const char *name)
 {
     char from[4096], to[256], text[65536];
     const char *srcdir = getenv("srcdir");
-    snprintf(from, sizeof from, "%s/tests/hostile/%s", srcdir && *srcdir ? srcdir : ".", name);
+    snprintf(from, sizeof from, "%s/tests/labs/hostile/%s", srcdir && *srcdir ? srcdir : ".", name);
     snprintf(to, sizeof to, "%s/%s", temp_dir, name);
     FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
     size_t length = in ? fread(text, 1, sizeof text, in) : 0;

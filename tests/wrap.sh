@@ -5,10 +5,10 @@
 # line, and every lab run in batch (its steps' text, experiments, questions,
 # choices, hints, notes and explanations). A line may pass the width only
 # where it is one word, which no wrapping can break (a path, a long name).
-# tests/labs.sh runs the labs at 60 columns in English and 80 in Chinese;
+# tests/labs/batch.sh runs the labs at 60 columns in English and 80 in Chinese;
 # this runs them at the other two.
 warplab=${WARPLAB:-./warplab}
-answers=${srcdir:-.}/tests/answers
+answers=${srcdir:-.}/tests/labs/answers
 . "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
@@ -64,7 +64,7 @@ result "... and the check names a line that starts with a full-width comma" $?
 COLUMNS=60 "$warplab" --sim --lab no-such-lab-with-a-long-name-that-goes-on > "$tmp/cli-60" 2>&1
 fits "$tmp/cli-60" 60 "an error from the command line"
 
-# Every lab in batch, the two widths tests/labs.sh does not run, side by side.
+# Every lab in batch, the two widths tests/labs/batch.sh does not run, side by side.
 run_lab() {   # run_lab LAB LANG WIDTH
   COLUMNS=$3 XDG_DATA_HOME="$tmp/data-$1-$2" "$warplab" --sim --lang "$2" --lab "$1" --answers "$answers/$1.txt" \
     > "$tmp/lab-$1-$2-$3" 2>&1

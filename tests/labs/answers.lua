@@ -127,7 +127,7 @@ for _, case in ipairs({ { "coalesce", "coalescing" }, { "aos_soa", "aos-soa" }, 
   t.ok(not ok and message:find("did you mean '" .. case[2] .. "'?", 1, true), "':lab " .. case[1] .. "' suggests " .. case[2])
 end
 core.progress.use_memory()
-text = said(function() labs.batch("tour", (os.getenv("srcdir") or ".") .. "/tests/answers/tour.txt") end)
+text = said(function() labs.batch("tour", (os.getenv("srcdir") or ".") .. "/tests/labs/answers/tour.txt") end)
 t.ok(text:find("Next: :lab alignment %(Alignment"), "the end of a lab suggests the next one")
 os.remove(lab_file); os.remove(dir)
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz_submissions.sh — a fuzz of submission files (#28, findings 2, 5, 10):
 # real submissions (a lab of questions and predictions, a lab with students'
-# kernels) are made here, then tests/submission_mutants.lua mutates them by
+# kernels) are made here, then tests/labs/submission_mutants.lua mutates them by
 # the hundred (types swapped, fields missing or added, deep nesting, huge
 # strings, numbers JSON cannot hold, control characters, broken JSON) and
 # grades the mutants beside the real ones: the grader must end normally with
@@ -13,10 +13,10 @@ tmp=$(mktemp -d); trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT   # KEEP=1: the fi
 export HOME="$tmp/home" XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state" XDG_CONFIG_HOME="$tmp/config"
 mkdir -p "$HOME" "$tmp/class"
 case $warplab in /*) ;; *) warplab=$PWD/$warplab ;; esac
-"$warplab" --sim --student alice --lab coalescing --answers "$srcdir/tests/answers/coalescing.txt" --submit "$tmp/class" \
+"$warplab" --sim --student alice --lab coalescing --answers "$srcdir/tests/labs/answers/coalescing.txt" --submit "$tmp/class" \
   > "$tmp/alice.out" 2>&1
-sed '2s/.*/5/' "$srcdir/tests/answers/coalescing.txt" > "$tmp/bob.txt"
+sed '2s/.*/5/' "$srcdir/tests/labs/answers/coalescing.txt" > "$tmp/bob.txt"
 "$warplab" --sim --student bob --lab coalescing --answers "$tmp/bob.txt" --submit "$tmp/class" > "$tmp/bob.out" 2>&1
-"$warplab" --sim --student erin --lab exercises --answers "$srcdir/tests/answers/exercises.txt" --submit "$tmp/class" \
+"$warplab" --sim --student erin --lab exercises --answers "$srcdir/tests/labs/answers/exercises.txt" --submit "$tmp/class" \
   > "$tmp/erin.out" 2>&1
-exec "$warplab" --sim "$srcdir/tests/submission_mutants.lua" "$tmp" "${FUZZ_CASES:-300}" "${FUZZ_SEED:-2028}"
+exec "$warplab" --sim "$srcdir/tests/labs/submission_mutants.lua" "$tmp" "${FUZZ_CASES:-300}" "${FUZZ_SEED:-2028}"

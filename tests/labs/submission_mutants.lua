@@ -1,4 +1,4 @@
--- submission_mutants.lua FOLDER CASES SEED — run by tests/fuzz_submissions.sh,
+-- submission_mutants.lua FOLDER CASES SEED — run by tests/labs/fuzz_submissions.sh,
 -- which leaves real submissions in FOLDER/class. Writes CASES mutants of them
 -- (a deterministic SEED) into FOLDER/class/mutants, each under a student ID
 -- of its own that sorts before the real students, grades the class with and

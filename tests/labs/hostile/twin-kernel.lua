@@ -1,4 +1,4 @@
--- A lab with a kernel to write, copied by tests/sandbox.sh to /x/a/b.lua and /x/a_b.lua: each keeps the student's source apart.
+-- A lab with a kernel to write, copied by tests/labs/sandbox.sh to /x/a/b.lua and /x/a_b.lua: each keeps the student's source apart.
 lab { title = { en = "twin", zh = "双胞胎" } }
 step { text = { en = "x", zh = "x" },
        kernel = { name = "twin", skeleton = [[extern "C" __global__ void twin(float *out, int n)

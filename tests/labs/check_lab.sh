@@ -361,7 +361,7 @@ EOF
 result "a solution built by code is not released: one line, nothing written" $?
 for lab in own-kernel exercises; do
   "$warplab" --sim --release-lab "$lab" "$tmp/released" > "$tmp/out" 2>&1 &&
-    "$warplab" --sim --lab "$tmp/released/$lab.lua" --answers "${srcdir:-.}/tests/answers/$lab.txt" > "$tmp/out" 2>&1
+    "$warplab" --sim --lab "$tmp/released/$lab.lua" --answers "${srcdir:-.}/tests/labs/answers/$lab.txt" > "$tmp/out" 2>&1
   result "built-in lab $lab released: the copy runs its answers" $?
   [ $? = 0 ] || sed 's/^/#   /' "$tmp/out" | tail -8
 done

@@ -1,10 +1,10 @@
 #!/bin/sh
 # labs.sh — every lab runs start to finish in batch mode with its answers
-# (tests/answers/NAME.txt), in English and in Chinese, and all checks pass; a
+# (tests/labs/answers/NAME.txt), in English and in Chinese, and all checks pass; a
 # wrong answer is rejected with the step's first hint; lab scripts are
 # sandboxed; the progress file survives kill -9 in the middle of saves.
 warplab=${WARPLAB:-./warplab}
-answers=${srcdir:-.}/tests/answers
+answers=${srcdir:-.}/tests/labs/answers
 . "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

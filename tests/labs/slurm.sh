@@ -9,8 +9,8 @@
 # every task as without Slurm. SKIP when Slurm is missing and cannot be installed.
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
-answers=$srcdir/tests/answers
-hostile=$(cd "$srcdir/tests/hostile/submissions" && pwd)
+answers=$srcdir/tests/labs/answers
+hostile=$(cd "$srcdir/tests/labs/hostile/submissions" && pwd)
 . "${srcdir:-.}/tests/lib/tap.sh"
 skip_all() { echo "1..0 # SKIP $1"; exit 0; }
 
@@ -133,7 +133,7 @@ result "grades.json is the same with and without Slurm (but for when it was grad
 [ "$(grep -c ',wrong,' plain/grades.csv)" -gt 5 ] && grep -q ',missing,' plain/grades.csv && grep -q '^s40,' plain/grades.csv
 result "... a class with right, wrong and missing answers" $?
 
-# The same rules in each task: the hostile submissions of tests/grade.sh, a
+# The same rules in each task: the hostile submissions of tests/labs/grade.sh, a
 # lab whose answer function never returns, a link up, and a lab given with
 # --lab FILE. Each submission may take what the whole class took here, twice,
 # and 5 s (a loaded machine takes many times longer): whichever stops the

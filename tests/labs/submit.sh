@@ -6,7 +6,7 @@
 # an ID, and a file that cannot be written is one line.
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
-answers=$srcdir/tests/answers
+answers=$srcdir/tests/labs/answers
 . "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"

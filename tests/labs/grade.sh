@@ -5,7 +5,7 @@
 # report renders in headless Chromium with its charts (a screenshot's pixels).
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}
-answers=$srcdir/tests/answers
+answers=$srcdir/tests/labs/answers
 . "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT   # KEEP=1: the files stay, to look at
 export XDG_DATA_HOME="$tmp/data"
@@ -128,7 +128,7 @@ fi
 
 # Hostile submissions and hand-in folders (#28, findings 2, 5 and 10): each
 # bad file is one line, never a traceback; the others are graded as without it.
-hostile=$(cd "$srcdir/tests/hostile/submissions" && pwd)
+hostile=$(cd "$srcdir/tests/labs/hostile/submissions" && pwd)
 others() {   # others CSV FOLDER: the six students' rows, their files named from FOLDER, without when they arrived
   grep -E '^(alice|bob|carol|dave|erin|frank),(coalescing|exercises),' "$1" | sed -e "s|$2/||" -e 's/,20[0-9-]*T[0-9:]*Z,/,/'
 }
@@ -309,7 +309,7 @@ sed 's/^/#   /' "$tmp/int.err"
 # hank hands in twice, the second file dated 2020 in its `submitted` field
 # but arriving later, after the --deadline. Step 2 is assessed: its answers
 # carry no verdict, as a released lab records them.
-drawn=$(cd "$srcdir/tests/grading" && pwd)/drawn.lua
+drawn=$(cd "$srcdir/tests/labs/grading" && pwd)/drawn.lua
 dclass=$tmp/drawn-class
 mkdir -p "$dclass/first" "$dclass/second"
 at_prompt() {   # at_prompt STUDENT FOLDER ANSWERS...: runs step 1, answers each step in turn (Lua expressions), submits

@@ -1,4 +1,4 @@
--- drawn.lua — a lab for tests/grade.sh and bench/grade.lua: each student
+-- drawn.lua — a lab for tests/labs/grade.sh and bench/grade.lua: each student
 -- launches at a stride of their own (random), a question worth 2 points,
 -- an assessed question (judged only by --grade), and a choice.
 lab { title = { en = "Strides of one's own", zh = "各自的步长" } }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# sandbox.sh — hostile labs (tests/hostile/*.lua), each of which must be
+# sandbox.sh — hostile labs (tests/labs/hostile/*.lua), each of which must be
 # contained: no command runs, the host's tables stay the host's, budgets that
 # lab code cannot catch (pcall, xpcall, Ctrl-C, work done in C, memory), the
 # student's results unchanged by answer functions, nothing that drives the
@@ -9,7 +9,7 @@
 # files keep their kernels apart; :labs shows file names without controls;
 # a lab's inf, table or error(r) is one line naming what it did wrong.
 warplab=${WARPLAB:-./warplab}
-hostile=$(cd "${srcdir:-.}/tests/hostile" && pwd)   # absolute: the labs run from a temporary folder
+hostile=$(cd "${srcdir:-.}/tests/labs/hostile" && pwd)   # absolute: the labs run from a temporary folder
 . "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"

@@ -317,7 +317,7 @@ echo old > "$tmp/target"; chmod 640 "$tmp/target"; ln -s target "$tmp/link"
 result "core.write_file through a link replaces the file it names, keeps its mode, leaves no temporary" $?
 
 # --- what is saved is plain, small data (issue #28) --------------------------------
-hostile=$(cd "${srcdir:-.}/tests/hostile" && pwd)
+hostile=$(cd "${srcdir:-.}/tests/labs/hostile" && pwd)
 printf '4\n4\n' > "$tmp/bloat.answers"
 XDG_DATA_HOME="$tmp/bloat" timeout 120 "$warplab" --sim --lab "$hostile/bloat-string.lua" --answers "$tmp/bloat.answers" \
   --save > "$tmp/bloat.out" 2>&1
