@@ -11,7 +11,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for file in "$answers"/*.txt; do
   lab=$(basename "$file" .txt)
   for lang in en zh; do
-    width=$([ $lang = en ] && echo 60 || echo 80)   # tests/wrap.sh runs the other two
+    width=$([ $lang = en ] && echo 60 || echo 80)   # tests/shell/wrap.sh runs the other two
     COLUMNS=$width XDG_DATA_HOME="$tmp/data-$lab-$lang" "$warplab" --sim --lang "$lang" --lab "$lab" --answers "$file" \
       > "$tmp/out" 2>&1
     status=$?

@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "lib/tap.h"
+#include "../lib/tap.h"
 
 enum { TIMEOUT = 10, TAIL_BYTES = 400, ROWS = 24, COLUMNS = 80, BURST_LENGTH = 2000, GAP_BYTES = 64 };
 

@@ -1,11 +1,11 @@
 #!/bin/sh
 # charts.sh — the exact text of a sweep's table and chart, in Unicode and in
-# ASCII (tests/golden/); --format csv and json on stdout; no progress bar
+# ASCII (tests/shell/golden/); --format csv and json on stdout; no progress bar
 # when stderr is not a terminal; plot() runs no shell whatever its title and
 # file name hold (PNG through gnuplot when installed), and a second argument
 # that is not a table of options is one clear line.
 warplab=${WARPLAB:-./warplab}
-golden=${srcdir:-.}/tests/golden
+golden=${srcdir:-.}/tests/shell/golden
 . "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chart='r = sweep("strided", {stride = pow2(0, 4), n = 4096})'
@@ -15,7 +15,7 @@ for mode in unicode ascii; do
   WARPLAB_UNICODE=$flag "$warplab" --sim -e "$chart" > "$tmp/$mode.txt" 2>/dev/null
   diff -u "$golden/sweep-$mode.txt" "$tmp/$mode.txt" > "$tmp/diff" 2>&1
   status=$?
-  result "the sweep's table and chart, $mode, as in tests/golden/sweep-$mode.txt" $status
+  result "the sweep's table and chart, $mode, as in tests/shell/golden/sweep-$mode.txt" $status
   [ $status = 0 ] || sed 's/^/#   /' "$tmp/diff"
 done
 

@@ -1,12 +1,12 @@
 -- width_blocks.lua: every block the shell prints fits the terminal's width ($COLUMNS,
--- which tests/width.sh sets to 60, 80 and 120): a result card, the banner,
+-- which tests/shell/width.sh sets to 60, 80 and 120): a result card, the banner,
 -- compare, show()'s warp maps (shared banks too), a sweep's table and chart,
 -- help, info, device, kernels() and explain. A line may only pass the width
 -- where it is one word that cannot break (a Nsight Compute metric's name).
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local columns = tonumber(os.getenv("COLUMNS"))
-if not columns then t.skip_all("COLUMNS is not set (tests/width.sh sets it)") end
+if not columns then t.skip_all("COLUMNS is not set (tests/shell/width.sh sets it)") end
 
 local function captured(fn)
   core.capture(true)

@@ -1,4 +1,4 @@
--- lang_check.lua — run by tests/lang.sh under --lang zh: everything a launch, a
+-- lang_check.lua — run by tests/shell/lang.sh under --lang zh: everything a launch, a
 -- sweep, compare, show, explain, info, help, the banner, the colon commands
 -- and a lab print must be Chinese, apart from code, names, units, numbers and
 -- the glossary's words kept in English; and every lab's Chinese must use the

@@ -4,7 +4,7 @@
 */
 #include <stdlib.h>
 #include "api/shorthand.h"
-#include "lib/tap.h"
+#include "../lib/tap.h"
 
 static void expands(const char *code, const char *expected, const char *name)
 {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lang.sh — under --lang zh the shell speaks Chinese: tests/lang_check.lua runs a
+# lang.sh — under --lang zh the shell speaks Chinese: tests/shell/lang_check.lua runs a
 # launch of every family, a sweep, compare, show, explain, info, help, the
 # colon commands and a lab, and checks the labs' Chinese against
 # docs/glossary.md; the errors are made here, one process each, because the
@@ -70,4 +70,4 @@ done
 cd - > /dev/null || exit 1
 
 mkdir -p "$tmp/scratch"
-exec "$warplab" --sim --lang zh "$src/tests/lang_check.lua" "$src/docs/glossary.md" "$src/labs" "$tmp/errors" "$tmp/scratch"
+exec "$warplab" --sim --lang zh "$src/tests/shell/lang_check.lua" "$src/docs/glossary.md" "$src/labs" "$tmp/errors" "$tmp/scratch"
