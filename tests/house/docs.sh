@@ -2,7 +2,7 @@
 # docs.sh — the docs that are generated from the code say what the code says:
 # docs/kernels.md's *Parameters* is `warplab --list --format markdown`, and
 # a family added the documented way ("Adding a family" in docs/kernels.md)
-# builds, launches and is listed (tests/add_family.sh does those steps in a
+# builds, launches and is listed (tests/house/add_family.sh does those steps in a
 # copy of the tree).
 warplab=${WARPLAB:-./warplab}
 srcdir=${srcdir:-.}

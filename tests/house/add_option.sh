@@ -13,7 +13,7 @@ tree="$tmp/tree"
 copy_tree "$tree"
 
 # 1. the field its value goes to
-sed -i 's|^\( *\)int no_init;\(.*\)$|&\n\1int twice;                    /* --twice N: a throw-away option of tests/add_option.sh */|' "$tree/shell/repl/options.h"
+sed -i 's|^\( *\)int no_init;\(.*\)$|&\n\1int twice;                    /* --twice N: a throw-away option of tests/house/add_option.sh */|' "$tree/shell/repl/options.h"
 # 2. its row, first in the table
 sed -i '/^const struct option_decl option_table\[\] = {$/r /dev/stdin' "$tree/shell/repl/options.c" <<'ROW'
     { "twice", .value = "N", .value_zh = "次数", .kind = OPTION_WHOLE, FIELD(twice), .min = 1, .max = 4,
