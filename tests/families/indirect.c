@@ -10,7 +10,7 @@
 #include "model/common.h"
 #include "model/model.h"
 #include "model/registry.h"
-#include "lib/tap.h"
+#include "../lib/tap.h"
 
 /* A family's params: the defaults, then name, value (a long long) pairs ended by NULL. */
 static struct params params_of(const struct family *f, const char *name, long long value, ...)
