@@ -10,6 +10,7 @@
 # a lab's inf, table or error(r) is one line naming what it did wrong.
 warplab=${WARPLAB:-./warplab}
 hostile=$(cd "${srcdir:-.}/tests/labs/hostile" && pwd)   # absolute: the labs run from a temporary folder
+kernels=$(cd "${srcdir:-.}/tests/compile/hostile" && pwd)   # hostile kernel sources, the compile tests'
 . "${srcdir:-.}/tests/lib/tap.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data" XDG_STATE_HOME="$tmp/state"
@@ -282,10 +283,10 @@ truncate -s 3G "$tmp/huge.lua"
 grep -q "cannot read lab $tmp/huge.lua: is 3.2 GB, over the limit of 1.0 MB" "$tmp/huge.out"
 result "a lab file over 1 MiB is refused before it is read" $?
 
-student "kernel { name = 'budget_spin', file = '$hostile/kernels/budget-spin.cu', params = { n = 64 },
+student "kernel { name = 'budget_spin', file = '$kernels/budget-spin.cu', params = { n = 64 },
     buffers = { out = { type = 'float', count = function(p) return p.n + 1 end, fill = 'zero', output = true } },
     args = { 'out', 'n' }, grid = 1, block = 64 }
-  kernel { name = 'budget_null', file = '$hostile/kernels/budget-null.cu', params = { n = 64 },
+  kernel { name = 'budget_null', file = '$kernels/budget-null.cu', params = { n = 64 },
     buffers = { table = { type = 'ulonglong', count = 1, fill = 'zero' } }, args = { 'table', 'n' }, grid = 1, block = 64 }
   print('spin', pcall(launch, 'budget_spin')); print('null', pcall(launch, 'budget_null'))"
 grep -q "^spin	false	.*kernel 'budget_spin' ran over 33,587,200 warp-instructions (a loop that never ends?)" "$tmp/student.out" &&

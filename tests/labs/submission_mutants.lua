@@ -8,7 +8,7 @@
 -- error (grade:123, a traceback) or raw control character appears anywhere.
 local core = debug.getregistry()["warplab.core"]
 local json = core.json
-local srcdir = arg[0]:match("^(.*)/tests/[^/]*$") or "."
+local srcdir = arg[0]:match("^(.*)/tests/labs/[^/]*$") or "."
 local tap = dofile(srcdir .. "/tests/lib/tap.lua")
 local folder, cases, seed = arg[1], tonumber(arg[2]), tonumber(arg[3])
 local class, mutants = folder .. "/class", folder .. "/class/mutants"
