@@ -2,7 +2,7 @@
 # grade.sh — how long warplab --grade takes for a class of 200 submissions
 # on the model (issue 30; docs/performance.md, "Grading"): 150 of the
 # coalescing lab (a batch run's file, each student's answers varied) and 50
-# of tests/grading/drawn.lua, each at the student's own random stride, their
+# of tests/labs/grading/drawn.lua, each at the student's own random stride, their
 # launches in the file as the student's run gave them. Every launch is run
 # again, every answer judged against the re-run, every pair compared for copies.
 #   bench/grade.sh [WARPLAB]       (run from the source tree; default ./warplab)
@@ -10,8 +10,8 @@ set -eu
 warplab=${1:-./warplab}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_DATA_HOME="$tmp/data"
-drawn=$(pwd)/tests/grading/drawn.lua
-"$warplab" --sim --student seed --lab coalescing --answers tests/answers/coalescing.txt --submit "$tmp/seed.json" > /dev/null
+drawn=$(pwd)/tests/labs/grading/drawn.lua
+"$warplab" --sim --student seed --lab coalescing --answers tests/labs/answers/coalescing.txt --submit "$tmp/seed.json" > /dev/null
 mkdir -p "$tmp/class"
 "$warplab" --sim -e "
   local core = debug.getregistry()['warplab.core']

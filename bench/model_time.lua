@@ -5,7 +5,7 @@
 -- as pairs (a, b) at several sizes, and random configurations of every
 -- family (a fixed seed). Every launch is written, with its params, measured
 -- time and counters, to OUT.json (default $OUT/model_time.json), which
--- bench/model_fit.lua and tests/model_time.lua read back on the model.
+-- bench/model_fit.lua and tests/model/time.lua read back on the model.
 local out_path = arg and arg[1] or ((os.getenv("OUT") or "/tmp") .. "/model_time.json")
 
 local M = {}
@@ -76,7 +76,7 @@ M.pairs = {
 local caps = { n = {1 << 12, 1 << 24}, rows = {64, 4096}, cols = {64, 4096}, width = {64, 2048}, height = {64, 2048},
                m = {16, 512}, k = {16, 512}, stride = {1, 64}, window = {1, 4096}, bytes = {1 << 16, 1 << 28},
                reuse = {1, 32}, bins = {1, 4096}, nnz_per_row = {1, 64}, radius = {1, 8}, seed = {1, 1} }
-local draw = dofile("tests/random_params.lua")
+local draw = dofile("tests/lib/random_params.lua")
 function M.random_params(name)
   local params = draw(name, caps, { spread = true, matmul_n = {16, 512} })
   if name == "spmv" then params.n = math.min(params.n, 1 << 20) end

@@ -1,7 +1,7 @@
 -- families_aos.lua: the aos_soa and particles families on the sim backend:
 -- every parameter value launches, hand-worked counts of small launches, the
 -- teaching claims in the numbers, and bad values refused.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local MB = 1e6
 

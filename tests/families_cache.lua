@@ -3,7 +3,7 @@
 -- value launches, small launches give the sectors and DRAM bytes worked out
 -- by hand below, each family's teaching claim shows in the numbers, and bad
 -- values are refused. Runs on the sim backend.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local hints = {"default", "ca", "cg", "ldg", "cs"}
 
@@ -34,7 +34,7 @@ for _, family in ipairs({{"offset", {offset = 3, n = 5000, block = 96}}, {"strid
   params.load = nil
 end
 
--- The reference notes' numbers stay with every hint (as in tests/api.lua):
+-- The reference notes' numbers stay with every hint (as in tests/shell/api.lua):
 -- offset=1 over 2^18 floats is 8,192 warps with two loads each; a warp's 32
 -- floats straddle 5 sectors, except the last warp's, whose 31 working lanes
 -- (i+1 < n) fit in 4: 2 * (8191*5 + 4) = 81,918 sectors.

@@ -1,10 +1,10 @@
 -- families_indirect.lua: gather, spmv and histogram on the access model.
 -- Every parameter value launches; small cases give the requests, sectors and
 -- shared wavefronts worked out by hand below; the teaching claim of each
--- family shows in the numbers; bad values are refused. (tests/unit_indirect
+-- family shows in the numbers; bad values are refused. (tests/families/indirect
 -- checks that fill_inputs writes the indices the model uses, and the CPU
 -- references on hand-made inputs.)
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 -- Sectors of the loads through the index only: all loads less idx[]'s,
 -- which are coalesced (4 sectors per full warp).

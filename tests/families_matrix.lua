@@ -3,7 +3,7 @@
 -- the teaching claims in numbers, the warp maps of 16-wide blocks, and
 -- refused parameters. Warps are cut from a block's threads x-fastest
 -- (threadIdx.x + threadIdx.y * blockDim.x), as on the GPU.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local function sim(kernel, params) return launch(kernel, params) end
 

@@ -2,7 +2,7 @@
 -- the access model: every parameter value launches, small launches give the
 -- counts worked out by hand below, each family's lesson shows in the numbers,
 -- and bad values are refused.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 -- Runs every launch of a list and reports the first one that fails, as one test.
 local function all_launch(name, list, what)

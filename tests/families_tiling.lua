@@ -3,7 +3,7 @@
 -- request counts equal a second count made here, warp by warp, from the
 -- kernels' loops; the teaching claims show in the numbers; bad values are
 -- refused with a message that names them.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 -- Requests and sectors/wavefronts/passes of a result in one line, for comparing with hand counts.
 local function counts(r)

@@ -1,7 +1,7 @@
 -- gpu.lua: each family on the GPU: output checked against the CPU
 -- reference, the model's numbers beside the measurement, sane timings.
 -- SKIP without a GPU; with WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local d = t.require_gpu()
 

@@ -1,12 +1,12 @@
 -- gpu_families.lua: the families that have no GPU test file of their own
--- (width, broadcast, traverse, transpose, reuse, bank, working_set,
+-- (traverse, transpose, reuse, bank, working_set,
 -- prefetch, gather, spmv, histogram) on the GPU over a grid of their
 -- parameters: output matches the CPU reference, and the model's global
 -- requests and sectors and shared-memory wavefronts equal the hardware
 -- counters; at streaming launches over twice the L2, the DRAM read estimate
 -- is within 5% of dram__bytes_read. SKIP without a GPU; with
 -- WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 t.require_gpu()
 
@@ -23,13 +23,6 @@ local function add(name, params, options)
   grid[#grid + 1] = {name, params, options or {}}
 end
 
-for _, type in ipairs(choices("width", "type")) do
-  add("width", {type = type, n = small})
-end
-add("width", {type = "float4"}, {dram = true})
-for _, space in ipairs(choices("broadcast", "space")) do
-  for _, pattern in ipairs(choices("broadcast", "pattern")) do add("broadcast", {space = space, pattern = pattern, n = small}) end
-end
 for _, order in ipairs(choices("traverse", "order")) do
   for _, block in ipairs({{32, 8}, {16, 16}}) do add("traverse", {order = order, block = block, rows = 1024, cols = 1024}) end
 end

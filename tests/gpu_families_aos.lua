@@ -4,7 +4,7 @@
 -- footprint is over twice the L2 (this is where write-allocate shows: the
 -- AoS write stores part of every sector, the update stores after its load).
 -- SKIP without a GPU; with WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 local d = t.require_gpu()
 

@@ -5,7 +5,7 @@
 -- sectors do (write-allocate). The other effects of the hints (L1 hit rate,
 -- DRAM writes during the kernel, time) are printed as diagnostics for the
 -- docs. SKIP without a GPU; with WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 t.require_gpu()
 

@@ -3,7 +3,7 @@
 -- and the model's global requests and sectors and shared-memory wavefronts
 -- equal to the hardware counters. SKIP without a GPU; with
 -- WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
-local t = dofile((os.getenv("srcdir") or ".") .. "/tests/tap.lua")
+local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 t.require_gpu()
 

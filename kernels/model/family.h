@@ -49,7 +49,7 @@ enum param_type {
    parameter's place in the array is the slot its code reads:
        [COPY_VEC] = { .name = "vec", .type = PARAM_INT, .fallback = 1, .min = 1, .max = 4,
                       ONLY(1, 2, 4), .doc = "...", .doc_zh = "..." },
-   tests/unit_params checks that no slot is left empty. */
+   tests/model/params checks that no slot is left empty. */
 struct param_decl {
     const char *name;
     enum param_type type;
@@ -140,7 +140,7 @@ struct kernel_call {
    model: the instructions it issues, of every kind (`instructions` each,
    and `per_access` more for each memory instruction: its address arithmetic
    and the loop around it), measured on the H200 (smsp__inst_executed.sum
-   over bench/model_time.lua's launches, 2026-12-02; tests/model_time.lua
+   over bench/model_time.lua's launches, 2026-12-02; tests/model/time.lua
    holds them to those counts); and the loads it waits for one after another
    (load_chain): each one's address read by the load before it, or a load
    that may not pass the store before it. */

@@ -90,7 +90,7 @@ static const struct device_info sm_limits[] = {
 /* Each rate bench/calibrate measures that a fitted rate of the H200 stands
    on, with its value on the H200 (bench/profiles/h200.coefficients,
    2026-12-02): another device's profile takes the H200's fitted rate times
-   what calibrate measured there over this. tests/profile_file.sh checks
+   what calibrate measured there over this. tests/model/profile_file.sh checks
    that the H200's own file gives the h200 profile. */
 static const struct {
     const char *key;

@@ -4,7 +4,7 @@
 ** CUPTI 13.0's host API gives the DRAM byte counts of GB202 to GB207 (the RTX
 ** 50 series) as dram__bytes_op_read/_op_write, and of the integrated chips
 ** (GA10B, GB10B, GB20B) none at all; it names LDGSTS's (cp.async's) counters on
-** GH100 and the Blackwells only. tests/unit_counters checks every chip.
+** GH100 and the Blackwells only. tests/gpu/counter_table checks every chip.
 */
 #include <stddef.h>
 #include "backend/counter_table.h"

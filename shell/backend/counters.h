@@ -73,7 +73,7 @@ void counters_close(void);
 /* Which counters chip (a CUPTI chip name, such as GH100) offers, and under
    which name, without a GPU: CUPTI's host API knows every chip it supports.
    Fills states[COUNTER_COUNT]; 0, or -1 with the reason (no CUPTI, or a chip
-   it does not know). For tests/unit_counters and for reading the rules. */
+   it does not know). For tests/gpu/counter_table and for reading the rules. */
 int counters_for_chip(const char *chip, unsigned char *states, char *why, size_t why_size);
 
 #endif

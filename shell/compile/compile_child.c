@@ -244,7 +244,7 @@ static void landlock_allow(int ruleset, const char *path, __u64 access, __u64 ha
 
 #ifdef __SANITIZE_ADDRESS__
 /* Where the sanitizers write their reports (ASAN_OPTIONS' log_path, which
-   tests/sanitize sets): a folder the child must be able to write to, or
+   tests/lib/sanitize sets): a folder the child must be able to write to, or
    the sanitizer, unable to write, stops the child until its deadline. */
 static const char *sanitizer_log_folder(void)
 {

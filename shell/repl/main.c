@@ -46,7 +46,7 @@ static void print_default(const struct param_decl *d)
 }
 
 /* --list --format markdown: every family's parameters, as docs/kernels.md
-   holds them between its "generated" marks (tests/docs.sh compares the two). */
+   holds them between its "generated" marks (tests/house/docs.sh compares the two). */
 static void print_families_markdown(void)
 {
     static const char *const type_names[] = { "integer", "string", "block shape" };

@@ -1,0 +1,123 @@
+/*
+** unit_sass_run.c — the SASS engine (sass_run.c) on small listings written
+** as nvdisasm prints sm_90 code: lanes that branch apart at a BSSY run
+** apart and meet again at its BSYNC (each side's store with its own lanes),
+** carries between IADD3 and IADD3.X, LOP3's truth table, a barrier, an
+** LDS.128 told as one access of 16 bytes a lane, and an opcode it does not
+** know named with its offset.
+*/
+#include <stdint.h>
+#include <string.h>
+#include "emulator/sass_run.h"
+#include "model/model.h"
+#include "../lib/tap.h"
+
+/* out[tid] = tid < 16 ? tid : 2 tid; out[32 + tid] = the carry of tid - 1;
+   out[64 + tid] = tid & 3; shared[tid] = tid, then out[96 + tid] = shared[4 (tid % 8) + 1]. */
+static const char listing[] =
+    "//--------------------- .text.k --------------------------\n"
+    ".text.k:\n"
+    "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+    "        /*0010*/                   LDC.64 R2, c[0x0][0x210] ;\n"
+    "        /*0020*/                   ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;\n"
+    "        /*0030*/                   IMAD.WIDE.U32 R4, R0, 0x4, R2 ;\n"
+    "        /*0040*/                   BSSY B0, `(.L_x_1) ;\n"
+    "        /*0050*/              @P0 BRA `(.L_x_0) ;\n"
+    "        /*0060*/                   STG.E desc[UR4][R4.64], R0 ;\n"
+    "        /*0070*/                   BRA `(.L_x_1) ;\n"
+    ".L_x_0:\n"
+    "        /*0080*/                   SHF.L.U32 R7, R0, 0x1, RZ ;\n"
+    "        /*0090*/                   STG.E desc[UR4][R4.64], R7 ;\n"
+    ".L_x_1:\n"
+    "        /*00a0*/                   BSYNC B0 ;\n"
+    "        /*00b0*/                   IADD3 R10, P1, R0, -0x1, RZ ;\n"
+    "        /*00c0*/                   IADD3.X R11, RZ, RZ, RZ, P1, !PT ;\n"
+    "        /*00d0*/                   STG.E desc[UR4][R4.64+0x80], R11 ;\n"
+    "        /*00e0*/                   LOP3.LUT R12, R0, 0x3, RZ, 0xc0, !PT ;\n"
+    "        /*00f0*/                   STG.E desc[UR4][R4.64+0x100], R12 ;\n"
+    "        /*0100*/                   LEA R13, R0, 0x400, 0x2 ;\n"
+    "        /*0110*/                   STS [R13], R0 ;\n"
+    "        /*0120*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+    "        /*0130*/                   LOP3.LUT R14, R0, 0x7, RZ, 0xc0, !PT ;\n"
+    "        /*0140*/                   LEA R14, R14, 0x400, 0x4 ;\n"
+    "\t//## File \"k.cu\", line 7\n"
+    "        /*0150*/                   LDS.128 R16, [R14] ;\n"
+    "        /*0160*/                   STG.E desc[UR4][R4.64+0x180], R17 ;\n"
+    "        /*0170*/                   EXIT ;\n"
+    ".L_x_2:\n"
+    "        /*0180*/                   BRA `(.L_x_2);\n";
+
+enum { MOST_TOLD = 16 };
+struct told {
+    int count;
+    struct warp_access a[MOST_TOLD];
+};
+
+static void remember(void *user, const struct warp_access *a)
+{
+    struct told *t = user;
+    if (t->count < MOST_TOLD)
+        t->a[t->count] = *a;
+    t->count++;
+}
+
+static void runs_the_listing(void)
+{
+    char why[256] = "";
+    struct sass_program *p = sass_decode(listing, "k", why, sizeof why);
+    if (!ok(p != NULL, "the listing decodes"))
+        printf("#   %s\n", why);
+    if (!p)
+        return;
+    uint32_t out[128] = { 0 };
+    uint64_t base[1];
+    model_buffer_bases(1, base);
+    struct ptx_buffer buffer = { base[0], out, sizeof out, "out" };
+    uint64_t args[1] = { base[0] };
+    int arg_bytes[1] = { 8 };
+    struct told told = { 0 };
+    struct ptx_launch l = { .kernel = "k", .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .args = args, .arg_count = 1,
+                            .buffers = &buffer, .buffer_count = 1, .on_access = remember, .user = &told };
+    struct sass_ran ran;
+    int failed = sass_run(p, &l, arg_bytes, &ran, why, sizeof why);
+    if (!ok(!failed, "it runs"))
+        printf("#   %s\n", why);
+    int right = 1;
+    for (unsigned t = 0; t < 32; t++)
+        right &= out[t] == (t < 16 ? t : 2 * t) && out[32 + t] == (t >= 1) && out[64 + t] == (t & 3) &&
+                 out[96 + t] == 4 * (t % 8) + 1;
+    ok(right, "each lane wrote what its side of the branch, its carry, its LOP3 and its LDS.128 give");
+    is_int(told.count, 7, "seven memory instructions told");
+    is_int(told.a[0].active, 0x0000ffff, "the side that falls through stores with lanes 0-15 alone");
+    is_int(told.a[1].active, (long long)0xffff0000u, "the side that branched, with lanes 16-31");
+    is_int(told.a[2].active, (long long)0xffffffffu, "after the BSYNC all 32 lanes again");
+    is_int(told.a[5].kind, ACCESS_SHARED_LOAD, "LDS.128 is a shared load");
+    is_int(told.a[5].bytes, 16, "of 16 bytes a lane, one access");
+    is_int((long long)told.a[5].addr[1], 16, "at the lane's offset in the kernel's shared memory");
+    is_int(told.a[5].line, 7, "counted at its source line");
+    is_int(told.a[4].kind, ACCESS_SHARED_STORE, "STS is a shared store");
+    ok(ran.warp_instructions > 20 && ran.lane_instructions > ran.warp_instructions, "instructions counted");
+    sass_program_free(p);
+}
+
+static void unknown_opcode(void)
+{
+    static const char text[] = ".text.k:\n"
+                               "        /*0000*/                   S2R R0, SR_TID.X ;\n"
+                               "        /*0010*/                   CALL.REL.NOINC `(vprintf) ;\n"
+                               "        /*0020*/                   EXIT ;\n";
+    char why[256] = "";
+    struct sass_program *p = sass_decode(text, "k", why, sizeof why);
+    ok(p == NULL, "a kernel with an opcode the engine does not know is refused before it runs");
+    ok(strstr(why, "'CALL'") && strstr(why, "0010"), "naming the opcode and its offset");
+    printf("#   %s\n", why);
+    sass_program_free(p);
+    ok(sass_decode(text, "other", why, sizeof why) == NULL && strstr(why, "'other'"), "an unknown kernel is named");
+}
+
+int main(void)
+{
+    runs_the_listing();
+    unknown_opcode();
+    return done();
+}

@@ -1,3 +1,0 @@
--- A plain lab, copied by tests/sandbox.sh to a file whose name holds terminal controls.
-lab { title = { en = "plain", zh = "普通" } }
-step { text = { en = "x", zh = "x" } }
