@@ -132,6 +132,32 @@ static void push_printed(lua_State *L, struct ptx_printed *printed)
     printed->text = NULL;
 }
 
+/* The launch either engine runs, from the table at index 3: its kernel, shape
+   and budget, each access counted into counting. */
+static void read_launch(lua_State *L, const char *kernel, struct ptx_launch *launch, struct ptx_buffer *buffers,
+                        uint64_t *args, struct emulation_counting *counting)
+{
+    *launch = (struct ptx_launch){ .kernel = kernel, .args = args, .buffers = buffers, .on_access = emulation_count,
+                                   .user = counting, .interrupted = &interrupt_requested };
+    read_dims(L, 3, "grid", launch->grid);
+    read_dims(L, 3, "block", launch->block);
+    emulation_set_budget(launch);
+}
+
+/* What a run gives back, into the table on top: its counts, lane_instructions and buffers (their contents). */
+static void push_run(lua_State *L, const struct model_counts *counts, uint64_t lane_instructions, const struct ptx_launch *launch)
+{
+    push_counts(L, counts);
+    lua_pushinteger(L, (lua_Integer)lane_instructions);
+    lua_setfield(L, -2, "lane_instructions");
+    lua_createtable(L, launch->buffer_count, 0);
+    for (int i = 0; i < launch->buffer_count; i++) {
+        lua_pushlstring(L, launch->buffers[i].data, launch->buffers[i].bytes);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "buffers");
+}
+
 /* core.emulate(ptx, kernel, {grid=, block=, buffers=, args= [, shared=, printf_lines=]}): the kernel run
    on the emulator: {load=, store=, shared_load=, shared_store=, instructions= (warp-instructions), lane_instructions=,
    buffers = {contents...}, printf = what its printf printed (the first printf_lines lines, 64 unless told), printf_not_shown}. args: integers, floats, or {buffer = i} for buffer i's address. */
@@ -143,11 +169,8 @@ static int core_emulate(lua_State *L)
     struct ptx_buffer buffers[MAX_EMULATED_BUFFERS];
     uint64_t args[MAX_ARGS];
     struct emulation_counting counting = { 0 };
-    struct ptx_launch launch = { .kernel = kernel, .args = args, .buffers = buffers, .on_access = emulation_count, .user = &counting,
-                                 .interrupted = &interrupt_requested };
-    read_dims(L, 3, "grid", launch.grid);
-    read_dims(L, 3, "block", launch.block);
-    emulation_set_budget(&launch);
+    struct ptx_launch launch;
+    read_launch(L, kernel, &launch, buffers, args, &counting);
     lua_getfield(L, 3, "shared");   /* extern __shared__ bytes, as <<<grid, block, shared>>> */
     lua_Integer shared = luaL_optinteger(L, -1, 0);
     luaL_argcheck(L, shared >= 0 && shared <= (1 << 20), 3, "shared must be from 0 to 2^20 bytes");
@@ -199,15 +222,7 @@ static int core_emulate(lua_State *L)
     counting.counts.instructions = ran.issued;
     lua_createtable(L, 0, 8);
     push_printed(L, &printed);
-    push_counts(L, &counting.counts);
-    lua_pushinteger(L, (lua_Integer)ran.lane_instructions);
-    lua_setfield(L, -2, "lane_instructions");
-    lua_createtable(L, launch.buffer_count, 0);
-    for (int i = 0; i < launch.buffer_count; i++) {
-        lua_pushlstring(L, buffers[i].data, buffers[i].bytes);
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_setfield(L, -2, "buffers");
+    push_run(L, &counting.counts, ran.lane_instructions, &launch);
     return 1;
 }
 
@@ -259,11 +274,8 @@ static int core_emulate_sass(lua_State *L)
     uint64_t args[MAX_ARGS];
     int arg_bytes[MAX_ARGS];
     struct emulation_counting counting = { 0 };
-    struct ptx_launch launch = { .kernel = kernel, .args = args, .buffers = buffers, .on_access = emulation_count, .user = &counting,
-                                 .interrupted = &interrupt_requested };
-    read_dims(L, 3, "grid", launch.grid);
-    read_dims(L, 3, "block", launch.block);
-    emulation_set_budget(&launch);
+    struct ptx_launch launch;
+    read_launch(L, kernel, &launch, buffers, args, &counting);
     lua_newtable(L);   /* the buffers' memory, kept alive until the results are pushed */
     launch.buffer_count = read_buffers(L, 3, lua_gettop(L), buffers);
     read_sass_args(L, &launch, args, arg_bytes);
@@ -285,15 +297,7 @@ static int core_emulate_sass(lua_State *L)
     }
     counting.counts.instructions = ran.warp_instructions;
     lua_createtable(L, 0, 8);
-    push_counts(L, &counting.counts);
-    lua_pushinteger(L, (lua_Integer)ran.lane_instructions);
-    lua_setfield(L, -2, "lane_instructions");
-    lua_createtable(L, launch.buffer_count, 0);
-    for (int i = 0; i < launch.buffer_count; i++) {
-        lua_pushlstring(L, buffers[i].data, buffers[i].bytes);
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_setfield(L, -2, "buffers");
+    push_run(L, &counting.counts, ran.lane_instructions, &launch);
     return 1;
 }
 
