@@ -353,14 +353,14 @@ static uint32_t lut3(uint32_t a, uint32_t b, uint32_t c, unsigned lut)
     return r;
 }
 
-/* LOP3.LUT d, [p,] a, b, c, lut, pin: p says whether the result is non-zero. */
+/* LOP3.LUT [p,] d, a, b, c, lut, pin: p, written first, says whether the result is non-zero. */
 static void op_lop3(struct exec *x, int lane)
 {
-    int i = is_pred(x, 1) ? 2 : 1;
+    int out = is_pred(x, 0), i = out ? 2 : 1;
     uint32_t r = lut3(ival(x, i, lane), ival(x, i + 1, lane), ival(x, i + 2, lane), ival(x, i + 3, lane) & 0xff);
-    put(x, 0, lane, r);
-    if (i == 2)
-        put_pred(x, 1, lane, r != 0);
+    put(x, out, lane, r);
+    if (out)
+        put_pred(x, 0, lane, r != 0);
 }
 
 /* PLOP3.LUT p, q, a, b, c, lut, lut2: the truth table of three predicates. */

@@ -13,7 +13,8 @@
 #include "../lib/tap.h"
 
 /* out[tid] = tid < 16 ? tid : 2 tid; out[32 + tid] = the carry of tid - 1;
-   out[64 + tid] = tid & 3; shared[tid] = tid, then out[96 + tid] = shared[4 (tid % 8) + 1]. */
+   out[64 + tid] = tid & 3, or 9 where that is 0 (LOP3's
+   predicate, written before its register, says whether the result is non-zero); shared[tid] = tid, then out[96 + tid] = shared[4 (tid % 8) + 1]. */
 static const char listing[] =
     "//--------------------- .text.k --------------------------\n"
     ".text.k:\n"
@@ -33,19 +34,20 @@ static const char listing[] =
     "        /*00b0*/                   IADD3 R10, P1, R0, -0x1, RZ ;\n"
     "        /*00c0*/                   IADD3.X R11, RZ, RZ, RZ, P1, !PT ;\n"
     "        /*00d0*/                   STG.E desc[UR4][R4.64+0x80], R11 ;\n"
-    "        /*00e0*/                   LOP3.LUT R12, R0, 0x3, RZ, 0xc0, !PT ;\n"
-    "        /*00f0*/                   STG.E desc[UR4][R4.64+0x100], R12 ;\n"
-    "        /*0100*/                   LEA R13, R0, 0x400, 0x2 ;\n"
-    "        /*0110*/                   STS [R13], R0 ;\n"
-    "        /*0120*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
-    "        /*0130*/                   LOP3.LUT R14, R0, 0x7, RZ, 0xc0, !PT ;\n"
-    "        /*0140*/                   LEA R14, R14, 0x400, 0x4 ;\n"
+    "        /*00e0*/                   LOP3.LUT P2, R12, R0, 0x3, RZ, 0xc0, !PT ;\n"
+    "        /*00f0*/                   SEL R12, R12, 0x9, P2 ;\n"
+    "        /*0100*/                   STG.E desc[UR4][R4.64+0x100], R12 ;\n"
+    "        /*0110*/                   LEA R13, R0, 0x400, 0x2 ;\n"
+    "        /*0120*/                   STS [R13], R0 ;\n"
+    "        /*0130*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+    "        /*0140*/                   LOP3.LUT R14, R0, 0x7, RZ, 0xc0, !PT ;\n"
+    "        /*0150*/                   LEA R14, R14, 0x400, 0x4 ;\n"
     "\t//## File \"k.cu\", line 7\n"
-    "        /*0150*/                   LDS.128 R16, [R14] ;\n"
-    "        /*0160*/                   STG.E desc[UR4][R4.64+0x180], R17 ;\n"
-    "        /*0170*/                   EXIT ;\n"
+    "        /*0160*/                   LDS.128 R16, [R14] ;\n"
+    "        /*0170*/                   STG.E desc[UR4][R4.64+0x180], R17 ;\n"
+    "        /*0180*/                   EXIT ;\n"
     ".L_x_2:\n"
-    "        /*0180*/                   BRA `(.L_x_2);\n";
+    "        /*0190*/                   BRA `(.L_x_2);\n";
 
 enum { MOST_TOLD = 16 };
 struct told {
@@ -84,9 +86,9 @@ static void runs_the_listing(void)
         printf("#   %s\n", why);
     int right = 1;
     for (unsigned t = 0; t < 32; t++)
-        right &= out[t] == (t < 16 ? t : 2 * t) && out[32 + t] == (t >= 1) && out[64 + t] == (t & 3) &&
+        right &= out[t] == (t < 16 ? t : 2 * t) && out[32 + t] == (t >= 1) && out[64 + t] == ((t & 3) ? (t & 3) : 9) &&
                  out[96 + t] == 4 * (t % 8) + 1;
-    ok(right, "each lane wrote what its side of the branch, its carry, its LOP3 and its LDS.128 give");
+    ok(right, "each lane wrote what its side of the branch, its carry, its LOP3 (register and predicate) and its LDS.128 give");
     is_int(told.count, 7, "seven memory instructions told");
     is_int(told.a[0].active, 0x0000ffff, "the side that falls through stores with lanes 0-15 alone");
     is_int(told.a[1].active, (long long)0xffff0000u, "the side that branched, with lanes 16-31");
