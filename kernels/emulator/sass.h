@@ -3,7 +3,8 @@
 ** disassembler prints (`nvdisasm -c -g`): each kernel's instructions with
 ** their offset, predicate, opcode and modifiers, operands, the source line
 ** they came from, and, for those that touch memory, the space, the access
-** and the bytes a lane moves. This is what ptxas made of the PTX the
+** and the bytes a lane moves; and the branch labels, each with the
+** instruction it names. This is what ptxas made of the PTX the
 ** emulator runs: merged loads (four LDS into one LDS.128), unrolled loops.
 */
 #ifndef WARPLAB_SASS_H
@@ -34,9 +35,17 @@ struct sass_kernel {
     int first, count;             /* its instructions in the listing's */
 };
 
+/* A branch label (".L_x_3:"), and the instruction it names. */
+struct sass_label {
+    char name[32];
+    int instruction;   /* its index among the listing's instructions; -1: none (a label at a kernel's end) */
+};
+
 struct sass_listing {
     struct sass_instruction *instructions;
     int count, capacity;
+    struct sass_label *labels;
+    int label_count, label_capacity;
     struct sass_kernel kernels[SASS_MAX_KERNELS];
     int kernel_count;
     char files[SASS_MAX_FILES][SASS_NAME_BYTES];   /* the source files the lines name */
@@ -47,6 +56,9 @@ struct sass_listing {
    or no instruction at all). Lines it does not know are skipped. */
 int sass_parse(const char *text, struct sass_listing *listing, char *why, size_t why_size);
 void sass_free(struct sass_listing *listing);
+
+/* The label of that name (length bytes of name, as a branch's operand holds it), or NULL. */
+const struct sass_label *sass_label_named(const struct sass_listing *listing, const char *name, size_t length);
 
 /* The kernel of that (mangled) name, or NULL. */
 const struct sass_kernel *sass_kernel_named(const struct sass_listing *listing, const char *name);

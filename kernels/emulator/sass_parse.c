@@ -1,10 +1,10 @@
 /*
 ** sass_parse.c — nvdisasm's listing (`-c -g`) read into instructions. A
-** listing is lines of four kinds that matter here: a kernel's section label
+** listing is lines of five kinds: a kernel's section label
 ** (`.text._Z4copyPKfPfx:`), a source position (`//## File "k.cu", line 8`,
-** which holds until the next), an instruction (its offset as a comment,
-** then `@!P1 LDS.128 R12, [R16] ;`) and everything else (directives, branch
-** labels), skipped.
+** which holds until the next), a branch label (`.L_x_3:`, naming the next
+** instruction), an instruction (its offset as a comment, then `@!P1 LDS.128
+** R12, [R16] ;`) and everything else (directives), skipped.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +146,31 @@ static int append(struct sass_listing *l, const struct sass_instruction *in)
     return 0;
 }
 
+/* ".L_x_3:" names the next instruction (-2 until it comes). */
+static int add_label(struct sass_listing *l, const char *s, size_t length)
+{
+    if (length - 1 >= sizeof l->labels[0].name)
+        return 0;   /* a name no branch of nvdisasm's spells */
+    if (l->label_count == l->label_capacity) {
+        int capacity = l->label_capacity ? 2 * l->label_capacity : 64;
+        struct sass_label *more = realloc(l->labels, (size_t)capacity * sizeof *more);
+        if (!more)
+            return -1;
+        l->labels = more, l->label_capacity = capacity;
+    }
+    struct sass_label *label = &l->labels[l->label_count++];
+    snprintf(label->name, sizeof label->name, "%.*s", (int)(length - 1), s);
+    label->instruction = -2;
+    return 0;
+}
+
+/* The labels still waiting for an instruction name it (at, its index), or none (-1, at a kernel's end). */
+static void place_labels(struct sass_listing *l, int at)
+{
+    for (int i = l->label_count - 1; i >= 0 && l->labels[i].instruction == -2; i--)
+        l->labels[i].instruction = at;
+}
+
 /* ".text.NAME:" begins kernel NAME. */
 static void begin_kernel(struct sass_listing *l, const char *s, size_t length)
 {
@@ -169,25 +194,32 @@ int sass_parse(const char *text, struct sass_listing *l, char *why, size_t why_s
         unsigned offset;
         int used = 0;
         size_t n = strlen(s);
+        int failed = 0;
         if (strncmp(s, ".text.", 6) == 0 && n > 7 && s[n - 1] == ':') {
+            place_labels(l, -1);
             begin_kernel(l, s, n);
             file = line = 0;
-        } else if (strncmp(s, "//## File ", 10) == 0)
+        } else if (strncmp(s, ".L_", 3) == 0 && n > 4 && s[n - 1] == ':')
+            failed = add_label(l, s, n);
+        else if (strncmp(s, "//## File ", 10) == 0)
             read_position(l, s, &file, &line);
         else if (l->kernel_count && sscanf(s, "/*%x*/%n", &offset, &used) == 1 && used > 0) {
             struct sass_instruction in;
             if (read_instruction(s + used, offset, &in) == 0) {
                 in.file = file, in.line = line;
-                if (append(l, &in) != 0) {
-                    snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
-                    sass_free(l);
-                    return -1;
-                }
-                l->kernels[l->kernel_count - 1].count++;
+                place_labels(l, l->count);
+                failed = append(l, &in);
+                l->kernels[l->kernel_count - 1].count += !failed;
             }
+        }
+        if (failed) {
+            snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
+            sass_free(l);
+            return -1;
         }
         at = end ? end + 1 : NULL;
     }
+    place_labels(l, -1);
     if (l->count == 0) {
         snprintf(why, why_size, "%s", SAY("the disassembler's listing holds no instruction", "反汇编器的列表中没有任何指令"));
         return -1;
@@ -198,6 +230,7 @@ int sass_parse(const char *text, struct sass_listing *l, char *why, size_t why_s
 void sass_free(struct sass_listing *l)
 {
     free(l->instructions);
+    free(l->labels);
     memset(l, 0, sizeof *l);
 }
 
@@ -206,5 +239,13 @@ const struct sass_kernel *sass_kernel_named(const struct sass_listing *l, const 
     for (int i = 0; i < l->kernel_count; i++)
         if (strcmp(l->kernels[i].name, name) == 0)
             return &l->kernels[i];
+    return NULL;
+}
+
+const struct sass_label *sass_label_named(const struct sass_listing *l, const char *name, size_t length)
+{
+    for (int i = 0; i < l->label_count; i++)
+        if (strlen(l->labels[i].name) == length && strncmp(l->labels[i].name, name, length) == 0)
+            return &l->labels[i];
     return NULL;
 }

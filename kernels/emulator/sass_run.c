@@ -946,14 +946,8 @@ static int decode_constant(const char *s, struct operand *o)
     return 0;
 }
 
-struct label {
-    char name[32];
-    unsigned offset;   /* of the instruction it names */
-};
-
 /* One operand's text into o; -1 when it is none of the forms the engine runs. */
-static int decode_operand(const char *s, struct operand *o, const struct label *labels, int label_count,
-                          const struct sass_program *p, const struct sass_kernel *k)
+static int decode_operand(const char *s, struct operand *o, const struct sass_program *p, const struct sass_kernel *k)
 {
     memset(o, 0, sizeof *o);
     o->index_reg = o->ureg = -1;
@@ -968,15 +962,12 @@ static int decode_operand(const char *s, struct operand *o, const struct label *
     if (strncmp(s, "desc[", 5) == 0 || *s == '[')
         return decode_address(s, o);
     if (strncmp(s, "`(", 2) == 0) {
-        o->kind = O_LABEL;
-        for (int i = 0; i < label_count; i++)
-            if (strncmp(s + 2, labels[i].name, strlen(labels[i].name)) == 0 && s[2 + strlen(labels[i].name)] == ')')
-                for (int j = 0; j < k->count; j++)
-                    if (p->listing.instructions[k->first + j].offset == labels[i].offset) {
-                        o->target = j;
-                        return 0;
-                    }
-        return -1;
+        const char *end = strchr(s + 2, ')');
+        const struct sass_label *label = end ? sass_label_named(&p->listing, s + 2, (size_t)(end - s - 2)) : NULL;
+        if (!label || label->instruction < k->first || label->instruction >= k->first + k->count)
+            return -1;   /* a label of no instruction of this kernel's */
+        o->kind = O_LABEL, o->target = label->instruction - k->first;
+        return 0;
     }
     for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
         if (strcmp(s, specials[i].name) == 0) {
@@ -1009,30 +1000,6 @@ static int decode_operand(const char *s, struct operand *o, const struct label *
     return 0;
 }
 
-/* The branch labels of the listing: ".L_x_3:" names the next instruction's offset. */
-static int read_labels(const char *text, struct label *labels, int most)
-{
-    int count = 0, pending = 0;
-    for (const char *at = text; at && *at;) {
-        const char *end = strchr(at, '\n');
-        while (*at == ' ' || *at == '\t')
-            at++;
-        size_t n = end ? (size_t)(end - at) : strlen(at);
-        unsigned offset;
-        if (n > 4 && strncmp(at, ".L_", 3) == 0 && at[n - 1] == ':' && count < most && n - 1 < sizeof labels[0].name) {
-            snprintf(labels[count].name, sizeof labels[0].name, "%.*s", (int)(n - 1), at);
-            labels[count++].offset = ~0u, pending++;
-        } else if (pending && sscanf(at, "/*%x*/", &offset) == 1) {
-            for (int i = count - pending; i < count; i++)
-                labels[i].offset = offset;
-            pending = 0;
-        } else if (strncmp(at, ".text.", 6) == 0)
-            pending = 0;   /* a label at a kernel's end names no instruction */
-        at = end ? end + 1 : NULL;
-    }
-    return count;
-}
-
 static const struct opcode_row *opcode_named(const char *name)
 {
     for (size_t i = 0; i < sizeof opcodes / sizeof opcodes[0]; i++)
@@ -1056,8 +1023,7 @@ static uint64_t modifiers_of(const char *text)
 }
 
 /* One instruction decoded: its row, guard, operands; -1 with why. */
-static int decode_one(struct sass_program *p, const struct sass_kernel *k, int index, const struct label *labels,
-                      int label_count, char *why, size_t why_size)
+static int decode_one(struct sass_program *p, const struct sass_kernel *k, int index, char *why, size_t why_size)
 {
     const struct sass_instruction *in = &p->listing.instructions[k->first + index];
     struct decoded *d = &p->code[index];
@@ -1070,12 +1036,12 @@ static int decode_one(struct sass_program *p, const struct sass_kernel *k, int i
         return -1;
     }
     d->mods = modifiers_of(in->modifiers);
-    if (in->predicate[0] && decode_operand(in->predicate + 1, &d->guard, labels, label_count, p, k) != 0)
+    if (in->predicate[0] && decode_operand(in->predicate + 1, &d->guard, p, k) != 0)
         goto bad;
     char text[sizeof in->operands];
     snprintf(text, sizeof text, "%s", in->operands);
     for (char *saved, *piece = strtok_r(text, ",", &saved); piece; piece = strtok_r(NULL, ",", &saved)) {
-        if (d->count == MOST_OPERANDS || decode_operand(piece, &d->o[d->count++], labels, label_count, p, k) != 0)
+        if (d->count == MOST_OPERANDS || decode_operand(piece, &d->o[d->count++], p, k) != 0)
             goto bad;
     }
     d->uniform = in->opcode[0] == 'U' || strcmp(in->opcode, "S2UR") == 0 || strcmp(in->opcode, "VOTEU") == 0;
@@ -1090,26 +1056,22 @@ bad:
 struct sass_program *sass_decode(const char *listing, const char *kernel, char *why, size_t why_size)
 {
     struct sass_program *p = calloc(1, sizeof *p);
-    struct label *labels = calloc(4096, sizeof *labels);
-    if (!p || !labels) {
-        free(p), free(labels);
+    if (!p) {
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
         return NULL;
     }
     if (sass_parse(listing, &p->listing, why, why_size) != 0) {
-        free(p), free(labels);
+        free(p);
         return NULL;
     }
     const struct sass_kernel *k = sass_kernel_named(&p->listing, kernel);
-    int label_count = read_labels(listing, labels, 4096);
     if (!k)
         snprintf(why, why_size, SAY("the SASS listing holds no kernel '%s'", "SASS 列表中没有内核 '%s'"), kernel);
     else if (!(p->code = calloc((size_t)k->count, sizeof *p->code)))
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     int failed = !k || !p->code;
     for (int i = 0; !failed && i < k->count; i++)
-        failed = decode_one(p, k, i, labels, label_count, why, why_size) != 0;
-    free(labels);
+        failed = decode_one(p, k, i, why, why_size) != 0;
     if (failed) {
         sass_program_free(p);
         return NULL;

@@ -1,7 +1,8 @@
 /*
-** unit_sass.c — nvdisasm's listing read into instructions (sass_parse.c):
-** kernels by their section labels, source positions that hold until the
-** next, predicates, opcodes split from their modifiers, and each memory
+** sass_listing.c — nvdisasm's listing read into instructions
+** (sass_parse.c): kernels by their section labels, source positions that
+** hold until the next, branch labels and the instruction each names,
+** predicates, opcodes split from their modifiers, and each memory
 ** instruction's space, access and bytes a lane, on listings as nvdisasm
 ** 12.4 prints them for CUDA 13.0's sm_90 code.
 */
@@ -96,6 +97,15 @@ static void instructions(const struct sass_listing *l)
     is_string(sass_access_name(SASS_REDUCTION), "reduction", "an access's word");
 }
 
+static void labels(const struct sass_listing *l)
+{
+    const struct sass_label *loop = sass_label_named(l, ".L_x_1", 6), *end = sass_label_named(l, ".L_x_3", 6);
+    ok(loop && loop->instruction >= 0 && l->instructions[loop->instruction].offset == 0x240,
+       "a branch label names the instruction after it");
+    ok(end && end->instruction == -1, "a label at a kernel's end names none");
+    ok(!sass_label_named(l, ".L_x_1)", 7) && !sass_label_named(l, ".L_x_", 5), "a label is matched by its whole name");
+}
+
 static void nothing_to_read(void)
 {
     struct sass_listing l;
@@ -112,6 +122,7 @@ int main(void)
     ok(sass_parse(listing, &l, why, sizeof why) == 0, "the listing is read");
     kernels_and_positions(&l);
     instructions(&l);
+    labels(&l);
     sass_free(&l);
     nothing_to_read();
     return done();

@@ -1,5 +1,5 @@
 /*
-** unit_sass_run.c — the SASS engine (sass_run.c) on small listings written
+** sass_run.c — the SASS engine (sass_run.c) on small listings written
 ** as nvdisasm prints sm_90 code: lanes that branch apart at a BSSY run
 ** apart and meet again at its BSYNC (each side's store with its own lanes),
 ** carries between IADD3 and IADD3.X, LOP3's truth table, a barrier, an
