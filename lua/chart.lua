@@ -50,10 +50,7 @@ local function with_marks(text, used, marks, scale, width, g)
   return (table.concat(cells):gsub("%s+$", ""))
 end
 
--- text right-aligned in width columns: what %Ns does, by display width (a unit may be Chinese).
-local function right(text, width)
-  return (" "):rep(math.max(0, width - u.display_width(text))) .. text
-end
+local right = u.align_right
 
 local function number_text(value, unit)
   if value == nil then return "-" end

@@ -92,12 +92,6 @@ local function source_of(name, params, r)
   return ok and device.source or ""
 end
 
-local function source_lines(source)
-  local lines = {}
-  for line in (source .. "\n"):gmatch("(.-)\r?\n") do lines[#lines + 1] = line end
-  return lines
-end
-
 -- Each line's rows: {kind=, requests=, per=, ideal=, weight=}; and the totals the shares are of.
 local function rows_of(lines)
   local totals = { global = 0, shared = 0 }
@@ -130,10 +124,7 @@ local function mark_of(row, share)
   return nil
 end
 
--- text after the spaces that make it width columns wide: right-aligned.
-local function right(text, width)
-  return (" "):rep(math.max(0, width - u.display_width(text))) .. text
-end
+local right = u.align_right
 
 -- A row of the table: what, requests, per request, ideal, share, mark.
 local function table_row(what, requests, per, ideal, share, mark)
@@ -239,7 +230,7 @@ end
 function lines.lines(what, params)
   local name, launch_params, r = launch_of(what, params)
   local counted = core.emulate_lines(name, launch_params)
-  local text = source_lines(source_of(name, launch_params, r))
+  local text = u.source_lines(source_of(name, launch_params, r))
   local totals = rows_of(counted)
   local width = core.columns()
   print(u.wrap(say("heading", label(name, launch_params))))

@@ -162,6 +162,16 @@ local function pad(text, width)
   return text .. (" "):rep(math.max(0, width - display_width(text)))
 end
 
+-- text right-aligned in width columns: what %Ns does, by display width (a unit may be Chinese).
+local function align_right(text, width)
+  return (" "):rep(math.max(0, width - display_width(text))) .. text
+end
+
+-- A source's lines, a CR before each newline dropped: what a line number picks.
+local function source_lines(source)
+  return text_lines((source:gsub("\r\n", "\n")))
+end
+
 -- text cut to width columns, with an ellipsis where it was cut.
 local function fit(text, width)
   if display_width(text) <= width then return text end
@@ -1451,5 +1461,5 @@ return {
   marks_on_scale = marks_on_scale,
   quote = quote, result_problem = result_problem, check_result = check_result, guarded = guarded,
   copy_table = copy_table, message = message, messages = messages_of, text_in = text_in, say = say,
-  wide = wide, display_width = display_width, pad = pad, fit = fit, paint = paint, wrap = wrap, text_lines = text_lines, plural = plural, limit_text = limit_text, device_name = device_name,
+  wide = wide, display_width = display_width, pad = pad, align_right = align_right, source_lines = source_lines, fit = fit, paint = paint, wrap = wrap, text_lines = text_lines, plural = plural, limit_text = limit_text, device_name = device_name,
 }

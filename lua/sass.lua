@@ -85,12 +85,6 @@ local function kernel_named(listing, name)
   error(say("not_found", name, table.concat(names, ", ")), 0)
 end
 
-local function source_lines(source)
-  local lines = {}
-  for line in (source .. "\n"):gmatch("(.-)\r?\n") do lines[#lines + 1] = line end
-  return lines
-end
-
 local fit = u.fit
 
 local function what(i)
@@ -158,7 +152,7 @@ local function notes(instructions)
 end
 
 local function print_listing(name, arch, k, source, all)
-  local width, lines, memory = core.columns(), source_lines(source), 0
+  local width, lines, memory = core.columns(), u.source_lines(source), 0
   for _, i in ipairs(k.instructions) do if i.space and COUNTED[i.space] then memory = memory + 1 end end
   print(u.wrap(say("heading", name, arch, #k.instructions, memory)))
   local groups, order = by_line(k.instructions)
