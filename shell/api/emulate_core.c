@@ -379,12 +379,10 @@ static const char *const kind_names[ACCESS_KINDS] = {
     [ACCESS_REDUCTION] = "reduction", [ACCESS_SHARED_ATOMIC] = "shared_atomic", [ACCESS_LDGSTS] = "ldgsts",
 };
 
-/* The global buffer an address lies in: its index, or -1. */
-static int buffer_at(const struct family *f, const struct params *p, uint64_t address)
+/* The global buffer an address lies in (base: where each starts): its index, or -1. */
+static int buffer_at(const struct family *f, const struct params *p, const uint64_t *base, uint64_t address)
 {
-    uint64_t base[MAX_BUFFERS];
     size_t bytes[MAX_BUFFERS];
-    model_buffer_bases(f->buffer_count, base);
     family_buffer_bytes(f, p, bytes);
     for (int i = 0; i < f->buffer_count; i++)
         if (address >= base[i] && address < base[i] + bytes[i])
@@ -399,9 +397,9 @@ static void push_sample(lua_State *L, const struct family *f, const struct param
     int global = a->kind == ACCESS_LOAD || a->kind == ACCESS_STORE || a->kind == ACCESS_ATOMIC ||
                  a->kind == ACCESS_REDUCTION || a->kind == ACCESS_LDGSTS;
     int first = a->active ? __builtin_ctz(a->active) : 0;
-    int buffer = global ? buffer_at(f, p, a->addr[first]) : -1;
     uint64_t base[MAX_BUFFERS];
     model_buffer_bases(f->buffer_count, base);
+    int buffer = global ? buffer_at(f, p, base, a->addr[first]) : -1;
     lua_createtable(L, 0, 5);
     lua_pushinteger(L, a->bytes);
     lua_setfield(L, -2, "bytes");
