@@ -3,6 +3,7 @@
 ** counts as students read them, and how far apart two names are.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "support/text.h"
 
@@ -50,4 +51,14 @@ int edit_distance(const char *a, const char *b)
         memcpy(prev, row, sizeof row);
     }
     return prev[lb];
+}
+
+char *copy_as_text(const char *data, size_t size)
+{
+    char *copy = malloc(size + 1);
+    if (copy) {
+        memcpy(copy, data, size);
+        copy[size] = 0;
+    }
+    return copy;
 }

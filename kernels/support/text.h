@@ -24,6 +24,10 @@ const char *join_names(char *out, size_t size, int count, const char *(*name_at)
    students; the Lua side uses it too (core.format_bytes). */
 const char *format_bytes(double bytes, char *buffer, size_t size);
 
+/* A copy of size bytes and a NUL after them, so that it reads as text (PTX,
+   a disassembler's listing) and holds a CUBIN's NULs too; NULL when out of memory. */
+char *copy_as_text(const char *data, size_t size);
+
 /* Edit distance between two short names; used for "did you mean". */
 int edit_distance(const char *a, const char *b);
 

@@ -733,24 +733,13 @@ void compile_outcome_free(struct compile_outcome *outcome)
     outcome->output = outcome->log = NULL;
 }
 
-/* size bytes of data, NUL-terminated as a text would be; malloc'd, or NULL. */
-static char *copy_data(const char *data, size_t size)
-{
-    char *copy = malloc(size + 1);
-    if (copy) {
-        memcpy(copy, data, size);
-        copy[size] = 0;
-    }
-    return copy;
-}
-
 int compile_isolated(const struct compile_job *job, struct compile_outcome *outcome)
 {
     struct compile_limits l = compile_limits();
     struct include_rule rule = { job->header_names, job->header_count };
     char why[1024];
     memset(outcome, 0, sizeof *outcome);
-    char *source = job->source_size ? copy_data(job->source, job->source_size) : canonical_source(job->source);
+    char *source = job->source_size ? copy_as_text(job->source, job->source_size) : canonical_source(job->source);
     int refused = !source;
     if (source && !job->trusted && !job->source_size) {
         refused = check_includes(source, job->name, &rule, why, sizeof why) != 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "compile/device_compile.h"
 #include "model/family.h"
+#include "support/text.h"
 
 /* Adds to names and texts the device headers text includes that they lack. */
 static void add_included(const char *text, const char **names, const char **texts, int *count, int most)
@@ -92,17 +93,6 @@ static struct compiled_kernel {
 } compiled[COMPILED_KERNELS];
 static int compiled_next;
 
-/* A copy of code's size bytes and a NUL (PTX is text). */
-static char *copy_of(const char *code, size_t size)
-{
-    char *copy = malloc(size + 1);
-    if (copy) {
-        memcpy(copy, code, size);
-        copy[size] = 0;
-    }
-    return copy;
-}
-
 char *family_code(const struct family *f, const char *kernel, const char *target, size_t *size, char *lowered,
                   size_t lowered_size, char *why, size_t why_size)
 {
@@ -111,12 +101,12 @@ char *family_code(const struct family *f, const char *kernel, const char *target
         if (c->code && c->f == f && strcmp(c->kernel, kernel) == 0 && strcmp(c->target, target) == 0) {
             snprintf(lowered, lowered_size, "%s", c->lowered);
             *size = c->size;
-            return copy_of(c->code, c->size);
+            return copy_as_text(c->code, c->size);
         }
     }
     char *code = compile_family(f, kernel, target, size, lowered, lowered_size, why, why_size);
     struct compiled_kernel *c = &compiled[compiled_next];
-    char *kept = code ? copy_of(code, *size) : NULL;
+    char *kept = code ? copy_as_text(code, *size) : NULL;
     if (kept) {
         free(c->code);
         *c = (struct compiled_kernel){ .f = f, .code = kept, .size = *size };
