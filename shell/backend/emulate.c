@@ -393,57 +393,25 @@ static struct line_counts *line_bucket(struct line_counting *c, int line)
     return bucket;
 }
 
-/* An affine access (first address and step) as each lane's address. */
-static void with_lanes_listed(struct warp_access *a)
-{
-    if (!a->affine)
-        return;
-    a->active = 0;
-    for (int i = 0; i < a->lane_count; i++) {
-        a->addr[a->first_lane + i] = a->first_addr + (uint64_t)(a->step * i);
-        a->active |= 1u << (a->first_lane + i);
-    }
-    a->affine = 0;
-}
-
 /* A line keeps, of each kind, the costliest of its first accesses: the one a diagnosis is made from. */
 enum { SAMPLES_WEIGHED = 64 };
 
-/* What an access costs beyond its ideal: for shared memory the most words one bank
-   serves, for the others the distinct 32-byte sectors (lanes listed). */
+/* What an access costs, as the model counts it: shared wavefronts, or sectors. */
 static int access_cost(const struct warp_access *a)
 {
-    int shared = a->kind == ACCESS_SHARED_LOAD || a->kind == ACCESS_SHARED_STORE || a->kind == ACCESS_SHARED_ATOMIC;
-    uint64_t seen[WARP_SIZE];
-    int count = 0, most = 0;
-    for (int lane = 0; lane < WARP_SIZE; lane++) {
-        if (!(a->active & 1u << lane))
-            continue;
-        uint64_t key = shared ? a->addr[lane] / 4 : a->addr[lane] / 32;
-        int known = 0;
-        for (int i = 0; i < count && !known; i++)
-            known = seen[i] == key;
-        if (!known)
-            seen[count++] = key;
-    }
-    if (!shared)
-        return count;
-    for (int bank = 0; bank < 32; bank++) {   /* distinct words in the busiest bank */
-        int words = 0;
-        for (int i = 0; i < count; i++)
-            words += (int)(seen[i] % 32) == bank;
-        most = words > most ? words : most;
-    }
-    return most;
+    if (a->kind == ACCESS_SHARED_LOAD || a->kind == ACCESS_SHARED_STORE || a->kind == ACCESS_SHARED_ATOMIC)
+        return shared_wavefronts(a);
+    struct traffic t = { 0 };
+    traffic_add(&t, a);
+    return (int)t.sectors;
 }
 
 static void weigh_sample(struct line_counts *bucket, const struct warp_access *a)
 {
-    struct warp_access listed = *a;
-    with_lanes_listed(&listed);
-    int cost = access_cost(&listed), k = a->kind;
+    int cost = access_cost(a), k = a->kind;
     if (!(bucket->sampled & 1u << k) || cost > bucket->sample_cost[k]) {
-        bucket->sample[k] = listed;
+        bucket->sample[k] = *a;
+        warp_access_expand(&bucket->sample[k]);   /* each lane's address, for the diagnosis */
         bucket->sample_cost[k] = cost;
         bucket->sampled |= 1u << k;
     }
