@@ -322,6 +322,18 @@ static double latency_ms(const struct time_rates *r, const struct model_counts *
     return (waves * round_trips - 1) * r->latency_ns * 1e-6;
 }
 
+/* How far DRAM's time and the loads' waiting overlap. DRAM bytes no warp
+   waits for (write-allocate fills, write-backs) fill the gaps while warps
+   wait, so where they outnumber the bytes loads wait for (more than a
+   copy's one to one), the exponent grows by their ratio: a kernel of
+   partial stores streams at DRAM's rate however long its loads take. */
+static double overlap_exponent(const struct time_rates *r, const struct dram_estimate *d)
+{
+    double waited = (double)(d->read_bytes - d->write_allocate_bytes);
+    double unwaited = (double)d->write_allocate_bytes + (double)d->write_bytes;
+    return waited > 0 && unwaited > waited ? r->overlap_exponent * unwaited / waited : r->overlap_exponent;
+}
+
 struct time_estimate estimate_time(const struct device_profile *profile, const struct model_counts *counts,
                                    const struct launch_geometry *shape)
 {
@@ -347,7 +359,7 @@ struct time_estimate estimate_time(const struct device_profile *profile, const s
     /* DRAM's time and the loads' waiting add up in part (the bytes a wave
        asks for stream only after its first round trip); every other unit
        overlaps them. */
-    double p = r->overlap_exponent;
+    double p = overlap_exponent(r, &counts->dram);
     double memory_ms = pow(pow(e.term_ms[TERM_DRAM], p) + pow(e.term_ms[TERM_LATENCY], p), 1 / p), longest = memory_ms;
     e.limit = e.term_ms[TERM_LATENCY] > e.term_ms[TERM_DRAM] ? TERM_LATENCY : TERM_DRAM;
     for (int t = 0; t < TERM_LAUNCH; t++)

@@ -29,7 +29,8 @@ struct time_rates {
     double instructions_per_clock;      /* warp-instructions an SM issues (four schedulers, one each at most) */
     double latency_ns;                  /* a warp's round trip to memory and back (Little's law) */
     double loads_in_flight;             /* a warp's loads that share one round trip */
-    double overlap_exponent;            /* DRAM and latency combine as (dram^p + latency^p)^(1/p): 1 adds them, larger tends to the larger */
+    double overlap_exponent;            /* DRAM and latency combine as (dram^p + latency^p)^(1/p): 1 adds them, larger tends to the larger;
+                                           times the DRAM bytes no load waits for per byte one does, where more */
     double block_ns;                    /* an SM starting one block */
     double launch_us;                   /* a launch's fixed cost, its first round trip to memory included */
 };
