@@ -35,9 +35,10 @@ struct sass_kernel {
     int first, count;             /* its instructions in the listing's */
 };
 
-/* A branch label (".L_x_3:"), and the instruction it names. */
+/* A label of the code (".L_x_3:", a function's "$__internal_0_$__cuda_sm20_rem_s64:" or a kernel's
+   own name), and the instruction it names. */
 struct sass_label {
-    char name[32];
+    char name[64];
     int instruction;   /* its index among the listing's instructions; -1: none (a label at a kernel's end) */
 };
 
@@ -50,10 +51,13 @@ struct sass_listing {
     int kernel_count;
     char files[SASS_MAX_FILES][SASS_NAME_BYTES];   /* the source files the lines name */
     int file_count;
+    unsigned char *constants;     /* constant bank 3, the __constant__ variables, as the listing's data gives it */
+    size_t constant_bytes;
 };
 
 /* Reads nvdisasm's listing into listing: 0, or -1 with why (out of memory,
-   or no instruction at all). Lines it does not know are skipped. */
+   or no instruction at all). Lines it does not know are skipped. Listed
+   without -c, the data sections come too: bank 3's bytes into constants. */
 int sass_parse(const char *text, struct sass_listing *listing, char *why, size_t why_size);
 void sass_free(struct sass_listing *listing);
 

@@ -1,10 +1,13 @@
 /*
 ** sass_parse.c — nvdisasm's listing (`-c -g`) read into instructions. A
-** listing is lines of five kinds: a kernel's section label
-** (`.text._Z4copyPKfPfx:`), a source position (`//## File "k.cu", line 8`,
-** which holds until the next), a branch label (`.L_x_3:`, naming the next
-** instruction), an instruction (its offset as a comment, then `@!P1 LDS.128
-** R12, [R16] ;`) and everything else (directives), skipped.
+** listing is sections (`.section .text._Z4copyPKfPfx,...`), and in a
+** kernel's, lines of five kinds: its section label (`.text._Z4copyPKfPfx:`),
+** a source position (`//## File "k.cu", line 8`, which holds until the
+** next), a label (`.L_x_3:`, a called function's `$__internal_0_...:`,
+** naming the next instruction), an instruction (its offset as a comment,
+** then `@!P1 LDS.128 R12, [R16] ;`) and everything else (directives),
+** skipped. In the section of constant bank 3 (`.nv.constant3`), the data
+** lines (`.word 0x3f800000` after the offset comment) give the bank's bytes.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +149,13 @@ static int append(struct sass_listing *l, const struct sass_instruction *in)
     return 0;
 }
 
-/* ".L_x_3:" names the next instruction (-2 until it comes). */
+/* A label line of a kernel's section: one word ending in ':' (".L_x_3:", "$__internal_0_$__cuda_sm20_rem_s64:"). */
+static int is_label(const char *s, size_t n)
+{
+    return n > 1 && s[n - 1] == ':' && strcspn(s, " \t,") == n && strncmp(s, ".text.", 6) != 0;
+}
+
+/* A label names the next instruction (-2 until it comes). */
 static int add_label(struct sass_listing *l, const char *s, size_t length)
 {
     if (length - 1 >= sizeof l->labels[0].name)
@@ -171,6 +180,17 @@ static void place_labels(struct sass_listing *l, int at)
         l->labels[i].instruction = at;
 }
 
+/* The labels left after the last kernel's last instruction name none; but
+   the kernel's own name, just before its ".text.NAME:", names its first. */
+static void close_kernel(struct sass_listing *l, const char *name, size_t length)
+{
+    struct sass_label *last = l->label_count ? &l->labels[l->label_count - 1] : NULL;
+    int own = last && last->instruction == -2 && strlen(last->name) == length && strncmp(last->name, name, length) == 0;
+    l->label_count -= own;
+    place_labels(l, -1);
+    l->label_count += own;
+}
+
 /* ".text.NAME:" begins kernel NAME. */
 static void begin_kernel(struct sass_listing *l, const char *s, size_t length)
 {
@@ -181,10 +201,54 @@ static void begin_kernel(struct sass_listing *l, const char *s, size_t length)
     k->first = l->count, k->count = 0;
 }
 
+/* The bytes a data line of bank 3 gives (".word 0x3f800000, 0x0" after its offset), placed at that offset. */
+static int read_constants(struct sass_listing *l, const char *s)
+{
+    static const struct { const char *directive; size_t bytes; } widths[] = {
+        { ".byte", 1 }, { ".short", 2 }, { ".word", 4 }, { ".dword", 8 },
+    };
+    unsigned offset;
+    int used = 0;
+    if (sscanf(s, "/*%x*/%n", &offset, &used) != 1 || used == 0)
+        return 0;
+    s = skip_spaces(s + used);
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        size_t n = strlen(widths[i].directive);
+        if (strncmp(s, widths[i].directive, n) != 0 || (s[n] != ' ' && s[n] != '\t'))
+            continue;
+        size_t at = offset;
+        for (char *end, *p = (char *)s + n;; p = end + 1, at += widths[i].bytes) {
+            unsigned long long v = strtoull(p, &end, 0);
+            if (end == p)
+                break;
+            if (at + widths[i].bytes > l->constant_bytes) {
+                unsigned char *more = realloc(l->constants, at + widths[i].bytes);
+                if (!more)
+                    return -1;
+                memset(more + l->constant_bytes, 0, at + widths[i].bytes - l->constant_bytes);
+                l->constants = more, l->constant_bytes = at + widths[i].bytes;
+            }
+            memcpy(l->constants + at, &v, widths[i].bytes);   /* little-endian, as the device's */
+            if (*end != ',')
+                break;
+        }
+    }
+    return 0;
+}
+
+enum section { OTHER_SECTION, KERNEL_SECTION, CONSTANT_BANK_3 };
+
+static enum section section_of(const char *s)
+{
+    s = skip_spaces(s + strlen(".section"));
+    return strncmp(s, ".text.", 6) == 0 ? KERNEL_SECTION : strncmp(s, ".nv.constant3,", 14) == 0 ? CONSTANT_BANK_3 : OTHER_SECTION;
+}
+
 int sass_parse(const char *text, struct sass_listing *l, char *why, size_t why_size)
 {
     memset(l, 0, sizeof *l);
     int file = 0, line = 0;
+    enum section section = KERNEL_SECTION;   /* a listing of -c has no section lines */
     for (const char *at = text; at && *at;) {
         const char *end = strchr(at, '\n');
         size_t length = end ? (size_t)(end - at) : strlen(at);
@@ -195,11 +259,18 @@ int sass_parse(const char *text, struct sass_listing *l, char *why, size_t why_s
         int used = 0;
         size_t n = strlen(s);
         int failed = 0;
-        if (strncmp(s, ".text.", 6) == 0 && n > 7 && s[n - 1] == ':') {
-            place_labels(l, -1);
+        if (strncmp(s, ".section", 8) == 0 && (s[8] == ' ' || s[8] == '\t')) {
+            place_labels(l, -1);   /* the labels after the last section's last instruction */
+            section = section_of(s);
+        } else if (section == CONSTANT_BANK_3)
+            failed = read_constants(l, s);
+        else if (section != KERNEL_SECTION)
+            ;
+        else if (strncmp(s, ".text.", 6) == 0 && n > 7 && s[n - 1] == ':') {
+            close_kernel(l, s + 6, n - 7);
             begin_kernel(l, s, n);
             file = line = 0;
-        } else if (strncmp(s, ".L_", 3) == 0 && n > 4 && s[n - 1] == ':')
+        } else if (is_label(s, n))
             failed = add_label(l, s, n);
         else if (strncmp(s, "//## File ", 10) == 0)
             read_position(l, s, &file, &line);
@@ -231,6 +302,7 @@ void sass_free(struct sass_listing *l)
 {
     free(l->instructions);
     free(l->labels);
+    free(l->constants);
     memset(l, 0, sizeof *l);
 }
 

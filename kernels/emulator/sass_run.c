@@ -47,7 +47,7 @@ struct operand {
 #define MODIFIERS(M) M(WIDE) M(U32) M(S32) M(HI) M(X) M(EX) M(AND) M(OR) M(XOR) M(LT) M(LE) M(GT) M(GE) M(EQ) M(NE) \
     M(U8) M(S8) M(U16) M(S16) M(B64) M(B128) M(L) M(R) M(SX32) M(ADD) M(MIN) M(MAX) M(INC) M(EXCH) M(F32) M(IDX) M(UP) \
     M(DOWN) M(BFLY) M(ANY) M(ALL) M(RCP) M(RSQ) M(SQRT) M(EX2) M(LG2) M(SIN) M(COS) M(FLOOR) M(CEIL) M(U64) M(S64) \
-    M(F64) M(POPC) M(SUM) M(GEU) M(GTU) M(LEU) M(LTU) M(NEU) M(EQU) M(NAN) M(NUM) M(SH) M(MOV) M(DEC)
+    M(F64) M(POPC) M(SUM) M(GEU) M(GTU) M(LEU) M(LTU) M(NEU) M(EQU) M(NAN) M(NUM) M(SH) M(MOV) M(DEC) M(W) M(NOINC) M(NODEC)
 #define AS_ENUM(name) MOD_##name,
 enum modifier { MODIFIERS(AS_ENUM) MODIFIER_COUNT };
 #define AS_TEXT(name) #name,
@@ -92,6 +92,8 @@ struct block {
     struct warp *warps;
     unsigned char cbank[CBANK_BYTES];
     unsigned char *shared;
+    unsigned char *local;         /* each thread's local memory, local_bytes apart, its stack's top at the end */
+    uint64_t local_bytes;
     size_t shared_touched;        /* cleared up to here for the next block */
     uint64_t *issued, *lanes_ran;
     char *why;
@@ -122,11 +124,14 @@ static int has(const struct decoded *d, enum modifier m) { return (int)(d->mods 
 static uint32_t reg(const struct warp *w, int r, int lane) { return r == RZ ? 0 : w->r[r][lane]; }
 static uint32_t ureg(const struct warp *w, int r) { return r == URZ ? 0 : w->ur[r]; }
 
-static uint32_t cbank_word(const struct block *b, int64_t at)
+/* A word of constant bank 0 (the launch's) or 3 (the __constant__ variables'); 0 past their ends. */
+static uint32_t cbank_word(const struct block *b, int bank, int64_t at)
 {
+    const unsigned char *bytes = bank == 0 ? b->cbank : b->p->listing.constants;
+    int64_t size = bank == 0 ? CBANK_BYTES : (int64_t)b->p->listing.constant_bytes;
     uint32_t v = 0;
-    if (at >= 0 && at + 4 <= CBANK_BYTES)
-        memcpy(&v, b->cbank + at, 4);
+    if (at >= 0 && at + 4 <= size)
+        memcpy(&v, bytes + at, 4);
     return v;
 }
 
@@ -153,7 +158,7 @@ static uint32_t raw(const struct exec *x, const struct operand *o, int lane, int
     case O_IMM: return word ? (uint32_t)((int32_t)o->bits >> 31) : o->bits;
     case O_CONST: {
         int64_t at = o->offset + 4 * word + (o->index_reg >= 0 ? (int32_t)reg(x->w, o->index_reg, lane) : 0);
-        return cbank_word(x->b, at);
+        return cbank_word(x->b, o->bank, at);
     }
     case O_SPECIAL: return special(x, o->special, lane);
     default: return 0;
@@ -261,20 +266,31 @@ static int is_pred(const struct exec *x, int i) { return i < x->d->count && (x->
 
 static void op_mov(struct exec *x, int lane) { put(x, 0, lane, ival(x, 1, lane)); }
 
-/* IMAD d, a, b, c [, carry]: a × b + c; .WIDE a 64-bit product and c a pair; .HI the product's high word. */
+/* IMAD d, [carry out,] a, b, c [, carry in]: a × b + c; .WIDE a 64-bit product and c a pair; .HI
+   the high word of the 64-bit product plus c as a pair (c:c+1, so that IMAD.HI R7, R7, R11, R6 with
+   R6 = 0 adds R7 to mulhi). The carry out is the sum's past 32 bits, or past 64 (.WIDE, .HI). */
 static void op_imad(struct exec *x, int lane)
 {
     const struct decoded *d = x->d;
-    uint32_t a = ival(x, 1, lane), b = ival(x, 2, lane);
-    int carry = is_pred(x, 4) ? pred(x, 4, lane) : 0;
-    if (has(d, MOD_WIDE)) {
-        int64_t product = has(d, MOD_U32) ? (int64_t)((uint64_t)a * b) : (int64_t)(int32_t)a * (int32_t)b;
-        put64(x, 0, lane, (uint64_t)product + val64(x, 3, lane) + (uint64_t)carry);
-    } else if (has(d, MOD_HI)) {
-        uint64_t product = has(d, MOD_U32) ? (uint64_t)a * b : (uint64_t)((int64_t)(int32_t)a * (int32_t)b);
-        put(x, 0, lane, (uint32_t)(product >> 32) + ival(x, 3, lane) + (uint32_t)carry);
-    } else
-        put(x, 0, lane, a * b + ival(x, 3, lane) + (uint32_t)carry);
+    int out = is_pred(x, 1), i = 1 + out;
+    uint32_t a = ival(x, i, lane), b = ival(x, i + 1, lane);
+    int carry = is_pred(x, i + 3) ? pred(x, i + 3, lane) : 0;
+    int is_signed = !has(d, MOD_U32);
+    unsigned __int128 sum;
+    if (has(d, MOD_WIDE) || has(d, MOD_HI)) {
+        uint64_t product = is_signed ? (uint64_t)((int64_t)(int32_t)a * (int32_t)b) : (uint64_t)a * b;
+        sum = (unsigned __int128)product + val64(x, i + 2, lane) + (unsigned)carry;
+        if (has(d, MOD_WIDE))
+            put64(x, 0, lane, (uint64_t)sum);
+        else
+            put(x, 0, lane, (uint32_t)((uint64_t)sum >> 32));
+        sum >>= 32;   /* the carry out, from bit 64, at bit 32 as below */
+    } else {
+        sum = (uint64_t)(uint32_t)(a * b) + ival(x, i + 2, lane) + (unsigned)carry;
+        put(x, 0, lane, (uint32_t)sum);
+    }
+    if (out)
+        put_pred(x, 1, lane, (int)((uint64_t)(sum >> 32) & 1));
 }
 
 /* An operand of an add, as a 33-bit term: -R as ~R + 1, so that a subtraction carries as the hardware's does. */
@@ -325,14 +341,15 @@ static void op_lea(struct exec *x, int lane)
         put_pred(x, 1, lane, (int)(sum >> 32 & 1));
 }
 
-/* SHF.L/.R d, lo, shift, hi: {hi:lo} shifted, its low word or (.HI) its high word. */
+/* SHF.L/.R d, lo, shift, hi: {hi:lo} shifted, its low word or (.HI) its high word;
+   the shift clamped to the width, or (.W) wrapped. */
 static void op_shf(struct exec *x, int lane)
 {
     const struct decoded *d = x->d;
     uint32_t lo = ival(x, 1, lane), hi = ival(x, 3, lane);
     unsigned shift = ival(x, 2, lane);
-    int wide = has(d, MOD_U64) || has(d, MOD_S64);
-    shift = wide ? shift & 63 : shift > 32 ? 32 : shift;
+    unsigned width = has(d, MOD_U64) || has(d, MOD_S64) ? 64 : 32;
+    shift = has(d, MOD_W) ? shift & (width - 1) : shift > width ? width : shift;
     uint64_t v = (uint64_t)hi << 32 | lo, result;
     if (has(d, MOD_L))
         result = shift >= 64 ? 0 : v << shift;
@@ -654,6 +671,40 @@ static unsigned char *global_at(const struct ptx_launch *l, uint64_t address, ui
     return NULL;
 }
 
+/* A thread's local memory grows as its stack does: the bytes below the
+   stack's top (c[0x0][0x28]) it reaches, at most this much a block. */
+enum { LOCAL_TOP = 0xfffff0 };
+static const uint64_t MOST_BLOCK_LOCAL_BYTES = 256ull << 20;
+
+/* Each thread's local memory, grown to depth bytes under its top (each thread's old bytes moved to its new end). */
+static int grow_local(struct block *b, uint64_t depth)
+{
+    uint64_t bytes = b->local_bytes ? b->local_bytes : 256, slots = (uint64_t)b->warp_count * LANES;
+    while (bytes < depth)
+        bytes *= 2;
+    if (bytes * slots > MOST_BLOCK_LOCAL_BYTES)
+        return -1;
+    unsigned char *more = calloc(slots, bytes);
+    if (!more)
+        return -1;
+    for (uint64_t t = 0; b->local && t < slots; t++)
+        memcpy(more + (t + 1) * bytes - b->local_bytes, b->local + t * b->local_bytes, b->local_bytes);
+    free(b->local);
+    b->local = more, b->local_bytes = bytes;
+    return 0;
+}
+
+/* Where bytes at a lane's local address are, or NULL (above the stack's top, or past the budget). */
+static unsigned char *local_at(struct block *b, int warp, int lane, uint64_t address, uint64_t bytes)
+{
+    if (address > LOCAL_TOP || bytes > LOCAL_TOP - address)
+        return NULL;
+    uint64_t depth = LOCAL_TOP - address;
+    if (depth > b->local_bytes && grow_local(b, depth) != 0)
+        return NULL;
+    return b->local + ((uint64_t)warp * LANES + (uint64_t)lane + 1) * b->local_bytes - depth;
+}
+
 /* Where bytes at a shared address are (the CTA's id in a cluster dropped), or NULL. */
 static unsigned char *shared_at(struct block *b, uint64_t address, uint64_t bytes)
 {
@@ -688,13 +739,15 @@ static int locate(struct exec *x, const struct operand *where, int bytes, unsign
         if (!(x->active >> lane & 1))
             continue;
         uint64_t at = address_of(x, where, lane);
-        memory[lane] = in->space == SASS_SHARED ? shared_at(x->b, at, (uint64_t)bytes) : global_at(x->b->l, at, (uint64_t)bytes);
+        memory[lane] = in->space == SASS_SHARED ? shared_at(x->b, at, (uint64_t)bytes)
+                     : in->space == SASS_LOCAL ? local_at(x->b, x->w->index, lane, at, (uint64_t)bytes)
+                     : global_at(x->b->l, at, (uint64_t)bytes);
         if (!memory[lane])
             return run_error(x, SAY("lane %d of warp %d reaches 0x%llx, outside its memory", "warp %d 的 lane %d 访问 0x%llx，超出内存"),
                              lane, x->w->index, (unsigned long long)at);
         a.addr[lane] = in->space == SASS_SHARED ? (at & 0xffffff) - SHARED_RESERVED : at;
     }
-    if (x->active && x->b->l->on_access) {
+    if (x->active && x->b->l->on_access && in->space != SASS_LOCAL) {   /* local traffic: not modelled, as the PTX emulator's */
         a.block = x->b->number, a.line = in->line;
         x->b->l->on_access(x->b->l->user, &a);
     }
@@ -806,6 +859,55 @@ static int op_bra(struct exec *x, uint32_t group)
     return 0;
 }
 
+/* CALL.REL.NOINC label: a jump to a function (its return address in a register, set before). */
+static int op_call(struct exec *x, uint32_t group)
+{
+    if (!has(x->d, MOD_NOINC))
+        return run_error(x, "%s", SAY("a CALL that keeps its return address on the call stack is not run here",
+                                      "把返回地址留在调用栈上的 CALL 在这里无法执行"));
+    return op_bra(x, group);
+}
+
+/* The instruction at a byte offset of the kernel's code, or -1. */
+static int instruction_at(const struct sass_program *p, uint64_t offset)
+{
+    int low = 0, high = p->count - 1;
+    while (low <= high) {
+        int middle = (low + high) / 2;
+        if (p->code[middle].in->offset == offset)
+            return middle;
+        if (p->code[middle].in->offset < offset)
+            low = middle + 1;
+        else
+            high = middle - 1;
+    }
+    return -1;
+}
+
+/* RET.REL.NODEC Rn, function: back to the offset Rn holds, from the function's start. */
+static int op_ret(struct exec *x, uint32_t group)
+{
+    const struct decoded *d = x->d;
+    if (!has(d, MOD_NODEC) || d->count < 2 || d->o[0].kind != O_REG || d->o[1].kind != O_LABEL)
+        return run_error(x, "%s", SAY("a RET that takes its return address off the call stack is not run here",
+                                      "从调用栈取返回地址的 RET 在这里无法执行"));
+    uint64_t start = x->b->p->code[d->o[1].target].in->offset;
+    for (int lane = 0; lane < LANES; lane++) {
+        if (!(group >> lane & 1))
+            continue;
+        if (!(x->active >> lane & 1)) {
+            x->w->pc[lane]++;
+            continue;
+        }
+        int to = instruction_at(x->b->p, start + reg(x->w, d->o[0].reg, lane));
+        if (to < 0)
+            return run_error(x, SAY("lane %d returns to 0x%x, where no instruction is", "lane %d 返回到 0x%x，那里没有指令"),
+                             lane, (unsigned)(start + reg(x->w, d->o[0].reg, lane)));
+        x->w->pc[lane] = to;
+    }
+    return 0;
+}
+
 /* BSSY Bn, label: the group's lanes are to meet again at Bn's BSYNC. */
 static int op_bssy(struct exec *x, uint32_t group)
 {
@@ -861,7 +963,8 @@ static const struct opcode_row opcodes[] = {
     { "STG", NULL, op_store, 0 },     { "STS", NULL, op_store, 0 },     { "ATOMG", NULL, op_atomic, 0 },
     { "ATOMS", NULL, op_atomic, 0 },  { "REDG", NULL, op_atomic, 0 },   { "BRA", NULL, op_bra, 1 },
     { "BSSY", NULL, op_bssy, 1 },     { "BSYNC", NULL, op_bsync, 1 },   { "EXIT", NULL, op_exit, 1 },
-    { "BAR", NULL, op_bar, 1 },
+    { "BAR", NULL, op_bar, 1 },       { "CALL", NULL, op_call, 1 },     { "RET", NULL, op_ret, 1 },
+    { "LDL", NULL, op_load, 0 },      { "STL", NULL, op_store, 0 },
 };
 
 /* ---- decoding ---- */
@@ -931,13 +1034,14 @@ static int decode_address(const char *s, struct operand *o)
     return 0;
 }
 
-/* c[0x0][0x210] or c[0x0][R2+0x4]: bank 0 only, the kernel's parameters and launch. */
+/* c[0x0][0x210] or c[0x3][R2+0x4]: bank 0, the kernel's parameters and launch, or 3, its
+   __constant__ variables (bank 4, the addresses of its globals, printf's, is not run here). */
 static int decode_constant(const char *s, struct operand *o)
 {
     o->kind = O_CONST, o->index_reg = -1;
     char *after;
     o->bank = (int)strtol(s + 2, &after, 0);
-    if (o->bank != 0 || *after != ']' || after[1] != '[')
+    if ((o->bank != 0 && o->bank != 3) || *after != ']' || after[1] != '[')
         return -1;
     struct operand address = { 0 };
     if (decode_address(after + 1, &address) != 0)
@@ -1040,6 +1144,9 @@ static int decode_one(struct sass_program *p, const struct sass_kernel *k, int i
         goto bad;
     char text[sizeof in->operands];
     snprintf(text, sizeof text, "%s", in->operands);
+    for (char *label = strstr(text, " `("); label; label = strstr(label + 1, " `("))
+        if (label > text && label[-1] != ',')
+            *label = ',';   /* RET.REL.NODEC R4 `(kernel): the register and the label, two operands */
     for (char *saved, *piece = strtok_r(text, ",", &saved); piece; piece = strtok_r(NULL, ",", &saved)) {
         if (d->count == MOST_OPERANDS || decode_operand(piece, &d->o[d->count++], p, k) != 0)
             goto bad;
@@ -1226,7 +1333,7 @@ static int fill_cbank(struct block *b, const int *arg_bytes)
     memset(b->cbank, 0, sizeof b->cbank);
     memcpy(b->cbank + CBANK_NTID, b->l->block, 12);
     memcpy(b->cbank + CBANK_NCTAID, b->l->grid, 12);
-    uint32_t stack = 0xfffff0;
+    uint32_t stack = LOCAL_TOP;
     memcpy(b->cbank + CBANK_STACK, &stack, 4);
     int at = CBANK_PARAMS;
     for (int i = 0; i < b->l->arg_count; i++) {
@@ -1266,7 +1373,7 @@ int sass_run(const struct sass_program *p, const struct ptx_launch *l, const int
                 failed = run_block(b) != 0;
             }
     if (b) {
-        free(b->warps), free(b->shared);
+        free(b->warps), free(b->shared), free(b->local);
         free(b);
     }
     return failed ? -1 : 0;

@@ -1,8 +1,9 @@
 /*
 ** disassemble.c — a CUBIN's machine code (SASS) through NVIDIA's
-** disassembler: `nvdisasm -c -g`, started by the compile child under the
-** compilers' limits (never through a shell), its listing read by the
-** emulator's sass_parse.c and handed to Lua as tables. The program is the
+** disassembler: `nvdisasm -g`, started by the compile child under the
+** compilers' limits (never through a shell), its listing (code, line
+** information and data sections: constant bank 3) read by the emulator's
+** sass_parse.c and handed to Lua as tables, or to the SASS engine. The program is the
 ** one configure found (NVDISASM_PATH), or WARPLAB_NVDISASM's (empty: none).
 */
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <lauxlib.h>
 #include "compile/device_compile.h"
+#include "compile/disassemble.h"
 #include "emulator/sass.h"
 #include "support/text.h"
 
@@ -84,49 +86,59 @@ static void push_listing(lua_State *L, const struct sass_listing *l)
     lua_setfield(L, -2, "kernels");
 }
 
-/* What a failed run of the disassembler says, in one line. */
-static void push_failure(lua_State *L, const struct compile_outcome *outcome)
+char *disassemble_cubin(const char *cubin, size_t size, char *why, size_t why_size)
 {
-    const char *log = outcome->log && *outcome->log ? outcome->log : SAY("no message", "没有消息");
-    if (outcome->status == COMPILE_STOPPED)
-        lua_pushstring(L, log);
-    else
-        lua_pushfstring(L, SAY("the disassembler failed: %s", "反汇编器失败：%s"), log);
-}
-
-/* core.disassemble(cubin): the CUBIN's kernels and their instructions, or nil and why. */
-static int core_disassemble(lua_State *L)
-{
-    size_t size;
-    const char *cubin = luaL_checklstring(L, 1, &size);
     const char *program = disassembler();
-    lua_pushnil(L);
     if (!program) {
-        lua_pushstring(L, no_disassembler());
-        return 2;
+        snprintf(why, why_size, "%s", no_disassembler());
+        return NULL;
     }
     if (size < 4 || memcmp(cubin, "\177ELF", 4) != 0) {
-        lua_pushstring(L, SAY("bad argument #1 to 'disassemble' (a CUBIN expected)", "bad argument #1 to 'disassemble'（应为 CUBIN）"));
-        return 2;
+        snprintf(why, why_size, "%s", SAY("not a CUBIN", "不是 CUBIN"));
+        return NULL;
     }
-    const char *argv[] = { program, "-c", "-g", "kernel.cubin", NULL };
+    const char *argv[] = { program, "-g", "kernel.cubin", NULL };
     struct compile_job job = { .source = cubin, .source_size = size, .name = "kernel.cubin", .trusted = 1, .program = argv,
                                .output_file = "listing.txt", .output_on_stdout = 1 };
     struct compile_outcome outcome;
     compile_isolated(&job, &outcome);
-    struct sass_listing listing;
-    char why[256];
-    if (outcome.status != COMPILED)
-        push_failure(L, &outcome);
-    else if (sass_parse(outcome.output, &listing, why, sizeof why) != 0)
-        lua_pushstring(L, why);
-    else {
-        push_listing(L, &listing);
-        sass_free(&listing);
-        compile_outcome_free(&outcome);
-        return 1;
+    char *listing = NULL;
+    if (outcome.status == COMPILED) {
+        listing = outcome.output;
+        outcome.output = NULL;
+    } else {
+        const char *log = outcome.log && *outcome.log ? outcome.log : SAY("no message", "没有消息");
+        if (outcome.status == COMPILE_STOPPED)
+            snprintf(why, why_size, "%s", log);
+        else
+            snprintf(why, why_size, SAY("the disassembler failed: %s", "反汇编器失败：%s"), log);
     }
     compile_outcome_free(&outcome);
+    return listing;
+}
+
+/* core.disassemble(cubin): the CUBIN's kernels and their instructions, and
+   the listing's text (what the SASS engine runs), or nil and why. */
+static int core_disassemble(lua_State *L)
+{
+    size_t size;
+    const char *cubin = luaL_checklstring(L, 1, &size);
+    if (size < 4 || memcmp(cubin, "\177ELF", 4) != 0)
+        return luaL_argerror(L, 1, SAY("a CUBIN expected", "应为 CUBIN"));
+    char why[512];
+    char *text = disassemble_cubin(cubin, size, why, sizeof why);
+    struct sass_listing listing;
+    if (text && sass_parse(text, &listing, why, sizeof why) == 0) {
+        push_listing(L, &listing);
+        lua_pushstring(L, text);
+        lua_setfield(L, -2, "text");
+        sass_free(&listing);
+        free(text);
+        return 1;
+    }
+    free(text);
+    lua_pushnil(L);
+    lua_pushstring(L, why);
     return 2;
 }
 

@@ -3,8 +3,9 @@
 ** as nvdisasm prints sm_90 code: lanes that branch apart at a BSSY run
 ** apart and meet again at its BSYNC (each side's store with its own lanes),
 ** carries between IADD3 and IADD3.X, LOP3's truth table, a barrier, an
-** LDS.128 told as one access of 16 bytes a lane, and an opcode it does not
-** know named with its offset.
+** LDS.128 told as one access of 16 bytes a lane; a called function, local
+** memory and constant bank 3; and an opcode it does not know named with
+** its offset.
 */
 #include <stdint.h>
 #include <string.h>
@@ -102,16 +103,85 @@ static void runs_the_listing(void)
     sass_program_free(p);
 }
 
+/* out[tid] = table[tid % 4] + twice(tid), where twice is a called function
+   (CALL.REL.NOINC, its return address in R20, RET.REL.NODEC), the table is
+   constant bank 3 (the listing's .nv.constant3 data) and tid passes through
+   the lane's own local memory (STL, LDL under the stack's top, c[0x0][0x28]). */
+static const char calls[] =
+    "\t.section\t.nv.constant3,\"a\",@progbits\n"
+    "table:\n"
+    ".nv.constant3:\n"
+    "        /*0000*/ \t.word\t0x00000064, 0x000000c8\n"
+    "        /*0008*/ \t.byte\t0x2c, 0x01, 0x00, 0x00, 0x90, 0x01, 0x00, 0x00\n"
+    "\t.section\t.text.k,\"ax\",@progbits\n"
+    "k:\n"
+    ".text.k:\n"
+    "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+    "        /*0010*/                   IADD3 R1, R1, -0x10, RZ ;\n"
+    "        /*0020*/                   S2R R0, SR_TID.X ;\n"
+    "        /*0030*/                   STL [R1+0x4], R0 ;\n"
+    "        /*0040*/                   MOV R20, 0x60 ;\n"
+    "        /*0050*/                   CALL.REL.NOINC `($__internal_0_twice) ;\n"
+    "        /*0060*/                   LOP3.LUT R3, R0, 0x3, RZ, 0xc0, !PT ;\n"
+    "        /*0070*/                   SHF.L.U32 R3, R3, 0x2, RZ ;\n"
+    "        /*0080*/                   LDC R4, c[0x3][R3] ;\n"
+    "        /*0090*/                   IADD3 R5, R4, R6, RZ ;\n"
+    "        /*00a0*/                   LDC.64 R8, c[0x0][0x210] ;\n"
+    "        /*00b0*/                   IMAD.WIDE.U32 R8, R0, 0x4, R8 ;\n"
+    "        /*00c0*/                   STG.E desc[UR4][R8.64], R5 ;\n"
+    "        /*00d0*/                   EXIT ;\n"
+    "$__internal_0_twice:\n"
+    "        /*00e0*/                   LDL R7, [R1+0x4] ;\n"
+    "        /*00f0*/                   IMAD.SHL.U32 R6, R7, 0x2, RZ ;\n"
+    "        /*0100*/                   RET.REL.NODEC R20 `(k) ;\n"
+    ".L_x_0:\n"
+    "        /*0110*/                   BRA `(.L_x_0);\n";
+
+static void runs_calls_local_and_constants(void)
+{
+    char why[256] = "";
+    struct sass_program *p = sass_decode(calls, "k", why, sizeof why);
+    if (!ok(p != NULL, "a listing with a called function, local memory and constant bank 3 decodes"))
+        printf("#   %s\n", why);
+    if (!p)
+        return;
+    uint32_t out[64] = { 0 };
+    uint64_t base[1];
+    model_buffer_bases(1, base);
+    struct ptx_buffer buffer = { base[0], out, sizeof out, "out" };
+    uint64_t args[1] = { base[0] };
+    int arg_bytes[1] = { 8 };
+    struct told told = { 0 };
+    struct ptx_launch l = { .kernel = "k", .grid = { 1, 1, 1 }, .block = { 64, 1, 1 }, .args = args, .arg_count = 1,
+                            .buffers = &buffer, .buffer_count = 1, .on_access = remember, .user = &told };
+    struct sass_ran ran;
+    if (!ok(sass_run(p, &l, arg_bytes, &ran, why, sizeof why) == 0, "it runs"))
+        printf("#   %s\n", why);
+    int right = 1;
+    for (unsigned t = 0; t < 64; t++)
+        right &= out[t] == 100 * (t % 4 + 1) + 2 * t;
+    ok(right, "each lane: bank 3's word (.word and .byte data) plus twice its own local value, through the call and back");
+    is_int(told.count, 2, "the global store told, for each warp; local traffic not (as the PTX emulator's)");
+    sass_program_free(p);
+}
+
 static void unknown_opcode(void)
 {
     static const char text[] = ".text.k:\n"
                                "        /*0000*/                   S2R R0, SR_TID.X ;\n"
-                               "        /*0010*/                   CALL.REL.NOINC `(vprintf) ;\n"
+                               "        /*0010*/                   HMMA.16816.F32 R4, R8, R12, R4 ;\n"
                                "        /*0020*/                   EXIT ;\n";
     char why[256] = "";
     struct sass_program *p = sass_decode(text, "k", why, sizeof why);
     ok(p == NULL, "a kernel with an opcode the engine does not know is refused before it runs");
-    ok(strstr(why, "'CALL'") && strstr(why, "0010"), "naming the opcode and its offset");
+    ok(strstr(why, "'HMMA'") && strstr(why, "0010"), "naming the opcode and its offset");
+    static const char printf_call[] = ".text.k:\n"
+                                      "        /*0000*/                   ULDC.64 UR4, c[0x4][0x8] ;\n"
+                                      "        /*0010*/                   CALL.ABS.NOINC `(vprintf) ;\n"
+                                      "        /*0020*/                   EXIT ;\n";
+    p = sass_decode(printf_call, "k", why, sizeof why);
+    ok(p == NULL && strstr(why, "c[0x4][0x8]") && strstr(why, "0000"),
+       "printf's constant bank 4 (its format's address) is refused, naming the operand");
     printf("#   %s\n", why);
     sass_program_free(p);
     ok(sass_decode(text, "other", why, sizeof why) == NULL && strstr(why, "'other'"), "an unknown kernel is named");
@@ -120,6 +190,7 @@ static void unknown_opcode(void)
 int main(void)
 {
     runs_the_listing();
+    runs_calls_local_and_constants();
     unknown_opcode();
     return done();
 }
