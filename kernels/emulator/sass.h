@@ -42,6 +42,12 @@ struct sass_label {
     int instruction;   /* its index among the listing's instructions; -1: none (a label at a kernel's end) */
 };
 
+/* A __constant__ variable: its name and where in bank 3 it starts. */
+struct sass_symbol {
+    char name[64];
+    size_t offset;
+};
+
 struct sass_listing {
     struct sass_instruction *instructions;
     int count, capacity;
@@ -53,6 +59,8 @@ struct sass_listing {
     int file_count;
     unsigned char *constants;     /* constant bank 3, the __constant__ variables, as the listing's data gives it */
     size_t constant_bytes;
+    struct sass_symbol *symbols;  /* the __constant__ variables, each at its offset in bank 3 */
+    int symbol_count;
 };
 
 /* Reads nvdisasm's listing into listing: 0, or -1 with why (out of memory,
@@ -63,6 +71,9 @@ void sass_free(struct sass_listing *listing);
 
 /* The label of that name (length bytes of name, as a branch's operand holds it), or NULL. */
 const struct sass_label *sass_label_named(const struct sass_listing *listing, const char *name, size_t length);
+
+/* The __constant__ variable of that name, or NULL. */
+const struct sass_symbol *sass_symbol_named(const struct sass_listing *listing, const char *name);
 
 /* The kernel of that (mangled) name, or NULL. */
 const struct sass_kernel *sass_kernel_named(const struct sass_listing *listing, const char *name);

@@ -201,39 +201,84 @@ static void begin_kernel(struct sass_listing *l, const char *s, size_t length)
     k->first = l->count, k->count = 0;
 }
 
-/* The bytes a data line of bank 3 gives (".word 0x3f800000, 0x0" after its offset), placed at that offset. */
-static int read_constants(struct sass_listing *l, const char *s)
+/* Bank 3's bytes at least to end (new ones zero). 0, or -1 when memory is short. */
+static int reach_constants(struct sass_listing *l, size_t end)
+{
+    if (end <= l->constant_bytes)
+        return 0;
+    unsigned char *more = realloc(l->constants, end);
+    if (!more)
+        return -1;
+    memset(more + l->constant_bytes, 0, end - l->constant_bytes);
+    l->constants = more, l->constant_bytes = end;
+    return 0;
+}
+
+/* The values of a data directive (".word 0x3f800000, 0x0"), each `bytes` wide, from offset on; where they end. */
+static long read_values(struct sass_listing *l, const char *s, size_t bytes, size_t offset)
+{
+    for (char *end;; s = end + 1, offset += bytes) {
+        unsigned long long v = strtoull(s, &end, 0);
+        if (end == s)
+            return (long)offset;
+        if (reach_constants(l, offset + bytes) != 0)
+            return -1;
+        memcpy(l->constants + offset, &v, bytes);   /* little-endian, as the device's */
+        if (*end != ',')
+            return (long)(offset + bytes);
+    }
+}
+
+static int add_symbol(struct sass_listing *l, const char *s, size_t length, size_t offset)
+{
+    struct sass_symbol *more = realloc(l->symbols, (size_t)(l->symbol_count + 1) * sizeof *more);
+    if (!more)
+        return -1;
+    l->symbols = more;
+    struct sass_symbol *symbol = &l->symbols[l->symbol_count++];
+    snprintf(symbol->name, sizeof symbol->name, "%.*s", (int)(length - 1), s);
+    symbol->offset = offset;
+    return 0;
+}
+
+/* A line of bank 3's section: a variable's label ("table:"), a data line
+   (its offset as a comment, then ".word 0x3f800000, 0x0"), ".zero 1200" or
+   ".align 8"; *at is where the next byte goes. 0, or -1 when memory is short. */
+static int read_constants(struct sass_listing *l, const char *s, size_t n, size_t *at)
 {
     static const struct { const char *directive; size_t bytes; } widths[] = {
         { ".byte", 1 }, { ".short", 2 }, { ".word", 4 }, { ".dword", 8 },
     };
     unsigned offset;
     int used = 0;
+    if (is_label(s, n) && *s != '.')
+        return add_symbol(l, s, n, *at);
+    if (strncmp(s, ".zero", 5) == 0 || strncmp(s, ".align", 6) == 0) {
+        size_t amount = strtoull(skip_spaces(s + (s[1] == 'z' ? 5 : 6)), NULL, 0);
+        *at = s[1] == 'z' ? *at + amount : amount ? (*at + amount - 1) / amount * amount : *at;
+        return reach_constants(l, *at);
+    }
     if (sscanf(s, "/*%x*/%n", &offset, &used) != 1 || used == 0)
         return 0;
     s = skip_spaces(s + used);
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
-        size_t n = strlen(widths[i].directive);
-        if (strncmp(s, widths[i].directive, n) != 0 || (s[n] != ' ' && s[n] != '\t'))
-            continue;
-        size_t at = offset;
-        for (char *end, *p = (char *)s + n;; p = end + 1, at += widths[i].bytes) {
-            unsigned long long v = strtoull(p, &end, 0);
-            if (end == p)
-                break;
-            if (at + widths[i].bytes > l->constant_bytes) {
-                unsigned char *more = realloc(l->constants, at + widths[i].bytes);
-                if (!more)
-                    return -1;
-                memset(more + l->constant_bytes, 0, at + widths[i].bytes - l->constant_bytes);
-                l->constants = more, l->constant_bytes = at + widths[i].bytes;
-            }
-            memcpy(l->constants + at, &v, widths[i].bytes);   /* little-endian, as the device's */
-            if (*end != ',')
-                break;
+        size_t length = strlen(widths[i].directive);
+        if (strncmp(s, widths[i].directive, length) == 0 && (s[length] == ' ' || s[length] == '\t')) {
+            long end = read_values(l, s + length, widths[i].bytes, offset);
+            if (end < 0)
+                return -1;
+            *at = (size_t)end;
         }
     }
     return 0;
+}
+
+const struct sass_symbol *sass_symbol_named(const struct sass_listing *l, const char *name)
+{
+    for (int i = 0; i < l->symbol_count; i++)
+        if (strcmp(l->symbols[i].name, name) == 0)
+            return &l->symbols[i];
+    return NULL;
 }
 
 enum section { OTHER_SECTION, KERNEL_SECTION, CONSTANT_BANK_3 };
@@ -249,6 +294,7 @@ int sass_parse(const char *text, struct sass_listing *l, char *why, size_t why_s
     memset(l, 0, sizeof *l);
     int file = 0, line = 0;
     enum section section = KERNEL_SECTION;   /* a listing of -c has no section lines */
+    size_t constant_at = 0;                  /* where bank 3's next byte goes */
     for (const char *at = text; at && *at;) {
         const char *end = strchr(at, '\n');
         size_t length = end ? (size_t)(end - at) : strlen(at);
@@ -263,7 +309,7 @@ int sass_parse(const char *text, struct sass_listing *l, char *why, size_t why_s
             place_labels(l, -1);   /* the labels after the last section's last instruction */
             section = section_of(s);
         } else if (section == CONSTANT_BANK_3)
-            failed = read_constants(l, s);
+            failed = read_constants(l, s, n, &constant_at);
         else if (section != KERNEL_SECTION)
             ;
         else if (strncmp(s, ".text.", 6) == 0 && n > 7 && s[n - 1] == ':') {
@@ -303,6 +349,7 @@ void sass_free(struct sass_listing *l)
     free(l->instructions);
     free(l->labels);
     free(l->constants);
+    free(l->symbols);
     memset(l, 0, sizeof *l);
 }
 

@@ -1187,6 +1187,23 @@ struct sass_program *sass_decode(const char *listing, const char *kernel, char *
     return p;
 }
 
+int sass_write_constant(struct sass_program *p, const char *name, const void *data, size_t bytes)
+{
+    const struct sass_symbol *symbol = sass_symbol_named(&p->listing, name);
+    struct sass_listing *l = &p->listing;
+    if (!symbol)
+        return -1;
+    if (symbol->offset + bytes > l->constant_bytes) {
+        unsigned char *more = realloc(l->constants, symbol->offset + bytes);
+        if (!more)
+            return -1;
+        memset(more + l->constant_bytes, 0, symbol->offset + bytes - l->constant_bytes);
+        l->constants = more, l->constant_bytes = symbol->offset + bytes;
+    }
+    memcpy(l->constants + symbol->offset, data, bytes);
+    return 0;
+}
+
 void sass_program_free(struct sass_program *p)
 {
     if (!p)

@@ -25,6 +25,10 @@ struct sass_program;
 struct sass_program *sass_decode(const char *listing, const char *kernel, char *why, size_t why_size);
 void sass_program_free(struct sass_program *p);
 
+/* Writes bytes of data into __constant__ variable name, as cudaMemcpyToSymbol
+   would before a launch. 0, or -1 (no such variable, or memory short). */
+int sass_write_constant(struct sass_program *p, const char *name, const void *data, size_t bytes);
+
 /* Runs the grid of l (kernel, grid, block, args, buffers, on_access,
    budgets, interrupted; not threads, only_warp, printf or sums) with each
    argument's bytes in arg_bytes (4 or 8, laid out from c[0x0][0x210] as the

@@ -4,7 +4,8 @@
 ** hold until the next, branch labels and the instruction each names,
 ** predicates, opcodes split from their modifiers, and each memory
 ** instruction's space, access and bytes a lane, on listings as nvdisasm
-** 12.4 prints them for CUDA 13.0's sm_90 code.
+** 12.4 prints them for CUDA 13.0's sm_90 code; and constant bank 3's
+** variables and bytes from the data sections.
 */
 #include <string.h>
 #include "emulator/sass.h"
@@ -115,6 +116,50 @@ static void nothing_to_read(void)
     is_int(sass_parse("        /*0000*/  EXIT ;\n", &l, why, sizeof why), -1, "an instruction outside any kernel is not read");
 }
 
+/* Bank 3 as `nvdisasm -g` (without -c) lists it for __constant__ float
+   a[4] = {1, 2, 3, 4}; int b[300]; double c = 2.5; */
+static const char constants[] =
+    "//--------------------- .nv.constant3             --------------------------\n"
+    "\t.section\t.nv.constant3,\"a\",@progbits\n"
+    "\t.align\t8\n"
+    "\t.type\t\ta,@object\n"
+    "\t.size\t\ta,(b - a)\n"
+    "a:\n"
+    ".nv.constant3:\n"
+    "        /*0000*/ \t.byte\t0x00, 0x00, 0x80, 0x3f, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x40, 0x40, 0x00, 0x00, 0x80, 0x40\n"
+    "\t.type\t\tb,@object\n"
+    "b:\n"
+    "\t.zero\t\t1200\n"
+    "c:\n"
+    "        /*04c0*/ \t.byte\t0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x40\n"
+    ".L_2:\n"
+    "\t.section\t.text.k,\"ax\",@progbits\n"
+    "k:\n"
+    ".text.k:\n"
+    "        /*0000*/                   LDC R4, c[0x3][R3] ;\n"
+    "        /*0010*/                   EXIT ;\n";
+
+static void constant_bank(void)
+{
+    struct sass_listing l;
+    char why[128];
+    ok(sass_parse(constants, &l, why, sizeof why) == 0, "a listing with data sections is read");
+    const struct sass_symbol *a = sass_symbol_named(&l, "a"), *b = sass_symbol_named(&l, "b"), *c = sass_symbol_named(&l, "c");
+    ok(a && a->offset == 0 && b && b->offset == 16 && c && c->offset == 0x4c0,
+       "each __constant__ variable at its offset: after the data before it and .zero's bytes");
+    float one;
+    double two_and_a_half;
+    if (l.constant_bytes >= 0x4c8) {
+        memcpy(&one, l.constants, 4);
+        memcpy(&two_and_a_half, l.constants + 0x4c0, 8);
+    }
+    ok(l.constant_bytes == 0x4c8 && one == 1.0f && two_and_a_half == 2.5 && l.constants[16] == 0,
+       "the bank's bytes: the .byte data where they are listed, zeros where .zero says");
+    ok(sass_symbol_named(&l, ".nv.constant3") == NULL && sass_symbol_named(&l, ".L_2") == NULL, "the section's own labels are no variables");
+    is_int(l.count, 2, "the data lines are no instructions; the kernel's are");
+    sass_free(&l);
+}
+
 int main(void)
 {
     struct sass_listing l;
@@ -125,5 +170,6 @@ int main(void)
     labels(&l);
     sass_free(&l);
     nothing_to_read();
+    constant_bank();
     return done();
 }
