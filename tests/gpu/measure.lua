@@ -1,6 +1,7 @@
 -- gpu_measure.lua: the GPU backend's method and its failures: the check
 -- catches a wrong kernel, a faulting kernel is reported and the next launch
--- works, device() is sane, the cache warning appears when it should.
+-- works, device() is sane, the cache warning appears when it should, a
+-- footprint over the device's memory is refused and the shell goes on.
 -- (Running out of memory is in gpu_processes.lua.) SKIP without a GPU (fail with
 -- WARPLAB_REQUIRE_GPU=1). Needs WARPLAB_TEST_KERNELS=1 (tests/lib/run-lua sets it).
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
@@ -17,6 +18,7 @@ t.ok(math.abs(d.peak_gbs - 2 * d.memory_clock_mhz * 1e6 * d.bus_width_bits / 8 /
 t.ok(d.copy_gbs and d.copy_gbs > 0.3 * d.peak_gbs and d.copy_gbs < 1.02 * d.peak_gbs,
      "measured copy ceiling is below the peak: " .. tostring(d.copy_gbs))
 t.ok(d.sm_clock_mhz > 100, "the SM clock the device reports")
+t.ok(d.l2_bytes > 0 and d.sm_count > 0 and d.peak_gbs > 100, "device() describes the GPU")
 
 -- The method: random inputs checked, samples kept, cold by default, clock read.
 local r = launch("copy", {vec = 4})
@@ -60,5 +62,9 @@ if not next_ok then print("# " .. tostring(after)) end
 local again_ok, again = pcall(launch, "copy", {n = 4096})
 t.ok(again_ok and again.load.sectors > 0, "the shell carries on after the fault: the next launch runs (on the " ..
      (again_ok and again.backend or "?") .. " backend)")
+
+-- A launch too big for the device is an error with sizes, and the shell goes on.
+t.ok(not pcall(launch, "strided", {n = 1 << 30, stride = 1024}), "a footprint over the device memory is refused")
+t.ok(launch("copy", {n = 4096}).correct, "launches still work afterwards")
 
 t.done()

@@ -53,6 +53,38 @@ function family.gpu_grid(cases)
   end
 end
 
+-- GPU cases { {name, params}, ... } measured as a student's launch is: on
+-- the GPU, output equal to the CPU reference, at least 10 samples with the
+-- median between min and max, bandwidth below the device's peak, and the
+-- model's numbers beside the measurement; the result printed.
+function family.gpu_measured(device, cases)
+  for _, case in ipairs(cases) do
+    local name, params = case[1], case[2]
+    local r = launch(name, params)
+    local what = next(params) and t.label(name, params) or name .. " defaults"
+    t.ok(r.backend == "gpu", what .. ": ran on the GPU")
+    t.ok(r.correct == true, what .. ": output matches the CPU reference" .. (r.mismatch and " (" .. r.mismatch .. ")" or ""))
+    t.ok(#r.samples >= 10 and r.time_ms > 0 and r.time_min_ms <= r.time_ms and r.time_ms <= r.time_max_ms,
+         what .. ": at least 10 samples, median between min and max")
+    t.ok(r.bandwidth_gbs > 0 and r.bandwidth_gbs < 1.05 * device.peak_gbs, what .. ": bandwidth below the peak")
+    t.ok(r.model.load.sectors > 0 and r.load.sectors_per_request == r.model.load.sectors_per_request,
+         what .. ": model numbers are there")
+    print("# " .. tostring(r):gsub("\n", "\n# "))
+  end
+end
+
+-- A diagnostic line: what a GPU measured, for the docs, not a test.
+function family.note(format, ...) print("# " .. string.format(format, ...)) end
+
+-- The model's counts of a result in one comparable line, "load R/S store
+-- R/S dram READ/WRITTEN/WRITE-ALLOCATED" (requests/sectors, DRAM bytes).
+function family.model_counts(r)
+  local m = r.model
+  return string.format("load %d/%d store %d/%d dram %d/%d/%d", m.load.requests, m.load.sectors,
+                       m.store.requests, m.store.sectors, m.dram.read_bytes, m.dram.write_bytes,
+                       m.dram.write_allocate_bytes)
+end
+
 local function quote(text) return "'" .. text:gsub("'", "'\\''") .. "'" end
 
 -- One TAP line of the child's, taken into this file's count.
