@@ -37,7 +37,10 @@ end
 
 -- GPU cases { {name, params, options}, ... }: each launches, its output
 -- matches the CPU reference, and (unless options.counts == false) the
--- model's counts equal the hardware's (tap.model_equals_counters).
+-- model's counts equal the hardware's (tap.model_equals_counters, which
+-- takes options.shared and options.dram; dram = "large" compares the DRAM
+-- reads only where the footprint is over twice the L2). options.show
+-- prints the result as a diagnostic.
 function family.gpu_grid(cases)
   for _, case in ipairs(cases) do
     local name, params, options = case[1], case[2], case[3] or {}
@@ -48,7 +51,12 @@ function family.gpu_grid(cases)
       t.ok(false, what .. ": launches (" .. tostring(r) .. ")")
     else
       t.ok(r.correct == true, what .. ": output matches the CPU reference" .. (r.mismatch and " (" .. r.mismatch .. ")" or ""))
-      if options.counts ~= false then t.model_equals_counters(what, r, options) end
+      local compare = options
+      if options.dram == "large" then
+        compare = { shared = options.shared, dram = r.footprint_bytes > 2 * device().l2_bytes }
+      end
+      if options.counts ~= false then t.model_equals_counters(what, r, compare) end
+      if options.show then print("# " .. tostring(r):gsub("\n", "\n# ")) end
     end
   end
 end
