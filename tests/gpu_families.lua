@@ -1,7 +1,6 @@
 -- gpu_families.lua: the families that have no GPU test file of their own
--- (traverse, transpose, reuse, bank, working_set,
--- prefetch, gather, spmv, histogram) on the GPU over a grid of their
--- parameters: output matches the CPU reference, and the model's global
+-- (reuse, bank, working_set, prefetch, gather, spmv, histogram) on the GPU
+-- over a grid of their parameters: output matches the CPU reference, and the model's global
 -- requests and sectors and shared-memory wavefronts equal the hardware
 -- counters; at streaming launches over twice the L2, the DRAM read estimate
 -- is within 5% of dram__bytes_read. SKIP without a GPU; with
@@ -23,15 +22,6 @@ local function add(name, params, options)
   grid[#grid + 1] = {name, params, options or {}}
 end
 
-for _, order in ipairs(choices("traverse", "order")) do
-  for _, block in ipairs({{32, 8}, {16, 16}}) do add("traverse", {order = order, block = block, rows = 1024, cols = 1024}) end
-end
-add("traverse", {order = "col", rows = 1000, cols = 777})
-add("traverse", {order = "row"}, {dram = true})
-for _, variant in ipairs(choices("transpose", "variant")) do
-  for _, tile in ipairs(choices("transpose", "tile")) do add("transpose", {variant = variant, tile = tile, rows = 1024, cols = 1024}) end
-end
-add("transpose", {variant = "padded", tile = 16, rows = 1000, cols = 777})
 for _, variant in ipairs(choices("reuse", "variant")) do
   for _, reuse in ipairs({1, 10, 13}) do add("reuse", {variant = variant, reuse = reuse, n = small}) end
 end

@@ -93,6 +93,15 @@ function family.model_counts(r)
                        m.dram.write_allocate_bytes)
 end
 
+-- One side of a result as "requests/sectors" (side "load" or "store").
+function family.traffic(r, side) return r[side].requests .. "/" .. r[side].sectors end
+
+-- One shared side as "requests/wavefronts/bank conflicts".
+function family.shared(r, side)
+  local s = r[side]
+  return s.requests .. "/" .. s.wavefronts .. "/" .. s.bank_conflicts
+end
+
 local function quote(text) return "'" .. text:gsub("'", "'\\''") .. "'" end
 
 -- One TAP line of the child's, taken into this file's count.
