@@ -1,10 +1,10 @@
 -- gpu_families.lua: the families that have no GPU test file of their own
--- (reuse, bank, working_set, prefetch, gather, spmv, histogram) on the GPU
--- over a grid of their parameters: output matches the CPU reference, and the model's global
--- requests and sectors and shared-memory wavefronts equal the hardware
--- counters; at streaming launches over twice the L2, the DRAM read estimate
--- is within 5% of dram__bytes_read. SKIP without a GPU; with
--- WARPLAB_REQUIRE_GPU=1 a missing GPU fails.
+-- (gather, spmv, histogram) on the GPU over a grid of their parameters:
+-- output matches the CPU reference, and the model's global requests and
+-- sectors and shared-memory wavefronts equal the hardware counters; at
+-- streaming launches over twice the L2, the DRAM read estimate is within 5%
+-- of dram__bytes_read. SKIP without a GPU; with WARPLAB_REQUIRE_GPU=1 a
+-- missing GPU fails.
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 
 t.require_gpu()
@@ -22,21 +22,6 @@ local function add(name, params, options)
   grid[#grid + 1] = {name, params, options or {}}
 end
 
-for _, variant in ipairs(choices("reuse", "variant")) do
-  for _, reuse in ipairs({1, 10, 13}) do add("reuse", {variant = variant, reuse = reuse, n = small}) end
-end
-for _, case in ipairs({{0, 4, 32}, {1, 4, 32}, {2, 4, 32}, {3, 4, 32}, {8, 4, 32}, {32, 4, 32}, {33, 4, 32},
-                       {32, 4, 4}, {1, 8, 32}, {2, 8, 32}, {1, 16, 32}, {2, 16, 32}, {0, 16, 32}}) do
-  add("bank", {stride = case[1], bytes = case[2], lanes = case[3], n = 1 << 18})
-end
-for _, bytes in ipairs({32768, 16 << 20}) do add("working_set", {bytes = bytes, n = small}) end
--- cp_async's copies are LDGSTS, which Nsight Compute counts under op_ldgsts
--- (and neither as loads nor as shared-store wavefronts): the model's ldgsts
--- requests and sectors must equal those counters (tap.model_equals_counters).
-for _, variant in ipairs(choices("prefetch", "variant")) do
-  add("prefetch", {variant = variant, n = small})
-end
-add("prefetch", {variant = "none"}, {dram = true})
 for _, pattern in ipairs(choices("gather", "pattern")) do add("gather", {pattern = pattern, n = small}) end
 for _, variant in ipairs(choices("spmv", "variant")) do add("spmv", {variant = variant, n = 1 << 16}) end
 -- histogram's global atomics are reductions (REDG: atomicAdd's result is

@@ -102,6 +102,29 @@ function family.shared(r, side)
   return s.requests .. "/" .. s.wavefronts .. "/" .. s.bank_conflicts
 end
 
+-- Runs every launch of a list and reports the first one that fails, as one test.
+function family.all_launch(name, list, what)
+  for _, params in ipairs(list) do
+    local ok, message = pcall(launch, name, params)
+    if not ok then
+      t.ok(false, name .. ": every " .. what .. " launches")
+      print("#   " .. tostring(message))
+      return
+    end
+  end
+  t.ok(true, string.format("%s: every %s launches (%d launches)", name, what, #list))
+end
+
+-- One test: the family describes itself in both languages (summary,
+-- teaches, every parameter's doc) and info shows its CUDA source.
+function family.described(name)
+  local i = info(name)
+  local complete = i.summary and i.teaches and i.summary_zh ~= i.summary and i.teaches_zh ~= i.teaches and
+                   i.source:find("__global__", 1, true)
+  for _, param in ipairs(i.params) do complete = complete and param.doc and param.doc_zh ~= param.doc end
+  t.ok(complete, name .. ": summary, teaches, params and source in English and Chinese")
+end
+
 local function quote(text) return "'" .. text:gsub("'", "'\\''") .. "'" end
 
 -- One TAP line of the child's, taken into this file's count.
