@@ -93,6 +93,14 @@ function family.model_counts(r)
                        m.dram.write_allocate_bytes)
 end
 
+-- A result's requests and sectors, wavefronts or passes in one line for
+-- hand counts: "ld R/S st R/S shld R/W shst R/W const R/P" ("-" for none).
+function family.request_counts(r)
+  local function pair(x, key) return x and string.format("%d/%d", x.requests, x[key]) or "-" end
+  return string.format("ld %s st %s shld %s shst %s const %s", pair(r.load, "sectors"), pair(r.store, "sectors"),
+                       pair(r.shared_load, "wavefronts"), pair(r.shared_store, "wavefronts"), pair(r.constant, "passes"))
+end
+
 -- One side of a result as "requests/sectors" (side "load" or "store").
 function family.traffic(r, side) return r[side].requests .. "/" .. r[side].sectors end
 
@@ -123,6 +131,73 @@ function family.described(name)
                    i.source:find("__global__", 1, true)
   for _, param in ipairs(i.params) do complete = complete and param.doc and param.doc_zh ~= param.doc end
   t.ok(complete, name .. ": summary, teaches, params and source in English and Chinese")
+end
+
+-- Each warp of a launch of tile x tile blocks over w x h threads: fn(bx, by,
+-- lanes) with lanes[i] = {tx, ty, thread index in the block}.
+function family.each_warp(tile, w, h, fn)
+  for by = 0, (h + tile - 1) // tile - 1 do
+    for bx = 0, (w + tile - 1) // tile - 1 do
+      for warp = 0, tile * tile // 32 - 1 do
+        local lanes = {}
+        for lane = 0, 31 do
+          local thread = warp * 32 + lane
+          lanes[#lanes + 1] = {thread % tile, thread // tile, thread}
+        end
+        fn(bx, by, lanes)
+      end
+    end
+  end
+end
+
+-- Whether pred holds for any lane of a warp (family.each_warp's lanes).
+function family.any_lane(lanes, pred)
+  for _, l in ipairs(lanes) do if pred(l) then return true end end
+  return false
+end
+
+local request_kinds = {"ld", "st", "shld", "shst", "const"}
+
+-- A result's requests by kind: global loads and stores, shared loads and
+-- stores, constant loads.
+local function requests_of(r)
+  local function n(x) return x and x.requests or 0 end
+  return {ld = n(r.load), st = n(r.store), shld = n(r.shared_load), shst = n(r.shared_store), const = n(r.constant)}
+end
+
+-- One test: over a grid of params, the model's requests of every kind equal
+-- expected_of(params), a count made the test's own way.
+function family.requests_match(name, grid, expected_of)
+  local matched, total, first_miss = 0, 0, nil
+  for _, p in ipairs(grid) do
+    local got, want, why = requests_of(launch(name, p)), expected_of(p), nil
+    for _, k in ipairs(request_kinds) do
+      if got[k] ~= want[k] then why = string.format("%s: model %d, loops %d", k, got[k], want[k]) break end
+    end
+    total = total + 1
+    if not why then matched = matched + 1
+    elseif not first_miss then
+      first_miss = t.label(name, p) .. ": " .. why
+    end
+  end
+  t.ok(matched == total, string.format("%s: requests of every loop equal the loops' own count in %d of %d launches",
+                                       name, matched, total) .. (first_miss and " (first miss: " .. first_miss .. ")" or ""))
+end
+
+-- The family's default launch runs on the model (one test, its counts
+-- printed), info has its texts and source, and every parameter is
+-- documented in English and Chinese (a test each). Returns the result.
+function family.documented_default(name)
+  local d = launch(name, {})
+  t.ok(d.load.requests > 0 and d.store.requests > 0, name .. ": the default launch runs on the model")
+  print(string.format("# %s defaults: %s, footprint %d bytes, sim %.0f ms", name, family.request_counts(d),
+                      d.footprint_bytes, d.wall_ms))
+  local i = info(name)
+  t.ok(#i.teaches > 20 and #i.teaches_zh > 5 and i.source:find("__global__", 1, true), name .. ": info has texts and source")
+  for _, p in ipairs(i.params) do
+    t.ok(p.doc and #p.doc > 5 and p.doc_zh and #p.doc_zh > 5, name .. "." .. p.name .. ": documented in English and Chinese")
+  end
+  return d
 end
 
 local function quote(text) return "'" .. text:gsub("'", "'\\''") .. "'" end
