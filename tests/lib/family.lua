@@ -11,6 +11,10 @@
 -- the test kernels, the GPU tests' turn), where family.gpu runs the GPU part
 -- and ends; its TAP lines join this file's, numbered on. Without a GPU the
 -- part is one SKIP; with WARPLAB_REQUIRE_GPU=1 a failure (tap.require_gpu).
+-- Below family.gpu, what several family files use, once: the GPU's grid of
+-- cases and a measured launch; one-line counts of a result; every launch of
+-- a list as one test; a 2-D launch's warps and a count of its requests made
+-- from the kernel's loops; a family's texts, docs and default launch.
 local srcdir = os.getenv("srcdir") or "."
 local t = dofile(srcdir .. "/tests/lib/tap.lua")
 local family = { tap = t }
