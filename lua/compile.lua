@@ -429,6 +429,21 @@ function compile.cubin_resources(cubin, symbol)
   return registers, shared
 end
 
+-- compile.listing(cubin): nvdisasm's listing of a CUBIN (the text the SASS
+-- engine runs), kept in the cache beside the compiles (nvdisasm takes about
+-- half a second a run), or nil and why (no disassembler, or it failed).
+function compile.listing(cubin)
+  local program, none = core.disassembler()
+  if not program then return nil, none end
+  local key = "nvdisasm listing 1\0" .. program .. "\0" .. cubin
+  local kept = cached_ptx(key)
+  if kept then return kept end
+  local listing, why = core.disassemble(cubin)
+  if not listing then return nil, why end
+  keep_ptx(key, listing.text)
+  return listing.text
+end
+
 -- compile.compile(source [, {name=, compiler=, arch=, headers=, defines=, instantiate=, binary=}]):
 -- {ptx=, compiler=, cached=}. name ("kernel.cu") is what messages call the
 -- source; compiler "nvrtc" or "clang" (default: NVRTC where there is one,

@@ -50,6 +50,7 @@ local messages = {
   no_temporary = { en = "there is no folder for the editor's file (%s)", zh = "没有可放编辑器文件的文件夹（%s）" },
   in_memory = { en = "(kept in memory, as this run's progress: a batch run keeps both with --save)",
                 zh = "（与本次运行的进度一样只保存在内存中：批量运行加 --save 才会保留两者）" },
+  sass_no_nvrtc = { en = "no NVRTC here to make the machine code", zh = "这里没有 NVRTC 来生成机器码" },
   not_run = { en = "kernel '%s' is not run: its source (%s) does not compile: %s. Fix it with :edit; the last version that compiled is not used",
               zh = "内核 '%s' 没有运行：它的源代码（%s）无法编译：%s。请用 :edit 修改；上一个能编译的版本不会被使用" },
   size_not_integer = { en = "%s gave %s, not an integer", zh = "%s 给出了 %s，不是整数" },
@@ -216,6 +217,16 @@ local function dims_of(form, p, what)
 end
 
 -- The function of the params that gives every size a launch needs.
+-- The SASS listing of the sm_90 machine code an H100 or H200 runs, for the
+-- SASS engine, or nil and why there is none; worked out at the kernel's
+-- first launch on such a GPU (or its profile), not at its declaration.
+local function sass_listing(source, name)
+  if not core.nvrtc_version() then return nil, say("sass_no_nvrtc") end
+  local ok, code = pcall(compile.compile, source, { name = name .. ".cu", arch = "sm_90", binary = true })
+  if not ok then return nil, tostring(code) end
+  return compile.listing(code.cubin)
+end
+
 local function sizes_function(spec, buffers)
   return function(p)
     local counts = {}
@@ -326,6 +337,7 @@ local function declare(spec, quiet)
     summary = text_or(spec.summary, messages.summary.en), summary_zh = text_or(spec.summary_zh, messages.summary.zh),
     teaches = text_or(spec.teaches, messages.teaches.en), teaches_zh = text_or(spec.teaches_zh, messages.teaches.zh),
     params = params, buffers = buffers, args = args, sizes = sizes_function(spec, buffers), reference = spec.reference,
+    listing = function() return sass_listing(source, name) end,
   })
   if not ok then error(why, 0) end
   if declared[name] and not quiet then print(say("replaced", name)) end

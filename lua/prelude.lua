@@ -248,6 +248,10 @@ local messages = {
   label_footprint = { en = "footprint", zh = "内存占用" },
   label_check = { en = "check", zh = "检查" },
   label_source = { en = "source", zh = "源代码" },
+  label_level = { en = "emulated", zh = "模拟" },
+  level_sass = { en = "the machine code the GPU runs (SASS, sm_90), instruction by instruction",
+                 zh = "GPU 执行的机器码（SASS，sm_90），逐条指令" },
+  level_ptx = { en = "PTX, not the machine code: %s", zh = "PTX，而非机器码：%s" },
   list_item = { en = "[%d of %d]", zh = "[第 %d 个，共 %d 个]" },
   label_note = { en = "note", zh = "注意" },
   header_gpu = { en = "gpu · %s L2 · %d samples", zh = "gpu · %s L2 · %d 个样本" },
@@ -697,6 +701,13 @@ local function source_line(r)
   return card_row("label_source", say("source_ran", r.kernel, version, os.date("%H:%M:%S", compiled)))
 end
 
+-- The emulator's row: which code it ran, the SASS the GPU runs or the PTX (and why).
+local function level_line(r)
+  local level = r.model.level
+  if level == "sass" then return card_row("label_level", say("level_sass")) end
+  if level == "ptx" and r.model.level_why then return card_row("label_level", say("level_ptx", r.model.level_why)) end
+end
+
 -- A shared-memory row of the card: requests, wavefronts, conflicts, and whose numbers they are.
 local function shared_line(r, kind)
   local sh = r[kind]
@@ -727,6 +738,7 @@ local function result_text(r)
   lines[#lines + 1] = card_row("label_footprint", say("footprint", bytes(r.footprint_bytes), bytes(r.useful_bytes)))
   lines[#lines + 1] = check_line(r)
   lines[#lines + 1] = source_line(r)
+  lines[#lines + 1] = level_line(r)
   for _, warning in ipairs(r.warnings) do lines[#lines + 1] = card_row("label_note", tostring(warning)) end
   return table.concat(lines, "\n")
 end

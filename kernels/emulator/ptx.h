@@ -95,4 +95,16 @@ struct ptx_ran {
 };
 int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_ran *ran, char *why, size_t why_size);
 
+/* A lane that reached outside every buffer, as the message names it; and the
+   message (both engines'): which kernel, what it did where (as an element of
+   the buffer it missed, when one is near), which lane; hint: what the address
+   may be ("" none; an address below 4 GiB is called a null pointer's). */
+struct emulator_lane {
+    const char *kernel;
+    int lane, warp;
+    unsigned block[3];
+};
+void emulator_outside(const struct ptx_launch *l, const struct emulator_lane *at, const char *what, const char *space,
+                      uint64_t address, uint64_t bytes, const char *hint, char *text, size_t size);
+
 #endif

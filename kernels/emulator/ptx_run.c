@@ -1155,17 +1155,27 @@ static void nearest_buffer(const struct ptx_launch *l, uint64_t address, uint64_
 static int outside(struct warp *w, const struct instruction *in, int lane, const char *what, enum space space,
                    uint64_t address, uint64_t bytes)
 {
-    char near[160] = "";
-    const char *hint = address < (1ull << 32) ? SAY(" (a null pointer?)", "（空指针？）")
-                     : address >= STRINGS_WINDOW && address < SHARED_WINDOW
+    const char *hint = address >= STRINGS_WINDOW && address < SHARED_WINDOW
                          ? SAY(" (a __device__ variable or a string literal: the emulator reads neither yet)",
                                "（__device__ 变量或字符串字面量：模拟器还不能读取它们）") : "";
-    if (space == SPACE_GLOBAL)
-        nearest_buffer(w->b->l, address, bytes, near, sizeof near);
-    return run_error(w, in, SAY("kernel '%s' %s %s address 0x%llx, which is in no buffer%s%s; lane %d of warp %d of block (%u, %u, %u)",
-                                "内核 '%1$s' %2$s %3$s 地址 0x%4$llx，该地址不在任何缓冲区中%5$s%6$s；block (%9$u, %10$u, %11$u) 的 warp %8$d 的 lane %7$d"),
-                     w->b->k->name, what, space_names[space], (unsigned long long)address, near, hint, lane, w->index,
-                     w->b->ctaid[0], w->b->ctaid[1], w->b->ctaid[2]);
+    char text[512];
+    struct emulator_lane at = { w->b->k->name, lane, w->index, { w->b->ctaid[0], w->b->ctaid[1], w->b->ctaid[2] } };
+    emulator_outside(w->b->l, &at, what, space_names[space], address, bytes, hint, text, sizeof text);
+    return run_error(w, in, "%s", text);
+}
+
+void emulator_outside(const struct ptx_launch *l, const struct emulator_lane *at, const char *what, const char *space,
+                      uint64_t address, uint64_t bytes, const char *hint, char *text, size_t size)
+{
+    char near[160] = "";
+    if (address < (1ull << 32))
+        hint = SAY(" (a null pointer?)", "（空指针？）");
+    if (strcmp(space, "global") == 0)
+        nearest_buffer(l, address, bytes, near, sizeof near);
+    snprintf(text, size, SAY("kernel '%s' %s %s address 0x%llx, which is in no buffer%s%s; lane %d of warp %d of block (%u, %u, %u)",
+                             "内核 '%1$s' %2$s %3$s 地址 0x%4$llx，该地址不在任何缓冲区中%5$s%6$s；block (%9$u, %10$u, %11$u) 的 warp %8$d 的 lane %7$d"),
+             at->kernel, what, space, (unsigned long long)address, near, hint, at->lane, at->warp, at->block[0], at->block[1],
+             at->block[2]);
 }
 
 static const char *stored_or_loaded(int store)

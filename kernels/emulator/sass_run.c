@@ -68,12 +68,13 @@ struct sass_program {
     struct sass_listing listing;
     struct decoded *code;
     int count;
+    int registers;                /* R0 .. R(registers - 1) are all the code names (a 128-bit access's four included) */
 };
 
 enum lane_state { LANE_READY, LANE_AT_BSYNC, LANE_AT_BAR, LANE_EXITED };
 
 struct warp {
-    uint32_t r[256][LANES];
+    uint32_t r[256][LANES];       /* first: a block's start clears only the rows its code uses */
     uint32_t ur[64];
     uint32_t p[8];                /* each predicate's lanes; P7 is PT */
     uint8_t up[8];
@@ -81,6 +82,8 @@ struct warp {
     uint8_t state[LANES], waits_on[LANES];
     uint32_t barrier[BARRIERS];   /* the lanes each BSSY named */
     int index;
+    uint32_t next;                /* the group that runs next, when known without a look at every lane (0: look) */
+    int next_pc;
 };
 
 struct block {
@@ -464,12 +467,36 @@ static void op_s2r(struct exec *x, int lane) { put(x, 0, lane, raw(x, &x->d->o[1
 
 static void op_cs2r(struct exec *x, int lane) { put64(x, 0, lane, 0); }
 
-/* LDC/ULDC d, c[0x0][index + offset]: .64 a pair. */
+/* LDC/ULDC d, c[bank][index + offset]: .64 a pair. */
 static void op_ldc(struct exec *x, int lane)
 {
     put(x, 0, lane, raw(x, &x->d->o[1], lane, 0));
     if (has(x->d, MOD_B64))
         put_next(x, 0, lane, raw(x, &x->d->o[1], lane, 1));
+}
+
+/* A load of the __constant__ variables (bank 3), told as the constant
+   cache's request, each active lane at its offset in the bank (ULDC's one
+   offset for all); the launch's own bank 0 is no traffic. */
+static int op_constant_load(struct exec *x, uint32_t group)
+{
+    const struct operand *o = &x->d->o[1];
+    uint32_t lanes = x->d->uniform && x->active ? x->active & -x->active : x->active;
+    if (o->bank == 3 && x->active && x->b->l->on_access) {
+        struct warp_access a;
+        memset(&a, 0, sizeof a);
+        a.kind = ACCESS_CONSTANT_LOAD, a.bytes = has(x->d, MOD_B64) ? 8 : 4, a.active = x->active;
+        for (int lane = 0; lane < LANES; lane++)
+            if (x->active >> lane & 1)
+                a.addr[lane] = (uint64_t)(o->offset + (o->index_reg >= 0 ? (int32_t)reg(x->w, o->index_reg, lane) : 0));
+        a.block = x->b->number, a.line = x->d->in->line;
+        x->b->l->on_access(x->b->l->user, &a);
+    }
+    for (int lane = 0; lane < LANES; lane++)
+        if (lanes >> lane & 1)
+            op_ldc(x, lane);
+    (void)group;
+    return 0;
 }
 
 /* ---- float ---- */
@@ -727,6 +754,18 @@ static enum access_kind kind_of(const struct sass_instruction *in)
     }
 }
 
+/* A lane's access at an address in no buffer (or past its local or shared memory): the PTX emulator's message. */
+static int outside(struct exec *x, int lane, uint64_t address, uint64_t bytes)
+{
+    const struct sass_instruction *in = x->d->in;
+    const char *what = in->access == SASS_LOAD ? SAY("loaded from", "读取") : in->access == SASS_STORE ? SAY("stored to", "写入")
+                                                                        : SAY("updated", "更新");
+    struct emulator_lane at = { x->b->l->kernel, lane, x->w->index, { x->b->ctaid[0], x->b->ctaid[1], x->b->ctaid[2] } };
+    char text[512];
+    emulator_outside(x->b->l, &at, what, sass_space_name(in->space), address, bytes, "", text, sizeof text);
+    return run_error(x, "%s", text);
+}
+
 /* Finds each active lane's bytes, the access told to on_access as the accounting counts it. */
 static int locate(struct exec *x, const struct operand *where, int bytes, unsigned char **memory)
 {
@@ -743,8 +782,7 @@ static int locate(struct exec *x, const struct operand *where, int bytes, unsign
                      : in->space == SASS_LOCAL ? local_at(x->b, x->w->index, lane, at, (uint64_t)bytes)
                      : global_at(x->b->l, at, (uint64_t)bytes);
         if (!memory[lane])
-            return run_error(x, SAY("lane %d of warp %d reaches 0x%llx, outside its memory", "warp %d 的 lane %d 访问 0x%llx，超出内存"),
-                             lane, x->w->index, (unsigned long long)at);
+            return outside(x, lane, at, (uint64_t)bytes);
         a.addr[lane] = in->space == SASS_SHARED ? (at & 0xffffff) - SHARED_RESERVED : at;
     }
     if (x->active && x->b->l->on_access && in->space != SASS_LOCAL) {   /* local traffic: not modelled, as the PTX emulator's */
@@ -953,7 +991,7 @@ static const struct opcode_row opcodes[] = {
     { "UISETP", op_isetp, NULL, 0 },  { "FSETP", op_fsetp, NULL, 0 },   { "VIMNMX", op_vimnmx, NULL, 0 },
     { "IABS", op_iabs, NULL, 0 },     { "POPC", op_popc, NULL, 0 },     { "FLO", op_flo, NULL, 0 },
     { "UFLO", op_uflo, NULL, 0 },     { "S2R", op_s2r, NULL, 0 },       { "S2UR", op_s2r, NULL, 0 },
-    { "CS2R", op_cs2r, NULL, 0 },     { "LDC", op_ldc, NULL, 0 },       { "ULDC", op_ldc, NULL, 0 },
+    { "CS2R", op_cs2r, NULL, 0 },     { "LDC", NULL, op_constant_load, 0 }, { "ULDC", NULL, op_constant_load, 0 },
     { "FADD", op_fadd, NULL, 0 },     { "FMUL", op_fmul, NULL, 0 },     { "FFMA", op_ffma, NULL, 0 },
     { "FMNMX", op_fmnmx, NULL, 0 },   { "DADD", op_dadd, NULL, 0 },     { "DMUL", op_dmul, NULL, 0 },
     { "DFMA", op_dfma, NULL, 0 },     { "HFMA2", op_hfma2, NULL, 0 },   { "I2F", op_i2f, NULL, 0 },
@@ -1152,6 +1190,11 @@ static int decode_one(struct sass_program *p, const struct sass_kernel *k, int i
             goto bad;
     }
     d->uniform = in->opcode[0] == 'U' || strcmp(in->opcode, "S2UR") == 0 || strcmp(in->opcode, "VOTEU") == 0;
+    for (int i = 0; i < d->count; i++) {   /* a register and the three after it: the most a 128-bit access names */
+        int named = d->o[i].kind == O_REG ? d->o[i].reg : d->o[i].kind == O_MEM || d->o[i].kind == O_CONST ? d->o[i].index_reg : -1;
+        if (named >= 0 && named != RZ && named + 4 > p->registers)
+            p->registers = named + 4 < RZ ? named + 4 : RZ;
+    }
     return 0;
 bad:
     snprintf(why, why_size, SAY("the SASS engine cannot read the operands of %s%s '%s' (at /*%04x*/)",
@@ -1215,19 +1258,28 @@ void sass_program_free(struct sass_program *p)
 
 /* ---- running ---- */
 
-/* The ready lanes at the lowest counter: the group that runs next (0: none is ready). */
-static uint32_t next_group(const struct warp *w, int *pc)
+/* The ready lanes at the lowest counter: the group that runs next (0: none
+   is ready). Where they were all the ready lanes and the last instruction
+   moved them on together (no control), they are the group again, one on. */
+static uint32_t next_group(struct warp *w, int *pc)
 {
-    uint32_t group = 0;
+    if (w->next) {
+        *pc = w->next_pc;
+        return w->next;
+    }
+    uint32_t group = 0, ready = 0;
     *pc = -1;
     for (int lane = 0; lane < LANES; lane++) {
         if (w->state[lane] != LANE_READY)
             continue;
+        ready |= 1u << lane;
         if (*pc < 0 || w->pc[lane] < *pc)
             *pc = w->pc[lane], group = 0;
         if (w->pc[lane] == *pc)
             group |= 1u << lane;
     }
+    w->next = group == ready ? group : 0;   /* kept by step only when no control instruction ran */
+    w->next_pc = *pc;
     return group;
 }
 
@@ -1277,9 +1329,13 @@ static int step(struct block *b, struct warp *w)
             if (x.active >> lane & 1)
                 x.d->op->lane(&x, lane);
     }
-    if (!x.d->op->control)
+    if (!x.d->op->control) {
         advance(w, group);
-    release_barriers(w);
+        w->next_pc = pc + 1;
+    } else {
+        w->next = 0;
+        release_barriers(w);   /* only a lane that comes to a BSYNC or exits can free one */
+    }
     return 0;
 }
 
@@ -1324,7 +1380,7 @@ static int run_block(struct block *b)
         for (int i = 0; i < b->warp_count; i++)
             for (int lane = 0; lane < LANES; lane++)
                 if (b->warps[i].state[lane] == LANE_AT_BAR)
-                    b->warps[i].state[lane] = LANE_READY;
+                    b->warps[i].state[lane] = LANE_READY, b->warps[i].next = 0;
     }
 }
 
@@ -1337,7 +1393,8 @@ static void start_block(struct block *b, unsigned x, unsigned y, unsigned z)
     b->shared_touched = 0;
     for (int i = 0; i < b->warp_count; i++) {
         struct warp *w = &b->warps[i];
-        memset(w, 0, sizeof *w);
+        memset(w->r, 0, (size_t)b->p->registers * sizeof w->r[0]);
+        memset((char *)w + sizeof w->r, 0, sizeof *w - sizeof w->r);
         w->index = i;
         for (int lane = 0; lane < LANES; lane++)
             w->state[lane] = i * LANES + lane < b->threads ? LANE_READY : LANE_EXITED;

@@ -238,6 +238,10 @@ struct family {
        param_count (buffer sizes, grid, block) from its params, on the shell's
        thread, where Lua runs (lua_state: its lua_State). 0, or -1 with why. */
     const char *ptx;
+    /* And, once a launch has asked for it (derive), the SASS listing of the
+       machine code the session's GPU runs (nvdisasm's, for the SASS engine),
+       or why there is none; NULL until then. */
+    const char *sass, *sass_why;
     /* Its warps' cost (struct warp_cost): a row for each value of the CHOICE
        param in slot cost_by, or one row for all when cost_by is 0 (no family
        has a choice in slot 0). NULL: copy's. */

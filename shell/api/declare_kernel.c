@@ -19,6 +19,7 @@
 #include "model/registry.h"
 #include "api/api.h"
 #include "api/result_lua.h"
+#include "api/session.h"
 #include "sandbox.h"
 #include "support/text.h"
 #include "backend/user_kernel.h"
@@ -117,6 +118,34 @@ static int grow_given(lua_State *L, struct user_kernel *k, int i, size_t count, 
 }
 
 /* Calls the kernel's Lua function of its params and keeps what it gives in p's slots. */
+/* The kernel's SASS listing (or why it has none), asked of its listing
+   function at its first launch on an sm_90 GPU or profile, the one the SASS
+   engine runs, and kept with it. The work (a compile, the disassembler) is
+   warplab's own, not lab code's: the sandbox's budget pauses for it. */
+static void keep_listing(lua_State *L, struct user_kernel *k)
+{
+    if (k->family.sass || k->family.sass_why || k->listing == LUA_NOREF ||
+        10 * session.device.major + session.device.minor != 90)
+        return;
+    struct sandbox_pause pause;
+    sandbox_pause_begin(L, &pause);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, k->listing);
+    int failed = lua_pcall(L, 0, 2, 0) != LUA_OK;
+    const char **kept[] = { &k->family.sass, &k->family.sass_why };
+    for (int i = 0; i < 2; i++) {
+        size_t length;
+        const char *text = lua_type(L, -2 + i) == LUA_TSTRING ? lua_tolstring(L, -2 + i, &length) : NULL;
+        if (text && !failed)
+            *kept[i] = copy_as_text(text, length);
+    }
+    if (failed) {   /* its error, as why */
+        const char *error = lua_tostring(L, -1) ? lua_tostring(L, -1) : "?";
+        k->family.sass_why = copy_as_text(error, strlen(error));
+    }
+    lua_pop(L, failed ? 1 : 2);
+    sandbox_pause_end(L, &pause);
+}
+
 static int user_derive(void *lua_state, const struct family *f, struct params *p, char *why, size_t why_size)
 {
     lua_State *L = lua_state;
@@ -156,6 +185,7 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
         failed = 1;
     }
     lua_settop(L, top);
+    keep_listing(L, (struct user_kernel *)k);
     for (int i = 0; i < f->buffer_count && !failed; i++) {
         const struct user_buffer *b = &k->buffer_info[i];
         long long bytes = p->v[base + i] * b->scalar_bytes * b->width;
@@ -823,7 +853,7 @@ static double tolerance_for(const char *ptx)
 static void discard_kernel(lua_State *L, struct user_kernel *k)
 {
     const char *texts[] = { k->family.summary, k->family.summary_zh, k->family.teaches, k->family.teaches_zh,
-                            k->family.source, k->family.ptx, k->image };
+                            k->family.source, k->family.ptx, k->image, k->family.sass, k->family.sass_why };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         free((void *)texts[i]);
     for (int i = 0; i < k->family.param_count && i < MAX_PARAMS; i++) {
@@ -833,6 +863,7 @@ static void discard_kernel(lua_State *L, struct user_kernel *k)
     for (int i = 0; i < k->family.buffer_count && i < MAX_BUFFERS; i++)
         luaL_unref(L, LUA_REGISTRYINDEX, k->buffer_info[i].function);
     luaL_unref(L, LUA_REGISTRYINDEX, k->derive);
+    luaL_unref(L, LUA_REGISTRYINDEX, k->listing);
     luaL_unref(L, LUA_REGISTRYINDEX, k->reference);
     free(k);
 }
@@ -857,6 +888,8 @@ static int core_declare_kernel(lua_State *L)
     k->derive = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_getfield(L, 1, "reference");
     k->reference = lua_isfunction(L, -1) ? luaL_ref(L, LUA_REGISTRYINDEX) : (lua_pop(L, 1), LUA_NOREF);
+    lua_getfield(L, 1, "listing");
+    k->listing = lua_isfunction(L, -1) ? luaL_ref(L, LUA_REGISTRYINDEX) : (lua_pop(L, 1), LUA_NOREF);
     copy_field(L, 1, "name", k->name, sizeof k->name);
     copy_field(L, 1, "entry", k->entry, sizeof k->entry);
     copy_field(L, 1, "symbol", k->symbol, sizeof k->symbol);

@@ -341,6 +341,8 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     int modelled = model_finish(&model);
     show_printed(r, &model.printed);
     warn_shared_float_collisions(r, model.shared_float_collisions);
+    r->model_level = o->emulated ? model.level : NULL;
+    snprintf(r->model_level_why, sizeof r->model_level_why, "%s", model.level_why);
     if (status == RUN_FAILED) {
         interrupt_requested = 0;
         modelled = modelled == -2 ? -2 : 0;

@@ -342,6 +342,11 @@ void result_push(lua_State *L, const struct result *r)
     lua_setfield(L, -2, "dram");
     push_estimate(L, r);
     SET_STRING("source", r->model_source ? r->model_source : "formula");
+    if (r->model_level) {
+        SET_STRING("level", r->model_level);
+        if (strcmp(r->model_level, "ptx") == 0)
+            SET_STRING("level_why", r->model_level_why);
+    }
     lua_setfield(L, -2, "model");
     if (r->correct >= 0) {
         lua_pushboolean(L, r->correct);

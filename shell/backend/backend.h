@@ -108,6 +108,8 @@ struct model_job {
     char why[512];
     struct ptx_printed printed;   /* on the emulator: what the kernel's printf printed (text malloc'd, or NULL) */
     uint64_t shared_float_collisions;   /* on the emulator: its ptx_ran's */
+    const char *level;                  /* on the emulator: "sass" or "ptx" (struct emulation's) */
+    char level_why[320];
 };
 void model_start(struct model_job *job);
 int model_finish(struct model_job *job);

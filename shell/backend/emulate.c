@@ -17,6 +17,7 @@
 #include "model/model.h"
 #include "model/output_check.h"
 #include "emulator/ptx.h"
+#include "emulator/sass_run.h"
 #include "model/registry.h"
 #include "sandbox.h"
 #include "support/memory.h"
@@ -185,6 +186,107 @@ static int write_constants(const struct family *f, struct ptx_module *m, void *c
     return 0;
 }
 
+/* ---- the SASS level: the machine code the GPU runs, where the engine can ---- */
+
+/* The one architecture the SASS engine runs (its constant bank's layout, its opcodes'). */
+enum { SASS_ENGINE_CC = 90 };
+/* The most warps a launch runs on the SASS engine: it runs each lane of each
+   instruction where the PTX emulator works on whole warps' affine values, so
+   it takes about 9 µs a warp of a short kernel on this project's machines
+   (2026-12-07: 262,144 warps of y = 2x in 2.2 s, 17 times the PTX
+   emulator's): 2^15 warps, a million threads, take a third of a second. A
+   larger launch runs at PTX level, and the card says so. */
+enum { SASS_WARPS_MOST = 1 << 15 };
+
+/* Why f's kernel has no SASS listing to run, where it has none: its declaration's reason. */
+static const char *no_listing(const struct family *f)
+{
+    return f->sass_why ? f->sass_why : SAY("no SASS listing of it", "没有它的 SASS 列表");
+}
+
+/* Whether a kernel adds floats atomically: the PTX emulator tallies their
+   rounding for the output check (atomic_sums.h), the SASS engine does not yet. */
+static int adds_floats_atomically(const char *listing)
+{
+    static const char *const marks[] = { ".ADD.F32", ".ADD.F64", ".ADD.FTZ", "ATOMS.CAS" };
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(listing, marks[i]))
+            return 1;
+    return 0;
+}
+
+/* The SASS engine's program of f's kernel, its constants written, or NULL
+   with why (the PTX emulator then runs it). Built-in families stay at PTX
+   level for now: only kernels declared in Lua carry a listing. */
+static struct sass_program *sass_program_for(const struct family *f, const struct device_info *device,
+                                             const struct ptx_launch *launch, void *const *data, const size_t *bytes,
+                                             char *why, size_t why_size)
+{
+    int cc = device ? 10 * device->major + device->minor : 0;
+    unsigned long long warps = (unsigned long long)launch->grid[0] * launch->grid[1] * launch->grid[2] *
+                               (((unsigned long long)launch->block[0] * launch->block[1] * launch->block[2] + 31) / 32);
+    if (!f->ptx) {
+        snprintf(why, why_size, "%s", SAY("a built-in kernel: the PTX emulator runs it", "内置内核：由 PTX 模拟器运行"));
+        return NULL;
+    }
+    if (cc != SASS_ENGINE_CC) {
+        snprintf(why, why_size, SAY("the SASS engine runs sm_90's machine code, and this GPU is sm_%d",
+                                    "SASS 引擎运行 sm_90 的机器码，而这块 GPU 是 sm_%d"), cc);
+        return NULL;
+    }
+    if (!f->sass) {
+        snprintf(why, why_size, "%s", no_listing(f));
+        return NULL;
+    }
+    if (warps > SASS_WARPS_MOST) {
+        snprintf(why, why_size, SAY("%llu warps, more than the %d the SASS engine runs in reasonable time: a smaller launch runs "
+                                    "at SASS level", "%llu 个 warp，超过 SASS 引擎能在合理时间内运行的 %d 个：较小的启动会以 SASS 级别运行"),
+                 warps, SASS_WARPS_MOST);
+        return NULL;
+    }
+    if (adds_floats_atomically(f->sass)) {
+        snprintf(why, why_size, "%s", SAY("it adds floats atomically, whose rounding the PTX emulator keeps for the check",
+                                          "它以原子操作累加浮点数，PTX 模拟器为检查记下其舍入"));
+        return NULL;
+    }
+    struct sass_program *p = sass_decode(f->sass, launch->kernel, why, why_size);
+    for (int i = 0; p && f->constants && i < f->buffer_count; i++)
+        if (f->constants[i] && sass_write_constant(p, f->constants[i], data[i], bytes[i]) != 0) {
+            snprintf(why, why_size, SAY("its SASS has no __constant__ variable '%s'", "它的 SASS 中没有 __constant__ 变量 '%s'"),
+                     f->constants[i]);
+            sass_program_free(p);
+            p = NULL;
+        }
+    return p;
+}
+
+/* Each of the kernel's parameters' bytes, as its PTX entry declares them. */
+static void argument_bytes(const struct ptx_module *m, const char *kernel, int count, int *bytes)
+{
+    for (int i = 0; i < count; i++)
+        bytes[i] = ptx_param_size(m, kernel, i);
+}
+
+/* Runs the launch at SASS level when the engine can; 0, or -1 with why; 1
+   when it cannot (why in level_why), for the PTX emulator to run instead. */
+static int run_sass(const struct family *f, const struct device_info *device, const struct ptx_module *m,
+                    const struct ptx_launch *launch, void *const *data, const size_t *bytes, struct emulation *out,
+                    char *why, size_t why_size)
+{
+    struct sass_program *p = sass_program_for(f, device, launch, data, bytes, out->level_why, sizeof out->level_why);
+    if (!p)
+        return 1;
+    int arg_bytes[MAX_KERNEL_ARGS];
+    argument_bytes(m, out->kernel, launch->arg_count, arg_bytes);
+    struct sass_ran ran;
+    int failed = sass_run(p, launch, arg_bytes, &ran, why, why_size);
+    sass_program_free(p);
+    out->ran.issued = ran.warp_instructions;
+    out->ran.lane_instructions = ran.lane_instructions;
+    out->level = "sass";
+    return failed ? -1 : 0;
+}
+
 /* The emulator's launch of call over the buffers at base (args: room for
    the call's arguments, which it fills); the caller sets how accesses are counted. */
 static struct ptx_launch launch_of(const struct kernel_call *call, const struct device_info *device, const char *kernel,
@@ -246,8 +348,11 @@ int emulate_family(const struct family *f, const struct params *p, const struct 
     launch.sums = &kept_launch.sums;
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
-    failed = failed || write_constants(f, m, data, bytes, why, why_size) ||
-             ptx_run(m, &launch, &out->ran, why, why_size);
+    int level = failed ? -1 : run_sass(f, device, m, &launch, data, bytes, out, why, why_size);
+    if (level == 1)
+        out->level = "ptx";
+    failed = failed || level == -1 ||
+             (level == 1 && (write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &out->ran, why, why_size)));
     ptx_free(m);
     for (int i = 0; i < threads; i++) {   /* failed too: the threads' address maps and L1s are freed here */
         l1_cache_free(counting[i].counts.l1);

@@ -30,6 +30,8 @@ struct emulation {
     int correct;                  /* its outputs equal the CPU reference's */
     char mismatch[256];
     struct ptx_printed printed;   /* what its printf printed (text malloc'd: the caller frees it) */
+    const char *level;            /* what ran: "sass", the machine code the GPU runs, or "ptx" */
+    char level_why[320];          /* at PTX level: why not the SASS engine */
 };
 
 /* Each runs a launch as device runs it (a block's shared memory is limited

@@ -35,6 +35,8 @@ struct result {
     const struct device_profile *profile;   /* the device the estimate is for */
     struct time_estimate estimate;    /* the model's time */
     const char *model_source;         /* "formula" (the hand-written model) or "emulator" */
+    const char *model_level;          /* on the emulator: "sass" (the machine code) or "ptx"; NULL by formula */
+    char model_level_why[320];        /* at PTX level: why not SASS */
     int have_counters;                /* counters holds the hardware's values */
     struct counter_values counters;
     char counters_unavailable[256];   /* why not, when counters were asked for and are missing */

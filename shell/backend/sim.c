@@ -21,6 +21,8 @@ static int run_emulated(struct model_job *job)
         *job->counts = e.counts;
     job->printed = e.printed;
     job->shared_float_collisions = e.ran.shared_float_collisions;
+    job->level = e.level;
+    snprintf(job->level_why, sizeof job->level_why, "%s", e.level_why);
     return status == 0 ? 0 : interrupt_requested ? -1 : -2;
 }
 

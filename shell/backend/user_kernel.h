@@ -57,6 +57,7 @@ struct user_kernel {
     struct user_arg args[MAX_KERNEL_ARGS];
     int arg_count, index;
     int derive;                   /* the Lua function computing sizes, in the registry */
+    int listing;                  /* the Lua function giving its SASS listing (or nil and why), in the registry */
     int reference;                /* the Lua reference, in the registry, or LUA_NOREF */
     char name[NAME_BYTES], entry[NAME_BYTES];
     char symbol[SYMBOL_BYTES];    /* the entry's name in the PTX and the machine code: mangled, or extern "C" */

@@ -122,7 +122,9 @@ for _, name in ipairs(names) do
       elseif decl.printed then
         check_printed_launch("corpus " .. name, r, shown, decl.printed(defaults_of(decl.params)))
       else
-        check_launch("corpus " .. name, r, decl.gpu_differs)
+        -- at SASS level the engine ran what ptxas made: the difference is gone, and the counts must agree
+        check_launch("corpus " .. name .. " (" .. tostring(r.model.level) .. " level)", r,
+                     r.model.level ~= "sass" and decl.gpu_differs or nil)
       end
     end
   end

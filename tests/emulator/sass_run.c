@@ -161,7 +161,9 @@ static void runs_calls_local_and_constants(void)
     for (unsigned t = 0; t < 64; t++)
         right &= out[t] == 100 * (t % 4 + 1) + 2 * t;
     ok(right, "each lane: bank 3's word (.word and .byte data) plus twice its own local value, through the call and back");
-    is_int(told.count, 2, "the global store told, for each warp; local traffic not (as the PTX emulator's)");
+    is_int(told.count, 4, "the constant load and the global store told, for each warp; local traffic not (as the PTX emulator's)");
+    is_int(told.a[0].kind, ACCESS_CONSTANT_LOAD, "LDC of bank 3: a constant load");
+    is_int((long long)told.a[0].addr[5], 4, "at the lane's offset in the bank");
     uint32_t table[4] = { 1, 2, 3, 4 };
     ok(sass_write_constant(p, "table", table, sizeof table) == 0 && sass_write_constant(p, "none", table, 4) != 0,
        "a __constant__ variable written by name (as cudaMemcpyToSymbol); a name the bank has not, refused");
