@@ -106,5 +106,10 @@ struct emulator_lane {
 };
 void emulator_outside(const struct ptx_launch *l, const struct emulator_lane *at, const char *what, const char *space,
                       uint64_t address, uint64_t bytes, const char *hint, char *text, size_t size);
+/* Whether a launch that ran launch_ran warp-instructions, block_ran of them
+   in the block running now, is over l's budgets: 1 with the message (both
+   engines'), else 0. */
+int emulator_over_budget(const struct ptx_launch *l, const char *kernel, uint64_t launch_ran, uint64_t block_ran,
+                         const unsigned block[3], char *text, size_t size);
 
 #endif

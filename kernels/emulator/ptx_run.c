@@ -1856,6 +1856,24 @@ static const char *with_commas(uint64_t n, char *out, size_t size)
     return out;
 }
 
+int emulator_over_budget(const struct ptx_launch *l, const char *kernel, uint64_t launch_ran, uint64_t block_ran,
+                         const unsigned block[3], char *text, size_t size)
+{
+    char budget[32];
+    if (l->instruction_budget && launch_ran > l->instruction_budget)
+        snprintf(text, size, SAY("kernel '%s' ran over %s warp-instructions (a loop that never ends?)",
+                                 "内核 '%s' 运行超过 %s 条 warp 指令（是不是有死循环？）"),
+                 kernel, with_commas(l->instruction_budget, budget, sizeof budget));
+    else if (l->block_instruction_budget && block_ran > l->block_instruction_budget)
+        snprintf(text, size, SAY("block (%u, %u, %u) of kernel '%s' ran over %s warp-instructions, far more than a block's part "
+                                 "of the launch's (a loop that never ends?)",
+                                 "内核 '%4$s' 的线程块 (%1$u, %2$u, %3$u) 运行超过 %5$s 条 warp 指令，远超一个线程块应占的份额（是不是有死循环？）"),
+                 block[0], block[1], block[2], kernel, with_commas(l->block_instruction_budget, budget, sizeof budget));
+    else
+        return 0;
+    return 1;
+}
+
 /* Every WARP_INSTRUCTIONS_A_LOOK warp-instructions a thread runs: they count
    into the launch's, against its budget (a warp-instruction whatever lanes
    run it, so one spinning lane stops as soon as a spinning warp would), and
@@ -1863,19 +1881,11 @@ static const char *with_commas(uint64_t n, char *out, size_t size)
 static int must_stop(struct warp *w, const struct instruction *in)
 {
     struct block *b = w->b;
-    char budget[32];
+    char text[320];
     uint64_t total = __atomic_add_fetch(b->launch_warp_instructions, WARP_INSTRUCTIONS_A_LOOK, __ATOMIC_RELAXED);
     b->block_warp_instructions += WARP_INSTRUCTIONS_A_LOOK;
-    if (b->l->instruction_budget && total > b->l->instruction_budget)
-        return run_error(w, in, SAY("kernel '%s' ran over %s warp-instructions (a loop that never ends?)",
-                                    "内核 '%s' 运行超过 %s 条 warp 指令（是不是有死循环？）"),
-                         b->k->name, with_commas(b->l->instruction_budget, budget, sizeof budget));
-    if (b->l->block_instruction_budget && b->block_warp_instructions > b->l->block_instruction_budget)
-        return run_error(w, in, SAY("block (%u, %u, %u) of kernel '%s' ran over %s warp-instructions, far more than a block's part "
-                                    "of the launch's (a loop that never ends?)",
-                                    "内核 '%4$s' 的线程块 (%1$u, %2$u, %3$u) 运行超过 %5$s 条 warp 指令，远超一个线程块应占的份额（是不是有死循环？）"),
-                         b->ctaid[0], b->ctaid[1], b->ctaid[2], b->k->name,
-                         with_commas(b->l->block_instruction_budget, budget, sizeof budget));
+    if (emulator_over_budget(b->l, b->k->name, total, b->block_warp_instructions, b->ctaid, text, sizeof text))
+        return run_error(w, in, "%s", text);
     if (b->l->interrupted && *b->l->interrupted) {
         snprintf(b->why, b->why_size, "interrupted");
         return -1;

@@ -99,6 +99,7 @@ struct block {
     uint64_t local_bytes;
     size_t shared_touched;        /* cleared up to here for the next block */
     uint64_t *issued, *lanes_ran;
+    uint64_t issued_before_block;   /* *issued when this block started: its own part is the rest */
     char *why;
     size_t why_size;
 };
@@ -1346,12 +1347,7 @@ static int budget_spent(struct block *b)
         snprintf(b->why, b->why_size, "%s", SAY("interrupted", "已中断"));
         return 1;
     }
-    if (l->instruction_budget && *b->issued > l->instruction_budget) {
-        snprintf(b->why, b->why_size, SAY("the SASS engine ran more than %llu warp-instructions", "SASS 引擎执行了超过 %llu 条 warp 指令"),
-                 (unsigned long long)l->instruction_budget);
-        return 1;
-    }
-    return 0;
+    return emulator_over_budget(l, l->kernel, *b->issued, *b->issued - b->issued_before_block, b->ctaid, b->why, b->why_size);
 }
 
 /* Runs every warp of the block to its end or the block's barrier, then frees the barrier, until all have exited. */
@@ -1388,6 +1384,7 @@ static int run_block(struct block *b)
 static void start_block(struct block *b, unsigned x, unsigned y, unsigned z)
 {
     b->ctaid[0] = x, b->ctaid[1] = y, b->ctaid[2] = z;
+    b->issued_before_block = *b->issued;
     b->number = (long long)x + (long long)b->l->grid[0] * ((long long)y + (long long)b->l->grid[1] * z);
     memset(b->shared, 0, b->shared_touched);
     b->shared_touched = 0;

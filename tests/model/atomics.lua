@@ -144,9 +144,18 @@ __global__ void count_and_claim(const int *in, int *counter, int *slot, int n)
   block = 128,
 }
 local mine = launch("count_and_claim", { n = 1000 })
-t.ok(mine.atomic and mine.atomic.requests == 32 and mine.atomic.operations == 1000 and mine.atomic.hottest_operations == 1000 and
-     mine.atomic.same_address_lanes == 1000,
-     "a kernel{} with atomicAdd whose result is used shows its atomics: 32 requests, 1000 operations on one address")
-t.ok(mine.reduction and mine.reduction.requests == 32 and mine.reduction.sectors == 1000 and mine.reduction.addresses == 1,
-     "and atomicAdd as a statement shows as reductions")
+if mine.model.level == "sass" then
+  -- ptxas adds up each warp's terms first (a vote and a REDUX) and one lane per warp updates the
+  -- word: the machine code the GPU runs makes 32 requests of one lane each, one sector each
+  t.ok(mine.atomic and mine.atomic.requests == 32 and mine.atomic.operations == 32 and mine.atomic.hottest_operations == 32,
+       "at SASS level, atomicAdd whose result is used: 32 requests, one lane each (ptxas aggregates the warp's adds)")
+  t.ok(mine.reduction and mine.reduction.requests == 32 and mine.reduction.sectors == 32 and mine.reduction.addresses == 1,
+       "and atomicAdd as a statement: 32 reductions of one lane each")
+else
+  t.ok(mine.atomic and mine.atomic.requests == 32 and mine.atomic.operations == 1000 and mine.atomic.hottest_operations == 1000 and
+       mine.atomic.same_address_lanes == 1000,
+       "a kernel{} with atomicAdd whose result is used shows its atomics: 32 requests, 1000 operations on one address")
+  t.ok(mine.reduction and mine.reduction.requests == 32 and mine.reduction.sectors == 1000 and mine.reduction.addresses == 1,
+       "and atomicAdd as a statement shows as reductions")
+end
 t.done()
