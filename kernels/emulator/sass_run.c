@@ -47,9 +47,10 @@ struct operand {
 #define MODIFIERS(M) M(WIDE) M(U32) M(S32) M(HI) M(X) M(EX) M(AND) M(OR) M(XOR) M(LT) M(LE) M(GT) M(GE) M(EQ) M(NE) \
     M(U8) M(S8) M(U16) M(S16) M(B64) M(B128) M(L) M(R) M(SX32) M(ADD) M(MIN) M(MAX) M(INC) M(EXCH) M(F32) M(IDX) M(UP) \
     M(DOWN) M(BFLY) M(ANY) M(ALL) M(RCP) M(RSQ) M(SQRT) M(EX2) M(LG2) M(SIN) M(COS) M(FLOOR) M(CEIL) M(U64) M(S64) \
-    M(F64) M(POPC) M(SUM) M(GEU) M(GTU) M(LEU) M(LTU) M(NEU) M(EQU) M(NAN) M(NUM) M(SH) M(MOV) M(DEC) M(W) M(NOINC) M(NODEC)
+    M(F64) M(POPC) M(SUM) M(GEU) M(GTU) M(LEU) M(LTU) M(NEU) M(EQU) M(NAN) M(NUM) M(SH) M(MOV) M(DEC) M(W) M(NOINC) M(NODEC) M(STRONG) M(GPU) M(SYS)
 #define AS_ENUM(name) MOD_##name,
 enum modifier { MODIFIERS(AS_ENUM) MODIFIER_COUNT };
+typedef unsigned __int128 modifier_set;   /* bit m: modifier m */
 #define AS_TEXT(name) #name,
 static const char *const modifier_words[] = { MODIFIERS(AS_TEXT) };
 
@@ -60,7 +61,7 @@ struct decoded {
     struct operand guard;         /* O_NONE: always */
     int count;
     struct operand o[MOST_OPERANDS];
-    uint64_t mods;
+    modifier_set mods;
     int uniform;                  /* writes uniform registers only: runs once a warp */
 };
 
@@ -122,6 +123,7 @@ struct opcode_row {
 };
 
 static int has(const struct decoded *d, enum modifier m) { return (int)(d->mods >> m & 1); }
+_Static_assert(MODIFIER_COUNT <= 128, "a modifier_set holds 128 modifiers");
 
 /* ---- operands ---- */
 
@@ -306,17 +308,23 @@ static uint64_t add_term(const struct exec *x, int i, int lane)
     return o->negate ? (uint64_t)(uint32_t)~v + 1 : v;
 }
 
-/* IADD3 d, [carry out, [carry out,]] a, b, c [, carry in, carry in]: a + b + c, its carries out. */
+/* IADD3 d, [carry out, [carry out,]] a, b, c [, carry in, carry in]: a + b + c (+ the carries in).
+   A three-way sum carries up to 2: with two carries out, each is one bit of that (1 + 1 for 2), so
+   that an IADD3.X adding both in gets the whole carry of a 64-bit three-way sum. */
 static void op_iadd3(struct exec *x, int lane)
 {
     int i = 1, outs = 0;
     while (is_pred(x, i)) i++, outs++;
-    uint64_t sum = add_term(x, i, lane) + add_term(x, i + 1, lane) + add_term(x, i + 2, lane);
+    uint64_t carries_in = 0;
     for (int k = i + 3; k < x->d->count; k++)
-        if (is_pred(x, k)) sum += (uint64_t)pred(x, k, lane);
-    put(x, 0, lane, (uint32_t)sum);
-    for (int k = 0; k < outs; k++)
-        put_pred(x, 1 + k, lane, (int)(sum >> (32 + k) & 1));
+        if (is_pred(x, k)) carries_in += (uint64_t)pred(x, k, lane);
+    uint64_t total = add_term(x, i, lane) + add_term(x, i + 1, lane) + add_term(x, i + 2, lane) + carries_in;
+    unsigned carry = (unsigned)(total >> 32);   /* 0 to 2 where two carries go out: one bit each */
+    put(x, 0, lane, (uint32_t)total);
+    if (outs >= 1)
+        put_pred(x, 1, lane, outs == 1 ? (int)(carry & 1) : carry >= 1);
+    if (outs == 2)
+        put_pred(x, 2, lane, carry >= 2);
 }
 
 static void op_viadd(struct exec *x, int lane) { put(x, 0, lane, ival(x, 1, lane) + ival(x, 2, lane)); }
@@ -773,7 +781,9 @@ static int locate(struct exec *x, const struct operand *where, int bytes, unsign
     const struct sass_instruction *in = x->d->in;
     struct warp_access a;
     a.kind = kind_of(in), a.bytes = bytes, a.affine = 0, a.active = x->active;
-    a.first_lane = 0, a.lane_count = 0, a.first_addr = 0, a.step = 0, a.l2_only = 0;
+    a.first_lane = 0, a.lane_count = 0, a.first_addr = 0, a.step = 0;
+    /* LDG.E.STRONG.GPU (ld.cg) and .SYS (volatile) pass L1 by; .STRONG.SM (ld.ca) does not */
+    a.l2_only = in->space == SASS_GLOBAL && has(x->d, MOD_STRONG) && (has(x->d, MOD_GPU) || has(x->d, MOD_SYS));
     for (int lane = 0; lane < LANES; lane++) {
         a.addr[lane] = 0;
         if (!(x->active >> lane & 1))
@@ -1151,16 +1161,16 @@ static const struct opcode_row *opcode_named(const char *name)
     return NULL;
 }
 
-static uint64_t modifiers_of(const char *text)
+static modifier_set modifiers_of(const char *text)
 {
-    uint64_t mods = 0;
+    modifier_set mods = 0;
     char words[64];
     snprintf(words, sizeof words, "%s", text);
     for (char *saved, *word = strtok_r(words, ".", &saved); word; word = strtok_r(NULL, ".", &saved)) {
         const char *name = strcmp(word, "64") == 0 ? "B64" : strcmp(word, "128") == 0 ? "B128" : word;
         for (int m = 0; m < MODIFIER_COUNT; m++)
             if (strcmp(name, modifier_words[m]) == 0)
-                mods |= 1ull << m;
+                mods |= (modifier_set)1 << m;
     }
     return mods;
 }

@@ -303,7 +303,8 @@ static int core_emulate_sass(lua_State *L)
 
 /* core.emulate_family(name, params [, {ptx = TEXT}]): emulate_family's counts
    {load=, store=, shared_load=, shared_store=}, lane_instructions, kernel
-   (the mangled name), and correct (and mismatch) against the CPU reference.
+   (the mangled name), correct (and mismatch) against the CPU reference, and
+   level ("sass" or "ptx", and level_why).
    ptx: the family's kernel as another compiler made it (core.family_device's source). */
 static int core_emulate_family(lua_State *L)
 {
@@ -333,6 +334,12 @@ static int core_emulate_family(lua_State *L)
     if (!e->correct) {
         lua_pushstring(L, e->mismatch);
         lua_setfield(L, -2, "mismatch");
+    }
+    lua_pushstring(L, e->level);
+    lua_setfield(L, -2, "level");
+    if (e->level_why[0]) {
+        lua_pushstring(L, e->level_why);
+        lua_setfield(L, -2, "level_why");
     }
     return 1;
 }

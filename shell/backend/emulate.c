@@ -11,6 +11,7 @@
 #include <string.h>
 #include "model/common.h"
 #include "compile/device_compile.h"
+#include "compile/disassemble.h"
 #include "backend/emulate.h"
 #include "backend/host_parts.h"
 #include "interrupt.h"
@@ -198,10 +199,41 @@ enum { SASS_ENGINE_CC = 90 };
    larger launch runs at PTX level, and the card says so. */
 enum { SASS_WARPS_MOST = 1 << 15 };
 
-/* Why f's kernel has no SASS listing to run, where it has none: its declaration's reason. */
-static const char *no_listing(const struct family *f)
+/* A built-in family's kernels' listings, made once a process (NVRTC's sm_90
+   CUBIN through the disassembler, about half a second): by family and kernel. */
+enum { KEPT_LISTINGS = 32 };
+static struct kept_listing {
+    const struct family *f;
+    char kernel[64];
+    char *text;
+} listings[KEPT_LISTINGS];
+static int listings_next;
+
+/* The listing of f's kernel (a declared kernel's own; a built-in's made
+   here), or NULL with why. Called with keeping held. */
+static const char *listing_of(const struct family *f, const char *kernel, char *why, size_t why_size)
 {
-    return f->sass_why ? f->sass_why : SAY("no SASS listing of it", "没有它的 SASS 列表");
+    if (f->ptx) {
+        if (!f->sass)
+            snprintf(why, why_size, "%s", f->sass_why ? f->sass_why : SAY("no SASS listing of it", "没有它的 SASS 列表"));
+        return f->sass;
+    }
+    for (int i = 0; i < KEPT_LISTINGS; i++)
+        if (listings[i].text && listings[i].f == f && strcmp(listings[i].kernel, kernel) == 0)
+            return listings[i].text;
+    char lowered[256];
+    size_t size;
+    char *cubin = family_code(f, kernel, "sm_90", &size, lowered, sizeof lowered, why, why_size);
+    char *text = cubin ? disassemble_cubin(cubin, size, why, why_size) : NULL;
+    free(cubin);
+    if (!text)
+        return NULL;
+    struct kept_listing *k = &listings[listings_next];
+    free(k->text);
+    *k = (struct kept_listing){ .f = f, .text = text };
+    snprintf(k->kernel, sizeof k->kernel, "%s", kernel);
+    listings_next = (listings_next + 1) % KEPT_LISTINGS;
+    return text;
 }
 
 /* Whether a kernel adds floats atomically: the PTX emulator tallies their
@@ -216,26 +248,17 @@ static int adds_floats_atomically(const char *listing)
 }
 
 /* The SASS engine's program of f's kernel, its constants written, or NULL
-   with why (the PTX emulator then runs it). Built-in families stay at PTX
-   level for now: only kernels declared in Lua carry a listing. */
-static struct sass_program *sass_program_for(const struct family *f, const struct device_info *device,
+   with why (the PTX emulator then runs it). */
+static struct sass_program *sass_program_for(const struct family *f, const struct device_info *device, const char *expression,
                                              const struct ptx_launch *launch, void *const *data, const size_t *bytes,
                                              char *why, size_t why_size)
 {
     int cc = device ? 10 * device->major + device->minor : 0;
     unsigned long long warps = (unsigned long long)launch->grid[0] * launch->grid[1] * launch->grid[2] *
                                (((unsigned long long)launch->block[0] * launch->block[1] * launch->block[2] + 31) / 32);
-    if (!f->ptx) {
-        snprintf(why, why_size, "%s", SAY("a built-in kernel: the PTX emulator runs it", "内置内核：由 PTX 模拟器运行"));
-        return NULL;
-    }
     if (cc != SASS_ENGINE_CC) {
         snprintf(why, why_size, SAY("the SASS engine runs sm_90's machine code, and this GPU is sm_%d",
                                     "SASS 引擎运行 sm_90 的机器码，而这块 GPU 是 sm_%d"), cc);
-        return NULL;
-    }
-    if (!f->sass) {
-        snprintf(why, why_size, "%s", no_listing(f));
         return NULL;
     }
     if (warps > SASS_WARPS_MOST) {
@@ -244,12 +267,15 @@ static struct sass_program *sass_program_for(const struct family *f, const struc
                  warps, SASS_WARPS_MOST);
         return NULL;
     }
-    if (adds_floats_atomically(f->sass)) {
+    const char *listing = listing_of(f, expression, why, why_size);
+    if (!listing)
+        return NULL;
+    if (adds_floats_atomically(listing)) {
         snprintf(why, why_size, "%s", SAY("it adds floats atomically, whose rounding the PTX emulator keeps for the check",
                                           "它以原子操作累加浮点数，PTX 模拟器为检查记下其舍入"));
         return NULL;
     }
-    struct sass_program *p = sass_decode(f->sass, launch->kernel, why, why_size);
+    struct sass_program *p = sass_decode(listing, launch->kernel, why, why_size);
     for (int i = 0; p && f->constants && i < f->buffer_count; i++)
         if (f->constants[i] && sass_write_constant(p, f->constants[i], data[i], bytes[i]) != 0) {
             snprintf(why, why_size, SAY("its SASS has no __constant__ variable '%s'", "它的 SASS 中没有 __constant__ 变量 '%s'"),
@@ -269,15 +295,25 @@ static void argument_bytes(const struct ptx_module *m, const char *kernel, int c
 
 /* Runs the launch at SASS level when the engine can; 0, or -1 with why; 1
    when it cannot (why in level_why), for the PTX emulator to run instead. */
-static int run_sass(const struct family *f, const struct device_info *device, const struct ptx_module *m,
-                    const struct ptx_launch *launch, void *const *data, const size_t *bytes, struct emulation *out,
-                    char *why, size_t why_size)
+static int run_sass(const struct family *f, const struct device_info *device, const char *expression,
+                    const struct ptx_module *m, const struct ptx_launch *launch, void *const *data, const size_t *bytes,
+                    struct emulation *out, char *why, size_t why_size)
 {
-    struct sass_program *p = sass_program_for(f, device, launch, data, bytes, out->level_why, sizeof out->level_why);
+    struct sass_program *p = sass_program_for(f, device, expression, launch, data, bytes, out->level_why,
+                                              sizeof out->level_why);
     if (!p)
         return 1;
     int arg_bytes[MAX_KERNEL_ARGS];
     argument_bytes(m, out->kernel, launch->arg_count, arg_bytes);
+    for (int i = 0; i < launch->arg_count; i++)
+        if (arg_bytes[i] > 8) {   /* a struct by value: the launch holds a word for each argument */
+            snprintf(out->level_why, sizeof out->level_why, SAY("parameter %d is a struct of %d bytes passed by value, which "
+                                                                "the SASS engine does not lay out yet",
+                                                                "参数 %d 是按值传递的 %d 字节结构体，SASS 引擎尚不能排布它"),
+                     i + 1, arg_bytes[i]);
+            sass_program_free(p);
+            return 1;
+        }
     struct sass_ran ran;
     int failed = sass_run(p, launch, arg_bytes, &ran, why, why_size);
     sass_program_free(p);
@@ -348,7 +384,9 @@ int emulate_family(const struct family *f, const struct params *p, const struct 
     launch.sums = &kept_launch.sums;
     if (failed)
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
-    int level = failed ? -1 : run_sass(f, device, m, &launch, data, bytes, out, why, why_size);
+    int level = failed ? -1 : ptx ? 1 : run_sass(f, device, call.kernel, m, &launch, data, bytes, out, why, why_size);
+    if (ptx && !failed)   /* the caller's PTX, from another compiler: that is what runs */
+        snprintf(out->level_why, sizeof out->level_why, "%s", SAY("the PTX given", "给定的 PTX"));
     if (level == 1)
         out->level = "ptx";
     failed = failed || level == -1 ||

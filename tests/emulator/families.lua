@@ -113,10 +113,11 @@ local function clang_differs(name, params, e)
 end
 local clang = core.find_program("clang")
 
-local agreed, clang_agreed = 0, 0
+local agreed, clang_agreed, at_sass = 0, 0, 0
 for _, case in ipairs(grid) do
   local name, params = case[1], case[2]
   local e = core.emulate_family(name, params)
+  at_sass = at_sass + (e.level == "sass" and 1 or 0)
   local m = launch(name, params).model
   local r = launch(name, params)
   local function shared_same(field)
@@ -153,6 +154,12 @@ for _, case in ipairs(grid) do
 end
 print(string.format("# %d of %d configurations agree with the model%s", agreed, #grid,
                     clang and string.format("; %d of them give NVRTC's counts from clang's PTX", clang_agreed) or "; clang is not here"))
+-- Where the disassembler is, the SASS engine runs most of them (the rest: over its warps, or struct parameters, or float atomics)
+if core.disassembler() and device().compute_capability == "9.0" then
+  t.ok(at_sass >= #grid // 2, string.format("%d of %d configurations ran at SASS level, the machine code an H200 runs", at_sass, #grid))
+else
+  t.skip("configurations at SASS level", "no disassembler, or the profile is not sm_90")
+end
 
 -- model = "emulator" in a launch's params, or in config{}: the result's model is the emulator's.
 for _, case in ipairs({ {"offset", {n = 5000, offset = 3}}, {"bank", {n = 4096, stride = 2}}, {"gather", {n = 3000, pattern = "window"}} }) do
