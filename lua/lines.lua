@@ -18,7 +18,7 @@ local messages = {
                  zh = "bad argument #1 to 'lines' (需要 launch() 的结果或内核名，得到 %s)" },
   no_result = { en = "lines() needs a launch: lines(r), lines(\"strided\", {stride = 4}), or launch something first",
                 zh = "lines() 需要一次启动：lines(r)、lines(\"strided\", {stride = 4})，或者先启动一次" },
-  heading = { en = "%s: traffic by source line, as the emulator counts it (PTX)", zh = "%s：按源代码行统计的访存流量（模拟器按 PTX 计数）" },
+  heading = { en = "%s: traffic by source line, as the emulator counts it (%s)", zh = "%s：按源代码行统计的访存流量（模拟器按 %s 计数）" },
   col_requests = { en = "requests", zh = "请求数" }, col_per = { en = "per request", zh = "每个请求" },
   col_ideal = { en = "ideal", zh = "理想值" }, col_share = { en = "share", zh = "占比" },
   line = { en = "line %d: ", zh = "第 %d 行：" },
@@ -50,8 +50,10 @@ local messages = {
                   zh = "线程 %s 落在存储体 %d 的不同字上：这个请求需要 %d 次，而不是 %d 次。调整数据布局，让一个 warp 的 32 个线程落在 32 个不同的存储体上（或者同一个字上）。" },
   same_address = { en = "on average %s lanes of a request update one address, and an address takes its updates one after another. Give each lane its own address (a private copy per warp or block, in shared memory), then combine.",
                    zh = "平均每个请求有 %s 个线程更新同一个地址，而同一地址上的更新只能一个接一个进行。让每个线程更新自己的地址（每个 warp 或线程块在共享内存中各有一份私有副本），最后再合并。" },
-  level = { en = "Counted on the PTX the emulator runs; ptxas can merge or split accesses: sass() shows the machine code.",
-            zh = "按模拟器运行的 PTX 计数；ptxas 可能合并或拆分访问：sass() 显示机器码。" },
+  level_ptx = { en = "Counted on the PTX the emulator runs; ptxas can merge or split accesses: sass() shows the machine code.",
+                zh = "按模拟器运行的 PTX 计数；ptxas 可能合并或拆分访问：sass() 显示机器码。" },
+  level_sass = { en = "Counted on the machine code (SASS) the GPU runs, as ptxas made it: sass() shows it.",
+                 zh = "按 GPU 运行的机器码（SASS）计数，即 ptxas 生成的代码：sass() 显示它。" },
 }
 local say = u.messages("lines", messages)
 
@@ -229,11 +231,11 @@ end
 -- store=, ... (counts), rows=}.
 function lines.lines(what, params)
   local name, launch_params, r = launch_of(what, params)
-  local counted = core.emulate_lines(name, launch_params)
+  local counted, level = core.emulate_lines(name, launch_params)
   local text = u.source_lines(source_of(name, launch_params, r))
   local totals = rows_of(counted)
   local width = core.columns()
-  print(u.wrap(say("heading", label(name, launch_params))))
+  print(u.wrap(say("heading", label(name, launch_params), level == "sass" and "SASS" or "PTX")))
   print(table_row("", say("col_requests"), say("col_per"), say("col_ideal"), say("col_share")))
   local any, worst = false, {}
   for _, l in ipairs(counted) do
@@ -255,7 +257,7 @@ function lines.lines(what, params)
     local why = why_of(w.row, w.line.samples[w.row.kind.name])
     if why then print(u.wrap(say("why_head", w.line.line, say("kind_" .. w.row.kind.name)) .. say("joiner") .. why)) end
   end
-  print(u.wrap(say("level")))
+  print(u.wrap(say(level == "sass" and "level_sass" or "level_ptx")))
   return counted
 end
 

@@ -452,7 +452,8 @@ static int core_emulate_lines(lua_State *L)
     struct line_counts *lines = calloc(MOST_COUNTED_LINES, sizeof *lines);
     if (!lines)
         return luaL_error(L, "%s", SAY("out of memory", "内存不足"));
-    int count = emulate_lines(f, &p, &session.device, lines, MOST_COUNTED_LINES, why, sizeof why);
+    const char *level = "ptx";
+    int count = emulate_lines(f, &p, &session.device, lines, MOST_COUNTED_LINES, &level, why, sizeof why);
     if (count < 0) {
         free(lines);
         return luaL_error(L, "%s", why);
@@ -467,7 +468,8 @@ static int core_emulate_lines(lua_State *L)
         lua_rawseti(L, -2, i + 1);
     }
     free(lines);
-    return 1;
+    lua_pushstring(L, level);
+    return 2;
 }
 
 const luaL_Reg emulate_core[] = {

@@ -210,29 +210,36 @@ static struct kept_listing {
 static int listings_next;
 
 /* The listing of f's kernel (a declared kernel's own; a built-in's made
-   here), or NULL with why. Called with keeping held. */
+   here), or NULL with why. The text stays until KEPT_LISTINGS more are made. */
 static const char *listing_of(const struct family *f, const char *kernel, char *why, size_t why_size)
 {
+    static pthread_mutex_t listing = PTHREAD_MUTEX_INITIALIZER;
     if (f->ptx) {
         if (!f->sass)
             snprintf(why, why_size, "%s", f->sass_why ? f->sass_why : SAY("no SASS listing of it", "没有它的 SASS 列表"));
         return f->sass;
     }
-    for (int i = 0; i < KEPT_LISTINGS; i++)
+    pthread_mutex_lock(&listing);
+    const char *text = NULL;
+    for (int i = 0; i < KEPT_LISTINGS && !text; i++)
         if (listings[i].text && listings[i].f == f && strcmp(listings[i].kernel, kernel) == 0)
-            return listings[i].text;
-    char lowered[256];
-    size_t size;
-    char *cubin = family_code(f, kernel, "sm_90", &size, lowered, sizeof lowered, why, why_size);
-    char *text = cubin ? disassemble_cubin(cubin, size, why, why_size) : NULL;
-    free(cubin);
-    if (!text)
-        return NULL;
-    struct kept_listing *k = &listings[listings_next];
-    free(k->text);
-    *k = (struct kept_listing){ .f = f, .text = text };
-    snprintf(k->kernel, sizeof k->kernel, "%s", kernel);
-    listings_next = (listings_next + 1) % KEPT_LISTINGS;
+            text = listings[i].text;
+    if (!text) {
+        char lowered[256];
+        size_t size;
+        char *cubin = family_code(f, kernel, "sm_90", &size, lowered, sizeof lowered, why, why_size);
+        char *made = cubin ? disassemble_cubin(cubin, size, why, why_size) : NULL;
+        free(cubin);
+        if (made) {
+            struct kept_listing *k = &listings[listings_next];
+            free(k->text);
+            *k = (struct kept_listing){ .f = f, .text = made };
+            snprintf(k->kernel, sizeof k->kernel, "%s", kernel);
+            listings_next = (listings_next + 1) % KEPT_LISTINGS;
+            text = made;
+        }
+    }
+    pthread_mutex_unlock(&listing);
     return text;
 }
 
@@ -304,7 +311,7 @@ static int run_sass(const struct family *f, const struct device_info *device, co
     if (!p)
         return 1;
     int arg_bytes[MAX_KERNEL_ARGS];
-    argument_bytes(m, out->kernel, launch->arg_count, arg_bytes);
+    argument_bytes(m, launch->kernel, launch->arg_count, arg_bytes);
     for (int i = 0; i < launch->arg_count; i++)
         if (arg_bytes[i] > 8) {   /* a struct by value: the launch holds a word for each argument */
             snprintf(out->level_why, sizeof out->level_why, SAY("parameter %d is a struct of %d bytes passed by value, which "
@@ -436,7 +443,8 @@ static void count_nothing(void *user, const struct warp_access *a)
    tallied in sums unless NULL. 0, or -1 with why. */
 static int run_over(const struct family *f, const struct params *p, const struct device_info *device, void *const *data,
                     void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
-                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size)
+                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, const char **level_ran, char *why,
+                    size_t why_size)
 {
     struct kernel_call call;
     char kernel[256];
@@ -462,15 +470,22 @@ static int run_over(const struct family *f, const struct params *p, const struct
     launch.threads = only_warp ? 1 : model_threads_wanted();
     launch.users = users;
     launch.sums = sums;
-    int failed = write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &ran, why, why_size);
+    /* the SASS engine where the launch's own run had it (lines, as the card counted them); a warp map
+       and a GPU's output check (whose float sums the PTX emulator keeps) at PTX level */
+    struct emulation scratch = { .level = NULL };
+    int level = only_warp || sums ? 1 : run_sass(f, device, call.kernel, m, &launch, data, bytes, &scratch, why, why_size);
+    int failed = level == -1 ||
+                 (level == 1 && (write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &ran, why, why_size)));
     ptx_free(m);
+    if (level_ran)
+        *level_ran = level == 0 ? "sass" : "ptx";
     return failed ? -1 : 0;
 }
 
 int emulate_outputs(const struct family *f, const struct params *p, const struct device_info *device, void *const *data,
                     struct atomic_sums *sums, volatile sig_atomic_t *interrupted, char *why, size_t why_size)
 {
-    return run_over(f, p, device, data, count_nothing, NULL, 0, sums, interrupted, why, why_size);
+    return run_over(f, p, device, data, count_nothing, NULL, 0, sums, interrupted, NULL, why, why_size);
 }
 
 /* The first MAX_WARP_ACCESSES accesses of one warp, as on_access hears them. */
@@ -490,7 +505,7 @@ static void collect(void *user, const struct warp_access *a)
    then the family's fill_inputs), each access told to on_access: 0, or -1 with why. */
 static int run_on_inputs(const struct family *f, const struct params *p, const struct device_info *device,
                          void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
-                         char *why, size_t why_size)
+                         const char **level_ran, char *why, size_t why_size)
 {
     size_t bytes[MAX_BUFFERS];
     void *data[MAX_BUFFERS] = { NULL };
@@ -502,7 +517,8 @@ static int run_on_inputs(const struct family *f, const struct params *p, const s
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     if (!failed && f->fill_inputs)
         f->fill_inputs(p, data, EMULATION_SEED);
-    failed = failed || run_over(f, p, device, data, on_access, user, only_warp, NULL, &interrupt_requested, why, why_size);
+    failed = failed || run_over(f, p, device, data, on_access, user, only_warp, NULL, &interrupt_requested, level_ran, why,
+                                why_size);
     for (int i = 0; i < f->buffer_count; i++)
         if (data[i])
             zeroed_free(data[i], bytes[i] + 1);
@@ -513,7 +529,7 @@ int emulate_warp(const struct family *f, const struct params *p, const struct de
                  struct warp_access *acc, char *why, size_t why_size)
 {
     struct collected collected = { acc, 0 };
-    return run_on_inputs(f, p, device, collect, &collected, warp + 1, why, why_size) ? -1 : collected.count;
+    return run_on_inputs(f, p, device, collect, &collected, warp + 1, NULL, why, why_size) ? -1 : collected.count;
 }
 
 /* The lines' counts while a launch runs on several threads. */
@@ -581,11 +597,11 @@ static int by_line(const void *a, const void *b)
 }
 
 int emulate_lines(const struct family *f, const struct params *p, const struct device_info *device,
-                  struct line_counts *lines, int most, char *why, size_t why_size)
+                  struct line_counts *lines, int most, const char **level, char *why, size_t why_size)
 {
     struct line_counting counting = { .lines = lines, .most = most };
     pthread_mutex_init(&counting.lock, NULL);
-    int failed = run_on_inputs(f, p, device, count_by_line, &counting, 0, why, why_size);
+    int failed = run_on_inputs(f, p, device, count_by_line, &counting, 0, level, why, why_size);
     pthread_mutex_destroy(&counting.lock);
     if (failed)
         return -1;

@@ -73,9 +73,10 @@ struct line_counts {
     int looked[ACCESS_KINDS], sample_cost[ACCESS_KINDS];   /* how many were weighed, and the sample's cost */
 };
 /* f's launch p on the emulator, counted by line into lines (at most most,
-   sorted by line): how many lines, or -1 with why. */
+   sorted by line), and at which level it ran ("sass" or "ptx", as the
+   launch itself would): how many lines, or -1 with why. */
 int emulate_lines(const struct family *f, const struct params *p, const struct device_info *device,
-                  struct line_counts *lines, int most, char *why, size_t why_size);
+                  struct line_counts *lines, int most, const char **level, char *why, size_t why_size);
 
 /* The buffers the last emulation left, when it was of f and p: their
    contents (inputs as filled, outputs as the kernel wrote them) and bytes,

@@ -40,8 +40,8 @@ int device_headers_of(const char *source, const char **names, const char **texts
 }
 
 /* The options of every family compile: the same code as nvcc made of the
-   .cu (its defaults: optimised, no fast math, no line info), device code
-   only. -default-device: helpers without a qualifier (the constexpr builders
+   .cu (its defaults: optimised, no fast math; line information, which
+   changes no instruction), device code only. -default-device: helpers without a qualifier (the constexpr builders
    of broadcast's and conv2d's constant tables) are the device's. */
 static int family_options(const char *target, char *arch, size_t arch_size, const char **options)
 {
@@ -51,8 +51,7 @@ static int family_options(const char *target, char *arch, size_t arch_size, cons
     options[count++] = "-DWARPLAB_DEVICE_ONLY";
     options[count++] = "--std=c++17";
     options[count++] = "-default-device";
-    if (strncmp(target, "compute_", 8) == 0)
-        options[count++] = "-lineinfo";   /* PTX: each instruction's source line, for the emulator's counts by line */
+    options[count++] = "-lineinfo";   /* each instruction's source line, for the emulators' counts by line (the code is the same) */
 #ifdef CUDA_DIR
     options[count++] = "-I" CUDA_DIR "/include";   /* cuda_pipeline.h, for prefetch's cp.async */
 #endif

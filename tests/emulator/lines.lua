@@ -91,6 +91,22 @@ __global__ void count_all(unsigned *counter, int n)
 ]] }
 local atomic_text, atomic_ok = t.said(function() return lines(launch("count_all", {})) end)
 t.ok(atomic_ok and atomic_text:find("line 5: atomicAdd(counter, 1u);", 1, true), "a declared kernel's own source lines")
+if atomic_text:find("(SASS)", 1, true) then
+  -- ptxas adds up a warp's ones first (a vote and a popcount): one lane a warp updates the word, as the GPU runs it
+  t.ok(not atomic_text:find("lanes wait", 1, true) and atomic_text:find("(SASS)", 1, true),
+       "at SASS level ptxas's warp-aggregated atomicAdd has one lane a request: nothing waits")
+  kernel{ name = "swap_all", params = { n = 4096 }, args = { "word", "old", "n" },
+          buffers = { word = { type = "int", count = 1, output = true }, old = { type = "int", count = "n", output = true } },
+          grid = function(p) return p.n // 256 end, block = 256, source = [[
+__global__ void swap_all(int *word, int *old, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        old[i] = atomicExch(word, i);
+}
+]] }
+  atomic_text = t.said(function() return lines(launch("swap_all", {})) end)
+end
 t.ok(atomic_text:find("◀ 32 lanes wait", 1, true) and flat(atomic_text):find("32.0 lanes of a request update one address", 1, true),
      "lanes on one atomic address are marked and diagnosed")
 

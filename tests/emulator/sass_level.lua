@@ -35,6 +35,12 @@ t.is(tiled.shared_load.wavefronts, 5184, "matmul_tiled: 5,184 shared-load wavefr
 t.ok(loop.correct == true and tiled.correct == true, "both outputs equal their references")
 t.is(tiled.model.level_why, nil, "no why at SASS level")
 
+local by_line, wavefronts = nil, 0
+local heading = t.said(function() by_line = lines(tiled) end)
+for _, l in ipairs(by_line) do wavefronts = wavefronts + (l.shared_load and l.shared_load.wavefronts or 0) end
+t.ok(heading:find("as the emulator counts it (SASS)", 1, true) and heading:find("Counted on the machine code (SASS) the GPU runs", 1, true),
+     "lines() counts the same machine code, and says so")
+t.is(wavefronts, 5184, "its lines' shared-load wavefronts add up to the card's 5,184")
 local card = tostring(tiled)
 t.ok(card:find("emulated   the machine code the GPU runs (SASS, sm_90), instruction by", 1, true) ~= nil,
      "the card's row names the level")
