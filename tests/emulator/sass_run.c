@@ -64,27 +64,55 @@ static void remember(void *user, const struct warp_access *a)
     t->count++;
 }
 
-static void runs_the_listing(void)
+/* A listing's kernel k, run as one block over out, its one argument; what its accesses told. */
+struct one_block {
+    struct sass_program *p;
+    struct ptx_buffer buffer;
+    uint64_t args[1];
+    struct ptx_launch l;
+    struct told told;
+    struct sass_ran ran;
+};
+
+/* Runs the block (again); 0, or -1 (its why shown). */
+static int run_block(struct one_block *b)
 {
     char why[256] = "";
-    struct sass_program *p = sass_decode(listing, "k", why, sizeof why);
-    if (!ok(p != NULL, "the listing decodes"))
-        printf("#   %s\n", why);
-    if (!p)
-        return;
-    uint32_t out[128] = { 0 };
-    uint64_t base[1];
-    model_buffer_bases(1, base);
-    struct ptx_buffer buffer = { base[0], out, sizeof out, "out" };
-    uint64_t args[1] = { base[0] };
     int arg_bytes[1] = { 8 };
-    struct told told = { 0 };
-    struct ptx_launch l = { .kernel = "k", .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .args = args, .arg_count = 1,
-                            .buffers = &buffer, .buffer_count = 1, .on_access = remember, .user = &told };
-    struct sass_ran ran;
-    int failed = sass_run(p, &l, arg_bytes, &ran, why, sizeof why);
+    int failed = sass_run(b->p, &b->l, arg_bytes, &b->ran, why, sizeof why);
     if (!ok(!failed, "it runs"))
         printf("#   %s\n", why);
+    return failed ? -1 : 0;
+}
+
+/* Decodes text's kernel k (what: the test's words) and runs it as one block of threads over out. */
+static int decode_and_run(struct one_block *b, const char *text, const char *what, unsigned threads, void *out, size_t bytes)
+{
+    char why[256] = "";
+    memset(b, 0, sizeof *b);
+    b->p = sass_decode(text, "k", why, sizeof why);
+    if (!ok(b->p != NULL, what)) {
+        printf("#   %s\n", why);
+        return -1;
+    }
+    uint64_t base[1];
+    model_buffer_bases(1, base);
+    b->buffer = (struct ptx_buffer){ base[0], out, bytes, "out" };
+    b->args[0] = base[0];
+    b->l = (struct ptx_launch){ .kernel = "k", .grid = { 1, 1, 1 }, .block = { threads, 1, 1 }, .args = b->args, .arg_count = 1,
+                                .buffers = &b->buffer, .buffer_count = 1, .on_access = remember, .user = &b->told };
+    return run_block(b);
+}
+
+static void runs_the_listing(void)
+{
+    uint32_t out[128] = { 0 };
+    struct one_block b;
+    if (decode_and_run(&b, listing, "the listing decodes", 32, out, sizeof out) != 0 && !b.p)
+        return;
+    const struct told told = b.told;
+    const struct sass_ran ran = b.ran;
+    struct sass_program *p = b.p;
     int right = 1;
     for (unsigned t = 0; t < 32; t++)
         right &= out[t] == (t < 16 ? t : 2 * t) && out[32 + t] == (t >= 1) && out[64 + t] == ((t & 3) ? (t & 3) : 9) &&
@@ -139,24 +167,13 @@ static const char calls[] =
 
 static void runs_calls_local_and_constants(void)
 {
-    char why[256] = "";
-    struct sass_program *p = sass_decode(calls, "k", why, sizeof why);
-    if (!ok(p != NULL, "a listing with a called function, local memory and constant bank 3 decodes"))
-        printf("#   %s\n", why);
-    if (!p)
-        return;
     uint32_t out[64] = { 0 };
-    uint64_t base[1];
-    model_buffer_bases(1, base);
-    struct ptx_buffer buffer = { base[0], out, sizeof out, "out" };
-    uint64_t args[1] = { base[0] };
-    int arg_bytes[1] = { 8 };
-    struct told told = { 0 };
-    struct ptx_launch l = { .kernel = "k", .grid = { 1, 1, 1 }, .block = { 64, 1, 1 }, .args = args, .arg_count = 1,
-                            .buffers = &buffer, .buffer_count = 1, .on_access = remember, .user = &told };
-    struct sass_ran ran;
-    if (!ok(sass_run(p, &l, arg_bytes, &ran, why, sizeof why) == 0, "it runs"))
-        printf("#   %s\n", why);
+    struct one_block b;
+    if (decode_and_run(&b, calls, "a listing with a called function, local memory and constant bank 3 decodes", 64, out,
+                       sizeof out) != 0 && !b.p)
+        return;
+    const struct told told = b.told;
+    struct sass_program *p = b.p;
     int right = 1;
     for (unsigned t = 0; t < 64; t++)
         right &= out[t] == 100 * (t % 4 + 1) + 2 * t;
@@ -167,7 +184,7 @@ static void runs_calls_local_and_constants(void)
     uint32_t table[4] = { 1, 2, 3, 4 };
     ok(sass_write_constant(p, "table", table, sizeof table) == 0 && sass_write_constant(p, "none", table, 4) != 0,
        "a __constant__ variable written by name (as cudaMemcpyToSymbol); a name the bank has not, refused");
-    sass_run(p, &l, arg_bytes, &ran, why, sizeof why);
+    run_block(&b);
     right = 1;
     for (unsigned t = 0; t < 64; t++)
         right &= out[t] == t % 4 + 1 + 2 * t;
