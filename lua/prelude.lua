@@ -12,6 +12,14 @@ local hanging, pad, align_right, source_lines, fit, plural =
 local commas, bytes, mebibytes, percent, bar = text.commas, text.bytes, text.mebibytes, text.percent, text.bar
 local localized, limit_text = text.localized, text.limit_text
 local message_tables = text.message_tables
+local registry = require "warplab.registry"
+local families, family_by_name, families_changed = registry.families, registry.family_by_name, registry.families_changed
+local value_text, params_text = registry.value_text, registry.params_text
+local result = require "warplab.result"
+local result_problem, check_result, guarded = result.result_problem, result.check_result, result.guarded
+local files = require "warplab.files"
+local utc_now, write_or_raise, make_folder_or_raise = files.utc_now, files.write_or_raise, files.make_folder_or_raise
+local copy_table = files.copy_table
 
 ---------------------------------------------------------------------------
 -- What this file prints, in both languages
@@ -97,23 +105,12 @@ local messages = {
   check_not_done = { en = "not checked: %s", zh = "未检查：%s" },
   check_summed = { en = "%s; %s values summed by float atomics: within the rounding of up to %s terms in any order (a tolerance of at most %s)",
                    zh = "%s；浮点原子操作求和的 %s 个值：在至多 %s 项以任意顺序相加的舍入之内（容差至多 %s）" },
-  -- what a result, a device ... that cannot be shown prints
-  cannot_show = { en = "%s, so it cannot be shown", zh = "%s，所以无法显示" },
-  fields_changed = { en = "%s whose fields were changed, so it cannot be shown", zh = "%s的字段被改过，所以无法显示" },
+  -- what a result, a device ... whose fields were changed is called
   kind_result = { en = "a result", zh = "结果" },
   kind_device = { en = "a device() table", zh = "device() 表" },
   kind_kernels = { en = "a kernels() list", zh = "kernels() 列表" },
   kind_info = { en = "an info() table", zh = "info() 表" },
   kind_allocations = { en = "an alloc_alignment() list", zh = "alloc_alignment() 列表" },
-  -- what is wrong with a value that should be a result
-  got = { en = "got %s", zh = "得到 %s" },
-  result_field = { en = "got a result whose '%s' is %s", zh = "得到的结果中 '%s' 是%s" },
-  missing = { en = "missing", zh = "缺失的" },
-  a_type = { en = "a %s", zh = " %s" },
-  no_such_kernel = { en = "got a result of kernel %s, which is none", zh = "得到内核 %s 的结果，但没有这个内核" },
-  result_param = { en = "got a result whose 'params.%s' is %s", zh = "得到的结果中 'params.%s' 是 %s" },
-  result_expected = { en = "bad argument #%d to '%s' (result of launch() expected, %s)",
-                      zh = "bad argument #%d to '%s' (需要 launch() 的结果，%s)" },
   -- the warp map
   kind_load = { en = "load", zh = "读取" },
   kind_store = { en = "store", zh = "写入" },
@@ -190,115 +187,10 @@ local function device_name(name, bare)
 end
 
 ---------------------------------------------------------------------------
--- The registry as Lua sees it
----------------------------------------------------------------------------
-
--- Refilled in place when a family joins the registry while the shell runs
--- (families_changed, which C calls as core.families_changed), so that every module's reference stays current.
-local families, family_by_name = {}, {}
-local function families_changed()
-  for i = #families, 1, -1 do families[i] = nil end
-  for name in pairs(family_by_name) do family_by_name[name] = nil end
-  for i, family in ipairs(core.families()) do
-    families[i], family_by_name[family.name] = family, family
-  end
-end
-families_changed()
-
--- A parameter's value as the user writes it: 262,144, {32,8}, "cg" as cg.
-local function value_text(value)
-  if type(value) == "table" then return fmt("{%d,%d}", value[1], value[2]) end
-  return math.type(value) == "integer" and commas(value) or tostring(value)
-end
-
--- "n=262,144 block=256 offset=1", in declaration order
-local function params_text(kernel, params)
-  local parts = {}
-  for _, p in ipairs(family_by_name[kernel].params) do
-    parts[#parts + 1] = p.name .. "=" .. value_text(params[p.name])
-  end
-  return table.concat(parts, " ")
-end
-
----------------------------------------------------------------------------
 -- Results
 ---------------------------------------------------------------------------
 
 local Result = core.Result
-Result.__name = "warplab.result"
-
--- What every result has (docs/results.md), with its type; "?" marks a field
--- that may be missing. The parameters are checked against the family.
-local result_fields = {
-  { "kernel", "string" }, { "params", "table" }, { "backend", "string" }, { "useful_bytes", "number" },
-  { "footprint_bytes", "number" }, { "warnings", "table" }, { "load", "table" }, { "store", "table" },
-  { "dram", "table" }, { "model", "table" }, { "model.load", "table" }, { "model.store", "table" },
-  { "model.dram", "table" }, { "model.time_ms", "number" }, { "model.bandwidth_gbs", "number" },
-  { "model.device", "string" }, { "model.limit", "string?" }, { "time_ms", "number?" }, { "samples", "table?" },
-  { "bandwidth_gbs", "number?" }, { "cache", "string?" }, { "counters", "table?" }, { "correct", "boolean?" },
-  { "mismatch", "string?" }, { "shared_load", "table?" }, { "shared_store", "table?" }, { "constant", "table?" },
-  { "atomic", "table?" }, { "reduction", "table?" }, { "shared_atomic", "table?" }, { "ldgsts", "table?" },
-  { "checked_elements", "number?" }, { "output_elements", "number?" }, { "unchecked", "string?" },
-  { "tolerance", "table?" }, { "printf", "string?" }, { "printf_not_shown", "number?" },
-}
-for _, traffic in ipairs({ "load", "store", "model.load", "model.store" }) do
-  for _, field in ipairs({ "requests", "sectors", "lines", "sectors_per_request", "ideal", "useful_fraction" }) do
-    result_fields[#result_fields + 1] = { traffic .. "." .. field, "number" }
-  end
-  result_fields[#result_fields + 1] = { traffic .. ".source", "string" }
-end
-
-local function field_of(value, path)
-  for part in path:gmatch("[^.]+") do
-    if type(value) ~= "table" then return nil end
-    value = rawget(value, part)
-  end
-  return value
-end
-
-local parameter_types = { integer = "integer", string = "string", ["block shape"] = "table" }
-
--- nil when v is a result as launch() made it, else what is wrong with it, for messages.
-local function result_problem(v)
-  if getmetatable(v) ~= Result then return say("got", quote(v)) end
-  for _, field in ipairs(result_fields) do
-    local path, wanted = field[1], field[2]
-    local value, optional = field_of(v, path), wanted:sub(-1) == "?"
-    if not (value == nil and optional) and type(value) ~= wanted:gsub("%?$", "") then
-      return say("result_field", path, value == nil and say("missing") or say("a_type", type(value)))
-    end
-  end
-  local family = family_by_name[v.kernel]
-  if not family then return say("no_such_kernel", quote(v.kernel)) end
-  for _, p in ipairs(family.params) do
-    local value = rawget(v.params, p.name)
-    local ok = math.type(value) == parameter_types[p.type] or type(value) == parameter_types[p.type]
-    if ok and p.type == "block shape" then ok = math.type(value[1]) == "integer" and math.type(value[2]) == "integer" end
-    if not ok then return say("result_param", p.name, quote(value, '"')) end
-  end
-  return nil
-end
-
--- Raises "bad argument #arg to 'name' (result of launch() expected, got ...)" unless v is a result.
-local function check_result(v, arg, name)
-  local problem = result_problem(v)
-  if problem then error(say("result_expected", arg, name, problem), 3) end
-end
-
--- A __tostring that cannot fail on a value whose fields were changed: what
--- `show` makes of it, or a line saying why it cannot be shown. kind is {en=, zh=}.
-local function guarded(kind, show, problem_of)
-  return function(v)
-    local problem = problem_of and problem_of(v)
-    local ok, text = true, nil
-    if not problem then ok, text = pcall(show, v) end
-    if ok and type(text) == "string" then return text end
-    if not ok and tostring(text):find("interrupted!", 1, true) then error(text, 0) end
-    if problem then return say("cannot_show", (problem:gsub("^" .. say("got", ""), ""))) end
-    return say("fields_changed", text_in(kind))
-  end
-end
-
 
 -- One row of the result card: its label (a message key) padded to ten columns, by
 -- display width so that Chinese labels line up too, then the text.
@@ -752,13 +644,6 @@ Info.__tostring = guarded(messages.kind_info, function(f)
   local declaration, source = info_text(f)
   return wrap(declaration) .. "\n" .. source
 end)
-
-local function copy_table(t)
-  local copy = {}
-  for k, v in pairs(t) do copy[k] = type(v) == "table" and copy_table(v) or v end
-  return copy
-end
-
 -- info(name): a family's declaration: summary, parameters, what it teaches, source.
 local function info(name)
   local problem = type(name) ~= "string" and say("kernel_expected", quote(name)) or core.kernel_problem(name)
@@ -1218,22 +1103,6 @@ local function marks_on_scale(marks, top)
     if m.at <= MARK_REACH * top then on[#on + 1] = m else above[#above + 1] = m end
   end
   return on, above
-end
-
--- The time now, UTC, as ISO 8601: what recordings and lab progress are stamped with.
-local function utc_now() return os.date("!%Y-%m-%dT%H:%M:%SZ") end
-
--- Writes text to path, or raises "path: why"; returns path.
-local function write_or_raise(path, text)
-  local ok, why = core.write_file(path, text)
-  if not ok then error(fmt("%s: %s", path, tostring(why)), 0) end
-  return path
-end
-
--- Makes the folder path (and those above it), or raises why.
-local function make_folder_or_raise(path)
-  local made, why = core.make_folder(path)
-  if not made then error(tostring(why), 0) end
 end
 
 -- What the other modules share with this one.

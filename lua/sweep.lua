@@ -3,6 +3,7 @@
 -- prints a table and a chart of one metric, and returns the results.
 local core = require "warplab.core"
 local u = require "warplab.prelude"
+local result = require "warplab.result"
 local fmt = u.fmt
 local chart = require "warplab.chart"
 local export = require "warplab.export"
@@ -187,7 +188,7 @@ sweep.Results = Results
 
 -- nil when list is a results list as sweep() made it, else what is wrong, for messages.
 local function results_problem(list)
-  if getmetatable(list) ~= Results then return u.say("got", u.quote(list)) end
+  if getmetatable(list) ~= Results then return result.got(u.quote(list)) end
   local kernel, swept, y = rawget(list, "kernel"), rawget(list, "swept"), rawget(list, "y")
   if not u.family_by_name[kernel] then return say("bad_kernel", u.quote(kernel, '"')) end
   if type(swept) ~= "table" or getmetatable(swept) or rawlen(swept) < 1 or rawlen(swept) > 2 then
