@@ -4,6 +4,7 @@
 local core = require "warplab.core"
 local u = require "warplab.prelude"
 local result = require "warplab.result"
+local families = require "warplab.families"
 local fmt = u.fmt
 local chart = require "warplab.chart"
 local export = require "warplab.export"
@@ -380,7 +381,7 @@ end
 function sweep.sweep(name, params)
   local function bad(arg, key, ...) error(say("bad_sweep", arg, say(key, ...)), 3) end
   local function bad_because(arg, why) error(say("bad_sweep", arg, why), 3) end
-  local problem = type(name) ~= "string" and u.say("kernel_expected", u.quote(name)) or core.kernel_problem(name)
+  local problem = families.kernel_problem(name)
   if problem then bad_because(1, problem) end
   local family = u.family_by_name[name]
   if type(params) ~= "table" then bad(2, "params_expected", u.quote(params)) end
