@@ -10,6 +10,7 @@ local text = require "warplab.text"
 local registry = require "warplab.registry"
 local result = require "warplab.result"
 local device = require "warplab.device"
+local kernel = require "warplab.kernel"
 local fmt, hanging, pad, display_width, wrap, paint = text.fmt, text.hanging, text.pad, text.display_width, text.wrap, text.paint
 local commas, bytes, percent, bar, limit_text = text.commas, text.bytes, text.percent, text.bar, text.limit_text
 local params_text = registry.params_text
@@ -276,7 +277,7 @@ end
 -- The source row of a kernel declared in Lua: which version of its source
 -- this launch ran (a short hash) and when that version was compiled.
 local function source_line(r)
-  local version, compiled = require("warplab.kernel").version_ran(r)   -- kernel requires this module
+  local version, compiled = kernel.version_ran(r)
   if not version then return nil end
   return card_row("label_source", say("source_ran", r.kernel, version, os.date("%H:%M:%S", compiled)))
 end

@@ -1,7 +1,8 @@
 -- export.lua (warplab.export): results as plain data, CSV and JSON (export()
 -- to files, --format on stdout).
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+require "warplab.card"   -- the result card, which results print as under --format table (below)
 local result = require "warplab.result"
 local json = require "warplab.json"
 local number_text = json.number_text

@@ -12,21 +12,7 @@ local families = require "warplab.families"
 local warp_map = require "warplab.warp_map"
 local help = require "warplab.help"
 local values = require "warplab.values"
-require "warplab.card"   -- how a result prints (its __tostring), which export.lua wraps
-
--- A mark (a device's peak) sets a chart's scale only when the data comes
--- within this factor of it; above that it is named beside the chart, not
--- drawn, so that small values are not flattened against the axis.
-local MARK_REACH = 3
-
--- The marks that lie on a chart whose data reaches top, and those above it.
-local function marks_on_scale(marks, top)
-  local on, above = {}, {}
-  for _, m in ipairs(marks or {}) do
-    if m.at <= MARK_REACH * top then on[#on + 1] = m else above[#above + 1] = m end
-  end
-  return on, above
-end
+local chart = require "warplab.chart"
 
 -- What the other modules share with this one.
 return {
@@ -37,7 +23,7 @@ return {
   fmt = text.fmt, commas = text.commas, bytes = text.bytes, percent = text.percent, bar = text.bar,
   value_text = registry.value_text, params_text = registry.params_text, families = registry.families,
   family_by_name = registry.family_by_name, localized = text.localized, value_line = values.value_line,
-  utc_now = files.utc_now, marks_on_scale = marks_on_scale,
+  utc_now = files.utc_now, marks_on_scale = chart.marks_on_scale,
   quote = text.quote, result_problem = result.result_problem, check_result = result.check_result,
   guarded = result.guarded, copy_table = files.copy_table, message = text.message, messages = text.messages,
   text_in = text.text_in, wide = text.wide, display_width = text.display_width, pad = text.pad,
