@@ -34,7 +34,7 @@ local GLOBALS = {
   print = C.print,                     -- print(...): through the shell's line writer
   -- sweeps and comparisons (sweep.lua)
   sweep = sweep.sweep, range = sweep.range, pow2 = sweep.pow2, compare = sweep.compare,
-  -- looking at results and kernels (prelude.lua)
+  -- looking at results and kernels (warp_map.lua, families.lua, help.lua)
   show = warp_map.show, kernels = families.kernels, info = families.info, help = help.help,
   plot = plot.plot,                    -- plot(results, {...}): an SVG (PNG) chart
   export = export.export,              -- export(results, "file.csv" | "file.json")
