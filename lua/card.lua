@@ -11,6 +11,7 @@ local registry = require "warplab.registry"
 local result = require "warplab.result"
 local device = require "warplab.device"
 local kernel = require "warplab.kernel"
+
 local fmt, hanging, pad, display_width, wrap, paint = text.fmt, text.hanging, text.pad, text.display_width, text.wrap, text.paint
 local commas, bytes, percent, bar, limit_text = text.commas, text.bytes, text.percent, text.bar, text.limit_text
 local params_text = registry.params_text
@@ -98,6 +99,7 @@ local messages = {
   check_not_done = { en = "not checked: %s", zh = "未检查：%s" },
   check_summed = { en = "%s; %s values summed by float atomics: within the rounding of up to %s terms in any order (a tolerance of at most %s)",
                    zh = "%s；浮点原子操作求和的 %s 个值：在至多 %s 项以任意顺序相加的舍入之内（容差至多 %s）" },
+  -- what a result whose fields were changed is called
   kind_result = { en = "a result", zh = "结果" },
 }
 local say = text.messages("card", messages)

@@ -1,8 +1,8 @@
 -- prelude.lua (warplab.prelude): what was one module of text, result
 -- cards, show(), device(), kernels(), info() and help(), now cut by concern
 -- into the modules below. It gives the names it gave, each from the module
--- that implements it, to the modules that still take them from here (the
--- labs' until their own cut); new code requires those modules instead.
+-- that implements it, to the modules that still take them from here
+-- (labs.lua, until its own cut); new code requires those modules instead.
 local text = require "warplab.text"
 local registry = require "warplab.registry"
 local result = require "warplab.result"
@@ -14,7 +14,7 @@ local help = require "warplab.help"
 local values = require "warplab.values"
 local chart = require "warplab.chart"
 
--- What the other modules share with this one.
+-- The names prelude.lua gave, each from its module (all but say: its messages went with their concerns).
 return {
   message_tables = text.message_tables, families_changed = registry.families_changed,
   help_topics = help.help_topics, print_values = values.print_values, banner = device.banner,
