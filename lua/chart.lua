@@ -3,7 +3,7 @@
 -- cache size) drawn where they fall. Unicode eighth-blocks on a terminal,
 -- ASCII otherwise.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
 local fmt = u.fmt
 
 local chart = {}
@@ -13,6 +13,21 @@ local messages = {
   mark_above = { en = "%s at %s, off the scale (far above these bars)", zh = "%s：%s，远在这些条之上，未按比例画出" },
 }
 local say = u.messages("chart", messages)
+
+-- A mark (a device's peak) sets a chart's scale only when the data comes
+-- within this factor of it; above that it is named beside the chart, not
+-- drawn, so that small values are not flattened against the axis.
+local MARK_REACH = 3
+
+-- The marks that lie on a chart whose data reaches top, and those above it
+-- (plot.lua's SVG charts place their marks the same way).
+function chart.marks_on_scale(marks, top)
+  local on, above = {}, {}
+  for _, m in ipairs(marks or {}) do
+    if m.at <= MARK_REACH * top then on[#on + 1] = m else above[#above + 1] = m end
+  end
+  return on, above
+end
 
 local EIGHTHS = { "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█" }
 
@@ -67,7 +82,7 @@ function chart.bars(spec)
   for _, s in ipairs(spec.series) do
     for i = 1, #spec.x do scale = math.max(scale, s.values[i] or 0) end
   end
-  local on, above = u.marks_on_scale(spec.marks, scale)   -- marks above are named below the chart
+  local on, above = chart.marks_on_scale(spec.marks, scale)   -- marks above are named below the chart
   for _, m in ipairs(on) do scale = math.max(scale, m.at) end
   local label_width = u.display_width(spec.x_label or "")
   for _, x in ipairs(spec.x) do label_width = math.max(label_width, u.display_width(x)) end

@@ -11,7 +11,7 @@
 -- holds all three and is used only when they match, so a hash that collides
 -- or a damaged file is compiled again, never trusted.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
 
 local compile = {}
 

@@ -6,7 +6,8 @@
 --   launch("strided", {load = "c|          the param's choices
 --   :lab |   :help |   :edit |              labs, topics, your kernels
 local core = require "warplab.core"
-local prelude = require "warplab.prelude"
+local families = require "warplab.families"
+local help = require "warplab.help"
 local kernel_module = require "warplab.kernel"
 local labs = require "warplab.labs"
 
@@ -17,24 +18,24 @@ local LAUNCH_TAKERS = { launch = true, can = true, sweep = true }
 
 local function kernel_names()
   local names = {}
-  for _, k in ipairs(prelude.kernels()) do names[#names + 1] = k.name end
+  for _, k in ipairs(families.kernels()) do names[#names + 1] = k.name end
   return names
 end
 
 -- What a function's first (quoted) argument may be.
 local first_argument = {
-  explain = core.explain_terms, help = prelude.help_topics, edit = kernel_module.declared_kernels,
+  explain = core.explain_terms, help = help.help_topics, edit = kernel_module.declared_kernels,
 }
 
 -- What a colon command's argument may be.
 local command_argument = {
-  [":lab"] = function() local names = labs.names(); names[#names + 1] = "reload"; return names end, [":help"] = prelude.help_topics, [":edit"] = kernel_module.declared_kernels,
+  [":lab"] = function() local names = labs.names(); names[#names + 1] = "reload"; return names end, [":help"] = help.help_topics, [":edit"] = kernel_module.declared_kernels,
   [":reset"] = function() return labs.names() end,
 }
 
 -- The params of a kernel's launch, then the measurement options (and sweep's axes).
 local function param_names(kernel, fn)
-  local ok, i = pcall(prelude.info, kernel)
+  local ok, i = pcall(families.info, kernel)
   if not ok then return nil end
   local names = {}
   for _, p in ipairs(i.params) do names[#names + 1] = p.name end
@@ -44,7 +45,7 @@ local function param_names(kernel, fn)
 end
 
 local function choices_of(kernel, param)
-  local ok, i = pcall(prelude.info, kernel)
+  local ok, i = pcall(families.info, kernel)
   if not ok then return nil end
   for _, p in ipairs(i.params) do
     if p.name == param then return p.choices end

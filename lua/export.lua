@@ -1,7 +1,9 @@
 -- export.lua (warplab.export): results as plain data, CSV and JSON (export()
 -- to files, --format on stdout).
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+require "warplab.card"   -- the result card, which results print as under --format table (below)
+local result = require "warplab.result"
 local json = require "warplab.json"
 local number_text = json.number_text
 local fmt = u.fmt
@@ -202,7 +204,7 @@ local writers = {
 -- Why value is not a result or a list of results, or nil when it is one.
 local function not_results(value)
   if getmetatable(value) == core.Result then return nil end
-  if type(value) ~= "table" then return u.say("got", type(value)) end
+  if type(value) ~= "table" then return result.got(type(value)) end
   if value[1] == nil then return say("got_empty") end
   for i, v in ipairs(value) do
     if getmetatable(v) ~= core.Result then

@@ -8,7 +8,10 @@
 -- (lauch for launch). main.lua requires this module last, once the others
 -- are in place.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local families = require "warplab.families"
+local warp_map = require "warplab.warp_map"
+local help = require "warplab.help"
 local sweep = require "warplab.sweep"
 local plot = require "warplab.plot"
 local export = require "warplab.export"
@@ -31,8 +34,8 @@ local GLOBALS = {
   print = C.print,                     -- print(...): through the shell's line writer
   -- sweeps and comparisons (sweep.lua)
   sweep = sweep.sweep, range = sweep.range, pow2 = sweep.pow2, compare = sweep.compare,
-  -- looking at results and kernels (prelude.lua)
-  show = u.show, kernels = u.kernels, info = u.info, help = u.help,
+  -- looking at results and kernels (warp_map.lua, families.lua, help.lua)
+  show = warp_map.show, kernels = families.kernels, info = families.info, help = help.help,
   plot = plot.plot,                    -- plot(results, {...}): an SVG (PNG) chart
   export = export.export,              -- export(results, "file.csv" | "file.json")
   record = record.record,              -- record("session.json") ... record()
@@ -59,9 +62,9 @@ local say = u.messages("globals", messages)
 -- The strings a student writes as arguments: kernel names and the choices of their params, with what each is.
 local function known_strings()
   local strings = {}
-  for _, k in ipairs(u.kernels()) do
+  for _, k in ipairs(families.kernels()) do
     strings[k.name] = strings[k.name] or say("a_kernel")
-    for _, p in ipairs(u.info(k.name).params) do
+    for _, p in ipairs(families.info(k.name).params) do
       if p.type == "string" then
         for _, choice in ipairs(p.choices or {}) do strings[choice] = strings[choice] or say("a_choice", p.name) end
       end

@@ -6,7 +6,7 @@
 -- words share a bank), and the hint attached to the first cause that
 -- failed (docs/instructors.md, "Goals and their causes").
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
 local sweep = require "warplab.sweep"
 local fmt = u.fmt
 

@@ -3,7 +3,8 @@
 -- class"): grades.csv and grades.json, a row per student and question, and
 -- report.html, one page with its charts, readable without a network.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local files = require "warplab.files"
 local json = require "warplab.json"
 local export = require "warplab.export"
 local user_kernels = require "warplab.kernel"
@@ -1076,7 +1077,7 @@ end
 -- warplab --grade DIR [--report OUT] [--slurm OPTIONS]
 ---------------------------------------------------------------------------
 
-local write, make_folder = u.write_or_raise, u.make_folder_or_raise
+local write, make_folder = files.write_or_raise, files.make_folder_or_raise
 
 -- Each row's similar_to: the students whose submission of its lab is a
 -- copy of this one's (over the whole class, slices merged).

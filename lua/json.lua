@@ -1,6 +1,6 @@
 -- json.lua (warplab.json): JSON text to Lua values and back, as warplab
 -- writes and reads it: results, recordings, progress, submissions, grades.
-local u = require "warplab.prelude"
+local u = require "warplab.text"
 
 local messages = {
   -- json.decode's reasons (a damaged progress file's warning shows them)

@@ -7,7 +7,8 @@
 -- built-ins are. Sizes may be numbers, param names or functions of the
 -- params, worked out at each launch.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local families = require "warplab.families"
 local compile = require "warplab.compile"
 local progress = require "warplab.progress"
 
@@ -302,7 +303,7 @@ local function declare(spec, quiet)
     bad("name", "lowercase letters, digits and _ (at most 40)", name)
   end
   if not declared[name] then
-    for _, k in ipairs(u.kernels()) do if k.name == name then error(say("built_in", name), 0) end end
+    for _, k in ipairs(families.kernels()) do if k.name == name then error(say("built_in", name), 0) end end
   end
   local source = spec.source
   if spec.file ~= nil then
@@ -596,7 +597,7 @@ function kernel.edit(name, from)
   if name == nil then error(say("edit_what"), 2) end
   if type(name) ~= "string" then error(say("bad_edit_name", u.quote(name)), 2) end
   if not declarations[name] then
-    for _, k in ipairs(u.kernels()) do if k.name == name then error(say("edit_built_in", name, name), 0) end end
+    for _, k in ipairs(families.kernels()) do if k.name == name then error(say("edit_built_in", name, name), 0) end end
     error(say("edit_unknown", u.quote(name)), 0)
   end
   local text, came_from = edited_source(name, from)

@@ -2,7 +2,7 @@
 -- copy of a lab students get: its solutions and assessed answers removed from
 -- the text itself (comments too), checked by loading the copy again.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
 local labs = require "warplab.labs"
 local fmt = u.fmt
 

@@ -8,7 +8,8 @@
 -- atomic address), with the fix. The emulator runs the PTX: ptxas may merge
 -- accesses (sass() shows what the GPU runs).
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local registry = require "warplab.registry"
 local kernel = require "warplab.kernel"
 
 local lines = {}
@@ -221,7 +222,7 @@ end
 -- "transpose variant=shared": the kernel and the params given (a result's are all of them).
 local function label(name, params)
   local given = {}
-  for key, value in pairs(params) do given[#given + 1] = key .. "=" .. u.value_text(value) end
+  for key, value in pairs(params) do given[#given + 1] = key .. "=" .. registry.value_text(value) end
   table.sort(given)
   return #given > 0 and name .. " " .. table.concat(given, " ") or name
 end

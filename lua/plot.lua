@@ -2,7 +2,9 @@
 -- SVG chart (axes, ticks, labels, legend, the device's peak and L2 size as
 -- marks where they mean something); PNG too, through gnuplot when installed.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local device = require "warplab.device"
+local chart = require "warplab.chart"
 local export = require "warplab.export"
 local sweep = require "warplab.sweep"
 
@@ -129,7 +131,7 @@ local function layout(spec)
   for _, s in ipairs(spec.series) do
     for i = 1, #s.x do all_x[#all_x + 1], all_y[#all_y + 1], top = s.x[i], s.y[i], math.max(top, s.y[i]) end
   end
-  local on, above = u.marks_on_scale(spec.y_marks, top)   -- marks above are named at the top
+  local on, above = chart.marks_on_scale(spec.y_marks, top)   -- marks above are named at the top
   for _, m in ipairs(on) do all_y[#all_y + 1] = m.at end
   return make_scale(all_x, LEFT, WIDTH - RIGHT), make_scale(all_y, HEIGHT - BOTTOM, TOP, true), on, above
 end
@@ -392,7 +394,7 @@ function plot.plot(results, options)
   local label, unit = u.localized(metric, "label"), u.localized(metric, "unit")
   local spec = {
     title = options.title or say("title", results[1].kernel, label, x,
-                                 series.modelled and say("modelled_for", u.device_name(results[1].model.device, true)) or ""),
+                                 series.modelled and say("modelled_for", device.device_name(results[1].model.device, true)) or ""),
     x_label = x == "bytes" and say("x_bytes", x) or x,
     y_label = unit ~= "" and say("y_label", label, unit) or label,
     series = series, x_is_bytes = x == "bytes", y_marks = {}, x_marks = {},

@@ -8,11 +8,12 @@
 -- data (LIMITS, docs/results.md): a value past them is never saved (one
 -- line says why), and one already in the file is dropped when it is read.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local files = require "warplab.files"
 local json = require "warplab.json"
 
 -- A copy of a record or of the data, so callers never hold what is saved.
-local function deep_copy(value) return type(value) == "table" and u.copy_table(value) or value end
+local function deep_copy(value) return type(value) == "table" and files.copy_table(value) or value end
 
 local progress = {}
 
@@ -509,7 +510,7 @@ function progress.update(id, kind, ...)
   if not spec then
     error(say("change_expected", say("changes_or"), type(kind) == "string" and "'" .. kind .. "'" or type(kind)), 2)
   end
-  local change = { id = id, kind = kind, at = u.utc_now() }
+  local change = { id = id, kind = kind, at = files.utc_now() }
   spec.check(change, ...)
   local path = file_path()
   local data

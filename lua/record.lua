@@ -2,7 +2,9 @@
 -- and got, to hand in, and the session's journal, the REPL's own record of
 -- every input, kept as it goes.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local files = require "warplab.files"
+local value_line = require("warplab.values").value_line
 local json = require "warplab.json"
 local export = require "warplab.export"
 local kernel = require "warplab.kernel"
@@ -78,7 +80,7 @@ local function start_entry(fields)
     fields.answers, entry = entry.answers, nil
   end
   finish_entry()
-  fields.at = u.utc_now()
+  fields.at = files.utc_now()
   entry = fields
 end
 
@@ -93,7 +95,7 @@ local function values_data(...)
       for k, r in ipairs(results) do list[k] = plain(r) end
       values[i] = { results = list }
     else
-      values[i] = type(v) == "table" and u.value_line(v) or v
+      values[i] = type(v) == "table" and value_line(v) or v
     end
   end
   return values
@@ -133,7 +135,7 @@ function record.start_journal()
   if not file then return journal_failed(why) end
   journal.file = file
   print(say("where", path))
-  journal_write({ started = u.utc_now(), device = device_facts(), version = core.version })
+  journal_write({ started = files.utc_now(), device = device_facts(), version = core.version })
 end
 
 -- record("session.json") starts keeping every command typed at the prompt and what it returned
@@ -147,7 +149,7 @@ function record.record(path)
     if recording then
       recording.path = path
     else
-      recording = { path = path, started = u.utc_now(), device = device_facts(),
+      recording = { path = path, started = files.utc_now(), device = device_facts(),
                     version = core.version, commands = {} }
       print(say("started", path))
     end
@@ -156,7 +158,7 @@ function record.record(path)
   if not recording then error(say("not_recording"), 2) end
   finish_entry()   -- the input before this one, if it is still open
   local r = recording
-  local text = json.encode({ path = r.path, started = r.started, stopped = u.utc_now(), device = r.device,
+  local text = json.encode({ path = r.path, started = r.started, stopped = files.utc_now(), device = r.device,
                              version = r.version, commands = json.list(r.commands) }, 2) .. "\n"
   local ok, why = core.write_file(r.path, text)
   if not ok then

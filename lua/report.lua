@@ -3,7 +3,8 @@
 -- readable without a network that answers an instructor's questions
 -- (docs/instructors.md, "What the grader prints").
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local files = require "warplab.files"
 local export = require "warplab.export"
 local json = require "warplab.json"
 local fmt = string.format
@@ -55,7 +56,7 @@ local messages = {
 }
 local say = u.messages("report", messages)
 
-local write, make_folder = u.write_or_raise, u.make_folder_or_raise
+local write, make_folder = files.write_or_raise, files.make_folder_or_raise
 
 -- The rows grouped by key_of(row), in the order first seen: each group made
 -- by fresh(row), then given each of its rows through add(group, row).
@@ -489,7 +490,7 @@ end
 -- (made when missing); true when every file was graded.
 function grade_report.write(graded, out)
   local d = core.globals.device()
-  local report = { format = "warplab-grades", version = 1, graded = u.utc_now(), warplab = core.version,
+  local report = { format = "warplab-grades", version = 1, graded = files.utc_now(), warplab = core.version,
                    device = d.name, backend = d.backend, submissions = graded.submissions,
                    student_names = graded.students, problems = graded.problems,
                    questions = questions_of(graded.rows), students = students_of(graded.rows), rows = graded.rows }

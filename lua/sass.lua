@@ -6,7 +6,8 @@
 -- access and bytes a lane. It shows what the PTX the emulator runs does
 -- not: loads merged into wider ones (LDS.128), loops unrolled, local memory.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local registry = require "warplab.registry"
 local kernel = require "warplab.kernel"
 local compile = require "warplab.compile"
 
@@ -179,7 +180,7 @@ function sass.sass(what, options)
   local name, source = kernel_of(what)
   options = check_options(options)
   if not source then
-    if u.family_by_name[name] then error(say("built_in", name, name), 2) end
+    if registry.family_by_name[name] then error(say("built_in", name, name), 2) end
     error(say("unknown", name), 2)
   end
   local arch = options.arch or device_arch()

@@ -2,7 +2,11 @@
 -- compare(). A sweep launches every configuration (counters read together),
 -- prints a table and a chart of one metric, and returns the results.
 local core = require "warplab.core"
-local u = require "warplab.prelude"
+local u = require "warplab.text"
+local registry = require "warplab.registry"
+local result = require "warplab.result"
+local families = require "warplab.families"
+local device = require "warplab.device"
 local fmt = u.fmt
 local chart = require "warplab.chart"
 local export = require "warplab.export"
@@ -187,9 +191,9 @@ sweep.Results = Results
 
 -- nil when list is a results list as sweep() made it, else what is wrong, for messages.
 local function results_problem(list)
-  if getmetatable(list) ~= Results then return u.say("got", u.quote(list)) end
+  if getmetatable(list) ~= Results then return result.got(u.quote(list)) end
   local kernel, swept, y = rawget(list, "kernel"), rawget(list, "swept"), rawget(list, "y")
-  if not u.family_by_name[kernel] then return say("bad_kernel", u.quote(kernel, '"')) end
+  if not registry.family_by_name[kernel] then return say("bad_kernel", u.quote(kernel, '"')) end
   if type(swept) ~= "table" or getmetatable(swept) or rawlen(swept) < 1 or rawlen(swept) > 2 then
     return say("bad_swept", u.quote(swept, '"'))
   end
@@ -198,7 +202,7 @@ local function results_problem(list)
   end
   if y ~= nil and not metric_by_name[y] then return say("bad_y", u.quote(y, '"')) end
   for i = 1, rawlen(list) do
-    local problem = u.result_problem(rawget(list, i))
+    local problem = result.result_problem(rawget(list, i))
     if problem then return say("bad_item", i, (problem:gsub("^got ", "is "))) end
   end
   return nil
@@ -237,7 +241,7 @@ end
 -- A swept value as the table and chart show it: bytes in KiB, MiB ... for `bytes`.
 local function value_text(value, param)
   if param == "bytes" and math.type(value) == "integer" then return u.bytes(value) end
-  return u.value_text(value)
+  return registry.value_text(value)
 end
 sweep.value_text = value_text
 
@@ -275,7 +279,7 @@ function methods:table_text()
   for _, line in ipairs(u.text_lines(text)) do widest = math.max(widest, u.display_width(line)) end
   if widest > core.columns() then text = sweep.text_table(tiny, rows) end   -- a narrow terminal: the headers' short forms
   if modelled_any then
-    text = text .. "\n" .. say("modelled_note", self[1].model.device and u.device_name(self[1].model.device, true) or say("the_model"))
+    text = text .. "\n" .. say("modelled_note", self[1].model.device and device.device_name(self[1].model.device, true) or say("the_model"))
   end
   return text
 end
@@ -322,7 +326,7 @@ function methods:chart_text(y)
   }
 end
 
-Results.__tostring = u.guarded(messages.kind_results, function(list)
+Results.__tostring = result.guarded(messages.kind_results, function(list)
   return say("results", #list, list.kernel, table.concat(list.swept, say("swept_and")),
              list.interrupted and say("stopped") or "")
 end, results_problem)
@@ -379,9 +383,9 @@ end
 function sweep.sweep(name, params)
   local function bad(arg, key, ...) error(say("bad_sweep", arg, say(key, ...)), 3) end
   local function bad_because(arg, why) error(say("bad_sweep", arg, why), 3) end
-  local problem = type(name) ~= "string" and u.say("kernel_expected", u.quote(name)) or core.kernel_problem(name)
+  local problem = families.kernel_problem(name)
   if problem then bad_because(1, problem) end
-  local family = u.family_by_name[name]
+  local family = registry.family_by_name[name]
   if type(params) ~= "table" then bad(2, "params_expected", u.quote(params)) end
   local fixed, swept, lists, launches = {}, {}, {}, 1
   local y, x = rawget(params, "y"), rawget(params, "x")
@@ -556,12 +560,12 @@ end
 local Comparison = { __name = "warplab.comparison" }
 
 -- The results named above the table (a: offset offset=0 ...), so that its columns are only letters wide.
-Comparison.__tostring = u.guarded(messages.kind_comparison, function(c)
+Comparison.__tostring = result.guarded(messages.kind_comparison, function(c)
   return u.wrap(table.concat(c.legend, "\n"), nil, "   ") .. "\n" .. sweep.text_table(c.header, c.rows)
 end)
 
 local function describe(r)
-  return r.kernel .. " " .. u.params_text(r.kernel, r.params):gsub("n=[%d,]+ block=%d+ ?", "")
+  return r.kernel .. " " .. registry.params_text(r.kernel, r.params):gsub("n=[%d,]+ block=%d+ ?", "")
 end
 
 -- compare(a, b, ...): results side by side; for each metric the ratio to the first and a verdict
@@ -569,7 +573,7 @@ end
 function sweep.compare(...)
   local list = { n = select("#", ...), ... }
   if list.n < 2 then error(say("two_expected"), 2) end
-  for i = 1, list.n do u.check_result(list[i], i, "compare") end
+  for i = 1, list.n do result.check_result(list[i], i, "compare") end
   list.n = nil
   local header, legend = { say("metric") }, {}
   for i, r in ipairs(list) do

@@ -6,7 +6,7 @@
 # other); C code names a header's room ("model/params.h"); and kernels/
 # holds no Lua and no CUDA host code (its families' .cu files are device code).
 # shell/ likewise: its common ground, then compile, backend, api and repl,
-# each above the ones before it.
+# each above the ones before it. lua/'s modules require each other one way.
 srcdir=${srcdir:-.}
 . "$srcdir/tests/lib/tap.sh"
 
@@ -148,5 +148,32 @@ printf '#include "output.h"\n#include "compile/device_compile.h"\n#include "api/
 found=$(shell_violations backend "$bad/shell/backend/up.c")
 echo "$found" | grep -q "up.c includes api/session.h" && echo "$found" | grep -q "up.c includes result.h" && [ "$(echo "$found" | wc -l)" -eq 2 ]
 result "... and a file of shell/backend/ that includes the API's session.h, or a header of its own room without the room's name" $?
+
+# lua/: the modules require each other one way (docs/internals.md, "lua/"):
+# no circle closes among the requires at their tops; a lower module reaches
+# a higher one only by a require inside the function that needs it.
+# lua_requires FILE...: "module required" for each require at a file's top.
+lua_requires() {
+  for file in "$@"; do
+    sed -n 's/^\(local [A-Za-z_, ]* = \)\{0,1\}require[ (]*"warplab\.\([a-z_]*\)".*/\2/p' "$file" |
+      grep -vx core | sed "s|^|$(basename "$file" .lua) |"
+  done
+}
+loop=$(lua_requires "$srcdir"/lua/*.lua | tsort 2>&1 >/dev/null)
+[ -z "$loop" ] && [ "$(lua_requires "$srcdir"/lua/*.lua | wc -l)" -gt 20 ]
+result "lua/'s modules require each other one way: no circle among the requires at their tops" $?
+echo "$loop" | head -5 | sed '/^$/d; s/^/#   /'
+
+mkdir -p "$bad/lua"
+printf 'local core = require "warplab.core"\nlocal b = require "warplab.b"\n' > "$bad/lua/a.lua"
+printf 'local c = require("warplab.c").c\n' > "$bad/lua/b.lua"
+printf 'require "warplab.a"\n' > "$bad/lua/c.lua"
+lua_requires "$bad"/lua/*.lua | tsort > /dev/null 2>&1
+looped=$?
+printf 'local function late() return require("warplab.a") end\n' > "$bad/lua/c.lua"
+lua_requires "$bad"/lua/*.lua | tsort > /dev/null 2>&1
+unlooped=$?
+[ $looped -ne 0 ] && [ $unlooped -eq 0 ]
+result "... and the check finds a circle of requires (a, b, c), and none once c requires a inside a function" $?
 rm -rf "$bad"
 tap_done

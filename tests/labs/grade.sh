@@ -149,7 +149,7 @@ sed 's/^/#   /' "$tmp/mixed.err"
   line 'attempts-number.json: field steps[2].attempts[1]: expected an object, got 7' &&
   line 'steps-numbers.json: field steps[1]: expected an object, got 5' &&
   line 'answer-object.json: field steps[2].attempts[1].answer: expected an answer' &&
-  ! grep -q -e 'grade:[0-9]' -e 'labs:[0-9]' -e 'prelude:[0-9]' -e 'traceback' $(outputs "$tmp/crash-report")
+  ! grep -q -e 'grade:[0-9]' -e 'labs:[0-9]' -e 'prelude:[0-9]' -e 'card:[0-9]' -e 'result:[0-9]' -e 'values:[0-9]' -e 'traceback' $(outputs "$tmp/crash-report")
 result 'attempts [7], steps [5,6] and an answer {"x":1}: one line each, all three outputs, no internal error (finding 5)' $?
 others "$tmp/crash-report/grades.csv" "$crash" | diff "$tmp/others-clean" - > /dev/null
 result "the six other students are graded exactly as without them" $?
@@ -171,7 +171,7 @@ done
 status=$?
 sed 's/^/#   /' "$tmp/mixed.err" | cat -v
 [ $status = 1 ] && grep -q "^Graded 10 submissions of 8 students (4 problems" "$tmp/mixed.out" &&
-  ! grep -q -e 'grade:[0-9]' -e 'labs:[0-9]' -e 'prelude:[0-9]' -e 'traceback' $(outputs "$tmp/mixed-report")
+  ! grep -q -e 'grade:[0-9]' -e 'labs:[0-9]' -e 'prelude:[0-9]' -e 'card:[0-9]' -e 'result:[0-9]' -e 'values:[0-9]' -e 'traceback' $(outputs "$tmp/mixed-report")
 result "a class with them is graded: exit 1, 10 submissions, 4 problems (frank's too), no internal error" $?
 others "$tmp/mixed-report/grades.csv" "$mixed" | diff "$tmp/others-clean" - > "$tmp/others.diff"
 result "the six other students are graded exactly as without them" $?

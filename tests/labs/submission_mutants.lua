@@ -233,7 +233,8 @@ tap.ok(outputs["grades.csv"] and outputs["grades.json"] and outputs["report.html
 tap.is(real_rows("fuzzed"), baseline, "the real students are graded exactly as without the mutants")
 
 -- Internal errors: a position in one of warplab's own Lua modules, or a traceback.
-local MODULES = { "grade", "labs", "prelude", "export", "kernel", "compile", "progress", "sweep", "chart", "plot",
+local MODULES = { "grade", "labs", "prelude", "text", "registry", "result", "card", "warp_map", "device", "families",
+                  "help", "values", "files", "export", "kernel", "compile", "progress", "sweep", "chart", "plot",
                   "complete", "globals", "json", "record", "lab_release", "main" }
 local function internal_error(text)
   for _, name in ipairs(MODULES) do

@@ -108,7 +108,7 @@ local function conversions(text)
   return table.concat(list, " ")
 end
 local modules, bad = 0, {}
-for module, messages in pairs(require("warplab.prelude").message_tables) do
+for module, messages in pairs(require("warplab.text").message_tables) do
   modules = modules + 1
   for key, m in pairs(messages) do
     if type(m.en) ~= "string" or type(m.zh) ~= "string" then

@@ -49,7 +49,9 @@ end
 -- Passes when the message is one line holding every text and no internal name.
 local function clean_line(message, texts, name)
   local passed = not message:find("\n") and not message:find("launch_many", 1, true) and #message < 600
-  for _, module in ipairs({ "prelude", "chart", "export", "record", "json", "plot", "sweep", "progress", "labs", "lab_release" }) do
+  for _, module in ipairs({ "prelude", "text", "registry", "result", "card", "warp_map", "device", "families", "help",
+                            "values", "files", "chart", "export", "record", "json", "plot", "sweep", "progress", "labs",
+                            "lab_release" }) do
     passed = passed and not message:find("%f[%w]" .. module .. ":%d")   -- a position in a built-in module
   end
   for _, text in ipairs(texts) do passed = passed and message:find(text, 1, true) ~= nil end

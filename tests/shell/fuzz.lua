@@ -423,7 +423,9 @@ t.ok(#missing == 0, "every function a student has is fuzzed" ..
 
 -- Internal functions, positions in the built-in modules ("sweep:258:"), Lua's
 -- words for an error inside code (the student wrote none of these).
-local INTERNAL = { "launch_many", "core%.", "%f[%w]prelude:%d", "%f[%w]sweep:%d", "%f[%w]export:%d",
+local INTERNAL = { "launch_many", "core%.", "%f[%w]prelude:%d", "%f[%w]text:%d", "%f[%w]registry:%d",
+                   "%f[%w]result:%d", "%f[%w]card:%d", "%f[%w]warp_map:%d", "%f[%w]device:%d", "%f[%w]families:%d",
+                   "%f[%w]help:%d", "%f[%w]values:%d", "%f[%w]sweep:%d", "%f[%w]export:%d",
                    "%f[%w]labs:%d", "%f[%w]plot:%d", "%f[%w]chart:%d", "%f[%w]progress:%d", "%[C%]", "to '%?'",
                    "'warp'", "'write_file'", "%(local '", "%(upvalue '", "%(field '", "%(method '", "%(global '",
                    "%(constant '", "attempt to ", "stack overflow" }

@@ -18,7 +18,7 @@ texts='
 local core = debug.getregistry()["warplab.core"]
 local function try(code) local ok, why = pcall(load(code)); if not ok then print("error: " .. tostring(why)) end end
 help()
-for _, topic in ipairs(require[[warplab.prelude]].help_topics()) do help(topic) end
+for _, topic in ipairs(require[[warplab.help]].help_topics()) do help(topic) end
 core.command(":help")
 core.command(":labs")
 core.command(":nosuchcommand with some words after it")
