@@ -1,5 +1,6 @@
--- emulator.lua: the PTX emulator's speed against the hand-written model, on
--- the machine at hand (needs NVRTC: a build with CUDA):
+-- emulator.lua: the PTX emulator's speed against the hand-written model, and
+-- the SASS engine's against the PTX emulator's, on the machine at hand
+-- (needs NVRTC: a build with CUDA; the SASS part, nvdisasm):
 --   ./warplab --sim bench/emulator.lua
 -- The target (issue 17): emulating offset at n = 2^24 takes at most 8 times
 -- as long as the hand-written model's launch; and the emulator's rate in
@@ -48,3 +49,33 @@ end
 for _, name in ipairs({ "copy", "transpose", "spmv" }) do
   print(string.format("%-36s %12.1f M lane-instructions a CPU second", name, rates[name] / 1e6))
 end
+
+-- The SASS engine against the PTX emulator (issue 33: within 2x), on the
+-- same launches at sizes the engine takes (at most 32,768 warps): the H200's
+-- profile runs them on the engine, the A100's (sm_80) on the PTX emulator,
+-- with the same counts. Where there is no disassembler, nothing runs at SASS level.
+if not core.disassembler() then print("no nvdisasm here: no SASS level to time") return end
+print()
+print(string.format("%-36s %10s %10s %8s", "launch (emulator, median of 5)", "SASS ms", "PTX ms", "ratio"))
+local function timed(profile, name, params)
+  config { profile = profile }
+  local e = core.emulate_family(name, params)   -- the first: the listing and the buffers
+  local walls = {}
+  for i = 1, RUNS do walls[i], _, e = clock_ms(function() return core.emulate_family(name, params) end) end
+  return median(walls), e.level
+end
+for _, case in ipairs({
+  { "offset", {n = 1 << 20, offset = 1} },
+  { "copy", {n = 1 << 20} },
+  { "transpose", {rows = 512, cols = 512, variant = "shared", tile = 32} },
+  { "matmul", {m = 256, n = 256, k = 256, variant = "tiled"} },
+}) do
+  local name, params = case[1], case[2]
+  local sass_ms, sass_level = timed("h200", name, params)
+  local ptx_ms, ptx_level = timed("a100", name, params)
+  local label = name .. " " .. (params.n and params.m == nil and ("n=" .. params.n) or params.rows and
+                string.format("%dx%d", params.rows, params.cols) or string.format("%dx%dx%d", params.m, params.n, params.k))
+  print(string.format("%-36s %10.0f %10.0f %8.1f%s", label, sass_ms, ptx_ms, sass_ms / ptx_ms,
+                      sass_level == "sass" and ptx_level == "ptx" and "" or "  (levels: " .. tostring(sass_level) .. ", " .. tostring(ptx_level) .. ")"))
+end
+config { profile = "h200" }
