@@ -125,6 +125,13 @@ struct opcode_row {
 static int has(const struct decoded *d, enum modifier m) { return (int)(d->mods >> m & 1); }
 _Static_assert(MODIFIER_COUNT <= 128, "a modifier_set holds 128 modifiers");
 
+/* Whether the warp's accesses go to on_access: all, or (only_warp) one warp's. */
+static int told(const struct exec *x)
+{
+    const struct ptx_launch *l = x->b->l;
+    return l->on_access && (!l->only_warp || (l->only_warp - 1) % x->b->warp_count == x->w->index);
+}
+
 /* ---- operands ---- */
 
 static uint32_t reg(const struct warp *w, int r, int lane) { return r == RZ ? 0 : w->r[r][lane]; }
@@ -491,7 +498,7 @@ static int op_constant_load(struct exec *x, uint32_t group)
 {
     const struct operand *o = &x->d->o[1];
     uint32_t lanes = x->d->uniform && x->active ? x->active & -x->active : x->active;
-    if (o->bank == 3 && x->active && x->b->l->on_access) {
+    if (o->bank == 3 && x->active && told(x)) {
         struct warp_access a;
         memset(&a, 0, sizeof a);
         a.kind = ACCESS_CONSTANT_LOAD, a.bytes = has(x->d, MOD_B64) ? 8 : 4, a.active = x->active;
@@ -796,7 +803,7 @@ static int locate(struct exec *x, const struct operand *where, int bytes, unsign
             return outside(x, lane, at, (uint64_t)bytes);
         a.addr[lane] = in->space == SASS_SHARED ? (at & 0xffffff) - SHARED_RESERVED : at;
     }
-    if (x->active && x->b->l->on_access && in->space != SASS_LOCAL) {   /* local traffic: not modelled, as the PTX emulator's */
+    if (x->active && told(x) && in->space != SASS_LOCAL) {   /* local traffic: not modelled, as the PTX emulator's */
         a.block = x->b->number, a.line = in->line;
         x->b->l->on_access(x->b->l->user, &a);
     }
@@ -1447,9 +1454,13 @@ int sass_run(const struct sass_program *p, const struct ptx_launch *l, const int
         snprintf(why, why_size, "%s", SAY("the kernel's parameters do not fit its constant bank", "内核参数放不进常量区"));
         failed = 1;
     }
+    long long only_block = l->only_warp && b ? (l->only_warp - 1) / b->warp_count : -1;   /* a warp map's: its block alone */
     for (unsigned z = 0; !failed && z < l->grid[2]; z++)
         for (unsigned y = 0; !failed && y < l->grid[1]; y++)
             for (unsigned x = 0; !failed && x < l->grid[0]; x++) {
+                long long number = (long long)x + (long long)l->grid[0] * ((long long)y + (long long)l->grid[1] * z);
+                if (only_block >= 0 && number != only_block)
+                    continue;
                 start_block(b, x, y, z);
                 failed = run_block(b) != 0;
             }

@@ -30,7 +30,7 @@ void sass_program_free(struct sass_program *p);
 int sass_write_constant(struct sass_program *p, const char *name, const void *data, size_t bytes);
 
 /* Runs the grid of l (kernel, grid, block, args, buffers, on_access,
-   budgets, interrupted; not threads, only_warp, printf or sums) with each
+   budgets, interrupted, only_warp; not threads, printf or sums) with each
    argument's bytes in arg_bytes (4 or 8, laid out from c[0x0][0x210] as the
    CUDA ABI aligns them). 0, or -1 with why. */
 struct sass_ran {

@@ -470,10 +470,10 @@ static int run_over(const struct family *f, const struct params *p, const struct
     launch.threads = only_warp ? 1 : model_threads_wanted();
     launch.users = users;
     launch.sums = sums;
-    /* the SASS engine where the launch's own run had it (lines, as the card counted them); a warp map
-       and a GPU's output check (whose float sums the PTX emulator keeps) at PTX level */
+    /* the SASS engine where the launch's own run had it (lines and warp maps, as the card counted
+       them); a GPU's output check (whose float sums the PTX emulator keeps) at PTX level */
     struct emulation scratch = { .level = NULL };
-    int level = only_warp || sums ? 1 : run_sass(f, device, call.kernel, m, &launch, data, bytes, &scratch, why, why_size);
+    int level = sums ? 1 : run_sass(f, device, call.kernel, m, &launch, data, bytes, &scratch, why, why_size);
     int failed = level == -1 ||
                  (level == 1 && (write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &ran, why, why_size)));
     ptx_free(m);

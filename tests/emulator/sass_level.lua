@@ -41,6 +41,11 @@ for _, l in ipairs(by_line) do wavefronts = wavefronts + (l.shared_load and l.sh
 t.ok(heading:find("as the emulator counts it (SASS)", 1, true) and heading:find("Counted on the machine code (SASS) the GPU runs", 1, true),
      "lines() counts the same machine code, and says so")
 t.is(wavefronts, 5184, "its lines' shared-load wavefronts add up to the card's 5,184")
+local map = t.said(function() show(tiled, 3) end)
+local _, wide = map:gsub("shared load [^\n]-16%-byte elements", "")   -- the separator is the locale's
+local _, narrow = map:gsub("shared load [^\n]-%f[%d]4%-byte elements", "")
+t.ok(wide == 12 and narrow == 48, string.format("show() draws the same machine code: warp 3's shared loads are 12 LDS.128 of 16 bytes " ..
+     "a lane and 48 of 4 (%d and %d; the PTX's are 96 of 4)", wide, narrow))
 local card = tostring(tiled)
 t.ok(card:find("emulated   the machine code the GPU runs (SASS, sm_90), instruction by", 1, true) ~= nil,
      "the card's row names the level")
