@@ -124,8 +124,7 @@ static int grow_given(lua_State *L, struct user_kernel *k, int i, size_t count, 
    warplab's own, not lab code's: the sandbox's budget pauses for it. */
 static void keep_listing(lua_State *L, struct user_kernel *k)
 {
-    if (k->family.sass || k->family.sass_why || k->listing == LUA_NOREF ||
-        10 * session.device.major + session.device.minor != 90)
+    if (k->family.sass || k->family.sass_why || k->listing == LUA_NOREF || !sass_engine_runs(&session.device))
         return;
     struct sandbox_pause pause;
     sandbox_pause_begin(L, &pause);

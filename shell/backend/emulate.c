@@ -199,6 +199,11 @@ enum { SASS_ENGINE_CC = 90 };
    larger launch runs at PTX level, and the card says so. */
 enum { SASS_WARPS_MOST = 1 << 15 };
 
+int sass_engine_runs(const struct device_info *device)
+{
+    return device && 10 * device->major + device->minor == SASS_ENGINE_CC;
+}
+
 /* A built-in family's kernels' listings, made once a process (NVRTC's sm_90
    CUBIN through the disassembler, about half a second): by family and kernel. */
 enum { KEPT_LISTINGS = 32 };
@@ -260,12 +265,12 @@ static struct sass_program *sass_program_for(const struct family *f, const struc
                                              const struct ptx_launch *launch, void *const *data, const size_t *bytes,
                                              char *why, size_t why_size)
 {
-    int cc = device ? 10 * device->major + device->minor : 0;
     unsigned long long warps = (unsigned long long)launch->grid[0] * launch->grid[1] * launch->grid[2] *
                                (((unsigned long long)launch->block[0] * launch->block[1] * launch->block[2] + 31) / 32);
-    if (cc != SASS_ENGINE_CC) {
+    if (!sass_engine_runs(device)) {
         snprintf(why, why_size, SAY("the SASS engine runs sm_90's machine code, and this GPU is sm_%d",
-                                    "SASS 引擎运行 sm_90 的机器码，而这块 GPU 是 sm_%d"), cc);
+                                    "SASS 引擎运行 sm_90 的机器码，而这块 GPU 是 sm_%d"),
+                 device ? 10 * device->major + device->minor : 0);
         return NULL;
     }
     if (warps > SASS_WARPS_MOST) {

@@ -72,6 +72,9 @@ struct line_counts {
     unsigned sampled;          /* bit k: sample[k] holds one */
     int looked[ACCESS_KINDS], sample_cost[ACCESS_KINDS];   /* how many were weighed, and the sample's cost */
 };
+/* Whether the SASS engine runs device's machine code (sm_90, the one architecture it knows). */
+int sass_engine_runs(const struct device_info *device);
+
 /* f's launch p on the emulator, counted by line into lines (at most most,
    sorted by line), and at which level it ran ("sass" or "ptx", as the
    launch itself would): how many lines, or -1 with why. */
