@@ -9,7 +9,7 @@ local core = require "warplab.core"
 local families = require "warplab.families"
 local help = require "warplab.help"
 local kernel_module = require "warplab.kernel"
-local labs = require "warplab.labs"
+local lab_catalogue = require "warplab.lab_catalogue"
 
 local complete = {}
 
@@ -29,8 +29,8 @@ local first_argument = {
 
 -- What a colon command's argument may be.
 local command_argument = {
-  [":lab"] = function() local names = labs.names(); names[#names + 1] = "reload"; return names end, [":help"] = help.help_topics, [":edit"] = kernel_module.declared_kernels,
-  [":reset"] = function() return labs.names() end,
+  [":lab"] = function() local names = lab_catalogue.names(); names[#names + 1] = "reload"; return names end, [":help"] = help.help_topics, [":edit"] = kernel_module.declared_kernels,
+  [":reset"] = function() return lab_catalogue.names() end,
 }
 
 -- The params of a kernel's launch, then the measurement options (and sweep's axes).

@@ -2,7 +2,7 @@
 -- prompt (and scripts run with -e or a file), each taken from the module
 -- that implements it: the one list to read for "where is launch defined?".
 -- Lab code does not see these: it runs in a sandbox whose allow-list is
--- labs.lua's (`allowed`). Then, reading a global that nobody set is an error
+-- lab_sandbox.lua's (`allowed`). Then, reading a global that nobody set is an error
 -- naming it, with what it may have meant: a string (launch(strided) for
 -- launch("strided"), {load = cg} for {load = "cg"}) or a name like it
 -- (lauch for launch). main.lua requires this module last, once the others

@@ -8,10 +8,14 @@ local files = require "warplab.files"
 local json = require "warplab.json"
 local export = require "warplab.export"
 local user_kernels = require "warplab.kernel"
-local labs = require "warplab.labs"
 local grade_report = require "warplab.report"
 local sweep = require "warplab.sweep"
-local g = labs.grading
+local lab_text = require "warplab.lab_text"
+local lab_sandbox = require "warplab.lab_sandbox"
+local lab_answers = require "warplab.lab_answers"
+local lab_catalogue = require "warplab.lab_catalogue"
+local lab_submission = require "warplab.lab_submission"
+local runner = require("warplab.labs").runner   -- answers judged as the runner judges them
 
 local grade = {}
 local fmt = string.format
@@ -113,7 +117,7 @@ local DEFAULT_TIME_LIMIT = 60     -- seconds of CPU time, and of wall time, per 
 -- Text from a submission, a file name or a lab as it may be printed or
 -- written: control characters spelled out (\27, \n), bad bytes as \xNN, and
 -- at most limit bytes (default LIMITS.text_bytes).
-local visible = labs.visible
+local visible = lab_text.visible
 local function shown(text, limit)
   text = visible(tostring(text)):gsub("[\n\t]", { ["\n"] = "\\n", ["\t"] = "\\t" })
   limit = limit or LIMITS.text_bytes
@@ -488,7 +492,7 @@ local function declare_ran(name, source, evidence)
   if not kernel or evidence.declared[name] == source then return evidence.failures[name] end
   local ok, why = pcall(user_kernels.declare_lab_kernel, kernel.declaration, kernel.lab_id, { source = source })
   evidence.declared[name] = source
-  evidence.failures[name] = not ok and say("rerun_failed", shown(g.clean(tostring(why)), 1000)) or nil
+  evidence.failures[name] = not ok and say("rerun_failed", shown(lab_text.clean(tostring(why)), 1000)) or nil
   return evidence.failures[name]
 end
 
@@ -508,7 +512,7 @@ local function rerun_launch(data, evidence, step_sources)
     local failure = source and declare_ran(data.kernel, source, evidence)
     if failure then return nil, failure end
     local ok, r = pcall(core.globals.launch, data.kernel, params)
-    reruns[key] = ok and { data = export.result_data(r) } or { why = shown(g.clean(tostring(r)), 300) }
+    reruns[key] = ok and { data = export.result_data(r) } or { why = shown(lab_text.clean(tostring(r)), 300) }
   end
   local done = reruns[key]
   if done.why then return nil, say("launch_failed", done.why) end
@@ -573,7 +577,7 @@ local STOPPED = setmetatable({}, { __tostring = function() return "stopped at th
 local function first_launch(lab_name, code, student)
   local asked
   local function stop(name, params) asked = { kernel = name, params = params }; error(STOPPED, 0) end
-  local env = { random = labs.student_random(lab_name, student), launch = stop, sweep = stop, pow2 = sweep.pow2,
+  local env = { random = lab_sandbox.student_random(lab_name, student), launch = stop, sweep = stop, pow2 = sweep.pow2,
                 range = sweep.range, device = core.globals.device, pairs = pairs, ipairs = ipairs, tostring = tostring, tonumber = tonumber,
                 select = select, type = type }
   for _, name in ipairs({ "string", "table", "math", "utf8" }) do env[name] = core.sandbox_library(name) end
@@ -639,7 +643,7 @@ end
 -- What a lab function sees when it judges a submitted step again: the
 -- re-run results and the submitted device, the student's own random numbers.
 local function context_of(doc, definition, result, results)
-  return g.context_for(definition.name, doc.student, result, results or (result and { result }) or nil,
+  return runner.context_for(definition.name, doc.student, result, results or (result and { result }) or nil,
                        doc.device or core.globals.device())
 end
 
@@ -656,11 +660,11 @@ end
 -- own expected value ("x0.5"), else the text.
 local function answer_shape(ask, text, want)
   if ask.choices then
-    local n = labs.read_choice(text, ask.choices)
-    if n then return fmt("%s) %s", string.char(96 + n), shown(g.text_of(ask.choices[n]) or "", 200)) end
+    local n = lab_answers.read_choice(text, ask.choices)
+    if n then return fmt("%s) %s", string.char(96 + n), shown(lab_text.text_of(ask.choices[n]) or "", 200)) end
     return shown(text, 200)
   end
-  local got = labs.read_number(text)
+  local got = lab_answers.read_number(text)
   if got and type(want) == "number" and want ~= 0 then return say("ratio", export.csv_cell(tonumber(fmt("%.3g", got / want)))) end
   return shown(text, 200)
 end
@@ -671,7 +675,7 @@ local function judged_attempts(ask, attempts, want)
   local list = json.list()
   for k, attempt in ipairs(attempts) do
     local text = tostring(attempt.answer or "")
-    local right = want ~= nil and g.answer_right(ask, text, want) or false
+    local right = want ~= nil and lab_answers.answer_right(ask, text, want) or false
     list[k] = { answer = shown(text, LIMITS.text_bytes), right = right, shape = answer_shape(ask, text, want) }
   end
   return list
@@ -681,7 +685,7 @@ end
 -- launches past their budget) stops its submission's grading as the deadline
 -- does: the same rows whichever limit comes first.
 local function stop_if_tripped(ok, ...)
-  if not ok and core.sandbox_lab_tripped() then error({ tripped = shown(g.clean(tostring((...)))) }, 0) end
+  if not ok and core.sandbox_lab_tripped() then error({ tripped = shown(lab_text.clean(tostring((...)))) }, 0) end
   return ok, ...
 end
 
@@ -691,7 +695,7 @@ local function prediction_row(row, submitted, step, ctx, where)
   row.gap, row.answer, row.measured = submitted.gap, submitted.predicted, submitted.measured
   local gpu = type(submitted.result) == "table" and submitted.result.backend == "gpu"
   if submitted.predicted and ctx.result and not gpu then
-    local ok, measured = stop_if_tripped(pcall(g.judging, where, step.ask.measure, ctx))
+    local ok, measured = stop_if_tripped(pcall(lab_sandbox.judging, where, step.ask.measure, ctx))
     if ok and type(measured) == "number" and measured == measured then
       row.measured = measured
       row.gap = math.abs(submitted.predicted - measured) / (measured ~= 0 and math.abs(measured) or 1)
@@ -709,7 +713,7 @@ local function question_verdict(row, ask, attempts, where, ctx)
     row.notes[#row.notes + 1] = say("no_answer_here")
     return true, nil, "recorded"
   end
-  local ok, want = stop_if_tripped(pcall(g.expected_in, ask, where, ctx))
+  local ok, want = stop_if_tripped(pcall(runner.expected_in, ask, where, ctx))
   if not ok then return false, want end
   row.expected = type(want) == "number" and want or want ~= nil and shown(want) or nil
   row.attempt_list = judged_attempts(ask, attempts, want)
@@ -722,11 +726,11 @@ end
 -- submission's kernel sources and failures, the class's student IDs).
 local function grade_step(doc, definition, i, step, evidence)
   local submitted = doc.steps[i] or {}
-  local ask, kind = step.ask, g.ask_kind(step.ask)
+  local ask, kind = step.ask, lab_submission.ask_kind(step.ask)
   local attempts = submitted.attempts or {}
   local last = attempts[#attempts]
   local row = { student = doc.student, lab = shown(definition.name), step = i, kind = kind,
-                question = shown(g.text_of(ask.question or ask.predict or ask.goal) or "", LIMITS.text_bytes),
+                question = shown(lab_text.text_of(ask.question or ask.predict or ask.goal) or "", LIMITS.text_bytes),
                 attempts = #attempts, answer = last and last.answer and shown(last.answer, LIMITS.text_bytes) or nil,
                 submitted = last and last.verdict or nil, first_try = submitted.first_try == true, notes = {},
                 points_possible = kind ~= "prediction" and points_of(ask) or nil, assessed = ask.assessed == true or nil }
@@ -740,13 +744,13 @@ local function grade_step(doc, definition, i, step, evidence)
   end
   local failure = step.kernel and evidence.failures[step.kernel.name]
   if failure then row.notes[#row.notes + 1], row.kernel_failed = failure, true end
-  local where = g.where_of(definition.name, i)
+  local where = runner.where_of(definition.name, i)
   local ctx = context_of(doc, definition, rerun.result, rerun.results)
   if kind == "prediction" then return prediction_row(row, submitted, step, ctx, where) end
   if not last then row.graded, row.first_try = "missing", false; return row end
   local ok, right, graded
   if kind == "goal" then
-    ok, right = stop_if_tripped(pcall(g.judging, where, ask.check, ctx))
+    ok, right = stop_if_tripped(pcall(lab_sandbox.judging, where, ask.check, ctx))
     if step.kernel and rerun.result then
       row.rerun_backend, row.rerun_correct = rerun.result.backend, rerun.result.correct
       if rerun.result.correct == false then right, row.kernel_failed = false, true end
@@ -755,7 +759,7 @@ local function grade_step(doc, definition, i, step, evidence)
   else
     ok, right, graded = question_verdict(row, ask, attempts, where, ctx)
   end
-  if not ok then row.notes[#row.notes + 1] = shown(g.clean(tostring(right))); right = false end
+  if not ok then row.notes[#row.notes + 1] = shown(lab_text.clean(tostring(right))); right = false end
   row.graded = graded or verdict(right and true or false)
   local judged_by_student = row.submitted == "right" or row.submitted == "wrong"
   if judged_by_student then row.agrees = row.graded == row.submitted end
@@ -847,13 +851,13 @@ end
 -- built-in ones, those on WARPLAB_LABS_PATH and in XDG_DATA_HOME/warplab/labs,
 -- and the grader's own --lab (a name or a lab file), which takes its name
 -- from all others. Name -> a function loading the lab afresh.
-local function lab_catalogue(lab_option)
+local function gradable_labs(lab_option)
   local known = {}
-  for _, name in ipairs(labs.names()) do known[name] = function() return g.find_lab(name) end end
+  for _, name in ipairs(lab_catalogue.names()) do known[name] = function() return lab_catalogue.find_lab(name) end end
   if lab_option then
-    local ok, definition = pcall(g.find_lab, lab_option)
+    local ok, definition = pcall(lab_catalogue.find_lab, lab_option)
     if not ok then error(say("bad_lab_option", shown(lab_option), shown(tostring(definition))), 0) end
-    known[definition.name] = function() return g.find_lab(lab_option) end
+    known[definition.name] = function() return lab_catalogue.find_lab(lab_option) end
   end
   return known
 end
@@ -874,7 +878,7 @@ end
 local function submission_rows(doc, path, load_lab, progress, classmates)
   start_afresh()
   local loaded, definition = pcall(load_lab)
-  if not loaded then error({ problem = say("no_lab", shown(g.clean(tostring(definition)))) }, 0) end
+  if not loaded then error({ problem = say("no_lab", shown(lab_text.clean(tostring(definition)))) }, 0) end
   progress.definition = definition
   local evidence = declare_sources(doc, definition)
   evidence.classmates = classmates
@@ -896,8 +900,8 @@ local function stopped_rows(doc, path, definition, note)
   local rows = {}
   for i, step in ipairs(definition and definition.steps or {}) do
     if step.ask then
-      rows[#rows + 1] = { student = doc.student, lab = shown(definition.name), step = i, kind = g.ask_kind(step.ask),
-                          question = shown(g.text_of(step.ask.question or step.ask.predict or step.ask.goal) or "",
+      rows[#rows + 1] = { student = doc.student, lab = shown(definition.name), step = i, kind = lab_submission.ask_kind(step.ask),
+                          question = shown(lab_text.text_of(step.ask.question or step.ask.predict or step.ask.goal) or "",
                                            LIMITS.text_bytes),
                           attempts = 0, graded = "stopped", notes = { note }, file = shown(path) }
     end
@@ -1136,7 +1140,7 @@ end
 -- Task `index` of a Slurm array job: grades its slice of the class and
 -- writes it as JSON to out/slice-INDEX.json.
 function grade.grade_slice(folder, index, count, out, lab, time_limit, deadline)
-  local catalogue = lab_catalogue(lab)
+  local catalogue = gradable_labs(lab)
   local collected = collect(folder, deadline and epoch_of(deadline))
   local graded = grade_collected(collected, catalogue, time_limit or DEFAULT_TIME_LIMIT,
                                  slice_of(students_in(collected), index, count), lab)
@@ -1158,7 +1162,7 @@ end
 -- Grades the class as a Slurm job array (sbatch --wait, one task per slice
 -- of students), then merges the slices into the report.
 local function grade_on_slurm(folder, out, options, lab, time_limit, deadline)
-  lab_catalogue(lab)   -- a bad --lab is said here, not by every task
+  gradable_labs(lab)   -- a bad --lab is said here, not by every task
   local collected = collect(folder)
   local names = students_in(collected)
   if #names == 0 then error(say("no_submissions", folder), 0) end
@@ -1179,7 +1183,7 @@ local function grade_on_slurm(folder, out, options, lab, time_limit, deadline)
   local status, why = core.spawn(words, { stdout = slurm .. "/sbatch.out", stderr = slurm .. "/sbatch.err" })
   if status ~= 0 then
     local said = core.read_file(slurm .. "/sbatch.err") or ""
-    error(say("sbatch_failed", tostring(status or why), shown(g.clean((said:gsub("%s+$", ""):gsub("\n", "; "))), 2000)), 0)
+    error(say("sbatch_failed", tostring(status or why), shown(lab_text.clean((said:gsub("%s+$", ""):gsub("\n", "; "))), 2000)), 0)
   end
   local slices = {}
   for index = 0, count - 1 do
@@ -1202,7 +1206,7 @@ function grade.grade(folder, out, slurm, lab, time_limit, deadline)
   local deadline_at = deadline and epoch_of(deadline)
   if deadline and not deadline_at then error(say("bad_deadline", shown(deadline)), 0) end
   if slurm then return grade_on_slurm(folder, out, slurm, lab, time_limit, deadline) end
-  local catalogue = lab_catalogue(lab)
+  local catalogue = gradable_labs(lab)
   local collected = collect(folder, deadline_at)
   local graded = grade_collected(collected, catalogue, time_limit, nil, lab)
   if graded.submissions == 0 and #graded.problems == 0 then error(say("no_submissions", folder), 0) end

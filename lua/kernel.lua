@@ -284,7 +284,7 @@ local function text_or(text, fallback) return type(text) == "string" and text or
 
 local FIELDS = { "name", "source", "file", "entry", "params", "buffers", "args", "grid", "block", "shared", "reference",
                  "summary", "summary_zh", "teaches", "teaches_zh" }
-kernel.declaration_fields = FIELDS   -- what a lab's kernel may hold, for the lab checker (labs.lua)
+kernel.declaration_fields = FIELDS   -- what a lab's kernel may hold, for the lab checker (lab_definition.lua)
 
 local declarations = {}   -- each declared kernel's fields as given, source read: what :edit declares again
 local file_of = {}        -- where :edit keeps a kernel's source, by name (a lab's kernels: in the lab's folder)
@@ -635,7 +635,8 @@ end
 -- /x/a/b.lua and /x/a_b.lua keep their students' sources apart.
 local function lab_folder(lab_id)
   if lab_id:match("^[%w_%-]+$") then return "kernels/" .. lab_id end
-  return string.format("kernels/%s-%016x", (lab_id:match("([^/]*)$"):gsub("[^%w_%-]", "_")), require("warplab.labs").hash({ lab_id }))
+  local hash = require("warplab.lab_sandbox").hash   -- lab_sandbox requires this module
+  return string.format("kernels/%s-%016x", (lab_id:match("([^/]*)$"):gsub("[^%w_%-]", "_")), hash({ lab_id }))
 end
 
 -- The student's own source of a lab's kernel, from the lab's folder, or

@@ -3,7 +3,10 @@
 -- the text itself (comments too), checked by loading the copy again.
 local core = require "warplab.core"
 local u = require "warplab.text"
-local labs = require "warplab.labs"
+local lab_text = require "warplab.lab_text"
+local lab_sandbox = require "warplab.lab_sandbox"
+local lab_definition = require "warplab.lab_definition"
+local lab_catalogue = require "warplab.lab_catalogue"
 local fmt = u.fmt
 
 local messages = {
@@ -323,27 +326,27 @@ end
 -- numbers and names their submissions), and it is not the lab's own file.
 local function released_path(definition, out)
   local path = core.is_folder(out) and out:gsub("/+$", "") .. "/" .. definition.name .. ".lua" or out
-  if labs.file_lab_name(path) ~= definition.name then error(say("release_name", labs.clean(out), definition.name), 0) end
+  if lab_catalogue.file_lab_name(path) ~= definition.name then error(say("release_name", lab_text.clean(out), definition.name), 0) end
   local real = core.realpath and core.realpath(path)
   if definition.path and real and real == (core.realpath(definition.path) or definition.path) then
-    error(say("release_over_own", labs.clean(path)), 0)
+    error(say("release_over_own", lab_text.clean(path)), 0)
   end
   return path
 end
 
 -- warplab --release-lab LAB OUT: writes the students' copy of LAB; true when written.
 function lab_release.release(name, out)
-  local definition = labs.find_lab(name)
-  local text = definition.path and labs.read_or_fail("lab", definition.path) or core.lab_source(name)
-  if not text or fmt("fnv1a64:%016x", labs.hash({ text })) ~= definition.text_hash then error(say("release_changed", definition.name), 0) end
+  local definition = lab_catalogue.find_lab(name)
+  local text = definition.path and lab_catalogue.read_or_fail("lab", definition.path) or core.lab_source(name)
+  if not text or fmt("fnv1a64:%016x", lab_sandbox.hash({ text })) ~= definition.text_hash then error(say("release_changed", definition.name), 0) end
   local path = released_path(definition, out)
   local copy_text, removed = released_text(definition, text)
-  local ok, released = pcall(labs.load, definition.name, copy_text, "release:" .. definition.name)
-  if not ok then error(say("release_does_not_load", definition.name, labs.clean(tostring(released))), 0) end
+  local ok, released = pcall(lab_definition.load, definition.name, copy_text, "release:" .. definition.name)
+  if not ok then error(say("release_does_not_load", definition.name, lab_text.clean(tostring(released))), 0) end
   verify_released(definition, released, copy_text)
   local written, why = core.write_file(path, copy_text)
-  if not written then error(say("release_failed", labs.clean(path), labs.clean(tostring(why))), 0) end
-  print(say("released", definition.name, labs.clean(path), removed, definition.hash))
+  if not written then error(say("release_failed", lab_text.clean(path), lab_text.clean(tostring(why))), 0) end
+  print(say("released", definition.name, lab_text.clean(path), removed, definition.hash))
   return true
 end
 

@@ -13,13 +13,17 @@ local record = require "warplab.record"
 local kernel = require "warplab.kernel"
 local labs = require "warplab.labs"
 local lab_release = require "warplab.lab_release"
+local lab_batch = require "warplab.lab_batch"
+local lab_check = require "warplab.lab_check"
 local complete = require "warplab.complete"
 local grade = require "warplab.grade"
 
 -- What C reads on core, and where:
 core.util = text                     -- api.c: util.wrap, for what C prints wrapped
--- shell/repl/: the lab commands, --lab, --check-lab, --release-lab: labs.lua's, and the release's
-core.labs = setmetatable({ release = lab_release.release }, { __index = labs })
+-- shell/repl/: the lab commands (labs.lua's), --lab with --answers (the
+-- batch's), --check-lab (the checker's), --release-lab (the release's)
+core.labs = setmetatable({ batch = lab_batch.batch, check = lab_check.check, release = lab_release.release },
+                         { __index = labs })
 core.grade = grade.grade             -- shell/repl/main.c: --grade
 core.complete = complete.complete    -- shell/repl/complete.c: Tab
 core.families_changed = registry.families_changed  -- api.c: a family joined the registry

@@ -17,7 +17,7 @@
 #include "model/profiles.h"
 #include "sandbox.h"
 
-/* The Lua part of warplab, Makefile.am's PRELUDE_FILES (shell/api/lua_sources.c,
+/* The Lua part of warplab, Makefile.am's LUA_MODULES (shell/api/lua_sources.c,
    by build-aux/embed): the modules "warplab.NAME", whose chunk names are "=NAME". */
 extern const struct {
     const char *name;
@@ -446,7 +446,7 @@ void session_report(int status, int to_stderr)
    core table that open_core pushes as the module "warplab.core"; then
    requires the entry module, "warplab.main", which requires the rest. A
    module that does not compile is named before anything runs. */
-static int load_prelude(lua_State *L, void (*open_core)(lua_State *L))
+static int load_lua_modules(lua_State *L, void (*open_core)(lua_State *L))
 {
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     open_core(L);
@@ -511,7 +511,7 @@ int session_open(const struct backend *backend, const struct device_info *device
                                                  .kernel_timeout_s = 10 };
     session_use_profile(profile);
     interrupt_install(session.L);
-    return load_prelude(session.L, open_core);
+    return load_lua_modules(session.L, open_core);
 }
 
 void session_close(void)

@@ -129,7 +129,7 @@ static void check_shell(const char *chip, const char *lab_path)
                   "... the card names them and says why");
         lua_holds("card:find('(modelled, cold L2)', 1, true) ~= nil and card:find('L1 hit 12.5%', 1, true) ~= nil",
                   "... the card's DRAM line is the model's, its caches line the hardware's");
-        snprintf(code, sizeof code, "(function() local o = debug.getregistry()['warplab.core'].labs.check_claims('%s')"
+        snprintf(code, sizeof code, "(function() local o = require('warplab.lab_claims').check_claims('%s')"
                  " return o[1].holds == true and o[2].skipped and o[2].reason:find('GA10B', 1, true) and o[3].holds == false"
                  " and not o[3].skipped end)()", lab_path);
         lua_holds(code, "... a lab's claim that reads a missing counter is skipped with the reason; the others are judged");

@@ -3,6 +3,8 @@
 local t = dofile((os.getenv("srcdir") or ".") .. "/tests/lib/tap.lua")
 local core = debug.getregistry()["warplab.core"]
 local labs = core.labs
+local lab_answers = require "warplab.lab_answers"
+local lab_text = require "warplab.lab_text"
 require("warplab.progress").use_memory()
 
 -- Numbers as people write them.
@@ -11,23 +13,23 @@ for _, case in ipairs({
   { "32,768", 32768 }, { "32 768", 32768 }, { "1,048,576", 1048576 }, { "1.5e3", 1500 }, { "2^20", 1048576 },
   { "-3", -3 }, { "12.5", 12.5 }, { "62.9 MB", 62.9 }, { "4814 GB/s", 4814 },
 }) do
-  t.is(labs.read_number(case[1]), case[2], "the number in '" .. case[1] .. "'")
+  t.is(lab_answers.read_number(case[1]), case[2], "the number in '" .. case[1] .. "'")
 end
 for _, text in ipairs({ "one", "", "four sectors", "32,76", "12,5", "1,2,3", "nan", "inf", "--4" }) do
-  t.is(labs.read_number(text), nil, "'" .. text .. "' is not a number")
+  t.is(lab_answers.read_number(text), nil, "'" .. text .. "' is not a number")
 end
-t.ok(select(2, labs.read_number("25%")), "a % is noticed")
+t.ok(select(2, lab_answers.read_number("25%")), "a % is noticed")
 
 -- Numbers as a Chinese input method types them (issue 31, item 8): full-width digits and signs, Chinese units and commas.
 for _, case in ipairs({
   { "4 个扇区", 4 }, { "4个", 4 }, { "４", 4 }, { "２５％", 25 }, { "32，768", 32768 }, { "１２．５", 12.5 },
   { "－3", -3 }, { "4096 字节", 4096 }, { "62.9 兆字节", 62.9 }, { "3 倍", 3 }, { "\u{3000}8\u{3000}", 8 },
 }) do
-  t.is(labs.read_number(case[1]), case[2], "the number in '" .. case[1] .. "'")
+  t.is(lab_answers.read_number(case[1]), case[2], "the number in '" .. case[1] .. "'")
 end
-t.ok(select(2, labs.read_number("25％")), "a full-width ％ is noticed")
-t.is(labs.read_number("四"), nil, "'四' is not read as a number")
-t.is(labs.read_choice("ｂ", { "x", "y" }), 2, "a full-width letter names a choice")
+t.ok(select(2, lab_answers.read_number("25％")), "a full-width ％ is noticed")
+t.is(lab_answers.read_number("四"), nil, "'四' is not read as a number")
+t.is(lab_answers.read_choice("ｂ", { "x", "y" }), 2, "a full-width letter names a choice")
 
 -- Units as each language writes them.
 local units = {}
@@ -35,7 +37,7 @@ for _, lang in ipairs({ "en", "zh" }) do
   core.lang(lang)
   units[lang] = {}
   for _, unit in ipairs({ "sectors/request", "sectors", "bytes", "requests/warp", "floats/pixel", "MB", "%" }) do
-    units[lang][#units[lang] + 1] = labs.unit_text(unit)
+    units[lang][#units[lang] + 1] = lab_text.unit_text(unit)
   end
 end
 core.lang("en")
@@ -46,10 +48,10 @@ t.is(table.concat(units.zh, "; "), "扇区/请求; 个扇区; 字节; 请求/war
 local choices = { { en = "DRAM", zh = "显存" }, { en = "the L2 cache", zh = "L2 缓存" }, { en = "L1", zh = "L1" } }
 for _, case in ipairs({ { "2", 2 }, { "b", 2 }, { "B", 2 }, { "the L2 cache", 2 }, { "THE L2", 2 }, { "显存", 1 },
                         { "L1", 3 }, { "dram", 1 } }) do
-  t.is(labs.read_choice(case[1], choices), case[2], "choice '" .. case[1] .. "'")
+  t.is(lab_answers.read_choice(case[1], choices), case[2], "choice '" .. case[1] .. "'")
 end
 for _, text in ipairs({ "4", "z", "L", "cache", "" }) do
-  t.is(labs.read_choice(text, choices), nil, "'" .. text .. "' names no one choice")
+  t.is(lab_answers.read_choice(text, choices), nil, "'" .. text .. "' names no one choice")
 end
 
 -- A lab with a number question, a choice and a prediction, driven as at the prompt.
@@ -133,7 +135,7 @@ os.remove(lab_file); os.remove(dir)
 
 -- Answers far from an extreme expected value: the difference is taken in
 -- floats (as integers, 0 - math.mininteger wrapped to itself and read as right).
-local right = labs.grading.answer_right
+local right = lab_answers.answer_right
 t.ok(not right({ question = "q" }, "0", math.mininteger) and right({ question = "q" }, tostring(math.mininteger), math.mininteger) and
      not right({ question = "q", tolerance = 0.1, relative = true }, "0", math.mininteger) and
      not right({ question = "q" }, tostring(math.maxinteger), math.mininteger),

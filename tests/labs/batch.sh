@@ -105,7 +105,7 @@ result "progress.json is whole after kill -9 during saves (5 of 5 rounds: $survi
 # A lab's text names the device in use: ${sm_threads} is the T4's 1,024 under
 # its profile and the H200's 2,048 under the default; every ${name} the
 # built-in labs use is one the shell knows.
-facts='local labs = debug.getregistry()["warplab.core"].labs
+facts='local labs = require "warplab.lab_text"
 io.write(labs.text_of("${device}: ${sm_threads} threads, ${sm_blocks} blocks, ${sm_shared_kib} KB"), "\n")
 local src = srcdir .. "/labs/"
 for _, name in ipairs(debug.getregistry()["warplab.core"].lab_names()) do

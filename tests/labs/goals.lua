@@ -140,7 +140,7 @@ os.remove(lab_file)
 local function load_error(needs, hint)
   local source = ([[lab { title = "bad" }
 step { text = "x", ask = { goal = "g", needs = %s }, hint = %s }]]):format(needs, hint or "nil")
-  local ok, why = pcall(labs.load, "bad", source)
+  local ok, why = pcall(require("warplab.lab_definition").load, "bad", source)
   return not ok and tostring(why) or ""
 end
 t.ok(has(load_error("{ sectors = 4 }"), "ask.needs.sectors is not a part a goal can have (kernel, params, correct, shared, load_sectors,"),

@@ -32,7 +32,7 @@ submit erin exercises "$answers/exercises.txt"
   d.student = 'frank'
   for _, s in ipairs(d.steps) do
     if s.kernel and s.kernel.name == 'my_transpose' then
-      s.kernel.source = core.labs.load('exercises', core.lab_source('exercises')).steps[s.step].kernel.skeleton
+      s.kernel.source = require('warplab.lab_definition').load('exercises', core.lab_source('exercises')).steps[s.step].kernel.skeleton
     end
   end
   core.write_file('$class/exercises/exercises-frank.json', require[[warplab.json]].encode(d, 2))" > "$tmp/out-frank" 2>&1

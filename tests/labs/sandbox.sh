@@ -157,7 +157,7 @@ grep -q '^> r = launch("copy", {n = 1024})␠.180; os.execute("touch HISTORY_ESC
   [ ! -e "$tmp/HISTORY_ESCAPED" ] && grep -q "(global 'os')" "$tmp/padded-history.out"
 result "an experiment padded with 180 spaces is shown with the padding counted and the payload beside it" $?
 
-"$warplab" --sim -e "print(debug.getregistry()['warplab.core'].labs.visible('a\\r\\n\\n\\n\\n\\nb' .. string.rep('\\t', 20) .. 'c\\u{200B}\\u{A0}d\\n' ..
+"$warplab" --sim -e "print(require('warplab.lab_text').visible('a\\r\\n\\n\\n\\n\\nb' .. string.rep('\\t', 20) .. 'c\\u{200B}\\u{A0}d\\n' ..
   'print(\\'ok\\u{3164}\\u{2800}\\u{AD}\\u{E0020}\\u{FE0F}\\') -- 你好'))" > "$tmp/visible.out" 2>&1
 [ "$(sed -n 1p "$tmp/visible.out")" = 'a\r' ] && sed -n 2p "$tmp/visible.out" | grep -q '^␤.4$' &&
   sed -n 3p "$tmp/visible.out" | grep -q '^b␉.20c\\u{200B}\\u{A0}d$' &&

@@ -57,7 +57,7 @@ WARPLAB_STUDENT=../up "$warplab" -e 1 > "$tmp/out" 2>&1
 [ $? = 2 ] && grep -q "WARPLAB_STUDENT must be an ID" "$tmp/out"
 result "\$WARPLAB_STUDENT that could name another folder: a usage error" $?
 "$warplab" --sim -e "
-  local r = debug.getregistry()['warplab.core'].labs.student_random('x')
+  local r = require('warplab.lab_sandbox').student_random('x')
   for _, bad in ipairs({ function() return r({}) end, function() return r('k', 5, 2) end, function() return r('k', {}) end }) do
     local ok, why = pcall(bad); print(ok, why)
   end" > "$tmp/out" 2>&1

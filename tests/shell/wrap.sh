@@ -30,10 +30,10 @@ try([[sweep("strided", {stride = "neither a list nor a range"})]])
 try([[compare(1, 2)]])
 -- every hint and choice of every lab, printed as the runner prints them
 for _, name in ipairs(core.lab_names()) do
-  local lab = core.labs.load(name, core.lab_source(name))
+  local lab = require("warplab.lab_definition").load(name, core.lab_source(name))
   for _, step in ipairs(lab.steps) do
-    for _, hint in ipairs(step.hint or {}) do print(core.labs.text_of(hint)) end
-    for i, choice in ipairs(step.ask and step.ask.choices or {}) do print(("    %d. %s"):format(i, core.labs.text_of(choice))) end
+    for _, hint in ipairs(step.hint or {}) do print(require("warplab.lab_text").text_of(hint)) end
+    for i, choice in ipairs(step.ask and step.ask.choices or {}) do print(("    %d. %s"):format(i, require("warplab.lab_text").text_of(choice))) end
   end
 end
 '
