@@ -10,7 +10,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "output.h"
-#include "progress.h"
 #include "sandbox.h"
 
 /* Text kept as it is written. */

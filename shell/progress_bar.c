@@ -1,5 +1,5 @@
 /*
-** progress.c — the bar is redrawn in place with \r and erased at the end,
+** progress_bar.c — the bar is redrawn in place with \r and erased at the end,
 ** so the output around it stays as if it had never been there.
 */
 #include <pthread.h>
@@ -8,21 +8,15 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "progress.h"
+#include "progress_bar.h"
+#include "support/clock.h"
 #include "support/text.h"
 
 enum { BAR_WIDTH = 24, SHORT_BAR_WIDTH = 12 };   /* short beside the hint, so that the line fits 80 columns */
 static const double SHOW_AFTER_S = 1.0, HINT_AFTER_S = 3.0;
 static const long TICK_NS = 250000000;   /* how often the time is redrawn while an item runs */
 
-double monotonic_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static void draw(const struct progress *p, double elapsed)
+static void draw(const struct progress_bar *p, double elapsed)
 {
     int hinting = p->waiting && elapsed >= HINT_AFTER_S && p->done < p->total;
     int width = hinting ? SHORT_BAR_WIDTH : BAR_WIDTH;
@@ -41,7 +35,7 @@ static void draw(const struct progress *p, double elapsed)
 }
 
 /* Draws the bar once a second has passed; called with the lock held. */
-static void redraw(struct progress *p)
+static void redraw(struct progress_bar *p)
 {
     double elapsed = monotonic_ms() / 1e3 - p->started;
     if (!p->enabled || elapsed < SHOW_AFTER_S)
@@ -52,7 +46,7 @@ static void redraw(struct progress *p)
 
 static void *tick(void *argument)
 {
-    struct progress *p = argument;
+    struct progress_bar *p = argument;
     for (;;) {
         nanosleep(&(struct timespec){ 0, TICK_NS }, NULL);
         pthread_mutex_lock(&p->lock);
@@ -65,7 +59,7 @@ static void *tick(void *argument)
     }
 }
 
-void progress_start(struct progress *p, const char *label, int total, int wanted)
+void progress_bar_start(struct progress_bar *p, const char *label, int total, int wanted)
 {
     const char *term = getenv("TERM");
     p->label = label;
@@ -80,14 +74,14 @@ void progress_start(struct progress *p, const char *label, int total, int wanted
     p->ticking = p->enabled && pthread_create(&p->ticker, NULL, tick, p) == 0;
 }
 
-void progress_say_when_waiting(struct progress *p, const char *text)
+void progress_bar_say_when_waiting(struct progress_bar *p, const char *text)
 {
     pthread_mutex_lock(&p->lock);
     p->waiting = text;
     pthread_mutex_unlock(&p->lock);
 }
 
-void progress_step(struct progress *p)
+void progress_bar_step(struct progress_bar *p)
 {
     pthread_mutex_lock(&p->lock);
     p->done++;
@@ -95,7 +89,7 @@ void progress_step(struct progress *p)
     pthread_mutex_unlock(&p->lock);
 }
 
-void progress_end(struct progress *p)
+void progress_bar_end(struct progress_bar *p)
 {
     pthread_mutex_lock(&p->lock);
     p->stop = 1;
@@ -107,9 +101,4 @@ void progress_end(struct progress *p)
         fprintf(stderr, "\r%*s\r", 79, "");
     p->shown = 0;
     pthread_mutex_destroy(&p->lock);
-}
-
-double seconds_now(void)
-{
-    return monotonic_ms() / 1000;
 }

@@ -1,15 +1,15 @@
 /*
-** progress.h — a progress bar on stderr for work that takes over a second:
+** progress_bar.h — a progress bar on stderr for work that takes over a second:
 ** count, elapsed time and an estimate of what is left, redrawn while an item
 ** runs too (one long launch shows its seconds). Nothing is drawn when stderr
 ** is not a terminal.
 */
-#ifndef WARPLAB_PROGRESS_H
-#define WARPLAB_PROGRESS_H
+#ifndef WARPLAB_PROGRESS_BAR_H
+#define WARPLAB_PROGRESS_BAR_H
 
 #include <pthread.h>
 
-struct progress {
+struct progress_bar {
     const char *label;
     const char *waiting;          /* said once an item has run HINT_AFTER_S ("Ctrl-C stops it"), or NULL */
     int total, done;
@@ -20,19 +20,13 @@ struct progress {
     int ticking, stop;
 };
 
-void progress_start(struct progress *p, const char *label, int total, int wanted);
+void progress_bar_start(struct progress_bar *p, const char *label, int total, int wanted);
 /* What the bar says once an item has run a few seconds: what to do if it never ends. */
-void progress_say_when_waiting(struct progress *p, const char *text);
+void progress_bar_say_when_waiting(struct progress_bar *p, const char *text);
 /* One more item done; draws once a second has passed (and a thread of its
    own redraws the time between items). */
-void progress_step(struct progress *p);
+void progress_bar_step(struct progress_bar *p);
 /* Clears the bar, if one was drawn. */
-void progress_end(struct progress *p);
-
-/* Milliseconds on the monotonic clock: the shell's one clock, which bars,
-   launches, the GPU's lock and its waits are timed with. */
-double monotonic_ms(void);
-/* The same clock in seconds. */
-double seconds_now(void);
+void progress_bar_end(struct progress_bar *p);
 
 #endif

@@ -17,7 +17,6 @@
 #include <unistd.h>
 #include <lauxlib.h>
 #include "interrupt.h"
-#include "progress.h"
 #include "sandbox.h"
 #include "support/text.h"
 

@@ -3,7 +3,7 @@
 ** a GPU, warp by warp, the 32 lanes of a warp in lock step, on real buffer
 ** contents. Every memory instruction a warp executes is handed, with its
 ** active lanes' addresses and width, to the caller as a struct warp_access:
-** the same accounting the hand-written models feed counts it.
+** the same accounting the formulas feed counts it.
 **
 ** What it runs: the instructions NVRTC and clang emit for the catalogue and
 ** kernels like it, over parameter, global, shared and constant memory

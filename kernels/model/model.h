@@ -67,7 +67,7 @@ struct model_counts {
     struct traffic ldgsts;                /* cp.async's global side (LDGSTS), neither a load nor a shared store */
     struct dram_estimate dram;
     /* Warp-instructions issued, of every kind: the emulator's count of the PTX
-       that ran, or on the hand-written model the family's issue cost. */
+       that ran, or by formula the family's issue cost. */
     uint64_t instructions;
     /* While counting: operations per global address, which model_counts_finish
        turns into hottest_operations and addresses and frees (NULL: none). */
@@ -111,7 +111,7 @@ void model_counts_finish(struct model_counts *c);
 
 /* Adds one warp instruction to the counts of its kind (requests, sectors,
    shared wavefronts, constant passes, the DRAM estimate when dram is given):
-   the one accounting, for the hand-written models and the PTX emulator alike. */
+   the one accounting, for the formulas and the PTX emulator alike. */
 void model_count_access(struct model_counts *out, struct dram_tracker *dram, const struct warp_access *a);
 
 

@@ -21,7 +21,7 @@
 #include "api/emulate_core.h"
 #include "model/params.h"
 #include "model/profiles.h"
-#include "progress.h"
+#include "support/clock.h"
 #include "model/registry.h"
 #include "sandbox.h"
 #include "api/session.h"

@@ -394,7 +394,7 @@ static void read_params(lua_State *L, int table, int arg, const struct family *f
 /* Parameters of a launch from the table at stack index `table` (nil: all
    defaults), errors naming argument `arg`; measurement options in the same
    table override the session's for this launch. A kernel without a
-   hand-written model runs on the emulator, and a kernel declared in Lua
+   formula runs on the emulator, and a kernel declared in Lua
    derives its sizes from its params here. */
 void check_params(lua_State *L, int table, int arg, const struct family *f, struct params *p,
                          struct measure_options *o)

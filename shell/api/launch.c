@@ -16,7 +16,8 @@
 #include "interrupt.h"
 #include "output.h"
 #include "model/profiles.h"
-#include "progress.h"
+#include "progress_bar.h"
+#include "support/clock.h"
 #include "model/registry.h"
 #include "sandbox.h"
 #include "api/session.h"
@@ -187,12 +188,12 @@ static struct launch_geometry launch_geometry(lua_State *L, const struct family 
 /* The progress bar of the launches running now, whose thread redraws it,
    and the watch on a lab's launch budget: an error that leaves run_all ends
    them first. */
-static struct progress *running_bar;
+static struct progress_bar *running_bar;
 
 static void stop_bar(void)
 {
     if (running_bar)
-        progress_end(running_bar);
+        progress_bar_end(running_bar);
     running_bar = NULL;
     sandbox_launches_end();
 }
@@ -332,7 +333,7 @@ static enum run_status run_one(lua_State *L, struct result *r, const struct meas
     r->model_source = o->emulated ? "emulator" : "formula";
     /* a kernel declared in Lua without machine code for the GPU: the emulator's result stands for it */
     int on_gpu = !r->family->ptx || user_kernel_on_gpu(r->family);
-    const struct backend *backend = on_gpu || !session.backend->measures ? session.backend : &sim_backend;
+    const struct backend *backend = on_gpu || !session.backend->measures ? session.backend : &model_backend;
     if (backend != session.backend)
         result_warn(r, "%s", emulated_instead(r->family));
     enum run_status status = backend->run(r->family, &r->params, o, r, error, sizeof error);
@@ -396,13 +397,13 @@ static void read_all_counters(struct result *results, const struct measure_optio
 static int run_all(lua_State *L, struct result *results, struct measure_options *options, int count,
                    int keep_partial, int show_progress)
 {
-    struct progress bar;
+    struct progress_bar bar;
     int done = 0;
     double started = sandbox_clock_ms();
     sandbox_launches_begin();
     sandbox_launches_check(L);   /* spent by the step's launches before */
-    progress_start(&bar, SAY("launches", "启动"), count, show_progress);
-    progress_say_when_waiting(&bar, user_kernel_index(results[0].family) >= 0
+    progress_bar_start(&bar, SAY("launches", "启动"), count, show_progress);
+    progress_bar_say_when_waiting(&bar, user_kernel_index(results[0].family) >= 0
                                         ? SAY("an endless loop? Ctrl-C stops it", "死循环？Ctrl-C 可以停止")
                                         : SAY("Ctrl-C stops it", "Ctrl-C 可以停止"));
     running_bar = &bar;
@@ -410,7 +411,7 @@ static int run_all(lua_State *L, struct result *results, struct measure_options 
         if (run_one(L, &results[done], &options[done], keep_partial) != RUN_OK)
             break;
         done++;
-        progress_step(&bar);
+        progress_bar_step(&bar);
     }
     stop_bar();
     sandbox_launches_check(L);

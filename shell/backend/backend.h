@@ -1,6 +1,6 @@
 /*
-** backend.h — the two backends behind one interface: gpu measures on a
-** CUDA device, sim runs the access model only.
+** backend.h — the two backends behind one interface: the GPU's measures on
+** a CUDA device, the model's (named "sim" in results) runs the access model only.
 */
 #ifndef WARPLAB_BACKEND_H
 #define WARPLAB_BACKEND_H
@@ -56,7 +56,7 @@ struct backend {
     void (*close)(void);
 };
 
-extern const struct backend sim_backend;
+extern const struct backend model_backend;
 #ifdef HAVE_CUDA
 /* The shell's GPU backend: it starts the GPU process and asks it (gpu_process.c). */
 extern const struct backend gpu_backend;
@@ -94,13 +94,13 @@ int cuda_backend_copy_constants(const struct family *f, void *const *host, const
 #endif
 
 /* The access model of one launch, counted on a thread of its own while the
-   backend measures (sim.c): model_start, then model_finish waits for it and
+   backend measures (model_backend.c): model_start, then model_finish waits for it and
    returns its status (-1 when Ctrl-C stopped it). */
 struct model_job {
     const struct family *family;
     const struct params *params;
     struct model_counts *counts;
-    int emulated;         /* on the emulator (model = "emulator"), not the hand-written formula */
+    int emulated;         /* on the emulator (model = "emulator"), not the formula */
     const struct device_info *device;   /* on the emulator: whose limits its launch keeps */
     pthread_t thread;
     int started, status;  /* status: 0, -1 when Ctrl-C stopped it, -2 when the emulator failed (why) */

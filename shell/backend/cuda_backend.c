@@ -32,7 +32,7 @@
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
-#include "progress.h"
+#include "support/clock.h"
 #include "model/registry.h"
 
 enum { WARMUP_LAUNCHES = 2, COPY_CEILING_SAMPLES = 20 };

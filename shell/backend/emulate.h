@@ -24,7 +24,7 @@ enum { EMULATION_SEED = 1 };
 enum { PRINTF_LINES_SHOWN = 64 };
 
 struct emulation {
-    struct model_counts counts;   /* as the hand-written model gives them, DRAM estimate included */
+    struct model_counts counts;   /* as a formula gives them, DRAM estimate included */
     struct ptx_ran ran;           /* the instructions that ran */
     char kernel[256];             /* the kernel's mangled name */
     int correct;                  /* its outputs equal the CPU reference's */

@@ -19,7 +19,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include "backend/gpu_lock.h"
-#include "progress.h"
+#include "support/clock.h"
 #include "interrupt.h"
 #include "output.h"
 #include "support/text.h"

@@ -1,8 +1,8 @@
 /*
-** sim.c — the model backend, and the model's run behind every launch: on
+** model_backend.c — the model backend, and the model's run behind every launch: on
 ** either backend launch.c starts the access model on a thread of its own
 ** (model_start) while the backend measures, and waits for it (model_finish).
-** The sim backend itself has nothing to measure: the counts are the model's.
+** The model backend itself has nothing to measure: the counts are the model's.
 */
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "backend/emulate.h"
 #include "interrupt.h"
 #include "model/profiles.h"
-#include "progress.h"
+#include "support/clock.h"
 
 /* The emulator's counts for the job, as the formula's would be: 0, -1 (Ctrl-C) or -2 (why). */
 static int run_emulated(struct model_job *job)
@@ -49,16 +49,16 @@ int model_finish(struct model_job *job)
     return job->status;
 }
 
-static int sim_open(int ordinal, struct device_info *info, char *why, size_t why_size)
+static int model_backend_open(int ordinal, struct device_info *info, char *why, size_t why_size)
 {
     *info = device_profiles[0].info;   /* the session may pick another profile */
     info->ordinal = ordinal;
     return 0;
 }
 
-static enum run_status sim_run(const struct family *f, const struct params *p,
-                               const struct measure_options *options,
-                               struct result *r, char *error, size_t error_size)
+static enum run_status model_backend_run(const struct family *f, const struct params *p,
+                                         const struct measure_options *options,
+                                         struct result *r, char *error, size_t error_size)
 {
     r->measured = 0;
     r->correct = -1;
@@ -67,7 +67,7 @@ static enum run_status sim_run(const struct family *f, const struct params *p,
 
 /* Modelled cudaMalloc: 256-byte aligned blocks from a 2 MiB-aligned start,
    each rounded up to 512 bytes (what the model assumes, not what a driver does). */
-static int sim_allocate(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size)
+static int model_backend_allocate(int count, size_t bytes, uint64_t *addresses, char *error, size_t error_size)
 {
     uint64_t next = 0x7f0000000000ull, step = (bytes + 511) / 512 * 512;
     for (int i = 0; i < count; i++, next += step)
@@ -75,10 +75,12 @@ static int sim_allocate(int count, size_t bytes, uint64_t *addresses, char *erro
     return 0;
 }
 
-static void sim_close(void)
+static void model_backend_close(void)
 {
 }
 
-const struct backend sim_backend = {
-    .name = "sim", .measures = 0, .open = sim_open, .run = sim_run, .allocate = sim_allocate, .close = sim_close,
+const struct backend model_backend = {
+    .name = "sim",   /* the backend's name in results and submissions (and --sim): kept, see docs/internals.md */
+    .measures = 0, .open = model_backend_open, .run = model_backend_run,
+    .allocate = model_backend_allocate, .close = model_backend_close,
 };

@@ -34,7 +34,7 @@ struct result {
     double sm_clock_mhz;              /* measured on the device during the samples; 0: not */
     const struct device_profile *profile;   /* the device the estimate is for */
     struct time_estimate estimate;    /* the model's time */
-    const char *model_source;         /* "formula" (the hand-written model) or "emulator" */
+    const char *model_source;         /* "formula" (the family's counting in C) or "emulator" */
     const char *model_level;          /* on the emulator: "sass" (the machine code) or "ptx"; NULL by formula */
     char model_level_why[320];        /* at PTX level: why not SASS */
     int have_counters;                /* counters holds the hardware's values */

@@ -39,7 +39,7 @@
 #include "interrupt.h"
 #include "output.h"
 #include "paths.h"
-#include "progress.h"
+#include "support/clock.h"
 #include "support/text.h"
 
 extern char **environ;

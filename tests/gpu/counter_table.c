@@ -104,7 +104,7 @@ static const char LAB[] =
 static void check_shell(const char *chip, const char *lab_path)
 {
     char why[256], code[512];
-    struct backend chip_backend = sim_backend;
+    struct backend chip_backend = model_backend;
     if (counters_for_chip(chip, chip_states, why, sizeof why) != 0) {
         ok(0, why);
         return;

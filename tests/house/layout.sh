@@ -92,7 +92,7 @@ echo "$found" | head -5 | sed '/^$/d; s/^/#   /'
 # and the rooms below it, and names
 # each shell/ header's room ("api/session.h") as C code names kernels/'.
 shell_rooms="compile backend api repl"
-common_ground="output.h interrupt.h progress.h paths.h sandbox.h libraries.h"
+common_ground="output.h interrupt.h progress_bar.h paths.h sandbox.h libraries.h"
 # rooms_up_to ROOM: ROOM and the rooms below it, a line each.
 rooms_up_to() { for r in $shell_rooms; do echo "$r"; [ "$r" = "$1" ] && return; done; }
 # shell_violations ROOM FILE...: the includes of FILEs in neither kernels/,
