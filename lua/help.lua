@@ -114,19 +114,23 @@ r：一个结果（默认是最近一次启动），或 lines("名字", {参数}
 启动做同样的事。
   r = launch("transpose", {variant = "shared"}); lines(r)]] },
   sass = { en = [[
-sass(kernel [, {arch=, all=}]) shows the machine code (SASS) the GPU runs
-for a kernel declared with kernel{} (or the kernel of a result), by source
-line: each memory instruction, its space, access and bytes a lane. It
-shows what ptxas did to the PTX: loads merged into LDS.128, loops unrolled,
-arrays in local memory. arch: "sm_90" (default: this device's); all = true
-shows every instruction. Needs NVRTC and NVIDIA's nvdisasm, no GPU.
-  sass("my_transpose")   sass(r, {arch = "sm_80"})]], zh = [[
-sass(内核 [, {arch=, all=}]) 按源代码行显示 GPU 为一个用 kernel{} 声明的内核
-（或某个结果所属的内核）实际运行的机器码（SASS）：每条访存指令、它访问的空间、
-访问类型和每个线程的字节数。它能看出 ptxas 对 PTX 做了什么：加载合并成
-LDS.128、循环展开、数组放进本地内存。arch：如 "sm_90"（默认是当前设备的）；
-all = true 显示全部指令。需要 NVRTC 和 NVIDIA 的 nvdisasm，不需要 GPU。
-  sass("my_transpose")   sass(r, {arch = "sm_80"})]] },
+sass([r | kernel] [, {arch=, all=}]) shows the machine code (SASS) the GPU
+runs for a kernel, by source line: each memory instruction, its space,
+access and bytes a lane. For a launch (r, the last one by default) each
+has its counts beside it, as lines() counts a line, the worst diagnosed.
+It shows what ptxas did to the PTX: loads merged into LDS.128, loops
+unrolled, arrays in local memory. arch: "sm_90" (a declared kernel's;
+default: this device's); all = true shows every instruction. Needs NVRTC
+and NVIDIA's nvdisasm, no GPU.
+  sass(r)   sass("my_transpose")   sass(r, {all = true})]], zh = [[
+sass([r | 内核] [, {arch=, all=}]) 按源代码行显示 GPU 为一个内核实际运行的
+机器码（SASS）：每条访存指令、它访问的空间、访问类型和每个线程的字节数。
+对一次启动（r，默认是最近一次），每条指令旁边是它的计数，与 lines() 对一行的
+计数相同，最差的给出原因。它能看出 ptxas 对 PTX 做了什么：加载合并成
+LDS.128、循环展开、数组放进本地内存。arch：如 "sm_90"（用 kernel{} 声明的
+内核；默认是当前设备的）；all = true 显示全部指令。需要 NVRTC 和 NVIDIA 的
+nvdisasm，不需要 GPU。
+  sass(r)   sass("my_transpose")   sass(r, {all = true})]] },
   counters = { en = [[
 On a GPU each launch also reads hardware counters in one counted run after
 the timed samples: result.counters holds each value with its Nsight Compute

@@ -38,7 +38,7 @@ local messages = {
   why_head = { en = "Why, line %d (%s):", zh = "原因，第 %d 行（%s）：" },
   joiner = { en = " ", zh = "" },
   stride = { en = "neighbouring lanes are %s bytes apart in %s (%s elements of %d bytes), so a warp's %d-byte request spreads over %d sectors instead of %d. Make lanes next to each other (threadIdx.x) read elements next to each other: threadIdx.x in the last, fastest index.",
-             zh = "相邻线程在 %s 中相距 %s 字节（%s 个 %d 字节的元素），所以一个 warp 的 %d 字节请求分散到 %d 个扇区，而不是 %d 个。让相邻的线程（threadIdx.x）访问相邻的元素：把 threadIdx.x 放在最后、变化最快的下标上。" },
+             zh = "相邻线程的地址相距 %s 字节（在 %s 中，即 %s 个 %d 字节的元素），所以一个 warp 的 %d 字节请求分散到 %d 个扇区，而不是 %d 个。让相邻的线程（threadIdx.x）访问相邻的元素：把 threadIdx.x 放在最后、变化最快的下标上。" },
   misaligned = { en = "the lanes read neighbouring elements of %s, but lane %d starts %d bytes into its 32-byte sector, so the warp's bytes straddle %d sectors instead of %d. Start each warp on a multiple of 32 bytes (or 128: a line).",
                  zh = "这些线程读取 %s 中相邻的元素，但线程 %d 从它所在的 32 字节扇区的第 %d 个字节开始，所以这个 warp 的数据跨了 %d 个扇区，而不是 %d 个。让每个 warp 从 32 字节（或 128 字节，一个缓存行）的整数倍处开始。" },
   gather = { en = "the lanes' addresses in %s follow no stride (a gather): one request touched %d distinct sectors for %d bytes. Sort the indices, or group the work so that a warp's lanes read near each other.",
@@ -133,6 +133,11 @@ local right = u.align_right
 local function table_row(what, requests, per, ideal, share, mark)
   return (("  %s%s  %s%s%s %s"):format(u.pad(what, 16), right(requests, 11), u.pad(per, 17), right(ideal, 5),
           right(share, 6), mark or ""):gsub(" +$", ""))
+end
+
+-- The table's heading row.
+local function header_row()
+  return table_row("", say("col_requests"), say("col_per"), say("col_ideal"), say("col_share"))
 end
 
 local function row_text(row, share, mark)
@@ -237,7 +242,7 @@ function lines.lines(what, params)
   local totals = rows_of(counted)
   local width = core.columns()
   print(u.wrap(say("heading", label(name, launch_params), level == "sass" and "SASS" or "PTX")))
-  print(table_row("", say("col_requests"), say("col_per"), say("col_ideal"), say("col_share")))
+  print(header_row())
   local any, worst = false, {}
   for _, l in ipairs(counted) do
     l.source = text[l.line]
@@ -261,5 +266,10 @@ function lines.lines(what, params)
   print(u.wrap(say(level == "sass" and "level_sass" or "level_ptx")))
   return counted
 end
+
+-- What sass() shows beside each instruction, as lines() shows it beside each line.
+lines.rows_of, lines.row_text, lines.header_row = rows_of, row_text, header_row
+function lines.kind_text(row) return say("kind_" .. row.kind.name) end
+lines.mark_of, lines.why_of, lines.label = mark_of, why_of, label
 
 return lines

@@ -1,27 +1,38 @@
--- sass.lua: sass(kernel), the machine code the GPU runs for a kernel
--- declared with kernel{}: NVRTC's CUBIN for the device's architecture (the
--- modelled one's without a GPU), disassembled by NVIDIA's nvdisasm
--- (core.disassemble), printed by source line: each line of the kernel that
--- touches memory, with the instructions ptxas made of it, their space,
--- access and bytes a lane. It shows what the PTX the emulator runs does
--- not: loads merged into wider ones (LDS.128), loops unrolled, local memory.
+-- sass.lua: sass([r | kernel]), the machine code the GPU runs for a
+-- kernel: NVRTC's CUBIN for the device's architecture (the modelled one's
+-- without a GPU), disassembled by NVIDIA's nvdisasm (core.disassemble),
+-- printed by source line: each line of the kernel that touches memory,
+-- with the instructions ptxas made of it, their space, access and bytes a
+-- lane. For a launch (a result) each memory instruction has its counts
+-- beside it, as the SASS engine ran that launch, in lines()'s columns. It
+-- shows what the PTX does not: loads merged into wider ones (LDS.128),
+-- loops unrolled, local memory.
 local core = require "warplab.core"
 local u = require "warplab.text"
 local registry = require "warplab.registry"
 local kernel = require "warplab.kernel"
 local compile = require "warplab.compile"
+local lines = require "warplab.lines"
 
 local sass = {}
 
 local messages = {
   bad_kernel = { en = "bad argument #1 to 'sass' (a kernel's name or a result expected, got %s)",
                  zh = "bad argument #1 to 'sass' (需要内核名或结果，得到 %s)" },
+  no_result = { en = "sass() needs a kernel: sass(r), sass(\"my_kernel\"), or launch something first",
+                zh = "sass() 需要一个内核：sass(r)、sass(\"my_kernel\")，或者先启动一次" },
+  built_in_arch = { en = "bad argument #2 to 'sass' (a built-in kernel is shown for this device's %s, not %s)",
+                    zh = "bad argument #2 to 'sass' (内置内核只按当前设备的 %s 显示，不能按 %s)" },
+  counted = { en = "Beside each memory instruction, this launch's counts as the SASS engine ran it (%s).",
+              zh = "每条访存指令旁边是这次启动的计数，由 SASS 引擎运行得出（%s）。" },
+  not_counted = { en = "This launch ran at PTX level (%s): counts by instruction need the SASS level; lines() counts it by line.",
+                  zh = "这次启动以 PTX 级别运行（%s）：按指令计数需要 SASS 级别；lines() 按行计数。" },
+  why_head = { en = "Why, %04x (line %d, %s):", zh = "原因，%04x（第 %d 行，%s）：" },
+  joiner = { en = " ", zh = "" },
   bad_options = { en = "bad argument #2 to 'sass' (a table {arch=, all=} expected, got %s)",
                   zh = "bad argument #2 to 'sass' (需要表 {arch=, all=}，得到 %s)" },
   bad_arch = { en = "bad argument #2 to 'sass' (arch must be an architecture such as \"sm_90\", got %s)",
                zh = "bad argument #2 to 'sass' (arch 必须是 \"sm_90\" 这样的架构，得到 %s)" },
-  built_in = { en = "sass() shows kernels declared with kernel{}; '%s' is built in: info(\"%s\").source shows its CUDA source",
-               zh = "sass() 显示用 kernel{} 声明的内核；'%s' 是内置内核：info(\"%s\").source 显示它的 CUDA 源代码" },
   unknown = { en = "no kernel '%s' was declared with kernel{} in this session", zh = "本次会话中没有用 kernel{} 声明过内核 '%s'" },
   not_found = { en = "the machine code of '%s' holds no kernel of that name (it holds: %s)",
                 zh = "'%s' 的机器码中没有这个名字的内核（其中有：%s）" },
@@ -39,7 +50,7 @@ local messages = {
                 zh = "每个线程 8 或 16 字节的加载或存储一次搬运一个 float2 或 float4：要么源代码本来如此，要么 ptxas 把相邻的访问合并了（一行 tile 的四条 LDS 变成一条 LDS.128）：请求数比 PTX 中的少。" },
   local_note = { en = "Local memory (LDL/STL) is a thread's own, in DRAM behind the caches: registers spilled, or an array indexed by a value known only at run time.",
                  zh = "本地内存（LDL/STL）是每个线程私有的，位于缓存之后的 DRAM 中：寄存器溢出，或者数组的下标在运行时才知道。" },
-  all_hint = { en = "sass(\"%s\", {all = true}) shows every instruction.", zh = "sass(\"%s\", {all = true}) 显示全部指令。" },
+  all_hint = { en = "sass(%s, {all = true}) shows every instruction.", zh = "sass(%s, {all = true}) 显示全部指令。" },
   space_global = { en = "global", zh = "全局" }, space_shared = { en = "shared", zh = "共享" },
   space_local = { en = "local", zh = "本地" }, space_generic = { en = "generic", zh = "通用" },
   space_constant = { en = "constant", zh = "常量" },
@@ -55,15 +66,6 @@ local COUNTED = { global = true, shared = true, ["local"] = true, generic = true
 -- The device's architecture: "sm_90".
 local function device_arch()
   return "sm_" .. (core.globals.device().compute_capability:gsub("%.", ""))
-end
-
--- The kernel's name and the source it runs: from a name or from a result.
-local function kernel_of(what)
-  if type(what) == "table" and type(what.kernel) == "string" then
-    return what.kernel, kernel.source_ran(what)
-  end
-  if type(what) ~= "string" then error(say("bad_kernel", u.quote(what)), 3) end
-  return what, kernel.kernel_source(what)
 end
 
 local function check_options(options)
@@ -152,43 +154,134 @@ local function notes(instructions)
   return out
 end
 
-local function print_listing(name, arch, k, source, all)
-  local width, lines, memory = core.columns(), u.source_lines(source), 0
-  for _, i in ipairs(k.instructions) do if i.space and COUNTED[i.space] then memory = memory + 1 end end
+-- An instruction's counts, each kind a row as lines() prints it, indented
+-- under the instruction; the rows marked go into worst.
+local function count_rows(i, counts, totals, width, worst)
+  local out = {}
+  for _, r in ipairs(counts.rows) do
+    local share = r.pool and totals[r.pool] > 0 and r.weight / totals[r.pool] or nil
+    local mark = lines.mark_of(r, share or 1)
+    out[#out + 1] = fit("  " .. lines.row_text(r, share, mark), width)
+    if mark then worst[#worst + 1] = { i = i, row = r, sample = counts.samples[r.kind.name] } end
+  end
+  return out
+end
+
+-- The diagnoses of the marked rows, as lines() gives them.
+local function print_why(worst)
+  for _, w in ipairs(worst) do
+    local why = lines.why_of(w.row, w.sample)
+    if why then
+      print(u.wrap(say("why_head", w.i.offset, w.i.line or 0, lines.kind_text(w.row)) .. say("joiner") .. why))
+    end
+  end
+end
+
+-- Prints k's instructions by source line; with counted ({by=, totals=}: a
+-- launch's counts by instruction number), each memory instruction's counts.
+local function print_listing(name, arch, k, source, all, counted, asked_as)
+  local width, text, memory = core.columns(), u.source_lines(source), 0
+  for n, i in ipairs(k.instructions) do
+    i.number = n
+    if i.space and COUNTED[i.space] then memory = memory + 1 end
+  end
   print(u.wrap(say("heading", name, arch, #k.instructions, memory)))
+  if counted then print(fit("  " .. lines.header_row(), width)) end
   local groups, order = by_line(k.instructions)
+  local worst = {}
   for _, line in ipairs(order) do
     local rows, others = {}, 0
     for _, i in ipairs(groups[line]) do
-      if shown(i, all) then rows[#rows + 1] = row(i, width) else others = others + 1 end
+      if shown(i, all) then
+        rows[#rows + 1] = row(i, width)
+        local counts = counted and counted.by[i.number]
+        if counts then
+          i.counts = counts
+          for _, r in ipairs(count_rows(i, counts, counted.totals, width, worst)) do rows[#rows + 1] = r end
+        end
+      else
+        others = others + 1
+      end
     end
     if #rows > 0 then
-      local head = line > 0 and say("line", line) .. ((lines[line] or ""):gsub("^%s+", "")) or say("no_line")
+      local head = line > 0 and say("line", line) .. ((text[line] or ""):gsub("^%s+", "")) or say("no_line")
       print(fit(head, width))
-      for _, text in ipairs(rows) do print(text) end
+      for _, r in ipairs(rows) do print(r) end
       if others > 0 and not all then print("    " .. say("more", others)) end
     end
   end
   print(u.wrap(say("totals", totals_text(k.instructions))))
   for _, note in ipairs(notes(k.instructions)) do print(u.wrap(note)) end
-  if not all then print(u.wrap(say("all_hint", name))) end
+  print_why(worst)
+  if not all then print(u.wrap(say("all_hint", asked_as))) end
 end
 
--- sass.sass(kernel [, {arch=, all=}]), the global sass(): prints the kernel's
--- machine code by source line and returns {kernel=, arch=, instructions=}.
-function sass.sass(what, options)
-  local name, source = kernel_of(what)
-  options = check_options(options)
+-- A launch's counts by instruction number, as the SASS engine ran it:
+-- {by=, totals=}; nil and why when it ran at PTX level.
+local function counts_of(name, params)
+  local counted, level, why = core.emulate_lines(name, params, true)
+  if level ~= "sass" then return nil, why end
+  local by = {}
+  for _, c in ipairs(counted) do if c.instruction then by[c.instruction] = c end end
+  return { by = by, totals = lines.rows_of(counted) }
+end
+
+-- The listing of the kernel the launch runs, as the emulator has it (a
+-- built-in's made once a process; a declared kernel's made at its first
+-- launch): its kernel, and the source it came from.
+local function launch_listing(name, params)
+  local text, expression = core.family_listing(name, params)
+  if not text then error(expression, 3) end
+  local listing, why = core.read_listing(text)
+  if not listing then error(why, 3) end
+  local source = kernel.kernel_source(name)
   if not source then
-    if registry.family_by_name[name] then error(say("built_in", name, name), 2) end
-    error(say("unknown", name), 2)
+    local ok, device = pcall(core.family_device, name, params)
+    source = ok and device.source or ""
   end
+  return kernel_named(listing, (expression:match("^[%w_]+"))), source
+end
+
+-- What the student asked for: a result (the last one when nothing), else a kernel's name.
+local function asked(what)
+  if what == nil then
+    what = core.last_result()
+    if what == nil then error(say("no_result"), 3) end
+  end
+  if type(what) == "table" and type(what.kernel) == "string" and type(what.params) == "table" then
+    return what.kernel, what.params, what
+  end
+  if type(what) ~= "string" then error(say("bad_kernel", u.quote(what)), 3) end
+  return what, nil, nil
+end
+
+-- sass.sass([r | kernel] [, {arch=, all=}]), the global sass(): prints the
+-- kernel's machine code by source line, for a launch with its counts, and
+-- returns {kernel=, arch=, instructions=} (a counted instruction's counts as
+-- instructions[n].counts).
+function sass.sass(what, options)
+  local name, params, r = asked(what)
+  options = check_options(options)
   local arch = options.arch or device_arch()
+  local built_in = registry.family_by_name[name] and not kernel.kernel_source(name)
+  if built_in and arch ~= device_arch() then error(say("built_in_arch", device_arch(), arch), 2) end
+  if arch == device_arch() and (r or built_in) then   -- the listing the emulator runs
+    params = params or {}
+    local k, source = launch_listing(name, params)
+    local counted, why_not
+    if r then counted, why_not = counts_of(name, params) end
+    print_listing(name, arch, k, source, options.all, counted, r and "r" or u.quote(name))
+    if counted then print(u.wrap(say("counted", lines.label(name, params)))) end
+    if r and not counted then print(u.wrap(say("not_counted", why_not or "?"))) end
+    return { kernel = name, arch = arch, instructions = k.instructions }
+  end
+  local source = r and kernel.source_ran(r) or kernel.kernel_source(name)
+  if not source then error(say("unknown", name), 2) end
   local code = compile.compile(source, { name = name .. ".cu", arch = arch, binary = true })
   local listing, why = core.disassemble(code.cubin)
   if not listing then error(why, 2) end
   local k = kernel_named(listing, name)
-  print_listing(name, arch, k, source, options.all)
+  print_listing(name, arch, k, source, options.all, nil, r and "r" or u.quote(name))
   return { kernel = name, arch = arch, instructions = k.instructions }
 end
 

@@ -123,6 +123,9 @@ struct opcode_row {
 };
 
 static int has(const struct decoded *d, enum modifier m) { return (int)(d->mods >> m & 1); }
+
+/* The running instruction's number in its kernel, from 1, as sass() numbers them. */
+static int instruction_number(const struct exec *x) { return (int)(x->d - x->b->p->code) + 1; }
 _Static_assert(MODIFIER_COUNT <= 128, "a modifier_set holds 128 modifiers");
 
 /* Whether the warp's accesses go to on_access: all, or (only_warp) one warp's. */
@@ -505,7 +508,7 @@ static int op_constant_load(struct exec *x, uint32_t group)
         for (int lane = 0; lane < LANES; lane++)
             if (x->active >> lane & 1)
                 a.addr[lane] = (uint64_t)(o->offset + (o->index_reg >= 0 ? (int32_t)reg(x->w, o->index_reg, lane) : 0));
-        a.block = x->b->number, a.line = x->d->in->line;
+        a.block = x->b->number, a.line = x->d->in->line, a.instruction = instruction_number(x);
         x->b->l->on_access(x->b->l->user, &a);
     }
     for (int lane = 0; lane < LANES; lane++)
@@ -804,7 +807,7 @@ static int locate(struct exec *x, const struct operand *where, int bytes, unsign
         a.addr[lane] = in->space == SASS_SHARED ? (at & 0xffffff) - SHARED_RESERVED : at;
     }
     if (x->active && told(x) && in->space != SASS_LOCAL) {   /* local traffic: not modelled, as the PTX emulator's */
-        a.block = x->b->number, a.line = in->line;
+        a.block = x->b->number, a.line = in->line, a.instruction = instruction_number(x);
         x->b->l->on_access(x->b->l->user, &a);
     }
     return 0;

@@ -111,6 +111,7 @@ struct warp_access {
     long long block;
     int l2_only;
     int line;                  /* the emulator's: the source line of the instruction (0: not known) */
+    int instruction;           /* the SASS engine's: the instruction's number in its kernel, from 1 (0: not known) */
 };
 
 /* Launch shape in threads; the backends derive blocks and warps from it. */

@@ -438,10 +438,13 @@ static void push_samples(lua_State *L, const struct family *f, const struct para
     lua_setfield(L, -2, "samples");
 }
 
-/* core.emulate_lines(name, params): the launch on the emulator, its accesses
-   counted by source line: a list sorted by line of {line=, load=, store=,
-   shared_load=, ...} as emulate_family's counts (line 0: no line known),
-   and samples: of each kind, the line's first access (push_sample). */
+/* core.emulate_lines(name, params [, by_instruction]): the launch on the
+   emulator, its accesses counted by source line: a list sorted by line of
+   {line=, load=, store=, shared_load=, ...} as emulate_family's counts
+   (line 0: no line known), and samples: of each kind, the line's costliest
+   first access (push_sample); by_instruction, each of a line's
+   instructions apart, sorted by instruction (instruction=, its number in
+   the kernel's SASS, from 1). Then the level it ran at, and at PTX level why. */
 static int core_emulate_lines(lua_State *L)
 {
     char why[2048];
@@ -449,11 +452,12 @@ static int core_emulate_lines(lua_State *L)
     struct params p;
     struct measure_options o;
     check_params(L, 2, 2, f, &p, &o);
+    int by_instruction = lua_toboolean(L, 3);
     struct line_counts *lines = calloc(MOST_COUNTED_LINES, sizeof *lines);
     if (!lines)
         return luaL_error(L, "%s", SAY("out of memory", "内存不足"));
-    const char *level = "ptx";
-    int count = emulate_lines(f, &p, &session.device, lines, MOST_COUNTED_LINES, &level, why, sizeof why);
+    struct emulation_level level = { "ptx", "" };
+    int count = emulate_lines(f, &p, &session.device, by_instruction, lines, MOST_COUNTED_LINES, &level, why, sizeof why);
     if (count < 0) {
         free(lines);
         return luaL_error(L, "%s", why);
@@ -463,17 +467,46 @@ static int core_emulate_lines(lua_State *L)
         lua_createtable(L, 0, 12);
         lua_pushinteger(L, lines[i].line);
         lua_setfield(L, -2, "line");
+        if (lines[i].instruction) {
+            lua_pushinteger(L, lines[i].instruction);
+            lua_setfield(L, -2, "instruction");
+        }
         push_counts(L, &lines[i].counts);
         push_samples(L, f, &p, &lines[i]);
         lua_rawseti(L, -2, i + 1);
     }
     free(lines);
-    lua_pushstring(L, level);
+    lua_pushstring(L, level.level);
+    if (!*level.why)
+        return 2;
+    lua_pushstring(L, level.why);
+    return 3;
+}
+
+/* core.family_listing(name, params): the SASS listing's text of the kernel
+   the launch runs, and that kernel's name expression ("strided<2>"), or nil
+   and why. */
+static int core_family_listing(lua_State *L)
+{
+    char why[1024], kernel[128];
+    const struct family *f = check_family(L, 1);
+    struct params p;
+    struct measure_options o;
+    check_params(L, 2, 2, f, &p, &o);
+    const char *listing = emulation_listing(f, &p, kernel, sizeof kernel, why, sizeof why);
+    if (!listing) {
+        lua_pushnil(L);
+        lua_pushstring(L, why);
+        return 2;
+    }
+    lua_pushstring(L, listing);
+    lua_pushstring(L, kernel);
     return 2;
 }
 
 const luaL_Reg emulate_core[] = {
     { "emulate_lines", core_emulate_lines },
+    { "family_listing", core_family_listing },
     { "emulate", core_emulate },
     { "emulate_sass", core_emulate_sass },
     { "emulate_family", core_emulate_family },

@@ -248,6 +248,19 @@ static const char *listing_of(const struct family *f, const char *kernel, char *
     return text;
 }
 
+const char *emulation_listing(const struct family *f, const struct params *p, char *kernel, size_t kernel_size,
+                              char *why, size_t why_size)
+{
+    struct kernel_call call;
+    if (!f->kernel_call) {
+        snprintf(why, why_size, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
+        return NULL;
+    }
+    f->kernel_call(p, &call);
+    snprintf(kernel, kernel_size, "%s", call.kernel);
+    return listing_of(f, call.kernel, why, why_size);
+}
+
 /* Whether a kernel adds floats atomically: the PTX emulator tallies their
    rounding for the output check (atomic_sums.h), the SASS engine does not yet. */
 static int adds_floats_atomically(const char *listing)
@@ -448,7 +461,7 @@ static void count_nothing(void *user, const struct warp_access *a)
    tallied in sums unless NULL. 0, or -1 with why. */
 static int run_over(const struct family *f, const struct params *p, const struct device_info *device, void *const *data,
                     void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
-                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, const char **level_ran, char *why,
+                    struct atomic_sums *sums, volatile sig_atomic_t *interrupted, struct emulation_level *level_ran, char *why,
                     size_t why_size)
 {
     struct kernel_call call;
@@ -482,8 +495,11 @@ static int run_over(const struct family *f, const struct params *p, const struct
     int failed = level == -1 ||
                  (level == 1 && (write_constants(f, m, data, bytes, why, why_size) || ptx_run(m, &launch, &ran, why, why_size)));
     ptx_free(m);
-    if (level_ran)
-        *level_ran = level == 0 ? "sass" : "ptx";
+    if (level_ran) {
+        level_ran->level = level == 0 ? "sass" : "ptx";
+        snprintf(level_ran->why, sizeof level_ran->why, "%s", level == 0 ? "" : sums ? SAY("a GPU's output check", "GPU 的输出检查")
+                                                                               : scratch.level_why);
+    }
     return failed ? -1 : 0;
 }
 
@@ -510,7 +526,7 @@ static void collect(void *user, const struct warp_access *a)
    then the family's fill_inputs), each access told to on_access: 0, or -1 with why. */
 static int run_on_inputs(const struct family *f, const struct params *p, const struct device_info *device,
                          void (*on_access)(void *, const struct warp_access *), void *user, long long only_warp,
-                         const char **level_ran, char *why, size_t why_size)
+                         struct emulation_level *level_ran, char *why, size_t why_size)
 {
     size_t bytes[MAX_BUFFERS];
     void *data[MAX_BUFFERS] = { NULL };
@@ -542,18 +558,20 @@ struct line_counting {
     pthread_mutex_t lock;
     struct line_counts *lines;
     int count, most;
+    int by_instruction;
 };
 
-static struct line_counts *line_bucket(struct line_counting *c, int line)
+static struct line_counts *line_bucket(struct line_counting *c, const struct warp_access *a)
 {
+    int instruction = c->by_instruction ? a->instruction : 0;
     for (int i = 0; i < c->count; i++)
-        if (c->lines[i].line == line)
+        if (c->lines[i].line == a->line && c->lines[i].instruction == instruction)
             return &c->lines[i];
     if (c->count == c->most)
         return NULL;
     struct line_counts *bucket = &c->lines[c->count++];
     memset(bucket, 0, sizeof *bucket);
-    bucket->line = line;
+    bucket->line = a->line, bucket->instruction = instruction;
     return bucket;
 }
 
@@ -586,7 +604,7 @@ static void count_by_line(void *user, const struct warp_access *a)
 {
     struct line_counting *c = user;
     pthread_mutex_lock(&c->lock);
-    struct line_counts *bucket = line_bucket(c, a->line);
+    struct line_counts *bucket = line_bucket(c, a);
     if (bucket) {
         model_count_access(&bucket->counts, NULL, a);
         if (bucket->looked[a->kind] < SAMPLES_WEIGHED && (a->affine ? a->lane_count > 0 : a->active != 0))
@@ -597,20 +615,29 @@ static void count_by_line(void *user, const struct warp_access *a)
 
 static int by_line(const void *a, const void *b)
 {
-    int x = ((const struct line_counts *)a)->line, y = ((const struct line_counts *)b)->line;
-    return (x == 0) - (y == 0) ? (x == 0) - (y == 0) : (x > y) - (x < y);   /* line 0 (unknown) last */
+    const struct line_counts *l = a, *m = b;
+    int x = l->line, y = m->line;
+    if (x != y)
+        return (x == 0) - (y == 0) ? (x == 0) - (y == 0) : (x > y) - (x < y);   /* line 0 (unknown) last */
+    return (l->instruction > m->instruction) - (l->instruction < m->instruction);
 }
 
-int emulate_lines(const struct family *f, const struct params *p, const struct device_info *device,
-                  struct line_counts *lines, int most, const char **level, char *why, size_t why_size)
+static int by_instruction(const void *a, const void *b)
 {
-    struct line_counting counting = { .lines = lines, .most = most };
+    int x = ((const struct line_counts *)a)->instruction, y = ((const struct line_counts *)b)->instruction;
+    return x != y ? (x > y) - (x < y) : by_line(a, b);
+}
+
+int emulate_lines(const struct family *f, const struct params *p, const struct device_info *device, int by_instructions,
+                  struct line_counts *lines, int most, struct emulation_level *level, char *why, size_t why_size)
+{
+    struct line_counting counting = { .lines = lines, .most = most, .by_instruction = by_instructions };
     pthread_mutex_init(&counting.lock, NULL);
     int failed = run_on_inputs(f, p, device, count_by_line, &counting, 0, level, why, why_size);
     pthread_mutex_destroy(&counting.lock);
     if (failed)
         return -1;
-    qsort(lines, (size_t)counting.count, sizeof *lines, by_line);
+    qsort(lines, (size_t)counting.count, sizeof *lines, by_instructions ? by_instruction : by_line);
     return counting.count;
 }
 

@@ -67,6 +67,7 @@ int emulate_warp(const struct family *f, const struct params *p, const struct de
 enum { MOST_COUNTED_LINES = 512, ACCESS_KINDS = ACCESS_LDGSTS + 1 };
 struct line_counts {
     int line;                  /* 0: instructions the PTX gives no source line */
+    int instruction;           /* counted by instruction: its number in the kernel's SASS, from 1 (0: at PTX level) */
     struct model_counts counts;
     struct warp_access sample[ACCESS_KINDS];   /* of each kind, the costliest of the line's first accesses */
     unsigned sampled;          /* bit k: sample[k] holds one */
@@ -75,11 +76,25 @@ struct line_counts {
 /* Whether the SASS engine runs device's machine code (sm_90, the one architecture it knows). */
 int sass_engine_runs(const struct device_info *device);
 
+/* The level an emulation ran at: "sass" or "ptx", and at PTX level why. */
+struct emulation_level {
+    const char *level;
+    char why[320];
+};
+
+/* The SASS listing of the kernel f's launch p runs (its name expression,
+   "strided<2>", in kernel), made once a process; NULL with why (no
+   disassembler here, or a compile that failed). */
+const char *emulation_listing(const struct family *f, const struct params *p, char *kernel, size_t kernel_size,
+                              char *why, size_t why_size);
+
 /* f's launch p on the emulator, counted by line into lines (at most most,
    sorted by line), and at which level it ran ("sass" or "ptx", as the
-   launch itself would): how many lines, or -1 with why. */
-int emulate_lines(const struct family *f, const struct params *p, const struct device_info *device,
-                  struct line_counts *lines, int most, const char **level, char *why, size_t why_size);
+   launch itself would, and why not at SASS level): how many lines, or -1
+   with why. by_instruction:
+   a line's instructions counted apart (at SASS level), sorted by instruction. */
+int emulate_lines(const struct family *f, const struct params *p, const struct device_info *device, int by_instruction,
+                  struct line_counts *lines, int most, struct emulation_level *level, char *why, size_t why_size);
 
 /* The buffers the last emulation left, when it was of f and p: their
    contents (inputs as filled, outputs as the kernel wrote them) and bytes,

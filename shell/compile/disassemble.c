@@ -117,8 +117,25 @@ char *disassemble_cubin(const char *cubin, size_t size, char *why, size_t why_si
     return listing;
 }
 
+/* The listing text's kernels and their instructions, and the text itself
+   (what the SASS engine runs): 1 value pushed, or nil and why (2). */
+static int push_read_listing(lua_State *L, const char *text, char *why, size_t why_size)
+{
+    struct sass_listing listing;
+    if (text && sass_parse(text, &listing, why, why_size) == 0) {
+        push_listing(L, &listing);
+        lua_pushstring(L, text);
+        lua_setfield(L, -2, "text");
+        sass_free(&listing);
+        return 1;
+    }
+    lua_pushnil(L);
+    lua_pushstring(L, why);
+    return 2;
+}
+
 /* core.disassemble(cubin): the CUBIN's kernels and their instructions, and
-   the listing's text (what the SASS engine runs), or nil and why. */
+   the listing's text, or nil and why. */
 static int core_disassemble(lua_State *L)
 {
     size_t size;
@@ -127,19 +144,17 @@ static int core_disassemble(lua_State *L)
         return luaL_argerror(L, 1, SAY("a CUBIN expected", "应为 CUBIN"));
     char why[512];
     char *text = disassemble_cubin(cubin, size, why, sizeof why);
-    struct sass_listing listing;
-    if (text && sass_parse(text, &listing, why, sizeof why) == 0) {
-        push_listing(L, &listing);
-        lua_pushstring(L, text);
-        lua_setfield(L, -2, "text");
-        sass_free(&listing);
-        free(text);
-        return 1;
-    }
+    int pushed = push_read_listing(L, text, why, sizeof why);
     free(text);
-    lua_pushnil(L);
-    lua_pushstring(L, why);
-    return 2;
+    return pushed;
+}
+
+/* core.read_listing(text): a listing's text (nvdisasm -g's) read as
+   core.disassemble gives it, or nil and why. */
+static int core_read_listing(lua_State *L)
+{
+    char why[512];
+    return push_read_listing(L, luaL_checkstring(L, 1), why, sizeof why);
 }
 
 /* core.disassembler(): the disassembler's path, or nil and why there is none. */
@@ -157,6 +172,7 @@ static int core_disassembler(lua_State *L)
 
 const luaL_Reg disassemble_core[] = {
     { "disassemble", core_disassemble },
+    { "read_listing", core_read_listing },
     { "disassembler", core_disassembler },
     { NULL, NULL },
 };
