@@ -51,8 +51,9 @@ local messages = {
                   zh = "线程 %s 落在存储体 %d 的不同字上：这个请求需要 %d 次，而不是 %d 次。调整数据布局，让一个 warp 的 32 个线程落在 32 个不同的存储体上（或者同一个字上）。" },
   same_address = { en = "on average %s lanes of a request update one address, and an address takes its updates one after another. Give each lane its own address (a private copy per warp or block, in shared memory), then combine.",
                    zh = "平均每个请求有 %s 个线程更新同一个地址，而同一地址上的更新只能一个接一个进行。让每个线程更新自己的地址（每个 warp 或线程块在共享内存中各有一份私有副本），最后再合并。" },
-  level_ptx = { en = "Counted on the PTX the emulator runs; ptxas can merge or split accesses: sass() shows the machine code.",
-                zh = "按模拟器运行的 PTX 计数；ptxas 可能合并或拆分访问：sass() 显示机器码。" },
+  level_ptx = { en = "Counted on the PTX the emulator runs%s; ptxas can merge or split accesses: sass() shows the machine code.",
+                zh = "按模拟器运行的 PTX 计数%s；ptxas 可能合并或拆分访问：sass() 显示机器码。" },
+  ptx_why = { en = " (not the machine code: %s)", zh = "（不是机器码：%s）" },
   level_sass = { en = "Counted on the machine code (SASS) the GPU runs, as ptxas made it: sass() shows it.",
                  zh = "按 GPU 运行的机器码（SASS）计数，即 ptxas 生成的代码：sass() 显示它。" },
 }
@@ -237,7 +238,7 @@ end
 -- store=, ... (counts), rows=}.
 function lines.lines(what, params)
   local name, launch_params, r = launch_of(what, params)
-  local counted, level = core.emulate_lines(name, launch_params)
+  local counted, level, level_why = core.emulate_lines(name, launch_params)
   local text = u.source_lines(source_of(name, launch_params, r))
   local totals = rows_of(counted)
   local width = core.columns()
@@ -263,7 +264,7 @@ function lines.lines(what, params)
     local why = why_of(w.row, w.line.samples[w.row.kind.name])
     if why then print(u.wrap(say("why_head", w.line.line, say("kind_" .. w.row.kind.name)) .. say("joiner") .. why)) end
   end
-  print(u.wrap(say(level == "sass" and "level_sass" or "level_ptx")))
+  print(u.wrap(level == "sass" and say("level_sass") or say("level_ptx", level_why and say("ptx_why", level_why) or "")))
   return counted
 end
 

@@ -57,9 +57,11 @@ enum { MOD_WIDE = 1, MOD_HI = 2, MOD_LO = 4, MOD_TO = 8, MOD_UNI = 16, MOD_RZI =
 
 /* What an instruction's mode word names: shfl's, vote's and atom's. */
 enum mode { MODE_NONE, SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY, VOTE_BALLOT, VOTE_ANY, VOTE_ALL, VOTE_UNI,
-            ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_EXCH, ATOM_CAS, ATOM_AND, ATOM_OR, ATOM_XOR, ATOM_INC, ATOM_DEC };
+            ATOM_ADD, ATOM_MIN, ATOM_MAX, ATOM_EXCH, ATOM_CAS, ATOM_AND, ATOM_OR, ATOM_XOR, ATOM_INC, ATOM_DEC,
+            PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 static const char *const mode_names[] = { "", "idx", "up", "down", "bfly", "ballot", "any", "all", "uni",
-                                          "add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec" };
+                                          "add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec",
+                                          "f4e", "b4e", "rc8", "ecl", "ecr", "rc16" };
 
 enum operand_kind { OPERAND_REGISTER, OPERAND_IMMEDIATE, OPERAND_SPECIAL, OPERAND_ADDRESS, OPERAND_VECTOR,
                     OPERAND_LABEL, OPERAND_SYMBOL };

@@ -26,6 +26,7 @@
 #include "model/common.h"
 #include "emulator/device_printf.h"
 #include "support/threads.h"
+#include "emulator/permute.h"
 #include "emulator/ptx_module.h"
 #include "support/text.h"
 
@@ -762,6 +763,21 @@ static int op_bfi(struct warp *w, const struct instruction *in, uint32_t lanes)
     put(w, &o[0], out, lanes, in->type);
     return 0;
 }
+/* prmt.b32{.mode} d, a, b, c: four bytes picked from b:a by c. */
+static int op_prmt(struct warp *w, const struct instruction *in, uint32_t lanes)
+{
+    if (check_operands(w, in, 4))
+        return -1;
+    const struct operand *o = in->operands;
+    struct value_type u32 = { KIND_UNSIGNED, 4 };
+    lane_values first, second, third, out;
+    const uint64_t *a = values(w, &o[1], u32, first), *b = values(w, &o[2], u32, second), *c = values(w, &o[3], u32, third);
+    enum permute_mode mode = in->mode >= PRMT_F4E ? (enum permute_mode)(in->mode - PRMT_F4E + PERMUTE_F4E) : PERMUTE_GENERIC;
+    EACH_LANE(i) out[i] = permute(mode, (uint32_t)a[i], (uint32_t)b[i], (uint32_t)c[i]);
+    put(w, &o[0], out, lanes, u32);
+    return 0;
+}
+
 static int op_rcp(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, RCP); }
 static int op_sqrt(struct warp *w, const struct instruction *in, uint32_t lanes) { return unary(w, in, lanes, SQRT); }
 
@@ -1754,7 +1770,8 @@ static const struct operation_decl operations[] = {
     OPERATION(ld), OPERATION(st), OPERATION(mov), OPERATION(add), OPERATION(sub), OPERATION(mul),
     OPERATION(mad), { .name = "fma", .run = op_mad }, OPERATION(div), OPERATION(rem), OPERATION(min), OPERATION(max),
     OPERATION(and), OPERATION(or), OPERATION(xor), OPERATION(shl), OPERATION(shr), OPERATION(not),
-    OPERATION(neg), OPERATION(abs), OPERATION(rcp), OPERATION(sqrt), OPERATION(popc), OPERATION(clz), OPERATION(bfe), OPERATION(bfi), OPERATION(setp, .compares = 1), OPERATION(selp), OPERATION(cvt), OPERATION(cvta),
+    OPERATION(neg), OPERATION(abs), OPERATION(rcp), OPERATION(sqrt), OPERATION(popc), OPERATION(clz), OPERATION(bfe), OPERATION(bfi),
+    OPERATION(prmt, .modes = 1), OPERATION(setp, .compares = 1), OPERATION(selp), OPERATION(cvt), OPERATION(cvta),
     OPERATION(activemask), OPERATION(shfl, .modes = 1), OPERATION(vote, .modes = 1), OPERATION(atom, .modes = 1),
     OPERATION(red, .modes = 1),
     { .name = "cp.async", .run = op_cp_async },

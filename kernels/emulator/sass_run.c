@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "emulator/permute.h"
 #include "emulator/sass_run.h"
 #include "model/model.h"
 #include "support/text.h"
@@ -47,7 +48,8 @@ struct operand {
 #define MODIFIERS(M) M(WIDE) M(U32) M(S32) M(HI) M(X) M(EX) M(AND) M(OR) M(XOR) M(LT) M(LE) M(GT) M(GE) M(EQ) M(NE) \
     M(U8) M(S8) M(U16) M(S16) M(B64) M(B128) M(L) M(R) M(SX32) M(ADD) M(MIN) M(MAX) M(INC) M(EXCH) M(F32) M(IDX) M(UP) \
     M(DOWN) M(BFLY) M(ANY) M(ALL) M(RCP) M(RSQ) M(SQRT) M(EX2) M(LG2) M(SIN) M(COS) M(FLOOR) M(CEIL) M(U64) M(S64) \
-    M(F64) M(POPC) M(SUM) M(GEU) M(GTU) M(LEU) M(LTU) M(NEU) M(EQU) M(NAN) M(NUM) M(SH) M(MOV) M(DEC) M(W) M(NOINC) M(NODEC) M(STRONG) M(GPU) M(SYS)
+    M(F64) M(POPC) M(SUM) M(GEU) M(GTU) M(LEU) M(LTU) M(NEU) M(EQU) M(NAN) M(NUM) M(SH) M(MOV) M(DEC) M(W) M(NOINC) M(NODEC) M(STRONG) M(GPU) M(SYS) \
+    M(F4E) M(B4E) M(RC8) M(ECL) M(ECR) M(RC16)
 #define AS_ENUM(name) MOD_##name,
 enum modifier { MODIFIERS(AS_ENUM) MODIFIER_COUNT };
 typedef unsigned __int128 modifier_set;   /* bit m: modifier m */
@@ -412,6 +414,9 @@ static void op_plop3(struct exec *x, int lane)
 
 static void op_sel(struct exec *x, int lane) { put(x, 0, lane, pred(x, 3, lane) ? ival(x, 1, lane) : ival(x, 2, lane)); }
 
+/* FSEL d, a, b, p: SEL of floats (their -a and |a| a float's). */
+static void op_fsel(struct exec *x, int lane) { putf(x, 0, lane, pred(x, 3, lane) ? fval(x, 1, lane) : fval(x, 2, lane)); }
+
 /* Compares as the modifiers say: 1 below, 0 equal, -1 above, 2 unordered (floats). */
 static int compare_holds(const struct decoded *d, int order)
 {
@@ -552,7 +557,8 @@ static void op_hfma2(struct exec *x, int lane)
     put(x, 0, lane, half_bits(x->d->o[3].number) << 16 | half_bits(x->d->o[4].number));
 }
 
-/* I2F d, a: an integer (.U32, .S64, .U64) as a float (.F64: a double). */
+/* I2F d, a: an integer (.U32, .S64, .U64) as a float (.F64: a double);
+   I2FP.F32.S32 (.U32), sm_90's conversion of a 32-bit integer, the same. */
 static void op_i2f(struct exec *x, int lane)
 {
     const struct decoded *d = x->d;
@@ -562,6 +568,20 @@ static void op_i2f(struct exec *x, int lane)
         putd(x, 0, lane, v);
     else
         putf(x, 0, lane, (float)v);
+}
+
+/* PRMT d, a, selector, b: four bytes picked from b:a (PTX's prmt, its c operand in the middle). */
+static void op_prmt(struct exec *x, int lane)
+{
+    static const struct { enum modifier modifier; enum permute_mode mode; } modes[] = {
+        { MOD_F4E, PERMUTE_F4E }, { MOD_B4E, PERMUTE_B4E }, { MOD_RC8, PERMUTE_RC8 },
+        { MOD_ECL, PERMUTE_ECL }, { MOD_ECR, PERMUTE_ECR }, { MOD_RC16, PERMUTE_RC16 },
+    };
+    enum permute_mode mode = PERMUTE_GENERIC;
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (has(x->d, modes[i].modifier))
+            mode = modes[i].mode;
+    put(x, 0, lane, permute(mode, ival(x, 1, lane), ival(x, 3, lane), ival(x, 2, lane)));
 }
 
 /* F2I d, a: a float truncated (or .FLOOR, .CEIL) to an integer, saturating as the hardware does. */
@@ -1016,7 +1036,9 @@ static const struct opcode_row opcodes[] = {
     { "FADD", op_fadd, NULL, 0 },     { "FMUL", op_fmul, NULL, 0 },     { "FFMA", op_ffma, NULL, 0 },
     { "FMNMX", op_fmnmx, NULL, 0 },   { "DADD", op_dadd, NULL, 0 },     { "DMUL", op_dmul, NULL, 0 },
     { "DFMA", op_dfma, NULL, 0 },     { "HFMA2", op_hfma2, NULL, 0 },   { "I2F", op_i2f, NULL, 0 },
-    { "F2I", op_f2i, NULL, 0 },       { "MUFU", op_mufu, NULL, 0 },     { "NOP", op_nop, NULL, 0 },
+    { "I2FP", op_i2f, NULL, 0 },      { "F2I", op_f2i, NULL, 0 },       { "MUFU", op_mufu, NULL, 0 },
+    { "NOP", op_nop, NULL, 0 },       { "PRMT", op_prmt, NULL, 0 },
+    { "FSEL", op_fsel, NULL, 0 },
     { "SHFL", NULL, op_shfl, 0 },     { "VOTE", NULL, op_vote, 0 },     { "VOTEU", NULL, op_vote, 0 },
     { "REDUX", NULL, op_redux, 0 },   { "LDG", NULL, op_load, 0 },      { "LDS", NULL, op_load, 0 },
     { "STG", NULL, op_store, 0 },     { "STS", NULL, op_store, 0 },     { "ATOMG", NULL, op_atomic, 0 },
