@@ -1142,8 +1142,58 @@ static int read_statement(struct parser *p, char *t, size_t n)
     return fail(p, SAY("'%.40s' outside a kernel", "内核之外的 '%.40s'"), t);
 }
 
-struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
+/* Whether a line of PTX starts a device function's definition or
+   declaration: ".func", or ".visible .func" / ".weak .func" (not
+   ".extern .func", which parse_extern_function reads). */
+static int starts_function(const char *line)
 {
+    line = skip_space(line);
+    for (const char *linkage = ".visible "; ; linkage = ".weak ") {
+        if (strncmp(line, linkage, strlen(linkage)) == 0)
+            return strncmp(skip_space(line + strlen(linkage)), ".func", 5) == 0;
+        if (linkage[1] == 'w')
+            break;
+    }
+    return strncmp(line, ".func", 5) == 0 && isspace((unsigned char)line[5]);
+}
+
+/* The PTX with each device function blanked out, its lines kept (so that
+   line numbers stay): NVRTC leaves a libdevice helper's body (__nv_popc)
+   beside the kernels that inlined it. A call to one is refused where it
+   stands; the functions themselves are not run. NULL: out of memory. */
+static char *without_functions(const char *text)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        return NULL;
+    for (char *line = copy; *line;) {
+        char *end = line + strcspn(line, "\n");
+        if (starts_function(line)) {
+            char *s = line;
+            int depth = 0, opened = 0;
+            for (; *s && !(opened && depth == 0) && !(!opened && *s == ';'); s++) {
+                depth += *s == '{', depth -= *s == '}';
+                opened |= *s == '{';
+            }
+            for (char *c = line; c < s; c++)
+                if (*c != '\n')
+                    *c = ' ';
+            if (*s == ';')
+                *s++ = ' ';
+            end = s + strcspn(s, "\n");
+        }
+        line = *end ? end + 1 : end;
+    }
+    return copy;
+}
+
+struct ptx_module *ptx_parse(const char *source, char *why, size_t why_size)
+{
+    char *text = without_functions(source);
+    if (!text) {
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
     struct ptx_module *m = calloc(1, sizeof *m);
     struct parser p = { .m = m, .text = text, .line = 1, .at_line = 1, .kernel = -1, .why = why, .why_size = why_size };
     int failed = !m;
@@ -1168,6 +1218,7 @@ struct ptx_module *ptx_parse(const char *text, char *why, size_t why_size)
     }
     free(st.text);
     free(p.uses);
+    free(text);
     if (!failed && m->kernel_count == 0)
         failed = snprintf(why, why_size, "the PTX holds no kernel (.entry)") > 0;
     if (failed) {

@@ -462,6 +462,21 @@ static void op_fsetp(struct exec *x, int lane)
     set_predicates(x, lane, compare_holds(x->d, order));
 }
 
+/* FCHK.DIVIDE p, a, b: whether a / b must take the slow path ptxas calls
+   (correctly rounded where the reciprocal's refinement may not be). The
+   hardware's exact test is not published; this one sends every quotient
+   whose operands are not plain normal numbers, or whose exponents are far
+   apart, to the slow path: a quotient it sends there that the hardware
+   would not costs instructions, never a different result. */
+static void op_fchk(struct exec *x, int lane)
+{
+    float a = fval(x, 1, lane), b = fval(x, 2, lane);
+    int plain_a = a == 0.0f || isnormal(a), plain_b = isnormal(b);
+    int apart = plain_a && a != 0.0f && plain_b && abs(ilogbf(a) - ilogbf(b)) > 100;
+    int edge = plain_a && a != 0.0f && (abs(ilogbf(a)) > 125 || abs(ilogbf(b)) > 125);
+    put_pred(x, 0, lane, !plain_a || !plain_b || apart || edge);
+}
+
 /* VIMNMX d, a, b, min: the smaller when min (PT), else the larger. */
 static void op_vimnmx(struct exec *x, int lane)
 {
@@ -1038,7 +1053,7 @@ static const struct opcode_row opcodes[] = {
     { "DFMA", op_dfma, NULL, 0 },     { "HFMA2", op_hfma2, NULL, 0 },   { "I2F", op_i2f, NULL, 0 },
     { "I2FP", op_i2f, NULL, 0 },      { "F2I", op_f2i, NULL, 0 },       { "MUFU", op_mufu, NULL, 0 },
     { "NOP", op_nop, NULL, 0 },       { "PRMT", op_prmt, NULL, 0 },
-    { "FSEL", op_fsel, NULL, 0 },
+    { "FSEL", op_fsel, NULL, 0 },     { "FCHK", op_fchk, NULL, 0 },
     { "SHFL", NULL, op_shfl, 0 },     { "VOTE", NULL, op_vote, 0 },     { "VOTEU", NULL, op_vote, 0 },
     { "REDUX", NULL, op_redux, 0 },   { "LDG", NULL, op_load, 0 },      { "LDS", NULL, op_load, 0 },
     { "STG", NULL, op_store, 0 },     { "STS", NULL, op_store, 0 },     { "ATOMG", NULL, op_atomic, 0 },

@@ -417,6 +417,39 @@ t.ok(right_join and joined.shared_store.requests == 2 and joined.shared_load.req
      string.format("a join laid out above its paths reconverges there, barrier and all (shared %d stores, %d loads)%s",
                    joined.shared_store.requests, joined.shared_load.requests, wrong_lane and " (" .. wrong_lane .. ")" or ""))
 
+-- A device function's body beside the kernel (NVRTC leaves libdevice's
+-- __nv_popc there after inlining it) is passed over, and the kernel's own
+-- lines keep their numbers.
+local WITH_FUNCTION = [[
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry count_bits(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  popc.b32 %r2, %r1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd2, %rd1, %rd2;
+  st.global.u32 [%rd2], %r2;
+  ret;
+}
+.func  (.param .b32 func_retval0) __nv_popc(
+  .param .b32 __nv_popc_param_0
+)
+{
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [__nv_popc_param_0];
+  popc.b32 %r2, %r1;
+  st.param.b32 [func_retval0+0], %r2;
+  ret;
+}
+]]
+local counted = core.emulate(WITH_FUNCTION, "count_bits", {grid = {1}, block = {32}, buffers = {{bytes = 128}}, args = {{buffer = 1}}})
+t.is(string.unpack("<I4", counted.buffers[1], 4 * 7 + 1), 3, "a device function's body beside the kernel is passed over (lane 7: 3 bits)")
+
 -- An instruction the emulator does not know names its own PTX line, after
 -- directives that end at their line's end (they once made it lines early).
 local ok_line, line_message = pcall(core.emulate, ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry bad(.param .u64 out)\n{\n  brev.b32 %r1, %r2;\n}\n",

@@ -1,6 +1,7 @@
 -- sass_fuzz.lua: random small kernels, written as students write them
 -- (lanes a stride apart, a lane-dependent loop, a branch, shared memory
--- behind a barrier, a shuffle, integer atomics), each compiled by NVRTC for
+-- behind a barrier, a shuffle, integer atomics, integer and float division,
+-- square roots, 64-bit products), each compiled by NVRTC for
 -- sm_90 and run on both engines of issue 33 on the same random inputs: the
 -- SASS engine (the CUBIN through nvdisasm) and the PTX emulator. Their
 -- outputs must be equal, bit for bit. The kernels come from a seed
@@ -48,6 +49,14 @@ local function simple_statement()
     function() return string.format("%s = %s - %s;", float_var(), float_var(), float_var()) end,
     function() return string.format("%s = (float)(%s & 1023) * 0.25f;", float_var(), int_var()) end,
     function() return string.format("%s = (int)(%s * 64.0f);", int_var(), float_var()) end,
+    function() return string.format("%s = %s / (%s | 1);", int_var(), int_var(), int_var()) end,
+    function() return string.format("%s = %s %% %d;", int_var(), int_var(), rng(2, 13)) end,
+    function() return string.format("%s = (int)((unsigned)%s / %du);", int_var(), int_var(), rng(2, 100)) end,
+    function() return string.format("%s = (int)(((long long)%s * %s) >> %d);", int_var(), int_var(), int_var(), rng(1, 40)) end,
+    function() return string.format("%s = %s / (fabsf(%s) + 0.5f);", float_var(), float_var(), float_var()) end,
+    function() return string.format("%s = sqrtf(fabsf(%s));", float_var(), float_var()) end,
+    function() return string.format("%s = fminf(%s, %s) + fmaxf(%s, -%s);", float_var(), float_var(), float_var(), float_var(), float_var()) end,
+    function() return string.format("%s = (unsigned)%s < (unsigned)%s ? %s : %s;", int_var(), int_var(), int_var(), int_var(), int_var()) end,
     function() return string.format("atomicAdd(&counts[(%s) & %d], %d);", int_var(), N - 1, rng(1, 3)) end,
     function() return string.format("atomicMax(&counts[%s], %s);", index(), int_var()) end,
   })()

@@ -68,6 +68,7 @@ bare_names() {
 }
 
 cd "$srcdir" || exit 1
+srcdir=.   # from here on, paths are the source tree's own
 kernel_files=$(find kernels -name '*.c' -o -name '*.h' -o -name '*.cuh' -o -name '*.cu' |
   grep -v -e '^kernels/families/sources\.c$' -e '^kernels/families/family_table\.c$' -e '^kernels/families/device_headers\.c$')
 
