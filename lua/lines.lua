@@ -54,6 +54,8 @@ local messages = {
   level_ptx = { en = "Counted on the PTX the emulator runs%s; ptxas can merge or split accesses: sass() shows the machine code.",
                 zh = "按模拟器运行的 PTX 计数%s；ptxas 可能合并或拆分访问：sass() 显示机器码。" },
   ptx_why = { en = " (not the machine code: %s)", zh = "（不是机器码：%s）" },
+  merged = { en = "machine code: %d of this line's %d %s instructions move %d bytes a lane (%s): ptxas merged neighbouring accesses, one request where the source makes several.",
+             zh = "机器码：这一行的 %d 条（共 %d 条）%s指令每个线程搬运 %d 字节（%s）：ptxas 把相邻的访问合并了，源代码的几个请求成了一个。" },
   level_sass = { en = "Counted on the machine code (SASS) the GPU runs, as ptxas made it: sass() shows it.",
                  zh = "按 GPU 运行的机器码（SASS）计数，即 ptxas 生成的代码：sass() 显示它。" },
 }
@@ -233,6 +235,40 @@ local function label(name, params)
   return #given > 0 and name .. " " .. table.concat(given, " ") or name
 end
 
+-- The kinds of access the card names, by the listing's space and access.
+local LISTED_KIND = { ["global load"] = "load", ["global store"] = "store", ["shared load"] = "shared_load",
+                      ["shared store"] = "shared_store" }
+
+-- Where ptxas merged a line's accesses: by line, each kind whose
+-- instructions are of mixed widths (some 8 or 16 bytes a lane, the rest
+-- 4): {kind=, count=, wide=, bytes=, opcode=}. Empty without a listing.
+local function merged_by_line(name, params)
+  local ok, k = pcall(function() return require("warplab.sass").launch_listing(name, params) end)   -- sass requires this module
+  local by_line = {}
+  for _, i in ipairs(ok and k.instructions or {}) do
+    local kind = i.space and LISTED_KIND[i.space .. " " .. i.access]
+    if kind and i.line and i.line > 0 then
+      by_line[i.line] = by_line[i.line] or {}
+      local m = by_line[i.line][kind] or { kind = kind, count = 0, wide = 0, narrow = 0, bytes = 0 }
+      by_line[i.line][kind] = m
+      m.count = m.count + 1
+      if i.bytes > 4 then
+        m.wide = m.wide + 1
+        if i.bytes > m.bytes then m.bytes, m.opcode = i.bytes, i.opcode .. i.modifiers end
+      elseif i.bytes == 4 then
+        m.narrow = m.narrow + 1
+      end
+    end
+  end
+  local out = {}
+  for line, kinds in pairs(by_line) do
+    for _, m in pairs(kinds) do
+      if m.wide > 0 and m.narrow > 0 then out[line] = out[line] or {}; table.insert(out[line], m) end
+    end
+  end
+  return out
+end
+
 -- lines.lines([r] | name [, params]), the global lines(): prints the launch's
 -- traffic by source line and returns the lines: {line=, source=, load=,
 -- store=, ... (counts), rows=}.
@@ -245,6 +281,7 @@ function lines.lines(what, params)
   print(u.wrap(say("heading", label(name, launch_params), level == "sass" and "SASS" or "PTX")))
   print(header_row())
   local any, worst = false, {}
+  local merged = level == "sass" and merged_by_line(name, launch_params) or {}
   for _, l in ipairs(counted) do
     l.source = text[l.line]
     if #l.rows > 0 then
@@ -256,6 +293,10 @@ function lines.lines(what, params)
         local mark = mark_of(row, share or 1)
         print(row_text(row, share, mark))
         if mark then worst[#worst + 1] = { line = l, row = row } end
+      end
+      for _, m in ipairs(merged[l.line] or {}) do
+        local note = u.wrap(say("merged", m.wide, m.count, say("kind_" .. m.kind), m.bytes, m.opcode), width - 4)
+        print("    " .. note:gsub("\n", "\n    "))
       end
     end
   end

@@ -41,6 +41,10 @@ for _, l in ipairs(by_line) do wavefronts = wavefronts + (l.shared_load and l.sh
 t.ok(heading:find("as the emulator counts it (SASS)", 1, true) and heading:find("Counted on the machine code (SASS) the GPU runs", 1, true),
      "lines() counts the same machine code, and says so")
 t.is(wavefronts, 5184, "its lines' shared-load wavefronts add up to the card's 5,184")
+local merged_count = heading:match("machine code: (%d+) of this line's %d+ shared load instructions move 16 bytes a")
+t.ok(merged_count and tonumber(merged_count) > 0 and heading:find("(LDS.128): ptxas merged neighbouring accesses", 1, true) ~= nil,
+     "lines() says where ptxas merged the line's loads: " .. tostring(merged_count) .. " LDS.128 among its shared loads")
+t.ok(not t.said(function() lines(loop) end):find("machine code:", 1, true), "... and says nothing of the kind where it merged none")
 local map = t.said(function() show(tiled, 3) end)
 local _, wide = map:gsub("shared load [^\n]-16%-byte elements", "")   -- the separator is the locale's
 local _, narrow = map:gsub("shared load [^\n]-%f[%d]4%-byte elements", "")
