@@ -113,4 +113,5 @@ end
 
 return {
   read_number = read_number, read_choice = read_choice, answer_right = answer_right, percentage = percentage,
+  trim = trim,
 }

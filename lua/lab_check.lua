@@ -10,6 +10,7 @@ local progress = require "warplab.progress"
 local goals = require "warplab.goals"
 local lab_text = require "warplab.lab_text"
 local lab_sandbox = require "warplab.lab_sandbox"
+local lab_answers = require "warplab.lab_answers"
 local lab_definition = require "warplab.lab_definition"
 local lab_catalogue = require "warplab.lab_catalogue"
 local labs = require "warplab.labs"
@@ -20,8 +21,6 @@ local fmt = text.fmt
 local clean, visible, format_value = lab_text.clean, lab_text.visible, lab_text.format_value
 local runner = labs.runner
 local C = core.globals   -- device() and config(), the API's in C
-
-local function trim(line) return (line:gsub("^%s+", ""):gsub("%s+$", "")) end
 
 local messages = {
   at_step_field = { en = "lab %s, step %d, %s", zh = "实验 %s，第 %d 步，字段 '%s'" },
@@ -172,9 +171,9 @@ end
 local function first_error_line(why)
   why = clean(tostring(why))
   for line in (why .. "\n"):gmatch("(.-)\n") do
-    if line:find("error") and line:find("%.cu[:(]") then return trim(line) end
+    if line:find("error") and line:find("%.cu[:(]") then return lab_answers.trim(line) end
   end
-  return trim(why:match("^[^\n]*"))
+  return lab_answers.trim(why:match("^[^\n]*"))
 end
 
 -- message without the "lab NAME, step N: " of where it came from.

@@ -312,6 +312,6 @@ end
 -- What sass() shows beside each instruction, as lines() shows it beside each line.
 lines.rows_of, lines.row_text, lines.header_row = rows_of, row_text, header_row
 function lines.kind_text(row) return say("kind_" .. row.kind.name) end
-lines.mark_of, lines.why_of, lines.label = mark_of, why_of, label
+lines.mark_of, lines.why_of, lines.label, lines.source_of = mark_of, why_of, label, source_of
 
 return lines

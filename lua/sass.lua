@@ -234,12 +234,7 @@ local function launch_listing(name, params)
   if not text then error(expression, 3) end
   local listing, why = core.read_listing(text)
   if not listing then error(why, 3) end
-  local source = kernel.kernel_source(name)
-  if not source then
-    local ok, device = pcall(core.family_device, name, params)
-    source = ok and device.source or ""
-  end
-  return kernel_named(listing, (expression:match("^[%w_]+"))), source
+  return kernel_named(listing, (expression:match("^[%w_]+"))), lines.source_of(name, params)
 end
 sass.launch_listing = launch_listing   -- for lines(): where ptxas merged a line's accesses
 
