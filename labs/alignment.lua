@@ -90,9 +90,22 @@ step {
     { en = "A sector is 32 bytes; a float is 4.", zh = "一个扇区 32 字节，一个 float 4 字节。" },
     { en = "When does a + offset land on a sector boundary again?", zh = "a + offset 什么时候又落在扇区边界上？" },
   },
+  claims = {
+    { text = "offsets 8, 16 and 24, whose warps start 32, 64 and 96 bytes into a 128-byte line, take 4 sectors a load request, the ideal; offsets 1 to 7 take 5",
+      holds = function(ctx)
+        for offset = 1, 24 do
+          local r = find(ctx.results, {offset = offset})
+          local want = offset % 8 == 0 and 4 or 5
+          if not r or r.load.sectors_per_request > want + 0.01 or (offset < 8 and r.load.sectors_per_request < 4.9) then
+            return false
+          end
+        end
+        return true
+      end },
+  },
   explain = {
-    en = [[8 floats are 32 bytes: at offset 8 each warp's 128 bytes start on a sector boundary again, so 4 sectors; so do 16, 24 and 32. Offsets 1 to 7 (and 9 to 15, ...) always straddle one more sector.]],
-    zh = [[8 个 float 正好 32 字节：offset 为 8 时每个 warp 的 128 字节又从扇区边界开始，所以是 4 个扇区；16、24、32 也一样。offset 1 到 7（以及 9 到 15……）总是多跨一个扇区。]],
+    en = [[8 floats are 32 bytes: at offset 8 each warp's 128 bytes start on a sector boundary again, so 4 sectors; so do 16, 24 and 32. Offsets 1 to 7 (and 9 to 15, ...) always straddle one more sector. The reference notes say a coalesced access must start on a multiple of 128 bytes; offsets 8, 16 and 24 start 32, 64 and 96 bytes into a 128-byte line and still take the ideal 4 sectors. What costs is straddling a 32-byte sector, not a 128-byte line.]],
+    zh = [[8 个 float 正好 32 字节：offset 为 8 时每个 warp 的 128 字节又从扇区边界开始，所以是 4 个扇区；16、24、32 也一样。offset 1 到 7（以及 9 到 15……）总是多跨一个扇区。参考笔记说合并访问的起始地址必须是 128 字节的整数倍；offset 为 8、16、24 时起点在 128 字节缓存行里的第 32、64、96 字节处，仍然是理想的 4 个扇区。有代价的是跨过 32 字节的扇区，而不是跨过 128 字节的缓存行。]],
   },
 }
 

@@ -95,6 +95,17 @@ step {
         local aos, soa = find(ctx, {layout = "aos"}), find(ctx, {layout = "soa"})
         return aos.model.dram.write_allocate_bytes == aos.params.n * 8 and soa.model.dram.write_allocate_bytes == 0
       end },
+    { text = "the model: a naive transpose stores 4 bytes of 32 sectors a request, other warps complete each sector, and nothing is read for them",
+      holds = function(ctx)
+        local r = launch("transpose", {variant = "naive"})
+        return r.model.store.sectors_per_request == 32 and r.model.dram.write_allocate_bytes == 0 and
+               r.model.dram.read_bytes == r.model.load.bytes
+      end },
+    { text = "a naive transpose reads from DRAM at most 3% over its input's bytes: its partial stores are merged in L2, not read", gpu = true,
+      holds = function(ctx)
+        local r = launch("transpose", {variant = "naive"})
+        return r.dram.read_bytes <= 1.03 * r.model.load.bytes
+      end },
     { text = "AoS write reads at least 1.3 times the DRAM bytes of SoA (write-allocate of half-written sectors)",
       gpu = true,
       holds = function(ctx)
@@ -103,8 +114,8 @@ step {
       end },
   },
   explain = {
-    en = [[Write-allocate. L2 keeps data in 32-byte sectors; a store that covers a whole sector simply replaces it, but x alone covers half of each, and the sector must be whole before it can go back to DRAM. So L2 reads every sector of res first: n × 8 bytes, as much as a and b together. The notes' explanation (twice the sectors per store request) is true but small; the hidden cost is these reads, and the dirty sectors written back whole, y included.]],
-    zh = [[写分配。L2 以 32 字节扇区为单位保存数据；一次写如果盖住整个扇区，直接替换即可，但只写 x 只盖住每个扇区的一半，而扇区要完整才能写回 DRAM。所以 L2 要先把 `res` 的每个扇区都读进来：n × 8 字节，和 a、b 加起来一样多。笔记的解释（每个写请求的扇区数翻倍）没错，但影响不大；隐藏的代价是这些读取，以及连同 y 一起整扇区写回的脏数据。]],
+    en = [[Write-allocate. L2 keeps data in 32-byte sectors; a store that covers a whole sector simply replaces it, but x alone covers half of each, and no store of the launch ever writes the other half. L2 merges the partial stores a launch makes to one sector, so a sector that other stores complete costs no read (one warp writing 4 bytes of it and seven others the rest is fine); a sector still incomplete must be filled from DRAM before it can go back whole. Here that is every sector of res: n × 8 bytes read, as much as a and b together. The notes' explanation (twice the sectors per store request) is true but small; the hidden cost is these reads, and the dirty sectors written back whole, y included.]],
+    zh = [[写分配。L2 以 32 字节扇区为单位保存数据；一次写如果盖住整个扇区，直接替换即可，但只写 x 只盖住每个扇区的一半，而这次启动里没有哪次写会写另一半。L2 会把一次启动写到同一个扇区的部分写入合并起来，所以被别的写补齐的扇区不需要读（一个 warp 写其中 4 字节、另外七个 warp 写其余部分也没关系）；仍不完整的扇区要先从 DRAM 读来补齐，才能整个写回。这里 res 的每个扇区都是这样：读 n × 8 字节，和 a、b 加起来一样多。笔记的解释（每个写请求的扇区数翻倍）没错，但影响不大；隐藏的代价是这些读取，以及连同 y 一起整扇区写回的脏数据。]],
   },
 }
 
@@ -137,8 +148,8 @@ step {
       end },
   },
   explain = {
-    en = [[8 fields: a 32-byte record puts every lane in its own sector, 4 useful bytes of 32 (12.5%). The sectors grow as 4 × fields until then, and DRAM sees the same growth: every sector the store covers only in part is read first (write-allocate) and written back whole. A struct of arrays stays at 4 sectors whatever the record's size.]],
-    zh = [[8 个字段：32 字节的记录让每个线程独占一个扇区，32 字节里只有 4 字节有用（12.5%）。在这之前扇区数按 4 × fields 增长，DRAM 流量也一样增长：每个只写了一小部分的扇区都要先读入（写分配），再整个写回。数组结构体不管记录多大，始终是 4 个扇区。]],
+    en = [[8 fields: a 32-byte record puts every lane in its own sector, 4 useful bytes of 32 (12.5%). The sectors grow as 4 × fields until then, and DRAM sees the same growth: no store of the launch writes the other fields, so every sector it touches is left incomplete, read from DRAM (write-allocate) and written back whole. A struct of arrays stays at 4 sectors whatever the record's size.]],
+    zh = [[8 个字段：32 字节的记录让每个线程独占一个扇区，32 字节里只有 4 字节有用（12.5%）。在这之前扇区数按 4 × fields 增长，DRAM 流量也一样增长：这次启动里没有哪次写会写其他字段，所以它碰到的每个扇区都不完整，要从 DRAM 读入（写分配），再整个写回。数组结构体不管记录多大，始终是 4 个扇区。]],
   },
 }
 
@@ -309,7 +320,7 @@ step {
 
 step {
   text = {
-    en = [[Summing up: in an array of structs a warp touching one field spreads over whole records, so the sectors grow with the record; stores that cover part of a sector also make L2 read it from DRAM first. A struct of arrays keeps every field access at 4 sectors. When data arrives as AoS, a block can also load it coalesced into shared memory and work on it there field by field (the notes' suggestion; shared memory and its bank conflicts come in later labs). Type :next to finish.]],
-    zh = [[小结：在结构体数组里，一个 warp 访问同一个字段会铺满整条整条的记录，所以扇区数随记录大小增长；只写扇区一部分的写操作还会让 L2 先从 DRAM 读入该扇区。数组结构体让每次字段访问都保持 4 个扇区。如果数据本来就是 AoS，也可以由一个线程块合并地把它读进共享内存，再在那里按字段处理（这是笔记里的建议；共享内存和它的存储体冲突在后面的实验里讲）。输入 :next 结束。]],
+    en = [[Summing up: in an array of structs a warp touching one field spreads over whole records, so the sectors grow with the record; a sector the launch's stores leave incomplete also makes L2 read it from DRAM. A struct of arrays keeps every field access at 4 sectors. When data arrives as AoS, a block can also load it coalesced into shared memory and work on it there field by field (the notes' suggestion; shared memory and its bank conflicts come in later labs). Type :next to finish.]],
+    zh = [[小结：在结构体数组里，一个 warp 访问同一个字段会铺满整条整条的记录，所以扇区数随记录大小增长；一次启动的写没有补齐的扇区，还会让 L2 从 DRAM 读入该扇区。数组结构体让每次字段访问都保持 4 个扇区。如果数据本来就是 AoS，也可以由一个线程块合并地把它读进共享内存，再在那里按字段处理（这是笔记里的建议；共享内存和它的存储体冲突在后面的实验里讲）。输入 :next 结束。]],
   },
 }

@@ -51,7 +51,16 @@ step {
         end
         return true
       end },
-    { text = "at stride 16 and beyond, DRAM reads 64 bytes per useful float (scattered sectors come in 64-byte units)",
+    { text = "the model: DRAM reads 32 bytes per useful float at stride 8 and 64 from stride 16 on (each sector alone in a 64-byte block costs the block)",
+      holds = function(ctx)
+        local function per_float(stride)
+          local r = find(ctx.results, {stride = stride})
+          return r and r.model.dram.read_bytes / r.params.n
+        end
+        local function near(x, want) return x ~= nil and math.abs(x / want - 1) < 0.02 end
+        return near(per_float(8), 32) and near(per_float(16), 64) and near(per_float(64), 64)
+      end },
+    { text = "at stride 16, the GPU reads 64 bytes of DRAM per useful float (each sector alone in a 64-byte block costs the block)",
       gpu = true,
       holds = function(ctx)
         local r = find(ctx.results, {stride = 16})
@@ -64,8 +73,8 @@ step {
     { en = "A request has 32 lanes. How many sectors can it touch at the most?", zh = "一个请求有 32 个线程。它最多能碰多少个扇区？" },
   },
   explain = {
-    en = [[8: at a stride of 8 floats (32 bytes) every lane has a sector of its own, 32 a request, and no request can touch more. Beyond it the requests stay the same while the share of fetched bytes a lane uses keeps falling, to 12.5% (4 bytes of each 32-byte sector). On a GPU the DRAM side is worse still: scattered sectors are read in 64-byte units, so each useful float costs 64 bytes of DRAM traffic (look at the DRAM line of a stride-16 launch).]],
-    zh = [[8：步长为 8 个 float（32 字节）时每个线程独占一个扇区，每个请求 32 个，请求不可能碰更多扇区。再往后请求不变，但线程用到的取回字节比例继续下降，直到 12.5%（每个 32 字节扇区里的 4 个字节）。在 GPU 上 DRAM 一侧更糟：分散的扇区以 64 字节为单位读取，所以每个有用的 float 要花 64 字节的 DRAM 流量（看步长 16 的 DRAM 行）。]],
+    en = [[8: at a stride of 8 floats (32 bytes) every lane has a sector of its own, 32 a request, and no request can touch more. From there on the sector columns stop changing, and so does the useful share of what L1 and L2 move: 4 bytes of each 32-byte sector, 12.5%, already at stride 8. What still grows is the DRAM column: 33.6 MB at stride 8, 67.1 MB from 16 on (H200 profile). DRAM is read in 64-byte blocks; at stride 8 two neighbouring sectors fill a block, from stride 16 each sector sits alone in its block and pays for all 64 bytes, so a useful float costs 64 bytes of DRAM traffic, 6.25%. The reference notes put the worst case at 3.125%, 4 bytes of a 128-byte transaction, as if DRAM and L2 traded whole 128-byte lines; on the H200 L1 and L2 move 32-byte sectors and DRAM 64-byte blocks (docs/model.md), so the worst a lane can do is 12.5% of the sectors and 6.25% of the DRAM bytes.]],
+    zh = [[8：步长为 8 个 float（32 字节）时每个线程独占一个扇区，每个请求 32 个，请求不可能碰更多扇区。从这里往后，扇区那几列不再变化，L1 和 L2 搬运的数据中有用的比例也不再变：每个 32 字节扇区里用 4 个字节，即 12.5%，步长为 8 时就已经是这样。还在增长的是 DRAM 那一列：步长 8 时 33.6 MB，从 16 起 67.1 MB（H200 配置）。DRAM 以 64 字节的块为单位读取；步长为 8 时相邻的两个扇区正好填满一个块，从步长 16 起每个扇区独占一个块，要为整整 64 字节付费，所以每个有用的 float 要花 64 字节的 DRAM 流量，即 6.25%。参考笔记说最坏情况是 3.125%，即 128 字节事务里的 4 个字节，好像 DRAM 和 L2 之间搬的是整条 128 字节的缓存行；在 H200 上，L1 和 L2 搬运的是 32 字节的扇区，DRAM 读的是 64 字节的块（docs/model.md），所以一个线程最坏也有 12.5% 的扇区字节和 6.25% 的 DRAM 字节是有用的。]],
   },
 }
 
@@ -146,8 +155,8 @@ step {
       end },
   },
   explain = {
-    en = [[4.5: 36 sectors per warp (4 for the indices, 32 for the elements) against 8 (4 and 4). A sorted warp reads within one 128-byte slice, so its 32 lanes share at most 4 sectors whatever their order (some elements are read twice, some not at all). Order within a warp does not matter; the range the warp's addresses cover does. Sorting (or binning) the work by index before a gather is the usual fix for random access. The model charges DRAM for each byte of the indices and the input once for the sorted gather (101 MB), but not for the random one: it lets a launch keep only 0.55 of the L2, and the random lanes keep coming back to blocks of the 48 MiB input that L2 has already let go, so on the H200 profile it reads about 426 MB. The H200 read 101 MB and 452 MB (2026-12-02): its L2 (60 MB) catches only part of the random gather's extra sectors. On a GPU, your run's DRAM line shows how much.]],
-    zh = [[4.5 倍：每个 warp 36 个扇区（下标 4 个，元素 32 个）对 8 个（4 个和 4 个）。排好序的 warp 只在一段 128 字节里读取，所以不管顺序如何，它的 32 个线程最多共用 4 个扇区（有些元素被读两次，有些一次也没读）。warp 内的顺序无关紧要，要紧的是 warp 的地址覆盖的范围。在间接读取之前按下标给工作排序（或分桶），是随机访问的常用改进办法。对排好序的间接读取，模型把下标和输入的每个字节向 DRAM 只计一次（101 MB）；对随机的则不然：模型只让一次启动留住 L2 的 0.55，而随机的各线程一再回到 48 MiB 输入中 L2 已经放走的块，所以在 H200 配置下它读约 426 MB。H200 实测读了 101 MB 和 452 MB（2026-12-02）：它的 L2（60 MB）只接住了随机间接读取多出来的扇区的一部分。在 GPU 上，你的运行的 DRAM 行会显示有多少。]],
+    en = [[4.5: 36 sectors per warp (4 for the indices, 32 for the elements) against 8 (4 and 4). A sorted warp reads within one 128-byte slice, so its 32 lanes share at most 4 sectors whatever their order (some elements are read twice, some not at all). Order within a warp does not matter; the range the warp's addresses cover does. Sorting (or binning) the work by index before a gather is the usual fix for random access. The model charges DRAM for each byte of the indices and the input once for the sorted gather (101 MB), but not for the random one: it lets a launch keep only 0.55 of the L2, and the random lanes keep coming back to blocks of the 48 MiB input that L2 has already let go, so on the H200 profile it reads about 426 MB. The H200 read 101 MB and 452 MB (2026-12-02): its L2 (60 MiB) catches only part of the random gather's extra sectors. On a GPU, your run's DRAM line shows how much.]],
+    zh = [[4.5 倍：每个 warp 36 个扇区（下标 4 个，元素 32 个）对 8 个（4 个和 4 个）。排好序的 warp 只在一段 128 字节里读取，所以不管顺序如何，它的 32 个线程最多共用 4 个扇区（有些元素被读两次，有些一次也没读）。warp 内的顺序无关紧要，要紧的是 warp 的地址覆盖的范围。在间接读取之前按下标给工作排序（或分桶），是随机访问的常用改进办法。对排好序的间接读取，模型把下标和输入的每个字节向 DRAM 只计一次（101 MB）；对随机的则不然：模型只让一次启动留住 L2 的 0.55，而随机的各线程一再回到 48 MiB 输入中 L2 已经放走的块，所以在 H200 配置下它读约 426 MB。H200 实测读了 101 MB 和 452 MB（2026-12-02）：它的 L2（60 MiB）只接住了随机间接读取多出来的扇区的一部分。在 GPU 上，你的运行的 DRAM 行会显示有多少。]],
   },
 }
 

@@ -217,6 +217,11 @@ step {
         return register.time_ms == none.time_ms and
                (cp == nil or cp.terms.latency < none.terms.latency and cp.time_ms < none.time_ms)
       end },
+    { text = "prefetch, none: DRAM reads no more than the input's bytes (within 2%): no hardware prefetch fetches beyond what the loads ask for", gpu = true,
+      holds = function(ctx)
+        local none = ctx.results[1]
+        return none.dram.read_bytes <= 1.02 * 4 * none.params.n
+      end },
     { text = "prefetch: every prefetching variant the GPU ran reads the same DRAM bytes as none, within 2%", gpu = true,
       holds = function(ctx)
         local base = ctx.results[1].dram.read_bytes
@@ -227,8 +232,8 @@ step {
       end },
   },
   explain = {
-    en = [[1.00: prefetching changes when bytes arrive, never how many. Reuse has nothing to do with it, so data used once can still gain: a stream needs enough loads in flight to cover the memory latency. Hardware prefetching suits a stream best of all patterns, but a GPU mostly hides the latency with other warps: while one waits, the others issue their loads. So software prefetching helps only when too few loads are in flight: few warps per SM (large blocks, many registers) or much work per element. With many warps a stream is bound by DRAM bandwidth, and nothing cuts that but fewer bytes. On a GPU compare the times in the table (rs[2].time_ms / rs[1].time_ms). The model gives every variant the same DRAM term and register the same time as none, but cp_async a shorter latency term (its copies keep two chunks in flight and do not hold the warp), and with it 0.72 of none's time (H200 profile); the H200 measured cp_async at 0.84 of none's time and register at 1.00 (2026-12-02).]],
-    zh = [[1.00：预取改变的是字节何时到达，而不是有多少字节。它与重用无关，所以只用一次的数据也可能受益：流式访问需要足够多的在途读取来覆盖内存延迟。在所有模式中，硬件预取最适合顺序流；但 GPU 主要靠其他 warp 来隐藏延迟：一个 warp 等待时，其他 warp 发出它们的读取。所以软件预取只在在途读取太少时才有帮助：每个 SM 上的 warp 太少（线程块太大、寄存器太多），或者每个元素的计算量很大。warp 足够多时，流式访问受 DRAM 带宽限制，除了减少字节，什么也减不了它。在 GPU 上比较表里的时间（rs[2].time_ms / rs[1].time_ms）。模型给每个版本的 DRAM 项都一样，register 的时间与 none 相同，但 cp_async 的延迟项更短（它的复制让两块数据同时在途，也不让 warp 等待），因而时间是 none 的 0.72 倍（H200 配置）；H200 实测 cp_async 的时间是 none 的 0.84 倍，register 是 1.00 倍（2026-12-02）。]],
+    en = [[1.00: prefetching changes when bytes arrive, never how many. Reuse has nothing to do with it, so data used once can still gain: a stream needs enough loads in flight to cover the memory latency. The reference notes add that hardware prefetching suits a stream best of all patterns. That is a CPU's story: a GPU's loads bring in the sectors they ask for, and the DRAM row of the table shows no bytes beyond them (the latency lab's last question comes back to this). A GPU hides the latency with other warps instead: while one waits, the others issue their loads. So software prefetching helps only when too few loads are in flight: few warps per SM (large blocks, many registers) or much work per element. With many warps a stream is bound by DRAM bandwidth, and nothing cuts that but fewer bytes. On a GPU compare the times in the table (rs[2].time_ms / rs[1].time_ms). The model gives every variant the same DRAM term and register the same time as none, but cp_async a shorter latency term (its copies keep two chunks in flight and do not hold the warp), and with it 0.72 of none's time (H200 profile); the H200 measured cp_async at 0.84 of none's time and register at 1.00 (2026-12-02).]],
+    zh = [[1.00：预取改变的是字节何时到达，而不是有多少字节。它与重用无关，所以只用一次的数据也可能受益：流式访问需要足够多的在途读取来覆盖内存延迟。参考笔记还说，在所有模式中硬件预取最适合顺序流。那是 CPU 的情形：GPU 的读取取回的就是它要的扇区，表里 DRAM 那一行也没有多出来的字节（延迟实验的最后一个问题会回到这一点）。GPU 靠的是其他 warp 来隐藏延迟：一个 warp 等待时，其他 warp 发出它们的读取。所以软件预取只在在途读取太少时才有帮助：每个 SM 上的 warp 太少（线程块太大、寄存器太多），或者每个元素的计算量很大。warp 足够多时，流式访问受 DRAM 带宽限制，除了减少字节，什么也减不了它。在 GPU 上比较表里的时间（rs[2].time_ms / rs[1].time_ms）。模型给每个版本的 DRAM 项都一样，register 的时间与 none 相同，但 cp_async 的延迟项更短（它的复制让两块数据同时在途，也不让 warp 等待），因而时间是 none 的 0.72 倍（H200 配置）；H200 实测 cp_async 的时间是 none 的 0.84 倍，register 是 1.00 倍（2026-12-02）。]],
   },
 }
 
@@ -259,8 +264,8 @@ step {
       end },
   },
   explain = {
-    en = [[65,536 bytes, 64 KB: about 1% of a 6 MB L2 (0.1% of the H200's 60 MB), so it fits with room to spare. The DRAM line shows what fitting means: each byte comes from DRAM once, about 64 kB, and every later pass over the buffer hits in cache. The chapter's estimate (active threads × distinct data per thread) assumes threads share nothing. Where they share (a stencil's neighbours, a tile), the working set is smaller. Where the accesses run past the cache (the working-set lab's sweep), every pass pays DRAM again.]],
-    zh = [[65,536 字节，即 64 KB：大约是 6 MB L2 的 1%（H200 的 60 MB L2 的 0.1%），放得下还绰绰有余。DRAM 行说明了“放得下”的含义：每个字节只从 DRAM 读一次，约 64 kB，之后对缓冲区的每一遍都在缓存中命中。本章的估算（活跃线程数 × 每线程的不同数据量）假设线程之间不共享数据。线程共享数据时（模板计算的邻居、分块），工作集更小。访问范围超过缓存时（工作集实验里的扫描），每一遍都要重新付 DRAM 的代价。]],
+    en = [[65,536 bytes, 64 KB: about 1% of a 6 MB L2 (0.1% of the H200's 60 MiB), so it fits with room to spare. The DRAM line shows what fitting means: each byte comes from DRAM once, about 64 kB, and every later pass over the buffer hits in cache. The chapter's estimate (active threads × distinct data per thread) assumes threads share nothing. Where they share (a stencil's neighbours, a tile), the working set is smaller. Where the accesses run past the cache (the working-set lab's sweep), every pass pays DRAM again.]],
+    zh = [[65,536 字节，即 64 KB：大约是 6 MB L2 的 1%（H200 的 60 MiB L2 的 0.1%），放得下还绰绰有余。DRAM 行说明了“放得下”的含义：每个字节只从 DRAM 读一次，约 64 kB，之后对缓冲区的每一遍都在缓存中命中。本章的估算（活跃线程数 × 每线程的不同数据量）假设线程之间不共享数据。线程共享数据时（模板计算的邻居、分块），工作集更小。访问范围超过缓存时（工作集实验里的扫描），每一遍都要重新付 DRAM 的代价。]],
   },
 }
 

@@ -145,8 +145,8 @@ step {
 
 step {
   text = {
-    en = [[Prefetching issues the next loads before the current data is used. The prefetch family streams 4 consecutive chunks per block, out[i] = work(in[i]) with 8 multiply-adds: "none" loads a chunk, computes, stores, then loads the next (the store might alias the next load, so the load waits behind it); "register" loads the next chunk into a register before computing this one; "cp_async" copies the next chunk into shared memory with cp.async (sm_80 and newer), which needs no register, and waits for it with a pipeline barrier. The chapter's own prefetch example loads the next chunk into shared memory and then never reads it: the current element is loaded from global memory again. Here the prefetched data is what gets used. On a GPU older than sm_80 the experiment leaves cp_async out: can(name, params) says whether this GPU can run a launch, and why not.]],
-    zh = [[预取就是在使用当前数据之前，先发出下一批读取。prefetch 族让每个线程块处理 4 个连续的数据块，out[i] = work(in[i])，含 8 次乘加：“none”读一块、计算、写回，再读下一块（写操作可能和下一次读的地址重叠，所以读只能排在它后面）；“register”在计算这一块之前，先把下一块读进寄存器；“cp_async”用 cp.async（sm_80 及更新）把下一块异步复制进共享内存，不占寄存器，再用流水线屏障等待它。本章自己的预取示例把下一块读进共享内存，之后却从不读它：当前元素又从全局内存读了一遍。这里预取进来的数据真的被用上了。在 sm_80 之前的 GPU 上，实验代码不运行 cp_async：can(name, params) 说明这块 GPU 能否运行某次启动，不能时说明原因。]],
+    en = [[Prefetching issues the next loads before the current data is used. The prefetch family streams 4 consecutive chunks per block, out[i] = work(in[i]) with 8 multiply-adds: "none" loads a chunk, computes, stores, then loads the next (in and out may overlap, so the compiler cannot move the next load above the store, and a warp issues its instructions in order: the next load leaves only after this chunk's work, which waits for this chunk's data); "register" loads the next chunk into a register before computing this one; "cp_async" copies the next chunk into shared memory with cp.async (sm_80 and newer), which needs no register, and waits for it with a pipeline barrier. The chapter's own prefetch example loads the next chunk into shared memory and then never reads it: the current element is loaded from global memory again. Here the prefetched data is what gets used. Its cp.async example does not compile: it writes the PTX instructions cp.async.cg.shared.global, cp.async.commit_group and cp.async.wait_group as if they were C++ statements. In CUDA C++ they are __pipeline_memcpy_async, __pipeline_commit and __pipeline_wait_prior, as in this family's source (info("prefetch").source), or cuda::memcpy_async; and a .cg copy moves 16 bytes, no fewer. On a GPU older than sm_80 the experiment leaves cp_async out: can(name, params) says whether this GPU can run a launch, and why not.]],
+    zh = [[预取就是在使用当前数据之前，先发出下一批读取。prefetch 族让每个线程块处理 4 个连续的数据块，out[i] = work(in[i])，含 8 次乘加：“none”读一块、计算、写回，再读下一块（in 和 out 可能重叠，所以编译器不能把下一次读移到写的前面，而 warp 按顺序发出指令：下一次读要等这一块的计算发出之后才发出，而计算要等这一块的数据到达）；“register”在计算这一块之前，先把下一块读进寄存器；“cp_async”用 cp.async（sm_80 及更新）把下一块异步复制进共享内存，不占寄存器，再用流水线屏障等待它。本章自己的预取示例把下一块读进共享内存，之后却从不读它：当前元素又从全局内存读了一遍。这里预取进来的数据真的被用上了。本章的 cp.async 示例也无法编译：它把 PTX 指令 cp.async.cg.shared.global、cp.async.commit_group 和 cp.async.wait_group 当成 C++ 语句来写。在 CUDA C++ 里它们是 __pipeline_memcpy_async、__pipeline_commit 和 __pipeline_wait_prior，就像这个内核族的源代码里那样（info("prefetch").source），或者用 cuda::memcpy_async；而且 .cg 复制每次搬 16 字节，不能更少。在 sm_80 之前的 GPU 上，实验代码不运行 cp_async：can(name, params) 说明这块 GPU 能否运行某次启动，不能时说明原因。]],
   },
   run = [[v = {{variant = "none"}, {variant = "register"}}; if can("prefetch", {variant = "cp_async"}) then v[3] = {variant = "cp_async"} end; s = launch("prefetch", v); c = compare(table.unpack(s)); c]],
   ask = {
@@ -242,8 +242,8 @@ step {
       end },
   },
   explain = {
-    en = [[4: far below the 21 or so the model lets a warp keep in flight, so counting loads alone it would charge each wave one round trip. That is the ideal prefetching aims at, not what "none" does: its next load waits for its store, so it has one 4-byte load on its way at a time, a chain of 4 round trips a wave. The model takes that chain from the family: 4 for none, 4 for register too (on the H200 it was no faster than none), and 2 for cp_async, whose copies keep two chunks on their way and are no loads the warp waits for. r.model.terms.latency shows it: about 0.035 ms for none and register, 0.017 ms for cp_async (H200 profile). Each family declares its chain; the model does not find it in the code (on the H200, cp_async took 0.84 of none's time; the model gives 0.72).]],
-    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 21 个，所以只数读取的话，模型给每一批只记一次往返。这是预取追求的理想情况，而不是“none”实际的样子：它的下一次读要等写完成，所以每次只有一个 4 字节的读在途，每批是一条 4 次往返的链。模型从内核族取得这条链：none 是 4，register 也是 4（在 H200 上它并不比 none 快），cp_async 是 2，它的复制让两块数据同时在途，也不是 warp 要等待的读取。r.model.terms.latency 显示了这一点：none 和 register 约 0.035 ms，cp_async 约 0.017 ms（H200 配置）。每个内核族自己声明它的链；模型并不从代码里找出它（在 H200 上，cp_async 用的时间是 none 的 0.84 倍；模型给出 0.72 倍）。]],
+    en = [[4: far below the 21 or so the model lets a warp keep in flight, so counting loads alone it would charge each wave one round trip. That is the ideal prefetching aims at, not what "none" does: the compiler keeps each load below the store before it (they may alias) and the warp issues in order, so the next load leaves only once this chunk's data has come back and been worked on. It has one 4-byte load on its way at a time, a chain of 4 round trips a wave. The model takes that chain from the family: 4 for none, 4 for register too (on the H200 it was no faster than none), and 2 for cp_async, whose copies keep two chunks on their way and are no loads the warp waits for. r.model.terms.latency shows it: about 0.035 ms for none and register, 0.017 ms for cp_async (H200 profile). Each family declares its chain; the model does not find it in the code (on the H200, cp_async took 0.84 of none's time; the model gives 0.72).]],
+    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 21 个，所以只数读取的话，模型给每一批只记一次往返。这是预取追求的理想情况，而不是“none”实际的样子：编译器让每次读都留在它前面的写之后（两者可能重叠），而 warp 按顺序发出指令，所以下一次读要等这一块的数据回来并算完才发出。每次只有一个 4 字节的读在途，每批是一条 4 次往返的链。模型从内核族取得这条链：none 是 4，register 也是 4（在 H200 上它并不比 none 快），cp_async 是 2，它的复制让两块数据同时在途，也不是 warp 要等待的读取。r.model.terms.latency 显示了这一点：none 和 register 约 0.035 ms，cp_async 约 0.017 ms（H200 配置）。每个内核族自己声明它的链；模型并不从代码里找出它（在 H200 上，cp_async 用的时间是 none 的 0.84 倍；模型给出 0.72 倍）。]],
   },
 }
 
@@ -274,10 +274,10 @@ step {
 
 step {
   text = {
-    en = [[Exercise 6 of the chapter: a stream reads each element once and throws it away. Is hardware prefetching useful there, and does software prefetching make sense? The launch below puts the two ends of step 2 side by side: the same stream read once, one float and one float4 per thread.]],
-    zh = [[本章第 6 题：一个流式程序每个元素只读一次，用完就丢。硬件预取在这里有用吗？软件预取有意义吗？下面的启动把第 2 步的两端放在一起：同一个只读一次的流，每个线程一个 float 和一个 float4。]],
+    en = [[Exercise 6 of the chapter: a stream reads each element once and throws it away. Is hardware prefetching useful there, and does software prefetching make sense? The launch below puts the two ends of step 2 side by side on the same stream, 256 MiB read once: 2^26 floats, one a thread, and 2^24 float4s, one a thread.]],
+    zh = [[本章第 6 题：一个流式程序每个元素只读一次，用完就丢。硬件预取在这里有用吗？软件预取有意义吗？下面的启动把第 2 步的两端放在同一个流上：256 MiB 只读一次，2^26 个 float，每个线程一个；以及 2^24 个 float4，每个线程一个。]],
   },
-  run = [[c = compare(launch("copy", {vec = 1}), launch("copy", {vec = 4})); c]],
+  run = [[c = compare(launch("copy", {vec = 1}), launch("copy", {vec = 4, n = 1 << 24})); c]],
   ask = {
     question = { en = "Which answer fits your runs?", zh = "哪个答案符合你的运行结果？" },
     choices = {
@@ -291,6 +291,20 @@ step {
         zh = "只有硬件预取有用：GPU 会识别数据流并提前取数据，所以在软件里提前发出读请求什么也不会改变。" },
     },
     answer = 2,
+  },
+  claims = {
+    { text = "the model: 2^26 floats and 2^24 float4s read the same DRAM bytes, and the float4 stream takes at most 0.8 of the time",
+      skip = function(ctx) return dram_outweighs_latency(launch("copy", {vec = 1}), ctx.device) end,
+      holds = function(ctx)
+        local floats, float4s = launch("copy", {vec = 1}), launch("copy", {vec = 4, n = 1 << 24})
+        return floats.model.dram.read_bytes == float4s.model.dram.read_bytes and
+               float4s.model.time_ms <= 0.8 * floats.model.time_ms
+      end },
+    { text = "2^24 float4s are copied faster than 2^26 floats, the same bytes", gpu = true,
+      skip = function(ctx) return dram_outweighs_latency(launch("copy", {vec = 1}), ctx.device) end,
+      holds = function(ctx)
+        return time_of(launch("copy", {vec = 4, n = 1 << 24})) < time_of(launch("copy", {vec = 1}))
+      end },
   },
   hint = {
     { en = "In your comparison, what changed between vec = 1 and vec = 4, and what did not (sectors, DRAM bytes, time)?",

@@ -151,9 +151,20 @@ step {
         local r, n = ctx.result, ctx.result.params.n
         return math.abs(r.dram.read_bytes / (4 * n * n) - 1) <= 0.01 and r.load.sectors == 8 * (n * n // 8)
       end },
+    { text = "the model: the given my_scale's block shares its load sectors through L1 (an eighth of them go on to L2), while every one of its store sectors reaches L2",
+      holds = function(ctx)
+        local m = launch("my_scale", {n = 1024}).model
+        return m.load.sectors == 8 * m.load.l2_sectors and m.store.l2_sectors == m.store.sectors
+      end },
+    { text = "the given my_scale: L2 serves L1 under half the sectors its loads touch, and takes from L1 at least 0.9 of the sectors its stores touch", gpu = true,
+      holds = function(ctx)
+        local r = launch("my_scale", {n = 1024})
+        local c = r.counters
+        return c ~= nil and c.l2_read_sectors.value < 0.5 * r.load.sectors and c.l2_write_sectors.value >= 0.9 * r.store.sectors
+      end },
   },
   explain = {
-    en = [[Once, and the given version read the matrix once too: each 32-byte sector it fetched for one lane stayed in L2 while the warps of the next columns used the rest of it. The eight times the sectors were traffic between the SMs and L2, and eight times the work in L1, not eight times the DRAM bytes. On a GPU the time shows what that costs; the model estimates it. A coalesced kernel gets its bytes in the fewest requests, and leaves the caches for data that is used again.]],
-    zh = [[一倍，而原来的版本也只读了一遍矩阵：它为一个线程取回的每个 32 字节扇区都留在 L2 里，后面几列的 warp 用上了其余的部分。多出的 8 倍扇区是 SM 与 L2 之间的流量，以及 L1 里 8 倍的工作，而不是 8 倍的 DRAM 字节。在 GPU 上时间会显示它的代价；模型给出估算。合并访问的内核用最少的请求拿到它的字节，把缓存留给会被重用的数据。]],
+    en = [[Once, and the given version read the matrix once too. Its eight times the sectors were work for L1, not for DRAM: the 8 warps of a 32 × 8 block read 8 neighbouring columns of the same 32 rows, so the sector L1 fetched for one warp held what the other seven wanted, and only an eighth of the load sectors went on to L2 (the model's r.model.load.l2_sectors; on a GPU, counters.l2_read_sectors). The stores cannot share that way: every warp's 32 partial stores go to L2 one by one, eight times the sectors of your version, and L2 merges them into whole sectors before DRAM. That store traffic into L2 is what limits the model's time for the given version (H200 profile). A coalesced kernel gets its bytes in the fewest requests, and leaves the caches for data that is used again.]],
+    zh = [[一倍，而原来的版本也只读了一遍矩阵。它多出的 8 倍扇区是 L1 的工作，不是 DRAM 的：一个 32 × 8 线程块的 8 个 warp 读的是同样 32 行里相邻的 8 列，所以 L1 为一个 warp 取回的扇区里正好有另外七个 warp 要的数据，只有八分之一的读扇区继续去了 L2（模型的 r.model.load.l2_sectors；在 GPU 上是 counters.l2_read_sectors）。写入不能这样共享：每个 warp 的 32 个部分写入一个个地送到 L2，扇区数是你的版本的八倍，L2 先把它们合并成完整的扇区再写回 DRAM。原来版本的模型时间（H200 配置）正是受这些写入 L2 的流量限制。合并访问的内核用最少的请求拿到它的字节，把缓存留给会被重用的数据。]],
   },
 }

@@ -172,8 +172,8 @@ step {
       end },
   },
   explain = {
-    en = [[On current GPUs every global store goes through L2, streaming or not, and a half-written sector is read first all the same. What .cs changes is how long L2 keeps the lines: they are marked to be evicted first, so a stream of output does not push out data that will be read again. On the sim backend the model counts the same bytes for every hint by construction; on a GPU the counters say it.]],
-    zh = [[在现在的 GPU 上，不管是不是流式写，每次全局写都经过 L2，只写了一半的扇区照样要先读入。.cs 改变的是 L2 留住这些缓存行多久：它们被标记为优先淘汰，所以一串输出数据不会把以后还要读的数据挤出去。在 sim 后端上，模型对每种提示本来就算出同样的字节数；在 GPU 上由计数器来说话。]],
+    en = [[On current GPUs every global store goes through L2, streaming or not, and a sector the launch leaves half-written is read from DRAM all the same. What .cs changes is how long L2 keeps the lines: they are marked to be evicted first, so a stream of output does not push out data that will be read again. On the sim backend the model counts the same bytes for every hint by construction; on a GPU the counters say it.]],
+    zh = [[在现在的 GPU 上，不管是不是流式写，每次全局写都经过 L2，这次启动只写了一半的扇区照样要从 DRAM 读入。.cs 改变的是 L2 留住这些缓存行多久：它们被标记为优先淘汰，所以一串输出数据不会把以后还要读的数据挤出去。在 sim 后端上，模型对每种提示本来就算出同样的字节数；在 GPU 上由计数器来说话。]],
   },
 }
 
@@ -319,7 +319,7 @@ step {
 
 step {
   text = {
-    en = [[Summing up: stores reach DRAM through L2, which keeps them until it needs the room, so a small output may not reach DRAM during the kernel at all. L2 works in 32-byte sectors: whole sectors are written without a read, partial ones are read first. Streaming stores change how long lines stay in L2, not whether they pass through it. To keep writes cheap, store whole, aligned, contiguous sectors. Type :next to finish.]],
-    zh = [[小结：写操作经由 L2 到达 DRAM，L2 会留着它们直到需要腾地方，所以一个小的输出在内核运行期间可能根本不到 DRAM。L2 以 32 字节扇区为单位工作：整扇区的写不需要读，部分写要先读。流式写改变的是缓存行在 L2 里停留多久，而不是它们是否经过 L2。要让写操作便宜，就写完整、对齐、连续的扇区。输入 :next 结束。]],
+    en = [[Summing up: stores reach DRAM through L2, which keeps them until it needs the room, so a small output may not reach DRAM during the kernel at all. L2 works in 32-byte sectors and merges the partial stores of a launch: a sector the launch writes whole, in one store or in many, needs no read; one it leaves incomplete is read from DRAM. Streaming stores change how long lines stay in L2, not whether they pass through it. To keep writes cheap, store whole, aligned, contiguous sectors. Type :next to finish.]],
+    zh = [[小结：写操作经由 L2 到达 DRAM，L2 会留着它们直到需要腾地方，所以一个小的输出在内核运行期间可能根本不到 DRAM。L2 以 32 字节扇区为单位工作，并把一次启动的部分写入合并起来：一次启动写满的扇区，不管是一次写满还是多次写满，都不需要读；没写满的要从 DRAM 读入。流式写改变的是缓存行在 L2 里停留多久，而不是它们是否经过 L2。要让写操作便宜，就写完整、对齐、连续的扇区。输入 :next 结束。]],
   },
 }
