@@ -4,6 +4,7 @@
 lab {
   title = { en = "Alignment and the fifth sector", zh = "对齐与第五个扇区" },
   topics = { "alignment", "sectors", "offset", "DRAM" },
+  minutes = 15,   -- about how long a student takes, by its authors' estimate
 }
 
 -- Which statement an alloc_alignment() list bears out (the choices of step 1):

@@ -6,6 +6,7 @@
 lab {
   title = { en = "Arrays of structs, structs of arrays", zh = "结构体数组与数组结构体" },
   topics = { "AoS", "SoA", "record size", "write-allocate", "particles" },
+  minutes = 30,   -- about how long a student takes, by its authors' estimate
 }
 
 step {
@@ -115,7 +116,7 @@ step {
   },
   explain = {
     en = [[Write-allocate. L2 keeps data in 32-byte sectors; a store that covers a whole sector simply replaces it, but x alone covers half of each, and no store of the launch ever writes the other half. L2 merges the partial stores a launch makes to one sector, so a sector that other stores complete costs no read (one warp writing 4 bytes of it and seven others the rest is fine); a sector still incomplete must be filled from DRAM before it can go back whole. Here that is every sector of res: n × 8 bytes read, as much as a and b together. The notes' explanation (twice the sectors per store request) is true but small; the hidden cost is these reads, and the dirty sectors written back whole, y included.]],
-    zh = [[写分配。L2 以 32 字节扇区为单位保存数据；一次写如果盖住整个扇区，直接替换即可，但只写 x 只盖住每个扇区的一半，而这次启动里没有哪次写会写另一半。L2 会把一次启动写到同一个扇区的部分写入合并起来，所以被别的写补齐的扇区不需要读（一个 warp 写其中 4 字节、另外七个 warp 写其余部分也没关系）；仍不完整的扇区要先从 DRAM 读来补齐，才能整个写回。这里 res 的每个扇区都是这样：读 n × 8 字节，和 a、b 加起来一样多。笔记的解释（每个写请求的扇区数翻倍）没错，但影响不大；隐藏的代价是这些读取，以及连同 y 一起整扇区写回的脏数据。]],
+    zh = [[写分配。L2 以 32 字节扇区为单位保存数据；一次写如果盖住整个扇区，直接替换即可，但只写 x 只盖住每个扇区的一半，而这次启动里没有哪次写会写另一半。L2 会把一次启动写到同一个扇区的部分写入合并起来，所以被别的写补齐的扇区不需要读（一个 warp 写其中 4 字节、另外七个 warp 写其余部分也没关系）；仍不完整的扇区要先从 DRAM 读来补齐，才能整个写回。这里 `res` 的每个扇区都是这样：读 n × 8 字节，和 a、b 加起来一样多。笔记的解释（每个写请求的扇区数翻倍）没错，但影响不大；隐藏的代价是这些读取，以及连同 y 一起整扇区写回的脏数据。]],
   },
 }
 

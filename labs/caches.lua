@@ -6,6 +6,7 @@
 lab {
   title = { en = "Load paths: L1, L2, read-only and constant", zh = "读取路径：L1、L2、只读与常量" },
   topics = { "L1", "L2", "cache hints", "-dlcm=cg", "__ldg", "constant memory", "stencil" },
+  minutes = 30,   -- about how long a student takes, by its authors' estimate
 }
 
 -- The sectors L1 fetched from L2 (a GPU counter), or nil without counters.
@@ -72,7 +73,7 @@ step {
   },
   explain = {
     en = [[Still 5: a hint never changes which sectors a warp asks for, only where they are looked for. What changes shows on a GPU in the caches line of each result: the L1 hit rate and the sectors L2 served to L1 (rs[i].counters.l2_read_sectors.value). With cg every one of the 5 sectors is a trip to L2. With the default path the fifth sector, which is the next warp's first, may already sit in L1. That is what the notes' two screenshots (L1 on, L1 off) compare.]],
-    zh = [[还是 5 个：提示不会改变 warp 要哪些扇区，只改变到哪里去找。变化要在 GPU 上每个结果的 caches 那一行里看：L1 命中率，以及 L2 送给 L1 的扇区数（rs[i].counters.l2_read_sectors.value）。用 cg 时，5 个扇区每个都要跑一趟 L2。用默认路径时，第五个扇区正是下一个 warp 的第一个扇区，它可能已经在 L1 里了。笔记里那两张截图（打开 L1、关闭 L1）比较的就是这个。]],
+    zh = [[还是 5 个：提示不会改变 warp 要哪些扇区，只改变到哪里去找。变化要在 GPU 上每个结果的 “缓存”那一行里看：L1 命中率，以及 L2 送给 L1 的扇区数（rs[i].counters.l2_read_sectors.value）。用 cg 时，5 个扇区每个都要跑一趟 L2。用默认路径时，第五个扇区正是下一个 warp 的第一个扇区，它可能已经在 L1 里了。笔记里那两张截图（打开 L1、关闭 L1）比较的就是这个。]],
   },
 }
 
@@ -168,7 +169,7 @@ step {
 step {
   text = {
     en = [[The same stencil through three paths: the default, the read-only path (ldg) and L2 only (cg). On a GPU, look at each result's caches line: the L1 hit rate and the sectors L2 served to L1; on the sim backend the model estimates the second, r.model.load.l2_sectors, from what a block's warps load once and share (it keeps nothing for cg). Predict: with load = "cg", how many million sectors will L1 fetch from L2?]],
-    zh = [[同一个模板计算走三条路径：默认路径、只读路径（ldg）和只用 L2（cg）。在 GPU 上看每个结果的 caches 那一行：L1 命中率和 L2 送给 L1 的扇区数；在 sim 后端，模型估计后者，即 r.model.load.l2_sectors：一个线程块的各个 warp 只读一次、彼此共享的扇区（cg 时什么也不留）。先预测：load = "cg" 时，L1 要从 L2 取多少百万个扇区？]],
+    zh = [[同一个模板计算走三条路径：默认路径、只读路径（ldg）和只用 L2（cg）。在 GPU 上看每个结果的 “缓存”那一行：L1 命中率和 L2 送给 L1 的扇区数；在 sim 后端，模型估计后者，即 r.model.load.l2_sectors：一个线程块的各个 warp 只读一次、彼此共享的扇区（cg 时什么也不留）。先预测：load = "cg" 时，L1 要从 L2 取多少百万个扇区？]],
   },
   run = [=[rs = launch("stencil1d", {{load = "default"}, {load = "ldg"}, {load = "cg"}}); rs[1], rs[2], rs[3]]=],
   ask = {

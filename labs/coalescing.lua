@@ -2,8 +2,9 @@
 -- warp's addresses turn into sectors, and what share of them is used.
 
 lab {
-  title = { en = "Coalescing: stride, width, random access, broadcast", zh = "合并访问：步长、元素宽度、随机访问、广播" },
+  title = { en = "Coalescing: stride, width, gathers, broadcast", zh = "合并访问：步长、元素宽度、随机访问、广播" },
   topics = { "coalescing", "stride", "element width", "useful bytes", "gather", "random access", "broadcast" },
+  minutes = 20,   -- about how long a student takes, by its authors' estimate
 }
 
 step {

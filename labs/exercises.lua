@@ -9,6 +9,7 @@ lab {
   title = { en = "The chapter's ten exercises", zh = "本章的十道习题" },
   topics = { "locality", "coalescing", "AoS/SoA", "cache lines", "tile size", "prefetching", "working set",
              "transpose", "SpMV", "histogram" },
+  minutes = 45,   -- about how long a student takes, by its authors' estimate
 }
 
 step {

@@ -4,8 +4,9 @@
 -- cp.async, and when prefetching pays.
 
 lab {
-  title = { en = "Latency: bytes in flight, occupancy and prefetching", zh = "延迟：在途字节、占用率与预取" },
+  title = { en = "Latency: bytes in flight, occupancy, prefetch", zh = "延迟：在途字节、占用率与预取" },
   topics = { "latency", "Little's law", "bytes in flight", "occupancy", "prefetch", "cp.async" },
+  minutes = 30,   -- about how long a student takes, by its authors' estimate
 }
 
 -- The limits the first question offers, by the model's stable key.
@@ -146,7 +147,7 @@ step {
 step {
   text = {
     en = [[Prefetching issues the next loads before the current data is used. The prefetch family streams 4 consecutive chunks per block, out[i] = work(in[i]) with 8 multiply-adds: "none" loads a chunk, computes, stores, then loads the next (in and out may overlap, so the compiler cannot move the next load above the store, and a warp issues its instructions in order: the next load leaves only after this chunk's work, which waits for this chunk's data); "register" loads the next chunk into a register before computing this one; "cp_async" copies the next chunk into shared memory with cp.async (sm_80 and newer), which needs no register, and waits for it with a pipeline barrier. The chapter's own prefetch example loads the next chunk into shared memory and then never reads it: the current element is loaded from global memory again. Here the prefetched data is what gets used. Its cp.async example does not compile: it writes the PTX instructions cp.async.cg.shared.global, cp.async.commit_group and cp.async.wait_group as if they were C++ statements. In CUDA C++ they are __pipeline_memcpy_async, __pipeline_commit and __pipeline_wait_prior, as in this family's source (info("prefetch").source), or cuda::memcpy_async; and a .cg copy moves 16 bytes, no fewer. On a GPU older than sm_80 the experiment leaves cp_async out: can(name, params) says whether this GPU can run a launch, and why not.]],
-    zh = [[预取就是在使用当前数据之前，先发出下一批读取。prefetch 族让每个线程块处理 4 个连续的数据块，out[i] = work(in[i])，含 8 次乘加：“none”读一块、计算、写回，再读下一块（in 和 out 可能重叠，所以编译器不能把下一次读移到写的前面，而 warp 按顺序发出指令：下一次读要等这一块的计算发出之后才发出，而计算要等这一块的数据到达）；“register”在计算这一块之前，先把下一块读进寄存器；“cp_async”用 cp.async（sm_80 及更新）把下一块异步复制进共享内存，不占寄存器，再用流水线屏障等待它。本章自己的预取示例把下一块读进共享内存，之后却从不读它：当前元素又从全局内存读了一遍。这里预取进来的数据真的被用上了。本章的 cp.async 示例也无法编译：它把 PTX 指令 cp.async.cg.shared.global、cp.async.commit_group 和 cp.async.wait_group 当成 C++ 语句来写。在 CUDA C++ 里它们是 __pipeline_memcpy_async、__pipeline_commit 和 __pipeline_wait_prior，就像这个内核族的源代码里那样（info("prefetch").source），或者用 cuda::memcpy_async；而且 .cg 复制每次搬 16 字节，不能更少。在 sm_80 之前的 GPU 上，实验代码不运行 cp_async：can(name, params) 说明这块 GPU 能否运行某次启动，不能时说明原因。]],
+    zh = [[预取就是在使用当前数据之前，先发出下一批读取。prefetch 族让每个线程块处理 4 个连续的数据块，out[i] = work(in[i])，含 8 次乘加：“none”读一块、计算、写回，再读下一块（`in` 和 `out` 可能重叠，所以编译器不能把下一次读移到写的前面，而 warp 按顺序发出指令：下一次读要等这一块的计算发出之后才发出，而计算要等这一块的数据到达）；“register”在计算这一块之前，先把下一块读进寄存器；“cp_async”用 cp.async（sm_80 及更新）把下一块异步复制进共享内存，不占寄存器，再用流水线屏障等待它。本章自己的预取示例把下一块读进共享内存，之后却从不读它：当前元素又从全局内存读了一遍。这里预取进来的数据真的被用上了。本章的 cp.async 示例也无法编译：它把 PTX 指令 cp.async.cg.shared.global、cp.async.commit_group 和 cp.async.wait_group 当成 C++ 语句来写。在 CUDA C++ 里它们是 __pipeline_memcpy_async、__pipeline_commit 和 __pipeline_wait_prior，就像这个内核族的源代码里那样（info("prefetch").source），或者用 `cuda::memcpy_async`；而且 .cg 复制每次搬 16 字节，不能更少。在 sm_80 之前的 GPU 上，实验代码不运行 cp_async：can(name, params) 说明这块 GPU 能否运行某次启动，不能时说明原因。]],
   },
   run = [[v = {{variant = "none"}, {variant = "register"}}; if can("prefetch", {variant = "cp_async"}) then v[3] = {variant = "cp_async"} end; s = launch("prefetch", v); c = compare(table.unpack(s)); c]],
   ask = {

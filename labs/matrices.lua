@@ -5,6 +5,7 @@
 lab {
   title = { en = "Matrices: rows, columns, transposes and banks", zh = "矩阵：行、列、转置与存储体" },
   topics = { "row-major", "column walk", "2-D blocks", "transpose", "shared memory", "bank conflicts", "padding" },
+  minutes = 35,   -- about how long a student takes, by its authors' estimate
 }
 
 local function per_request(t) return t.wavefronts / t.requests end
@@ -231,7 +232,7 @@ step {
     tolerance = 0.05, unit = "wavefronts",
   },
   hint = {
-    { en = "Look at the 'shared load' line of the map: how many words does bank 0 serve?", zh = "看图里 shared load 那一行：存储体 0 要服务几个字？" },
+    { en = "Look at the 'shared load' line of the map: how many words does bank 0 serve?", zh = "看图里“共享内存读取”那一段：存储体 0 要服务几个字？" },
     { en = "r.shared_load.wavefronts / r.shared_load.requests", zh = "r.shared_load.wavefronts / r.shared_load.requests" },
   },
   claims = {
@@ -323,7 +324,7 @@ end]],
 step {
   text = {
     en = [[The +1: declare the tile as float tile[32][33]. The words of a column are now 33 apart, an odd stride, so a column falls on 32 different banks, and the extra float per row costs only 32 of 1056 floats. Goal: launch a transpose whose global loads and stores are both 4 sectors per request and whose shared loads have no bank conflicts.]],
-    zh = [[加一：把分块声明成 float 分块[32][33]。这样同一列的字相隔 33 个，是奇数步长，一列正好落在 32 个不同的存储体上；每行多出的那个 float 只占 1056 个 float 里的 32 个。目标：启动一个转置，让全局读和写都是每请求 4 个扇区，而且共享内存读没有存储体冲突。]],
+    zh = [[加一：把分块声明成 `float tile[32][33]`。这样同一列的字相隔 33 个，是奇数步长，一列正好落在 32 个不同的存储体上；每行多出的那个 float 只占 1056 个 float 里的 32 个。目标：启动一个转置，让全局读和写都是每请求 4 个扇区，而且共享内存读没有存储体冲突。]],
   },
   run = [[t = launch("transpose", {variant = "shared", tile = 32}); show(t)]],
   ask = {

@@ -5,6 +5,7 @@
 lab {
   title = { en = "Your own kernel", zh = "你自己的内核" },
   topics = { "kernel{}", ":edit", "coalescing", "warp map", "DRAM" },
+  minutes = 25,   -- about how long a student takes, by its authors' estimate
 }
 
 -- The kernel of every step: declared from the student's own file once they have one.

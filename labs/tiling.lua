@@ -5,9 +5,10 @@
 -- temporal-reuse example (the reuse family).
 
 lab {
-  title = { en = "Tiling: convolution with a halo, tile sizes, matrix multiply",
+  title = { en = "Tiling: halos, tile sizes, matrix multiply",
             zh = "分块：带边缘区的卷积、分块大小、矩阵乘法" },
   topics = { "reuse", "tiling", "shared memory", "halo", "tile size", "bank conflicts", "occupancy", "matrix multiply" },
+  minutes = 35,   -- about how long a student takes, by its authors' estimate
 }
 
 -- The naive launch of the same size as `tiled` (same sizes, radius, tile).

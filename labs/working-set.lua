@@ -6,6 +6,7 @@
 lab {
   title = { en = "Working sets: the L1 and L2 edges", zh = "工作集：L1 与 L2 的边界" },
   topics = { "working set", "L1", "L2", "reuse distance", "LRU", "warm and cold cache" },
+  minutes = 20,   -- about how long a student takes, by its authors' estimate
 }
 
 -- n = 10,324,448 (a multiple of 32): for every power-of-two buffer from 4 KiB
@@ -58,7 +59,7 @@ step {
     tolerance = 0,
   },
   hint = {
-    { en = "Compare the offsets of the eight load lines in the map.", zh = "比较图里八个 load 行的偏移量。" },
+    { en = "Compare the offsets of the eight load lines in the map.", zh = "比较图里八段“读取”的偏移量。" },
     { en = "Here n = 2^23 and E = 128 MiB / 16 = 2^23: n mod E = 0.", zh = "这里 n = 2^23，E = 128 MiB / 16 = 2^23：n `mod` E = 0。" },
   },
   claims = {

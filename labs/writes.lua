@@ -5,6 +5,7 @@
 lab {
   title = { en = "Stores: write-back, write-allocate, streaming", zh = "写操作：写回、写分配与流式写" },
   topics = { "stores", "write-back", "write-allocate", "streaming stores", "DRAM" },
+  minutes = 30,   -- about how long a student takes, by its authors' estimate
 }
 
 step {
@@ -130,7 +131,7 @@ step {
 step {
   text = {
     en = [[Streaming stores. The notes say a streaming store (st.global.cs, __stcs) goes around L1 and L2 straight to DRAM and so avoids write-allocate. store = "cs" is that store and store = "cg" (__stcg) caches in L2 only. Run the partial fill with all three; on a GPU the caches line shows the sectors L2 took from L1 (counters.l2_write_sectors).]],
-    zh = [[流式写。笔记说流式写（st.global.cs，__stcs）绕过 L1 和 L2 直接写 DRAM，因此不会触发写分配。store = "cs" 就是这种写，store = "cg"（__stcg）只缓存在 L2。用三种方式运行 partial 填充；在 GPU 上，caches 那一行显示 L2 从 L1 接收的扇区数（counters.l2_write_sectors）。]],
+    zh = [[流式写。笔记说流式写（st.global.cs，__stcs）绕过 L1 和 L2 直接写 DRAM，因此不会触发写分配。store = "cs" 就是这种写，store = "cg"（__stcg）只缓存在 L2。用三种方式运行 partial 填充；在 GPU 上，“缓存”那一行显示 L2 从 L1 接收的扇区数（counters.l2_write_sectors）。]],
   },
   run = [=[rs = launch("store_policy", {{fill = "partial"}, {fill = "partial", store = "cs"}, {fill = "partial", store = "cg"}}); rs[1], rs[2], rs[3]]=],
   ask = {

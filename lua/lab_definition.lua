@@ -38,6 +38,7 @@ local messages = {
                     zh = "true 或 false（2%% 的容差写成 tolerance = \"2%%\"，或 tolerance = 0.02 加 relative = true）" },
   must_boolean = { en = "true or false", zh = "true 或 false" },
   must_points = { en = "a number of 0 or more", zh = "不小于 0 的数字" },
+  must_minutes = { en = "a whole number of minutes from 1 to 600", zh = "1 到 600 之间的整数分钟" },
   must_strings = { en = "a list of strings", zh = "字符串列表" },
   must_hash = { en = "a lab's hash (fnv1a64: and hex digits)", zh = "实验的哈希值（fnv1a64: 加十六进制数字）" },
   must_string = { en = "a string", zh = "字符串" },
@@ -135,6 +136,7 @@ local ask_fields = {
 local lab_fields = {
   { "title", is_text, "must_text_64k" },
   { "topics", optional(function(v) return is_list_of(v, is_string) end), "must_strings" },   -- what it teaches, in a few words: for its readers
+  { "minutes", optional(function(v) return math.type(v) == "integer" and v >= 1 and v <= 600 end), "must_minutes" },   -- about how long it takes a student, for :labs
   { "released_from", optional(function(v) return is_string(v) and v:match("^fnv1a64:%x+$") ~= nil end), "must_hash" },
 }
 local claim_fields = { { "text" }, { "holds" }, { "gpu" }, { "counters" }, { "skip" } }

@@ -133,12 +133,16 @@ local function with_device_facts(text)
   end))
 end
 
+-- `name` marks code in a lab's text (tests/shell/lang_check.lua reads the
+-- marks: code is not translated); the student sees the name, not the marks.
+local function without_code_marks(text) return (text:gsub("`([^`\n]*)`", "%1")) end
+
 -- A text field is a string or {en=, zh=}; the session's language, else English;
--- the device's facts filled in; cleaned.
+-- the device's facts filled in; code marks taken out; cleaned.
 local function text_of(value)
   if type(value) == "table" then value = value[core.lang()] or value.en end
   if value == nil then return nil end
-  return clean(type(value) == "string" and with_device_facts(value) or tostring(value))
+  return clean(type(value) == "string" and without_code_marks(with_device_facts(value)) or tostring(value))
 end
 
 -- The words of the labs' units in Chinese (docs/glossary.md); a unit may

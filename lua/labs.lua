@@ -82,6 +82,7 @@ local messages = {
   where = { en = "Lab %s, step %d of %d.", zh = "实验 %s，第 %d 步，共 %d 步。" },
   -- the status column of :labs
   steps = { en = "%d steps", zh = "%d 步" },
+  steps_minutes = { en = "%d steps · %d min", zh = "%d 步 · 约 %d 分钟" },
   finished_status = { en = "finished", zh = "已完成" },
   answered = { en = "%d/%d answered", zh = "已回答 %d/%d" },
   does_not_load = { en = "(does not load)", zh = "（无法加载）" },
@@ -650,8 +651,7 @@ function labs.reset(name)
 end
 
 -- The status column of :labs: questions are the steps that ask one (a prediction is no question).
-local function status_text(p, definition)
-  if not definition then return "" end
+local function progress_text(p, definition)
   if not p then return say("steps", #definition.steps) end
   if p.finished then return say("finished_status") end
   local done, questions = 0, 0
@@ -664,13 +664,21 @@ local function status_text(p, definition)
   return say("answered", done, questions)
 end
 
+-- ... and before it is started, about how many minutes it takes, where the lab says.
+local function status_text(p, definition)
+  if not definition then return "" end
+  local minutes = definition.spec.minutes
+  if p or not minutes then return progress_text(p, definition) end
+  return say("steps_minutes", #definition.steps, minutes)
+end
+
 function labs.list()
   local lines, all = {}, progress.all()
   local entries, _, hidden = lab_catalogue.catalogue()
   for _, entry in ipairs(entries) do
     local ok, definition = pcall(entry.path and lab_catalogue.load_file or lab_catalogue.find_lab, entry.path or entry.name)
     local title = ok and text_of(definition.spec.title) or say("does_not_load")
-    local pad = (" "):rep(math.max(1, 52 - lab_text.display_width(title)))   -- by columns: Chinese titles line up
+    local pad = (" "):rep(math.max(1, 47 - lab_text.display_width(title)))   -- by columns: Chinese titles line up
     local status = status_text(ok and all[definition.id], ok and definition)
     lines[#lines + 1] = fmt("  %-12s %s%s%s", visible(entry.name), title, pad, status)
     if entry.path then lines[#lines + 1] = "               " .. say("from_file", visible(entry.path)) end

@@ -18,6 +18,10 @@ for file in "$answers"/*.txt; do
     result "lab $lab ($lang) runs in batch and every answer is right" $status
     [ $status = 0 ] || tail -20 "$tmp/out" | sed 's/^/#   /'
     fits "$tmp/out" $width "lab $lab ($lang): every line"
+    if [ $lang = zh ]; then   # at 80 columns no kernel source wraps, and its comments may quote code their own way
+      ! grep '`' "$tmp/out" | grep -qv '^ *//'
+      result "lab $lab ($lang): no code mark (a backquote) is shown outside a kernel's source" $?
+    fi
   done
 done
 

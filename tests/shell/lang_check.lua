@@ -106,7 +106,8 @@ local function without_code(line)
               :gsub("[%a_][%w_]*%s*[%+%-%*/]?=[^\128-\255]*", " ")
               :gsub("[%a_]*[%w]*[_%.][%w_%.]*[%w_]", " ")
               :gsub(":%a+", " ")
-              :gsub("0x%x+", " "))
+              :gsub("0x%x+", " ")
+              :gsub("%f[%w]%x*%d%x*%f[%W]", " "))   -- hex with a digit: a source's version
 end
 
 -- A line of C, such as the kernel source info() shows: an ASCII semicolon
