@@ -128,8 +128,8 @@ step {
 
 step {
   text = {
-    en = [[Does the fifth sector cost DRAM bytes? The neighbouring warp reads that same sector next, so with a cold L2 each sector is read from DRAM once either way. Compare the DRAM reads of offset 0 and offset 1 (on a GPU your run measures them; on the sim backend they are the model's estimate for a cold L2).]],
-    zh = [[第五个扇区会多花 DRAM 流量吗？相邻的 warp 紧接着会读同一个扇区，所以在冷 L2 下每个扇区无论如何只从 DRAM 读一次。比较 offset 0 和 offset 1 的 DRAM 读取量（在 GPU 上是你的运行实测的；在模拟后端上是冷 L2 的模型估算）。]],
+    en = [[Does the fifth sector cost DRAM bytes too? Think of whose bytes it holds before you compare the DRAM reads of offset 0 and offset 1 (on a GPU your run measures them; on the sim backend they are the model's estimate for a cold L2).]],
+    zh = [[第五个扇区也会多花 DRAM 流量吗？先想一想它装的是谁的字节，再比较 offset 0 和 offset 1 的 DRAM 读取量（在 GPU 上是你的运行实测的；在模拟后端上是冷 L2 的模型估算）。]],
   },
   run = [[c = compare(launch("offset", {offset = 0}), launch("offset", {offset = 1})); c]],
   ask = {

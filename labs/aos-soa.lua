@@ -122,8 +122,8 @@ step {
 
 step {
   text = {
-    en = [[Larger records make AoS worse. Sweep the record from 2 to 8 floats (8 to 32 bytes), still writing field 0 only; the chart shows the store sectors per request.]],
-    zh = [[记录越大，AoS 越糟。把记录从 2 个 float 扫到 8 个（8 到 32 字节），仍然只写第 0 个字段；图表显示每个写请求的扇区数。]],
+    en = [[Larger records make AoS worse. Sweep the record from 2 to 8 floats, still writing field 0 only; the chart shows the store sectors per request.]],
+    zh = [[记录越大，AoS 越糟。把记录从 2 个 float 扫到 8 个，仍然只写第 0 个字段；图表显示每个写请求的扇区数。]],
   },
   run = [[s = sweep("aos_soa", {fields = range(2, 8), y = "store_sectors_per_request"})]],
   ask = {
@@ -135,7 +135,7 @@ step {
     tolerance = 0,
   },
   hint = {
-    { en = "The lanes are fields × 4 bytes apart; a sector is 32 bytes.", zh = "线程之间相隔 fields × 4 字节；一个扇区 32 字节。" },
+    { en = "Read down the chart: where does the bar stop growing?", zh = "沿着图往下读：条形从哪里开始不再变长？" },
   },
   claims = {
     { text = "AoS write of field 0: 4 * fields store sectors per request for fields 2..8",

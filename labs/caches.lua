@@ -266,8 +266,8 @@ step {
     tolerance = 1, unit = "bytes",
   },
   hint = {
-    { en = "Each lane's float sits in its own 32-byte sector, and neighbouring lanes' sectors are adjacent.",
-      zh = "每个线程的 float 单独占一个 32 字节扇区，相邻线程的扇区彼此相邻。" },
+    { en = "r.dram.read_bytes / r.params.n of the default-path run. Then ask which of the sectors DRAM delivers lie side by side.",
+      zh = "默认路径那次运行的 r.dram.read_bytes / r.params.n。再想一想，DRAM 送来的扇区中哪些是挨在一起的。" },
   },
   claims = {
     { text = "strided 8: 32 sectors per request and 32 DRAM bytes per float with every hint (model)",

@@ -93,7 +93,7 @@ step {
     end,
     tolerance = 0.01, unit = "sectors/request",
   },
-  hint = { { en = "32 lanes × 8 bytes.", zh = "32 个线程 × 8 字节。" } },
+  hint = { { en = "The load sect/req column of the sweep's table, on the double row.", zh = "扫描表里“读取 扇区/请求”那一列，double 那一行。" } },
   explain = {
     en = [[8 sectors, all of them used: 256 useful bytes per request. Twice the sectors of float, and twice the data — the chapter's exercise on double. Sectors per request alone does not say good or bad; the useful share does.]],
     zh = [[8 个扇区，全部用到：每个请求 256 个有用字节。是 float 的两倍扇区，也是两倍数据——这就是本章关于 double 的练习。单看每请求扇区数不能判断好坏，要看有用字节的比例。]],
@@ -163,8 +163,8 @@ step {
 
 step {
   text = {
-    en = [[A broadcast is the opposite of a scatter: all 32 lanes read the same address. From global memory that is one sector for the whole warp. From constant memory it is one pass of the constant cache; distinct addresses there are served one after another.]],
-    zh = [[广播与分散正好相反：32 个线程读同一个地址。从全局内存读，整个 warp 只要一个扇区。从常量内存读，只要常量缓存的一次传送；常量内存里的不同地址则要一个接一个地服务。]],
+    en = [[A broadcast is the opposite of a scatter: all the lanes of a warp read the same address. From global memory that is one sector for the whole warp. From constant memory it is one pass of the constant cache; distinct addresses there are served one after another.]],
+    zh = [[广播与分散正好相反：一个 warp 的所有线程读同一个地址。从全局内存读，整个 warp 只要一个扇区。从常量内存读，只要常量缓存的一次传送；常量内存里的不同地址则要一个接一个地服务。]],
   },
   run = [[same = launch("broadcast", {space = "constant", pattern = "same"}); distinct = launch("broadcast", {space = "constant", pattern = "distinct"}); distinct]],
   ask = {
@@ -175,7 +175,7 @@ step {
   },
   hint = {
     { en = "Find the constant line of the card: it counts requests and passes.", zh = "找到结果卡片上“常量”那一行：它数了请求和传送次数。" },
-    { en = "The constant cache serves one address a pass. How many distinct addresses can 32 lanes ask for?", zh = "常量缓存每次传送只服务一个地址。32 个线程最多能要多少个不同的地址？" },
+    { en = "The constant cache serves one address a pass. How many distinct addresses does one request of a warp hold?", zh = "常量缓存每次传送只服务一个地址。一个 warp 的一个请求里有多少个不同的地址？" },
   },
   claims = {
     { text = "distinct constant addresses take 32 passes a request, the same address 1",

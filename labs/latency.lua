@@ -221,8 +221,8 @@ step {
 
 step {
   text = {
-    en = [[How does the model see the three variants? Its latency term counts round trips: a wave of warps waits one for its first load and another for every 21 or so loads more, as if each warp kept that many of its loads on their way at once; but when a family's loads must wait for each other (a chain), it counts one round trip for each load of the chain, if that is more. The prefetch family runs n/4 threads, each handling 4 elements.]],
-    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 21 个读取再等一次，好像每个 warp 都能同时让那么多读取在途；但如果一个内核族的读取必须一个等一个（一条链），它就给链上的每个读取记一次往返，只要这样更多。prefetch 族运行 n/4 个线程，每个处理 4 个元素。]],
+    en = [[How does the model see the three variants? Its latency term counts round trips: a wave of warps waits one for its first load and another for every 21 or so loads more, as if each warp kept that many of its loads on their way at once; but when a family's loads must wait for each other (a chain), it counts one round trip for each load of the chain, if that is more. Count what one warp of the prefetch family asks for.]],
+    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 21 个读取再等一次，好像每个 warp 都能同时让那么多读取在途；但如果一个内核族的读取必须一个等一个（一条链），它就给链上的每个读取记一次往返，只要这样更多。数一数 prefetch 族的一个 warp 要读多少次。]],
   },
   run = [[r = launch("prefetch", {variant = "none"}); r]],
   ask = {
@@ -234,7 +234,7 @@ step {
     end,
     tolerance = 0.1, unit = "requests",
   },
-  hint = { { en = "Each thread loads 4 elements, one request per element for the whole warp.", zh = "每个线程读 4 个元素，整个 warp 每个元素一个请求。" } },
+  hint = { { en = "Both numbers are in your result: r.load.requests and r.model.warps.", zh = "两个数都在你的结果里：r.load.requests 和 r.model.warps。" } },
   claims = {
     { text = "the model: prefetch issues 4 load requests a warp and reads 16 DRAM bytes a thread",
       holds = function(ctx)

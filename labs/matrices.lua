@@ -251,8 +251,8 @@ step {
 
 step {
   text = {
-    en = [[The bank family isolates the rule: lane l reads the 4-byte element l*stride of a shared tile (7 times, one bank further each time). Sweep the stride from 0 to 32 and chart the bank conflicts.]],
-    zh = [[bank 族把这条规则单独拿出来：第 l 个线程读共享内存分块里的第 l*stride 个 4 字节元素（读 7 次，每次整体往后挪一个存储体）。把 stride 从 0 扫到 32，画出存储体冲突数。]],
+    en = [[The bank family isolates the rule: lane l reads float l*stride of a shared tile (7 times, one bank further each time). Sweep the stride from 0 to 32 and chart the bank conflicts.]],
+    zh = [[bank 族把这条规则单独拿出来：第 l 个线程读共享内存分块里的第 l*stride 个 float（读 7 次，每次整体往后挪一个存储体）。把 stride 从 0 扫到 32，画出存储体冲突数。]],
   },
   run = [[s = sweep("bank", {stride = range(0, 32), y = "bank_conflicts"})]],
   ask = {

@@ -306,7 +306,7 @@ step {
   },
   run = [[rs = launch("matmul", {{variant = "naive"}, {variant = "tiled"}}); c = compare(rs[1], rs[2]); c]],
   ask = {
-    question = { en = "Naive global load requests ÷ tiled ones, at tile 16?", zh = "tile = 16 时，朴素的全局读请求数 ÷ 分块的？" },
+    question = { en = "Naive global load requests ÷ tiled ones, in your comparison?", zh = "在你的比较里，朴素的全局读请求数 ÷ 分块的？" },
     answer = function(ctx)
       local tiled = find(ctx, "matmul", { variant = "tiled", tile = 16 })
       local naive = naive_like(ctx, tiled)
@@ -315,7 +315,7 @@ step {
     tolerance = 0.01, relative = true,
   },
   hint = {
-    { en = "Naive: 2 requests per product. Tiled: 2 per step of 16 products.", zh = "朴素：每次乘法 2 个请求。分块：每 16 次乘法一步，每步 2 个。" },
+    { en = "The load requests row of the compare() table: a is the naive kernel, b the tiled one.", zh = "compare() 表里“读取请求数”那一行：a 是朴素内核，b 是分块内核。" },
   },
   claims = {
     { text = "matmul 256^3: tiled at tile 16 makes exactly 16 times fewer global load requests than naive",

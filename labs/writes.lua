@@ -39,8 +39,8 @@ step {
   },
   run = [[big = launch("store_policy", {}); big]],
   ask = {
-    question = { en = "What percentage of the bytes stored reached DRAM during the kernel (100 × dram.write_bytes / useful_bytes)?",
-                 zh = "写入的字节中有百分之多少在内核运行期间到达了 DRAM（100 × dram.write_bytes / useful_bytes）？" },
+    question = { en = "What percentage of the bytes stored reached DRAM during the kernel (dram.write_bytes / useful_bytes, as a percentage)?",
+                 zh = "写入的字节中有百分之多少在内核运行期间到达了 DRAM（dram.write_bytes / useful_bytes，用百分数表示）？" },
     answer = function(ctx) return 100 * ctx.result.dram.write_bytes / ctx.result.useful_bytes end,
     tolerance = 2, unit = "%",
   },
@@ -103,7 +103,7 @@ step {
     zh = [[把 partial 这次启动的流量换算成比例：它写入 268 MB 有用数据（useful_bytes）。]],
   },
   ask = {
-    question = { en = "How many bytes does the partial launch read from DRAM for each useful byte it stores (to 2 decimals)?",
+    question = { en = "How many bytes does the partial launch read from DRAM for each useful byte it stores (two decimals)?",
                  zh = "partial 启动每写入一个有用字节，要从 DRAM 读多少字节（保留两位小数）？" },
     answer = function(ctx)
       local r = find(ctx, {fill = "partial"})
@@ -113,7 +113,7 @@ step {
   },
   hint = {
     { en = "rs[2].dram.read_bytes / rs[2].useful_bytes.", zh = "rs[2].dram.read_bytes / rs[2].useful_bytes。" },
-    { en = "16 useful bytes per sector, and each sector is read whole.", zh = "每个扇区 16 个有用字节，而每个扇区都要整个读入。" },
+    { en = "Which sectors does the partial fill leave incomplete at the end of the launch, and how much of each is read?", zh = "partial 填充在启动结束时留下哪些不完整的扇区，每个要读入多少？" },
   },
   claims = {
     { text = "store_policy partial takes over 1.5 times as long as full", gpu = true,
@@ -180,8 +180,8 @@ step {
 
 step {
   text = {
-    en = [[The notes' DRAM-bytes puzzle. Their offset kernel, r[i] = a[i+offset] + b[i+offset] over 2^18 floats, read 2.10 MB from DRAM at offsets 1 to 3 (and 2.40 MB once at offset 0). They expected 3 MB: a and b, plus a write-allocate read of r. Run it at offsets 0 and 1.]],
-    zh = [[笔记里的 DRAM 字节之谜。他们的 offset 内核 r[i] = a[i+offset] + b[i+offset]，2^18 个 float，在 offset 为 1 到 3 时从 DRAM 读了 2.10 MB（offset 为 0 时有一次是 2.40 MB）。他们原以为是 3 MB：a 和 b，再加上 r 的写分配读取。用 offset 0 和 1 运行它。]],
+    en = [[The notes' DRAM-bytes puzzle. Their offset kernel, r[i] = a[i+offset] + b[i+offset] over 2^18 floats, read just over 2 MB from DRAM at offsets 1 to 3 (and 2.40 MB once at offset 0). They expected 3 MB: a and b, plus a write-allocate read of r. Run it at offsets 0 and 1.]],
+    zh = [[笔记里的 DRAM 字节之谜。他们的 offset 内核 r[i] = a[i+offset] + b[i+offset]，2^18 个 float，在 offset 为 1 到 3 时从 DRAM 读了 2 MB 多一点（offset 为 0 时有一次是 2.40 MB）。他们原以为是 3 MB：a 和 b，再加上 r 的写分配读取。用 offset 0 和 1 运行它。]],
   },
   run = [=[rs = launch("offset", {{offset = 0, n = 262144}, {offset = 1, n = 262144}}); rs[1], rs[2]]=],
   ask = {

@@ -50,6 +50,8 @@ local messages = {
                           zh = "骨架代码已经达到目标（按目标的 solution 的方式启动）：学生无事可做" },
   goal_not_met = { en = "the goal's check is false on the launch of the lab's own solution",
                    zh = "在实验自己的 solution 的启动结果上，目标的 check 为假" },
+  answer_in_text = { en = "the answer (%s) can be read off the step before it is run: %s says '%s'",
+                     zh = "不用运行就能从这一步读出答案（%s）：%s 写着“%s”" },
   answer_no_result = { en = "the answer function has no result to read: the step has no experiment (run) before it",
                        zh = "答案函数没有结果可读：这一步在它之前没有实验代码（run）" },
   for_students = { en = "%d of %d students: %s", zh = "%d/%d 位学生：%s" },
@@ -264,6 +266,41 @@ local function own_goal_answer(state, step, add, causes, first_student)
   end
 end
 
+-- The numbers a step shows before its question is answered: in its text,
+-- its question and its hints, in either language. {field=, number=}. Not a
+-- name's digits (L2, sm_80, float4) or an index (rs[2]), nor a number its experiment sets
+-- (offset 1 in the text of launch("offset", {offset = 1})).
+local NUMBER = "%f[%w_]%d[%d,]*%.?%d*%f[^%w_]"
+local function numbers_shown(step)
+  local shown, set = {}, {}
+  for token in (type(step.run) == "string" and step.run or ""):gmatch(NUMBER) do set[token] = true end
+  local function add(field, value)
+    for _, lang in ipairs(LANGUAGES) do
+      local prose = type(value) == "table" and value[lang] or value
+      prose = type(prose) == "string" and prose:gsub("%[%d+%]", "") or ""   -- rs[2]: an index, not a number shown
+      for token in prose:gmatch(NUMBER) do
+        token = token:gsub("[,.]$", "")
+        if not set[token] then shown[#shown + 1] = { field = field, number = token } end
+      end
+    end
+  end
+  add("text", step.text)
+  add("ask.question", step.ask.question)
+  for k, hint in ipairs(step.hint or {}) do add("hint[" .. k .. "]", hint) end
+  return shown
+end
+
+-- A question whose answer stands in its own step's text or hints, judged as
+-- the runner judges an answer: it asks nothing that needs the run.
+local function answer_shown(step, value, add, i)
+  if step.ask.choices then return end
+  for _, shown in ipairs(numbers_shown(step)) do
+    if lab_answers.answer_right(step.ask, shown.number, value) then
+      return add(i, shown.field, say("answer_in_text", format_value(value), shown.field, shown.number))
+    end
+  end
+end
+
 -- The lab's own answers, as a student who knows them would give them: a
 -- question's expected value from the run just made, a goal's solution, any
 -- number for a prediction. An answer function that fails, or has no result
@@ -279,6 +316,7 @@ local function own_answer(state, step, add, causes, first_student)
   if ask.choices and not ask.choices[value] then
     add(i, "ask.answer", say("answer_not_a_choice", text.quote(value), #ask.choices)); causes[i] = true
   end
+  answer_shown(step, value, add, i)
   return fmt(math.type(value) == "integer" and "%d" or "%.17g", value)
 end
 

@@ -59,6 +59,24 @@ finds hint_cause "^lab hint_cause, step 1, hint\\[1\\]: its cause 'load_sector' 
 [ "$(grep -c '^lab hint_cause, step' "$tmp/out-hint_cause")" = 1 ]
 result "... and that is the only finding: the solution meets the needs" $?
 
+lab_file answer_shown <<EOF
+$TITLE
+step { text = { en = "A warp of floats, 1,024 of them.", zh = "一个 warp 的 float。" },
+       run = [[r = launch("strided", {stride = 2, n = 1 << 16}); r]],
+       ask = { question = { en = "Load sectors per request?", zh = "每个读请求的扇区数？" },
+               answer = function(ctx) return ctx.result.load.sectors_per_request end, tolerance = 0.01 },
+       hint = { { en = "See r.load.", zh = "看 r.load。" }, { en = "32 lanes, 8 bytes apart: 256 bytes, 8 sectors.", zh = "32 个线程相隔 8 字节：256 字节，8 个扇区。" } } }
+step { text = { en = "Stride 2 again, through L2.", zh = "再来一次步长 2，经过 L2。" },
+       run = [[r = launch("strided", {stride = 2, n = 1 << 16}); rs = {r, r}; r]],
+       ask = { question = { en = "Requests of rs[2] over 1,024?", zh = "rs[2] 的请求数除以 1,024？" },
+               answer = function(ctx) return ctx.result.load.requests / 1024 end, tolerance = 0 },
+       hint = { { en = "rs[2].load.requests", zh = "rs[2].load.requests" } } }
+EOF
+finds answer_shown "^lab answer_shown, step 1, hint\\[2\\]: the answer \\(8\\) can be read off the step before it is run: hint\\[2\\] says '8'" \
+  "an answer that stands in its own step's hints"
+[ "$(grep -c 'can be read off' "$tmp/out-answer_shown")" = 1 ]
+result "... and not a number the experiment sets (stride 2), a name's digit (L2) or an index (rs[2])" $?
+
 lab_file no_answer <<EOF
 $TITLE
 step { text = { en = "x", zh = "x" }, ask = { question = { en = "How many?", zh = "几个？" } } }
