@@ -6,7 +6,7 @@
 lab {
   title = { en = "Arrays of structs, structs of arrays", zh = "结构体数组与数组结构体" },
   topics = { "AoS", "SoA", "record size", "write-allocate", "particles" },
-  minutes = 30,   -- about how long a student takes, by its authors' estimate
+  minutes = 40,   -- about how long a student takes, by its authors' estimate
 }
 
 step {
@@ -96,15 +96,15 @@ step {
         local aos, soa = find(ctx, {layout = "aos"}), find(ctx, {layout = "soa"})
         return aos.model.dram.write_allocate_bytes == aos.params.n * 8 and soa.model.dram.write_allocate_bytes == 0
       end },
-    { text = "the model: a naive transpose stores 4 bytes of 32 sectors a request, other warps complete each sector, and nothing is read for them",
+    { text = "the model: a naive 2048 x 2048 transpose stores 4 bytes of 32 sectors a request, other warps complete each sector, and nothing is read for them",
       holds = function(ctx)
-        local r = launch("transpose", {variant = "naive"})
+        local r = launch("transpose", {variant = "naive", rows = 2048, cols = 2048})
         return r.model.store.sectors_per_request == 32 and r.model.dram.write_allocate_bytes == 0 and
                r.model.dram.read_bytes == r.model.load.bytes
       end },
-    { text = "a naive transpose reads from DRAM at most 3% over its input's bytes: its partial stores are merged in L2, not read", gpu = true,
+    { text = "a naive 2048 x 2048 transpose (16 MiB out, held by L2) reads from DRAM at most 3% over its input's bytes: its partial stores are merged in L2, not read", gpu = true,
       holds = function(ctx)
-        local r = launch("transpose", {variant = "naive"})
+        local r = launch("transpose", {variant = "naive", rows = 2048, cols = 2048})
         return r.dram.read_bytes <= 1.03 * r.model.load.bytes
       end },
     { text = "AoS write reads at least 1.3 times the DRAM bytes of SoA (write-allocate of half-written sectors)",
@@ -115,8 +115,8 @@ step {
       end },
   },
   explain = {
-    en = [[Write-allocate. L2 keeps data in 32-byte sectors; a store that covers a whole sector simply replaces it, but x alone covers half of each, and no store of the launch ever writes the other half. L2 merges the partial stores a launch makes to one sector, so a sector that other stores complete costs no read (one warp writing 4 bytes of it and seven others the rest is fine); a sector still incomplete must be filled from DRAM before it can go back whole. Here that is every sector of res: n × 8 bytes read, as much as a and b together. The notes' explanation (twice the sectors per store request) is true but small; the hidden cost is these reads, and the dirty sectors written back whole, y included.]],
-    zh = [[写分配。L2 以 32 字节扇区为单位保存数据；一次写如果盖住整个扇区，直接替换即可，但只写 x 只盖住每个扇区的一半，而这次启动里没有哪次写会写另一半。L2 会把一次启动写到同一个扇区的部分写入合并起来，所以被别的写补齐的扇区不需要读（一个 warp 写其中 4 字节、另外七个 warp 写其余部分也没关系）；仍不完整的扇区要先从 DRAM 读来补齐，才能整个写回。这里 `res` 的每个扇区都是这样：读 n × 8 字节，和 a、b 加起来一样多。笔记的解释（每个写请求的扇区数翻倍）没错，但影响不大；隐藏的代价是这些读取，以及连同 y 一起整扇区写回的脏数据。]],
+    en = [[Write-allocate. L2 keeps data in 32-byte sectors; a store that covers a whole sector simply replaces it, but x alone covers half of each, and no store of the launch ever writes the other half. L2 merges the partial stores a launch makes to one sector while it holds the sector, so a sector that other stores complete costs no read (one warp writing 4 bytes of it and seven others the rest is fine); a sector still incomplete must be filled from DRAM before it can go back whole. Here that is every sector of res: n × 8 bytes read, as much as a and b together. The notes' explanation (twice the sectors per store request) is true but small; the hidden cost is these reads, and the dirty sectors written back whole, y included.]],
+    zh = [[写分配。L2 以 32 字节扇区为单位保存数据；一次写如果盖住整个扇区，直接替换即可，但只写 x 只盖住每个扇区的一半，而这次启动里没有哪次写会写另一半。只要扇区还在 L2 里，L2 就会把一次启动写到它的部分写入合并起来，所以被别的写补齐的扇区不需要读（一个 warp 写其中 4 字节、另外七个 warp 写其余部分也没关系）；仍不完整的扇区要先从 DRAM 读来补齐，才能整个写回。这里 `res` 的每个扇区都是这样：读 n × 8 字节，和 a、b 加起来一样多。笔记的解释（每个写请求的扇区数翻倍）没错，但影响不大；隐藏的代价是这些读取，以及连同 y 一起整扇区写回的脏数据。]],
   },
 }
 
@@ -319,9 +319,108 @@ step {
   },
 }
 
+-- The kernel of the staging step: positions as an array of structs, read field by field.
+local POSITION_LENGTHS = {
+  name = "length2",
+  summary = "the aos-soa lab: the squared length of n positions {x, y, z}", summary_zh = "aos-soa 实验：n 个位置 {x, y, z} 的长度平方",
+  skeleton = [==[
+// length2: out[i] = x*x + y*y + z*z for n positions {x, y, z} stored as an
+// array of structs (position i at pos[3*i]). One thread a position, in
+// blocks of 256 threads. Each of its three loads reads one field.
+extern "C" __global__ void length2(const float *pos, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float x = pos[3 * i], y = pos[3 * i + 1], z = pos[3 * i + 2];
+        out[i] = x * x + y * y + z * z;
+    }
+}
+]==],
+  solution = [==[
+// length2, staged: the block copies its 256 positions into shared memory as
+// one run of floats (neighbouring lanes, neighbouring floats), then each
+// thread reads its own three from there.
+extern "C" __global__ void length2(const float *pos, float *out, int n)
+{
+    __shared__ float tile[3 * 256];
+    long long first = 3LL * blockIdx.x * blockDim.x;   // the block's first float
+    for (int k = threadIdx.x; k < 3 * blockDim.x; k += blockDim.x)
+        if (first + k < 3LL * n)
+            tile[k] = pos[first + k];
+    __syncthreads();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float x = tile[3 * threadIdx.x], y = tile[3 * threadIdx.x + 1], z = tile[3 * threadIdx.x + 2];
+        out[i] = x * x + y * y + z * z;
+    }
+}
+]==],   -- the lab's own, for --check-lab
+  params = { n = { default = 1 << 20, min = 256, max = 1 << 24 } },
+  buffers = { pos = { type = "float", count = function(p) return 3 * p.n end },
+              out = { type = "float", count = function(p) return p.n end, output = true } },
+  args = { "pos", "out", "n" },
+  grid = { function(p) return (p.n + 255) // 256 end },
+  block = { 256 },
+  reference = function(p, b)
+    local pos, out = b.pos, b.out
+    for i = 0, p.n - 1 do
+      local x, y, z = pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]
+      out[i] = x * x + y * y + z * z
+    end
+  end,
+}
+
 step {
   text = {
-    en = [[Summing up: in an array of structs a warp touching one field spreads over whole records, so the sectors grow with the record; a sector the launch's stores leave incomplete also makes L2 read it from DRAM. A struct of arrays keeps every field access at 4 sectors. When data arrives as AoS, a block can also load it coalesced into shared memory and work on it there field by field (the notes' suggestion; shared memory and its bank conflicts come in later labs). Type :next to finish.]],
-    zh = [[小结：在结构体数组里，一个 warp 访问同一个字段会铺满整条整条的记录，所以扇区数随记录大小增长；一次启动的写没有补齐的扇区，还会让 L2 从 DRAM 读入该扇区。数组结构体让每次字段访问都保持 4 个扇区。如果数据本来就是 AoS，也可以由一个线程块合并地把它读进共享内存，再在那里按字段处理（这是笔记里的建议；共享内存和它的存储体冲突在后面的实验里讲）。输入 :next 结束。]],
+    en = [[When the data arrives as an array of structs and you cannot change its layout, a block can still read it coalesced: copy the block's records into shared memory as one run of floats, neighbouring lanes taking neighbouring floats, wait for the block (__syncthreads), and let each thread read its own fields from there. length2 computes the squared length of n positions {x, y, z}, 12 bytes each, reading each field straight from global memory. Run it, then rewrite it with :edit to stage its positions through shared memory.]],
+    zh = [[如果数据以结构体数组的形式到来，而你又不能改变它的布局，线程块仍然可以合并地读它：把本线程块的记录当作一串连续的 float 拷进共享内存，相邻线程拷相邻的 float，等待整个线程块（__syncthreads），再让每个线程从那里读自己的字段。length2 计算 n 个位置 {x, y, z}（每个 12 字节）的长度平方，每个字段都直接从全局内存读。运行它，然后用 :edit 把它改成经由共享内存暂存这些位置。]],
+  },
+  kernel = POSITION_LENGTHS,
+  run = [[r = launch("length2"); r]],
+  ask = {
+    goal = { en = "length2, correct, its global loads at 4 sectors per request, through shared memory.",
+             zh = "length2，结果正确，全局读取每请求 4 个扇区，经由共享内存。" },
+    solution = [[r = launch("length2")]],
+    needs = { kernel = "length2", correct = true, load_sectors = 4, shared = true },
+  },
+  hint = {
+    { en = "Each field load of the given kernel spreads a warp over 32 positions, 384 bytes. Which index would make neighbouring lanes read neighbouring floats?",
+      zh = "给出的内核每次读一个字段，一个 warp 就分散在 32 个位置、384 字节上。用什么下标能让相邻线程读相邻的 float？", cause = "load_sectors" },
+    { en = "The block's positions are 3 × blockDim.x floats from 3 × blockIdx.x × blockDim.x on: a loop k = threadIdx.x, k += blockDim.x copies them into a __shared__ float array, one float a lane at a time.",
+      zh = "本线程块的位置是从 3 × blockIdx.x × blockDim.x 开始的 3 × blockDim.x 个 float：用循环 k = threadIdx.x，k += blockDim.x 把它们拷进一个 __shared__ float 数组，每个线程每次一个 float。", cause = { "load_sectors", "shared" } },
+    { en = "Declare the tile as __shared__ float tile[3 * 256], copy into it, call __syncthreads(), and only then read tile[3 * threadIdx.x] and the two after it.",
+      zh = "把分块声明成 `__shared__ float tile[3 * 256]`，拷进去，调用 __syncthreads()，之后才读 tile[3 * threadIdx.x] 和它后面的两个。", cause = "shared" },
+    { en = "The result names the first wrong element. A thread may read from the tile only after __syncthreads(), and only floats that were copied there: check the bounds of the copy against 3 × n.",
+      zh = "结果里写出了第一个错误的元素。线程只能在 __syncthreads() 之后读分块，而且只能读拷进去了的 float：检查拷贝的边界是否对照 3 × n。", cause = "output" },
+    { en = "Run r = launch(\"length2\") after your edit: the goal is judged on your last launch.",
+      zh = "改完后运行 r = launch(\"length2\")：目标按你最近的一次启动来判断。", cause = "kernel" },
+  },
+  claims = {
+    { text = "the given length2 is correct and reads 12 sectors per load request (positions 12 bytes apart)",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.correct == true and r.load.sectors_per_request == 12 and r.store.sectors_per_request == 4
+      end },
+    { text = "the model: the given length2 and a staged one read the same DRAM bytes (each position once)",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.model.dram.read_bytes == 12 * r.params.n
+      end },
+    { text = "the given length2: L2 serves L1 under half the sectors its loads touch (the y and z loads find the sectors x brought)", gpu = true,
+      holds = function(ctx)
+        local r, c = ctx.result, ctx.result.counters
+        return c ~= nil and c.l2_read_sectors.value < 0.5 * r.load.sectors
+      end },
+  },
+  explain = {
+    en = [[The copy loop reads 3 × 256 floats a block, 32 neighbouring floats a request: 4 sectors, every byte used, where the given kernel's three field loads each touched 12 sectors for 128 useful bytes. DRAM saw no difference (each position was read once either way, and L1 caught the y and z loads from the sectors x brought); what the staging saves is sectors and L1 work, and it works for records of any size. Reading tile[3 * t] is conflict-free: an odd stride of words puts the 32 lanes in 32 banks, the matrices lab's +1 seen from the other side. With records of 4 floats the stride would be even, and ptxas would read each record's 16 bytes with one LDS.128 instead (lines() shows which). A float4 load, where the record is 16 bytes and aligned, gets the same coalescing without shared memory.]],
+    zh = [[拷贝循环每个线程块读 3 × 256 个 float，每个请求读 32 个相邻的 float：4 个扇区，每个字节都用上，而给出的内核每读一个字段就碰 12 个扇区，只为 128 个有用字节。DRAM 没有区别（无论哪种写法，每个位置都只读一次，y 和 z 的读取在 L1 里找到了 x 带来的扇区）；暂存省下的是扇区和 L1 的工作，而且对任何大小的记录都适用。读 tile[3 * t] 没有存储体冲突：奇数的字步长让 32 个线程落在 32 个存储体上，这就是矩阵实验里的加一，换了个角度看。如果记录是 4 个 float，步长是偶数，ptxas 会改用一条 LDS.128 读一条记录的 16 个字节（lines() 会显示是哪一种）。记录是 16 字节并且对齐时，用 float4 读取不经过共享内存也能得到同样的合并。]],
+  },
+}
+
+step {
+  text = {
+    en = [[Summing up: in an array of structs a warp touching one field spreads over whole records, so the sectors grow with the record; a sector the launch's stores leave incomplete also makes L2 read it from DRAM. A struct of arrays keeps every field access at 4 sectors. When data arrives as AoS, a block can load it coalesced into shared memory and work on it there field by field, as you did with length2 (the notes' suggestion). Type :next to finish.]],
+    zh = [[小结：在结构体数组里，一个 warp 访问同一个字段会铺满整条整条的记录，所以扇区数随记录大小增长；一次启动的写没有补齐的扇区，还会让 L2 从 DRAM 读入该扇区。数组结构体让每次字段访问都保持 4 个扇区。如果数据本来就是 AoS，可以由一个线程块合并地把它读进共享内存，再在那里按字段处理，就像你对 length2 做的那样（这是笔记里的建议）。输入 :next 结束。]],
   },
 }

@@ -6,7 +6,7 @@
 lab {
   title = { en = "A tour of warplab", zh = "warplab 入门" },
   topics = { "launch", "results", "info", "show", "compare", "sweep", ":edit", ":hint", "help" },
-  minutes = 15,   -- about how long a student takes, by its authors' estimate
+  minutes = 20,   -- about how long a student takes, by its authors' estimate
 }
 
 step {

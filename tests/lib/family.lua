@@ -212,7 +212,7 @@ local function relay(line)
   local skipped = line:match("^1%.%.0 # SKIP (.*)$")
   if rest then
     t.count = t.count + 1
-    if failed ~= "" then t.failed = t.failed + 1 end
+    if failed ~= "" and not rest:find("# TODO ", 1, true) then t.failed = t.failed + 1 end   -- a known failure fails nothing
     print(string.format("%sok %d %s", failed, t.count, rest))
   elseif skipped then
     t.skip("the GPU part", skipped)

@@ -171,7 +171,7 @@ t.ok(core.banner():find("初次使用？输入 :lab tour。", 1, true), "zh: the
 t.raises(function() help("nonsense") end, { "bad argument #1 to 'help' (没有主题 'nonsense'；主题有：" },
          "zh: an argument error keeps lauxlib's prefix and explains in Chinese")
 require("warplab.progress").use_memory()
-t.ok(printed(core.labs.list):find("\n  alignment    对齐与第五个扇区 +5 步\n"), "zh: a lab's status in :labs")
+t.ok(printed(core.labs.list):find("\n  alignment    对齐与第五个扇区 +5 步 · 约 15 分钟\n"), "zh: a lab's status in :labs, with its minutes")
 core.lang = english_lang
 t.ok(tostring(launch("copy")):find("sim · modelled, not measured", 1, true), "back in English")
 t.done()
