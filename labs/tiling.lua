@@ -8,7 +8,7 @@ lab {
   title = { en = "Tiling: halos, tile sizes, matrix multiply",
             zh = "分块：带边缘区的卷积、分块大小、矩阵乘法" },
   topics = { "reuse", "tiling", "shared memory", "halo", "tile size", "bank conflicts", "occupancy", "matrix multiply" },
-  minutes = 35,   -- about how long a student takes, by its authors' estimate
+  minutes = 45,   -- about how long a student takes, by its authors' estimate
 }
 
 -- The naive launch of the same size as `tiled` (same sizes, radius, tile).
@@ -65,6 +65,103 @@ step {
   explain = {
     en = [[12 at the defaults: 3,145,728 sectors against 262,144. Ten load instructions per thread instead of one, and eight of the ten windows t + i start inside a sector, so they touch 5 sectors instead of 4 (4.80 a request). DRAM reads are the same for both, because L1 and L2 catch the repeats; what the shared copy saves is the load instructions and the L1/L2 traffic, for 1 KB of shared memory a block and a __syncthreads(). That is the pattern of this whole lab: load a piece of data once into shared memory and use it many times.]],
     zh = [[默认参数下是 12 倍：3,145,728 个扇区对 262,144 个。每个线程十条读指令而不是一条，而且十个窗口 t + i 中有八个从扇区中间开始，要碰 5 个扇区而不是 4 个（每请求 4.80 个）。两者的 DRAM 读取一样，因为 L1 和 L2 接住了重复的读取；共享内存副本省下的是读指令和 L1/L2 流量，代价是每个线程块 1 KB 共享内存和一次 __syncthreads()。这就是整个实验的模式：把一份数据读进共享内存一次，然后多次使用。]],
+  },
+}
+
+-- The kernel the student tiles: a window of seven neighbours, loaded from global memory for every use.
+local WINDOW7 = {
+  name = "window7",
+  summary = "the tiling lab: sums of seven neighbours", summary_zh = "分块实验：七个相邻元素之和",
+  skeleton = [==[
+// window7: out[i] = in[i] + in[i + 1] + ... + in[i + 6] for n outputs; in
+// holds n + 6 floats. One thread an output, in blocks of 256 threads. Every
+// input is loaded from global memory by seven threads.
+extern "C" __global__ void window7(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float sum = 0.0f;
+        for (int k = 0; k < 7; k++)
+            sum += in[i + k];
+        out[i] = sum;
+    }
+}
+]==],
+  solution = [==[
+// window7, tiled: the block loads its 256 + 6 inputs into shared memory once,
+// then each thread sums its seven from there.
+extern "C" __global__ void window7(const float *in, float *out, int n)
+{
+    __shared__ float tile[256 + 6];
+    int first = blockIdx.x * blockDim.x;
+    for (int k = threadIdx.x; k < blockDim.x + 6; k += blockDim.x)
+        if (first + k < n + 6)
+            tile[k] = in[first + k];
+    __syncthreads();
+    int i = first + threadIdx.x;
+    if (i < n) {
+        float sum = 0.0f;
+        for (int k = 0; k < 7; k++)
+            sum += tile[threadIdx.x + k];
+        out[i] = sum;
+    }
+}
+]==],   -- the lab's own, for --check-lab
+  params = { n = { default = 1 << 20, min = 256, max = 1 << 24 } },
+  -- whole numbers below 1,000: any order of the seven adds gives the same float
+  buffers = { ["in"] = { type = "float", count = function(p) return p.n + 6 end, fill = function(i) return (i * 7919) % 1000 end },
+              out = { type = "float", count = function(p) return p.n end, output = true } },
+  args = { "in", "out", "n" },
+  grid = { function(p) return (p.n + 255) // 256 end },
+  block = { 256 },
+  reference = function(p, b)
+    local from, to = b["in"], b.out
+    for i = 0, p.n - 1 do
+      local sum = 0
+      for k = 0, 6 do sum = sum + from[i + k] end
+      to[i] = sum
+    end
+  end,
+}
+
+step {
+  text = {
+    en = [[Now write the reuse yourself. window7 sums seven neighbours, out[i] = in[i] + ... + in[i + 6], and loads every input from global memory once for each of the seven threads that use it. Run it and read its loads line and the store line: how many load requests does it make for each store request? Then rewrite it with :edit so that each block loads its inputs into shared memory once, synchronises, and sums from there. A block of 256 outputs needs 256 + 6 inputs: the six past its end are its halo.]],
+    zh = [[现在自己写出这种重用。window7 对七个相邻元素求和，out[i] = in[i] + ... + in[i + 6]，每个输入被用到它的七个线程各从全局内存读一次。运行它，看它的读取和写入两行：每个写请求对应多少个读请求？然后用 :edit 改写它，让每个线程块把自己的输入读进共享内存一次，同步，再从那里求和。一个 256 个输出的线程块需要 256 + 6 个输入：末尾多出的六个就是它的边缘区（halo）。]],
+  },
+  kernel = WINDOW7,
+  run = [[r = launch("window7"); r]],
+  ask = {
+    goal = { en = "window7, correct, through shared memory, with at most 2 global load requests for each store request.",
+             zh = "window7，结果正确，经由共享内存，每个写请求对应的全局读请求至多 2 个。" },
+    solution = [[r = launch("window7")]],
+    needs = { kernel = "window7", correct = true, shared = true, loads_per_store = 2 },
+  },
+  hint = {
+    { en = "Each output needs seven inputs, and neighbouring outputs share six of them. Which memory lets the threads of a block share what one of them loaded?",
+      zh = "每个输出要七个输入，相邻的输出共用其中六个。哪种内存能让线程块里的线程共享其中一个线程读进来的数据？", cause = { "loads", "shared" } },
+    { en = "Declare __shared__ float tile[256 + 6]. The block's inputs start at blockIdx.x * blockDim.x; a loop k = threadIdx.x, k += blockDim.x, while k < blockDim.x + 6, copies them, the last few lanes taking the halo in a second round.",
+      zh = "声明 `__shared__ float tile[256 + 6]`。本线程块的输入从 blockIdx.x * blockDim.x 开始；用循环 k = threadIdx.x，k += blockDim.x，条件 k < blockDim.x + 6，把它们拷进去，最后几个线程在第二轮拷边缘区。", cause = { "loads", "shared" } },
+    { en = "The result names the first wrong element. Call __syncthreads() after the copy and before any thread reads the tile, and keep the copy within the n + 6 inputs.",
+      zh = "结果里写出了第一个错误的元素。在拷贝之后、任何线程读分块之前调用 __syncthreads()，并让拷贝不超出 n + 6 个输入。", cause = "output" },
+    { en = "Run r = launch(\"window7\") after your edit: the goal is judged on your last launch.",
+      zh = "改完后运行 r = launch(\"window7\")：目标按你最近的一次启动来判断。", cause = "kernel" },
+  },
+  claims = {
+    { text = "the given window7 is correct and makes 7 load requests for each store request",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.correct == true and r.load.requests == 7 * r.store.requests
+      end },
+    { text = "the given window7 reads each input from DRAM about once (within 2% of 4 bytes an input): L1 and L2 catch its repeats", gpu = true,
+      holds = function(ctx)
+        local r = ctx.result
+        return math.abs(r.dram.read_bytes / (4 * (r.params.n + 6)) - 1) <= 0.02
+      end },
+  },
+  explain = {
+    en = [[With the tile each warp makes one load request, and warp 0 of each block one more for the halo: 9 requests for a block's 8 stores, 1.125 each, against 7. The shared loads take over the other uses, conflict-free, since the seven reads of a warp each cover 32 consecutive words. DRAM reads were about the same before (L1 and L2 caught the repeats): what the tile saves is requests and sectors into L1, and the time they take. A larger window or a 2-D stencil shares more, which is where the next steps go.]],
+    zh = [[有了分块，每个 warp 只发一个读请求，每个线程块的 warp 0 再为边缘区多发一个：一个线程块 8 个写请求对应 9 个读请求，每个写请求 1.125 个，原来是 7 个。其余的使用改由共享内存读取来承担，而且没有冲突，因为一个 warp 的七次读取各覆盖 32 个连续的字。原来的 DRAM 读取量也差不多（L1 和 L2 接住了重复的读取）：分块省下的是请求、送进 L1 的扇区，以及它们花的时间。更大的窗口或二维模板计算共享得更多，接下来的几步就讲这个。]],
   },
 }
 

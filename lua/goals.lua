@@ -37,6 +37,10 @@ local messages = {
   shared_met = { en = "it uses shared memory (shared stores and shared loads)", zh = "用到了共享内存（有共享内存写入和读取）" },
   shared_missed = { en = "no %s in this launch: the work is not done in shared memory yet",
                     zh = "这次启动没有%s：这部分工作还没有放到共享内存里" },
+  loads_met = { en = "global loads: %s requests for each store request (the goal: at most %s)",
+                zh = "全局读取：每个写请求对应 %s 个读请求（目标：至多 %s）" },
+  loads_missed = { en = "global loads: %s requests for each store request, the goal at most %s: each output's inputs are loaded from global memory again for every use",
+                   zh = "全局读取：每个写请求对应 %s 个读请求，目标是至多 %s：每个输出的输入每用一次就从全局内存重新读一次" },
   time_met = { en = "time %s ms (the goal: at most %s ms)", zh = "时间 %s 毫秒（目标：至多 %s 毫秒）" },
   time_missed = { en = "time %s ms, the goal at most %s ms", zh = "时间 %s 毫秒，目标是至多 %s 毫秒" },
   -- what warp 0 of the launch shows
@@ -185,6 +189,13 @@ local function conflicts_of(r)
 end
 
 -- In the order they are checked and listed: the first that fails is the cause.
+-- Global load requests for each store request: how often a kernel's inputs
+-- are loaded again (a stencil without a tile: one request a neighbour).
+local function loads_per_store(r)
+  local load, store = r.load, r.store
+  if load and store and store.requests > 0 then return load.requests / store.requests end
+end
+
 local parts = {
   { name = "kernel", cause = "kernel", valid = function(v) return type(v) == "string" end, expected = "a_name",
     holds = function(r, name) return r.kernel == name end,
@@ -228,6 +239,11 @@ local parts = {
       local load = r.shared_load and r.shared_load.bank_conflicts or 0
       local kind = load > 0 and "shared_load" or "shared_store"
       return say("conflicts_missed", say(kind), u.commas(conflicts_of(r)), fmt("%g", most), bank_pattern(r, kind))
+    end },
+  { name = "loads_per_store", cause = "loads", valid = function(v) return is_count(v) and v > 0 end, expected = "a_number",
+    holds = function(r, most) return loads_per_store(r) ~= nil and loads_per_store(r) <= most end,
+    says = function(r, most, met)
+      return say(met and "loads_met" or "loads_missed", fmt("%.3g", loads_per_store(r) or 0), fmt("%g", most))
     end },
   { name = "time_ms", cause = "time", valid = function(v) return is_count(v) and v > 0 end, expected = "a_number",
     holds = function(r, most) return sweep.time_of(r) <= most end,
