@@ -12,7 +12,7 @@ lab {
 step {
   text = {
     en = [[The reference notes' experiment: struct { float x, y; } res[n], and every thread writes one field, res[i].x = a[i] + b[i]. As an array of structs (AoS) record i's x and y sit side by side, so the x of neighbouring threads are 8 bytes apart; as a struct of arrays (SoA) all x form one array of their own. aos_soa is that kernel (fields = 2 floats a record, access = "write"). Before you run the AoS version, predict: how many sectors does one store request touch?]],
-    zh = [[参考笔记里的实验：struct { float x, y; } res[n]，每个线程只写一个字段：res[i].x = a[i] + b[i]。按结构体数组（AoS）存放时，第 i 条记录的 x 和 y 紧挨着，所以相邻线程的 x 相隔 8 字节；按数组结构体（SoA）存放时，所有的 x 自成一个数组。aos_soa 就是这个内核（fields = 每条记录 2 个 float，access = "write"）。运行 AoS 版本之前，先预测：一个写请求会碰到多少个扇区？]],
+    zh = [[参考笔记里的实验：struct { float x, y; } res[n]，每个线程只写一个字段：res[i].x = a[i] + b[i]。按结构体数组（AoS）存放时，第 i 条记录的 x 和 y 紧挨着，所以相邻线程的 x 相隔 8 字节；按数组结构体（SoA）存放时，所有的 x 自成一个数组。aos_soa 就是这个核函数（fields = 每条记录 2 个 float，access = "write"）。运行 AoS 版本之前，先预测：一个写请求会碰到多少个扇区？]],
   },
   run = [[r = launch("aos_soa", {layout = "aos", fields = 2, access = "write"}); show(r)]],
   ask = {
@@ -78,7 +78,7 @@ step {
         zh = "写请求碰 8 个扇区而不是 4 个，而写碰到的每个扇区都要从 DRAM 读" },
       { en = "Each store fills only half of a 32-byte sector, so L2 first reads that sector from DRAM (write-allocate)",
         zh = "每次写只填满 32 字节扇区的一半，所以 L2 要先从 DRAM 读入这个扇区（写分配）" },
-      { en = "The kernel also loads the y fields it does not need", zh = "内核把用不到的 y 字段也读了进来" },
+      { en = "The kernel also loads the y fields it does not need", zh = "核函数把用不到的 y 字段也读了进来" },
       { en = "A cold L2 must read a buffer in before any store to it, and the AoS buffer is twice as large",
         zh = "冷 L2 在写一个缓冲区之前必须先把它读进来，而 AoS 的缓冲区大一倍" },
     },
@@ -88,7 +88,7 @@ step {
     { en = "Test each choice against the SoA launch: its stores touch sectors too, and its buffer is in a cold L2 too. What does SoA read beyond a and b?",
       zh = "用数组结构体的那次启动检验每个选项：它的写也碰扇区，它的缓冲区也在冷 L2 里。除了 a 和 b，它还读了什么？" },
     { en = "The loads lines show which arrays the kernel reads. What differs between an AoS store sector and an SoA one?",
-      zh = "“读取”行显示内核读了哪些数组。AoS 的一个写扇区和 SoA 的有什么不同？" },
+      zh = "“读取”行显示核函数读了哪些数组。AoS 的一个写扇区和 SoA 的有什么不同？" },
   },
   claims = {
     { text = "AoS write: the model counts a write-allocate read of every record sector (n * 8 bytes), SoA none",
@@ -223,14 +223,14 @@ step {
   },
   explain = {
     en = [[About 2.67 = 32/12: AoS moves whole particles through DRAM, SoA only the three velocity arrays. The writes go the same way, and the time follows the bytes. The chapter says the gain depends on the size of the struct and on how much of it a kernel uses: here 12 of 32 bytes.]],
-    zh = [[大约 2.67 = 32/12：AoS 让整个粒子经过 DRAM，SoA 只搬三个速度数组。写回也是同样的比例，时间跟着字节数走。章节指出，收益大小取决于结构体有多大、内核用到其中多少：这里是 32 字节里的 12 字节。]],
+    zh = [[大约 2.67 = 32/12：AoS 让整个粒子经过 DRAM，SoA 只搬三个速度数组。写回也是同样的比例，时间跟着字节数走。章节指出，收益大小取决于结构体有多大、核函数用到其中多少：这里是 32 字节里的 12 字节。]],
   },
 }
 
 step {
   text = {
     en = [[The chapter's exercise: struct { int id; float x, y, z; double timestamp; }, taken as 32 bytes, and a kernel that uses only x, y and z. That is the geometry you just measured: 12 useful bytes in each 32-byte record, all inside one sector. Answer from your two particles launches.]],
-    zh = [[章节的习题：struct { `int id`; float x, y, z; double timestamp; }，按 32 字节计算，内核只用 x、y、z。这正是你刚刚测量的情形：每条 32 字节的记录里有 12 个有用字节，全在同一个扇区里。用你的两次 particles 启动来回答。]],
+    zh = [[章节的习题：struct { `int id`; float x, y, z; double timestamp; }，按 32 字节计算，核函数只用 x、y、z。这正是你刚刚测量的情形：每条 32 字节的记录里有 12 个有用字节，全在同一个扇区里。用你的两次 particles 启动来回答。]],
   },
   ask = {
     question = { en = "By what percentage does SoA cut the DRAM bytes read, compared with AoS?",
@@ -246,7 +246,7 @@ step {
   },
   explain = {
     en = [[62.5%: SoA reads 12 of every 32 bytes AoS reads. Note that the saving is set by the sector, not the field list: x, y, z share one sector per record, so AoS costs exactly one sector per record however many of the three fields the kernel uses.]],
-    zh = [[62.5%：AoS 每读 32 字节，SoA 只读其中 12 字节。注意节省多少是由扇区决定的，而不是字段列表：x、y、z 在每条记录里同在一个扇区，所以不管内核用这三个字段中的几个，AoS 每条记录都正好花一个扇区。]],
+    zh = [[62.5%：AoS 每读 32 字节，SoA 只读其中 12 字节。注意节省多少是由扇区决定的，而不是字段列表：x、y、z 在每条记录里同在一个扇区，所以不管核函数用这三个字段中的几个，AoS 每条记录都正好花一个扇区。]],
   },
 }
 
@@ -292,18 +292,18 @@ step {
   run = [[v = launch("copy", {vec = 4, n = 1 << 24}); v]],
   ask = {
     question = { en = "Records of four floats, {x, y, z, w}, 16 bytes. Which of these kernels would gain (almost) nothing from a struct of arrays?",
-                 zh = "记录是四个 float，{x, y, z, w}，16 字节。下面哪个内核改成数组结构体后（几乎）得不到任何好处？" },
+                 zh = "记录是四个 float，{x, y, z, w}，16 字节。下面哪个核函数改成数组结构体后（几乎）得不到任何好处？" },
     choices = {
-      { en = "One that reads x, y and z of each record (a position without its w)", zh = "读取每条记录的 x、y、z 的内核（位置，不要 w）" },
-      { en = "One that reads all four fields of each record, one float4 per thread", zh = "读取每条记录全部四个字段的内核，每个线程一个 float4" },
-      { en = "One that reads x of every record in a first pass and y in a second", zh = "第一遍读每条记录的 x、第二遍读 y 的内核" },
-      { en = "One that writes x and y of each record and leaves z and w alone", zh = "写每条记录的 x 和 y、不动 z 和 w 的内核" },
+      { en = "One that reads x, y and z of each record (a position without its w)", zh = "读取每条记录的 x、y、z 的核函数（位置，不要 w）" },
+      { en = "One that reads all four fields of each record, one float4 per thread", zh = "读取每条记录全部四个字段的核函数，每个线程一个 float4" },
+      { en = "One that reads x of every record in a first pass and y in a second", zh = "第一遍读每条记录的 x、第二遍读 y 的核函数" },
+      { en = "One that writes x and y of each record and leaves z and w alone", zh = "写每条记录的 x 和 y、不动 z 和 w 的核函数" },
     },
     answer = 2,
   },
   hint = {
     { en = "For each kernel: what share of the bytes the array of structs fetches (or writes) does it use? v's loads show one of them.",
-      zh = "对每个内核想一想：结构体数组取回（或写入）的字节里，它用到了多少？v 的读取显示的就是其中一种。" },
+      zh = "对每个核函数想一想：结构体数组取回（或写入）的字节里，它用到了多少？v 的读取显示的就是其中一种。" },
     { en = "A pass that uses 4 bytes of each 16-byte record fetches the whole record all the same; a store that covers half a sector pays write-allocate.",
       zh = "一遍只用每条 16 字节记录中 4 个字节的读取，照样要取回整条记录；只盖住半个扇区的写要付写分配的代价。" },
   },
@@ -315,7 +315,7 @@ step {
   },
   explain = {
     en = [[When a kernel uses every field, every byte AoS fetches is useful: v's loads are 16 sectors a request, all used, the best any layout can do. Even all seven particle fields would cost AoS only its pad (32 against 28 bytes). AoS is also the better layout when threads pick records at random (one record, one sector, instead of a sector per field) and where keeping a record together matters more than bandwidth. The chapter's rule: SoA when kernels use a few fields and bandwidth matters, AoS when they use all of them, and mixed layouts in between.]],
-    zh = [[当内核用到每个字段时，AoS 取回的每个字节都有用：v 的读取每请求 16 个扇区，全部用到，任何布局都做不到更好。即使粒子的七个字段全用上，AoS 也只多付填充的代价（32 字节对 28 字节）。线程随机挑选记录时，AoS 反而更好（一条记录一个扇区，而不是每个字段一个扇区）；需要把记录封装在一起、又不太在乎带宽时也是如此。章节的准则：内核只用少数字段且带宽要紧时用 SoA，用到全部字段时用 AoS，两者之间可以用混合布局。]],
+    zh = [[当核函数用到每个字段时，AoS 取回的每个字节都有用：v 的读取每请求 16 个扇区，全部用到，任何布局都做不到更好。即使粒子的七个字段全用上，AoS 也只多付填充的代价（32 字节对 28 字节）。线程随机挑选记录时，AoS 反而更好（一条记录一个扇区，而不是每个字段一个扇区）；需要把记录封装在一起、又不太在乎带宽时也是如此。章节的准则：核函数只用少数字段且带宽要紧时用 SoA，用到全部字段时用 AoS，两者之间可以用混合布局。]],
   },
 }
 
@@ -379,13 +379,13 @@ step {
   run = [[r = launch("length2"); r]],
   ask = {
     goal = { en = "length2, correct, its global loads at 4 sectors per request, through shared memory.",
-             zh = "length2，结果正确，全局读取每请求 4 个扇区，经由共享内存。" },
+             zh = "`length2`，结果正确，全局读取每请求 4 个扇区，经由共享内存。" },
     solution = [[r = launch("length2")]],
     needs = { kernel = "length2", correct = true, load_sectors = 4, shared = true },
   },
   hint = {
     { en = "Each field load of the given kernel spreads a warp over 32 positions, 384 bytes. Which index would make neighbouring lanes read neighbouring floats?",
-      zh = "给出的内核每次读一个字段，一个 warp 就分散在 32 个位置、384 字节上。用什么下标能让相邻线程读相邻的 float？", cause = "load_sectors" },
+      zh = "给出的核函数每次读一个字段，一个 warp 就分散在 32 个位置、384 字节上。用什么下标能让相邻线程读相邻的 float？", cause = "load_sectors" },
     { en = "The block's positions are 3 × blockDim.x floats from 3 × blockIdx.x × blockDim.x on: a loop k = threadIdx.x, k += blockDim.x copies them into a __shared__ float array, one float a lane at a time.",
       zh = "本线程块的位置是从 3 × blockIdx.x × blockDim.x 开始的 3 × blockDim.x 个 float：用循环 k = threadIdx.x，k += blockDim.x 把它们拷进一个 __shared__ float 数组，每个线程每次一个 float。", cause = { "load_sectors", "shared" } },
     { en = "Declare the tile as __shared__ float tile[3 * 256], copy into it, call __syncthreads(), and only then read tile[3 * threadIdx.x] and the two after it.",
@@ -414,13 +414,13 @@ step {
   },
   explain = {
     en = [[The copy loop reads 3 × 256 floats a block, 32 neighbouring floats a request: 4 sectors, every byte used, where the given kernel's three field loads each touched 12 sectors for 128 useful bytes. DRAM saw no difference (each position was read once either way, and L1 caught the y and z loads from the sectors x brought); what the staging saves is sectors and L1 work, and it works for records of any size. Reading tile[3 * t] is conflict-free: an odd stride of words puts the 32 lanes in 32 banks, the matrices lab's +1 seen from the other side. With records of 4 floats the stride would be even, and ptxas would read each record's 16 bytes with one LDS.128 instead (lines() shows which). A float4 load, where the record is 16 bytes and aligned, gets the same coalescing without shared memory.]],
-    zh = [[拷贝循环每个线程块读 3 × 256 个 float，每个请求读 32 个相邻的 float：4 个扇区，每个字节都用上，而给出的内核每读一个字段就碰 12 个扇区，只为 128 个有用字节。DRAM 没有区别（无论哪种写法，每个位置都只读一次，y 和 z 的读取在 L1 里找到了 x 带来的扇区）；暂存省下的是扇区和 L1 的工作，而且对任何大小的记录都适用。读 tile[3 * t] 没有存储体冲突：奇数的字步长让 32 个线程落在 32 个存储体上，这就是矩阵实验里的加一，换了个角度看。如果记录是 4 个 float，步长是偶数，ptxas 会改用一条 LDS.128 读一条记录的 16 个字节（lines() 会显示是哪一种）。记录是 16 字节并且对齐时，用 float4 读取不经过共享内存也能得到同样的合并。]],
+    zh = [[拷贝循环每个线程块读 3 × 256 个 float，每个请求读 32 个相邻的 float：4 个扇区，每个字节都用上，而给出的核函数每读一个字段就碰 12 个扇区，只为 128 个有用字节。DRAM 没有区别（无论哪种写法，每个位置都只读一次，y 和 z 的读取在 L1 里找到了 x 带来的扇区）；暂存省下的是扇区和 L1 的工作，而且对任何大小的记录都适用。读 tile[3 * t] 没有存储体冲突：奇数的字步长让 32 个线程落在 32 个存储体上，这就是矩阵实验里的加一，换了个角度看。如果记录是 4 个 float，步长是偶数，ptxas 会改用一条 LDS.128 读一条记录的 16 个字节（lines() 会显示是哪一种）。记录是 16 字节并且对齐时，用 float4 读取不经过共享内存也能得到同样的合并。]],
   },
 }
 
 step {
   text = {
     en = [[Summing up: in an array of structs a warp touching one field spreads over whole records, so the sectors grow with the record; a sector the launch's stores leave incomplete also makes L2 read it from DRAM. A struct of arrays keeps every field access at 4 sectors. When data arrives as AoS, a block can load it coalesced into shared memory and work on it there field by field, as you did with length2 (the notes' suggestion). Type :next to finish.]],
-    zh = [[小结：在结构体数组里，一个 warp 访问同一个字段会铺满整条整条的记录，所以扇区数随记录大小增长；一次启动的写没有补齐的扇区，还会让 L2 从 DRAM 读入该扇区。数组结构体让每次字段访问都保持 4 个扇区。如果数据本来就是 AoS，可以由一个线程块合并地把它读进共享内存，再在那里按字段处理，就像你对 length2 做的那样（这是笔记里的建议）。输入 :next 结束。]],
+    zh = [[小结：在结构体数组里，一个 warp 访问同一个字段会铺满整条整条的记录，所以扇区数随记录大小增长；一次启动的写没有补齐的扇区，还会让 L2 从 DRAM 读入该扇区。数组结构体让每次字段访问都保持 4 个扇区。如果数据本来就是 AoS，可以由一个线程块合并地把它读进共享内存，再在那里按字段处理，就像你对 `length2` 做的那样（这是笔记里的建议）。输入 :next 结束。]],
   },
 }

@@ -15,12 +15,12 @@ local function l2_sectors(r) return r and r.counters and r.counters.l2_read_sect
 step {
   text = {
     en = [[A global load leaves the SM's load/store unit for L1 (on current GPUs one block of SRAM, L1TEX, shared with the texture and read-only paths and with shared memory), then L2, then DRAM. Sectors that L1 holds never travel to L2; sectors L2 holds never reach DRAM. A cache hint chooses, load by load, how L1 and L2 treat a sector; offset, strided and stencil1d take one as load = "...". The reference notes switch L1 off for a whole program with nvcc -Xptxas -dlcm=cg (and on with -dlcm=ca); load = "cg" does the same to one load. info("offset") lists the hints, says what each does, and shows the compiled kernels.]],
-    zh = [[一次全局读从 SM 的读写单元出发，先到 L1（在现在的 GPU 上是一块 `SRAM`，即 `L1TEX`，纹理路径、只读路径和共享内存都用它），再到 L2，最后到 DRAM。L1 里已有的扇区不必去 L2；L2 里已有的扇区不必去 DRAM。缓存提示按每条读指令选择 L1 和 L2 怎样对待一个扇区；offset、strided 和 `stencil1d` 用 load = "..." 接收提示。参考笔记用 nvcc -Xptxas -dlcm=cg 为整个程序关掉 L1（用 -dlcm=ca 打开）；load = "cg" 对单条读指令做同样的事。info("offset") 列出这些提示，说明每个提示做什么，并显示编译出的内核。]],
+    zh = [[一次全局读从 SM 的读写单元出发，先到 L1（在现在的 GPU 上是一块 `SRAM`，即 `L1TEX`，纹理路径、只读路径和共享内存都用它），再到 L2，最后到 DRAM。L1 里已有的扇区不必去 L2；L2 里已有的扇区不必去 DRAM。缓存提示按每条读指令选择 L1 和 L2 怎样对待一个扇区；offset、strided 和 `stencil1d` 用 load = "..." 接收提示。参考笔记用 nvcc -Xptxas -dlcm=cg 为整个程序关掉 L1（用 -dlcm=ca 打开）；load = "cg" 对单条读指令做同样的事。info("offset") 列出这些提示，说明每个提示做什么，并显示编译出的核函数。]],
   },
   run = [[info("offset")]],
   ask = {
     question = { en = "Going by info(\"offset\"): which hint is for data a kernel reads once, marking its sectors to be evicted first?",
-                 zh = "根据 info(\"offset\")：哪个提示是给内核只读一次的数据用的，把它的扇区标记为最先淘汰？" },
+                 zh = "根据 info(\"offset\")：哪个提示是给核函数只读一次的数据用的，把它的扇区标记为最先淘汰？" },
     choices = {
       { en = "\"default\" (ld.global)", zh = "\"default\"（ld.global）" },
       { en = "\"ca\" (__ldca, ld.global.ca)", zh = "\"ca\"（__ldca，ld.global.ca）" },
@@ -44,7 +44,7 @@ step {
 step {
   text = {
     en = [[The notes' offset kernel, misaligned by one float, with the default path and with L1 bypassed. Predict: with load = "cg", how many sectors does one load request touch?]],
-    zh = [[笔记里的 offset 内核，错开一个 float，分别用默认路径和绕过 L1 的路径运行。先预测：load = "cg" 时，一个读请求碰到多少个扇区？]],
+    zh = [[笔记里的 offset 核函数，错开一个 float，分别用默认路径和绕过 L1 的路径运行。先预测：load = "cg" 时，一个读请求碰到多少个扇区？]],
   },
   run = [=[rs = launch("offset", {{offset = 1, n = 262144}, {offset = 1, n = 262144, load = "cg"}}); rs[1], rs[2]]=],
   ask = {
@@ -80,7 +80,7 @@ step {
 step {
   text = {
     en = [[The notes found something odd: with offset 0, the loads never used L1, whether it was switched on or off. Run the aligned kernel both ways.]],
-    zh = [[笔记里发现了一件怪事：offset 为 0 时，不管 L1 开还是关，读操作都没有用上 L1。把对齐的内核用两种方式都运行一遍。]],
+    zh = [[笔记里发现了一件怪事：offset 为 0 时，不管 L1 开还是关，读操作都没有用上 L1。把对齐的核函数用两种方式都运行一遍。]],
   },
   run = [=[rs = launch("offset", {{offset = 0, n = 262144}, {offset = 0, n = 262144, load = "cg"}}); rs[1], rs[2]]=],
   ask = {
@@ -110,7 +110,7 @@ step {
   },
   explain = {
     en = [[About 1.00: a cache only pays when something is asked for again. Here 65,536 sectors × 32 bytes is exactly the 2 MiB DRAM sends: each sector is requested once, so L1 misses on every lookup and the traffic looks the same as with L1 off. No hardware detector is needed to explain it; a stream simply has nothing to reuse.]],
-    zh = [[约 1.00：缓存只有在数据被再次要到时才有用。这里 65,536 个扇区 × 32 字节正好是 DRAM 送来的 2 MiB：每个扇区只被请求一次，所以 L1 每次查找都缺失，流量看起来就和关掉 L1 一样。这不需要什么硬件识别机制来解释；数据流本来就没有可以重用的东西。]],
+    zh = [[约 1.00：缓存只有在数据被再次要到时才有用。这里 65,536 个扇区 × 32 字节正好是 DRAM 送来的 2 MiB：每个扇区只被请求一次，所以 L1 每次查找都缺失，流量看起来就和关掉 L1 一样。这不需要什么硬件识别机制来解释；数据流本来就没有可以复用的东西。]],
   },
 }
 
@@ -145,7 +145,7 @@ step {
 step {
   text = {
     en = [[One more check on where reuse comes from. The launch below prints the same ratio for radius 1. Change it to a radius at which L1 has nothing to reuse, so that the loads ask for each input sector only once, as the offset kernel did.]],
-    zh = [[再检验一下重用从哪里来。下面的启动打印 radius 为 1 时的同一个比值。把它改成一个让 L1 无可重用的 radius，使读操作对每个输入扇区只请求一次，就像 offset 内核那样。]],
+    zh = [[再检验一下复用从哪里来。下面的启动打印 radius 为 1 时的同一个比值。把它改成一个让 L1 无可复用的 radius，使读操作对每个输入扇区只请求一次，就像 offset 核函数那样。]],
   },
   run = [[s = launch("stencil1d", {radius = 1}); 32 * s.load.sectors / s.dram.read_bytes]],
   ask = {
@@ -162,7 +162,7 @@ step {
   },
   explain = {
     en = [[Radius 0 is a copy: one aligned load per element, each sector asked for once, and every hint behaves alike. Reuse, and with it L1's use, grows with the radius.]],
-    zh = [[radius 为 0 就是一次复制：每个元素一次对齐的读取，每个扇区只被请求一次，各种提示表现都一样。重用（以及 L1 的作用）随 radius 增大而增大。]],
+    zh = [[radius 为 0 就是一次复制：每个元素一次对齐的读取，每个扇区只被请求一次，各种提示表现都一样。复用（以及 L1 的作用）随 radius 增大而增大。]],
   },
 }
 
@@ -223,7 +223,7 @@ step {
 step {
   text = {
     en = [[The read-only path: __ldg(&p[i]), or a const __restrict__ pointer the compiler can prove is only read, compiles to ld.global.nc. It is the old texture cache's path, and the data must not change while the kernel runs. Look at the ldg result of the last step beside the default one.]],
-    zh = [[只读路径：__ldg(&p[i])，或编译器能证明只被读取的 `const` __restrict__ 指针，会编译成 ld.global.nc。它是过去纹理缓存的那条路径，而且数据在内核运行期间不能改变。把上一步里 ldg 的结果和默认路径的结果放在一起看。]],
+    zh = [[只读路径：__ldg(&p[i])，或编译器能证明只被读取的 `const` __restrict__ 指针，会编译成 ld.global.nc。它是过去纹理缓存的那条路径，而且数据在核函数运行期间不能改变。把上一步里 ldg 的结果和默认路径的结果放在一起看。]],
   },
   ask = {
     question = { en = "Which statement about the read-only path is true on current GPUs?", zh = "关于只读路径，哪个说法在现在的 GPU 上是对的？" },
@@ -285,7 +285,7 @@ step {
   },
   explain = {
     en = [[32 bytes: the whole sector for 4 useful bytes, whatever the hint, because the sectors are what the addresses need and nothing is reused. L1 cannot turn a bad pattern into a good one; it can only avoid fetching the same sector twice. The fixes are in the layout (the aos-soa lab) or in staging through shared memory.]],
-    zh = [[32 字节：为了 4 个有用字节要搬整个扇区，不管用什么提示，因为扇区是由地址决定的，而且没有任何重用。L1 不能把糟糕的访问模式变好；它只能避免把同一个扇区取两次。解决办法在数据布局（aos-soa 实验）或经由共享内存中转。]],
+    zh = [[32 字节：为了 4 个有用字节要搬整个扇区，不管用什么提示，因为扇区是由地址决定的，而且没有任何复用。L1 不能把糟糕的访问模式变好；它只能避免把同一个扇区取两次。解决办法在数据布局（aos-soa 实验）或经由共享内存中转。]],
   },
 }
 

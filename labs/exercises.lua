@@ -87,14 +87,14 @@ step {
 step {
   text = {
     en = [[Exercise 3, AoS to SoA. A record { int id; float x, y, z; double timestamp; } and a kernel that uses only x, y and z. How much of the bandwidth does a struct of arrays save? The chapter calls the record 32 bytes; check with a C compiler: 4 + 12 bytes, then the double at offset 16, 24 bytes in all. The aos_soa family has records of fields × 4 bytes: fields = 6 is this 24-byte record. Its kernel reads one field of each record; the exercise's reads three. Run both layouts and look at the DRAM bytes each reads per record (printed below the comparison).]],
-    zh = [[习题 3，AoS 转 SoA。一个记录 { `int id`; float x, y, z; double timestamp; }，内核只用 x、y、z。改成数组结构体（SoA）能省多少带宽？本章说这个记录是 32 字节；用 C 编译器验证一下：4 + 12 字节，然后 double 在偏移 16 处，一共 24 字节。aos_soa 族的记录是 fields × 4 字节：fields = 6 就是这个 24 字节的记录。它的内核读每条记录的一个字段；这道题的内核读三个。两种布局都运行一下，看每种布局每条记录读了多少 DRAM 字节（打印在比较表下面）。]],
+    zh = [[习题 3，AoS 转 SoA。一个记录 { `int id`; float x, y, z; double timestamp; }，核函数只用 x、y、z。改成数组结构体（SoA）能省多少带宽？本章说这个记录是 32 字节；用 C 编译器验证一下：4 + 12 字节，然后 double 在偏移 16 处，一共 24 字节。aos_soa 族的记录是 fields × 4 字节：fields = 6 就是这个 24 字节的记录。它的核函数读每条记录的一个字段；这道题的核函数读三个。两种布局都运行一下，看每种布局每条记录读了多少 DRAM 字节（打印在比较表下面）。]],
   },
   run = [[rs = launch("aos_soa", {{layout = "aos", fields = 6, access = "read"}, {layout = "soa", fields = 6, access = "read"}})
 print(compare(rs[1], rs[2]))
 for _, r in ipairs(rs) do print(r.params.layout, r.dram.read_bytes / r.params.n, "DRAM bytes per record") end]],
   ask = {
     question = { en = "From your runs: by what percentage would a struct of arrays cut the DRAM bytes the exercise's kernel (x, y and z of each 24-byte record) reads?",
-                 zh = "根据你的运行：改成数组结构体，这道题的内核（读每条 24 字节记录的 x、y、z）读取的 DRAM 字节会减少百分之多少？" },
+                 zh = "根据你的运行：改成数组结构体，这道题的核函数（读每条 24 字节记录的 x、y、z）读取的 DRAM 字节会减少百分之多少？" },
     answer = function(ctx)   -- AoS reads whole records whatever it uses; SoA reads 4 bytes for each of the 3 fields
       local aos = find(ctx, "aos_soa", { layout = "aos", fields = 6, access = "read" })
       local soa = find(ctx, "aos_soa", { layout = "soa", fields = 6, access = "read" })
@@ -106,7 +106,7 @@ for _, r in ipairs(rs) do print(r.params.layout, r.dram.read_bytes / r.params.n,
   },
   hint = {
     { en = "Does the array of structs read fewer bytes per record when the kernel uses fewer fields? Compare its bytes per record with the record's size.",
-      zh = "内核用的字段少了，结构体数组每条记录读的字节就少吗？把它每条记录的字节数和记录的大小比一比。" },
+      zh = "核函数用的字段少了，结构体数组每条记录读的字节就少吗？把它每条记录的字节数和记录的大小比一比。" },
     { en = "The struct of arrays reads one array per field used: your run shows what one field costs, and the exercise uses three.",
       zh = "数组结构体为用到的每个字段读一个数组：你的运行显示了一个字段的代价，而这道题用三个。" },
   },
@@ -123,7 +123,7 @@ for _, r in ipairs(rs) do print(r.params.layout, r.dram.read_bytes / r.params.n,
   },
   explain = {
     en = [[50%: the array of structs reads the whole 24-byte record whatever the kernel uses (your run: 24 bytes a record for one field), because 32 records side by side in a warp leave no sector untouched; the struct of arrays reads 4 bytes per field used, 12 for x, y and z. For the chapter's 32-byte record the same count gives 62.5% (12 of 32), and the particles family has that shape. Time is another matter: the reference notes timed a smaller case (a two-float struct, one field written) at 1.5 to 1.8 times, less than its bytes promise; the aos-soa lab measures the time.]],
-    zh = [[50%：无论内核用哪些字段，结构体数组都要读整条 24 字节的记录（你的运行：读一个字段，每条记录 24 字节），因为一个 warp 的 32 条记录首尾相接，没有哪个扇区不被碰到；数组结构体为用到的每个字段读 4 字节，x、y、z 共 12 字节。按本章的 32 字节记录，同样的算法得 62.5%（32 字节中的 12 字节），particles 族就是那种形状。时间是另一回事：参考笔记测过一个更小的例子（两个 float 的结构体，写一个字段），快 1.5 到 1.8 倍，比它的字节数预示的少；aos-soa 实验会测量时间。]],
+    zh = [[50%：无论核函数用哪些字段，结构体数组都要读整条 24 字节的记录（你的运行：读一个字段，每条记录 24 字节），因为一个 warp 的 32 条记录首尾相接，没有哪个扇区不被碰到；数组结构体为用到的每个字段读 4 字节，x、y、z 共 12 字节。按本章的 32 字节记录，同样的算法得 62.5%（32 字节中的 12 字节），particles 族就是那种形状。时间是另一回事：参考笔记测过一个更小的例子（两个 float 的结构体，写一个字段），快 1.5 到 1.8 倍，比它的字节数预示的少；aos-soa 实验会测量时间。]],
   },
 }
 
@@ -164,7 +164,7 @@ step {
 step {
   text = {
     en = [[Exercise 5, the largest tile. An SM offers 112 KB (112 × 1,024 bytes) of shared memory, and the kernel declares float shared[TILE_SIZE + 4][TILE_SIZE + 4]: a tile with a halo of 2 on each side, as conv2d's tiled variant has at radius 2. Floats are 4 bytes, so every row is 4-byte aligned without padding. Count only the array: the 112 KB are what the kernel's own arrays may use, and the shared memory the system reserves for each block (1 KiB on the H200) is not part of them. What is the largest TILE_SIZE whose array fits?]],
-    zh = [[习题 5，最大的分块。一个 SM 提供 112 KB（112 × 1,024 字节）共享内存，内核声明 float shared[TILE_SIZE + 4][TILE_SIZE + 4]：每边带 2 个像素边缘区的分块，正如 conv2d 的分块版本在半径 2 时那样。float 是 4 字节，所以每一行不加填充也是 4 字节对齐的。只算这个数组：112 KB 是内核自己的数组可以用的量，系统为每个线程块保留的共享内存（H200 上 1 KiB）不在其中。能放得下的最大 TILE_SIZE 是多少？]],
+    zh = [[习题 5，最大的分块。一个 SM 提供 112 KB（112 × 1,024 字节）共享内存，核函数声明 float shared[TILE_SIZE + 4][TILE_SIZE + 4]：每边带 2 个像素边缘区的分块，正如 conv2d 的分块版本在半径 2 时那样。float 是 4 字节，所以每一行不加填充也是 4 字节对齐的。只算这个数组：112 KB 是核函数自己的数组可以用的量，系统为每个线程块保留的共享内存（H200 上 1 KiB）不在其中。能放得下的最大 TILE_SIZE 是多少？]],
   },
   ask = {
     question = { en = "The largest TILE_SIZE with (TILE_SIZE + 4)^2 × 4 bytes ≤ 112 KB?",
@@ -234,14 +234,14 @@ step {
   },
   explain = {
     en = [[1.00: prefetching changes when bytes arrive, never how many. Reuse has nothing to do with it, so data used once can still gain: a stream needs enough loads in flight to cover the memory latency. The reference notes add that hardware prefetching suits a stream best of all patterns. That is a CPU's story: a GPU's loads bring in the sectors they ask for, and the DRAM row of the table shows no bytes beyond them (the latency lab's last question comes back to this). A GPU hides the latency with other warps instead: while one waits, the others issue their loads. So software prefetching helps only when too few loads are in flight: few warps per SM (large blocks, many registers) or much work per element. With many warps a stream is bound by DRAM bandwidth, and nothing cuts that but fewer bytes. On a GPU compare the times in the table (rs[2].time_ms / rs[1].time_ms). The model gives every variant the same DRAM term and register the same time as none, but cp_async a shorter latency term (its copies keep two chunks in flight and do not hold the warp), and with it 0.72 of none's time (H200 profile); the H200 measured cp_async at 0.84 of none's time and register at 1.00 (2026-12-02).]],
-    zh = [[1.00：预取改变的是字节何时到达，而不是有多少字节。它与重用无关，所以只用一次的数据也可能受益：流式访问需要足够多的在途读取来覆盖内存延迟。参考笔记还说，在所有模式中硬件预取最适合顺序流。那是 CPU 的情形：GPU 的读取取回的就是它要的扇区，表里 DRAM 那一行也没有多出来的字节（延迟实验的最后一个问题会回到这一点）。GPU 靠的是其他 warp 来隐藏延迟：一个 warp 等待时，其他 warp 发出它们的读取。所以软件预取只在在途读取太少时才有帮助：每个 SM 上的 warp 太少（线程块太大、寄存器太多），或者每个元素的计算量很大。warp 足够多时，流式访问受 DRAM 带宽限制，除了减少字节，什么也减不了它。在 GPU 上比较表里的时间（rs[2].time_ms / rs[1].time_ms）。模型给每个版本的 DRAM 项都一样，register 的时间与 none 相同，但 cp_async 的延迟项更短（它的复制让两块数据同时在途，也不让 warp 等待），因而时间是 none 的 0.72 倍（H200 配置）；H200 实测 cp_async 的时间是 none 的 0.84 倍，register 是 1.00 倍（2026-12-02）。]],
+    zh = [[1.00：预取改变的是字节何时到达，而不是有多少字节。它与复用无关，所以只用一次的数据也可能受益：流式访问需要足够多的在途读取来覆盖内存延迟。参考笔记还说，在所有模式中硬件预取最适合顺序流。那是 CPU 的情形：GPU 的读取取回的就是它要的扇区，表里 DRAM 那一行也没有多出来的字节（延迟实验的最后一个问题会回到这一点）。GPU 靠的是其他 warp 来隐藏延迟：一个 warp 等待时，其他 warp 发出它们的读取。所以软件预取只在在途读取太少时才有帮助：每个 SM 上的 warp 太少（线程块太大、寄存器太多），或者每个元素的计算量很大。warp 足够多时，流式访问受 DRAM 带宽限制，除了减少字节，什么也减不了它。在 GPU 上比较表里的时间（rs[2].time_ms / rs[1].time_ms）。模型给每个版本的 DRAM 项都一样，register 的时间与 none 相同，但 cp_async 的延迟项更短（它的复制让两块数据同时在途，也不让 warp 等待），因而时间是 none 的 0.72 倍（H200 配置）；H200 实测 cp_async 的时间是 none 的 0.84 倍，register 是 1.00 倍（2026-12-02）。]],
   },
 }
 
 step {
   text = {
     en = [[Exercise 7, the working set. A kernel runs 2,048 threads, each using 8 distinct floats. How big is its working set, and does it fit a 6 MB L2? working_set's bytes parameter is exactly that: the size of the buffer its loads pass over again and again. Change bytes in the launch below to this kernel's working set, run it, then :answer to check.]],
-    zh = [[习题 7，工作集估算。一个内核有 2,048 个线程，每个线程使用 8 个不同的 float。它的工作集有多大？能完全放进 6 MB 的 L2 吗？working_set 族的 bytes 参数就是这个量：它的读取一遍又一遍经过的缓冲区大小。把下面启动里的 bytes 改成这个内核的工作集，运行，然后输入 :answer 检查。]],
+    zh = [[习题 7，工作集估算。一个核函数有 2,048 个线程，每个线程使用 8 个不同的 float。它的工作集有多大？能完全放进 6 MB 的 L2 吗？working_set 族的 bytes 参数就是这个量：它的读取一遍又一遍经过的缓冲区大小。把下面启动里的 bytes 改成这个核函数的工作集，运行，然后输入 :answer 检查。]],
   },
   run = [[launch("working_set", {bytes = 16 * 1024 * 1024, n = 2048})]],
   ask = {
@@ -347,7 +347,7 @@ extern "C" __global__ void my_transpose(const float *in, float *out, int width, 
 step {
   text = {
     en = [[Exercise 8, write it. Now the transpose is yours: kernel my_transpose, whose skeleton reads a row of `in` per warp (coalesced) and writes a column of `out` (32 sectors a request). Open it with :edit, make both its reads and its writes coalesced through a tile in shared memory, launch it, and look at its shared accesses in the result and with show(r, 1). Then make them free of bank conflicts. Its outputs are checked against a reference on every launch.]],
-    zh = [[习题 8，自己写。现在转置由你来写：内核 my_transpose 的骨架代码每个 warp 读 `in` 的一行（合并访问），写 `out` 的一列（每请求 32 个扇区）。用 :edit 打开它，借助共享内存里的分块让读和写都是合并访问，启动它，在结果里和用 show(r, 1) 看它的共享内存访问。然后让它们没有存储体冲突。每次启动都会把它的输出与参考结果比对。]],
+    zh = [[习题 8，自己写。现在转置由你来写：核函数 my_transpose 的骨架代码每个 warp 读 `in` 的一行（合并访问），写 `out` 的一列（每请求 32 个扇区）。用 :edit 打开它，借助共享内存里的分块让读和写都是合并访问，启动它，在结果里和用 show(r, 1) 看它的共享内存访问。然后让它们没有存储体冲突。每次启动都会把它的输出与参考结果比对。]],
   },
   kernel = {
     name = "my_transpose",
@@ -424,7 +424,7 @@ step {
   },
   explain = {
     en = [=[About 2.2. A thread per row puts neighbouring lanes a whole row apart in col[] and val[] (16 × 4 = 64 bytes), so those reads cost a sector per lane; a warp per row reads them consecutively. Neither fixes x[col[j]]: a gather whose addresses the matrix decides, known only at run time, scattered over x unless the non-zeros cluster. That is why SpMV is hard. The arrays are read once, so only x can be reused, and its reuse depends on the matrix's structure. What helps: a warp (or a few lanes) per row, as here; formats that make the thread-per-row reads coalesced (ELL, SELL-C-σ: rows padded and stored column by column); reordering rows and columns (e.g. reverse Cuthill-McKee) so that a row's columns, and x's reads, fall close together; small dense blocks (BSR). The warp per row wastes lanes too: with 16 non-zeros a row, 16 of its 32 lanes have nothing to read. That is idle lanes, not wasted bytes; its loads also use only 28% of the bytes they fetch, mostly because of the scattered reads of x. So the best choice depends on the rows' lengths (a few lanes a row for short rows).]=],
-    zh = [=[约 2.2 倍。每线程一行时，相邻线程在 col[] 和 val[] 里相隔整整一行（16 × 4 = 64 字节），这些读取每个线程要一个扇区；每 warp 一行时它们是连续读取的。两者都解决不了 x[col[j]]：它是一次间接读取，地址由矩阵决定，运行时才知道，除非非零元聚集在一起，否则分散在整个 x 上。这就是 `SpMV` 难以优化的原因。数组都只读一次，能重用的只有 x，而它的重用取决于矩阵的结构。改进办法：像这里一样每 warp（或几个线程）处理一行；使用让每线程一行的读取也能合并的格式（`ELL`、`SELL-C-σ`：把行补齐并按列存放）；重排行和列（例如逆 `Cuthill-McKee`），让一行的列、也就是对 x 的读取靠在一起；使用小的稠密块（`BSR`）。每 warp 一行也会浪费线程：每行 16 个非零元时，32 个线程中有 16 个没有东西可读。这是闲置的线程，不是浪费的字节；另外它的读取也只用到取回字节的 28%，主要是因为对 x 的分散读取。所以最好的选择取决于行的长度（行短时每行用几个线程）。]=],
+    zh = [=[约 2.2 倍。每线程一行时，相邻线程在 col[] 和 val[] 里相隔整整一行（16 × 4 = 64 字节），这些读取每个线程要一个扇区；每 warp 一行时它们是连续读取的。两者都解决不了 x[col[j]]：它是一次间接读取，地址由矩阵决定，运行时才知道，除非非零元聚集在一起，否则分散在整个 x 上。这就是 `SpMV` 难以优化的原因。数组都只读一次，能复用的只有 x，而它的复用取决于矩阵的结构。改进办法：像这里一样每 warp（或几个线程）处理一行；使用让每线程一行的读取也能合并的格式（`ELL`、`SELL-C-σ`：把行补齐并按列存放）；重排行和列（例如逆 `Cuthill-McKee`），让一行的列、也就是对 x 的读取靠在一起；使用小的稠密块（`BSR`）。每 warp 一行也会浪费线程：每行 16 个非零元时，32 个线程中有 16 个没有东西可读。这是闲置的线程，不是浪费的字节；另外它的读取也只用到取回字节的 28%，主要是因为对 x 的分散读取。所以最好的选择取决于行的长度（行短时每行用几个线程）。]=],
   },
 }
 
@@ -446,7 +446,7 @@ step {
   hint = {
     { en = "Count, for one block: how many elements does it count, and how many global atomics does it issue when it adds its copy to the global counts?",
       zh = "对一个线程块数一数：它统计多少个元素？把它的副本加到全局计数上时发出多少次全局原子操作？" },
-    { en = "info(\"histogram\") lists the block sizes the family allows.", zh = "info(\"histogram\") 列出这个内核族允许的 `block` 取值。" },
+    { en = "info(\"histogram\") lists the block sizes the family allows.", zh = "info(\"histogram\") 列出这个核函数族允许的 `block` 取值。" },
   },
   claims = {
     { text = "histogram, skewed data (half in bin 0), 256 bins: the shared version with blocks of 1024 is faster than global atomics", gpu = true,
@@ -496,7 +496,7 @@ extern "C" __global__ void my_histogram(const unsigned char *values, unsigned *b
 step {
   text = {
     en = [[Exercise 10, write it. The first phase is yours: kernel my_histogram, whose skeleton adds every value to its bin with an atomic in global memory. Give each block its own copy of the bins in shared memory: zero it, count into it with shared atomics, and after __syncthreads() add it to the global bins, one atomic per bin. :edit opens it; its outputs are checked against a reference on every launch. The result shows your copy by its shared atomics, its shared stores (zeroing it) and shared loads (adding it to the global bins), and the global atomics fall from one per value to one per bin and block; the model's time counts the atomics too (r.model.terms.atomics), but on a GPU compare the measured times.]],
-    zh = [[习题 10，自己写。第一阶段由你来写：内核 my_histogram 的骨架代码用全局内存上的原子操作把每个值加到它的桶里。给每个线程块一份自己的共享内存桶副本：先清零，用共享内存原子操作往里计数，在 __syncthreads() 之后再把它加到全局的桶上，每个桶一次原子操作。:edit 打开它；每次启动都会把它的输出与参考结果比对。结果里通过共享内存原子操作、共享内存写入（清零副本）和共享内存读取（把副本加到全局的桶上）来体现你的副本，全局原子操作也从每个值一次降到每个桶每个线程块一次；模型的时间也计入了原子操作（r.model.terms.atomics），但在 GPU 上要比较实测的时间。]],
+    zh = [[习题 10，自己写。第一阶段由你来写：核函数 my_histogram 的骨架代码用全局内存上的原子操作把每个值加到它的桶里。给每个线程块一份自己的共享内存桶副本：先清零，用共享内存原子操作往里计数，在 __syncthreads() 之后再把它加到全局的桶上，每个桶一次原子操作。:edit 打开它；每次启动都会把它的输出与参考结果比对。结果里通过共享内存原子操作、共享内存写入（清零副本）和共享内存读取（把副本加到全局的桶上）来体现你的副本，全局原子操作也从每个值一次降到每个桶每个线程块一次；模型的时间也计入了原子操作（r.model.terms.atomics），但在 GPU 上要比较实测的时间。]],
   },
   kernel = {
     name = "my_histogram",
@@ -541,6 +541,6 @@ step {
   },
   explain = {
     en = [[264 blocks of 256 threads each count about 15 values a thread into their own 256 bins and then add them to the global bins: 264 × 256 global atomics instead of 2^20. The per-element atomics stay in the SM's shared memory, where popular bins contend inside one block, not across the GPU. Zeroing the copy is a shared store per thread, and adding it to the global bins a shared load per thread: those are the shared accesses the result shows. On a GPU the time is the measure: launch the skeleton and yours there and compare them. The H200 measured the family's global version 6.81 times as slow as its shared one (uniform data, 2026-12-02); the model gives about 5.1.]],
-    zh = [[264 个线程块、每块 256 个线程，每个线程把大约 15 个值计入本块自己的 256 个桶，再把它们加到全局的桶上：全局原子操作是 264 × 256 次，而不是 2^20 次。逐个元素的原子操作都留在 SM 的共享内存里，热门的桶只在一个线程块内部争用，而不是在整个 GPU 上争用。清零副本是每个线程一次共享内存写入，把它加到全局的桶上是每个线程一次共享内存读取：这就是结果里的共享内存访问。在 GPU 上要看时间：在那里启动骨架代码和你的版本，比较它们。H200 实测这个内核族的全局内存版本的时间是共享内存版本的 6.81 倍（均匀分布的数据，2026-12-02）；模型给出约 5.1 倍。]],
+    zh = [[264 个线程块、每块 256 个线程，每个线程把大约 15 个值计入本块自己的 256 个桶，再把它们加到全局的桶上：全局原子操作是 264 × 256 次，而不是 2^20 次。逐个元素的原子操作都留在 SM 的共享内存里，热门的桶只在一个线程块内部争用，而不是在整个 GPU 上争用。清零副本是每个线程一次共享内存写入，把它加到全局的桶上是每个线程一次共享内存读取：这就是结果里的共享内存访问。在 GPU 上要看时间：在那里启动骨架代码和你的版本，比较它们。H200 实测这个核函数族的全局内存版本的时间是共享内存版本的 6.81 倍（均匀分布的数据，2026-12-02）；模型给出约 5.1 倍。]],
   },
 }

@@ -147,7 +147,7 @@ step {
 step {
   text = {
     en = [[Prefetching issues the next loads before the current data is used. The prefetch family streams 4 consecutive chunks per block, out[i] = work(in[i]) with 8 multiply-adds: "none" loads a chunk, computes, stores, then loads the next (in and out may overlap, so the compiler cannot move the next load above the store, and a warp issues its instructions in order: the next load leaves only after this chunk's work, which waits for this chunk's data); "register" loads the next chunk into a register before computing this one; "cp_async" copies the next chunk into shared memory with cp.async (sm_80 and newer), which needs no register, and waits for it with a pipeline barrier. The chapter's own prefetch example loads the next chunk into shared memory and then never reads it: the current element is loaded from global memory again. Here the prefetched data is what gets used. Its cp.async example does not compile: it writes the PTX instructions cp.async.cg.shared.global, cp.async.commit_group and cp.async.wait_group as if they were C++ statements. In CUDA C++ they are __pipeline_memcpy_async, __pipeline_commit and __pipeline_wait_prior, as in this family's source (info("prefetch").source), or cuda::memcpy_async; and a .cg copy moves 16 bytes, no fewer. On a GPU older than sm_80 the experiment leaves cp_async out: can(name, params) says whether this GPU can run a launch, and why not.]],
-    zh = [[预取就是在使用当前数据之前，先发出下一批读取。prefetch 族让每个线程块处理 4 个连续的数据块，out[i] = work(in[i])，含 8 次乘加：“none”读一块、计算、写回，再读下一块（`in` 和 `out` 可能重叠，所以编译器不能把下一次读移到写的前面，而 warp 按顺序发出指令：下一次读要等这一块的计算发出之后才发出，而计算要等这一块的数据到达）；“register”在计算这一块之前，先把下一块读进寄存器；“cp_async”用 cp.async（sm_80 及更新）把下一块异步复制进共享内存，不占寄存器，再用流水线屏障等待它。本章自己的预取示例把下一块读进共享内存，之后却从不读它：当前元素又从全局内存读了一遍。这里预取进来的数据真的被用上了。本章的 cp.async 示例也无法编译：它把 PTX 指令 cp.async.cg.shared.global、cp.async.commit_group 和 cp.async.wait_group 当成 C++ 语句来写。在 CUDA C++ 里它们是 __pipeline_memcpy_async、__pipeline_commit 和 __pipeline_wait_prior，就像这个内核族的源代码里那样（info("prefetch").source），或者用 `cuda::memcpy_async`；而且 .cg 复制每次搬 16 字节，不能更少。在 sm_80 之前的 GPU 上，实验代码不运行 cp_async：can(name, params) 说明这块 GPU 能否运行某次启动，不能时说明原因。]],
+    zh = [[预取就是在使用当前数据之前，先发出下一批读取。prefetch 族让每个线程块处理 4 个连续的数据块，out[i] = work(in[i])，含 8 次乘加：“none”读一块、计算、写回，再读下一块（`in` 和 `out` 可能重叠，所以编译器不能把下一次读移到写的前面，而 warp 按顺序发出指令：下一次读要等这一块的计算发出之后才发出，而计算要等这一块的数据到达）；“register”在计算这一块之前，先把下一块读进寄存器；“cp_async”用 cp.async（sm_80 及更新）把下一块异步复制进共享内存，不占寄存器，再用流水线屏障等待它。本章自己的预取示例把下一块读进共享内存，之后却从不读它：当前元素又从全局内存读了一遍。这里预取进来的数据真的被用上了。本章的 cp.async 示例也无法编译：它把 PTX 指令 cp.async.cg.shared.global、cp.async.commit_group 和 cp.async.wait_group 当成 C++ 语句来写。在 CUDA C++ 里它们是 __pipeline_memcpy_async、__pipeline_commit 和 __pipeline_wait_prior，就像这个核函数族的源代码里那样（info("prefetch").source），或者用 `cuda::memcpy_async`；而且 .cg 复制每次搬 16 字节，不能更少。在 sm_80 之前的 GPU 上，实验代码不运行 cp_async：can(name, params) 说明这块 GPU 能否运行某次启动，不能时说明原因。]],
   },
   run = [[v = {{variant = "none"}, {variant = "register"}}; if can("prefetch", {variant = "cp_async"}) then v[3] = {variant = "cp_async"} end; s = launch("prefetch", v); c = compare(table.unpack(s)); c]],
   ask = {
@@ -222,7 +222,7 @@ step {
 step {
   text = {
     en = [[How does the model see the three variants? Its latency term counts round trips: a wave of warps waits one for its first load and another for every 21 or so loads more, as if each warp kept that many of its loads on their way at once; but when a family's loads must wait for each other (a chain), it counts one round trip for each load of the chain, if that is more. Count what one warp of the prefetch family asks for.]],
-    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 21 个读取再等一次，好像每个 warp 都能同时让那么多读取在途；但如果一个内核族的读取必须一个等一个（一条链），它就给链上的每个读取记一次往返，只要这样更多。数一数 prefetch 族的一个 warp 要读多少次。]],
+    zh = [[模型是怎么看这三个版本的？它的延迟项数的是往返次数：一批 warp 的第一个读取要等一次往返，之后每多约 21 个读取再等一次，好像每个 warp 都能同时让那么多读取在途；但如果一个核函数族的读取必须一个等一个（一条链），它就给链上的每个读取记一次往返，只要这样更多。数一数 prefetch 族的一个 warp 要读多少次。]],
   },
   run = [[r = launch("prefetch", {variant = "none"}); r]],
   ask = {
@@ -244,7 +244,7 @@ step {
   },
   explain = {
     en = [[4: far below the 21 or so the model lets a warp keep in flight, so counting loads alone it would charge each wave one round trip. That is the ideal prefetching aims at, not what "none" does: the compiler keeps each load below the store before it (they may alias) and the warp issues in order, so the next load leaves only once this chunk's data has come back and been worked on. It has one 4-byte load on its way at a time, a chain of 4 round trips a wave. The model takes that chain from the family: 4 for none, 4 for register too (on the H200 it was no faster than none), and 2 for cp_async, whose copies keep two chunks on their way and are no loads the warp waits for. r.model.terms.latency shows it: about 0.035 ms for none and register, 0.017 ms for cp_async (H200 profile). Each family declares its chain; the model does not find it in the code (on the H200, cp_async took 0.84 of none's time; the model gives 0.72).]],
-    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 21 个，所以只数读取的话，模型给每一批只记一次往返。这是预取追求的理想情况，而不是“none”实际的样子：编译器让每次读都留在它前面的写之后（两者可能重叠），而 warp 按顺序发出指令，所以下一次读要等这一块的数据回来并算完才发出。每次只有一个 4 字节的读在途，每批是一条 4 次往返的链。模型从内核族取得这条链：none 是 4，register 也是 4（在 H200 上它并不比 none 快），cp_async 是 2，它的复制让两块数据同时在途，也不是 warp 要等待的读取。r.model.terms.latency 显示了这一点：none 和 register 约 0.035 ms，cp_async 约 0.017 ms（H200 配置）。每个内核族自己声明它的链；模型并不从代码里找出它（在 H200 上，cp_async 用的时间是 none 的 0.84 倍；模型给出 0.72 倍）。]],
+    zh = [[4 个：远少于模型允许一个 warp 同时在途的约 21 个，所以只数读取的话，模型给每一批只记一次往返。这是预取追求的理想情况，而不是“none”实际的样子：编译器让每次读都留在它前面的写之后（两者可能重叠），而 warp 按顺序发出指令，所以下一次读要等这一块的数据回来并算完才发出。每次只有一个 4 字节的读在途，每批是一条 4 次往返的链。模型从核函数族取得这条链：none 是 4，register 也是 4（在 H200 上它并不比 none 快），cp_async 是 2，它的复制让两块数据同时在途，也不是 warp 要等待的读取。r.model.terms.latency 显示了这一点：none 和 register 约 0.035 ms，cp_async 约 0.017 ms（H200 配置）。每个核函数族自己声明它的链；模型并不从代码里找出它（在 H200 上，cp_async 用的时间是 none 的 0.84 倍；模型给出 0.72 倍）。]],
   },
 }
 
@@ -315,13 +315,13 @@ step {
   },
   explain = {
     en = [[A stream has no reuse, so keeping its data in a cache is worthless; but its speed is set by Little's law, and prefetching is one way to have more bytes on their way, next to wider loads and higher occupancy. When those already fill the pipe (a float4 copy at full occupancy), prefetching has little left to gain. A GPU hides latency mostly with many warps rather than with a hardware prefetcher you can count on, so measure before adding one.]],
-    zh = [[流式程序没有重用，把它的数据留在缓存里毫无价值；但它的速度由 利特尔定律决定，而预取和更宽的读取、更高的占用率一样，都是让更多字节在途的办法。当那些办法已经把管道填满时（满占用率下的 float4 复制），预取就没有多少可赚的了。GPU 主要靠大量 warp 来隐藏延迟，而不是靠一个你可以依赖的硬件预取器，所以加预取之前先测量。]],
+    zh = [[流式程序没有复用，把它的数据留在缓存里毫无价值；但它的速度由 利特尔定律决定，而预取和更宽的读取、更高的占用率一样，都是让更多字节在途的办法。当那些办法已经把管道填满时（满占用率下的 float4 复制），预取就没有多少可赚的了。GPU 主要靠大量 warp 来隐藏延迟，而不是靠一个你可以依赖的硬件预取器，所以加预取之前先测量。]],
   },
 }
 
 step {
   text = {
     en = [[Summing up, the ways to hide memory latency: more warps per SM (occupancy: mind the thread, block, register and shared-memory limits), more independent bytes per thread (wider loads, unrolled loads), loads issued early (a register prefetch, or cp.async into shared memory, which also frees the registers), and on the host, several streams whose kernels and copies overlap. Each one raises the bytes in flight; none of them moves fewer bytes. Type :next to finish.]],
-    zh = [[小结，隐藏内存延迟的办法有：每个 SM 更多的 warp（占用率：注意线程数、线程块数、寄存器和共享内存的上限），每个线程更多互不依赖的字节（更宽的读取、展开的读取），提前发出读请求（预取到寄存器，或用 cp.async 取到共享内存，后者还能省下寄存器），以及在主机端用多个流让内核与拷贝重叠。每一种都提高了在途字节数；没有一种减少了搬运的字节。输入 :next 结束。]],
+    zh = [[小结，隐藏内存延迟的办法有：每个 SM 更多的 warp（占用率：注意线程数、线程块数、寄存器和共享内存的上限），每个线程更多互不依赖的字节（更宽的读取、展开的读取），提前发出读请求（预取到寄存器，或用 cp.async 取到共享内存，后者还能省下寄存器），以及在主机端用多个流让核函数与拷贝重叠。每一种都提高了在途字节数；没有一种减少了搬运的字节。输入 :next 结束。]],
   },
 }

@@ -52,7 +52,7 @@ step {
 step {
   text = {
     en = [[Now the same kernel with order = "col": threadIdx.x runs down a column, so lane k reads row r+k of the same column, and writes out the same way. Before you run it, predict: how many sectors does one load request touch?]],
-    zh = [[现在用 order = "col" 运行同一个内核：threadIdx.x 沿着一列往下走，所以第 k 个线程读同一列的第 r+k 行，写 `out` 时也一样。运行之前先预测：一个读请求碰到多少个扇区？]],
+    zh = [[现在用 order = "col" 运行同一个核函数：threadIdx.x 沿着一列往下走，所以第 k 个线程读同一列的第 r+k 行，写 `out` 时也一样。运行之前先预测：一个读请求碰到多少个扇区？]],
   },
   run = [[c = launch("traverse", {order = "col", block = {32, 8}}); c]],
   ask = {
@@ -111,7 +111,7 @@ step {
 step {
   text = {
     en = [[The names row and col only say which index threadIdx.x walks. What one warp covers is decided by the block shape: warps are cut from a block's threads x-fastest, so a {16, 16} block puts two half-rows into each warp. That is the chapter's "column-major" kernel: its block is 16 x 16 and threadIdx.x picks the column, so neighbouring lanes read neighbouring floats of a row; despite its name and its comment (stride = cols) it reads half-rows, 4 sectors per request, in two lines. With order = "col" a narrow block does the opposite trick: lanes 0-3 take four rows of one column, lanes 4-7 the same rows of the next column, and so on. Goal: keep order = "col" and find a block shape with 4 load sectors per request.]],
-    zh = [[row 和 col 这两个名字只说明 threadIdx.x 沿哪个下标走。一个 warp 覆盖哪些元素，是由线程块形状决定的：warp 按 x 优先从线程块里切出来，所以 {16, 16} 的线程块让每个 warp 装两段半行。这正是本章那个“按列访问”的内核：它的线程块是 16 x 16，threadIdx.x 选的是列，所以相邻线程读的是同一行里相邻的 float；尽管名字和注释（stride = cols）都说按列，它实际读的是半行，每请求 4 个扇区，分布在两条缓存行里。order = "col" 时，窄的线程块反过来起作用：线程 0-3 取一列里的四行，线程 4-7 取下一列的同样四行，依此类推。目标：保持 order = "col"，找一个让每个读请求只碰 4 个扇区的线程块形状。]],
+    zh = [[row 和 col 这两个名字只说明 threadIdx.x 沿哪个下标走。一个 warp 覆盖哪些元素，是由线程块形状决定的：warp 按 x 优先从线程块里切出来，所以 {16, 16} 的线程块让每个 warp 装两段半行。这正是本章那个“按列访问”的核函数：它的线程块是 16 x 16，threadIdx.x 选的是列，所以相邻线程读的是同一行里相邻的 float；尽管名字和注释（stride = cols）都说按列，它实际读的是半行，每请求 4 个扇区，分布在两条缓存行里。order = "col" 时，窄的线程块反过来起作用：线程 0-3 取一列里的四行，线程 4-7 取下一列的同样四行，依此类推。目标：保持 order = "col"，找一个让每个读请求只碰 4 个扇区的线程块形状。]],
   },
   run = [[r = launch("traverse", {order = "col", block = {16, 16}}); show(r)]],
   ask = {
@@ -196,7 +196,7 @@ step {
 step {
   text = {
     en = [[Exercise 8 of the chapter: a transpose, out (cols x rows) = the transpose of in. The naive kernel reads a row of in, coalesced, and writes it as a column of out: neighbouring lanes write a whole output row apart. Before you run it, predict the store sectors per request with tile = 32 (blocks of 32 x 32 threads).]],
-    zh = [[本章第 8 题：矩阵转置，`out`（cols x rows）= `in` 的转置。朴素内核按行读 `in`（合并访问），再把它写成 `out` 的一列：相邻线程写的位置相隔 `out` 的整整一行。运行之前先预测：tile = 32（32 x 32 个线程的线程块）时，每个写请求碰到多少个扇区？]],
+    zh = [[本章第 8 题：矩阵转置，`out`（cols x rows）= `in` 的转置。朴素核函数按行读 `in`（合并访问），再把它写成 `out` 的一列：相邻线程写的位置相隔 `out` 的整整一行。运行之前先预测：tile = 32（32 x 32 个线程的线程块）时，每个写请求碰到多少个扇区？]],
   },
   run = [[t = launch("transpose", {variant = "naive", tile = 32}); show(t)]],
   ask = {

@@ -3,7 +3,7 @@
 -- with :edit until its own launch coalesces, then see where the cost was.
 
 lab {
-  title = { en = "Your own kernel", zh = "你自己的内核" },
+  title = { en = "Your own kernel", zh = "你自己的核函数" },
   topics = { "kernel{}", ":edit", "coalescing", "warp map", "DRAM" },
   minutes = 25,   -- about how long a student takes, by its authors' estimate
 }
@@ -11,7 +11,7 @@ lab {
 -- The kernel of every step: declared from the student's own file once they have one.
 local MY_SCALE = {
   name = "my_scale",
-  summary = "the own-kernel lab: doubles an n x n matrix", summary_zh = "“你自己的内核”实验：把 n x n 矩阵乘以 2",
+  summary = "the own-kernel lab: doubles an n x n matrix", summary_zh = "“你自己的核函数”实验：把 n x n 矩阵乘以 2",
   skeleton = [==[
 // my_scale: out = 2 * in, for an n x n matrix of floats stored row by row
 // (element (row, col) at row * n + col). One thread an element, in blocks
@@ -49,7 +49,7 @@ extern "C" __global__ void my_scale(const float *in, float *out, int n)
 step {
   text = {
     en = [[This lab's kernel is yours to change. my_scale doubles every element of an n × n matrix stored row by row, and it is given to you as many first versions are written: thread (x, y) of the grid takes row x and column y, the way one writes a[row][col]. Look at its source with info("my_scale").source. Before you run it: a warp is 32 threads with neighbouring threadIdx.x. How many 32-byte sectors will one of its load requests touch?]],
-    zh = [[这个实验的内核由你来改。my_scale 把按行存储的 n × n 矩阵的每个元素乘以 2，它就像许多初版那样写成：网格中的线程 (x, y) 处理第 x 行、第 y 列，就像写 a[row][col] 那样。用 info("my_scale").source 看它的源代码。运行之前先想：一个 warp 是 threadIdx.x 相邻的 32 个线程。它的一个读请求会碰到多少个 32 字节的扇区？]],
+    zh = [[这个实验的核函数由你来改。my_scale 把按行存储的 n × n 矩阵的每个元素乘以 2，它就像许多初版那样写成：网格中的线程 (x, y) 处理第 x 行、第 y 列，就像写 a[row][col] 那样。用 info("my_scale").source 看它的源代码。运行之前先想：一个 warp 是 threadIdx.x 相邻的 32 个线程。它的一个读请求会碰到多少个 32 字节的扇区？]],
   },
   kernel = MY_SCALE,
   run = [[r = launch("my_scale"); r]],
@@ -133,13 +133,13 @@ step {
 step {
   text = {
     en = [[Where was the cost? The given version touched 8 times the sectors of yours. Look at the DRAM line of your result: the bytes read from device memory, for a cold L2.]],
-    zh = [[代价在哪里？原来的版本碰到的扇区是你的版本的 8 倍。看你的结果里 DRAM 那一行：冷 L2 时从设备内存读取的字节数。]],
+    zh = [[代价在哪里？原来的版本碰到的扇区是你的版本的 8 倍。看你的结果里 DRAM 那一行：冷 L2 时从显存读取的字节数。]],
   },
   kernel = MY_SCALE,
   run = [[r = launch("my_scale"); r]],
   ask = {
     question = { en = "How many times the matrix's 4 × n × n bytes did your kernel read from DRAM?",
-                 zh = "你的内核从 DRAM 读取的字节数是矩阵 4 × n × n 字节的多少倍？" },
+                 zh = "你的核函数从 DRAM 读取的字节数是矩阵 4 × n × n 字节的多少倍？" },
     answer = function(ctx) local n = ctx.result.params.n return ctx.result.dram.read_bytes / (4 * n * n) end,
     tolerance = 0.05, unit = "times",
   },
@@ -166,6 +166,6 @@ step {
   },
   explain = {
     en = [[Once, and the given version read the matrix once too. Its eight times the sectors were work for L1, not for DRAM: the 8 warps of a 32 × 8 block read 8 neighbouring columns of the same 32 rows, so the sector L1 fetched for one warp held what the other seven wanted, and only an eighth of the load sectors went on to L2 (the model's r.model.load.l2_sectors; on a GPU, counters.l2_read_sectors). The stores cannot share that way: every warp's 32 partial stores go to L2 one by one, eight times the sectors of your version, and L2 merges them into whole sectors before DRAM. That store traffic into L2 is what limits the model's time for the given version (H200 profile). A coalesced kernel gets its bytes in the fewest requests, and leaves the caches for data that is used again.]],
-    zh = [[一倍，而原来的版本也只读了一遍矩阵。它多出的 8 倍扇区是 L1 的工作，不是 DRAM 的：一个 32 × 8 线程块的 8 个 warp 读的是同样 32 行里相邻的 8 列，所以 L1 为一个 warp 取回的扇区里正好有另外七个 warp 要的数据，只有八分之一的读扇区继续去了 L2（模型的 r.model.load.l2_sectors；在 GPU 上是 counters.l2_read_sectors）。写入不能这样共享：每个 warp 的 32 个部分写入一个个地送到 L2，扇区数是你的版本的八倍，L2 先把它们合并成完整的扇区再写回 DRAM。原来版本的模型时间（H200 配置）正是受这些写入 L2 的流量限制。合并访问的内核用最少的请求拿到它的字节，把缓存留给会被重用的数据。]],
+    zh = [[一倍，而原来的版本也只读了一遍矩阵。它多出的 8 倍扇区是 L1 的工作，不是 DRAM 的：一个 32 × 8 线程块的 8 个 warp 读的是同样 32 行里相邻的 8 列，所以 L1 为一个 warp 取回的扇区里正好有另外七个 warp 要的数据，只有八分之一的读扇区继续去了 L2（模型的 r.model.load.l2_sectors；在 GPU 上是 counters.l2_read_sectors）。写入不能这样共享：每个 warp 的 32 个部分写入一个个地送到 L2，扇区数是你的版本的八倍，L2 先把它们合并成完整的扇区再写回 DRAM。原来版本的模型时间（H200 配置）正是受这些写入 L2 的流量限制。合并访问的核函数用最少的请求拿到它的字节，把缓存留给会被复用的数据。]],
   },
 }

@@ -12,7 +12,7 @@ lab {
 step {
   text = {
     en = [[warplab runs small CUDA kernels and shows what their memory accesses cost. Every experiment is one line of Lua. Type the line below (Tab completes names, even kernel names inside the quotes), or type :run to run it as it is. The result prints itself: the time (measured on a GPU, modelled otherwise), and for loads and stores the 32-byte sectors each warp request touched.]],
-    zh = [[warplab 运行小的 CUDA 内核，并显示它们的内存访问代价。每个实验都是一行 Lua。输入下面这一行（Tab 可以补全名字，连引号里的内核名也可以），或者输入 :run 原样运行。结果会自己打印出来：时间（在 GPU 上是实测，否则是模型估算），以及每个 warp 请求的读写碰到了多少个 32 字节扇区。]],
+    zh = [[warplab 运行小的 CUDA 核函数，并显示它们的内存访问代价。每个实验都是一行 Lua。输入下面这一行（Tab 可以补全名字，连引号里的核函数名也可以），或者输入 :run 原样运行。结果会自己打印出来：时间（在 GPU 上是实测，否则是模型估算），以及每个 warp（本章也叫线程束）请求的读写碰到了多少个 32 字节扇区。]],
   },
   run = [[launch("copy", {n = 1 << 20})]],
   ask = {
@@ -54,7 +54,7 @@ step {
 step {
   text = {
     en = [[info(name) shows a kernel family: what it teaches, its parameters with their defaults and allowed values, and the CUDA source that was compiled. kernels() lists every family.]],
-    zh = [[info(名字) 显示一个内核族：它教什么、参数的默认值和取值范围，以及编译用的 CUDA 源码。kernels() 列出所有内核族。]],
+    zh = [[info(名字) 显示一个核函数族：它教什么、参数的默认值和取值范围，以及编译用的 CUDA 源码。kernels() 列出所有核函数族。]],
   },
   run = [[info("strided")]],
   ask = {
@@ -181,7 +181,7 @@ extern "C" __global__ void tour_scale(const float *in, float *out, int n)
 step {
   text = {
     en = [[Some steps hand you a kernel to change. tour_scale doubles n floats, and its outputs are right, but its loads touch 32 sectors a request. :edit opens its source in your editor ($VISUAL or $EDITOR); save and quit, and warplab compiles it again and names the line of any error. When you are stuck, :hint gives the next hint; after a missed goal it gives the one that fits what your launch got wrong. Fix the kernel and launch it again.]],
-    zh = [[有些步骤会交给你一个内核去改。tour_scale 把 n 个 float 乘以 2，输出是对的，但它的读请求每个碰到 32 个扇区。:edit 在你的编辑器（$VISUAL 或 $EDITOR）里打开它的源代码；保存并退出后，warplab 会重新编译它，有错误时指出是哪一行。卡住时，:hint 给出下一条提示；目标没有达到时，它给出的是针对你这次启动错在哪里的那一条。修好这个内核，再启动一次。]],
+    zh = [[有些步骤会交给你一个核函数去改。tour_scale 把 n 个 float 乘以 2，输出是对的，但它的读请求每个碰到 32 个扇区。:edit 在你的编辑器（$VISUAL 或 $EDITOR）里打开它的源代码；保存并退出后，warplab 会重新编译它，有错误时指出是哪一行。卡住时，:hint 给出下一条提示；目标没有达到时，它给出的是针对你这次启动错在哪里的那一条。修好这个核函数，再启动一次。]],
   },
   kernel = TOUR_SCALE,
   run = [[r = launch("tour_scale"); r]],
@@ -210,7 +210,7 @@ step {
   },
   explain = {
     en = [[threadIdx.x * gridDim.x puts neighbouring lanes gridDim.x elements apart, a sector each; blockIdx.x * blockDim.x + threadIdx.x puts them side by side, 32 floats in 4 sectors. Every kernel you write in these labs is checked against a reference on every launch, so a fast wrong answer shows. The own-kernel lab goes further with this.]],
-    zh = [[threadIdx.x * gridDim.x 让相邻线程相隔 gridDim.x 个元素，各占一个扇区；blockIdx.x * blockDim.x + threadIdx.x 让它们挨在一起，32 个 float 正好 4 个扇区。你在这些实验里写的每个内核，每次启动都会与参考结果比对，所以又快又错的答案会显示出来。“你自己的内核”实验会在这方面走得更远。]],
+    zh = [[threadIdx.x * gridDim.x 让相邻线程相隔 gridDim.x 个元素，各占一个扇区；blockIdx.x * blockDim.x + threadIdx.x 让它们挨在一起，32 个 float 正好 4 个扇区。你在这些实验里写的每个核函数，每次启动都会与参考结果比对，所以又快又错的答案会显示出来。“你自己的核函数”实验会在这方面走得更远。]],
   },
 }
 

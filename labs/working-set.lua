@@ -19,7 +19,7 @@ local MiB = 1 << 20
 step {
   text = {
     en = [[A working set is the data a kernel keeps coming back to within a stretch of time. If it fits one SM's L1, repeated loads are answered inside the SM; if it fits L2, on chip; otherwise each pass goes to DRAM. The chapter estimates it as active threads x distinct bytes per thread, and its exercise 7 takes 2048 threads reading 8 floats each, on a GPU with a 6 MB L2: 2048 x 8 x 4 bytes = 64 KiB. The launch below passes 2048 threads over a 64 KiB buffer; device() shows this GPU's L2.]],
-    zh = [[工作集是一个内核在一段时间里反复回头使用的数据。它放得进一个 SM 的 L1，重复的读取就在 SM 内部得到应答；放得进 L2，就在片上；否则每一遍都要去 DRAM。本章把它估算为：活跃线程数 x 每个线程访问的不同字节数。它的第 7 题是 2048 个线程、每个读 8 个 float，GPU 的 L2 为 6 MB：2048 x 8 x 4 字节 = 64 KiB。下面这次启动让 2048 个线程遍历一个 64 KiB 的缓冲区；device() 显示这块 GPU 的 L2。]],
+    zh = [[工作集是一个核函数在一段时间里反复回头使用的数据。它放得进一个 SM 的 L1，重复的读取就在 SM 内部得到应答；放得进 L2，就在片上；否则每一遍都要去 DRAM。本章把它估算为：活跃线程数 x 每个线程访问的不同字节数。它的第 7 题是 2048 个线程、每个读 8 个 float，GPU 的 L2 为 6 MB：2048 x 8 x 4 字节 = 64 KiB。下面这次启动让 2048 个线程遍历一个 64 KiB 的缓冲区；device() 显示这块 GPU 的 L2。]],
   },
   run = [[r = launch("working_set", {n = 2048, bytes = 65536, cache = "warm"}); d = device(); d]],
   ask = {
@@ -72,14 +72,14 @@ step {
   },
   explain = {
     en = [[One, eight times: n is a multiple of E, so every thread reads its own element again and again, a few cycles apart. Any cache serves that, whatever the buffer's size: what must stay on chip is only what the threads in flight are using, a few MB at most, not 128 MiB. A working set is the data reused within the reuse distance, not the allocation. (The model's DRAM estimate, each byte of the buffer once, is right here for the same reason.)]],
-    zh = [[只有 1 个，读了 8 次：n 是 E 的倍数，所以每个线程一次又一次地读自己那个元素，前后只隔几个周期。不管缓冲区多大，任何缓存都能应付：需要留在片上的只是正在执行的线程用到的数据，最多几 MB，而不是 128 MiB。工作集是在重用距离之内被再次使用的数据，而不是分配的内存大小。（模型的 DRAM 估算——缓冲区每个字节读一次——在这里恰好是对的，原因相同。）]],
+    zh = [[只有 1 个，读了 8 次：n 是 E 的倍数，所以每个线程一次又一次地读自己那个元素，前后只隔几个周期。不管缓冲区多大，任何缓存都能应付：需要留在片上的只是正在执行的线程用到的数据，最多几 MB，而不是 128 MiB。工作集是在复用距离之内被再次使用的数据，而不是分配的内存大小。（模型的 DRAM 估算——缓冲区每个字节读一次——在这里恰好是对的，原因相同。）]],
   },
 }
 
 step {
   text = {
     en = [[To make the buffer itself the working set, the reuse must be a buffer apart. With n = 10,324,448 (a multiple of 32) a thread's eight loads land at least a sixteenth of the buffer apart for every power-of-two size from 4 KiB to 1 GiB, so an element comes back only after about the whole buffer has been read: show(r) draws warp 0's loads spread over it. Now every pass after the first can come from a cache only if the whole buffer stays there.]],
-    zh = [[要让缓冲区本身成为工作集，重用之间就得隔开整个缓冲区。取 n = 10,324,448（32 的倍数）时，对于从 4 KiB 到 1 GiB 的每个 2 的幂大小，一个线程的八次读取至少相隔缓冲区的十六分之一，所以一个元素要等差不多整个缓冲区都读过之后才会再被读到：show(r) 能画出 warp 0 的读取分散在整个缓冲区里。这样，第一遍之后的每一遍，只有整个缓冲区都留在缓存里时才能从缓存读。]],
+    zh = [[要让缓冲区本身成为工作集，复用之间就得隔开整个缓冲区。取 n = 10,324,448（32 的倍数）时，对于从 4 KiB 到 1 GiB 的每个 2 的幂大小，一个线程的八次读取至少相隔缓冲区的十六分之一，所以一个元素要等差不多整个缓冲区都读过之后才会再被读到：show(r) 能画出 warp 0 的读取分散在整个缓冲区里。这样，第一遍之后的每一遍，只有整个缓冲区都留在缓存里时才能从缓存读。]],
   },
   run = [[r = launch("working_set", {bytes = 16 << 20, n = 10324448, cache = "warm"}); r]],
   ask = {
@@ -207,7 +207,7 @@ c = compare(s[1], s[2], s[3]); c]],
 step {
   text = {
     en = [[Now the reference notes' offset experiment in this light: 2^18 floats, r[i] = a[i] + b[i], three 1 MiB buffers on a card whose L2 is 24 MB. They timed one launch with a host clock right after cudaMemcpy and cudaMemset, which go through L2, so the kernel found much of its input already on chip, and the clock included the launch itself; their later struct timings fell run after run as L2 warmed up. warplab empties L2 before every sample unless cache = "warm", and a result warns (the note line) when its buffers are under twice the L2. Compare both (on the sim backend both times are the model's; what a warm L2 saves is for a GPU to measure).]],
-    zh = [[用这个眼光再看参考笔记里的 offset 实验：2^18 个 float，r[i] = a[i] + b[i]，三个 1 MiB 的缓冲区，显卡的 L2 有 24 MB。他们在 `cudaMemcpy` 和 `cudaMemset` 之后立刻用主机时钟给一次启动计时，而这两个操作都经过 L2，所以内核的输入有很多已经在片上，而且时钟把启动本身也算进去了；他们后来测结构体时，时间一次比一次短，那是 L2 在逐渐变热。warplab 在每次采样前都清空 L2，除非 cache = "warm"；当缓冲区小于 L2 的两倍时，结果会（在“注意”一行）给出警告。比较两者（在 sim 后端上两个时间都是模型的估算；热 L2 能省下多少，要在 GPU 上测）。]],
+    zh = [[用这个眼光再看参考笔记里的 offset 实验：2^18 个 float，r[i] = a[i] + b[i]，三个 1 MiB 的缓冲区，显卡的 L2 有 24 MB。他们在 `cudaMemcpy` 和 `cudaMemset` 之后立刻用主机时钟给一次启动计时，而这两个操作都经过 L2，所以核函数的输入有很多已经在片上，而且时钟把启动本身也算进去了；他们后来测结构体时，时间一次比一次短，那是 L2 在逐渐变热。warplab 在每次采样前都清空 L2，除非 cache = "warm"；当缓冲区小于 L2 的两倍时，结果会（在“注意”一行）给出警告。比较两者（在 sim 后端上两个时间都是模型的估算；热 L2 能省下多少，要在 GPU 上测）。]],
   },
   run = [[cold = launch("offset", {offset = 0, n = 1 << 18}); warm = launch("offset", {offset = 0, n = 1 << 18, cache = "warm"}); c = compare(cold, warm); c]],
   ask = {
@@ -227,7 +227,7 @@ step {
   },
   explain = {
     en = [[20 on the H200 (60 MiB / 3 MiB); 8 on the notes' 24 MB card. A kernel that small measures L2 and launch overhead, not DRAM: on a GPU the warm run is the faster one, and neither is near the DRAM bandwidth; on the H200 profile the model, too, finds both limited by the launch's fixed cost. Their DRAM byte counts came from Nsight Compute, which empties the caches before it profiles by default, so those saw a cold L2 even though the timings did not. To time DRAM, use buffers several times the L2 (offset's default n gives 805 MB) and a cold L2.]],
-    zh = [[H200 上是 20 份（60 MiB / 3 MiB）；笔记里 24 MB 的显卡上是 8 份。这么小的内核测到的是 L2 和启动开销，而不是 DRAM：在 GPU 上热缓存的那次更快，而且两次都远不到 DRAM 带宽；在 H200 配置下，模型也认为两次都受启动的固定开销限制。他们的 DRAM 字节数来自 Nsight Compute，它默认在剖析之前清空缓存，所以那些计数看到的是冷 L2，而计时却不是。要测 DRAM，就用好几倍于 L2 的缓冲区（offset 的默认 n 是 805 MB）和冷 L2。]],
+    zh = [[H200 上是 20 份（60 MiB / 3 MiB）；笔记里 24 MB 的显卡上是 8 份。这么小的核函数测到的是 L2 和启动开销，而不是 DRAM：在 GPU 上热缓存的那次更快，而且两次都远不到 DRAM 带宽；在 H200 配置下，模型也认为两次都受启动的固定开销限制。他们的 DRAM 字节数来自 Nsight Compute，它默认在剖析之前清空缓存，所以那些计数看到的是冷 L2，而计时却不是。要测 DRAM，就用好几倍于 L2 的缓冲区（offset 的默认 n 是 805 MB）和冷 L2。]],
   },
 }
 
@@ -253,6 +253,6 @@ step {
   },
   explain = {
     en = [[With bytes = 8 MiB, for example, a GPU reads the buffer about 160 times over at L2 speed. The same question, where will my data be when I come back to it, decides whether tiling a matrix pays: a tile must stay in shared memory or L1 until its last reuse.]],
-    zh = [[例如 bytes = 8 MiB 时，GPU 以 L2 的速度把缓冲区读大约 160 遍。同一个问题——我回头再用这些数据时它们在哪里——也决定了矩阵分块是否划算：一个分块必须在最后一次被重用之前一直留在共享内存或 L1 里。]],
+    zh = [[例如 bytes = 8 MiB 时，GPU 以 L2 的速度把缓冲区读大约 160 遍。同一个问题——我回头再用这些数据时它们在哪里——也决定了矩阵分块是否划算：一个分块必须在最后一次被复用之前一直留在共享内存或 L1 里。]],
   },
 }

@@ -11,11 +11,11 @@ lab {
 step {
   text = {
     en = [[A store's way: the warp's addresses are coalesced into sectors, as for loads; L1 passes global stores straight on to L2 (it holds no dirty data; the notes describe a write-back L1, which current GPUs do not have); L2 is write-back: it keeps the written sectors, marked dirty, and sends them to DRAM only when it needs the room. An address written many times costs DRAM one write. store_policy stores one float4 per thread and reads nothing. This launch writes 1 MB. Predict: how many kB will reach DRAM while the kernel runs?]],
-    zh = [[写操作的路径：和读一样，warp 的地址先合并成扇区；L1 把全局写直接转给 L2（它不保存脏数据；笔记里描述的是写回式 L1，现在的 GPU 并非如此）；L2 是写回式的：它留着写入的扇区并标记为脏，只有需要腾地方时才送往 DRAM。同一个地址写很多次，DRAM 也只写一次。store_policy 每个线程写一个 float4，什么都不读。这次启动写 1 MB。先预测：内核运行期间会有多少 kB 到达 DRAM？]],
+    zh = [[写操作的路径：和读一样，warp 的地址先合并成扇区；L1 把全局写直接转给 L2（它不保存脏数据；笔记里描述的是写回式 L1，现在的 GPU 并非如此）；L2 是写回式的：它留着写入的扇区并标记为脏，只有需要腾地方时才送往 DRAM。同一个地址写很多次，DRAM 也只写一次。store_policy 每个线程写一个 float4，什么都不读。这次启动写 1 MB。先预测：核函数运行期间会有多少 kB 到达 DRAM？]],
   },
   run = [[small = launch("store_policy", {n = 1 << 16}); small]],
   ask = {
-    predict = { en = "kB written to DRAM during the kernel?", zh = "内核运行期间写入 DRAM 的 kB 数？" },
+    predict = { en = "kB written to DRAM during the kernel?", zh = "核函数运行期间写入 DRAM 的 kB 数？" },
     measure = function(ctx) return ctx.result.dram.write_bytes / 1e3, ctx.result.model.dram.write_bytes / 1e3 end,
     unit = "kB",
   },
@@ -28,19 +28,19 @@ step {
   },
   explain = {
     en = [[The model says 1,049 kB: that is an upper bound, every sector once. On a GPU the DRAM line shows what was measured: with 1 MB in an L2 of tens of MB, expect little or nothing. The dirty sectors stay in L2 when the kernel ends and go to DRAM later, when something else needs the room, so they are not counted in this kernel's DRAM writes.]],
-    zh = [[模型给出 1,049 kB：这是上限，每个扇区写一次。在 GPU 上，DRAM 那一行显示实测值：1 MB 的数据放在几十 MB 的 L2 里，预计很少甚至为零。内核结束时脏扇区还留在 L2 里，以后别的数据需要空间时才写往 DRAM，所以不算进这个内核的 DRAM 写入。]],
+    zh = [[模型给出 1,049 kB：这是上限，每个扇区写一次。在 GPU 上，DRAM 那一行显示实测值：1 MB 的数据放在几十 MB 的 L2 里，预计很少甚至为零。核函数结束时脏扇区还留在 L2 里，以后别的数据需要空间时才写往 DRAM，所以不算进这个核函数的 DRAM 写入。]],
   },
 }
 
 step {
   text = {
     en = [[Now an output four times the L2: the default store_policy launch writes 268 MB. L2 cannot hold it, so it must give up dirty sectors while the kernel runs.]],
-    zh = [[现在输出是 L2 的四倍：默认的 store_policy 启动写 268 MB。L2 装不下，所以它必须在内核运行期间交出脏扇区。]],
+    zh = [[现在输出是 L2 的四倍：默认的 store_policy 启动写 268 MB。L2 装不下，所以它必须在核函数运行期间交出脏扇区。]],
   },
   run = [[big = launch("store_policy", {}); big]],
   ask = {
     question = { en = "What percentage of the bytes stored reached DRAM during the kernel (dram.write_bytes / useful_bytes, as a percentage)?",
-                 zh = "写入的字节中有百分之多少在内核运行期间到达了 DRAM（dram.write_bytes / useful_bytes，用百分数表示）？" },
+                 zh = "写入的字节中有百分之多少在核函数运行期间到达了 DRAM（dram.write_bytes / useful_bytes，用百分数表示）？" },
     answer = function(ctx) return 100 * ctx.result.dram.write_bytes / ctx.result.useful_bytes end,
     tolerance = 2, unit = "%",
   },
@@ -53,14 +53,14 @@ step {
   },
   explain = {
     en = [[The model's bound is 100%. On a GPU expect somewhat less: up to an L2's worth of output can still be in L2 when the kernel ends. Write-back saves DRAM traffic only when the same data is written again before it leaves L2 or the output is small; a stream of new data goes to DRAM all the same, one sector at a time.]],
-    zh = [[模型的上限是 100%。在 GPU 上预计会少一些：内核结束时，最多可能还有相当于整个 L2 容量的输出留在 L2 里。写回只有在数据离开 L2 之前又被写一次，或者输出很小时，才能节省 DRAM 流量；源源不断的新数据照样一个扇区一个扇区地写往 DRAM。]],
+    zh = [[模型的上限是 100%。在 GPU 上预计会少一些：核函数结束时，最多可能还有相当于整个 L2 容量的输出留在 L2 里。写回只有在数据离开 L2 之前又被写一次，或者输出很小时，才能节省 DRAM 流量；源源不断的新数据照样一个扇区一个扇区地写往 DRAM。]],
   },
 }
 
 step {
   text = {
     en = [[Write-allocate. L2 holds 32-byte sectors. A store that covers a sector whole replaces it; a store that covers part of one leaves L2 with a sector it only half knows, and before it can write it back it reads the sector from DRAM. fill = "full" writes contiguous float4s; fill = "partial" writes them 32 bytes apart, the first 16 bytes of every sector. Predict: how many MB will the partial launch read from DRAM? (Its kernel has no loads at all.)]],
-    zh = [[写分配。L2 以 32 字节扇区为单位保存数据。一次写如果盖住整个扇区，就直接替换它；如果只盖住一部分，L2 手里就是一个只知道一半的扇区，写回之前要先从 DRAM 把这个扇区读进来。fill = "full" 写连续的 float4；fill = "partial" 让它们相隔 32 字节，只写每个扇区的前 16 字节。先预测：partial 这次启动会从 DRAM 读多少 MB？（它的内核里没有一条读指令。）]],
+    zh = [[写分配。L2 以 32 字节扇区为单位保存数据。一次写如果盖住整个扇区，就直接替换它；如果只盖住一部分，L2 手里就是一个只知道一半的扇区，写回之前要先从 DRAM 把这个扇区读进来。fill = "full" 写连续的 float4；fill = "partial" 让它们相隔 32 字节，只写每个扇区的前 16 字节。先预测：partial 这次启动会从 DRAM 读多少 MB？（它的核函数里没有一条读指令。）]],
   },
   run = [[rs = launch("store_policy", {{fill = "full"}, {fill = "partial"}}); show(rs[2])]],
   ask = {
@@ -124,7 +124,7 @@ step {
   },
   explain = {
     en = [[About 2: each 32-byte sector is read whole to complete 16 useful bytes, and written back whole too. A write-only kernel that fills half sectors moves four times the DRAM bytes of one that fills whole sectors, and compare(rs[1], rs[2]) shows the time it costs.]],
-    zh = [[大约 2：为了补全 16 个有用字节，每个 32 字节扇区都要整个读入，之后也要整个写回。一个只写、但只填半个扇区的内核，DRAM 流量是填满整扇区的内核的四倍；compare(rs[1], rs[2]) 可以看到它在时间上的代价。]],
+    zh = [[大约 2：为了补全 16 个有用字节，每个 32 字节扇区都要整个读入，之后也要整个写回。一个只写、但只填半个扇区的核函数，DRAM 流量是填满整扇区的核函数的四倍；compare(rs[1], rs[2]) 可以看到它在时间上的代价。]],
   },
 }
 
@@ -181,7 +181,7 @@ step {
 step {
   text = {
     en = [[The notes' DRAM-bytes puzzle. Their offset kernel, r[i] = a[i+offset] + b[i+offset] over 2^18 floats, read just over 2 MB from DRAM at offsets 1 to 3 (and 2.40 MB once at offset 0). They expected 3 MB: a and b, plus a write-allocate read of r. Run it at offsets 0 and 1.]],
-    zh = [[笔记里的 DRAM 字节之谜。他们的 offset 内核 r[i] = a[i+offset] + b[i+offset]，2^18 个 float，在 offset 为 1 到 3 时从 DRAM 读了 2 MB 多一点（offset 为 0 时有一次是 2.40 MB）。他们原以为是 3 MB：a 和 b，再加上 r 的写分配读取。用 offset 0 和 1 运行它。]],
+    zh = [[笔记里的 DRAM 字节之谜。他们的 offset 核函数 r[i] = a[i+offset] + b[i+offset]，2^18 个 float，在 offset 为 1 到 3 时从 DRAM 读了 2 MB 多一点（offset 为 0 时有一次是 2.40 MB）。他们原以为是 3 MB：a 和 b，再加上 r 的写分配读取。用 offset 0 和 1 运行它。]],
   },
   run = [=[rs = launch("offset", {{offset = 0, n = 262144}, {offset = 1, n = 262144}}); rs[1], rs[2]]=],
   ask = {
@@ -220,13 +220,13 @@ step {
 step {
   text = {
     en = [[So where is the third MB, the write-allocate of r? The notes blamed cudaMemset and cudaMemcpy for leaving r in L2. Test it with the store_policy family: its output buffer is set with cudaMemset before the kernel, like r, and warplab empties L2 before every sample. fill = "full" stores float4s that fill whole 32-byte sectors; fill = "partial" leaves half of each sector unwritten. Run both, and look at the stores of rs[1] and rs[2] of the last step too.]],
-    zh = [[那么第三个 MB，也就是 r 的写分配，去哪儿了？笔记认为是 `cudaMemset` 和 `cudaMemcpy` 把 r 留在了 L2 里。用 store_policy 族检验一下：它的输出缓冲区和 r 一样在内核之前用 `cudaMemset` 设置好，而 warplab 在每次采样前都清空 L2。fill = "full" 写的 float4 填满整个 32 字节扇区；fill = "partial" 让每个扇区有一半没写。两个都运行，再看看上一步 rs[1] 和 rs[2] 的写操作。]],
+    zh = [[那么第三个 MB，也就是 r 的写分配，去哪儿了？笔记认为是 `cudaMemset` 和 `cudaMemcpy` 把 r 留在了 L2 里。用 store_policy 族检验一下：它的输出缓冲区和 r 一样在核函数之前用 `cudaMemset` 设置好，而 warplab 在每次采样前都清空 L2。fill = "full" 写的 float4 填满整个 32 字节扇区；fill = "partial" 让每个扇区有一半没写。两个都运行，再看看上一步 rs[1] 和 rs[2] 的写操作。]],
   },
   run = [=[f = launch("store_policy", {{fill = "full"}, {fill = "partial"}}); f[1], f[2]]=],
   ask = {
-    question = { en = "Why does the offset kernel read no DRAM bytes for r?", zh = "为什么 offset 内核没有为 r 读取任何 DRAM 字节？" },
+    question = { en = "Why does the offset kernel read no DRAM bytes for r?", zh = "为什么 offset 核函数没有为 r 读取任何 DRAM 字节？" },
     choices = {
-      { en = "cudaMemset left r in L2 before the kernel, so L2 already held its sectors", zh = "内核之前 `cudaMemset` 把 r 留在了 L2 里，所以 L2 已经有它的扇区" },
+      { en = "cudaMemset left r in L2 before the kernel, so L2 already held its sectors", zh = "核函数之前 `cudaMemset` 把 r 留在了 L2 里，所以 L2 已经有它的扇区" },
       { en = "Each warp stores 128 aligned bytes, four whole sectors, so L2 needs nothing from DRAM",
         zh = "每个 warp 写 128 个对齐的字节，正好四个完整扇区，所以 L2 不需要从 DRAM 取任何东西" },
       { en = "Stores go around L2 straight to DRAM, so nothing is ever read for them", zh = "写操作绕过 L2 直接写 DRAM，所以从来不需要为它们读取什么" },
@@ -236,9 +236,9 @@ step {
   },
   hint = {
     { en = "Both store_policy buffers were set up the same way before the kernel. What differs between the one that reads from DRAM and the one that does not?",
-      zh = "两个 store_policy 缓冲区在内核之前的准备方式完全一样。从 DRAM 读取的那个和不读取的那个有什么不同？" },
+      zh = "两个 store_policy 缓冲区在核函数之前的准备方式完全一样。从 DRAM 读取的那个和不读取的那个有什么不同？" },
     { en = "Now the offset kernel's stores: how many sectors per request, and how much of each sector do they fill?",
-      zh = "再看 offset 内核的写：每请求几个扇区，每个扇区写满了多少？" },
+      zh = "再看 offset 核函数的写：每请求几个扇区，每个扇区写满了多少？" },
   },
   claims = {
     { text = "store_policy: full-sector stores cause no write-allocate reads in the model, half-filled sectors do",
@@ -250,7 +250,7 @@ step {
   },
   explain = {
     en = [[The stores fill whole sectors, so there is nothing to allocate: the full fill reads nothing, the partial fill of a buffer set up the same way reads the unwritten halves, so it is neither a leftover in L2 nor stores that skip L2. warplab empties L2 before every sample, and the offset kernel's reads are still 2.10 MB. Write-allocate needs a store that covers part of a sector, which the notes' kernel never makes.]],
-    zh = [[写操作填满的是整个扇区，所以没有什么需要分配的：整扇区写入什么也不读，同样准备的缓冲区部分写入时却要读没写的那一半，所以原因既不是 L2 里的残留，也不是绕过 L2 的写。warplab 在每次采样前都清空 L2，而 offset 内核的读取量仍然是 2.10 MB。写分配需要一个只盖住扇区一部分的写，而笔记里的这个内核从来不会产生这样的写。]],
+    zh = [[写操作填满的是整个扇区，所以没有什么需要分配的：整扇区写入什么也不读，同样准备的缓冲区部分写入时却要读没写的那一半，所以原因既不是 L2 里的残留，也不是绕过 L2 的写。warplab 在每次采样前都清空 L2，而 offset 核函数的读取量仍然是 2.10 MB。写分配需要一个只盖住扇区一部分的写，而笔记里的这个核函数从来不会产生这样的写。]],
   },
 }
 
@@ -321,6 +321,6 @@ step {
 step {
   text = {
     en = [[Summing up: stores reach DRAM through L2, which keeps them until it needs the room, so a small output may not reach DRAM during the kernel at all. L2 works in 32-byte sectors and merges the partial stores of a launch: a sector the launch writes whole, in one store or in many, needs no read; one it leaves incomplete is read from DRAM. Streaming stores change how long lines stay in L2, not whether they pass through it. To keep writes cheap, store whole, aligned, contiguous sectors. Type :next to finish.]],
-    zh = [[小结：写操作经由 L2 到达 DRAM，L2 会留着它们直到需要腾地方，所以一个小的输出在内核运行期间可能根本不到 DRAM。L2 以 32 字节扇区为单位工作，并把一次启动的部分写入合并起来：一次启动写满的扇区，不管是一次写满还是多次写满，都不需要读；没写满的要从 DRAM 读入。流式写改变的是缓存行在 L2 里停留多久，而不是它们是否经过 L2。要让写操作便宜，就写完整、对齐、连续的扇区。输入 :next 结束。]],
+    zh = [[小结：写操作经由 L2 到达 DRAM，L2 会留着它们直到需要腾地方，所以一个小的输出在核函数运行期间可能根本不到 DRAM。L2 以 32 字节扇区为单位工作，并把一次启动的部分写入合并起来：一次启动写满的扇区，不管是一次写满还是多次写满，都不需要读；没写满的要从 DRAM 读入。流式写改变的是缓存行在 L2 里停留多久，而不是它们是否经过 L2。要让写操作便宜，就写完整、对齐、连续的扇区。输入 :next 结束。]],
   },
 }

@@ -33,7 +33,7 @@ local messages = {
   bad_defines = { en = "bad argument #2 to 'compile' (defines must be a list of NAME or NAME=VALUE; got %s)",
                   zh = "bad argument #2 to 'compile' (defines 必须是 NAME 或 NAME=VALUE 的列表；得到 %s)" },
   bad_instantiate = { en = "bad argument #2 to 'compile' (instantiate must be a kernel's name, such as \"copy<float4>\"; got %s)",
-                      zh = "bad argument #2 to 'compile' (instantiate 必须是内核的名字，例如 \"copy<float4>\"；得到 %s)" },
+                      zh = "bad argument #2 to 'compile' (instantiate 必须是核函数的名字，例如 \"copy<float4>\"；得到 %s)" },
 }
 local say = u.messages("compile", messages)
 

@@ -11,7 +11,7 @@ local guarded = result.guarded
 
 local messages = {
   -- device(), the banner, alloc_alignment()
-  device = { en = "%s · sm_%s · %d SMs · L2 %s · %s memory", zh = "%s · sm_%s · %d 个 SM · L2 %s · %s 设备内存" },
+  device = { en = "%s · sm_%s · %d SMs · L2 %s · %s memory", zh = "%s · sm_%s · %d 个 SM · L2 %s · %s 显存" },
   device_bus = { en = "memory bus %d bits at %.0f MHz · peak %.0f GB/s (2 × clock × bus width / 8)",
                  zh = "内存总线 %d 位，%.0f MHz · 峰值带宽 %.0f GB/s（2 × 时钟 × 总线位宽 / 8）" },
   device_copy = { en = "measured copy ceiling %.0f GB/s (cudaMemcpy device to device, read + written)",

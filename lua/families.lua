@@ -17,11 +17,11 @@ local messages = {
   teaches = { en = "teaches: %s", zh = "教学要点：%s" },
   parameters = { en = "parameters:", zh = "参数：" },
   default = { en = "default", zh = "默认值" },
-  source = { en = "kernel source (as compiled):", zh = "内核源码（编译所用）：" },
+  source = { en = "kernel source (as compiled):", zh = "核函数源码（编译所用）：" },
   type_integer = { en = "integer", zh = "整数" },
   type_string = { en = "string", zh = "字符串" },
   ["type_block shape"] = { en = "block shape", zh = "线程块形状" },
-  kernel_expected = { en = "kernel name expected, got %s", zh = "需要内核名，得到 %s" },
+  kernel_expected = { en = "kernel name expected, got %s", zh = "需要核函数名，得到 %s" },
   bad_info = { en = "bad argument #1 to 'info' (%s)", zh = "bad argument #1 to 'info' (%s)" },
   -- what a kernels() list or an info() table whose fields were changed is called
   kind_kernels = { en = "a kernels() list", zh = "kernels() 列表" },

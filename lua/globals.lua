@@ -53,7 +53,7 @@ local messages = {
   undefined = { en = "'%s' is not defined%s", zh = "'%s' 未定义%s" },
   as_string = { en = "; did you mean the string \"%s\" (%s)? Quotes make a name a string",
                 zh = "；你是不是想写字符串 \"%s\"（%s）？加上引号，名字才是字符串" },
-  a_kernel = { en = "a kernel's name", zh = "内核名" },
+  a_kernel = { en = "a kernel's name", zh = "核函数名" },
   a_choice = { en = "a value of the parameter '%s'", zh = "参数 '%s' 的取值" },
   like = { en = "; did you mean '%s'?", zh = "；你是不是想用 '%s'？" },
 }

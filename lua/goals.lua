@@ -19,7 +19,7 @@ local messages = {
   missed_ascii = { en = "  no %s", zh = "  否 %s" },
   parts = { en = "The goal, part by part, on your last launch:", zh = "按目标的各个部分看你最近的一次启动：" },
   -- the parts
-  kernel_met = { en = "kernel %s", zh = "内核 %s" },
+  kernel_met = { en = "kernel %s", zh = "核函数 %s" },
   kernel_missed = { en = "this launch ran %s; the goal is about %s", zh = "这次启动运行的是 %s；目标针对的是 %s" },
   param_met = { en = "%s = %s", zh = "%s = %s" },
   param_missed = { en = "%s = %s; the goal keeps %s = %s", zh = "%s = %s；目标要求 %s = %s" },
@@ -58,7 +58,7 @@ local messages = {
   -- checking what a lab declares
   unknown_part = { en = "ask.needs.%s is not a part a goal can have (%s)", zh = "ask.needs.%s 不是目标能有的部分（%s）" },
   bad_part = { en = "ask.needs.%s must be %s, got %s", zh = "ask.needs.%s 必须是%s，实际是 %s" },
-  a_name = { en = "a kernel's name", zh = "内核名" }, true_only = { en = "true", zh = "true" },
+  a_name = { en = "a kernel's name", zh = "核函数名" }, true_only = { en = "true", zh = "true" },
   a_number = { en = "a number, 0 or more", zh = "不小于 0 的数" },
   a_params = { en = "a table of parameters and their values", zh = "参数及其取值的表" },
 }

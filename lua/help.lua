@@ -47,7 +47,7 @@ On a GPU it measures time, checks the output against a CPU reference and
 reads hardware counters; without one (or with --sim) the access model
 gives the traffic. can(name, params) says whether this GPU can run a launch
 (and why not: cp_async needs sm_80).]], zh = [[
-launch(name, params) 启动一个内核，返回一个结果表。
+launch(name, params) 启动一个核函数，返回一个结果表。
   launch("offset", {offset=1})       没写的参数取默认值
   launch("strided", <stride=4>)      与 {stride=4} 相同
   r = launch("copy"); r.load.sectors_per_request
@@ -70,14 +70,14 @@ footprint_bytes、load 和 store（requests、sectors、lines、bytes、
 sectors_per_request、ideal、useful_fraction、source）、model（访问模型给出的
 load 和 store），在 GPU 上还有 time_ms、time_min_ms、time_max_ms、time_iqr、
 samples、bandwidth_gbs、cache、correct（输出错误时还有 mismatch）。
-用 kernel{} 声明并带参考函数的内核在模型上也有 correct，以及
+用 kernel{} 声明并带参考函数的核函数在模型上也有 correct，以及
 checked_elements 和 output_elements（大的启动只检查一个抽样），
 或者 r.unchecked：为什么没有检查。
 每个字段的说明见 docs/results.md。]] },
   kernels = { en = [[
 kernels() lists the kernel families; info(name) shows one: its parameters
 with type, default and allowed values, what it teaches, and its CUDA source.]], zh = [[
-kernels() 列出所有内核族；info(name) 显示其中一个：参数（类型、默认值和允许的取值）、
+kernels() 列出所有核函数族；info(name) 显示其中一个：参数（类型、默认值和允许的取值）、
 教学要点，以及它的 CUDA 源码。]] },
   device = { en = [[
 device() describes the GPU (or, in sim mode, the modelled one): name,
@@ -123,12 +123,12 @@ unrolled, arrays in local memory. arch: "sm_90" (a declared kernel's;
 default: this device's); all = true shows every instruction. Needs NVRTC
 and NVIDIA's nvdisasm, no GPU.
   sass(r)   sass("my_transpose")   sass(r, {all = true})]], zh = [[
-sass([r | 内核] [, {arch=, all=}]) 按源代码行显示 GPU 为一个内核实际运行的
+sass([r | 核函数] [, {arch=, all=}]) 按源代码行显示 GPU 为一个核函数实际运行的
 机器码（SASS）：每条访存指令、它访问的空间、访问类型和每个线程的字节数。
 对一次启动（r，默认是最近一次），每条指令旁边是它的计数，与 lines() 对一行的
 计数相同，最差的给出原因。它能看出 ptxas 对 PTX 做了什么：加载合并成
 LDS.128、循环展开、数组放进本地内存。arch：如 "sm_90"（用 kernel{} 声明的
-内核；默认是当前设备的）；all = true 显示全部指令。需要 NVRTC 和 NVIDIA 的
+核函数；默认是当前设备的）；all = true 显示全部指令。需要 NVRTC 和 NVIDIA 的
 nvdisasm，不需要 GPU。
   sass(r)   sass("my_transpose")   sass(r, {all = true})]] },
   counters = { en = [[
@@ -161,8 +161,8 @@ grids and blocks may be numbers, param names or functions of the params;
 docs/shell.md has every field. :edit NAME (or edit("NAME")) opens its
 source in $VISUAL or $EDITOR and compiles it again when you quit;
 edit("NAME", "file.cu") takes the source from a file instead.]], zh = [[
-kernel{...} 声明一个你自己用 CUDA C 写的内核，并编译它：
-]] .. KERNEL_EXAMPLE .. [[之后 launch、sweep、compare 和 info 都像对待内置内核一样对待它；模拟器运行它自己
+kernel{...} 声明一个你自己用 CUDA C 写的核函数，并编译它：
+]] .. KERNEL_EXAMPLE .. [[之后 launch、sweep、compare 和 info 都像对待内置核函数一样对待它；模拟器运行它自己
 编译出的代码来统计访存流量；有 GPU 时它也在 GPU 上测量，输出与模拟器的输出比对。
 元素个数、网格和线程块可以是数字、参数名，或参数的函数。每个字段的说明见 docs/shell.md。
 :edit 名字（或 edit("名字")）在 $VISUAL 或 $EDITOR 中打开它的源代码，退出编辑器后重新编译；
@@ -245,7 +245,7 @@ explain(术语) 用两句话说明一个计数器或导出数字的含义，以�
 info(name) is a kernel family's declaration: what it teaches, its params
 (type, default, what is allowed, the choices) and its CUDA source.
   info("strided").params   info("my_kernel").source]], zh = [[
-info(名字) 是一个内核族的声明：它教什么、它的参数（类型、默认值、允许的取值、
+info(名字) 是一个核函数族的声明：它教什么、它的参数（类型、默认值、允许的取值、
 可选值）以及 CUDA 源代码。
   info("strided").params   info("my_kernel").source]] },
   edit = { en = [[
@@ -254,7 +254,7 @@ $VISUAL or $EDITOR, and compiles it again when you quit the editor; in a
 lab step with a kernel to write, :edit alone opens that one.
 edit("name", "file.cu") takes the source from a file instead.]], zh = [[
 edit("名字")（或 :edit 名字）在 $VISUAL 或 $EDITOR 中打开你用 kernel{} 声明的
-内核，退出编辑器后重新编译；在有内核要写的实验步骤中，只输入 :edit 就会打开那个内核。
+核函数，退出编辑器后重新编译；在有核函数要写的实验步骤中，只输入 :edit 就会打开那个核函数。
 edit("名字", "file.cu") 则从文件读取源代码。]] },
   answer = { en = [[
 answer(value) (or :answer value) answers the open lab step's question;
@@ -303,9 +303,9 @@ warplab shows how GPU memory access patterns become memory traffic.
   help("launch")                 more on a topic: %s
 Tab completes names, including kernel names inside launch(".]], zh = [[
 warplab 展示 GPU 的内存访问模式如何变成内存流量。
-  launch("offset", {offset=1})   启动一个内核；结果会自己打印出来
-  kernels()                      所有内核族；info("strided") 查看其中一个
-  kernel{...}                    你自己用 CUDA C 写的内核：help("kernel")
+  launch("offset", {offset=1})   启动一个核函数；结果会自己打印出来
+  kernels()                      所有核函数族；info("strided") 查看其中一个
+  kernel{...}                    你自己用 CUDA C 写的核函数：help("kernel")
   device()                       这块 GPU，或模型估算的那块
   explain("sectors_per_request") 一个数字的含义，以及对应的 Nsight Compute 指标
   show(r)                        结果 r 中 warp 0 的 warp 访问图（show(r, 5) 看 warp 5）
@@ -313,7 +313,7 @@ warplab 展示 GPU 的内存访问模式如何变成内存流量。
   compare(a, b)、plot(rs, {file="out.svg"})、export(rs, "out.csv")、record("session.json")
   :labs、:lab tour               实验：其中的问题用你自己的运行结果来检查
   help("launch")                 某个主题的更多内容，主题有 %s
-Tab 键补全名字，包括 launch() 引号里的内核名。]] }
+Tab 键补全名字，包括 launch() 引号里的核函数名。]] }
 messages_of("help()", { overview = overview })
 
 -- help_topics(): the topics' names, sorted (for completion).

@@ -21,7 +21,7 @@ local messages = {
   error_at = { en = "%s: %s", zh = "%s：%s" },   -- where in the lab, and what went wrong there
   error_value = { en = "the lab raised an error whose value is a %s, not a message", zh = "实验抛出的错误值是 %s，而不是一条消息" },
   students_kernel = { en = "bad argument #1 to 'info' (kernel '%s' is the student's own: a lab cannot read it)",
-                      zh = "bad argument #1 to 'info' (内核 '%s' 是学生自己的：实验不能读取它)" },
+                      zh = "bad argument #1 to 'info' (核函数 '%s' 是学生自己的：实验不能读取它)" },
   at_line = { en = "line %s: ", zh = "第 %s 行：" },
   random_key = { en = "random(key, ...): the key must be a string or a whole number, got %s",
                  zh = "random(key, ...)：key 必须是字符串或整数，得到 %s" },

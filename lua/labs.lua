@@ -75,7 +75,7 @@ local messages = {
                zh = "实验完成：%d/%d 道题第一次就答对。" },
   reset_confirm = { en = "Resetting lab '%s' deletes %s, and forgets your progress in it. Nothing is changed yet: %s again within %d s resets it.",
                     zh = "重置实验“%s”会删除%s，并清除你在其中的进度。现在还没有改动：再输入一次 %s（%d 秒内）就会重置。" },
-  reset_edited_kernel = { en = "your own source of kernel %s (%s)", zh = "你自己的内核 %s 的源代码（%s）" },
+  reset_edited_kernel = { en = "your own source of kernel %s (%s)", zh = "你自己的核函数 %s 的源代码（%s）" },
   list_and = { en = " and ", zh = "和" },
   no_lab = { en = "No lab is open: :labs lists them, :lab NAME opens one.",
              zh = "没有打开的实验：:labs 列出实验，:lab 名称 打开一个。" },
@@ -96,9 +96,9 @@ local messages = {
   measure_not_number = { en = "%s: ask.measure must return a finite number (and the model's, a finite number, or nothing), got %s",
                          zh = "%s：ask.measure 必须返回有限的数字（以及模型的值：有限的数字，或不返回），得到 %s" },
   write_kernel = { en = "You write kernel '%s' here: :edit opens its source in your editor, and it is compiled again when you save and quit.",
-                   zh = "这一步由你来写内核 '%s'：:edit 在你的编辑器里打开它的源代码，保存并退出后会重新编译。" },
-  lab_kernel_failed = { en = "%s: its kernel could not be declared: %s", zh = "%s：无法声明它的内核：%s" },
-  own_kernel_failed = { en = "%s\nYour kernel is as it was before: :edit to fix it.", zh = "%s\n你的内核保持原样：用 :edit 修改它。" },
+                   zh = "这一步由你来写核函数 '%s'：:edit 在你的编辑器里打开它的源代码，保存并退出后会重新编译。" },
+  lab_kernel_failed = { en = "%s: its kernel could not be declared: %s", zh = "%s：无法声明它的核函数：%s" },
+  own_kernel_failed = { en = "%s\nYour kernel is as it was before: :edit to fix it.", zh = "%s\n你的核函数保持原样：用 :edit 修改它。" },
 }
 local say = text.messages("labs", messages)
 

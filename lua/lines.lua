@@ -16,7 +16,7 @@ local lines = {}
 
 local messages = {
   bad_result = { en = "bad argument #1 to 'lines' (a result of launch() or a kernel's name expected, got %s)",
-                 zh = "bad argument #1 to 'lines' (需要 launch() 的结果或内核名，得到 %s)" },
+                 zh = "bad argument #1 to 'lines' (需要 launch() 的结果或核函数名，得到 %s)" },
   no_result = { en = "lines() needs a launch: lines(r), lines(\"strided\", {stride = 4}), or launch something first",
                 zh = "lines() 需要一次启动：lines(r)、lines(\"strided\", {stride = 4})，或者先启动一次" },
   heading = { en = "%s: traffic by source line, as the emulator counts it (%s)", zh = "%s：按源代码行统计的访存流量（模拟器按 %s 计数）" },

@@ -61,9 +61,9 @@ local messages = {
                      zh = "你的进度已清除（你在第 %d 步，%d 个答案、%d 次尝试、%d 个预测）" },
   reset_no_progress = { en = "you had no progress in it", zh = "你在其中没有进度" },
   reset_kernels = { en = "your source of kernel %s is deleted, and its skeleton is declared from now on",
-                    zh = "你的内核 %s 的源代码已删除，此后声明的是它的骨架代码" },
-  reset_no_kernels = { en = "you kept no source of its kernels", zh = "你没有保存它的内核的源代码" },
-  reset_kernel_kept = { en = "warning: a kernel source of yours could not be deleted (%s)", zh = "警告：无法删除你的一份内核源代码（%s）" },
+                    zh = "你的核函数 %s 的源代码已删除，此后声明的是它的骨架代码" },
+  reset_no_kernels = { en = "you kept no source of its kernels", zh = "你没有保存它的核函数的源代码" },
+  reset_kernel_kept = { en = "warning: a kernel source of yours could not be deleted (%s)", zh = "警告：无法删除你的一份核函数源代码（%s）" },
   reset_and = { en = "; ", zh = "；" },
 }
 local say = u.messages("progress", messages)

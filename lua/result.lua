@@ -19,7 +19,7 @@ local messages = {
   result_field = { en = "got a result whose '%s' is %s", zh = "得到的结果中 '%s' 是%s" },
   missing = { en = "missing", zh = "缺失的" },
   a_type = { en = "a %s", zh = " %s" },
-  no_such_kernel = { en = "got a result of kernel %s, which is none", zh = "得到内核 %s 的结果，但没有这个内核" },
+  no_such_kernel = { en = "got a result of kernel %s, which is none", zh = "得到核函数 %s 的结果，但没有这个核函数" },
   result_param = { en = "got a result whose 'params.%s' is %s", zh = "得到的结果中 'params.%s' 是 %s" },
   result_expected = { en = "bad argument #%d to '%s' (result of launch() expected, %s)",
                       zh = "bad argument #%d to '%s' (需要 launch() 的结果，%s)" },

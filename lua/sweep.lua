@@ -134,7 +134,7 @@ end
 local metrics = {
   { name = "bandwidth", label = "useful bandwidth", label_zh = "有用带宽", unit = "GB/s", short = "GB/s", format = "%.0f",
     get = function(r) return r.bandwidth_gbs end, model = function(r) return r.model.bandwidth_gbs end },
-  { name = "time", label = "kernel time", label_zh = "内核时间", unit = "ms", short = "time ms",
+  { name = "time", label = "kernel time", label_zh = "核函数时间", unit = "ms", short = "time ms",
     short_zh = "时间 ms", format = "%.4f",
     get = function(r) return r.time_ms end, model = function(r) return r.model.time_ms end },
   { name = "sectors_per_request", label = "load sectors per request", label_zh = "每请求读取扇区数",

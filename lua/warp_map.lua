@@ -25,7 +25,7 @@ local messages = {
   ["kind_shared atomic"] = { en = "shared atomic", zh = "共享内存原子操作" },
   kind_ldgsts = { en = "cp.async", zh = "cp.async" },
   map_header = { en = "warp %d of %s  %s · lanes 0-31 are threads %d-%d · one cell = 4 bytes, %s used, %s fetched and unused, %s not fetched",
-                 zh = "warp %d（%s  %s）· warp 内的线程 0-31 即线程 %d-%d · 每格 = 4 字节，%s 已使用，%s 已取回未使用，%s 未取回" },
+                 zh = "warp %d（%s  %s）· warp 内的通道 0-31 即线程 %d-%d · 每格 = 4 字节，%s 已使用，%s 已取回未使用，%s 未取回" },
   map_line = { en = "  +%-9d %s   lane%s %s", zh = "  +%-9d %s   线程%s %s" },
   map_access = { en = "%s %s[] · %d-byte elements · %d lanes · %d sector%s (ideal %d) · %d of %d fetched bytes used (%s)",
                  zh = "%s %s[] · %d 字节的元素 · %d 个线程 · %d 个扇区%s（理想值 %d）· 取回的 %d/%d 字节被使用（%s）" },

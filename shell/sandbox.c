@@ -101,7 +101,7 @@ static const char *launches_too_long(void)
     static char message[200];
     snprintf(message, sizeof message,
              SAY("the lab's launches ran too long (over the %.0f s of CPU time they may take here; a size too large?)",
-                 "实验启动的内核运行时间过长（超过此处允许的 %.0f 秒 CPU 时间；规模太大？）"),
+                 "实验启动的核函数运行时间过长（超过此处允许的 %.0f 秒 CPU 时间；规模太大？）"),
              guard.launch_ms_budget / 1e3);
     return message;
 }

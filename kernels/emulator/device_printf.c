@@ -191,7 +191,7 @@ static int format_value(struct formatting *f, const struct conversion *c, int wi
     const char *string = kind == ARGUMENT_STRING ? f->reader->string(f->reader->context, bits) : NULL;
     if (kind == ARGUMENT_STRING && !string)
         return refuse(f, SAY("its %s argument is not one of the kernel's constant strings (a string literal)",
-                             "它的 %s 参数不是内核的常量字符串（字符串字面量）"));
+                             "它的 %s 参数不是核函数的常量字符串（字符串字面量）"));
     switch (kind) {
     case ARGUMENT_SIGNED: snprintf(text, sizeof text, spec, signed_value(bits, c)); break;
     case ARGUMENT_UNSIGNED: snprintf(text, sizeof text, spec, unsigned_value(bits, c)); break;

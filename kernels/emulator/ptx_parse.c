@@ -100,7 +100,7 @@ static int add_symbol(struct parser *p, const char *name, enum space space, uint
                    : space == SPACE_PARAM ? &k->param_bytes : space == SPACE_SHARED ? &k->shared_bytes
                    : space == SPACE_LOCAL ? &k->local_bytes : NULL;
     if (!next)
-        return fail(p, SAY("'.%s %s': only kernel parameters, shared and local memory are emulated yet", "'.%s %s'：目前只模拟内核参数、共享内存和局部内存"), space_names[space], name);
+        return fail(p, SAY("'.%s %s': only kernel parameters, shared and local memory are emulated yet", "'.%s %s'：目前只模拟核函数参数、共享内存和局部内存"), space_names[space], name);
     align = align ? align : bytes < 8 ? bytes : 8;
     *next = (*next + align - 1) / align * align;
     snprintf(s->name, sizeof s->name, "%s", name);
@@ -482,13 +482,13 @@ static int parse_param(struct parser *p, char *text)
 {
     struct declaration d;
     if (read_declaration(text, &d))
-        return fail(p, SAY("a kernel parameter this emulator does not read", "模拟器读不懂的内核参数"));
+        return fail(p, SAY("a kernel parameter this emulator does not read", "模拟器读不懂的核函数参数"));
     struct kernel *k = &p->m->kernels[p->kernel];
     int symbol = add_symbol(p, d.name, SPACE_PARAM, d.element * d.elements, d.align);
     if (symbol < 0)
         return -1;
     if (k->param_count == 32)
-        return fail(p, SAY("more than 32 kernel parameters", "内核参数超过 32 个"));
+        return fail(p, SAY("more than 32 kernel parameters", "核函数参数超过 32 个"));
     k->params[k->param_count++] = symbol;
     return 0;
 }
@@ -637,7 +637,7 @@ static const struct callee *find_callee(const char *name)
 static int unknown_callee(struct parser *p, const char *name)
 {
     return fail(p, SAY("the kernel calls function '%s', which is not emulated (of the functions outside a kernel, only printf is)",
-                       "内核调用了函数 '%s'，它不能模拟（内核之外的函数只支持 printf）"), name);
+                       "核函数调用了函数 '%s'，它不能模拟（核函数之外的函数只支持 printf）"), name);
 }
 
 /* A call's parameter, as an operand: [name] in the thread's local memory; "" for none. */
@@ -1000,7 +1000,7 @@ static int read_entry(struct parser *p, char *text)
 {
     struct ptx_module *m = p->m;
     if (m->kernel_count == MAX_KERNELS)
-        return fail(p, SAY("more than %d kernels", "超过 %d 个内核"), MAX_KERNELS);
+        return fail(p, SAY("more than %d kernels", "超过 %d 个核函数"), MAX_KERNELS);
     struct kernel *k = &m->kernels[m->kernel_count];
     memset(k, 0, sizeof *k);
     word(skip_space(strstr(text, ".entry ") + 7), k->name, sizeof k->name);
@@ -1115,7 +1115,7 @@ static const struct directive_decl *find_directive(const struct parser *p, const
 static int read_label(struct parser *p, char *text, size_t n)
 {
     if (p->label_count == MAX_LABELS)
-        return fail(p, SAY("more than %d labels in a kernel", "一个内核中的标签超过 %d 个"), MAX_LABELS);
+        return fail(p, SAY("more than %d labels in a kernel", "一个核函数中的标签超过 %d 个"), MAX_LABELS);
     text[n - 1] = 0;
     snprintf(p->labels[p->label_count], NAME_BYTES, "%s", text);
     p->label_at[p->label_count++] = p->m->code_count;
@@ -1139,7 +1139,7 @@ static int read_statement(struct parser *p, char *t, size_t n)
         return read_label(p, t, n);
     if (p->kernel >= 0 && p->depth > 0)
         return parse_instruction(p, t);
-    return fail(p, SAY("'%.40s' outside a kernel", "内核之外的 '%.40s'"), t);
+    return fail(p, SAY("'%.40s' outside a kernel", "核函数之外的 '%.40s'"), t);
 }
 
 /* Whether a line of PTX starts a device function's definition or

@@ -1189,7 +1189,7 @@ void emulator_outside(const struct ptx_launch *l, const struct emulator_lane *at
     if (strcmp(space, "global") == 0)
         nearest_buffer(l, address, bytes, near, sizeof near);
     snprintf(text, size, SAY("kernel '%s' %s %s address 0x%llx, which is in no buffer%s%s; lane %d of warp %d of block (%u, %u, %u)",
-                             "内核 '%1$s' %2$s %3$s 地址 0x%4$llx，该地址不在任何缓冲区中%5$s%6$s；block (%9$u, %10$u, %11$u) 的 warp %8$d 的 lane %7$d"),
+                             "核函数 '%1$s' %2$s %3$s 地址 0x%4$llx，该地址不在任何缓冲区中%5$s%6$s；block (%9$u, %10$u, %11$u) 的 warp %8$d 的 lane %7$d"),
              at->kernel, what, space, (unsigned long long)address, near, hint, at->lane, at->warp, at->block[0], at->block[1],
              at->block[2]);
 }
@@ -1735,12 +1735,12 @@ int op_vprintf(struct warp *w, const struct instruction *in, uint32_t lanes)
         const char *format = format_at ? module_string(w->b->m, load_bits(format_at, 8)) : NULL;
         if (!format || !arguments_at)
             return run_error(w, in, SAY("kernel '%s': printf's format is not a string literal of the kernel's",
-                                        "内核 '%s'：printf 的格式字符串不是内核中的字符串字面量"), w->b->k->name);
+                                        "核函数 '%s'：printf 的格式字符串不是核函数中的字符串字面量"), w->b->k->name);
         struct lane_printf context = { w, i, load_bits(arguments_at, 8) };
         struct printf_reader reader = { lane_argument, lane_string, &context };
         int result = device_printf(format, &reader, text, sizeof text, why, sizeof why);
         if (result < 0)
-            return run_error(w, in, SAY("kernel '%s': printf(\"%s\") cannot be emulated: %s", "内核 '%s'：printf(\"%s\") 无法模拟：%s"),
+            return run_error(w, in, SAY("kernel '%s': printf(\"%s\") cannot be emulated: %s", "核函数 '%s'：printf(\"%s\") 无法模拟：%s"),
                              w->b->k->name, device_printf_quoted(format, quoted, sizeof quoted), why);
         unsigned char *returned = call_param(w, i, &o[0], 4);
         if (returned)
@@ -1760,7 +1760,7 @@ static int op_trap(struct warp *w, const struct instruction *in, uint32_t lanes)
     int lane = __builtin_ctz(lanes);
     return run_error(w, in, SAY("kernel '%s' stopped at a trap (a __trap(), or where the compiler found a fault such as a "
                                 "store through a null pointer); lane %d of warp %d of block (%u, %u, %u)",
-                                "内核 '%1$s' 在 trap 处停止（__trap()，或编译器发现了错误之处，例如通过空指针写入）；"
+                                "核函数 '%1$s' 在 trap 处停止（__trap()，或编译器发现了错误之处，例如通过空指针写入）；"
                                 "block (%4$u, %5$u, %6$u) 的 warp %3$d 的 lane %2$d"),
                      w->b->k->name, lane, w->index, w->b->ctaid[0], w->b->ctaid[1], w->b->ctaid[2]);
 }
@@ -1879,12 +1879,12 @@ int emulator_over_budget(const struct ptx_launch *l, const char *kernel, uint64_
     char budget[32];
     if (l->instruction_budget && launch_ran > l->instruction_budget)
         snprintf(text, size, SAY("kernel '%s' ran over %s warp-instructions (a loop that never ends?)",
-                                 "内核 '%s' 运行超过 %s 条 warp 指令（是不是有死循环？）"),
+                                 "核函数 '%s' 运行超过 %s 条 warp 指令（是不是有死循环？）"),
                  kernel, with_commas(l->instruction_budget, budget, sizeof budget));
     else if (l->block_instruction_budget && block_ran > l->block_instruction_budget)
         snprintf(text, size, SAY("block (%u, %u, %u) of kernel '%s' ran over %s warp-instructions, far more than a block's part "
                                  "of the launch's (a loop that never ends?)",
-                                 "内核 '%4$s' 的线程块 (%1$u, %2$u, %3$u) 运行超过 %5$s 条 warp 指令，远超一个线程块应占的份额（是不是有死循环？）"),
+                                 "核函数 '%4$s' 的线程块 (%1$u, %2$u, %3$u) 运行超过 %5$s 条 warp 指令，远超一个线程块应占的份额（是不是有死循环？）"),
                  block[0], block[1], block[2], kernel, with_commas(l->block_instruction_budget, budget, sizeof budget));
     else
         return 0;
@@ -2151,7 +2151,7 @@ int ptx_run(const struct ptx_module *m, const struct ptx_launch *l, struct ptx_r
     uint64_t shared = l->dynamic_shared_bytes ? k->dynamic_offset + l->dynamic_shared_bytes : k->shared_bytes;
     if (l->shared_bytes_most && shared > l->shared_bytes_most) {
         snprintf(why, why_size, SAY("kernel '%s' asks for %llu bytes of shared memory a block; the device allows %llu",
-                                    "内核 '%s' 每块需要 %llu 字节共享内存；设备最多允许 %llu 字节"),
+                                    "核函数 '%s' 每块需要 %llu 字节共享内存；设备最多允许 %llu 字节"),
                  k->name, (unsigned long long)shared, (unsigned long long)l->shared_bytes_most);
         return -1;
     }

@@ -1274,7 +1274,7 @@ struct sass_program *sass_decode(const char *listing, const char *kernel, char *
     }
     const struct sass_kernel *k = sass_kernel_named(&p->listing, kernel);
     if (!k)
-        snprintf(why, why_size, SAY("the SASS listing holds no kernel '%s'", "SASS 列表中没有内核 '%s'"), kernel);
+        snprintf(why, why_size, SAY("the SASS listing holds no kernel '%s'", "SASS 列表中没有核函数 '%s'"), kernel);
     else if (!(p->code = calloc((size_t)k->count, sizeof *p->code)))
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
     int failed = !k || !p->code;
@@ -1371,7 +1371,7 @@ static int step(struct block *b, struct warp *w)
     struct exec x = { b, w, NULL, 0 };
     if (pc >= b->p->count) {
         x.d = &b->p->code[b->p->count - 1];
-        return run_error(&x, "%s", SAY("a lane ran past the kernel's last instruction", "有 lane 执行越过了内核的最后一条指令"));
+        return run_error(&x, "%s", SAY("a lane ran past the kernel's last instruction", "有 lane 执行越过了核函数的最后一条指令"));
     }
     x.d = &b->p->code[pc];
     x.active = x.d->guard.kind == O_NONE ? group : guarded(&x, group);
@@ -1491,7 +1491,7 @@ int sass_run(const struct sass_program *p, const struct ptx_launch *l, const int
         snprintf(why, why_size, "%s", SAY("out of memory", "内存不足"));
         failed = 1;
     } else if (fill_cbank(b, arg_bytes) != 0) {
-        snprintf(why, why_size, "%s", SAY("the kernel's parameters do not fit its constant bank", "内核参数放不进常量区"));
+        snprintf(why, why_size, "%s", SAY("the kernel's parameters do not fit its constant bank", "核函数参数放不进常量区"));
         failed = 1;
     }
     long long only_block = l->only_warp && b ? (l->only_warp - 1) / b->warp_count : -1;   /* a warp map's: its block alone */

@@ -209,7 +209,7 @@ const struct family family_matmul = {
     .summary = "C = A x B in float: A and B read for every product, or staged tile by tile in shared memory",
     .teaches = "tiling reuses each element of A and B fetched into shared memory tile times, cutting global loads by that factor",
     .summary_zh = "float 矩阵乘 C = A x B：每次乘法都读取 A 和 B，或逐块放入共享内存",
-    .teaches_zh = "分块后，取入共享内存的 A、B 元素各被重用 tile 次，全局读取随之减少为原来的 1/tile",
+    .teaches_zh = "分块后，取入共享内存的 A、B 元素各被复用 tile 次，全局读取随之减少为原来的 1/tile",
     .params = matmul_params,
     .param_count = COUNT_OF(matmul_params),
     .buffers = matmul_buffers,

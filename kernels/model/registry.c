@@ -52,33 +52,33 @@ int family_problem(const struct family *f, char *why, size_t why_size)
                         : !f->element_bytes ? "element_bytes" : NULL;
     if (!is_identifier(f->name)) {
         snprintf(why, why_size, SAY("a kernel's name must be lowercase letters, digits and _ (at most 40), got '%s'",
-                                    "内核名只能由小写字母、数字和 _ 组成（至多 40 个），实际为 '%s'"), f->name ? f->name : "");
+                                    "核函数名只能由小写字母、数字和 _ 组成（至多 40 个），实际为 '%s'"), f->name ? f->name : "");
         return -1;
     }
     if (missing) {
-        snprintf(why, why_size, SAY("kernel '%s' declares no %s", "内核 '%s' 没有声明 %s"), f->name, missing);
+        snprintf(why, why_size, SAY("kernel '%s' declares no %s", "核函数 '%s' 没有声明 %s"), f->name, missing);
         return -1;
     }
     if (f->param_count < 0 || f->param_count > MAX_PARAMS) {
-        snprintf(why, why_size, SAY("kernel '%s': params: at most %d, got %d", "内核 '%s'：params：至多 %d 个，实际为 %d 个"),
+        snprintf(why, why_size, SAY("kernel '%s': params: at most %d, got %d", "核函数 '%s'：params：至多 %d 个，实际为 %d 个"),
                  f->name, MAX_PARAMS, f->param_count);
         return -1;
     }
     if (f->buffer_count < 1 || f->buffer_count > MAX_BUFFERS) {
-        snprintf(why, why_size, SAY("kernel '%s': buffers: 1 to %d, got %d", "内核 '%s'：buffers：1 到 %d 个，实际为 %d 个"),
+        snprintf(why, why_size, SAY("kernel '%s': buffers: 1 to %d, got %d", "核函数 '%s'：buffers：1 到 %d 个，实际为 %d 个"),
                  f->name, MAX_BUFFERS, f->buffer_count);
         return -1;
     }
     for (int k = 0; k < f->param_count; k++) {
         for (int j = 0; j < k && param_is_whole(&f->params[k]); j++)
             if (strcmp(f->params[j].name, f->params[k].name) == 0) {
-                snprintf(why, why_size, SAY("kernel '%s' declares param '%s' twice", "内核 '%s' 声明了两次参数 '%s'"),
+                snprintf(why, why_size, SAY("kernel '%s' declares param '%s' twice", "核函数 '%s' 声明了两次参数 '%s'"),
                          f->name, f->params[k].name);
                 return -1;
             }
         if (!param_is_whole(&f->params[k])) {
             snprintf(why, why_size, SAY("kernel '%s': param %d needs a name, a doc in both languages and a valid default",
-                                        "内核 '%s'：第 %d 个参数需要名字、两种语言的说明和有效的默认值"), f->name, k + 1);
+                                        "核函数 '%s'：第 %d 个参数需要名字、两种语言的说明和有效的默认值"), f->name, k + 1);
             return -1;
         }
     }
@@ -103,11 +103,11 @@ int registry_add(const struct family *f, char *why, size_t why_size)
         return 0;
     }
     if (taken >= 0) {
-        snprintf(why, why_size, SAY("a kernel named '%s' exists already", "已经有名为 '%s' 的内核"), f->name);
+        snprintf(why, why_size, SAY("a kernel named '%s' exists already", "已经有名为 '%s' 的核函数"), f->name);
         return -1;
     }
     if (family_count == MAX_FAMILIES) {
-        snprintf(why, why_size, SAY("at most %d kernels", "内核至多 %d 个"), MAX_FAMILIES);
+        snprintf(why, why_size, SAY("at most %d kernels", "核函数至多 %d 个"), MAX_FAMILIES);
         return -1;
     }
     families[family_count++] = f;

@@ -362,7 +362,7 @@ static int api_alloc_alignment(lua_State *L)
     char error[512];
     luaL_argcheck(L, count >= 1 && count <= MAX_ALLOCATIONS, 1, SAY("count must be from 1 to 256", "count 必须在 1 到 256 之间"));
     luaL_argcheck(L, bytes >= 1 && (uint64_t)bytes <= session.device.memory_bytes / 2, 2,
-                  SAY("bytes must be at least 1 and at most half the device memory", "bytes 必须至少为 1，且不超过设备内存的一半"));
+                  SAY("bytes must be at least 1 and at most half the device memory", "bytes 必须至少为 1，且不超过显存的一半"));
     if (session.backend->allocate((int)count, (size_t)bytes, addresses, error, sizeof error) != 0)
         return luaL_error(L, SAY("alloc_alignment failed: %s", "alloc_alignment 失败：%s"), error);
     lua_createtable(L, (int)count, 1);

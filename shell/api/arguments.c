@@ -110,7 +110,7 @@ static int kernel_problem(lua_State *L, int idx, const struct family **found)
         return 1;
     }
     if (has_nul(L, idx)) {
-        lua_pushfstring(L, SAY("kernel name %s contains a NUL byte", "内核名 %s 含有 NUL 字节"), push_quoted(L, idx, '\''));
+        lua_pushfstring(L, SAY("kernel name %s contains a NUL byte", "核函数名 %s 含有 NUL 字节"), push_quoted(L, idx, '\''));
         return 1;
     }
     const char *name = lua_tostring(L, idx);
@@ -120,14 +120,14 @@ static int kernel_problem(lua_State *L, int idx, const struct family **found)
     char names[MAX_FAMILIES * 42];
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    lua_pushfstring(L, SAY("unknown kernel %s", "未知内核 %s"), push_quoted(L, idx, '\''));
+    lua_pushfstring(L, SAY("unknown kernel %s", "未知核函数 %s"), push_quoted(L, idx, '\''));
     lua_remove(L, -2);
     luaL_addvalue(&b);
     if (near) {
         lua_pushfstring(L, SAY("; did you mean '%s'?", "；你是不是想用 '%s'？"), near->name);
         luaL_addvalue(&b);
     }
-    luaL_addstring(&b, SAY(" (kernels: ", "（内核："));
+    luaL_addstring(&b, SAY(" (kernels: ", "（核函数："));
     luaL_addstring(&b, family_names(names, sizeof names));
     luaL_addstring(&b, SAY(")", "）"));
     luaL_pushresult(&b);
@@ -317,9 +317,9 @@ static const struct option_decl options[] = {
     { "profile", "a device profile such as \"h200\", \"a100\", \"t4\" or \"rtx4090\" (docs/model.md lists them)",
       "设备配置，例如 \"h200\"、\"a100\"、\"t4\" 或 \"rtx4090\"（docs/model.md 列出全部）", read_profile },
     { "model", "\"formula\" (the hand-written model) or \"emulator\" (the kernel's own PTX, emulated)",
-      "\"formula\"（手写的模型）或 \"emulator\"（模拟执行内核自己的 PTX）", read_model },
+      "\"formula\"（手写的模型）或 \"emulator\"（模拟执行核函数自己的 PTX）", read_model },
     { "kernel_timeout", "a number of seconds above 0, at most 3600 (how long a launch of a kernel declared in Lua may run on the GPU)",
-      "大于 0、至多 3600 的秒数（在 Lua 中声明的内核一次启动在 GPU 上最多可运行多久）", read_kernel_timeout },
+      "大于 0、至多 3600 的秒数（在 Lua 中声明的核函数一次启动在 GPU 上最多可运行多久）", read_kernel_timeout },
 };
 
 static const struct option_decl *find_option(const char *name)
@@ -350,10 +350,10 @@ static void unknown_param(lua_State *L, int arg, const struct family *f, int key
     param_names(f, names, sizeof names);
     option_names(option_list, sizeof option_list);
     if (near)
-        lua_pushfstring(L, SAY("unknown parameter %s for '%s'; did you mean '%s'? (valid: %s; options: %s)", "未知参数 %s（内核 '%s'）；你是不是想用 '%s'？（可用参数：%s；选项：%s）"),
+        lua_pushfstring(L, SAY("unknown parameter %s for '%s'; did you mean '%s'? (valid: %s; options: %s)", "未知参数 %s（核函数 '%s'）；你是不是想用 '%s'？（可用参数：%s；选项：%s）"),
                         name, f->name, near, names, option_list);
     else
-        lua_pushfstring(L, SAY("unknown parameter %s for '%s' (valid: %s; options: %s)", "未知参数 %s（内核 '%s'）（可用参数：%s；选项：%s）"), name, f->name,
+        lua_pushfstring(L, SAY("unknown parameter %s for '%s' (valid: %s; options: %s)", "未知参数 %s（核函数 '%s'）（可用参数：%s；选项：%s）"), name, f->name,
                         names, option_list);
     luaL_argerror(L, arg, lua_tostring(L, -1));
 }

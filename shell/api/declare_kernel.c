@@ -37,7 +37,7 @@ static long long dimension(lua_State *L, int idx, int position, long long low, l
     lua_pop(L, 1);
     if (!*failed && (!is_integer || value < low || value > high)) {
         snprintf(why, why_size, SAY("kernel '%s': %s[%d] must be an integer from %lld to %lld",
-                                    "内核 '%s'：%s[%d] 必须是 %lld 到 %lld 的整数"), kernel, what, position, low, high);
+                                    "核函数 '%s'：%s[%d] 必须是 %lld 到 %lld 的整数"), kernel, what, position, low, high);
         *failed = 1;
     }
     return value;
@@ -88,7 +88,7 @@ static int grow_given(lua_State *L, struct user_kernel *k, int i, size_t count, 
     char what[160];
     if (count <= b->given_count)
         return 0;
-    snprintf(what, sizeof what, SAY("kernel '%s': buffers.%s.fill", "内核 '%s'：buffers.%s.fill"), k->name, b->name);
+    snprintf(what, sizeof what, SAY("kernel '%s': buffers.%s.fill", "核函数 '%s'：buffers.%s.fill"), k->name, b->name);
     if (sandbox_memory_refuses((double)count * (double)bytes, what, why, why_size))
         return -1;
     unsigned char *grown = realloc(b->given, count * bytes);
@@ -101,7 +101,7 @@ static int grow_given(lua_State *L, struct user_kernel *k, int i, size_t count, 
         lua_rawgeti(L, LUA_REGISTRYINDEX, b->function);
         lua_pushinteger(L, (lua_Integer)e);
         if (lua_pcall(L, 1, 1, 0) != LUA_OK || store_element(L, b, b->given, e)) {
-            snprintf(why, why_size, SAY("kernel '%s': buffers.%s.fill(%zu) %s %s", "内核 '%s'：buffers.%s.fill(%zu) %s %s"), k->name,
+            snprintf(why, why_size, SAY("kernel '%s': buffers.%s.fill(%zu) %s %s", "核函数 '%s'：buffers.%s.fill(%zu) %s %s"), k->name,
                      b->name, e, lua_type(L, -1) == LUA_TSTRING ? SAY("failed:", "出错：") : SAY("gave", "给出了"),
                      lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
                                                     : SAY("what the buffer cannot hold (a number, or a vector's fields)",
@@ -154,7 +154,7 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
     lua_rawgeti(L, LUA_REGISTRYINDEX, k->derive);
     result_push_params(L, f, p);
     if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1)) {
-        snprintf(why, why_size, SAY("kernel '%s': its sizes could not be worked out: %s", "内核 '%s'：无法算出它的尺寸：%s"),
+        snprintf(why, why_size, SAY("kernel '%s': its sizes could not be worked out: %s", "核函数 '%s'：无法算出它的尺寸：%s"),
                  f->name, lua_isstring(L, -1) ? lua_tostring(L, -1) : SAY("no table of sizes", "没有尺寸表"));
         lua_settop(L, top);
         return -1;
@@ -179,7 +179,7 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
     long long shared = (long long)luaL_optinteger(L, -1, 0);
     p->v[base + f->buffer_count + DERIVED_SHARED] = shared;
     if (!failed && (shared < 0 || shared > UINT32_MAX)) {   /* the device's own limit is launch.c's to check */
-        snprintf(why, why_size, SAY("kernel '%s': shared must be an integer from 0 to %u", "内核 '%s'：shared 必须是 0 到 %u 的整数"),
+        snprintf(why, why_size, SAY("kernel '%s': shared must be an integer from 0 to %u", "核函数 '%s'：shared 必须是 0 到 %u 的整数"),
                  f->name, UINT32_MAX);
         failed = 1;
     }
@@ -190,7 +190,7 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
         long long bytes = p->v[base + i] * b->scalar_bytes * b->width;
         if (b->constant_bytes && bytes > b->constant_bytes) {
             snprintf(why, why_size, SAY("kernel '%s': buffers.%s holds %lld bytes, more than its __constant__ variable's %lld",
-                                        "内核 '%s'：buffers.%s 有 %lld 字节，超过其 __constant__ 变量的 %lld 字节"),
+                                        "核函数 '%s'：buffers.%s 有 %lld 字节，超过其 __constant__ 变量的 %lld 字节"),
                      f->name, b->name, bytes, b->constant_bytes);
             failed = 1;
         }
@@ -200,7 +200,7 @@ static int user_derive(void *lua_state, const struct family *f, struct params *p
         if (k->buffer_info[i].fill == FILL_FUNCTION)
             failed = grow_given(L, mutable, i, (size_t)p->v[base + i], why, why_size) != 0;
     if (!failed && user_kernel_dims(p, DERIVED_BLOCK) > 1024) {
-        snprintf(why, why_size, SAY("kernel '%s': a block of %lld threads; at most 1024", "内核 '%s'：线程块有 %lld 个线程；至多 1024 个"),
+        snprintf(why, why_size, SAY("kernel '%s': a block of %lld threads; at most 1024", "核函数 '%s'：线程块有 %lld 个线程；至多 1024 个"),
                  f->name, user_kernel_dims(p, DERIVED_BLOCK));
         failed = 1;
     }
@@ -450,7 +450,7 @@ static int element_same(lua_State *L, const struct written *w, size_t e, char *m
             push_scalar(L, b, w->data, e, c);
             const char *got = lua_tostring(L, -1), *want = luaL_tolstring(L, -2, NULL);
             snprintf(mismatch, mismatch_size, SAY("%s[%zu]%s%s: the reference says %s, the kernel wrote %s%s",
-                                                  "%s[%zu]%s%s：参考结果是 %s，内核写的是 %s%s"),
+                                                  "%s[%zu]%s%s：参考结果是 %s，核函数写的是 %s%s"),
                      b->name, e, b->width > 1 ? "." : "", b->width > 1 ? FIELD_NAMES[c] : "", want, got, allowed);
             lua_pop(L, 3);   /* the reference's value, the kernel's, the text */
             return 0;
@@ -780,7 +780,7 @@ static int user_check_outputs(void *lua_state, const struct family *f, const str
     const struct atomic_sums *sums;
     if (k->reference == LUA_NOREF) {
         snprintf(check->unchecked, sizeof check->unchecked, "%s",
-                 SAY("the kernel declares no reference to check it against", "这个内核没有声明参考函数，无从检查"));
+                 SAY("the kernel declares no reference to check it against", "这个核函数没有声明参考函数，无从检查"));
         return -1;
     }
     if (emulation_buffers(f, p, data, bytes, &sums) != f->buffer_count) {
@@ -827,16 +827,16 @@ static int check_arguments(struct user_kernel *k, char *why, size_t why_size)
     ptx_free(m);
     if (missing >= 0) {
         snprintf(why, why_size, SAY("kernel '%s': buffers.%s is constant, and the source has no __constant__ variable '%s'",
-                                    "内核 '%s'：buffers.%s 是常量缓冲区，但源代码中没有 __constant__ 变量 '%s'"),
+                                    "核函数 '%s'：buffers.%s 是常量缓冲区，但源代码中没有 __constant__ 变量 '%s'"),
                  k->name, k->buffer_info[missing].name, k->buffer_info[missing].name);
         return -1;
     }
     if (m && count != k->arg_count)
         snprintf(why, why_size, SAY("kernel '%s': its entry takes %d arguments, and args lists %d",
-                                    "内核 '%s'：它的入口函数有 %d 个参数，而 args 列出了 %d 个"), k->name, count, k->arg_count);
+                                    "核函数 '%s'：它的入口函数有 %d 个参数，而 args 列出了 %d 个"), k->name, count, k->arg_count);
     else if (wide >= 0)
         snprintf(why, why_size, SAY("kernel '%s': argument %d is wider than 8 bytes (a struct passed by value), which args cannot give",
-                                    "内核 '%s'：第 %d 个参数宽于 8 字节（按值传递的结构体），args 无法给出"), k->name, wide + 1);
+                                    "核函数 '%s'：第 %d 个参数宽于 8 字节（按值传递的结构体），args 无法给出"), k->name, wide + 1);
     return m && count == k->arg_count && wide < 0 ? 0 : -1;
 }
 
@@ -880,7 +880,7 @@ static int core_declare_kernel(lua_State *L)
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_getfield(L, 1, "sizes");
     luaL_argcheck(L, lua_isfunction(L, -1), 1, "sizes must be a function");
-    luaL_argcheck(L, user_kernel_count() < MAX_USER_KERNELS, 1, SAY("too many kernels declared", "声明的内核太多"));
+    luaL_argcheck(L, user_kernel_count() < MAX_USER_KERNELS, 1, SAY("too many kernels declared", "声明的核函数太多"));
     struct user_kernel *k = calloc(1, sizeof *k);   /* kept for the session: results point at their family */
     if (!k)
         return luaL_error(L, "%s", SAY("out of memory", "内存不足"));
@@ -896,7 +896,7 @@ static int core_declare_kernel(lua_State *L)
     read_buffers(L, 1, k);
     if (k->family.param_count + k->family.buffer_count + DERIVED_AFTER_COUNTS > KERNEL_SLOT) {   /* before anything walks the arrays by these counts */
         lua_pushnil(L);
-        lua_pushfstring(L, SAY("kernel '%s': at most %d params and buffers together", "内核 '%s'：参数和缓冲区合计至多 %d 个"),
+        lua_pushfstring(L, SAY("kernel '%s': at most %d params and buffers together", "核函数 '%s'：参数和缓冲区合计至多 %d 个"),
                         k->name, KERNEL_SLOT - DERIVED_AFTER_COUNTS);
         discard_kernel(L, k);
         return 2;

@@ -355,7 +355,7 @@ static int core_family_device(lua_State *L)
     struct kernel_call call;
     check_params(L, 2, 2, f, &p, &o);
     if (!f->kernel_call)
-        return luaL_error(L, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
+        return luaL_error(L, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的核函数"), f->name);
     f->kernel_call(&p, &call);
     lua_createtable(L, 0, 5);
     lua_pushstring(L, f->source);

@@ -70,7 +70,7 @@ static uint64_t check_footprint(lua_State *L, int arg, const struct family *f, c
     uint64_t total = family_buffer_bytes(f, p, bytes);
     if (total <= session.device.memory_bytes)
         return total;
-    lua_pushfstring(L, SAY("%s=%I needs %s of device memory for its buffers; %s has %s", "%s=%I 的缓冲区需要 %s 设备内存；%s 只有 %s"),
+    lua_pushfstring(L, SAY("%s=%I needs %s of device memory for its buffers; %s has %s", "%s=%I 的缓冲区需要 %s 显存；%s 只有 %s"),
                     f->params[0].name, (lua_Integer)p->v[0], format_bytes(total, needed, sizeof needed),
                     device_label(device, sizeof device), format_bytes(session.device.memory_bytes, memory, sizeof memory));
     return (uint64_t)luaL_argerror(L, arg, lua_tostring(L, -1));   /* does not return */
@@ -300,9 +300,9 @@ static const char *emulated_instead(const struct family *f)
     if (f->ptx && strstr(f->ptx, "vprintf"))
         return SAY("this kernel calls printf, which warplab runs on the emulator only (a GPU would print again at every "
                    "timing sample and counter pass): this is the emulator's result",
-                   "这个内核调用了 printf，warplab 只在模拟器上运行它（GPU 会在每次计时采样和计数器采集时再打印一遍）：这是模拟器的结果");
+                   "这个核函数调用了 printf，warplab 只在模拟器上运行它（GPU 会在每次计时采样和计数器采集时再打印一遍）：这是模拟器的结果");
     return SAY("this kernel was declared without code for the GPU: this is the emulator's result",
-               "声明这个内核时没有为 GPU 编译代码：这是模拟器的结果");
+               "声明这个核函数时没有为 GPU 编译代码：这是模拟器的结果");
 }
 
 /* Why a GPU may count more shared loads than the emulator: float adds of

@@ -202,7 +202,7 @@ static void push_dram(lua_State *L, const struct result *r, int from_hardware)
         SET_INTEGER("read_lines", d->read_lines);
         SET_INTEGER("reread_bytes", d->reread_bytes);
         SET_STRING("source", "model");
-        SET_STRING("write_note", SAY("an upper bound: output still in L2 when the kernel ends is written back later", "上限值：内核结束时仍在 L2 中的输出稍后才写回"));
+        SET_STRING("write_note", SAY("an upper bound: output still in L2 when the kernel ends is written back later", "上限值：核函数结束时仍在 L2 中的输出稍后才写回"));
     } else {
         SET_STRING("source", "model");
         SET_STRING("note", SAY("the buffers are too large for the model to track each block", "缓冲区太大，访问模型无法逐个跟踪每个线程块"));

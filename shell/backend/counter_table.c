@@ -32,13 +32,13 @@ const struct counter_decl counter_table[COUNTER_COUNT] = {
     [COUNTER_DRAM_READ_BYTES] = { "dram_read_bytes", "dram__bytes_read.sum",
         "Bytes read from device memory (DRAM/HBM) during the kernel: what missed in L2. It can be less than "
         "the bytes loaded (reuse in L2) or more (whole sectors, write-allocate reads).",
-        "内核运行期间从设备内存（DRAM/HBM）读取的字节数，即 L2 未命中的部分。它可能少于读取的字节数（L2 中的重用），"
+        "核函数运行期间从显存（DRAM/HBM）读取的字节数，即 L2 未命中的部分。它可能少于读取的字节数（L2 中的复用），"
         "也可能更多（整扇区读取、写分配读取）。",
         .other_metric = "dram__bytes_op_read.sum" },
     [COUNTER_DRAM_WRITE_BYTES] = { "dram_write_bytes", "dram__bytes_write.sum",
         "Bytes written to device memory during the kernel: dirty L2 lines evicted while it ran. Output still "
         "in L2 when the kernel ends is written later and is not counted here.",
-        "内核运行期间写入设备内存的字节数：运行时被逐出 L2 的脏缓存行。内核结束时仍在 L2 中的输出稍后才写回，"
+        "核函数运行期间写入显存的字节数：运行时被逐出 L2 的脏缓存行。核函数结束时仍在 L2 中的输出稍后才写回，"
         "不计在这里。",
         .other_metric = "dram__bytes_op_write.sum" },
     [COUNTER_L2_READ_SECTORS] = { "l2_read_sectors", "lts__t_sectors_srcunit_tex_op_read.sum",
@@ -52,8 +52,8 @@ const struct counter_decl counter_table[COUNTER_COUNT] = {
     [COUNTER_L1_HIT_RATE] = { "l1_hit_rate", "l1tex__t_sector_hit_rate.pct",
         "Percentage of the sectors asked of L1 that it already held. Streaming kernels read each sector "
         "once, so theirs is near 0; stencils and reuse raise it.",
-        "向 L1 请求的扇区中已在 L1 中的百分比。流式内核每个扇区只读一次，所以命中率接近 0；"
-        "模板计算和重用会提高它。" },
+        "向 L1 请求的扇区中已在 L1 中的百分比。流式核函数每个扇区只读一次，所以命中率接近 0；"
+        "模板计算和复用会提高它。" },
     [COUNTER_L2_HIT_RATE] = { "l2_hit_rate", "lts__t_sector_hit_rate.pct",
         "Percentage of the sectors asked of L2 that it already held. Stores count as hits, and a working "
         "set under the L2 size is mostly hits after the first pass.",
@@ -87,7 +87,7 @@ const struct counter_decl counter_table[COUNTER_COUNT] = {
     [COUNTER_ATOMIC_REQUESTS] = { "atomic_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
         "Warp-wide global atomic instructions whose result the kernel uses (ATOM): one per instruction per "
         "warp. Each active lane is a read-modify-write done in L2, and lanes on one address wait for each other.",
-        "结果被内核用到的 warp 级全局原子指令（ATOM）：每个 warp 每条指令计一次。每个活动线程都是一次在 L2 中"
+        "结果被核函数用到的 warp 级全局原子指令（ATOM）：每个 warp 每条指令计一次。每个活动线程都是一次在 L2 中"
         "完成的读-改-写，同一地址上的线程要彼此等待。" },
     [COUNTER_ATOMIC_SECTORS] = { "atomic_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
         "The 32-byte sectors those atomic requests touched, counted once per request.",
@@ -116,7 +116,7 @@ const struct counter_decl counter_table[COUNTER_COUNT] = {
         "Warp-wide instructions the SMs issued, of every kind: one per instruction per warp. Each of an SM's "
         "four schedulers issues at most one a clock, so a kernel that computes more than it moves is limited here.",
         "各 SM 发出的 warp 级指令，不分种类：每个 warp 每条指令计一次。每个 SM 的四个调度器每个时钟周期最多各发出一条，"
-        "所以计算多于数据搬运的内核受限于此。" },
+        "所以计算多于数据搬运的核函数受限于此。" },
 };
 
 const struct counter_decl derived_terms[] = {

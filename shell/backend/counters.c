@@ -554,7 +554,7 @@ int counters_read(int items, const struct counted_work *work, struct counter_val
         return -1;
     }
     if (items * ranges_per_item() > MAX_PROFILED_RANGES) {
-        snprintf(why, why_size, SAY("at most %d kernels can be profiled at once", "一次最多只能分析 %d 个内核"), MAX_PROFILED_RANGES / ranges_per_item());
+        snprintf(why, why_size, SAY("at most %d kernels can be profiled at once", "一次最多只能分析 %d 个核函数"), MAX_PROFILED_RANGES / ranges_per_item());
         return -1;
     }
     for (int i = 0; i < items; i++)
@@ -572,7 +572,7 @@ int counters_read(int items, const struct counted_work *work, struct counter_val
         return -1;
     for (int i = 0; i < items; i++)
         if (!found[i]) {
-            snprintf(why, why_size, SAY("the profiler recorded no range for the kernel", "性能分析没有记录到这个内核的范围"));
+            snprintf(why, why_size, SAY("the profiler recorded no range for the kernel", "性能分析没有记录到这个核函数的范围"));
             return -1;
         }
     return 0;

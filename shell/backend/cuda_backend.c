@@ -125,7 +125,7 @@ static void allocation_failure(size_t launch_bytes, char *error, size_t error_si
     cudaGetLastError();
     cudaMemGetInfo(&free_bytes, &total);
     snprintf(error, error_size, SAY("out of device memory: this launch needs %s of buffers and the device has %s free (of %s)",
-                                    "设备内存不足：这次启动的缓冲区需要 %s，设备只剩 %s 可用（共 %s）"),
+                                    "显存不足：这次启动的缓冲区需要 %s，设备只剩 %s 可用（共 %s）"),
              format_bytes(launch_bytes, wanted, sizeof wanted),
              format_bytes(free_bytes, available, sizeof available), format_bytes(total, all, sizeof all));
 }

@@ -125,7 +125,7 @@ static CUfunction family_function(const struct family *f, const struct params *p
     CUresult status = load_function(code, lowered, &k->module, &k->function);
     free(code);
     if (status != CUDA_SUCCESS) {
-        snprintf(why, why_size, SAY("kernel '%s' does not load on this GPU: %s", "内核 '%s' 无法加载到这块 GPU 上：%s"),
+        snprintf(why, why_size, SAY("kernel '%s' does not load on this GPU: %s", "核函数 '%s' 无法加载到这块 GPU 上：%s"),
                  call->kernel, driver_error(status));
         return NULL;
     }
@@ -162,7 +162,7 @@ int cuda_kernel_ready(const struct family *f, const struct params *p, void *cons
     ready->function = declared >= 0 ? loaded[declared].function : family_function(f, p, &ready->call, why, why_size);
     if (!ready->function) {
         if (declared >= 0)
-            snprintf(why, why_size, SAY("kernel '%s' is not loaded on the GPU", "内核 '%s' 没有加载到 GPU 上"), f->name);
+            snprintf(why, why_size, SAY("kernel '%s' is not loaded on the GPU", "核函数 '%s' 没有加载到 GPU 上"), f->name);
         return -1;
     }
     for (int i = 0; i < ready->call.arg_count; i++)   /* a narrower argument is the low bytes of its word */
@@ -170,7 +170,7 @@ int cuda_kernel_ready(const struct family *f, const struct params *p, void *cons
                           (uint64_t)ready->call.args[i].value;
     ready->stream = stream;
     if (find_parameters(ready)) {
-        snprintf(why, why_size, SAY("kernel '%s' takes other arguments than its call gives", "内核 '%s' 的参数与它的调用给出的不符"),
+        snprintf(why, why_size, SAY("kernel '%s' takes other arguments than its call gives", "核函数 '%s' 的参数与它的调用给出的不符"),
                  ready->call.kernel);
         return -1;
     }
@@ -180,7 +180,7 @@ int cuda_kernel_ready(const struct family *f, const struct params *p, void *cons
                           : CUDA_SUCCESS;
     if (status != CUDA_SUCCESS) {
         snprintf(why, why_size, SAY("kernel '%s' cannot have %u bytes of dynamic shared memory: %s",
-                                    "内核 '%s' 不能使用 %u 字节的动态共享内存：%s"), f->name, ready->call.shared_bytes,
+                                    "核函数 '%s' 不能使用 %u 字节的动态共享内存：%s"), f->name, ready->call.shared_bytes,
                  driver_error(status));
         return -1;
     }
@@ -224,7 +224,7 @@ int cuda_backend_load_kernel(struct family *f, char *why, size_t why_size)
     const char *symbol, *missing = find_driver();
     const void *image = user_kernel_image(f, &bytes, &symbol);
     if (missing || !image || index < 0) {
-        snprintf(why, why_size, SAY("kernel '%s' cannot be loaded on the GPU: %s", "内核 '%s' 无法加载到 GPU 上：%s"), f->name,
+        snprintf(why, why_size, SAY("kernel '%s' cannot be loaded on the GPU: %s", "核函数 '%s' 无法加载到 GPU 上：%s"), f->name,
                  missing ? missing : SAY("it was declared without code for a GPU", "声明它时没有为 GPU 编译代码"));
         return -1;
     }
@@ -233,7 +233,7 @@ int cuda_backend_load_kernel(struct family *f, char *why, size_t why_size)
     memset(&loaded[index], 0, sizeof loaded[index]);
     CUresult status = load_function(image, symbol, &loaded[index].module, &loaded[index].function);
     if (status != CUDA_SUCCESS) {
-        snprintf(why, why_size, SAY("kernel '%s' does not load on this GPU: %s", "内核 '%s' 无法加载到这块 GPU 上：%s"), f->name,
+        snprintf(why, why_size, SAY("kernel '%s' does not load on this GPU: %s", "核函数 '%s' 无法加载到这块 GPU 上：%s"), f->name,
                  driver_error(status));
         return -1;
     }

@@ -153,7 +153,7 @@ static int find_entry(const struct ptx_module *m, const char *expression, char *
     }
     if (found == 1)
         return 0;
-    snprintf(why, why_size, SAY("the PTX holds %d kernels for '%s', not one", "PTX 中 '%2$s' 的内核有 %1$d 个，而不是一个"), found,
+    snprintf(why, why_size, SAY("the PTX holds %d kernels for '%s', not one", "PTX 中 '%2$s' 的核函数有 %1$d 个，而不是一个"), found,
              expression);
     return -1;
 }
@@ -253,7 +253,7 @@ const char *emulation_listing(const struct family *f, const struct params *p, ch
 {
     struct kernel_call call;
     if (!f->kernel_call) {
-        snprintf(why, why_size, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
+        snprintf(why, why_size, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的核函数"), f->name);
         return NULL;
     }
     f->kernel_call(p, &call);
@@ -373,7 +373,7 @@ int emulate_family(const struct family *f, const struct params *p, const struct 
     memset(out, 0, sizeof *out);
     out->correct = 1;
     if (!f->kernel_call) {
-        snprintf(why, why_size, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的内核"), f->name);
+        snprintf(why, why_size, SAY("'%s' does not tell the emulator its kernel yet", "'%s' 还没有告诉模拟器它的核函数"), f->name);
         return -1;
     }
     f->kernel_call(p, &call);

@@ -145,7 +145,7 @@ static const struct family *family_at(int i, struct reply *a)
     if (f && (i >= 0 || cuda_backend_kernel_loaded(f)))
         return f;
     snprintf(a->error, sizeof a->error, SAY("the GPU process has no kernel family %d: is it the same warplab?",
-                                            "GPU 进程没有第 %d 个内核族：它是同一个 warplab 吗？"), i);
+                                            "GPU 进程没有第 %d 个核函数族：它是同一个 warplab 吗？"), i);
     a->status = -1;
     return NULL;
 }

@@ -358,7 +358,7 @@ struct family *user_kernel_unpack(const void *data, size_t size, char *why, size
     whole = whole && size == expected;
     if (!whole) {
         snprintf(why, why_size, "%s", SAY("a kernel's description came cut short or malformed: is the GPU process the same warplab?",
-                                          "内核的描述不完整或格式不对：GPU 进程是同一个 warplab 吗？"));
+                                          "核函数的描述不完整或格式不对：GPU 进程是同一个 warplab 吗？"));
         free(k);
         free(texts);
         return NULL;

@@ -285,7 +285,7 @@ static const char *allowed_text(void)
 {
     return SAY("a kernel may include only the CUDA toolkit's headers (such as <cuda_pipeline.h>), <stdint.h> and the like, "
                "and the headers given to it (headers=)",
-               "内核只能包含 CUDA 工具包的头文件（如 <cuda_pipeline.h>）、<stdint.h> 之类，以及给它的头文件（headers=）");
+               "核函数只能包含 CUDA 工具包的头文件（如 <cuda_pipeline.h>）、<stdint.h> 之类，以及给它的头文件（headers=）");
 }
 
 /* Writes the refusal of what starts at `at` into why; -1. */
@@ -521,7 +521,7 @@ static void put(struct log_writer *w, const char *line, size_t length)
 
 char *clean_compiler_log(const char *log, const char *const *names, int name_count, size_t max_bytes)
 {
-    const char *left_out = SAY("(a message about a file other than the kernel's own is left out)", "（关于内核自身以外文件的信息从略）");
+    const char *left_out = SAY("(a message about a file other than the kernel's own is left out)", "（关于核函数自身以外文件的信息从略）");
     struct log_writer w = { malloc(max_bytes + 1), 0, max_bytes, 0 };
     if (!w.text)
         return NULL;

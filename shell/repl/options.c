@@ -197,7 +197,7 @@ const struct option_decl option_table[] = {
     { "list", .kind = OPTION_FLAG, FIELD(list),
       .help = "list the kernel families and exit (--format markdown:\n"
               "their parameters as docs/kernels.md shows them)",
-      .help_zh = "列出内核族并退出（--format markdown：按\n"
+      .help_zh = "列出核函数族并退出（--format markdown：按\n"
                  "docs/kernels.md 的样子列出参数）",
       .man = "List the kernel families and exit." },
     { "no-init", .kind = OPTION_FLAG, FIELD(no_init),

@@ -87,7 +87,7 @@ const struct family family_twice = {
     .summary = "out[i] = factor * in[i]",
     .teaches = "how a family is added",
     .summary_zh = "out[i] = factor * in[i]",
-    .teaches_zh = "如何加入一个内核族",
+    .teaches_zh = "如何加入一个核函数族",
     .params = twice_params,
     .param_count = COUNT_OF(twice_params),
     .buffers = twice_buffers,

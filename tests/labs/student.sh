@@ -91,7 +91,7 @@ step {
   },
 }
 step {
-  text = { en = "Your kernel once more.", zh = "再运行一次你的内核。" },
+  text = { en = "Your kernel once more.", zh = "再运行一次你的核函数。" },
   kernel = FIXME,
   run = [[r = launch("fixme")]],
   ask = { question = { en = "Load sectors per request?", zh = "每个读请求几个扇区？" },
@@ -171,7 +171,7 @@ result "... and her next run declares the skeleton" $?
 grep -q "labs 1" "$tmp/out"
 result "a student's first session starts from the account's progress.json (an older warplab kept every student's there): nothing is lost" $?
 "$warplab" --sim --lang zh --student bob "$tmp/reset.lua" > "$tmp/out" 2>&1
-tr -d '\n' < "$tmp/out" | grep -q "实验“writeit”已重置：你的进度已清除.*你的内核 fixme 的源代码已删除" && [ ! -f "$bob_file" ]
+tr -d '\n' < "$tmp/out" | grep -q "实验“writeit”已重置：你的进度已清除.*你的核函数 fixme 的源代码已删除" && [ ! -f "$bob_file" ]
 result ":reset in Chinese says the same, and deletes bob's source" $?
 "$warplab" --sim --student bob "$tmp/reset.lua" > "$tmp/out" 2>&1
 tr '\n' ' ' < "$tmp/out" | grep -q "lab 'writeit' reset: you had no progress in it; you kept no source of its kernels; you start again at step 1"

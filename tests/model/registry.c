@@ -51,7 +51,7 @@ static const struct family family_scaled = {
     .summary = "out[i] = factor * in[i]",
     .teaches = "a family added while the shell runs",
     .summary_zh = "out[i] = factor * in[i]",
-    .teaches_zh = "运行时加入的内核族",
+    .teaches_zh = "运行时加入的核函数族",
     .params = scaled_params,
     .param_count = COUNT_OF(scaled_params),
     .buffers = scaled_buffers,

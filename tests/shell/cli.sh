@@ -88,7 +88,7 @@ check "an unknown option under --lang zh exits 2 in Chinese" 2 "未知选项 '--
 check "... even when --lang comes after it" 2 "请试试 'warplab --help'。" "$warplab" --bogus --lang zh
 check "LANG=zh_CN.UTF-8 is enough" 2 "--device 需要一个 GPU 编号，实际为 'x'" env LANG=zh_CN.UTF-8 LC_ALL= LC_MESSAGES= "$warplab" --device x
 check "the sim-backend notice in Chinese" 0 "改用访问模型（sim 后端）" "$warplab" --lang zh --device 99 -e 'x = 1'
-check "a script's error in Chinese" 1 "第 1 个参数错误（launch）：未知内核 'nope'" "$warplab" --sim --lang zh -e 'launch("nope")'
+check "a script's error in Chinese" 1 "第 1 个参数错误（launch）：未知核函数 'nope'" "$warplab" --sim --lang zh -e 'launch("nope")'
 check "--list in Chinese" 0 "strided       out\[i\] = in\[i\*stride\]：" "$warplab" --lang zh --list
 # Scripts that cannot be read, or are not text, run nothing and exit 1 with the reason.
 check "a directory as the script exits 1 and says why" 1 "cannot read $tmp: Is a directory" "$warplab" --sim "$tmp"

@@ -145,7 +145,7 @@ local function has_all(text, texts, name)
 end
 core.lang("zh")
 clean_line(prompt_error(launch, "strided", {strid = 4, n = 1024}),
-  {"第 2 个参数错误（launch）：未知参数 'strid'（内核 'strided'）；你是不是想用 'stride'？", "可用参数：n, block, stride"},
+  {"第 2 个参数错误（launch）：未知参数 'strid'（核函数 'strided'）；你是不是想用 'stride'？", "可用参数：n, block, stride"},
   "zh: an unknown parameter, lauxlib's frame in Chinese")
 clean_line(prompt_error(launch, "strided", {stride = 0, n = 1024}), {"'stride' 必须是 从 1 到 1024 的整数，实际为 0"},
   "zh: a parameter out of range")

@@ -1,5 +1,5 @@
 -- A lab that reads a kernel the student declared (info().source, kernels()) and declares its own under the name of another.
-lab { title = { en = "kernel theft", zh = "窃取内核" } }
+lab { title = { en = "kernel theft", zh = "窃取核函数" } }
 step { text = { en = "x", zh = "x" },
        run = [[local ok, what = pcall(function() return info("stolen").source end)
 print(ok and "STOLEN " .. tostring(what) or "REFUSED " .. tostring(what))
