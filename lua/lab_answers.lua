@@ -111,7 +111,41 @@ local function answer_right(ask, text, want)
   return number_right(text, want, ask)
 end
 
+-- The usual slips behind a wrong number, each as the value the slip makes
+-- of the right one, where the question's unit makes it a slip to look for:
+-- a ratio (no unit, or "times") turned over; MB for MiB or back; bytes for
+-- elements of 4 or 8 bytes or back; a percentage for a fraction or back.
+local function unit_of(ask) return type(ask.unit) == "table" and ask.unit.en or ask.unit or "" end
+local function is_ratio(ask) local unit = unit_of(ask) return unit == "" or unit == "times" end
+local function is_megabytes(ask) return unit_of(ask):find("^[KMG]i?B$") ~= nil end
+local function is_bytes(ask) return unit_of(ask):find("byte") ~= nil end
+local SLIPS = {
+  { "inverse", is_ratio, function(want) return want ~= 0 and 1 / want or nil end },
+  { "mib_for_mb", is_megabytes, function(want) return want / 1.048576 end },
+  { "mb_for_mib", is_megabytes, function(want) return want * 1.048576 end },
+  { "by_element_size", is_bytes, function(want) return want * 4 end },
+  { "by_element_size", is_bytes, function(want) return want / 4 end },
+  { "by_element_size", is_bytes, function(want) return want * 8 end },
+  { "by_element_size", is_bytes, function(want) return want / 8 end },
+  { "percent_for_fraction", function(ask) return unit_of(ask) ~= "%" end, function(want) return want <= 1 and want * 100 or nil end },
+  { "fraction_for_percent", function(ask) return unit_of(ask) == "%" end, function(want) return want / 100 end },
+}
+
+-- The slip a wrong number answer matches (its name), else nil. A slip is
+-- named only where its value lies outside the tolerance of the right one.
+local function slip_of(ask, text, want)
+  if ask.choices or type(want) ~= "number" then return nil end
+  local got = read_number(text)
+  if got == nil or close_enough(got, want, ask) then return nil end
+  local near = { tolerance = 0.02, relative = true }
+  for _, slip in ipairs(SLIPS) do
+    local made = slip[2](ask) and slip[3](want + 0.0)
+    if made and not close_enough(made, want, ask) and close_enough(got + 0.0, made, near) then return slip[1] end
+  end
+end
+
 return {
+  slip_of = slip_of,
   read_number = read_number, read_choice = read_choice, answer_right = answer_right, percentage = percentage,
   trim = trim,
 }

@@ -50,6 +50,19 @@ local messages = {
                  zh = "这一步的问题还没有回答（:answer 值）；再输入一次 :next 就跳过它。" },
   next_lab = { en = "Next: :lab %s (%s).", zh = "下一个：:lab %s（%s）。" },
   wrong = { en = "Not quite (attempt %d).", zh = "还不对（第 %d 次尝试）。" },
+  -- what a wrong number looks like (lab_answers.slip_of)
+  slip_inverse = { en = "That is the ratio turned over: which of the two goes on top?",
+                   zh = "这是把比值倒过来了：两个数里哪一个该做分子？" },
+  slip_mib_for_mb = { en = "That looks like mebibytes (2^20 bytes each); the question counts MB of 10^6 bytes.",
+                      zh = "这看起来是按 MiB（每个 2^20 字节）算的；题目按 MB（每个 10^6 字节）算。" },
+  slip_mb_for_mib = { en = "That looks like MB of 10^6 bytes; the question counts MiB (2^20 bytes each).",
+                      zh = "这看起来是按 MB（每个 10^6 字节）算的；题目按 MiB（每个 2^20 字节）算。" },
+  slip_by_element_size = { en = "That is off by the size of an element (4 or 8 bytes): bytes counted where elements were asked, or elements where bytes were?",
+                           zh = "差了一个元素的大小（4 或 8 字节）：是不是把字节当成了元素，或者把元素当成了字节？" },
+  slip_percent_for_fraction = { en = "That looks like a percentage; the question asks for a fraction (25% is 0.25).",
+                                zh = "这看起来是百分数；题目要的是小数（25% 即 0.25）。" },
+  slip_fraction_for_percent = { en = "That looks like a fraction; the question asks for a percentage (0.25 is 25).",
+                                zh = "这看起来是小数；题目要的是百分数（0.25 即 25）。" },
   reveal = { en = "The answer: %s", zh = "答案：%s" },
   no_result = { en = "Run the experiment first: the answer comes from your own result.",
                 zh = "请先运行实验代码：答案来自你自己的结果。" },
@@ -423,8 +436,10 @@ end
 -- next one); after three answers to a question, the answer. A goal has no
 -- answer to give away: its explanation says why the solution works, and
 -- waits for it.
-local function after_wrong(state, step, p, key, want, cause)
+local function after_wrong(state, step, p, key, want, cause, value)
   print(say("wrong", p.attempts[key]))
+  local slip = lab_answers.slip_of(step.ask, tostring(value), want)
+  if slip then print(wrap(say("slip_" .. slip))) end
   if step.ask.goal then goal_missed(step.ask, cause) end
   state.cause = type(cause) == "string" and cause or nil
   show_next_hint(state)
@@ -491,7 +506,7 @@ function labs.answer(value)
     if step.explain then print(wrap(text_of(step.explain))) end
     print(say(state.index < #state.definition.steps and "go_on" or "go_finish"))
   else
-    after_wrong(state, step, p, key, want, cause)
+    after_wrong(state, step, p, key, want, cause, value)
   end
   return passed
 end

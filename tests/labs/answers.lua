@@ -55,6 +55,24 @@ for _, text in ipairs({ "4", "z", "L", "cache", "" }) do
 end
 
 -- A lab with a number question, a choice and a prediction, driven as at the prompt.
+-- The usual slips of a wrong number are named, where the unit makes them slips.
+local slips = {
+  { { tolerance = 0.02, relative = true }, "0.66", 1.52, "inverse" },
+  { { tolerance = 0.02, relative = true, unit = "times" }, "1.5", 1.52, nil },          -- within the tolerance: right
+  { { tolerance = 0.03, unit = "MB" }, "2.00", 2.097152, "mib_for_mb" },
+  { { tolerance = 0.5, unit = "MiB" }, "16.8", 16, "mb_for_mib" },
+  { { tolerance = 0, unit = "bytes" }, "1024", 4096, "by_element_size" },
+  { { tolerance = 0, unit = "sectors/request" }, "1", 4, nil },                         -- no bytes: no element size
+  { { tolerance = 0.01 }, "12.5", 0.125, "percent_for_fraction" },
+  { { tolerance = 1, unit = "%" }, "0.25", 25, "fraction_for_percent" },
+  { { tolerance = 0, unit = "bytes" }, "777", 4096, nil },
+  { { choices = { "a", "b" } }, "1", 2, nil },
+}
+for _, case in ipairs(slips) do
+  t.is(lab_answers.slip_of(case[1], case[2], case[3]), case[4],
+       string.format("'%s' for %s (%s): %s", case[2], case[3], tostring(case[1].unit), tostring(case[4] or "no slip")))
+end
+
 local dir = os.tmpname()
 local lab_file = dir .. ".lua"
 local file = assert(io.open(lab_file, "w"))
@@ -84,8 +102,11 @@ t.ok(text:find("Correct") and attempts(1) == 1, "1,024 requests, with separator 
 said(labs.next); said(labs.run)
 for _, wrong in ipairs({ "12", "13" }) do
   text = said(function() labs.answer(wrong) end)
-  t.ok(text:find("Not quite"), wrong .. " is not 12.5, whatever the tolerance of 0.5")
+  t.ok(text:find("Not quite") and not text:find("looks like"), wrong .. " is not 12.5, whatever the tolerance of 0.5")
 end
+text = said(function() labs.answer("0.125") end)
+t.ok(text:find("Not quite") and text:find("That looks like a fraction; the question asks for a percentage", 1, true),
+     "a fraction where a percentage is asked is named as that slip")
 said(labs.next); said(labs.next)   -- unanswered: the second :next skips it
 text = said(function() labs.answer("x") end)
 t.ok(text:find("choice's number, letter or text") and attempts(3) == nil, "a letter beyond the choices costs no attempt")
