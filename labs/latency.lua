@@ -74,15 +74,14 @@ step {
   },
   run = [[s = sweep("copy", {vec = {1, 2, 4}, y = "bandwidth"})]],
   ask = {
-    question = { en = "Bandwidth with vec = 4 divided by the bandwidth with vec = 1 (two decimals)?",
-                 zh = "vec = 4 的带宽除以 vec = 1 的带宽（保留两位小数）？" },
-    answer = function(ctx)
+    predict = { en = "How many times the bandwidth of vec = 1 will vec = 4 reach?",
+                zh = "vec = 4 的带宽会是 vec = 1 的多少倍？" },
+    measure = function(ctx)
       local one, four = find(ctx.results, {vec = 1}), find(ctx.results, {vec = 4})
-      return one and four and bandwidth_of(four) / bandwidth_of(one)
+      if one and four then return bandwidth_of(four) / bandwidth_of(one), four.model.bandwidth_gbs / one.model.bandwidth_gbs end
     end,
-    tolerance = 0.03, relative = true,
+    unit = "times",
   },
-  hint = { { en = "The GB/s column of the table, vec 4 over vec 1.", zh = "表里 GB/s 一栏，vec 4 除以 vec 1。" } },
   claims = {
     { text = "the model: vec = 1 is limited by latency, vec = 4 by DRAM bandwidth", skip = float_copy_dram_bound,
       holds = function(ctx)

@@ -81,15 +81,14 @@ step {
   },
   run = [[s = launch("traverse", {{order = "row"}, {order = "col"}}); c = compare(s[1], s[2]); c]],
   ask = {
-    question = { en = "The column walk's time divided by the row walk's (two decimals)?",
-                 zh = "按列遍历的时间除以按行遍历的时间（保留两位小数）？" },
-    answer = function(ctx)
+    predict = { en = "How many times as long as the row walk will the column walk take?",
+                zh = "按列遍历所用的时间会是按行遍历的多少倍？" },
+    measure = function(ctx)
       local row, col = find(ctx.results, {order = "row"}), find(ctx.results, {order = "col"})
-      return row and col and time_of(col) / time_of(row)
+      if row and col then return time_of(col) / time_of(row), col.model.time_ms / row.model.time_ms end
     end,
-    tolerance = 0.03, relative = true,
+    unit = "times",
   },
-  hint = { { en = "The ratio column of compare() shows it on the time row.", zh = "compare() 表格的时间那一行，比值一栏就是。" } },
   claims = {
     { text = "the model: the column walk is limited by L2 store sectors, and takes longer than the row walk",
       holds = function(ctx)
