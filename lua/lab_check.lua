@@ -87,7 +87,10 @@ local function student_texts(definition)
     for k, hint in ipairs(step.hint or {}) do add(i, "hint[" .. k .. "]", hint) end
     local ask = step.ask or {}
     for _, field in ipairs({ "question", "predict", "goal" }) do add(i, "ask." .. field, ask[field]) end
-    for k, choice in ipairs(ask.choices or {}) do add(i, "ask.choices[" .. k .. "]", choice) end
+    for k, choice in ipairs(ask.choices or {}) do
+      add(i, "ask.choices[" .. k .. "]", choice)
+      if type(choice) == "table" then add(i, "ask.choices[" .. k .. "].why", choice.why) end
+    end
   end
   return texts
 end

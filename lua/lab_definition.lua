@@ -21,7 +21,7 @@ local messages = {
   must_text_64k = { en = "text (a string or {en=, zh=}, at most 64 KiB)", zh = "文本（字符串或 {en=, zh=}，至多 64 KiB）" },
   must_code = { en = "Lua code (a string without NUL bytes, at most 64 KiB)", zh = "Lua 代码（不含 NUL 字节的字符串，至多 64 KiB）" },
   must_table = { en = "a table", zh = "表" },
-  must_texts = { en = "a list of texts", zh = "文本列表" },
+  must_texts = { en = "a list of texts (a choice may add why = text)", zh = "文本列表（选项可以加上 why = 文本）" },
   must_hints = { en = "a list of texts, each with an optional cause = \"name\" or list of names",
                  zh = "文本列表，每条可带 cause = \"名称\" 或名称列表" },
   must_kernel = { en = "a kernel{} declaration with name= and skeleton= (the source the student starts from), without source= or file= (solution=, the lab's own answer, is source too)",
@@ -65,6 +65,10 @@ local function is_string(v) return type(v) == "string" and #v <= MAX_TEXT_BYTES 
 local function is_text(v)
   return is_string(v) or type(v) == "table" and is_string(v.en) and (v.zh == nil or is_string(v.zh))
 end
+
+-- A choice: its text, and as a table optionally why a student might pick it
+-- (shown when they do, and it is wrong).
+local function is_choice(v) return is_text(v) and (type(v) ~= "table" or v.why == nil or is_text(v.why)) end
 
 local function is_list_of(v, check)
   if type(v) ~= "table" or #v > MAX_LIST then return false end
@@ -121,7 +125,7 @@ local function is_tolerance(v) return is_finite(v) and v >= 0 or lab_answers.per
 local ask_fields = {
   { "question", optional(is_text), "must_text" }, { "predict", optional(is_text), "must_text" },
   { "goal", optional(is_text), "must_text" },
-  { "choices", optional(function(v) return is_list_of(v, is_text) end), "must_texts" },
+  { "choices", optional(function(v) return is_list_of(v, is_choice) end), "must_texts" },
   { "answer", optional(function(v) return type(v) == "function" or is_finite(v) end), "must_answer" },
   { "measure", optional(one_of("function")), "must_function" },
   { "check", optional(one_of("function")), "must_function" },

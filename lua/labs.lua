@@ -440,6 +440,8 @@ local function after_wrong(state, step, p, key, want, cause, value)
   print(say("wrong", p.attempts[key]))
   local slip = lab_answers.slip_of(step.ask, tostring(value), want)
   if slip then print(wrap(say("slip_" .. slip))) end
+  local chosen = step.ask.choices and step.ask.choices[lab_answers.read_choice(tostring(value), step.ask.choices) or 0]
+  if type(chosen) == "table" and chosen.why then print(wrap(text_of(chosen.why))) end   -- the misconception behind it
   if step.ask.goal then goal_missed(step.ask, cause) end
   state.cause = type(cause) == "string" and cause or nil
   show_next_hint(state)

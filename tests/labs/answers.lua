@@ -154,6 +154,23 @@ text = said(function() labs.batch("tour", (os.getenv("srcdir") or ".") .. "/test
 t.ok(text:find("Next: :lab alignment %(Alignment"), "the end of a lab suggests the next one")
 os.remove(lab_file); os.remove(dir)
 
+-- A wrong choice that says why a student might pick it gets that why; a wrong one without says nothing more.
+local why_file = os.tmpname() .. ".lua"
+file = assert(io.open(why_file, "w"))
+file:write([=[
+lab { title = "why" }
+step { text = "c", ask = { question = "where?", answer = 2,
+       choices = { { en = "DRAM", zh = "显存", why = { en = "WHY-DRAM", zh = "为什么-显存" } }, "the L2 cache", "L1" } },
+       hint = { "HINT" } }
+]=])
+file:close()
+said(function() labs.open(why_file) end)
+text = said(function() labs.answer("a") end)
+t.ok(text:find("Not quite") and text:find("WHY-DRAM", 1, true), "a wrong choice shows its why")
+text = said(function() labs.answer("c") end)
+t.ok(text:find("Not quite") and not text:find("WHY-DRAM", 1, true), "... and another wrong choice does not show it")
+os.remove(why_file)
+
 -- Answers far from an extreme expected value: the difference is taken in
 -- floats (as integers, 0 - math.mininteger wrapped to itself and read as right).
 local right = lab_answers.answer_right
