@@ -5,7 +5,7 @@
 lab {
   title = { en = "Matrices: rows, columns, transposes and banks", zh = "矩阵：行、列、转置与存储体" },
   topics = { "row-major", "column walk", "2-D blocks", "transpose", "shared memory", "bank conflicts", "padding" },
-  minutes = 35,   -- about how long a student takes, by its authors' estimate
+  minutes = 45,   -- about how long a student takes, by its authors' estimate
 }
 
 local function per_request(t) return t.wavefronts / t.requests end
@@ -377,5 +377,107 @@ step {
   explain = {
     en = [[variant = "padded", tile 32: one wavefront per shared load, both global sides coalesced. With tile 16 or 8 a warp holds two or four tile rows, and no row length spreads all of them over 32 banks: the model shows 2-way conflicts on both shared accesses. The model charges both costs, the conflicted tile's shared wavefronts and the naive transpose's scattered stores (L2 store sectors), and on the H200 profile puts them at about 1.9 and 4.4 times the padded tile's time; the H200 measured 1.78 and 3.33 (4096 x 4096, 2026-12-02).]],
     zh = [[variant = "padded"，tile = 32：每个共享内存读只要一次 wavefront，全局读写两边都是合并访问。tile = 16 或 8 时，一个 warp 包含分块的两行或四行，没有哪种行长能把它们全部分散到 32 个存储体上：模型显示两种共享内存访问都有 2 路冲突。模型把两种代价都算在内：有冲突的分块的共享内存 wavefront，以及朴素转置分散的写入（L2 写入扇区）；在 H200 配置下，它们的时间约为加了填充的分块的 1.9 倍和 4.4 倍；H200 实测 1.78 倍和 3.33 倍（4096 x 4096，2026-12-02）。]],
+  },
+}
+
+-- The kernel of the last step: a row per thread, so a warp walks 32 rows at once.
+local ROW_SUMS = {
+  name = "row_sums",
+  summary = "the matrices lab: the sum of each row of an n x n matrix", summary_zh = "矩阵实验：n x n 矩阵每一行的和",
+  skeleton = [==[
+// row_sums: out[r] = a[r*n] + a[r*n + 1] + ... + a[r*n + n - 1] for an n x n
+// matrix stored row by row. One thread a row, in blocks of 256 threads: at
+// each step of its loop a warp reads one element from each of 32 rows.
+extern "C" __global__ void row_sums(const float *a, float *out, int n)
+{
+    int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < n) {
+        float sum = 0.0f;
+        for (int c = 0; c < n; c++)
+            sum += a[(long long)r * n + c];
+        out[r] = sum;
+    }
+}
+]==],
+  solution = [==[
+// row_sums, a warp a row at a time: each warp takes its own 32 rows one after
+// another; its lanes read neighbouring elements of the row, add up their
+// share, and the warp's shuffles add the 32 shares. Lane k keeps row k's sum,
+// so the warp stores its 32 sums side by side.
+extern "C" __global__ void row_sums(const float *a, float *out, int n)
+{
+    int lane = threadIdx.x % 32;
+    int first = blockIdx.x * blockDim.x + threadIdx.x - lane;   // the warp's first row
+    float mine = 0.0f;
+    for (int k = 0; k < 32 && first + k < n; k++) {
+        const float *row = a + (long long)(first + k) * n;
+        float sum = 0.0f;
+        for (int c = lane; c < n; c += 32)
+            sum += row[c];
+        for (int step = 16; step > 0; step /= 2)
+            sum += __shfl_down_sync(0xffffffffu, sum, step);
+        sum = __shfl_sync(0xffffffffu, sum, 0);
+        if (lane == k)
+            mine = sum;
+    }
+    if (first + lane < n)
+        out[first + lane] = mine;
+}
+]==],   -- the lab's own, for --check-lab
+  params = { n = { default = 1024, min = 32, max = 4096 } },
+  -- whole numbers below 1,000: a row's sum is exact in a float, in any order
+  buffers = { a = { type = "float", count = function(p) return p.n * p.n end, fill = function(i) return (i * 7919) % 1000 end },
+              out = { type = "float", count = function(p) return p.n end, output = true } },
+  args = { "a", "out", "n" },
+  grid = { function(p) return (p.n + 255) // 256 end },
+  block = { 256 },
+  reference = function(p, b)
+    local a, out, n = b.a, b.out, p.n
+    for r = 0, n - 1 do
+      local sum = 0
+      for c = 0, n - 1 do sum = sum + a[r * n + c] end
+      out[r] = sum
+    end
+  end,
+}
+
+step {
+  text = {
+    en = [[Rows are what a warp reads well, but a kernel with one thread a row makes its warp read 32 rows at once, one element of each: the column walk again, hidden in a loop. row_sums adds up each row of an n × n matrix that way. Run it, then rewrite it with :edit so that a warp reads one row at a time, its 32 lanes taking neighbouring elements, and adds up the 32 lanes' shares with __shfl_down_sync. The launch stays as it is: 256 threads a block, one thread a row, so each warp has its own 32 rows to do one after another.]],
+    zh = [[一行一行读是 warp 擅长的，可是一个线程一行的核函数会让 warp 同时读 32 行、每行一个元素：这还是按列遍历，只是藏在了循环里。row_sums 就是这样对 n × n 矩阵的每一行求和。运行它，然后用 :edit 改写它，让一个 warp 一次读一行，32 个通道取相邻的元素，再用 __shfl_down_sync 把 32 个通道各自的部分和加起来。启动方式不变：每个线程块 256 个线程，一个线程一行，所以每个 warp 有自己的 32 行，一行接一行地做。]],
+  },
+  kernel = ROW_SUMS,
+  run = [[r = launch("row_sums"); r]],
+  ask = {
+    goal = { en = "row_sums, correct, with 4 sectors per request on its loads.",
+             zh = "row_sums，结果正确，读取每请求 4 个扇区。" },
+    solution = [[r = launch("row_sums")]],
+    needs = { kernel = "row_sums", correct = true, load_sectors = 4 },
+  },
+  hint = {
+    { en = "In the given loop, neighbouring lanes differ in r, so their addresses are a whole row apart. Which index should the lane number move instead?",
+      zh = "在给出的循环里，相邻通道的 r 不同，所以它们的地址相隔整整一行。应该让通道号去改变哪一个下标？", cause = "load_sectors" },
+    { en = "Let lane = threadIdx.x % 32 and the warp's first row be the thread's r minus its lane. For each k from 0 to 31, the lanes read row first + k at columns lane, lane + 32, ..., and each keeps its own partial sum.",
+      zh = "令 `lane = threadIdx.x % 32`，warp 的第一行是线程的 r 减去 `lane`。对 k 从 0 到 31，各通道读第 `first + k` 行的 `lane`、`lane + 32`、…… 列，各自保存部分和。", cause = "load_sectors" },
+    { en = "The result names the first wrong element. After the loop over columns, sum += __shfl_down_sync(0xffffffff, sum, step) for step = 16, 8, 4, 2, 1 leaves the row's total in lane 0; every lane must take part in every shuffle, so keep the shuffles outside any test of the lane.",
+      zh = "结果里写出了第一个错误的元素。列循环之后，对 step = 16、8、4、2、1 做 sum += __shfl_down_sync(0xffffffff, sum, step)，行的总和就在通道 0 里；每个通道都必须参加每一次洗牌操作，所以不要把它放在对通道号的判断里面。", cause = "output" },
+    { en = "Run r = launch(\"row_sums\") after your edit: the goal is judged on your last launch.",
+      zh = "改完后运行 r = launch(\"row_sums\")：目标按你最近的一次启动来判断。", cause = "kernel" },
+  },
+  claims = {
+    { text = "the given row_sums is correct and touches 32 sectors per load request",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.correct == true and r.load.sectors_per_request == 32
+      end },
+    { text = "the model: the given row_sums reads the matrix from DRAM once (its sectors stay in L1 and L2 between the loop's steps)",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.model.dram.read_bytes == 4 * r.params.n * r.params.n
+      end },
+  },
+  explain = {
+    en = [[A warp on one row reads 32 neighbouring floats a request, 4 sectors, where the given kernel's warp touched 32 sectors for the same 128 bytes. The shuffles add the lanes' shares inside the warp, through registers, with no shared memory and no __syncthreads; keeping row k's sum in lane k lets the warp store its 32 sums in one coalesced request too. The given kernel read the matrix from DRAM only once, since each sector it fetched for one step of its loop stayed cached for the next seven: the cost of the column walk was in L1 and L2, eight times the sectors, as in the column walk at the start of this lab. A warp per row (or a block per row, for long rows) is the usual shape of a reduction along rows.]],
+    zh = [[一个 warp 读一行时，每个请求读 32 个相邻的 float，4 个扇区；而给出的核函数里，一个 warp 为同样的 128 字节碰了 32 个扇区。__shfl_down_sync 在 warp 内部通过寄存器把各通道的部分和加起来，不用共享内存，也不用 __syncthreads；让第 k 行的和留在通道 k，warp 还能用一个合并的请求写出它的 32 个和。给出的核函数只从显存读了一遍矩阵，因为它在循环某一步取回的每个扇区都留在缓存里，供接下来的七步使用：按列遍历的代价在 L1 和 L2 上，是八倍的扇区，和本实验开头的按列遍历一样。按行归约的常见写法就是一个 warp 一行（行很长时一个线程块一行）。]],
   },
 }
