@@ -1,11 +1,12 @@
 -- own-kernel: a kernel the student is given, uncoalesced, and fixes
 -- themselves: predict its cost, find the cause in its warp map, rewrite it
--- with :edit until its own launch coalesces, then see where the cost was.
+-- with :edit until its own launch coalesces, then see where the cost was;
+-- then a second first version, a chunk of four floats a thread, coalesced too.
 
 lab {
   title = { en = "Your own kernel", zh = "你自己的核函数" },
   topics = { "kernel{}", ":edit", "coalescing", "warp map", "DRAM" },
-  minutes = 25,   -- about how long a student takes, by its authors' estimate
+  minutes = 35,   -- about how long a student takes, by its authors' estimate
 }
 
 -- The kernel of every step: declared from the student's own file once they have one.
@@ -167,5 +168,88 @@ step {
   explain = {
     en = [[Once, and the given version read the matrix once too. Its eight times the sectors were work for L1, not for DRAM: the 8 warps of a 32 × 8 block read 8 neighbouring columns of the same 32 rows, so the sector L1 fetched for one warp held what the other seven wanted, and only an eighth of the load sectors went on to L2 (the model's r.model.load.l2_sectors; on a GPU, counters.l2_read_sectors). The stores cannot share that way: every warp's 32 partial stores go to L2 one by one, eight times the sectors of your version, and L2 merges them into whole sectors before DRAM. That store traffic into L2 is what limits the model's time for the given version (H200 profile). A coalesced kernel gets its bytes in the fewest requests, and leaves the caches for data that is used again.]],
     zh = [[一倍，而原来的版本也只读了一遍矩阵。它多出的 8 倍扇区是 L1 的工作，不是 DRAM 的：一个 32 × 8 线程块的 8 个 warp 读的是同样 32 行里相邻的 8 列，所以 L1 为一个 warp 取回的扇区里正好有另外七个 warp 要的数据，只有八分之一的读扇区继续去了 L2（模型的 r.model.load.l2_sectors；在 GPU 上是 counters.l2_read_sectors）。写入不能这样共享：每个 warp 的 32 个部分写入一个个地送到 L2，扇区数是你的版本的八倍，L2 先把它们合并成完整的扇区再写回 DRAM。原来版本的模型时间（H200 配置）正是受这些写入 L2 的流量限制。合并访问的核函数用最少的请求拿到它的字节，把缓存留给会被复用的数据。]],
+  },
+}
+
+-- The kernel the student coalesces: each thread copies a chunk of four neighbouring floats.
+local CHUNK_COPY = {
+  name = "chunk_copy",
+  summary = "the own-kernel lab: a copy of n floats, four a thread", summary_zh = "“你自己的核函数”实验：复制 n 个 float，每个线程四个",
+  skeleton = [==[
+// chunk_copy: out[i] = in[i] for n floats (n a multiple of 4). Each thread
+// copies a chunk of four neighbouring floats, in blocks of 256 threads: the
+// way one splits work on a CPU.
+extern "C" __global__ void chunk_copy(const float *in, float *out, int n)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int k = 0; k < 4; k++) {
+        int i = 4 * t + k;
+        if (i < n)
+            out[i] = in[i];
+    }
+}
+]==],
+  solution = [==[
+// chunk_copy, interleaved: at each of its four steps the grid covers a
+// quarter of the array, neighbouring lanes on neighbouring floats.
+extern "C" __global__ void chunk_copy(const float *in, float *out, int n)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int threads = gridDim.x * blockDim.x;
+    for (int k = 0; k < 4; k++) {
+        int i = t + k * threads;
+        if (i < n)
+            out[i] = in[i];
+    }
+}
+]==],   -- the lab's own, for --check-lab
+  params = { n = { default = 1 << 22, min = 1024, max = 1 << 26 } },
+  buffers = { ["in"] = { type = "float", count = function(p) return p.n end },
+              out = { type = "float", count = function(p) return p.n end, output = true } },
+  args = { "in", "out", "n" },
+  grid = { function(p) return (p.n // 4 + 255) // 256 end },
+  block = { 256 },
+  reference = function(p, b)
+    local from, to = b["in"], b.out
+    for i = 0, p.n - 1 do to[i] = from[i] end
+  end,
+}
+
+step {
+  text = {
+    en = [[A second first version, as common as the first. On a CPU one splits an array into chunks, a chunk of neighbouring elements to each thread. chunk_copy does that on the GPU: each thread copies four neighbouring floats. Run it and look at the useful share of its loads and stores. Then change it with :edit so that every request uses all the bytes of its sectors, keeping four floats a thread and the launch as it is.]],
+    zh = [[再来一个同样常见的初版写法。在 CPU 上，人们把数组切成块，每个线程一块相邻的元素。chunk_copy 在 GPU 上也这么做：每个线程复制四个相邻的 float。运行它，看它的读写用到了多少比例的字节。然后用 :edit 修改它，让每个请求都用满它的扇区里的字节，仍然每个线程四个 float，启动方式不变。]],
+  },
+  kernel = CHUNK_COPY,
+  run = [[r = launch("chunk_copy"); r]],
+  ask = {
+    goal = { en = "chunk_copy, correct, its loads and stores using every byte of their sectors.",
+             zh = "`chunk_copy`，结果正确，读和写都用满它们扇区里的每个字节。" },
+    solution = [[r = launch("chunk_copy")]],
+    needs = { kernel = "chunk_copy", correct = true, useful = 1 },
+  },
+  hint = {
+    { en = "At step k of the loop, how far apart are the floats that neighbouring lanes copy? show(r) draws warp 0's requests.",
+      zh = "在循环的第 k 步，相邻通道复制的 float 相隔多远？show(r) 画出 warp 0 的请求。", cause = "useful" },
+    { en = "Two ways: at step k let thread t take element t + k × (the grid's thread count), so that each step is one coalesced sweep; or move the chunk as one float4, 16 bytes a lane in a single request.",
+      zh = "两种办法：在第 k 步让线程 t 取第 t + k × （网格的线程总数）个元素，这样每一步都是一次合并的扫过；或者把这一块当作一个 float4 一次搬运，每个通道 16 字节，一个请求。", cause = "useful" },
+    { en = "The result names the first wrong element: every element from 0 to n - 1 must be copied by exactly one thread. The grid has n / 4 threads.",
+      zh = "结果里写出了第一个错误的元素：从 0 到 n - 1 的每个元素都必须由恰好一个线程复制。网格有 n / 4 个线程。", cause = "output" },
+    { en = "Run r = launch(\"chunk_copy\") after your edit: the goal is judged on your last launch.",
+      zh = "改完后运行 r = launch(\"chunk_copy\")：目标按你最近的一次启动来判断。", cause = "kernel" },
+  },
+  claims = {
+    { text = "the given chunk_copy is correct; its loads and stores touch 16 sectors a request and use a quarter of them",
+      holds = function(ctx)
+        local r = ctx.result
+        return r.correct == true and r.load.sectors_per_request == 16 and r.load.useful_fraction == 0.25 and
+               r.store.useful_fraction == 0.25
+      end },
+    { text = "the model: the given chunk_copy reads each float from DRAM once", 
+      holds = function(ctx) return ctx.result.model.dram.read_bytes == 4 * ctx.result.params.n end },
+  },
+  explain = {
+    en = [[Interleaved, each of the four steps is a coalesced sweep: a request's 32 lanes copy 128 neighbouring bytes, 4 sectors, all used. With a float4 each lane moves its 16 bytes in one request of 16 sectors, all used as well, and a quarter of the instructions. The chunked version fetched every sector four times over, once for each of its four steps, and L1 caught the repeats, so DRAM saw each byte once: its cost was four times the requests' sectors through L1, and on the stores, four partial writes to every sector in L2.]],
+    zh = [[交错之后，四步中的每一步都是一次合并的扫过：一个请求的 32 个通道复制 128 个相邻字节，4 个扇区，全部用上。用 float4 时，每个通道一次请求搬它的 16 个字节，16 个扇区，也全部用上，指令只有四分之一。分块的写法把每个扇区取了四遍，四步各一遍，L1 接住了重复的读取，所以显存里每个字节只读一次：它的代价是经过 L1 的四倍扇区，以及写入时对 L2 里每个扇区的四次部分写。]],
   },
 }

@@ -37,6 +37,10 @@ local messages = {
   shared_met = { en = "it uses shared memory (shared stores and shared loads)", zh = "用到了共享内存（有共享内存写入和读取）" },
   shared_missed = { en = "no %s in this launch: the work is not done in shared memory yet",
                     zh = "这次启动没有%s：这部分工作还没有放到共享内存里" },
+  useful_met = { en = "loads use %s and stores %s of the bytes their sectors hold (the goal: at least %s)",
+                 zh = "读取用到其扇区字节的 %s，写入用到 %s（目标：至少 %s）" },
+  useful_missed = { en = "loads use %s and stores %s of the bytes their sectors hold, the goal at least %s: a request's lanes leave gaps in its sectors",
+                    zh = "读取用到其扇区字节的 %s，写入用到 %s，目标是至少 %s：一个请求的各通道在它的扇区里留下了空隙" },
   loads_met = { en = "global loads: %s requests for each store request (the goal: at most %s)",
                 zh = "全局读取：每个写请求对应 %s 个读请求（目标：至多 %s）" },
   loads_missed = { en = "global loads: %s requests for each store request, the goal at most %s: each output's inputs are loaded from global memory again for every use",
@@ -60,6 +64,7 @@ local messages = {
   bad_part = { en = "ask.needs.%s must be %s, got %s", zh = "ask.needs.%s 必须是%s，实际是 %s" },
   a_name = { en = "a kernel's name", zh = "核函数名" }, true_only = { en = "true", zh = "true" },
   a_number = { en = "a number, 0 or more", zh = "不小于 0 的数" },
+  a_fraction = { en = "a fraction above 0, at most 1", zh = "大于 0、至多为 1 的小数" },
   a_params = { en = "a table of parameters and their values", zh = "参数及其取值的表" },
 }
 local say = u.messages("goals", messages)
@@ -189,6 +194,9 @@ local function conflicts_of(r)
 end
 
 -- In the order they are checked and listed: the first that fails is the cause.
+-- The share of the bytes their sectors hold that a launch's loads (or stores) use; 1 with none.
+local function useful_of(r, kind) return r[kind] and r[kind].useful_fraction or 1 end
+
 -- Global load requests for each store request: how often a kernel's inputs
 -- are loaded again (a stencil without a tile: one request a neighbour).
 local function loads_per_store(r)
@@ -239,6 +247,12 @@ local parts = {
       local load = r.shared_load and r.shared_load.bank_conflicts or 0
       local kind = load > 0 and "shared_load" or "shared_store"
       return say("conflicts_missed", say(kind), u.commas(conflicts_of(r)), fmt("%g", most), bank_pattern(r, kind))
+    end },
+  { name = "useful", cause = "useful", valid = function(v) return type(v) == "number" and v > 0 and v <= 1 end, expected = "a_fraction",
+    holds = function(r, least) return useful_of(r, "load") >= least - 1e-9 and useful_of(r, "store") >= least - 1e-9 end,
+    says = function(r, least, met)
+      local function percent(v) return fmt("%.0f%%", 100 * v) end
+      return say(met and "useful_met" or "useful_missed", percent(useful_of(r, "load")), percent(useful_of(r, "store")), percent(least))
     end },
   { name = "loads_per_store", cause = "loads", valid = function(v) return is_count(v) and v > 0 end, expected = "a_number",
     holds = function(r, most) return loads_per_store(r) ~= nil and loads_per_store(r) <= most end,
